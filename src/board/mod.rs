@@ -1,0 +1,6 @@
+//! Geometry shared by games: axial hexes, directions, labels, ASCII drawing.
+
+pub mod ascii;
+pub mod hex;
+
+pub use hex::{Dir, Hex, HexagonLabels};

@@ -1,0 +1,82 @@
+use crate::engine::{self, NewGame};
+use crate::error::Result;
+use std::path::PathBuf;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The game, e.g. norse-wars (see `herald games`).
+    pub game: String,
+    /// Player ids in seat order, comma-separated: red,blue
+    #[arg(long, value_delimiter = ',', required = true)]
+    pub players: Vec<String>,
+    /// The seed (default: 32 random bytes from the operating system).
+    #[arg(long)]
+    pub seed: Option<String>,
+    /// A game option, key=value; repeat for more.
+    #[arg(long = "option")]
+    pub options: Vec<String>,
+    /// Start from a position file instead of the standard setup.
+    #[arg(long)]
+    pub setup: Option<PathBuf>,
+    /// A modified copy of the game's ruleset.
+    #[arg(long)]
+    pub rules: Option<PathBuf>,
+    /// The game id (default: game, date and a few hex digits).
+    #[arg(long)]
+    pub id: Option<String>,
+    /// Where to write the game file.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Where to write reports (default: reports/ beside the game file).
+    #[arg(long)]
+    pub reports: Option<PathBuf>,
+    /// The time to record as the game's creation (RFC 3339; default: now).
+    #[arg(long)]
+    pub now: Option<String>,
+}
+
+pub fn run(a: Args) -> Result<String> {
+    let now = super::now(a.now.as_deref())?;
+    let c = engine::create(NewGame {
+        game: a.game,
+        rules: a.rules,
+        players: a.players,
+        seed: a.seed,
+        options: a.options,
+        setup: a.setup,
+        id: a.id,
+        out: a.out.clone(),
+        reports: a.reports,
+        now,
+    })?;
+    let mut s = format!(
+        "created {} ({}), game id {}\n",
+        a.out.display(),
+        c.file.game,
+        c.file.id
+    );
+    for n in &c.notes {
+        s.push_str(&format!("  {n}\n"));
+    }
+    s.push_str(&format!("seed commitment: {}\n", c.file.seed_commitment));
+    s.push_str(
+        "passwords (shown once; also in the secrets file — give each player only their own):\n",
+    );
+    for (p, pw) in &c.passwords {
+        s.push_str(&format!("  {p}: {pw}\n"));
+    }
+    s.push_str(&format!("secrets: {}\n", c.secrets.display()));
+    s.push_str(&format!(
+        "reports: {} files, e.g. {}\n",
+        c.reports.len(),
+        c.reports
+            .first()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default()
+    ));
+    s.push_str(&format!(
+        "awaiting orders from: {}\n",
+        c.file.awaiting.join(", ")
+    ));
+    Ok(s)
+}

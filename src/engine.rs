@@ -1,0 +1,851 @@
+//! The moderator's workflows: new, check, resolve, verify, status, reports,
+//! demo. Every command of the CLI is a thin call into this module.
+
+use crate::error::{Error, Result};
+use crate::file::{self, GameFile, LogEntry, OrderRecord, Outcome, Player, Ruleset};
+use crate::games::{self, AnyOrder, AnyState, Entry, Options, Seat, Session};
+use crate::orders::OrderFile;
+use crate::report;
+use crate::rng;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// A game file with its ruleset loaded and its state decoded.
+pub struct Loaded {
+    pub file: GameFile,
+    pub entry: &'static Entry,
+    pub session: Box<dyn Session>,
+    pub state: AnyState,
+}
+
+impl Loaded {
+    pub fn open(path: &Path) -> Result<Loaded> {
+        let file = GameFile::load(path)?;
+        Loaded::from_file(file, &path.display().to_string())
+    }
+
+    pub fn from_file(file: GameFile, name: &str) -> Result<Loaded> {
+        let entry = games::find(&file.game).ok_or_else(|| {
+            Error::refused(format!(
+                "{name}: game `{}` is not one this herald knows ({})",
+                file.game,
+                games::names().join(", ")
+            ))
+        })?;
+        let session = entry
+            .load(&file.ruleset.text)
+            .map_err(|e| Error::refused(format!("{name}: {e}")))?;
+        let state = session
+            .decode(&file.state)
+            .map_err(|e| Error::refused(format!("{name}: {e}")))?;
+        let loaded = Loaded {
+            file,
+            entry,
+            session,
+            state,
+        };
+        // The header's summary fields must agree with the state.
+        let (phase, awaiting, outcome) = loaded.summary();
+        if phase != loaded.file.phase
+            || awaiting != loaded.file.awaiting
+            || outcome != loaded.file.outcome
+        {
+            return Err(Error::refused(format!("{name}: the header (phase, awaiting, outcome) does not match the game state (hand-edited?)")));
+        }
+        Ok(loaded)
+    }
+
+    pub fn players(&self) -> Vec<String> {
+        self.file.player_ids()
+    }
+
+    pub fn summary(&self) -> (String, Vec<String>, Option<Outcome>) {
+        summary(self.session.as_ref(), &self.state, &self.players())
+    }
+
+    /// Events a player's report tells: those since the player's last orders
+    /// (the result of their own last orders included).
+    pub fn events_for(&self, seat: Seat) -> Vec<(u32, Value)> {
+        let id = &self.file.players[seat].id;
+        let from = self
+            .file
+            .log
+            .iter()
+            .rposition(|e| e.orders.iter().any(|o| &o.player == id))
+            .unwrap_or(0);
+        self.file.log[from..]
+            .iter()
+            .flat_map(|e| e.events.iter().map(move |v| (e.turn, v.clone())))
+            .collect()
+    }
+}
+
+fn summary(
+    session: &dyn Session,
+    state: &AnyState,
+    players: &[String],
+) -> (String, Vec<String>, Option<Outcome>) {
+    let outcome = session.outcome(state, players);
+    let awaiting = if outcome.is_some() {
+        Vec::new()
+    } else {
+        session
+            .awaiting(state)
+            .into_iter()
+            .map(|s| players[s].clone())
+            .collect()
+    };
+    (session.phase(state), awaiting, outcome)
+}
+
+pub fn salted_hash(password: &str, salt: &str) -> String {
+    format!(
+        "sha256${salt}${}",
+        file::sha256_hex(format!("{salt}{password}").as_bytes())
+    )
+}
+
+/// Compare a password with its stored hash in constant time.
+pub fn password_matches(password: &str, stored: &str) -> bool {
+    let mut parts = stored.splitn(3, '$');
+    let (Some("sha256"), Some(salt), Some(_)) = (parts.next(), parts.next(), parts.next()) else {
+        return false;
+    };
+    let a = salted_hash(password, salt);
+    let (a, b) = (a.as_bytes(), stored.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+fn new_password() -> String {
+    const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
+    let mut buf = [0u8; 12];
+    getrandom::getrandom(&mut buf).expect("the operating system's random source failed");
+    let chars: Vec<char> = buf
+        .iter()
+        .map(|b| ALPHABET[(*b as usize) % ALPHABET.len()] as char)
+        .collect();
+    chars
+        .chunks(4)
+        .map(|c| c.iter().collect::<String>())
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+pub struct NewGame {
+    pub game: String,
+    pub rules: Option<PathBuf>,
+    pub players: Vec<String>,
+    pub seed: Option<String>,
+    pub options: Vec<String>,
+    pub setup: Option<PathBuf>,
+    pub id: Option<String>,
+    pub out: PathBuf,
+    pub reports: Option<PathBuf>,
+    pub now: chrono::DateTime<chrono::FixedOffset>,
+}
+
+pub struct Created {
+    pub file: GameFile,
+    pub passwords: Vec<(String, String)>,
+    pub notes: Vec<String>,
+    pub secrets: PathBuf,
+    pub reports: Vec<PathBuf>,
+}
+
+pub fn secrets_path(game: &Path) -> PathBuf {
+    let stem = game
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "game".into());
+    game.with_file_name(format!("{stem}.secrets.toml"))
+}
+
+pub fn default_reports(game: &Path) -> PathBuf {
+    match game.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.join("reports"),
+        _ => PathBuf::from("reports"),
+    }
+}
+
+fn valid_id(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 32
+        && s.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
+}
+
+pub fn create(req: NewGame) -> Result<Created> {
+    let entry = games::find(&req.game).ok_or_else(|| {
+        Error::usage(format!(
+            "no game called `{}`; herald knows: {}",
+            req.game,
+            games::names().join(", ")
+        ))
+    })?;
+    let rules_text = match &req.rules {
+        Some(p) => file::read_text(p)?,
+        None => entry.ruleset.to_string(),
+    };
+    let session = entry.load(&rules_text).map_err(Error::refused)?;
+    let mut problems = Vec::new();
+    for p in &req.players {
+        if !valid_id(p) {
+            problems.push(format!(
+                "player id `{p}`: use lowercase letters, digits, - and _ (at most 32)"
+            ));
+        }
+    }
+    let mut sorted = req.players.clone();
+    sorted.sort();
+    sorted.dedup();
+    if sorted.len() != req.players.len() {
+        problems.push("a player id is given twice".into());
+    }
+    let specs = (entry.options)();
+    let mut options = Options::new();
+    for o in &req.options {
+        let Some((k, v)) = o.split_once('=') else {
+            problems.push(format!("--option {o}: write it as key=value"));
+            continue;
+        };
+        let (k, v) = (k.trim(), v.trim());
+        if !specs.iter().any(|s| s.name == k) {
+            let known: Vec<&str> = specs.iter().map(|s| s.name).collect();
+            problems.push(format!(
+                "--option {k}: {} has no such option; it has: {}",
+                entry.title,
+                known.join(", ")
+            ));
+            continue;
+        }
+        options.insert(k.to_string(), v.to_string());
+    }
+    if req.out.exists() {
+        problems.push(format!(
+            "{} exists already; herald never overwrites a game file with `new`",
+            req.out.display()
+        ));
+    }
+    if !problems.is_empty() {
+        return Err(Error::all(problems));
+    }
+    let setup_text = match &req.setup {
+        Some(p) => Some(file::read_text(p)?),
+        None => None,
+    };
+    let seed = req.seed.clone().unwrap_or_else(|| rng::os_hex(32));
+    let commitment = file::sha256_hex(seed.as_bytes());
+    let id = match &req.id {
+        Some(id) if valid_id(id) => id.clone(),
+        Some(id) => {
+            return Err(Error::usage(format!(
+                "--id {id}: use lowercase letters, digits, - and _"
+            )))
+        }
+        None => format!(
+            "{}-{}-{}",
+            abbreviation(entry.name),
+            req.now.format("%Y-%m-%d"),
+            &commitment[..6]
+        ),
+    };
+    let mut rng = rng::phase_rng(&seed, &id, 0, "setup");
+    let (state, notes) = session
+        .setup(&req.players, &options, setup_text.as_deref(), &mut rng)
+        .map_err(|e| {
+            Error::all(
+                e.lines()
+                    .map(|l| {
+                        format!(
+                            "{}: {l}",
+                            req.setup
+                                .as_ref()
+                                .map(|p| p.display().to_string())
+                                .unwrap_or_else(|| "setup".into())
+                        )
+                    })
+                    .collect(),
+            )
+        })?;
+    let value = session.encode(&state);
+    let mut passwords = Vec::new();
+    let players = req
+        .players
+        .iter()
+        .map(|p| {
+            let pw = new_password();
+            let salt = rng::os_hex(8);
+            passwords.push((p.clone(), pw.clone()));
+            Player {
+                id: p.clone(),
+                name: p.clone(),
+                email: None,
+                password: salted_hash(&pw, &salt),
+            }
+        })
+        .collect();
+    let (phase, awaiting, outcome) = summary(session.as_ref(), &state, &req.players);
+    let initial_sha256 = GameFile::state_hash(&value);
+    let file = GameFile {
+        format: file::FORMAT,
+        herald: env!("CARGO_PKG_VERSION").to_string(),
+        game: entry.name.to_string(),
+        id,
+        ruleset: Ruleset {
+            name: entry.name.to_string(),
+            sha256: file::sha256_hex(rules_text.as_bytes()),
+            text: rules_text,
+        },
+        players,
+        options,
+        setup: setup_text,
+        seed_commitment: commitment,
+        seed: Some(seed),
+        created: req.now.to_rfc3339(),
+        turn: 0,
+        phase,
+        awaiting,
+        deadline: None,
+        outcome,
+        initial_sha256,
+        initial: value.clone(),
+        state: value,
+        log: Vec::new(),
+    };
+    let secrets = secrets_path(&req.out);
+    let mut text = format!("# herald passwords for game {}.\n# Give each player their own password only; the game file keeps only salted hashes.\n[passwords]\n", file.id);
+    for (p, pw) in &passwords {
+        text.push_str(&format!("{p} = \"{pw}\"\n"));
+    }
+    file::write_atomic(&req.out, file.to_text().as_bytes())?;
+    file::write_atomic(&secrets, text.as_bytes())?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = std::fs::set_permissions(&secrets, std::fs::Permissions::from_mode(0o600));
+    }
+    let loaded = Loaded {
+        file,
+        entry,
+        session,
+        state,
+    };
+    let dir = req
+        .reports
+        .clone()
+        .unwrap_or_else(|| default_reports(&req.out));
+    let reports = write_reports(&loaded, &dir)?;
+    Ok(Created {
+        file: loaded.file,
+        passwords,
+        notes,
+        secrets,
+        reports,
+    })
+}
+
+fn abbreviation(name: &str) -> String {
+    name.split('-').filter_map(|w| w.chars().next()).collect()
+}
+
+/// Orders that passed every check, ready to resolve.
+pub struct Accepted {
+    pub orders: BTreeMap<Seat, Vec<AnyOrder>>,
+    pub records: Vec<OrderRecord>,
+    /// For `check`'s output: each file with its parsed orders.
+    pub summary: Vec<(String, String, Vec<String>)>,
+}
+
+/// Check order files against the game: envelope, password, turn, whose
+/// turn, every order line, the orders together. Every problem is listed.
+pub fn check_orders(
+    g: &Loaded,
+    files: &[(String, String)],
+    verify_passwords: bool,
+) -> Result<Accepted> {
+    let mut problems = Vec::new();
+    let mut orders: BTreeMap<Seat, Vec<AnyOrder>> = BTreeMap::new();
+    let mut records = Vec::new();
+    let mut summary = Vec::new();
+    let awaiting = g.session.awaiting(&g.state);
+    if g.file.outcome.is_some() {
+        return Err(Error::refused(format!(
+            "game {} is over: {}",
+            g.file.id,
+            g.file
+                .outcome
+                .as_ref()
+                .map(|o| o.summary.as_str())
+                .unwrap_or("")
+        )));
+    }
+    let ids = g.players();
+    for (name, text) in files {
+        let of = match OrderFile::parse(name, text) {
+            Ok(o) => o,
+            Err(p) => {
+                problems.extend(p);
+                continue;
+            }
+        };
+        if of.game != g.file.id {
+            problems.push(format!(
+                "{name}:{}: these orders are for game `{}`, but this is game `{}`",
+                of.lines.game, of.game, g.file.id
+            ));
+            continue;
+        }
+        let Some(seat) = ids.iter().position(|p| *p == of.player) else {
+            problems.push(format!(
+                "{name}:{}: `{}` is not a player of this game ({})",
+                of.lines.player,
+                of.player,
+                ids.join(", ")
+            ));
+            continue;
+        };
+        if verify_passwords && !password_matches(&of.password, &g.file.players[seat].password) {
+            problems.push(format!(
+                "{name}:{}: wrong password for {}; nothing from this file is used",
+                of.lines.password, of.player
+            ));
+            continue;
+        }
+        if of.turn != g.file.turn {
+            let why = if of.turn < g.file.turn {
+                "stale: that turn is resolved"
+            } else {
+                "not yet"
+            };
+            problems.push(format!(
+                "{name}:{}: these orders are for turn {} ({why}); the game waits for turn {}",
+                of.lines.turn, of.turn, g.file.turn
+            ));
+            continue;
+        }
+        if !awaiting.contains(&seat) {
+            let who: Vec<&str> = awaiting.iter().map(|&s| ids[s].as_str()).collect();
+            problems.push(format!(
+                "{name}: {} has no orders due on turn {}; the game waits for {}",
+                of.player,
+                g.file.turn,
+                who.join(", ")
+            ));
+            continue;
+        }
+        if orders.contains_key(&seat) {
+            problems.push(format!(
+                "{name}: a second order file for {} on turn {}; send one file per player",
+                of.player, g.file.turn
+            ));
+            continue;
+        }
+        let mut parsed = Vec::new();
+        let mut lines = Vec::new();
+        let mut bad = false;
+        for line in &of.orders {
+            match g.session.parse_order(&g.state, seat, &line.text) {
+                Ok(o) => {
+                    lines.push(line.line);
+                    parsed.push(o);
+                }
+                Err(e) => {
+                    bad = true;
+                    problems.push(format!("{name}:{}: \"{}\": {e}", line.line, line.text));
+                }
+            }
+        }
+        if bad {
+            continue;
+        }
+        let found = g.session.check(&g.state, seat, &parsed);
+        for p in &found {
+            match p.order {
+                Some(i) => problems.push(format!(
+                    "{name}:{}: \"{}\": {}",
+                    lines[i], of.orders[i].text, p.message
+                )),
+                None => problems.push(format!("{name}: {}", p.message)),
+            }
+        }
+        if !found.is_empty() {
+            continue;
+        }
+        summary.push((
+            name.clone(),
+            of.player.clone(),
+            parsed.iter().map(|o| o.text.clone()).collect(),
+        ));
+        let text = of.redacted();
+        records.push(OrderRecord {
+            player: of.player.clone(),
+            sha256: file::sha256_hex(text.as_bytes()),
+            text,
+        });
+        orders.insert(seat, parsed);
+    }
+    if !problems.is_empty() {
+        return Err(Error::all(problems));
+    }
+    records.sort_by(|a, b| {
+        ids.iter()
+            .position(|p| *p == a.player)
+            .cmp(&ids.iter().position(|p| *p == b.player))
+    });
+    Ok(Accepted {
+        orders,
+        records,
+        summary,
+    })
+}
+
+/// Resolve the awaited phase: every awaited player's orders are needed.
+/// Returns the new game file; nothing is written here.
+pub fn resolve(g: &Loaded, files: &[(String, String)], now: &str) -> Result<(GameFile, AnyState)> {
+    let accepted = check_orders(g, files, true)?;
+    let awaiting = g.session.awaiting(&g.state);
+    let ids = g.players();
+    let missing: Vec<&str> = awaiting
+        .iter()
+        .filter(|s| !accepted.orders.contains_key(s))
+        .map(|&s| ids[s].as_str())
+        .collect();
+    if !missing.is_empty() {
+        return Err(Error::refused(format!(
+            "turn {} still needs orders from {}",
+            g.file.turn,
+            missing.join(", ")
+        )));
+    }
+    let seed = g.file.seed.as_ref().ok_or_else(|| {
+        Error::refused("this copy of the game file has no seed: resolve with the moderator's copy")
+    })?;
+    Ok(advance(g, seed, accepted, now))
+}
+
+fn advance(g: &Loaded, seed: &str, accepted: Accepted, now: &str) -> (GameFile, AnyState) {
+    let phase = g.session.phase(&g.state);
+    let mut rng = rng::phase_rng(seed, &g.file.id, g.file.turn, &phase);
+    let (state, events) = g.session.resolve(&g.state, &accepted.orders, &mut rng);
+    let value = g.session.encode(&state);
+    let mut file = g.file.clone();
+    let mut entry = LogEntry {
+        turn: g.file.turn,
+        phase,
+        orders: accepted.records,
+        events,
+        prev: g.file.chain_head(),
+        state_sha256: GameFile::state_hash(&value),
+        resolved_at: now.to_string(),
+        hash: String::new(),
+    };
+    entry.hash = entry.compute_hash();
+    file.log.push(entry);
+    file.turn += 1;
+    file.state = value;
+    let (phase, awaiting, outcome) = summary(g.session.as_ref(), &state, &g.players());
+    file.phase = phase;
+    file.awaiting = awaiting;
+    file.outcome = outcome;
+    (file, state)
+}
+
+/// `herald resolve`: check, resolve, keep the old file, write the new one
+/// and every player's report.
+pub fn resolve_files(
+    path: &Path,
+    order_paths: &[PathBuf],
+    now: &str,
+    reports: Option<&Path>,
+    force: bool,
+) -> Result<(Loaded, Vec<PathBuf>)> {
+    let g = Loaded::open(path)?;
+    let files = read_order_files(order_paths)?;
+    let (file, state) = resolve(&g, &files, now)?;
+    let old = file::read_text(path)?;
+    let backup = archive_path(path, g.file.turn);
+    if backup.exists() && !force && file::read_text(&backup)? != old {
+        return Err(Error::refused(format!(
+            "{} exists and differs from the file being replaced; move it away or pass --force",
+            backup.display()
+        )));
+    }
+    file::write_atomic(&backup, old.as_bytes())?;
+    file::write_atomic(path, file.to_text().as_bytes())?;
+    let loaded = Loaded {
+        file,
+        entry: g.entry,
+        session: g.session,
+        state,
+    };
+    let dir = reports
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| default_reports(path));
+    let written = write_reports(&loaded, &dir)?;
+    Ok((loaded, written))
+}
+
+/// Where `resolve` keeps the file it replaces: `<stem>.archive/turn-NNNN.json`
+/// beside the game file.
+pub fn archive_path(game: &Path, turn: u32) -> PathBuf {
+    let stem = game
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "game".into());
+    game.with_file_name(format!("{stem}.archive"))
+        .join(format!("turn-{turn:04}.json"))
+}
+
+pub fn read_order_files(paths: &[PathBuf]) -> Result<Vec<(String, String)>> {
+    let mut out = Vec::new();
+    let mut problems = Vec::new();
+    for p in paths {
+        match std::fs::read_to_string(p) {
+            Ok(t) => out.push((p.display().to_string(), t)),
+            Err(e) => problems.push(format!("{}: {e}", p.display())),
+        }
+    }
+    if problems.is_empty() {
+        Ok(out)
+    } else {
+        Err(Error::all(problems))
+    }
+}
+
+/// Render one player's report in a format: "text" or "json".
+pub fn report(g: &Loaded, seat: Seat, format: &str) -> Result<String> {
+    let (view, board) = g
+        .session
+        .view(&g.state, &g.players(), seat, &g.events_for(seat))
+        .map_err(Error::refused)?;
+    match format {
+        "text" => report::text(g, seat, &view, &board),
+        "json" => Ok(report::json(g, seat, view)),
+        other => Err(Error::usage(format!("--format {other}: use text or json"))),
+    }
+}
+
+/// Write every player's text report and view.json for the current turn.
+pub fn write_reports(g: &Loaded, dir: &Path) -> Result<Vec<PathBuf>> {
+    let turn_dir = dir.join(format!("turn-{:04}", g.file.turn));
+    let mut written = Vec::new();
+    for (seat, p) in g.file.players.iter().enumerate() {
+        let (view, board) = g
+            .session
+            .view(&g.state, &g.players(), seat, &g.events_for(seat))
+            .map_err(Error::refused)?;
+        let text = report::text(g, seat, &view, &board)?;
+        let json = report::json(g, seat, view);
+        let t = turn_dir.join(format!("{}.txt", p.id));
+        let j = turn_dir.join(format!("{}.json", p.id));
+        file::write_atomic(&t, text.as_bytes())?;
+        file::write_atomic(&j, json.as_bytes())?;
+        written.push(t);
+        written.push(j);
+    }
+    Ok(written)
+}
+
+/// `herald verify`: replay the whole game from its setup and check every
+/// hash. Returns a list of findings; empty means the archive is sound.
+pub fn verify(path: &Path, seed: Option<&str>) -> Result<Vec<String>> {
+    let text = file::read_text(path)?;
+    let file: GameFile = serde_json::from_str(&text)
+        .map_err(|e| Error::refused(format!("{}: not a herald game file: {e}", path.display())))?;
+    let mut problems = file.integrity_problems();
+    if !problems.is_empty() {
+        return Ok(problems);
+    }
+    let seed = match (seed, &file.seed) {
+        (Some(s), _) => s.to_string(),
+        (None, Some(s)) => s.clone(),
+        (None, None) => {
+            return Ok(vec![
+                "no seed: give --seed (revealed in the final reports) to replay the game".into(),
+            ])
+        }
+    };
+    if file::sha256_hex(seed.as_bytes()) != file.seed_commitment {
+        return Ok(vec![
+            "the seed does not match the commitment printed in every report".into(),
+        ]);
+    }
+    let entry = games::find(&file.game)
+        .ok_or_else(|| Error::refused(format!("unknown game `{}`", file.game)))?;
+    let session = entry.load(&file.ruleset.text).map_err(Error::refused)?;
+    let players = file.player_ids();
+    let mut rng = rng::phase_rng(&seed, &file.id, 0, "setup");
+    let (state, _) = match session.setup(&players, &file.options, file.setup.as_deref(), &mut rng) {
+        Ok(s) => s,
+        Err(e) => return Ok(vec![format!("setup does not replay: {e}")]),
+    };
+    if GameFile::state_hash(&session.encode(&state)) != file.initial_sha256 {
+        return Ok(vec![
+            "setup: the seed and options do not give the recorded initial state".into(),
+        ]);
+    }
+    let mut replay = file.clone();
+    replay.log.clear();
+    replay.turn = 0;
+    replay.state = file.initial.clone();
+    let (phase, awaiting, outcome) = summary(session.as_ref(), &state, &players);
+    replay.phase = phase;
+    replay.awaiting = awaiting;
+    replay.outcome = outcome;
+    let mut g = Loaded {
+        file: replay,
+        entry,
+        session,
+        state,
+    };
+    for e in &file.log {
+        let files: Vec<(String, String)> = e
+            .orders
+            .iter()
+            .map(|o| {
+                (
+                    format!("turn {} orders of {}", e.turn, o.player),
+                    o.text.clone(),
+                )
+            })
+            .collect();
+        let accepted = match check_orders(&g, &files, false) {
+            Ok(a) => a,
+            Err(err) => {
+                problems.push(format!(
+                    "turn {}: the recorded orders are refused on replay: {err}",
+                    e.turn
+                ));
+                return Ok(problems);
+            }
+        };
+        let (next_file, next_state) = advance(&g, &seed, accepted, &e.resolved_at);
+        let last = next_file.log.last().expect("an entry");
+        if last.phase != e.phase {
+            problems.push(format!(
+                "turn {}: replay is in phase {}, the log says {}",
+                e.turn, last.phase, e.phase
+            ));
+        }
+        if file::canonical(&last.events) != file::canonical(&e.events) {
+            problems.push(format!(
+                "turn {}: the replayed events differ from the recorded ones",
+                e.turn
+            ));
+        }
+        if last.state_sha256 != e.state_sha256 {
+            problems.push(format!(
+                "turn {}: the replayed state differs from the recorded one",
+                e.turn
+            ));
+        }
+        if !problems.is_empty() {
+            return Ok(problems);
+        }
+        g.file = next_file;
+        g.state = next_state;
+    }
+    let replay = g.file;
+    if file::canonical(&replay.state) != file::canonical(&file.state) {
+        problems.push("the final state differs from the replayed one".into());
+    }
+    Ok(problems)
+}
+
+/// The status lines for `herald status`.
+pub fn status(g: &Loaded) -> String {
+    let f = &g.file;
+    let mut s = format!(
+        "{} — {} ({} {})\n",
+        f.id,
+        g.entry.title,
+        f.ruleset.name,
+        &f.ruleset.sha256[..12]
+    );
+    s.push_str(&format!("players: {}\n", f.player_ids().join(", ")));
+    s.push_str(&format!("turn {}, phase {}\n", f.turn, f.phase));
+    match &f.outcome {
+        Some(o) => s.push_str(&format!("game over: {}\n", o.summary)),
+        None => s.push_str(&format!(
+            "awaiting orders from: {}\n",
+            f.awaiting.join(", ")
+        )),
+    }
+    if let Some(d) = &f.deadline {
+        s.push_str(&format!("deadline: {d}\n"));
+    }
+    s
+}
+
+/// `herald demo`: a whole game played by bots through order files and the
+/// same resolve as `herald resolve`, then verified.
+pub struct Demo {
+    pub dir: PathBuf,
+    pub game: PathBuf,
+    pub turns: u32,
+    pub outcome: Option<Outcome>,
+    pub verified: Vec<String>,
+}
+
+pub fn demo(
+    game: &str,
+    dir: &Path,
+    players: Vec<String>,
+    seed: &str,
+    options: Vec<String>,
+    now: chrono::DateTime<chrono::FixedOffset>,
+    max_turns: u32,
+) -> Result<Demo> {
+    let path = dir.join("game.json");
+    if path.exists() {
+        return Err(Error::usage(format!(
+            "{} exists already; give an empty --out folder",
+            path.display()
+        )));
+    }
+    let created = create(NewGame {
+        game: game.to_string(),
+        rules: None,
+        players,
+        seed: Some(seed.to_string()),
+        options,
+        setup: None,
+        id: Some(format!("demo-{}", abbreviation(game))),
+        out: path.clone(),
+        reports: None,
+        now,
+    })?;
+    let passwords: BTreeMap<String, String> = created.passwords.into_iter().collect();
+    let orders_dir = dir.join("orders");
+    let stamp = now.to_rfc3339();
+    loop {
+        let g = Loaded::open(&path)?;
+        if g.file.outcome.is_some() || g.file.turn >= max_turns {
+            break;
+        }
+        let mut paths = Vec::new();
+        for seat in g.session.awaiting(&g.state) {
+            let id = &g.file.players[seat].id;
+            let mut rng = rng::phase_rng(seed, &g.file.id, g.file.turn, &format!("bot {id}"));
+            let lines = g.session.bot_orders(&g.state, seat, &mut rng);
+            let text = report::order_file(&g.file.id, id, g.file.turn, &passwords[id], &lines);
+            let p = orders_dir.join(format!("turn-{:04}-{id}.toml", g.file.turn));
+            file::write_atomic(&p, text.as_bytes())?;
+            paths.push(p);
+        }
+        resolve_files(&path, &paths, &stamp, None, false)?;
+    }
+    let g = Loaded::open(&path)?;
+    let verified = verify(&path, None)?;
+    Ok(Demo {
+        dir: dir.to_path_buf(),
+        game: path,
+        turns: g.file.turn,
+        outcome: g.file.outcome,
+        verified,
+    })
+}

@@ -1,0 +1,239 @@
+//! The game file: one JSON document holding a whole game (DESIGN.md, "Files").
+
+use super::{canonical, hash_of, sha256_hex};
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+pub const FORMAT: u32 = 1;
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Ruleset {
+    /// The ruleset's name inside its file, e.g. "norse-wars".
+    pub name: String,
+    pub sha256: String,
+    /// The ruleset text itself, so the archive replays without anything else.
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Player {
+    pub id: String,
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    /// `sha256$<salt>$<digest>`: only a salted hash is kept.
+    pub password: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct OrderRecord {
+    pub player: String,
+    /// The order file as received, with the password value blanked.
+    pub text: String,
+    pub sha256: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct LogEntry {
+    /// The turn the orders were for.
+    pub turn: u32,
+    pub phase: String,
+    pub orders: Vec<OrderRecord>,
+    pub events: Vec<Value>,
+    /// The previous link of the chain: the previous entry's `hash`, or the
+    /// initial state's hash for the first entry.
+    pub prev: String,
+    pub state_sha256: String,
+    pub resolved_at: String,
+    /// sha256 of this entry's canonical JSON without this field.
+    pub hash: String,
+}
+
+#[derive(Serialize)]
+struct EntryBody<'a> {
+    turn: u32,
+    phase: &'a str,
+    orders: &'a [OrderRecord],
+    events: &'a [Value],
+    prev: &'a str,
+    state_sha256: &'a str,
+    resolved_at: &'a str,
+}
+
+impl LogEntry {
+    pub fn compute_hash(&self) -> String {
+        hash_of(&EntryBody {
+            turn: self.turn,
+            phase: &self.phase,
+            orders: &self.orders,
+            events: &self.events,
+            prev: &self.prev,
+            state_sha256: &self.state_sha256,
+            resolved_at: &self.resolved_at,
+        })
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Outcome {
+    /// Player ids of the winners (several in a team game; none in a draw).
+    pub winners: Vec<String>,
+    pub summary: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct GameFile {
+    pub format: u32,
+    pub herald: String,
+    /// The game's registry name, e.g. "norse-wars".
+    pub game: String,
+    /// This game's id, e.g. "nw-2026-11-22-a".
+    pub id: String,
+    pub ruleset: Ruleset,
+    pub players: Vec<Player>,
+    pub options: BTreeMap<String, String>,
+    /// The `--setup` position file the game started from, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setup: Option<String>,
+    pub seed_commitment: String,
+    /// The moderator's copy of the seed; absent from a published copy.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<String>,
+    pub created: String,
+    pub turn: u32,
+    pub phase: String,
+    pub awaiting: Vec<String>,
+    #[serde(default)]
+    pub deadline: Option<String>,
+    pub outcome: Option<Outcome>,
+    pub initial_sha256: String,
+    pub initial: Value,
+    pub state: Value,
+    pub log: Vec<LogEntry>,
+}
+
+impl GameFile {
+    pub fn player_index(&self, id: &str) -> Option<usize> {
+        self.players.iter().position(|p| p.id == id)
+    }
+
+    pub fn player_ids(&self) -> Vec<String> {
+        self.players.iter().map(|p| p.id.clone()).collect()
+    }
+
+    /// The text written to disk: pretty, with fixed key order.
+    pub fn to_text(&self) -> String {
+        let mut s = serde_json::to_string_pretty(self).expect("game file serialises");
+        s.push('\n');
+        s
+    }
+
+    pub fn state_hash(state: &Value) -> String {
+        sha256_hex(canonical(state).as_bytes())
+    }
+
+    /// The hash the next log entry must name as `prev`.
+    pub fn chain_head(&self) -> String {
+        match self.log.last() {
+            Some(e) => e.hash.clone(),
+            None => self.initial_sha256.clone(),
+        }
+    }
+
+    /// Read and check a game file: it parses, its ruleset and every hash in
+    /// its chain agree, and the current state is the one the chain ends in.
+    pub fn load(path: &Path) -> Result<GameFile> {
+        let text = super::read_text(path)?;
+        let file: GameFile = serde_json::from_str(&text).map_err(|e| {
+            Error::refused(format!(
+                "{}: not a herald game file (line {}, column {}: {}); restore it from its backup (the .turn-N copy beside it)",
+                path.display(),
+                e.line(),
+                e.column(),
+                e
+            ))
+        })?;
+        let problems = file.integrity_problems();
+        if !problems.is_empty() {
+            return Err(Error::all(
+                problems
+                    .into_iter()
+                    .map(|p| format!("{}: {}", path.display(), p))
+                    .collect(),
+            ));
+        }
+        Ok(file)
+    }
+
+    /// Everything wrong with the file's hashes and chain, in order.
+    pub fn integrity_problems(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.format != FORMAT {
+            out.push(format!(
+                "format {} is not one this herald reads (it reads {})",
+                self.format, FORMAT
+            ));
+            return out;
+        }
+        if sha256_hex(self.ruleset.text.as_bytes()) != self.ruleset.sha256 {
+            out.push("the ruleset text does not match its recorded sha256 (hand-edited?)".into());
+        }
+        if Self::state_hash(&self.initial) != self.initial_sha256 {
+            out.push("the initial state does not match its recorded sha256 (hand-edited?)".into());
+        }
+        let mut prev = self.initial_sha256.clone();
+        for (i, e) in self.log.iter().enumerate() {
+            if e.turn != i as u32 {
+                out.push(format!(
+                    "log entry {} is for turn {} (entries out of order or missing)",
+                    i, e.turn
+                ));
+            }
+            if e.prev != prev {
+                out.push(format!("log entry for turn {} does not follow the one before it (the hash chain is broken)", e.turn));
+            }
+            if e.compute_hash() != e.hash {
+                out.push(format!(
+                    "log entry for turn {} does not match its hash (hand-edited?)",
+                    e.turn
+                ));
+            }
+            for o in &e.orders {
+                if sha256_hex(o.text.as_bytes()) != o.sha256 {
+                    out.push(format!(
+                        "the order file of {} for turn {} does not match its sha256",
+                        o.player, e.turn
+                    ));
+                }
+            }
+            prev = e.hash.clone();
+        }
+        let head_state = self
+            .log
+            .last()
+            .map(|e| e.state_sha256.clone())
+            .unwrap_or_else(|| self.initial_sha256.clone());
+        if Self::state_hash(&self.state) != head_state {
+            out.push(
+                "the current state is not the one the log ends in (hand-edited or truncated)"
+                    .into(),
+            );
+        }
+        if self.turn as usize != self.log.len() {
+            out.push(format!(
+                "the file says turn {} but its log holds {} resolved turns",
+                self.turn,
+                self.log.len()
+            ));
+        }
+        if let Some(seed) = &self.seed {
+            if sha256_hex(seed.as_bytes()) != self.seed_commitment {
+                out.push("the seed does not match the seed commitment".into());
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,58 @@
+//! The game-file format, canonical JSON, hashing and atomic writes.
+
+mod game_file;
+pub use game_file::*;
+
+use crate::error::{Error, Result};
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use std::io::Write;
+use std::path::Path;
+
+/// Canonical JSON of a value: through `serde_json::Value`, whose objects keep
+/// their keys sorted, then written compactly. Hashes are taken over this.
+pub fn canonical<T: Serialize + ?Sized>(v: &T) -> String {
+    let value = serde_json::to_value(v).expect("game data serialises to JSON");
+    serde_json::to_string(&value).expect("JSON values serialise")
+}
+
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    crate::rng::hex(&Sha256::digest(bytes))
+}
+
+pub fn hash_of<T: Serialize + ?Sized>(v: &T) -> String {
+    sha256_hex(canonical(v).as_bytes())
+}
+
+/// Write a file atomically: a temporary file beside it, fsync, rename.
+pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(".{}.tmp-{}", name, std::process::id()));
+    let result = (|| -> std::io::Result<()> {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(contents)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)?;
+        if let Ok(d) = std::fs::File::open(&dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    })();
+    if let Err(e) = result {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(Error::io(path, e));
+    }
+    Ok(())
+}
+
+pub fn read_text(path: &Path) -> Result<String> {
+    std::fs::read_to_string(path).map_err(|e| Error::io(path, e))
+}

@@ -1,0 +1,336 @@
+//! The Game trait, the object-safe layer the engine drives, and the registry
+//! of rulesets built into herald.
+
+pub mod norse_wars;
+
+use crate::file::Outcome;
+use crate::rng::ChaCha20Rng;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::Value;
+use std::any::Any;
+use std::collections::BTreeMap;
+use std::fmt::Display;
+
+/// Players are numbered by their seat: the order they were given to `new`.
+pub type Seat = usize;
+
+/// `--option key=value` pairs, validated against the game's [`OptionSpec`]s.
+pub type Options = BTreeMap<String, String>;
+
+/// One problem with one player's orders. `order` is the index of the order
+/// line it concerns, or `None` for the orders as a whole.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub order: Option<usize>,
+    pub message: String,
+}
+
+impl Problem {
+    pub fn at(order: usize, message: impl Into<String>) -> Problem {
+        Problem {
+            order: Some(order),
+            message: message.into(),
+        }
+    }
+    pub fn whole(message: impl Into<String>) -> Problem {
+        Problem {
+            order: None,
+            message: message.into(),
+        }
+    }
+}
+
+/// An option a game accepts with `--option name=value`.
+#[derive(Debug, Clone, Serialize)]
+pub struct OptionSpec {
+    pub name: &'static str,
+    pub default: &'static str,
+    pub help: &'static str,
+}
+
+/// What `setup` hands back: the state and lines for `new` to print.
+pub struct Setup<S> {
+    pub state: S,
+    pub notes: Vec<String>,
+}
+
+/// An event as a report sees it: the turn it happened in and the game's event.
+#[derive(Debug, Clone, Serialize)]
+pub struct Seen<E> {
+    pub turn: u32,
+    pub event: E,
+}
+
+/// A ruleset. Shaped after DESIGN.md's sketch: state is the whole truth,
+/// `view` is the only source of a report.
+pub trait Game: 'static {
+    /// Registry name, e.g. "norse-wars".
+    const NAME: &'static str;
+    const TITLE: &'static str;
+    /// The built-in ruleset data (`games/<name>.toml`).
+    const RULESET: &'static str;
+
+    type Rules;
+    type State: Serialize + DeserializeOwned + Clone;
+    type Order: Clone + Display;
+    type Event: Serialize + DeserializeOwned + Clone;
+    type View: Serialize;
+
+    fn load_rules(text: &str) -> Result<Self::Rules, String>;
+    fn options() -> Vec<OptionSpec>;
+    /// The player counts the ruleset allows, smallest and largest.
+    fn players(rules: &Self::Rules) -> (usize, usize);
+    fn setup(
+        rules: &Self::Rules,
+        players: &[String],
+        options: &Options,
+        position: Option<&str>,
+        rng: &mut ChaCha20Rng,
+    ) -> Result<Setup<Self::State>, String>;
+    /// The name of the phase the game waits for, e.g. "move".
+    fn phase(rules: &Self::Rules, state: &Self::State) -> String;
+    /// Whose orders this phase needs.
+    fn awaiting(rules: &Self::Rules, state: &Self::State) -> Vec<Seat>;
+    fn parse_order(
+        rules: &Self::Rules,
+        state: &Self::State,
+        seat: Seat,
+        line: &str,
+    ) -> Result<Self::Order, String>;
+    /// Everything wrong with one player's orders taken together.
+    fn check(
+        rules: &Self::Rules,
+        state: &Self::State,
+        seat: Seat,
+        orders: &[Self::Order],
+    ) -> Vec<Problem>;
+    fn resolve(
+        rules: &Self::Rules,
+        state: &Self::State,
+        orders: &BTreeMap<Seat, Vec<Self::Order>>,
+        rng: &mut ChaCha20Rng,
+    ) -> (Self::State, Vec<Self::Event>);
+    /// Every legal set of orders for `seat` now (bots, missed orders, playouts).
+    fn legal_orders(rules: &Self::Rules, state: &Self::State, seat: Seat) -> Vec<Vec<Self::Order>>;
+    /// The orders a bot sends: by default a uniformly random legal set.
+    fn bot_orders(
+        rules: &Self::Rules,
+        state: &Self::State,
+        seat: Seat,
+        rng: &mut ChaCha20Rng,
+    ) -> Vec<Self::Order> {
+        let all = Self::legal_orders(rules, state, seat);
+        crate::rng::pick(rng, &all).cloned().unwrap_or_default()
+    }
+    /// What `seat` may see: the only source of that player's report.
+    /// `players` are the ids by seat; `events` the events since the player's
+    /// last orders, which the view filters.
+    fn view(
+        rules: &Self::Rules,
+        state: &Self::State,
+        players: &[String],
+        seat: Seat,
+        events: &[Seen<Self::Event>],
+    ) -> Self::View;
+    /// The board as text, from a view.
+    fn ascii_board(rules: &Self::Rules, view: &Self::View) -> String;
+    fn outcome(rules: &Self::Rules, state: &Self::State, players: &[String]) -> Option<Outcome>;
+}
+
+/// A state or an order behind the object-safe layer.
+pub type AnyState = Box<dyn Any>;
+
+pub struct AnyOrder {
+    /// The order as the game writes it back (canonical form).
+    pub text: String,
+    pub inner: Box<dyn Any>,
+}
+
+/// A ruleset loaded from its text, driven through JSON values: what the
+/// engine, the CLI and the reports use.
+pub trait Session {
+    fn decode(&self, state: &Value) -> Result<AnyState, String>;
+    fn encode(&self, state: &AnyState) -> Value;
+    fn setup(
+        &self,
+        players: &[String],
+        options: &Options,
+        position: Option<&str>,
+        rng: &mut ChaCha20Rng,
+    ) -> Result<(AnyState, Vec<String>), String>;
+    fn phase(&self, state: &AnyState) -> String;
+    fn awaiting(&self, state: &AnyState) -> Vec<Seat>;
+    fn parse_order(&self, state: &AnyState, seat: Seat, line: &str) -> Result<AnyOrder, String>;
+    fn check(&self, state: &AnyState, seat: Seat, orders: &[AnyOrder]) -> Vec<Problem>;
+    fn resolve(
+        &self,
+        state: &AnyState,
+        orders: &BTreeMap<Seat, Vec<AnyOrder>>,
+        rng: &mut ChaCha20Rng,
+    ) -> (AnyState, Vec<Value>);
+    fn legal_orders(&self, state: &AnyState, seat: Seat) -> Vec<Vec<String>>;
+    fn bot_orders(&self, state: &AnyState, seat: Seat, rng: &mut ChaCha20Rng) -> Vec<String>;
+    /// The view as JSON and the ASCII board drawn from it.
+    fn view(
+        &self,
+        state: &AnyState,
+        players: &[String],
+        seat: Seat,
+        events: &[(u32, Value)],
+    ) -> Result<(Value, String), String>;
+    fn outcome(&self, state: &AnyState, players: &[String]) -> Option<Outcome>;
+}
+
+struct Loaded<G: Game> {
+    rules: G::Rules,
+}
+
+fn state<G: Game>(s: &AnyState) -> &G::State {
+    s.downcast_ref::<G::State>().expect("a state of this game")
+}
+
+fn order<G: Game>(o: &AnyOrder) -> &G::Order {
+    o.inner
+        .downcast_ref::<G::Order>()
+        .expect("an order of this game")
+}
+
+impl<G: Game> Session for Loaded<G> {
+    fn decode(&self, v: &Value) -> Result<AnyState, String> {
+        let s: G::State = serde_json::from_value(v.clone())
+            .map_err(|e| format!("the game state does not read as {}: {e}", G::TITLE))?;
+        Ok(Box::new(s))
+    }
+    fn encode(&self, s: &AnyState) -> Value {
+        serde_json::to_value(state::<G>(s)).expect("state serialises")
+    }
+    fn setup(
+        &self,
+        players: &[String],
+        options: &Options,
+        position: Option<&str>,
+        rng: &mut ChaCha20Rng,
+    ) -> Result<(AnyState, Vec<String>), String> {
+        let s = G::setup(&self.rules, players, options, position, rng)?;
+        Ok((Box::new(s.state), s.notes))
+    }
+    fn phase(&self, s: &AnyState) -> String {
+        G::phase(&self.rules, state::<G>(s))
+    }
+    fn awaiting(&self, s: &AnyState) -> Vec<Seat> {
+        G::awaiting(&self.rules, state::<G>(s))
+    }
+    fn parse_order(&self, s: &AnyState, seat: Seat, line: &str) -> Result<AnyOrder, String> {
+        let o = G::parse_order(&self.rules, state::<G>(s), seat, line)?;
+        Ok(AnyOrder {
+            text: o.to_string(),
+            inner: Box::new(o),
+        })
+    }
+    fn check(&self, s: &AnyState, seat: Seat, orders: &[AnyOrder]) -> Vec<Problem> {
+        let typed: Vec<G::Order> = orders.iter().map(|o| order::<G>(o).clone()).collect();
+        G::check(&self.rules, state::<G>(s), seat, &typed)
+    }
+    fn resolve(
+        &self,
+        s: &AnyState,
+        orders: &BTreeMap<Seat, Vec<AnyOrder>>,
+        rng: &mut ChaCha20Rng,
+    ) -> (AnyState, Vec<Value>) {
+        let typed: BTreeMap<Seat, Vec<G::Order>> = orders
+            .iter()
+            .map(|(k, v)| (*k, v.iter().map(|o| order::<G>(o).clone()).collect()))
+            .collect();
+        let (next, events) = G::resolve(&self.rules, state::<G>(s), &typed, rng);
+        let events = events
+            .iter()
+            .map(|e| serde_json::to_value(e).expect("event serialises"))
+            .collect();
+        (Box::new(next), events)
+    }
+    fn legal_orders(&self, s: &AnyState, seat: Seat) -> Vec<Vec<String>> {
+        G::legal_orders(&self.rules, state::<G>(s), seat)
+            .into_iter()
+            .map(|set| set.iter().map(|o| o.to_string()).collect())
+            .collect()
+    }
+    fn bot_orders(&self, s: &AnyState, seat: Seat, rng: &mut ChaCha20Rng) -> Vec<String> {
+        G::bot_orders(&self.rules, state::<G>(s), seat, rng)
+            .iter()
+            .map(|o| o.to_string())
+            .collect()
+    }
+    fn view(
+        &self,
+        s: &AnyState,
+        players: &[String],
+        seat: Seat,
+        events: &[(u32, Value)],
+    ) -> Result<(Value, String), String> {
+        let mut seen = Vec::with_capacity(events.len());
+        for (turn, e) in events {
+            let event: G::Event = serde_json::from_value(e.clone())
+                .map_err(|e| format!("a logged event does not read: {e}"))?;
+            seen.push(Seen { turn: *turn, event });
+        }
+        let view = G::view(&self.rules, state::<G>(s), players, seat, &seen);
+        let board = G::ascii_board(&self.rules, &view);
+        Ok((serde_json::to_value(&view).expect("view serialises"), board))
+    }
+    fn outcome(&self, s: &AnyState, players: &[String]) -> Option<Outcome> {
+        G::outcome(&self.rules, state::<G>(s), players)
+    }
+}
+
+/// A ruleset herald knows, by name.
+pub struct Entry {
+    pub name: &'static str,
+    pub title: &'static str,
+    pub ruleset: &'static str,
+    pub options: fn() -> Vec<OptionSpec>,
+    load: fn(&str) -> Result<Box<dyn Session>, String>,
+}
+
+impl Entry {
+    /// Load a ruleset text (the built-in one or a moderator's copy).
+    pub fn load(&self, text: &str) -> Result<Box<dyn Session>, String> {
+        (self.load)(text)
+    }
+}
+
+fn loader<G: Game>(text: &str) -> Result<Box<dyn Session>, String> {
+    Ok(Box::new(Loaded::<G> {
+        rules: G::load_rules(text)?,
+    }))
+}
+
+const fn entry<G: Game>() -> Entry {
+    Entry {
+        name: G::NAME,
+        title: G::TITLE,
+        ruleset: G::RULESET,
+        options: G::options,
+        load: loader::<G>,
+    }
+}
+
+/// Every ruleset built in, in the order `herald games` lists them.
+pub static REGISTRY: &[Entry] = &[entry::<norse_wars::NorseWars>()];
+
+pub fn find(name: &str) -> Option<&'static Entry> {
+    REGISTRY.iter().find(|e| e.name == name)
+}
+
+pub fn names() -> Vec<&'static str> {
+    REGISTRY.iter().map(|e| e.name).collect()
+}
+
+/// Parse a boolean option value.
+pub fn parse_bool(name: &str, v: &str) -> Result<bool, String> {
+    match v.to_ascii_lowercase().as_str() {
+        "true" | "yes" | "on" | "1" => Ok(true),
+        "false" | "no" | "off" | "0" => Ok(false),
+        _ => Err(format!("option {name}={v}: say true or false")),
+    }
+}

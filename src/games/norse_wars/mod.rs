@@ -1,0 +1,425 @@
+//! Norse Wars v0.4.1: push combat on a hex board for 2–6 players.
+//!
+//! `rules` holds the ruleset data, `state` the whole truth, `setup` the start,
+//! `play` movement and push combat, `view` what one player may see. Rulings
+//! are in `games/norse-wars.md`.
+
+pub mod play;
+pub mod rules;
+pub mod setup;
+pub mod state;
+pub mod view;
+
+use crate::board::{Dir, Hex};
+use crate::file::Outcome;
+use crate::games::{Game, OptionSpec, Options, Problem, Seat, Seen, Setup};
+use crate::rng::ChaCha20Rng;
+use play::{Event, Illegal, Move};
+use rules::Rules;
+use state::{Phase, State, SLOTS};
+use std::collections::BTreeMap;
+use std::fmt;
+
+pub struct NorseWars;
+
+impl NorseWars {
+    pub const RULESET_TEXT: &'static str = include_str!("../../../games/norse-wars.toml");
+}
+
+/// One line of a Norse Wars order file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Order {
+    /// `W3 NE 2`, `J S`
+    Move(Move),
+    /// `starve W2 W4`: which Warriors starve first among equidistant ones.
+    Starve(Vec<u8>),
+    /// `shield d4`: place a Shield (draft-shields phase).
+    Shield(Hex, String),
+}
+
+pub fn order_text(m: &Move) -> String {
+    let piece = state::piece_name(m.piece);
+    if m.steps == 1 {
+        format!("{} {}", piece, m.dir)
+    } else {
+        format!("{} {} {}", piece, m.dir, m.steps)
+    }
+}
+
+impl fmt::Display for Order {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Order::Move(m) => f.write_str(&order_text(m)),
+            Order::Starve(list) => {
+                let names: Vec<String> = list.iter().map(|n| format!("W{n}")).collect();
+                write!(f, "starve {}", names.join(" "))
+            }
+            Order::Shield(_, label) => write!(f, "shield {label}"),
+        }
+    }
+}
+
+/// `J` → 0, `W3` → 3.
+pub fn parse_piece(s: &str) -> Option<u8> {
+    let s = s.to_ascii_uppercase();
+    if s == "J" {
+        return Some(0);
+    }
+    let n: u8 = s.strip_prefix('W')?.parse().ok()?;
+    (1..SLOTS as u8).contains(&n).then_some(n)
+}
+
+pub fn phase_name(st: &State) -> &'static str {
+    match st.phase {
+        Phase::Shields => "shields",
+        Phase::Move => "move",
+        Phase::Over => "over",
+    }
+}
+
+fn your_pieces(st: &State, seat: Seat) -> String {
+    let names: Vec<String> = st.pieces_of(seat).map(|(_, p)| p.name()).collect();
+    names.join(", ")
+}
+
+/// Why a move is refused, and what that piece could do instead.
+fn explain(rules: &Rules, st: &State, seat: Seat, m: &Move, why: Illegal) -> String {
+    let l = |h: Hex| st.label(h);
+    let name = state::piece_name(m.piece);
+    let reason = match why {
+        Illegal::NoSuchPiece => return format!("you have no {name} on the board (yours: {})", your_pieces(st, seat)),
+        Illegal::Steps { max } if m.piece == 0 => {
+            format!("a Jarl moves 1 hex, or 2 with draft; {} is not 1 or {max}", m.steps)
+        }
+        Illegal::Steps { max } => format!("a Warrior moves 1 to {max} hexes, not {}", m.steps),
+        Illegal::NoDraft => format!(
+            "a Jarl moves 2 only with draft: {} of your Warriors in a line directly behind it (on the {} side)",
+            rules.pieces.draft_warriors,
+            m.dir.opposite()
+        ),
+        Illegal::OffBoard(h) => {
+            let _ = h;
+            "that leads off the board".to_string()
+        }
+        Illegal::Shield(h) => format!("a Shield stands on {}", l(h)),
+        Illegal::Own(h, _) => format!("{} holds your own piece (you cannot move through or onto your own pieces{})", l(h), if st.options.teams { " or an ally's" } else { "" }),
+        Illegal::InPath(h, _) => format!("a piece on {} is in the way (a piece pushes only what it reaches at the end of its move)", l(h)),
+        Illegal::ThroneWarrior(_) => "Warriors never enter the Throne".to_string(),
+    };
+    let mut alternatives = Vec::new();
+    let mut all = Vec::new();
+    st.moves(rules, seat, &mut all);
+    for a in all.iter().filter(|a| a.piece == m.piece) {
+        alternatives.push(order_text(a));
+    }
+    let instead = if alternatives.is_empty() {
+        let mut any: Vec<String> = all.iter().map(order_text).collect();
+        any.truncate(12);
+        format!("{name} has no legal move; you can play: {}", any.join(", "))
+    } else {
+        format!("{name} can: {}", alternatives.join(", "))
+    };
+    format!(
+        "{name} cannot go {}{}: {reason}. {instead}",
+        m.dir,
+        if m.steps == 2 { " 2" } else { "" }
+    )
+}
+
+impl Game for NorseWars {
+    const NAME: &'static str = "norse-wars";
+    const TITLE: &'static str = "Norse Wars";
+    const RULESET: &'static str = Self::RULESET_TEXT;
+
+    type Rules = Rules;
+    type State = State;
+    type Order = Order;
+    type Event = Event;
+    type View = view::View;
+
+    fn load_rules(text: &str) -> Result<Rules, String> {
+        Rules::parse(text)
+    }
+
+    fn options() -> Vec<OptionSpec> {
+        vec![
+            OptionSpec {
+                name: "fog",
+                default: "false",
+                help: "fog of war: pieces beyond the fog range of all yours are hidden",
+            },
+            OptionSpec {
+                name: "draft_shields",
+                default: "false",
+                help: "players place the Shields one each, in reverse turn order",
+            },
+            OptionSpec {
+                name: "sudden_death",
+                default: "false",
+                help: "the board shrinks instead of starvation",
+            },
+            OptionSpec {
+                name: "teams",
+                default: "false",
+                help: "2v2 or 3v3 (4 or 6 players): seats 1,3,5 against 2,4,6",
+            },
+        ]
+    }
+
+    fn players(rules: &Rules) -> (usize, usize) {
+        let min = rules.scaling.iter().map(|s| s.players).min().unwrap_or(2);
+        let max = rules.scaling.iter().map(|s| s.players).max().unwrap_or(6);
+        (min, max)
+    }
+
+    fn setup(
+        rules: &Rules,
+        players: &[String],
+        options: &Options,
+        position: Option<&str>,
+        rng: &mut ChaCha20Rng,
+    ) -> Result<Setup<State>, String> {
+        let opts = setup::parse_options(options)?;
+        let (state, notes) = match position {
+            Some(text) => setup::from_position(rules, players, opts, text)?,
+            None => setup::standard(rules, players.len(), opts, rng)?,
+        };
+        Ok(Setup { state, notes })
+    }
+
+    fn phase(_: &Rules, st: &State) -> String {
+        phase_name(st).to_string()
+    }
+
+    fn awaiting(_: &Rules, st: &State) -> Vec<Seat> {
+        st.to_move().into_iter().collect()
+    }
+
+    fn parse_order(_: &Rules, st: &State, _seat: Seat, line: &str) -> Result<Order, String> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some(first) = words.first() else {
+            return Err("empty order".into());
+        };
+        if first.eq_ignore_ascii_case("starve") {
+            let mut list = Vec::new();
+            for w in &words[1..] {
+                match parse_piece(w) {
+                    Some(n) if n > 0 => list.push(n),
+                    _ => {
+                        return Err(format!(
+                            "`{w}` is not a Warrior (W1 … W9); say e.g. `starve W3 W1`"
+                        ))
+                    }
+                }
+            }
+            if list.is_empty() {
+                return Err("say which Warriors starve first, e.g. `starve W3 W1`".into());
+            }
+            return Ok(Order::Starve(list));
+        }
+        if first.eq_ignore_ascii_case("shield") {
+            let [_, hex] = words[..] else {
+                return Err("say `shield <hex>`, e.g. `shield d4`".into());
+            };
+            let h = st.labels().parse(hex).ok_or_else(|| format!("`{hex}` is not a hex of this board (files a–{}, ranks from 1 at each column's south end)", st.labels().file_letter(st.grid_radius)))?;
+            return Ok(Order::Shield(h, st.label(h)));
+        }
+        let piece = parse_piece(first).ok_or_else(|| {
+            format!("`{first}` is not a piece; an order is `<piece> <direction> [steps]` with pieces J, W1 … W9 and directions N NE SE S SW NW, e.g. `W3 NE 2`")
+        })?;
+        let Some(d) = words.get(1) else {
+            return Err(format!(
+                "say where {first} goes: `{first} <direction> [steps]`, directions N NE SE S SW NW"
+            ));
+        };
+        let dir = Dir::parse(d)
+            .ok_or_else(|| format!("`{d}` is not a direction; directions are N NE SE S SW NW"))?;
+        let steps = match words.get(2) {
+            None => 1,
+            Some(s) => s
+                .parse::<u8>()
+                .ok()
+                .filter(|n| (1..=2).contains(n))
+                .ok_or_else(|| format!("`{s}` steps: a piece moves 1 or 2 hexes"))?,
+        };
+        if words.len() > 3 {
+            return Err(format!(
+                "one move per line: `<piece> <direction> [steps]`; `{}` is extra",
+                words[3..].join(" ")
+            ));
+        }
+        Ok(Order::Move(Move { piece, dir, steps }))
+    }
+
+    fn check(rules: &Rules, st: &State, seat: Seat, orders: &[Order]) -> Vec<Problem> {
+        let mut problems = Vec::new();
+        if st.to_move() != Some(seat) {
+            problems.push(Problem::whole("it is not your turn"));
+            return problems;
+        }
+        let mut moves = 0;
+        let mut starves = 0;
+        for (i, o) in orders.iter().enumerate() {
+            match o {
+                Order::Move(m) => {
+                    moves += 1;
+                    if st.phase != Phase::Move {
+                        problems.push(Problem::at(
+                            i,
+                            "this is the Shield draft: place a Shield with `shield <hex>`",
+                        ));
+                    } else if moves > 1 {
+                        problems.push(Problem::at(
+                            i,
+                            "you move exactly one piece per turn; this is a second move",
+                        ));
+                    } else if let Err(why) = st.check_move(rules, seat, *m) {
+                        problems.push(Problem::at(i, explain(rules, st, seat, m, why)));
+                    }
+                }
+                Order::Starve(_) => {
+                    starves += 1;
+                    if starves > 1 {
+                        problems.push(Problem::at(
+                            i,
+                            "give one `starve` line with every Warrior in your order of preference",
+                        ));
+                    }
+                }
+                Order::Shield(h, label) => {
+                    moves += 1;
+                    if st.phase != Phase::Shields {
+                        problems.push(Problem::at(
+                            i,
+                            "Shields are placed only in the Shield draft",
+                        ));
+                    } else if moves > 1 {
+                        problems.push(Problem::at(
+                            i,
+                            "you place one Shield per turn; this is a second",
+                        ));
+                    } else if let Err(e) = st.shield_spot(*h) {
+                        problems.push(Problem::at(i, format!("no Shield on {label}: {e}")));
+                    }
+                }
+            }
+        }
+        if moves == 0 {
+            let what = if st.phase == Phase::Shields {
+                "place a Shield: `shield <hex>`".to_string()
+            } else {
+                let mut all = Vec::new();
+                st.moves(rules, seat, &mut all);
+                let list: Vec<String> = all.iter().map(order_text).collect();
+                format!(
+                    "you must move one piece (no passing); legal now: {}",
+                    list.join(", ")
+                )
+            };
+            problems.push(Problem::whole(what));
+        }
+        problems
+    }
+
+    fn resolve(
+        rules: &Rules,
+        st: &State,
+        orders: &BTreeMap<Seat, Vec<Order>>,
+        _rng: &mut ChaCha20Rng,
+    ) -> (State, Vec<Event>) {
+        let mut next = st.clone();
+        let mut ev = Vec::new();
+        for (&seat, list) in orders {
+            for o in list {
+                if let Order::Starve(pref) = o {
+                    next.seats[seat].starve_preference = pref.clone();
+                }
+            }
+        }
+        let Some(seat) = next.to_move() else {
+            return (next, ev);
+        };
+        let mine = orders.get(&seat).map(|v| v.as_slice()).unwrap_or(&[]);
+        let mv = mine.iter().find_map(|o| match o {
+            Order::Move(m)
+                if next.phase == Phase::Move && next.check_move(rules, seat, *m).is_ok() =>
+            {
+                Some(Order::Move(*m))
+            }
+            Order::Shield(h, l) if next.phase == Phase::Shields && next.shield_spot(*h).is_ok() => {
+                Some(Order::Shield(*h, l.clone()))
+            }
+            _ => None,
+        });
+        match mv {
+            Some(Order::Move(m)) => next.play(rules, m, &mut ev),
+            Some(Order::Shield(h, _)) => next.place_shield(rules, h, &mut ev),
+            _ if next.phase == Phase::Move => next.pass(rules, &mut ev),
+            _ => {
+                // A missed Shield draft: the first spot that keeps the rules.
+                let spot = Hex::spiral_area(next.radius)
+                    .into_iter()
+                    .find(|h| next.shield_spot(*h).is_ok());
+                match spot {
+                    Some(h) => next.place_shield(rules, h, &mut ev),
+                    None => {
+                        next.shield_order.clear();
+                        next.begin(rules, &mut ev);
+                    }
+                }
+            }
+        }
+        (next, ev)
+    }
+
+    fn legal_orders(rules: &Rules, st: &State, seat: Seat) -> Vec<Vec<Order>> {
+        if st.to_move() != Some(seat) {
+            return Vec::new();
+        }
+        match st.phase {
+            Phase::Move => {
+                let mut all = Vec::new();
+                st.moves(rules, seat, &mut all);
+                all.into_iter().map(|m| vec![Order::Move(m)]).collect()
+            }
+            Phase::Shields => Hex::spiral_area(st.radius)
+                .into_iter()
+                .filter(|h| st.shield_spot(*h).is_ok())
+                .map(|h| vec![Order::Shield(h, st.label(h))])
+                .collect(),
+            Phase::Over => Vec::new(),
+        }
+    }
+
+    fn view(
+        rules: &Rules,
+        st: &State,
+        players: &[String],
+        seat: Seat,
+        events: &[Seen<Event>],
+    ) -> view::View {
+        view::view(rules, st, players, seat, events)
+    }
+
+    fn ascii_board(_: &Rules, v: &view::View) -> String {
+        view::ascii_board(v)
+    }
+
+    fn outcome(_: &Rules, st: &State, players: &[String]) -> Option<Outcome> {
+        let winners = st.winners.as_ref()?;
+        let names: Vec<String> = winners
+            .iter()
+            .map(|&s| players[s as usize].clone())
+            .collect();
+        let how = st.result.clone().unwrap_or_default();
+        let summary = if names.is_empty() {
+            format!("draw: {how}")
+        } else {
+            format!("{} won: {how}", names.join(" and "))
+        };
+        Some(Outcome {
+            winners: names,
+            summary,
+        })
+    }
+}

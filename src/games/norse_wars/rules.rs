@@ -1,0 +1,108 @@
+//! The ruleset data of Norse Wars (`games/norse-wars.toml`).
+
+use serde::Deserialize;
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rules {
+    pub name: String,
+    pub title: String,
+    pub version: String,
+    pub pieces: PieceRules,
+    pub starvation: Cadence,
+    pub sudden_death: Cadence,
+    pub fog: Fog,
+    pub scaling: Vec<Scaling>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PieceRules {
+    pub warrior_strength: u32,
+    pub jarl_strength: u32,
+    pub warrior_steps: u32,
+    pub draft_warriors: u32,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Cadence {
+    pub first_after: u32,
+    pub repeat_every: u32,
+}
+
+impl Cadence {
+    /// Does a stalemate of `rounds` rounds trigger this cadence?
+    pub fn triggers(&self, rounds: u32) -> bool {
+        rounds >= self.first_after && (rounds - self.first_after) % self.repeat_every.max(1) == 0
+    }
+
+    /// Rounds until the next trigger, from a stalemate of `rounds`.
+    pub fn rounds_to_next(&self, rounds: u32) -> u32 {
+        if rounds < self.first_after {
+            self.first_after - rounds
+        } else {
+            let every = self.repeat_every.max(1);
+            every - (rounds - self.first_after) % every
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Fog {
+    pub range: i32,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scaling {
+    pub players: usize,
+    pub radius: i32,
+    pub table_shields: usize,
+    pub shields: usize,
+    pub warriors: u8,
+}
+
+impl Rules {
+    pub fn parse(text: &str) -> Result<Rules, String> {
+        let rules: Rules = toml::from_str(text)
+            .map_err(|e| format!("the Norse Wars ruleset does not read: {e}"))?;
+        let mut problems = Vec::new();
+        if rules.scaling.is_empty() {
+            problems.push("the ruleset has no [[scaling]] rows".to_string());
+        }
+        for s in &rules.scaling {
+            if !(2..=6).contains(&s.players) {
+                problems.push(format!(
+                    "scaling row for {} players: Norse Wars seats 2 to 6",
+                    s.players
+                ));
+            }
+            if !(2..=12).contains(&s.radius) {
+                problems.push(format!(
+                    "scaling row for {} players: radius {} is outside 2..=12",
+                    s.players, s.radius
+                ));
+            }
+            if s.warriors > 9 {
+                problems.push(format!(
+                    "scaling row for {} players: at most 9 Warriors (W1..W9)",
+                    s.players
+                ));
+            }
+        }
+        if rules.pieces.warrior_steps == 0 || rules.pieces.warrior_steps > 2 {
+            problems.push("pieces.warrior_steps must be 1 or 2".to_string());
+        }
+        if problems.is_empty() {
+            Ok(rules)
+        } else {
+            Err(problems.join("; "))
+        }
+    }
+
+    pub fn scaling_for(&self, players: usize) -> Option<&Scaling> {
+        self.scaling.iter().find(|s| s.players == players)
+    }
+}

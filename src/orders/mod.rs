@@ -1,0 +1,197 @@
+//! The order-file envelope (DESIGN.md, "Order file"): which game, which
+//! player, which turn, the password, and the order lines with the line
+//! numbers they stand on in the file, so errors can point at them.
+
+use serde::Deserialize;
+
+#[derive(Debug, Clone)]
+pub struct OrderLine {
+    /// 1-based line in the file.
+    pub line: usize,
+    pub text: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct OrderFile {
+    /// How errors name the file (its path as given).
+    pub name: String,
+    pub text: String,
+    pub game: String,
+    pub player: String,
+    pub turn: u32,
+    pub password: String,
+    pub orders: Vec<OrderLine>,
+    /// Line numbers of the header keys, for errors about them.
+    pub lines: HeaderLines,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct HeaderLines {
+    pub game: usize,
+    pub player: usize,
+    pub turn: usize,
+    pub password: usize,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Raw {
+    game: Option<toml::Spanned<String>>,
+    player: Option<toml::Spanned<String>>,
+    turn: Option<toml::Spanned<i64>>,
+    password: Option<toml::Spanned<String>>,
+    orders: Option<Vec<toml::Spanned<String>>>,
+}
+
+fn line_of(text: &str, offset: usize) -> usize {
+    text[..offset.min(text.len())]
+        .bytes()
+        .filter(|&b| b == b'\n')
+        .count()
+        + 1
+}
+
+impl OrderFile {
+    /// Parse an order file. Every problem with the envelope is listed.
+    pub fn parse(name: &str, text: &str) -> Result<OrderFile, Vec<String>> {
+        let raw: Raw = match toml::from_str(text) {
+            Ok(r) => r,
+            Err(e) => {
+                let line = e.span().map(|s| line_of(text, s.start)).unwrap_or(1);
+                let msg = e.message().trim().to_string();
+                return Err(vec![format!(
+                    "{name}:{line}: this is not a valid order file ({msg}); an order file looks like:\n  game = \"<game id>\"\n  player = \"<your id>\"\n  turn = <the turn in your report>\n  password = \"<your password>\"\n  orders = [\"<order>\", …]"
+                )]);
+            }
+        };
+        let mut problems = Vec::new();
+        let mut lines = HeaderLines::default();
+        let mut need = |v: Option<toml::Spanned<String>>, key: &str, line: &mut usize| -> String {
+            match v {
+                Some(s) => {
+                    *line = line_of(text, s.span().start);
+                    s.into_inner()
+                }
+                None => {
+                    problems.push(format!("{name}: `{key} = \"…\"` is missing"));
+                    String::new()
+                }
+            }
+        };
+        let game = need(raw.game, "game", &mut lines.game);
+        let player = need(raw.player, "player", &mut lines.player);
+        let password = need(raw.password, "password", &mut lines.password);
+        let turn = match raw.turn {
+            Some(t) => {
+                lines.turn = line_of(text, t.span().start);
+                let v = *t.get_ref();
+                if v < 0 || v > u32::MAX as i64 {
+                    problems.push(format!(
+                        "{name}:{}: turn {v} is not a turn number",
+                        lines.turn
+                    ));
+                    0
+                } else {
+                    v as u32
+                }
+            }
+            None => {
+                problems.push(format!(
+                    "{name}: `turn = <number>` is missing (the turn your report asks orders for)"
+                ));
+                0
+            }
+        };
+        let orders = match raw.orders {
+            Some(list) => list
+                .into_iter()
+                .map(|s| OrderLine {
+                    line: line_of(text, s.span().start),
+                    text: s.into_inner(),
+                })
+                .filter(|o| !o.text.trim().is_empty())
+                .collect(),
+            None => {
+                problems.push(format!("{name}: `orders = [ … ]` is missing"));
+                Vec::new()
+            }
+        };
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        Ok(OrderFile {
+            name: name.to_string(),
+            text: text.to_string(),
+            game,
+            player,
+            turn,
+            password,
+            orders,
+            lines,
+        })
+    }
+
+    /// The file as it is kept in the game's log: verbatim but for the
+    /// password's value, so a published archive gives no password away.
+    pub fn redacted(&self) -> String {
+        redact_password(&self.text)
+    }
+}
+
+pub fn redact_password(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let t = line.trim_start();
+        let is_password = t
+            .strip_prefix("password")
+            .map(|rest| rest.trim_start().starts_with('='))
+            .unwrap_or(false);
+        if is_password {
+            let indent = &line[..line.len() - t.len()];
+            out.push_str(indent);
+            out.push_str("password = \"\"");
+            if line.ends_with('\n') {
+                out.push('\n');
+            }
+        } else {
+            out.push_str(line);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GOOD: &str = "game = \"g1\"\nplayer = \"red\"\nturn = 4\npassword = \"abc\"\norders = [\n  \"W3 NE 2\",\n  \"\",\n  \"J S\",\n]\n";
+
+    #[test]
+    fn parses_with_lines() {
+        let f = OrderFile::parse("o.toml", GOOD).unwrap();
+        assert_eq!(f.game, "g1");
+        assert_eq!(f.turn, 4);
+        assert_eq!(f.orders.len(), 2);
+        assert_eq!(f.orders[0].line, 6);
+        assert_eq!(f.orders[1].line, 8);
+        assert_eq!(f.lines.password, 4);
+    }
+
+    #[test]
+    fn names_what_is_missing() {
+        let e = OrderFile::parse("o.toml", "game = \"g\"\norders = []\n").unwrap_err();
+        assert_eq!(e.len(), 3, "{e:?}");
+        let e = OrderFile::parse("o.toml", "game = \"g\nplayer=1").unwrap_err();
+        assert!(e[0].starts_with("o.toml:1:"), "{e:?}");
+        let e = OrderFile::parse("o.toml", "game = \"g\"\norder = []\n").unwrap_err();
+        assert!(e[0].contains("o.toml:2"), "{e:?}");
+    }
+
+    #[test]
+    fn redacts_only_the_password() {
+        let r = redact_password(GOOD);
+        assert!(!r.contains("abc"));
+        assert!(r.contains("password = \"\"\n"));
+        assert_eq!(r.lines().count(), GOOD.lines().count());
+    }
+}
