@@ -120,10 +120,17 @@ pub fn password_matches(password: &str, stored: &str) -> bool {
     a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
-fn new_password() -> String {
+/// A password of three groups of four letters and digits. From the OS, or,
+/// for demos only, from a seeded stream so a demo replays byte for byte.
+fn new_password(seeded: Option<&mut rng::ChaCha20Rng>) -> String {
     const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
     let mut buf = [0u8; 12];
-    getrandom::getrandom(&mut buf).expect("the operating system's random source failed");
+    match seeded {
+        Some(r) => buf.iter_mut().for_each(|b| *b = rng::below(r, 256) as u8),
+        None => {
+            getrandom::getrandom(&mut buf).expect("the operating system's random source failed")
+        }
+    }
     let chars: Vec<char> = buf
         .iter()
         .map(|b| ALPHABET[(*b as usize) % ALPHABET.len()] as char)
@@ -146,6 +153,9 @@ pub struct NewGame {
     pub out: PathBuf,
     pub reports: Option<PathBuf>,
     pub now: chrono::DateTime<chrono::FixedOffset>,
+    /// Demos only: derive passwords and salts from the seed, so the whole
+    /// demo is reproducible. Never for real games: the seed is revealed.
+    pub secrets_from_seed: bool,
 }
 
 pub struct Created {
@@ -273,12 +283,21 @@ pub fn create(req: NewGame) -> Result<Created> {
         })?;
     let value = session.encode(&state);
     let mut passwords = Vec::new();
+    let mut secret_rng = req
+        .secrets_from_seed
+        .then(|| rng::phase_rng(&seed, &id, 0, "demo secrets"));
     let players = req
         .players
         .iter()
         .map(|p| {
-            let pw = new_password();
-            let salt = rng::os_hex(8);
+            let pw = new_password(secret_rng.as_mut());
+            let salt = match secret_rng.as_mut() {
+                Some(r) => {
+                    let bytes: Vec<u8> = (0..8).map(|_| rng::below(r, 256) as u8).collect();
+                    rng::hex(&bytes)
+                }
+                None => rng::os_hex(8),
+            };
             passwords.push((p.clone(), pw.clone()));
             Player {
                 id: p.clone(),
@@ -818,6 +837,7 @@ pub fn demo(
         out: path.clone(),
         reports: None,
         now,
+        secrets_from_seed: true,
     })?;
     let passwords: BTreeMap<String, String> = created.passwords.into_iter().collect();
     let orders_dir = dir.join("orders");

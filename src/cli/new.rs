@@ -48,6 +48,7 @@ pub fn run(a: Args) -> Result<String> {
         out: a.out.clone(),
         reports: a.reports,
         now,
+        secrets_from_seed: false,
     })?;
     let mut s = format!(
         "created {} ({}), game id {}\n",

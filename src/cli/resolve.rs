@@ -13,7 +13,7 @@ pub struct Args {
     /// Where to write reports (default: reports/ beside the game file).
     #[arg(long)]
     pub reports: Option<PathBuf>,
-    /// Overwrite an existing, different `<game>.turn-N` backup.
+    /// Overwrite an existing, different `<game>.archive/turn-NNNN.json` copy.
     #[arg(long)]
     pub force: bool,
 }

@@ -149,11 +149,12 @@ impl GameFile {
         let text = super::read_text(path)?;
         let file: GameFile = serde_json::from_str(&text).map_err(|e| {
             Error::refused(format!(
-                "{}: not a herald game file (line {}, column {}: {}); restore it from its backup (the .turn-N copy beside it)",
+                "{}: not a herald game file (line {}, column {}: {}); restore it from the newest copy `resolve` kept in {}.archive/ beside it",
                 path.display(),
                 e.line(),
                 e.column(),
-                e
+                e,
+                path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
             ))
         })?;
         let problems = file.integrity_problems();

@@ -23,6 +23,8 @@ pub struct OrderFile {
     pub orders: Vec<OrderLine>,
     /// Line numbers of the header keys, for errors about them.
     pub lines: HeaderLines,
+    /// Where the password's value stands in `text` (quotes included).
+    pub password_span: std::ops::Range<usize>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -66,6 +68,7 @@ impl OrderFile {
         };
         let mut problems = Vec::new();
         let mut lines = HeaderLines::default();
+        let password_span = raw.password.as_ref().map(|p| p.span()).unwrap_or(0..0);
         let mut need = |v: Option<toml::Spanned<String>>, key: &str, line: &mut usize| -> String {
             match v {
                 Some(s) => {
@@ -128,36 +131,16 @@ impl OrderFile {
             password,
             orders,
             lines,
+            password_span,
         })
     }
 
     /// The file as it is kept in the game's log: verbatim but for the
     /// password's value, so a published archive gives no password away.
     pub fn redacted(&self) -> String {
-        redact_password(&self.text)
+        let r = &self.password_span;
+        format!("{}\"\"{}", &self.text[..r.start], &self.text[r.end..])
     }
-}
-
-pub fn redact_password(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for line in text.split_inclusive('\n') {
-        let t = line.trim_start();
-        let is_password = t
-            .strip_prefix("password")
-            .map(|rest| rest.trim_start().starts_with('='))
-            .unwrap_or(false);
-        if is_password {
-            let indent = &line[..line.len() - t.len()];
-            out.push_str(indent);
-            out.push_str("password = \"\"");
-            if line.ends_with('\n') {
-                out.push('\n');
-            }
-        } else {
-            out.push_str(line);
-        }
-    }
-    out
 }
 
 #[cfg(test)]
@@ -189,9 +172,19 @@ mod tests {
 
     #[test]
     fn redacts_only_the_password() {
-        let r = redact_password(GOOD);
+        let r = OrderFile::parse("o.toml", GOOD).unwrap().redacted();
         assert!(!r.contains("abc"));
         assert!(r.contains("password = \"\"\n"));
         assert_eq!(r.lines().count(), GOOD.lines().count());
+        // quoted keys and multi-line strings are blanked too
+        for text in [
+            "game = \"g\"\nplayer = \"r\"\nturn = 1\n\"password\" = \"abc\"\norders = []\n",
+            "game = \"g\"\nplayer = \"r\"\nturn = 1\npassword = \"\"\"\nab\nc\"\"\"\norders = []\n",
+        ] {
+            let f = OrderFile::parse("o.toml", text).unwrap();
+            let r = f.redacted();
+            assert!(!r.contains("ab"), "{r}");
+            assert!(OrderFile::parse("o.toml", &r).is_ok());
+        }
     }
 }

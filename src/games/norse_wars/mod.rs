@@ -110,7 +110,8 @@ fn explain(rules: &Rules, st: &State, seat: Seat, m: &Move, why: Illegal) -> Str
     let mut all = Vec::new();
     st.moves(rules, seat, &mut all);
     for a in all.iter().filter(|a| a.piece == m.piece) {
-        alternatives.push(order_text(a));
+        let text = order_text(a);
+        alternatives.push(text[name.len() + 1..].to_string());
     }
     let instead = if alternatives.is_empty() {
         let mut any: Vec<String> = all.iter().map(order_text).collect();

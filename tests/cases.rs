@@ -1,0 +1,273 @@
+//! Rule cases as plain files, run through the public CLI (godip-style):
+//! `tests/cases/<game>/*.toml`, each holding `[[case]]` tables with a
+//! PRESTATE (a `--setup` position), ORDERS (one resolve per entry) and a
+//! POSTSTATE (every piece on the board afterwards), plus the events the
+//! reports must tell and the result.
+
+use serde::Deserialize;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+#[derive(Deserialize)]
+struct CaseFile {
+    case: Vec<Case>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Case {
+    name: String,
+    #[serde(default = "default_players")]
+    players: Vec<String>,
+    #[serde(default)]
+    options: Vec<String>,
+    /// A `--setup` position; without it the standard setup with `seed`.
+    prestate: Option<String>,
+    #[serde(default = "default_seed")]
+    seed: String,
+    /// `"red: W1 N 2; starve W2"`: one resolve per entry.
+    #[serde(default)]
+    orders: Vec<String>,
+    /// Player → pieces (`"W1 c4"`); players not named have no pieces left.
+    poststate: Option<BTreeMap<String, Vec<String>>>,
+    /// Shields after the orders, if the case says.
+    shields: Option<Vec<String>>,
+    /// Text each of these must appear in the report of `reporter`.
+    #[serde(default)]
+    events: Vec<String>,
+    /// Text that must not appear in that report.
+    #[serde(default)]
+    absent: Vec<String>,
+    reporter: Option<String>,
+    /// Substring of `herald status` after the last orders.
+    status: Option<String>,
+    /// The last orders are refused with this text in the message.
+    error: Option<String>,
+}
+
+fn default_players() -> Vec<String> {
+    vec!["red".into(), "blue".into()]
+}
+fn default_seed() -> String {
+    "1".into()
+}
+
+fn herald(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_herald"))
+        .args(args)
+        .output()
+        .expect("herald runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn scratch(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("herald-case-{}-{}", std::process::id(), tag));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn run_case(game: &str, file: &Path, n: usize, c: &Case) -> Result<(), String> {
+    let dir = scratch(&format!(
+        "{}-{n}",
+        file.file_stem().unwrap().to_string_lossy()
+    ));
+    let g = dir.join("game.json");
+    let gs = g.to_str().unwrap();
+    let players = c.players.join(",");
+    let mut args = vec![
+        "new",
+        game,
+        "--players",
+        &players,
+        "--seed",
+        &c.seed,
+        "--out",
+        gs,
+        "--now",
+        "2026-11-22T12:00:00Z",
+    ];
+    let pos = dir.join("position.toml");
+    let pos_s = pos.to_str().unwrap().to_string();
+    if let Some(p) = &c.prestate {
+        std::fs::write(&pos, p).unwrap();
+        args.extend(["--setup", &pos_s]);
+    }
+    let opts: Vec<String> = c.options.clone();
+    for o in &opts {
+        args.extend(["--option", o]);
+    }
+    let (code, _, err) = herald(&args);
+    if code != 0 {
+        return match (&c.error, c.orders.is_empty()) {
+            (Some(want), true) if err.contains(want.as_str()) => Ok(()),
+            _ => Err(format!("new failed: {err}")),
+        };
+    }
+    let secrets: toml::Value =
+        toml::from_str(&std::fs::read_to_string(dir.join("game.secrets.toml")).unwrap()).unwrap();
+    for (k, line) in c.orders.iter().enumerate() {
+        let (player, orders) = line
+            .split_once(':')
+            .ok_or(format!("order entry `{line}` needs `player: orders`"))?;
+        let player = player.trim();
+        let state: Value = serde_json::from_str(&std::fs::read_to_string(&g).unwrap()).unwrap();
+        let id = state["id"].as_str().unwrap();
+        let turn = state["turn"].as_u64().unwrap();
+        let list: Vec<String> = orders
+            .split(';')
+            .map(|s| format!("{:?}", s.trim()))
+            .filter(|s| s != "\"\"")
+            .collect();
+        let pw = secrets["passwords"][player]
+            .as_str()
+            .ok_or(format!("no player {player}"))?;
+        let text = format!(
+            "game = {id:?}\nplayer = {player:?}\nturn = {turn}\npassword = {pw:?}\norders = [{}]\n",
+            list.join(", ")
+        );
+        let of = dir.join(format!("orders-{k}.toml"));
+        std::fs::write(&of, text).unwrap();
+        let (code, _, err) = herald(&[
+            "resolve",
+            gs,
+            of.to_str().unwrap(),
+            "--now",
+            "2026-11-22T13:00:00Z",
+        ]);
+        let last = k + 1 == c.orders.len();
+        match (&c.error, last) {
+            (Some(want), true) => {
+                if code != 1 {
+                    return Err(format!(
+                        "expected the orders `{line}` to be refused, exit {code}"
+                    ));
+                }
+                if !err.contains(want.as_str()) {
+                    return Err(format!("refusal message lacks `{want}`:\n{err}"));
+                }
+            }
+            _ => {
+                if code != 0 {
+                    return Err(format!("orders `{line}` refused:\n{err}"));
+                }
+            }
+        }
+    }
+    let reporter = c.reporter.clone().unwrap_or_else(|| c.players[0].clone());
+    if let Some(post) = &c.poststate {
+        let (code, out, err) = herald(&["report", gs, "--player", &reporter, "--format", "json"]);
+        if code != 0 {
+            return Err(format!("report failed: {err}"));
+        }
+        let v: Value = serde_json::from_str(&out).unwrap();
+        let mut got: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for p in v["view"]["pieces"].as_array().unwrap() {
+            got.entry(p["owner"].as_str().unwrap().to_string())
+                .or_default()
+                .push(format!(
+                    "{} {}",
+                    p["piece"].as_str().unwrap(),
+                    p["hex"].as_str().unwrap()
+                ));
+        }
+        let mut want: BTreeMap<String, Vec<String>> = post.clone();
+        want.retain(|_, v| !v.is_empty());
+        for v in want.values_mut().chain(got.values_mut()) {
+            v.sort();
+        }
+        if got != want {
+            return Err(format!(
+                "poststate differs:\n  want {want:?}\n  got  {got:?}"
+            ));
+        }
+        if let Some(sh) = &c.shields {
+            let mut got: Vec<String> = v["view"]["shields"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s.as_str().unwrap().to_string())
+                .collect();
+            let mut want = sh.clone();
+            got.sort();
+            want.sort();
+            if got != want {
+                return Err(format!("shields differ: want {want:?} got {got:?}"));
+            }
+        }
+    }
+    if !c.events.is_empty() || !c.absent.is_empty() {
+        let (_, text, _) = herald(&["report", gs, "--player", &reporter]);
+        for e in &c.events {
+            if !text.contains(e.as_str()) {
+                return Err(format!("the report does not tell `{e}`:\n{text}"));
+            }
+        }
+        for e in &c.absent {
+            if text.contains(e.as_str()) {
+                return Err(format!(
+                    "the report tells `{e}`, which it must not:\n{text}"
+                ));
+            }
+        }
+    }
+    if let Some(s) = &c.status {
+        let (_, out, _) = herald(&["status", gs]);
+        if !out.contains(s.as_str()) {
+            return Err(format!("status lacks `{s}`:\n{out}"));
+        }
+    }
+    let (code, out, err) = herald(&["verify", gs]);
+    if code != 0 {
+        return Err(format!("verify refused the case's game: {out}{err}"));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(())
+}
+
+fn run_game(game: &str) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/cases")
+        .join(game);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    files.sort();
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for f in &files {
+        let cf: CaseFile = toml::from_str(&std::fs::read_to_string(f).unwrap())
+            .unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        for (n, c) in cf.case.iter().enumerate() {
+            count += 1;
+            if let Err(e) = run_case(game, f, n, c) {
+                failures.push(format!(
+                    "{} — {}: {e}",
+                    f.file_name().unwrap().to_string_lossy(),
+                    c.name
+                ));
+            }
+        }
+    }
+    assert!(count > 0, "no cases under {}", dir.display());
+    assert!(
+        failures.is_empty(),
+        "{} of {count} cases failed:\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+    eprintln!("{count} {game} cases passed");
+}
+
+#[test]
+fn norse_wars_cases() {
+    run_game("norse-wars");
+}
