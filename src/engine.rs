@@ -525,6 +525,13 @@ pub fn check_orders(
 /// Resolve the awaited phase: every awaited player's orders are needed.
 /// Returns the new game file; nothing is written here.
 pub fn resolve(g: &Loaded, files: &[(String, String)], now: &str) -> Result<(GameFile, AnyState)> {
+    let accepted = accept_all(g, files)?;
+    let seed = g.file.seed.as_ref().ok_or_else(|| Error::refused("this copy of the game file has no seed: resolve with the moderator's copy"))?;
+    Ok(advance(g, seed, accepted, now))
+}
+
+/// Check the files and that every awaited player sent one.
+fn accept_all(g: &Loaded, files: &[(String, String)]) -> Result<Accepted> {
     let accepted = check_orders(g, files, true)?;
     let awaiting = g.session.awaiting(&g.state);
     let ids = g.players();
@@ -540,24 +547,28 @@ pub fn resolve(g: &Loaded, files: &[(String, String)], now: &str) -> Result<(Gam
             missing.join(", ")
         )));
     }
-    let seed = g.file.seed.as_ref().ok_or_else(|| {
-        Error::refused("this copy of the game file has no seed: resolve with the moderator's copy")
-    })?;
-    Ok(advance(g, seed, accepted, now))
+    Ok(accepted)
 }
 
 fn advance(g: &Loaded, seed: &str, accepted: Accepted, now: &str) -> (GameFile, AnyState) {
-    let phase = g.session.phase(&g.state);
-    let mut rng = rng::phase_rng(seed, &g.file.id, g.file.turn, &phase);
-    let (state, events) = g.session.resolve(&g.state, &accepted.orders, &mut rng);
-    let value = g.session.encode(&state);
     let mut file = g.file.clone();
+    let state = step(g.session.as_ref(), &mut file, &g.state, seed, accepted, now);
+    (file, state)
+}
+
+/// Resolve one phase: the new state, and the file's log, turn and summary
+/// brought up to date in place.
+fn step(session: &dyn Session, file: &mut GameFile, state: &AnyState, seed: &str, accepted: Accepted, now: &str) -> AnyState {
+    let phase = session.phase(state);
+    let mut rng = rng::phase_rng(seed, &file.id, file.turn, &phase);
+    let (next, events) = session.resolve(state, &accepted.orders, &mut rng);
+    let value = session.encode(&next);
     let mut entry = LogEntry {
-        turn: g.file.turn,
+        turn: file.turn,
         phase,
         orders: accepted.records,
         events,
-        prev: g.file.chain_head(),
+        prev: file.chain_head(),
         state_sha256: GameFile::state_hash(&value),
         resolved_at: now.to_string(),
         hash: String::new(),
@@ -566,11 +577,20 @@ fn advance(g: &Loaded, seed: &str, accepted: Accepted, now: &str) -> (GameFile, 
     file.log.push(entry);
     file.turn += 1;
     file.state = value;
-    let (phase, awaiting, outcome) = summary(g.session.as_ref(), &state, &g.players());
+    let (phase, awaiting, outcome) = summary(session, &next, &file.player_ids());
     file.phase = phase;
     file.awaiting = awaiting;
     file.outcome = outcome;
-    (file, state)
+    next
+}
+
+/// As [`resolve`], but brings `g` itself to the next turn (no copy of the
+/// file): for demos, playouts and replays. On an error `g` is unchanged.
+pub fn resolve_in_place(g: &mut Loaded, files: &[(String, String)], now: &str) -> Result<()> {
+    let accepted = accept_all(g, files)?;
+    let seed = g.file.seed.clone().ok_or_else(|| Error::refused("this copy of the game file has no seed: resolve with the moderator's copy"))?;
+    g.state = step(g.session.as_ref(), &mut g.file, &g.state, &seed, accepted, now);
+    Ok(())
 }
 
 /// `herald resolve`: check, resolve, keep the old file, write the new one
@@ -742,8 +762,8 @@ pub fn verify(path: &Path, seed: Option<&str>) -> Result<Vec<String>> {
                 return Ok(problems);
             }
         };
-        let (next_file, next_state) = advance(&g, &seed, accepted, &e.resolved_at);
-        let last = next_file.log.last().expect("an entry");
+        g.state = step(g.session.as_ref(), &mut g.file, &g.state, &seed, accepted, &e.resolved_at);
+        let last = g.file.log.last().expect("an entry");
         if last.phase != e.phase {
             problems.push(format!(
                 "turn {}: replay is in phase {}, the log says {}",
@@ -765,8 +785,6 @@ pub fn verify(path: &Path, seed: Option<&str>) -> Result<Vec<String>> {
         if !problems.is_empty() {
             return Ok(problems);
         }
-        g.file = next_file;
-        g.state = next_state;
     }
     let replay = g.file;
     if file::canonical(&replay.state) != file::canonical(&file.state) {

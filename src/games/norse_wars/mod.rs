@@ -5,6 +5,7 @@
 //! are in `games/norse-wars.md`.
 
 pub mod play;
+pub mod playout;
 pub mod rules;
 pub mod setup;
 pub mod state;
@@ -371,6 +372,16 @@ impl Game for NorseWars {
             }
         }
         (next, ev)
+    }
+
+    fn bot_orders(rules: &Rules, st: &State, seat: Seat, rng: &mut ChaCha20Rng) -> Vec<Order> {
+        if st.to_move() != Some(seat) {
+            return Vec::new();
+        }
+        match st.phase {
+            Phase::Move => playout::bot_move(rules, st, rng).map(|m| vec![Order::Move(m)]).unwrap_or_default(),
+            _ => crate::rng::pick(rng, &Self::legal_orders(rules, st, seat)).cloned().unwrap_or_default(),
+        }
     }
 
     fn legal_orders(rules: &Rules, st: &State, seat: Seat) -> Vec<Vec<Order>> {
