@@ -526,7 +526,9 @@ pub fn check_orders(
 /// Returns the new game file; nothing is written here.
 pub fn resolve(g: &Loaded, files: &[(String, String)], now: &str) -> Result<(GameFile, AnyState)> {
     let accepted = accept_all(g, files)?;
-    let seed = g.file.seed.as_ref().ok_or_else(|| Error::refused("this copy of the game file has no seed: resolve with the moderator's copy"))?;
+    let seed = g.file.seed.as_ref().ok_or_else(|| {
+        Error::refused("this copy of the game file has no seed: resolve with the moderator's copy")
+    })?;
     Ok(advance(g, seed, accepted, now))
 }
 
@@ -558,7 +560,14 @@ fn advance(g: &Loaded, seed: &str, accepted: Accepted, now: &str) -> (GameFile, 
 
 /// Resolve one phase: the new state, and the file's log, turn and summary
 /// brought up to date in place.
-fn step(session: &dyn Session, file: &mut GameFile, state: &AnyState, seed: &str, accepted: Accepted, now: &str) -> AnyState {
+fn step(
+    session: &dyn Session,
+    file: &mut GameFile,
+    state: &AnyState,
+    seed: &str,
+    accepted: Accepted,
+    now: &str,
+) -> AnyState {
     let phase = session.phase(state);
     let mut rng = rng::phase_rng(seed, &file.id, file.turn, &phase);
     let (next, events) = session.resolve(state, &accepted.orders, &mut rng);
@@ -588,8 +597,17 @@ fn step(session: &dyn Session, file: &mut GameFile, state: &AnyState, seed: &str
 /// file): for demos, playouts and replays. On an error `g` is unchanged.
 pub fn resolve_in_place(g: &mut Loaded, files: &[(String, String)], now: &str) -> Result<()> {
     let accepted = accept_all(g, files)?;
-    let seed = g.file.seed.clone().ok_or_else(|| Error::refused("this copy of the game file has no seed: resolve with the moderator's copy"))?;
-    g.state = step(g.session.as_ref(), &mut g.file, &g.state, &seed, accepted, now);
+    let seed = g.file.seed.clone().ok_or_else(|| {
+        Error::refused("this copy of the game file has no seed: resolve with the moderator's copy")
+    })?;
+    g.state = step(
+        g.session.as_ref(),
+        &mut g.file,
+        &g.state,
+        &seed,
+        accepted,
+        now,
+    );
     Ok(())
 }
 
@@ -605,26 +623,42 @@ pub fn resolve_files(
     let g = Loaded::open(path)?;
     let files = read_order_files(order_paths)?;
     let (file, state) = resolve(&g, &files, now)?;
-    let old = file::read_text(path)?;
     let backup = archive_path(path, g.file.turn);
-    if backup.exists() && !force && file::read_text(&backup)? != old {
-        return Err(Error::refused(format!(
-            "{} exists and differs from the file being replaced; move it away or pass --force",
-            backup.display()
-        )));
+    if backup.exists() && file::read_text(&backup)? != file::read_text(path)? {
+        if !force {
+            return Err(Error::refused(format!(
+                "{} exists and differs from the file being replaced; move it away or pass --force",
+                backup.display()
+            )));
+        }
+        std::fs::remove_file(&backup).map_err(|e| Error::io(&backup, e))?;
     }
-    file::write_atomic(&backup, old.as_bytes())?;
-    file::write_atomic(path, file.to_text().as_bytes())?;
     let loaded = Loaded {
         file,
         entry: g.entry,
         session: g.session,
         state,
     };
+    // The new game file goes to disk (and waits for it) while the reports
+    // are rendered; the reports are written once the game file is safe.
+    let (saved, rendered) = std::thread::scope(|s| {
+        let save = s.spawn(|| -> Result<()> {
+            if !backup.exists() {
+                file::keep_copy(path, &backup)?;
+            }
+            file::write_atomic(path, loaded.file.to_text().as_bytes())
+        });
+        let rendered = render_reports(&loaded);
+        (
+            save.join().expect("the writer thread does not panic"),
+            rendered,
+        )
+    });
+    saved?;
     let dir = reports
         .map(Path::to_path_buf)
         .unwrap_or_else(|| default_reports(path));
-    let written = write_reports(&loaded, &dir)?;
+    let written = store_reports(&loaded, &dir, rendered?)?;
     Ok((loaded, written))
 }
 
@@ -670,19 +704,34 @@ pub fn report(g: &Loaded, seat: Seat, format: &str) -> Result<String> {
 
 /// Write every player's text report and view.json for the current turn.
 pub fn write_reports(g: &Loaded, dir: &Path) -> Result<Vec<PathBuf>> {
+    let rendered = render_reports(g)?;
+    store_reports(g, dir, rendered)
+}
+
+/// Every player's text report and view.json, in seat order.
+pub fn render_reports(g: &Loaded) -> Result<Vec<(String, String)>> {
+    let players = g.players();
+    (0..players.len())
+        .map(|seat| {
+            let (view, board) = g
+                .session
+                .view(&g.state, &players, seat, &g.events_for(seat))
+                .map_err(Error::refused)?;
+            let text = report::text(g, seat, &view, &board)?;
+            Ok((text, report::json(g, seat, view)))
+        })
+        .collect()
+}
+
+fn store_reports(g: &Loaded, dir: &Path, rendered: Vec<(String, String)>) -> Result<Vec<PathBuf>> {
     let turn_dir = dir.join(format!("turn-{:04}", g.file.turn));
+    std::fs::create_dir_all(&turn_dir).map_err(|e| Error::io(&turn_dir, e))?;
     let mut written = Vec::new();
-    for (seat, p) in g.file.players.iter().enumerate() {
-        let (view, board) = g
-            .session
-            .view(&g.state, &g.players(), seat, &g.events_for(seat))
-            .map_err(Error::refused)?;
-        let text = report::text(g, seat, &view, &board)?;
-        let json = report::json(g, seat, view);
+    for (p, (text, json)) in g.file.players.iter().zip(rendered) {
         let t = turn_dir.join(format!("{}.txt", p.id));
         let j = turn_dir.join(format!("{}.json", p.id));
-        file::write_atomic(&t, text.as_bytes())?;
-        file::write_atomic(&j, json.as_bytes())?;
+        file::write_replace(&t, text.as_bytes())?;
+        file::write_replace(&j, json.as_bytes())?;
         written.push(t);
         written.push(j);
     }
@@ -762,7 +811,14 @@ pub fn verify(path: &Path, seed: Option<&str>) -> Result<Vec<String>> {
                 return Ok(problems);
             }
         };
-        g.state = step(g.session.as_ref(), &mut g.file, &g.state, &seed, accepted, &e.resolved_at);
+        g.state = step(
+            g.session.as_ref(),
+            &mut g.file,
+            &g.state,
+            &seed,
+            accepted,
+            &e.resolved_at,
+        );
         let last = g.file.log.last().expect("an entry");
         if last.phase != e.phase {
             problems.push(format!(

@@ -17,7 +17,10 @@ use herald::rng;
 use std::path::PathBuf;
 
 fn count(var: &str, default: usize) -> usize {
-    std::env::var(var).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+    std::env::var(var)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }
 
 fn rules() -> Rules {
@@ -29,12 +32,56 @@ fn configs() -> Vec<(usize, Opts, &'static str)> {
     for n in 2..=6 {
         out.push((n, Opts::default(), "plain"));
     }
-    out.push((2, Opts { fog: true, ..Opts::default() }, "fog"));
-    out.push((3, Opts { sudden_death: true, ..Opts::default() }, "sudden death"));
-    out.push((4, Opts { teams: true, ..Opts::default() }, "teams"));
-    out.push((6, Opts { teams: true, fog: true, ..Opts::default() }, "teams+fog"));
-    out.push((2, Opts { draft_shields: true, ..Opts::default() }, "draft shields"));
-    out.push((5, Opts { draft_shields: true, sudden_death: true, ..Opts::default() }, "draft+sudden death"));
+    out.push((
+        2,
+        Opts {
+            fog: true,
+            ..Opts::default()
+        },
+        "fog",
+    ));
+    out.push((
+        3,
+        Opts {
+            sudden_death: true,
+            ..Opts::default()
+        },
+        "sudden death",
+    ));
+    out.push((
+        4,
+        Opts {
+            teams: true,
+            ..Opts::default()
+        },
+        "teams",
+    ));
+    out.push((
+        6,
+        Opts {
+            teams: true,
+            fog: true,
+            ..Opts::default()
+        },
+        "teams+fog",
+    ));
+    out.push((
+        2,
+        Opts {
+            draft_shields: true,
+            ..Opts::default()
+        },
+        "draft shields",
+    ));
+    out.push((
+        5,
+        Opts {
+            draft_shields: true,
+            sudden_death: true,
+            ..Opts::default()
+        },
+        "draft+sudden death",
+    ));
     out
 }
 
@@ -43,7 +90,12 @@ fn configs() -> Vec<(usize, Opts, &'static str)> {
 fn assert_sound(st: &State, ctx: &str) {
     let rebuilt = State::from_core(st.core().clone()).unwrap_or_else(|e| panic!("{ctx}: {e}"));
     assert_eq!(&rebuilt, st, "{ctx}: the grid disagrees with the pieces");
-    let mut seen: Vec<Hex> = st.pieces.iter().filter_map(|p| p.at).chain(st.shields.iter().copied()).collect();
+    let mut seen: Vec<Hex> = st
+        .pieces
+        .iter()
+        .filter_map(|p| p.at)
+        .chain(st.shields.iter().copied())
+        .collect();
     let n = seen.len();
     seen.sort();
     seen.dedup();
@@ -51,8 +103,14 @@ fn assert_sound(st: &State, ctx: &str) {
     for p in st.pieces.iter() {
         if let Some(h) = p.at {
             assert!(h.length() <= st.radius, "{ctx}: a piece off the board");
-            assert!(h != Hex::ORIGIN || p.is_jarl(), "{ctx}: a Warrior on the Throne");
-            assert!(st.seats[p.seat as usize].alive, "{ctx}: a piece of an eliminated player");
+            assert!(
+                h != Hex::ORIGIN || p.is_jarl(),
+                "{ctx}: a Warrior on the Throne"
+            );
+            assert!(
+                st.seats[p.seat as usize].alive,
+                "{ctx}: a piece of an eliminated player"
+            );
         }
     }
 }
@@ -76,7 +134,10 @@ fn random_games_finish_soundly() {
                 events.clear();
                 if st.phase == Phase::Shields {
                     playout::random_game(&rules, &mut st, &mut rng, 0, &mut events);
-                    let spots: Vec<Hex> = Hex::spiral_area(st.radius).into_iter().filter(|h| st.shield_spot(*h).is_ok()).collect();
+                    let spots: Vec<Hex> = Hex::spiral_area(st.radius)
+                        .into_iter()
+                        .filter(|h| st.shield_spot(*h).is_ok())
+                        .collect();
                     let h = *rng::pick(&mut rng, &spots).expect("a legal shield spot");
                     st.place_shield(&rules, h, &mut events);
                     continue;
@@ -84,7 +145,10 @@ fn random_games_finish_soundly() {
                 let seat = st.to_move().expect("someone to move");
                 assert!(st.seats[seat].alive, "{ctx}: an eliminated player to move");
                 st.moves(&rules, seat, &mut moves);
-                assert!(!moves.is_empty(), "{ctx}: the player to move has no legal move");
+                assert!(
+                    !moves.is_empty(),
+                    "{ctx}: the player to move has no legal move"
+                );
                 for m in &moves {
                     assert!(st.check_move(&rules, seat, *m).is_ok());
                 }
@@ -95,11 +159,17 @@ fn random_games_finish_soundly() {
             }
             ended += 1;
             total_moves += played;
-            assert!(st.winners.is_some() && st.result.is_some(), "{ctx}: over without a result");
+            assert!(
+                st.winners.is_some() && st.result.is_some(),
+                "{ctx}: over without a result"
+            );
         }
         assert_eq!(ended, games);
     }
-    eprintln!("{} configurations × {games} random games, {total_moves} moves", configs().len());
+    eprintln!(
+        "{} configurations × {games} random games, {total_moves} moves",
+        configs().len()
+    );
 }
 
 fn scratch(tag: &str) -> PathBuf {
@@ -111,7 +181,12 @@ fn scratch(tag: &str) -> PathBuf {
 
 fn option_args(opts: &Opts) -> Vec<String> {
     let mut v = Vec::new();
-    for (on, name) in [(opts.fog, "fog"), (opts.sudden_death, "sudden_death"), (opts.teams, "teams"), (opts.draft_shields, "draft_shields")] {
+    for (on, name) in [
+        (opts.fog, "fog"),
+        (opts.sudden_death, "sudden_death"),
+        (opts.teams, "teams"),
+        (opts.draft_shields, "draft_shields"),
+    ] {
         if on {
             v.push(format!("{name}=true"));
         }
@@ -122,22 +197,52 @@ fn option_args(opts: &Opts) -> Vec<String> {
 /// Hexes `seat` may see, worked out here from the state, not by the view.
 fn visible(st: &State, seat: usize, range: i32) -> impl Fn(Hex) -> bool + '_ {
     let team = st.seats[seat].team;
-    let eyes: Vec<Hex> = st.pieces.iter().filter(|p| st.seats[p.seat as usize].team == team).filter_map(|p| p.at).collect();
+    let eyes: Vec<Hex> = st
+        .pieces
+        .iter()
+        .filter(|p| st.seats[p.seat as usize].team == team)
+        .filter_map(|p| p.at)
+        .collect();
     let fog = st.options.fog && st.phase != Phase::Over;
     move |h: Hex| !fog || eyes.iter().any(|e| e.distance(h) <= range)
 }
 
 #[test]
 fn engine_games_verify() {
-    engine_games(count("HERALD_ENGINE_GAMES", 100), false, &configs());
+    engine_games(count("HERALD_ENGINE_GAMES", 1000), false, &configs());
 }
 
 #[test]
 fn fogged_reports_never_name_hidden_pieces() {
     let fogged: Vec<(usize, Opts, &'static str)> = (2..=6)
-        .map(|n| (n, Opts { fog: true, ..Opts::default() }, "fog"))
-        .chain([(4, Opts { fog: true, teams: true, ..Opts::default() }, "fog+teams")])
-        .chain([(3, Opts { fog: true, sudden_death: true, ..Opts::default() }, "fog+sudden death")])
+        .map(|n| {
+            (
+                n,
+                Opts {
+                    fog: true,
+                    ..Opts::default()
+                },
+                "fog",
+            )
+        })
+        .chain([(
+            4,
+            Opts {
+                fog: true,
+                teams: true,
+                ..Opts::default()
+            },
+            "fog+teams",
+        )])
+        .chain([(
+            3,
+            Opts {
+                fog: true,
+                sudden_death: true,
+                ..Opts::default()
+            },
+            "fog+sudden death",
+        )])
         .collect();
     engine_games(count("HERALD_FOG_GAMES", 6), true, &fogged);
 }
@@ -184,15 +289,29 @@ fn engine_games(games: usize, scan: bool, configs: &[(usize, Opts, &'static str)
                     for p in st.pieces.iter() {
                         let Some(h) = p.at else { continue };
                         let owner = names[p.seat as usize];
-                        let shown = view["view"]["pieces"].as_array().unwrap().iter().any(|v| v["hex"] == labels.label(h).as_str());
+                        let shown = view["view"]["pieces"]
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .any(|v| v["hex"] == labels.label(h).as_str());
                         if sees(h) {
                             assert!(shown, "{n}p {name}: {owner} {} on {} is visible to seat {seat} but not shown", p.name(), labels.label(h));
                             continue;
                         }
-                        assert!(!shown, "{n}p {name}: the view of seat {seat} shows a hidden piece");
-                        let called = if p.is_jarl() { format!("{owner} Jarl") } else { format!("{owner} {}", p.name()) };
+                        assert!(
+                            !shown,
+                            "{n}p {name}: the view of seat {seat} shows a hidden piece"
+                        );
+                        let called = if p.is_jarl() {
+                            format!("{owner} Jarl")
+                        } else {
+                            format!("{owner} {}", p.name())
+                        };
                         assert!(!text.contains(&called), "{n}p {name}, turn {}: seat {seat}'s report names hidden {called}:\n{text}", loaded.file.turn);
-                        assert!(!json.contains(&called), "{n}p {name}: seat {seat}'s view.json names hidden {called}");
+                        assert!(
+                            !json.contains(&called),
+                            "{n}p {name}: seat {seat}'s view.json names hidden {called}"
+                        );
                     }
                     reports_scanned += 2;
                 }
@@ -205,15 +324,30 @@ fn engine_games(games: usize, scan: bool, configs: &[(usize, Opts, &'static str)
                     let pick = rng::pick(&mut bot, &legal).unwrap().clone();
                     let id = names[seat];
                     let pw = &created.passwords.iter().find(|p| p.0 == id).unwrap().1;
-                    files.push((format!("{id}.toml"), herald::report::order_file(&loaded.file.id, id, loaded.file.turn, pw, &pick)));
+                    files.push((
+                        format!("{id}.toml"),
+                        herald::report::order_file(
+                            &loaded.file.id,
+                            id,
+                            loaded.file.turn,
+                            pw,
+                            &pick,
+                        ),
+                    ));
                 }
                 engine::resolve_in_place(&mut loaded, &files, "2026-11-22T13:00:00Z").unwrap();
                 turns += 1;
             }
-            assert!(loaded.file.outcome.is_some(), "{n}p {name} game {g} did not end");
+            assert!(
+                loaded.file.outcome.is_some(),
+                "{n}p {name} game {g} did not end"
+            );
             std::fs::write(&path, loaded.file.to_text()).unwrap();
             let problems = engine::verify(&path, None).unwrap();
-            assert!(problems.is_empty(), "{n}p {name} game {g}: verify: {problems:?}");
+            assert!(
+                problems.is_empty(),
+                "{n}p {name} game {g}: verify: {problems:?}"
+            );
             verified += 1;
             let _ = std::fs::remove_dir_all(&dir);
         }

@@ -53,6 +53,46 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
     Ok(())
 }
 
+/// Write a file that can be made again (a report): atomically (temp file
+/// and rename, so a reader never sees half of it) but without waiting for
+/// the disk.
+pub fn write_replace(path: &Path, contents: &[u8]) -> Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(".{}.tmp-{}", name, std::process::id()));
+    let result = std::fs::write(&tmp, contents).and_then(|_| std::fs::rename(&tmp, path));
+    if let Err(e) = result {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(Error::io(path, e));
+    }
+    Ok(())
+}
+
+/// Keep the file at `src` also under `dst` (which must not exist): a hard
+/// link where the file system allows it (the bytes are on disk already), else
+/// a durable copy. The link's folder is synced.
+pub fn keep_copy(src: &Path, dst: &Path) -> Result<()> {
+    let dir = dst
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| std::path::PathBuf::from("."));
+    std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+    if std::fs::hard_link(src, dst).is_ok() {
+        if let Ok(d) = std::fs::File::open(&dir) {
+            let _ = d.sync_all();
+        }
+        return Ok(());
+    }
+    let bytes = std::fs::read(src).map_err(|e| Error::io(src, e))?;
+    write_atomic(dst, &bytes)
+}
+
 pub fn read_text(path: &Path) -> Result<String> {
     std::fs::read_to_string(path).map_err(|e| Error::io(path, e))
 }

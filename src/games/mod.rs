@@ -71,9 +71,9 @@ pub trait Game: 'static {
     /// The built-in ruleset data (`games/<name>.toml`).
     const RULESET: &'static str;
 
-    type Rules;
-    type State: Serialize + DeserializeOwned + Clone;
-    type Order: Clone + Display;
+    type Rules: Send + Sync;
+    type State: Serialize + DeserializeOwned + Clone + Send + Sync;
+    type Order: Clone + Display + Send + Sync;
     type Event: Serialize + DeserializeOwned + Clone;
     type View: Serialize;
 
@@ -139,17 +139,17 @@ pub trait Game: 'static {
 }
 
 /// A state or an order behind the object-safe layer.
-pub type AnyState = Box<dyn Any>;
+pub type AnyState = Box<dyn Any + Send + Sync>;
 
 pub struct AnyOrder {
     /// The order as the game writes it back (canonical form).
     pub text: String,
-    pub inner: Box<dyn Any>,
+    pub inner: Box<dyn Any + Send + Sync>,
 }
 
 /// A ruleset loaded from its text, driven through JSON values: what the
 /// engine, the CLI and the reports use.
-pub trait Session {
+pub trait Session: Send + Sync {
     fn decode(&self, state: &Value) -> Result<AnyState, String>;
     fn encode(&self, state: &AnyState) -> Value;
     fn setup(

@@ -379,8 +379,12 @@ impl Game for NorseWars {
             return Vec::new();
         }
         match st.phase {
-            Phase::Move => playout::bot_move(rules, st, rng).map(|m| vec![Order::Move(m)]).unwrap_or_default(),
-            _ => crate::rng::pick(rng, &Self::legal_orders(rules, st, seat)).cloned().unwrap_or_default(),
+            Phase::Move => playout::bot_move(rules, st, rng)
+                .map(|m| vec![Order::Move(m)])
+                .unwrap_or_default(),
+            _ => crate::rng::pick(rng, &Self::legal_orders(rules, st, seat))
+                .cloned()
+                .unwrap_or_default(),
         }
     }
 

@@ -10,7 +10,13 @@ use crate::rng::{self, ChaCha20Rng};
 /// Play uniformly random legal moves until the game ends or `max_moves`
 /// moves are made. Shield drafts are placed at random legal spots.
 /// Returns the number of moves played. `events` is reused and cleared.
-pub fn random_game(rules: &Rules, st: &mut State, rng: &mut ChaCha20Rng, max_moves: usize, events: &mut Vec<Event>) -> usize {
+pub fn random_game(
+    rules: &Rules,
+    st: &mut State,
+    rng: &mut ChaCha20Rng,
+    max_moves: usize,
+    events: &mut Vec<Event>,
+) -> usize {
     let mut moves = Vec::with_capacity(64);
     let mut played = 0;
     while played < max_moves {
@@ -18,7 +24,10 @@ pub fn random_game(rules: &Rules, st: &mut State, rng: &mut ChaCha20Rng, max_mov
         match st.phase {
             Phase::Over => break,
             Phase::Shields => {
-                let spots: Vec<Hex> = Hex::spiral_area(st.radius).into_iter().filter(|h| st.shield_spot(*h).is_ok()).collect();
+                let spots: Vec<Hex> = Hex::spiral_area(st.radius)
+                    .into_iter()
+                    .filter(|h| st.shield_spot(*h).is_ok())
+                    .collect();
                 match rng::pick(rng, &spots) {
                     Some(&h) => st.place_shield(rules, h, events),
                     None => {
@@ -41,7 +50,9 @@ pub fn random_game(rules: &Rules, st: &mut State, rng: &mut ChaCha20Rng, max_mov
 
 /// A fresh standard game for `players` seats.
 pub fn new_game(rules: &Rules, players: usize, opts: Opts, rng: &mut ChaCha20Rng) -> State {
-    super::setup::standard(rules, players, opts, rng).expect("the standard setup works for the table's player counts").0
+    super::setup::standard(rules, players, opts, rng)
+        .expect("the standard setup works for the table's player counts")
+        .0
 }
 
 /// The demo bot: take the Throne if it can, else push an enemy piece off
@@ -60,7 +71,11 @@ pub fn bot_move(rules: &Rules, st: &State, rng: &mut ChaCha20Rng) -> Option<Move
         events.clear();
         next.play(rules, m, &mut events);
         let mut score = 0;
-        if next.winners.as_ref().is_some_and(|w| w.contains(&(seat as u8))) {
+        if next
+            .winners
+            .as_ref()
+            .is_some_and(|w| w.contains(&(seat as u8)))
+        {
             score += 1000;
         }
         for e in &events {
@@ -84,6 +99,10 @@ pub fn bot_move(rules: &Rules, st: &State, rng: &mut ChaCha20Rng) -> Option<Move
         scored.push((score, m));
     }
     let best = scored.iter().map(|s| s.0).max()?;
-    let top: Vec<Move> = scored.into_iter().filter(|s| s.0 == best).map(|s| s.1).collect();
+    let top: Vec<Move> = scored
+        .into_iter()
+        .filter(|s| s.0 == best)
+        .map(|s| s.1)
+        .collect();
     rng::pick(rng, &top).copied()
 }

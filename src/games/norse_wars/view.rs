@@ -420,29 +420,35 @@ pub fn ascii_board(view: &View) -> String {
     let labels = HexagonLabels {
         radius: view.grid_radius,
     };
-    let find = |h: Hex| -> String {
-        let l = labels.label(h);
+    let g = view.grid_radius;
+    let side = (2 * g + 1) as usize;
+    let idx = |h: Hex| ((h.q + g) as usize) * side + (h.r + g) as usize;
+    let mut cells: Vec<Option<String>> = vec![None; side * side];
+    for l in &view.fogged {
+        if let Some(h) = labels.parse(l) {
+            cells[idx(h)] = Some("~~".into());
+        }
+    }
+    for l in &view.shields {
+        if let Some(h) = labels.parse(l) {
+            cells[idx(h)] = Some("##".into());
+        }
+    }
+    for p in &view.pieces {
+        if let Some(h) = labels.parse(&p.hex) {
+            let c = if p.piece == "J" { "J" } else { &p.piece[1..] };
+            cells[idx(h)] = Some(format!("{}{}", p.marker, c));
+        }
+    }
+    let token = |h: Hex| -> String {
         if h.length() > view.radius {
             return "  ".into();
         }
-        if let Some(p) = view.pieces.iter().find(|p| p.hex == l) {
-            let c = if p.piece == "J" {
-                "J".to_string()
-            } else {
-                p.piece[1..].to_string()
-            };
-            return format!("{}{}", p.marker, c);
+        match &cells[idx(h)] {
+            Some(t) => t.clone(),
+            None if h == Hex::ORIGIN => "<>".into(),
+            None => "..".into(),
         }
-        if view.shields.contains(&l) {
-            return "##".into();
-        }
-        if view.fogged.contains(&l) {
-            return "~~".into();
-        }
-        if h == Hex::ORIGIN {
-            return "<>".into();
-        }
-        "..".into()
     };
-    ascii::hexagon(view.grid_radius, &find)
+    ascii::hexagon(view.grid_radius, &token)
 }
