@@ -66,15 +66,17 @@ impl Loaded {
 
     /// Events a player's report tells: those since the player's last orders
     /// (the result of their own last orders included).
+    /// At most one entry per player back, so a player who sends no orders
+    /// (eliminated, or never asked) gets the last round, not the whole game.
     pub fn events_for(&self, seat: Seat) -> Vec<(u32, Value)> {
         let id = &self.file.players[seat].id;
-        let from = self
-            .file
-            .log
+        let log = &self.file.log;
+        let own = log
             .iter()
             .rposition(|e| e.orders.iter().any(|o| &o.player == id))
             .unwrap_or(0);
-        self.file.log[from..]
+        let from = own.max(log.len().saturating_sub(self.file.players.len()));
+        log[from..]
             .iter()
             .flat_map(|e| e.events.iter().map(move |v| (e.turn, v.clone())))
             .collect()

@@ -876,13 +876,21 @@ fn resolve_keeps_no_password_in_the_game_file() {
 fn the_seed_stays_hidden_until_the_end_and_then_every_report_reveals_it() {
     let s = Scratch::new("seed-reveal");
     let seed = "a-long-secret-seed-7f3e";
-    herald(s.path(), &["demo", "--out", "d", "--seed", seed, "--now", NOW]).expect_ok();
+    herald(
+        s.path(),
+        &["demo", "--out", "d", "--seed", seed, "--now", NOW],
+    )
+    .expect_ok();
     let game: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(s.path().join("d/game.json")).unwrap()).unwrap();
+        serde_json::from_str(&std::fs::read_to_string(s.path().join("d/game.json")).unwrap())
+            .unwrap();
     let commitment = game["seed_commitment"].as_str().unwrap().to_string();
     let last = game["turn"].as_u64().unwrap();
     let reports = s.path().join("d/reports");
-    let mut turns: Vec<PathBuf> = std::fs::read_dir(&reports).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut turns: Vec<PathBuf> = std::fs::read_dir(&reports)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     turns.sort();
     assert_eq!(turns.len() as u64, last + 1, "one report folder per turn");
     for dir in &turns {
@@ -890,14 +898,32 @@ fn the_seed_stays_hidden_until_the_end_and_then_every_report_reveals_it() {
         for f in std::fs::read_dir(dir).unwrap() {
             let f = f.unwrap().path();
             let text = std::fs::read_to_string(&f).unwrap();
-            assert!(text.contains(&commitment), "{} lacks the seed commitment", f.display());
-            assert_eq!(text.contains(seed), final_turn, "{}: seed shown {} the end", f.display(), if final_turn { "only before" } else { "before" });
+            assert!(
+                text.contains(&commitment),
+                "{} lacks the seed commitment",
+                f.display()
+            );
+            assert_eq!(
+                text.contains(seed),
+                final_turn,
+                "{}: seed shown {} the end",
+                f.display(),
+                if final_turn { "only before" } else { "before" }
+            );
         }
     }
     // A player holding the final file without the seed verifies with the revealed one.
     let mut v = game.clone();
     v.as_object_mut().unwrap().remove("seed");
-    std::fs::write(s.path().join("published.json"), serde_json::to_string_pretty(&v).unwrap()).unwrap();
-    herald(s.path(), &["verify", "published.json", "--seed", seed]).expect_ok().expect_stdout("ok");
-    herald(s.path(), &["verify", "published.json", "--seed", "a-guess"]).expect_code(1).expect_stderr("commitment");
+    std::fs::write(
+        s.path().join("published.json"),
+        serde_json::to_string_pretty(&v).unwrap(),
+    )
+    .unwrap();
+    herald(s.path(), &["verify", "published.json", "--seed", seed])
+        .expect_ok()
+        .expect_stdout("ok");
+    herald(s.path(), &["verify", "published.json", "--seed", "a-guess"])
+        .expect_code(1)
+        .expect_stderr("commitment");
 }

@@ -494,10 +494,11 @@ impl State {
 
     /// Last standing: end the game if one team (or none) has a Jarl left.
     fn settle(&mut self, ev: &mut Vec<Event>) -> bool {
-        let mut teams: Vec<u8> = self.alive_seats().map(|s| self.seats[s].team).collect();
-        teams.sort_unstable();
-        teams.dedup();
-        match teams.len() {
+        // Teams are seat numbers (at most 6), so a bit mask counts them.
+        let teams = self
+            .alive_seats()
+            .fold(0u32, |m, s| m | 1 << self.seats[s].team);
+        match teams.count_ones() {
             0 => {
                 self.finish(ev, None, "every remaining Jarl was lost at once".into());
                 true
