@@ -10,7 +10,7 @@ pub struct Args {
     /// The folder to play into (default: demo-<game>).
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Player ids (default: red,blue).
+    /// Player ids (default: the game's usual sides, e.g. red,blue).
     #[arg(long, value_delimiter = ',')]
     pub players: Option<Vec<String>>,
     #[arg(long, default_value = "1")]

@@ -70,6 +70,8 @@ pub trait Game: 'static {
     const TITLE: &'static str;
     /// The built-in ruleset data (`games/<name>.toml`).
     const RULESET: &'static str;
+    /// The player ids `herald demo` seats when none are given.
+    const DEMO_PLAYERS: &'static [&'static str] = &["red", "blue"];
 
     type Rules: Send + Sync;
     type State: Serialize + DeserializeOwned + Clone + Send + Sync;
@@ -288,6 +290,7 @@ pub struct Entry {
     pub name: &'static str,
     pub title: &'static str,
     pub ruleset: &'static str,
+    pub demo_players: &'static [&'static str],
     pub options: fn() -> Vec<OptionSpec>,
     load: fn(&str) -> Result<Box<dyn Session>, String>,
 }
@@ -310,6 +313,7 @@ const fn entry<G: Game>() -> Entry {
         name: G::NAME,
         title: G::TITLE,
         ruleset: G::RULESET,
+        demo_players: G::DEMO_PLAYERS,
         options: G::options,
         load: loader::<G>,
     }
