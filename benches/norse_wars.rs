@@ -226,12 +226,7 @@ fn herald_binary() -> Option<PathBuf> {
                 .ok()
                 .and_then(|p| Some(p.parent()?.parent()?.join(exe))),
         );
-    for p in candidates {
-        if p.is_file() {
-            return Some(p);
-        }
-    }
-    None
+    candidates.into_iter().find(|p| p.is_file())
 }
 
 fn run_ok(cmd: &mut Command) -> String {

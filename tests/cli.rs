@@ -145,20 +145,6 @@ fn assert_same_tree(
     }
 }
 
-/// Copy a folder tree (files only matter here).
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let path = entry.unwrap().path();
-        let dest = to.join(path.file_name().unwrap());
-        if path.is_dir() {
-            copy_tree(&path, &dest);
-        } else {
-            std::fs::copy(&path, &dest).unwrap();
-        }
-    }
-}
-
 /// The text of an order file; orders one per line, so the first order
 /// stands on line 6, the second on line 7, and so on.
 fn order_text(game: &str, player: &str, turn: u32, password: &str, orders: &[&str]) -> String {

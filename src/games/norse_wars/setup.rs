@@ -53,7 +53,7 @@ pub fn formation(jarl: Hex, radius: i32, warriors: usize) -> Vec<Hex> {
 
 /// How far apart the players' sorted Jarl–Shield distance lists are: the sum
 /// over ranks of the spread between the largest and smallest player's value.
-fn imbalance(jarls: &[Hex], shields: &[Hex], scratch: &mut Vec<Vec<i32>>) -> i32 {
+fn imbalance(jarls: &[Hex], shields: &[Hex], scratch: &mut [Vec<i32>]) -> i32 {
     for (k, j) in jarls.iter().enumerate() {
         let d = &mut scratch[k];
         d.clear();

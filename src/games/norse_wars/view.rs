@@ -377,7 +377,7 @@ pub fn view(
     if your_turn && st.phase == Phase::Move {
         let mut mv = Vec::new();
         st.moves(rules, seat, &mut mv);
-        legal = mv.iter().map(|m| super::order_text(m)).collect();
+        legal = mv.iter().map(super::order_text).collect();
     }
     let cadence = if st.options.sudden_death {
         rules.sudden_death
