@@ -528,10 +528,14 @@ pub fn check_orders(
 /// Returns the new game file; nothing is written here.
 pub fn resolve(g: &Loaded, files: &[(String, String)], now: &str) -> Result<(GameFile, AnyState)> {
     let accepted = accept_all(g, files)?;
-    let seed = g.file.seed.as_ref().ok_or_else(|| {
+    Ok(advance(g, seed_of(&g.file)?, accepted, now))
+}
+
+/// The seed a resolve needs: only the moderator's copy has it.
+fn seed_of(file: &GameFile) -> Result<&str> {
+    file.seed.as_deref().ok_or_else(|| {
         Error::refused("this copy of the game file has no seed: resolve with the moderator's copy")
-    })?;
-    Ok(advance(g, seed, accepted, now))
+    })
 }
 
 /// Check the files and that every awaited player sent one.
@@ -599,9 +603,7 @@ fn step(
 /// file): for demos, playouts and replays. On an error `g` is unchanged.
 pub fn resolve_in_place(g: &mut Loaded, files: &[(String, String)], now: &str) -> Result<()> {
     let accepted = accept_all(g, files)?;
-    let seed = g.file.seed.clone().ok_or_else(|| {
-        Error::refused("this copy of the game file has no seed: resolve with the moderator's copy")
-    })?;
+    let seed = seed_of(&g.file)?.to_string();
     g.state = step(
         g.session.as_ref(),
         &mut g.file,
