@@ -713,18 +713,24 @@ pub fn write_reports(g: &Loaded, dir: &Path) -> Result<Vec<PathBuf>> {
 }
 
 /// Every player's text report and view.json, in seat order.
+/// The second half of the seats are rendered on a second thread.
 pub fn render_reports(g: &Loaded) -> Result<Vec<(String, String)>> {
     let players = g.players();
-    (0..players.len())
-        .map(|seat| {
-            let (view, board) = g
-                .session
-                .view(&g.state, &players, seat, &g.events_for(seat))
-                .map_err(Error::refused)?;
-            let text = report::text(g, seat, &view, &board)?;
-            Ok((text, report::json(g, seat, view)))
-        })
-        .collect()
+    let one = |seat: Seat| -> Result<(String, String)> {
+        let (view, board) = g
+            .session
+            .view(&g.state, &players, seat, &g.events_for(seat))
+            .map_err(Error::refused)?;
+        let text = report::text(g, seat, &view, &board)?;
+        Ok((text, report::json(g, seat, view)))
+    };
+    let half = players.len() / 2;
+    std::thread::scope(|s| {
+        let later = s.spawn(|| (half..players.len()).map(one).collect::<Result<Vec<_>>>());
+        let mut all = (0..half).map(one).collect::<Result<Vec<_>>>()?;
+        all.extend(later.join().expect("a report thread does not panic")?);
+        Ok(all)
+    })
 }
 
 fn store_reports(g: &Loaded, dir: &Path, rendered: Vec<(String, String)>) -> Result<Vec<PathBuf>> {

@@ -115,6 +115,11 @@ pub enum Event {
         to: Hex,
         target: PieceRef,
         target_at: Hex,
+        /// The first hex past the mover's line of supporters (behind its
+        /// start) and past the line of pieces from the target on: what a
+        /// report must be able to see before it may give the numbers.
+        support_end: Hex,
+        line_end: Hex,
         attack: Tally,
         defence: Tally,
         outcome: PushResult,
@@ -353,6 +358,18 @@ impl State {
             momentum: 0,
             line: self.line_strength(rules, t_at, mv.dir, t_seat),
         };
+        let back = mv.dir.opposite();
+        let mut support_end = from.step(back);
+        while self
+            .piece_at(support_end)
+            .is_some_and(|o| self.friendly(self.pieces[o].seat as usize, seat))
+        {
+            support_end = support_end.step(back);
+        }
+        let mut line_end = t_at;
+        while self.piece_at(line_end).is_some() {
+            line_end = line_end.step(mv.dir);
+        }
         let mut push = |to: Hex, outcome: PushResult, shifted: Vec<Shift>| {
             ev.push(Event::Push {
                 who,
@@ -360,6 +377,8 @@ impl State {
                 to,
                 target: target_ref,
                 target_at: t_at,
+                support_end,
+                line_end,
                 attack,
                 defence,
                 outcome,

@@ -34,7 +34,8 @@ pub struct Cadence {
 impl Cadence {
     /// Does a stalemate of `rounds` rounds trigger this cadence?
     pub fn triggers(&self, rounds: u32) -> bool {
-        rounds >= self.first_after && (rounds - self.first_after).is_multiple_of(self.repeat_every.max(1))
+        rounds >= self.first_after
+            && (rounds - self.first_after).is_multiple_of(self.repeat_every.max(1))
     }
 
     /// Rounds until the next trigger, from a stalemate of `rounds`.

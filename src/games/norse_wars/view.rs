@@ -169,12 +169,28 @@ impl Seer<'_> {
                 to,
                 target,
                 target_at,
+                support_end,
+                line_end,
                 attack,
                 defence,
                 outcome,
                 shifted,
             } => {
                 let mut hexes = vec![*from, *to, *target_at];
+                // every hex of the supporting line and of the pushed line
+                for (start, end) in [(*from, *support_end), (*target_at, *line_end)] {
+                    let n = end.distance(start);
+                    if let Some(dir) = crate::board::Dir::ALL
+                        .into_iter()
+                        .find(|d| start.steps(*d, n) == end)
+                    {
+                        let mut h = start;
+                        while h != end {
+                            h = h.step(dir);
+                            hexes.push(h);
+                        }
+                    }
+                }
                 let mut pieces = vec![*who, *target];
                 for s in shifted {
                     hexes.push(s.from);
@@ -182,7 +198,20 @@ impl Seer<'_> {
                     pieces.push(s.who);
                 }
                 if !open(&hexes, &pieces) {
-                    let mut lines = vec![format!("{} moved out of your sight", self.who(who.seat))];
+                    // Part of it is out of sight: your own side's piece is
+                    // told by name and result, but not the numbers, which
+                    // would count hidden pieces.
+                    let head = if self.ours(*who) && self.sees(*to) {
+                        let result = match outcome {
+                            PushResult::Blocked => "blocked",
+                            PushResult::Compressed { .. } => "jammed, nothing moves",
+                            PushResult::Pushed => "pushed",
+                        };
+                        format!("{} {} → {} attacks a line reaching out of your sight: {result}, ends on {}", self.name(*who), self.l(*from), self.l(*target_at), self.l(*to))
+                    } else {
+                        format!("{} moved out of your sight", self.who(who.seat))
+                    };
+                    let mut lines = vec![head];
                     for s in shifted.iter().filter(|s| self.ours(s.who)) {
                         lines.push(match s.to {
                             Some(t) => format!(
