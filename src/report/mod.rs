@@ -33,10 +33,13 @@ fn env() -> &'static Environment<'static> {
         env.set_lstrip_blocks(true);
         env.set_keep_trailing_newline(true);
         env.add_filter("wrap", wrap_filter);
-        for (name, src) in TEMPLATES {
-            env.add_template(name, src)
-                .expect("built-in templates parse");
-        }
+        // Compiled on first use: a command renders one game's templates.
+        env.set_loader(|name| {
+            Ok(TEMPLATES
+                .iter()
+                .find(|t| t.0 == name)
+                .map(|t| t.1.to_string()))
+        });
         env
     })
 }
@@ -184,6 +187,15 @@ pub fn blank_form(g: &Loaded, seat: Seat) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_template_compiles() {
+        for (name, _) in TEMPLATES {
+            env()
+                .get_template(name)
+                .unwrap_or_else(|e| panic!("{name}: {e:#}"));
+        }
+    }
 
     #[test]
     fn wraps_lists() {
