@@ -279,12 +279,31 @@ impl Game for NorseWars {
                         problems.push(Problem::at(i, explain(rules, st, seat, m, why)));
                     }
                 }
-                Order::Starve(_) => {
+                Order::Starve(list) => {
                     starves += 1;
                     if starves > 1 {
                         problems.push(Problem::at(
                             i,
                             "give one `starve` line with every Warrior in your order of preference",
+                        ));
+                    }
+                    let on_board: Vec<u8> = st
+                        .pieces_of(seat)
+                        .map(|(_, p)| p.number)
+                        .filter(|&n| n > 0)
+                        .collect();
+                    for n in list.iter().filter(|n| !on_board.contains(n)) {
+                        let yours: Vec<String> = on_board.iter().map(|n| format!("W{n}")).collect();
+                        problems.push(Problem::at(
+                            i,
+                            format!(
+                                "you have no W{n} on the board (your Warriors: {})",
+                                if yours.is_empty() {
+                                    "none".to_string()
+                                } else {
+                                    yours.join(", ")
+                                }
+                            ),
                         ));
                     }
                 }
