@@ -913,3 +913,59 @@ fn the_seed_stays_hidden_until_the_end_and_then_every_report_reveals_it() {
         .expect_code(1)
         .expect_stderr("commitment");
 }
+
+// ---------------------------------------------------------------------------
+// 8. A report sent back as an order file
+// ---------------------------------------------------------------------------
+
+/// Red's turn-0 report with its order form filled in.
+fn filled_report(g: &Game, quote: bool) -> String {
+    let report = g
+        .run(&["report", "game.json", "--player", "red"])
+        .expect_ok()
+        .stdout
+        .clone();
+    let filled = report
+        .replacen(
+            "password = \"\"",
+            &format!("password = \"{}\"", g.password("red")),
+            1,
+        )
+        .replacen("  \"\",", "  \"W3 NE 2\",", 1);
+    if quote {
+        filled.lines().map(|l| format!("> {l}\n")).collect()
+    } else {
+        filled
+    }
+}
+
+#[test]
+fn a_whole_report_sent_back_is_read_from_its_order_form() {
+    let g = Game::new("pasted-report");
+    for quote in [false, true] {
+        std::fs::write(g.path().join("reply.txt"), filled_report(&g, quote)).unwrap();
+        g.run(&["check", "game.json", "reply.txt"])
+            .expect_ok()
+            .expect_stdout("red's orders for turn 0: W3 NE 2");
+    }
+    // An error in the pasted form names the line in the file as sent.
+    let text = filled_report(&g, false).replacen("\"W3 NE 2\"", "\"W3 NE 7\"", 1);
+    let line = text.lines().position(|l| l.contains("W3 NE 7")).unwrap() + 1;
+    std::fs::write(g.path().join("reply.txt"), &text).unwrap();
+    g.run(&["check", "game.json", "reply.txt"])
+        .expect_code(1)
+        .expect_stderr(&format!("reply.txt:{line}: \"W3 NE 7\""));
+    // The stored copy is the order form alone, without the password.
+    std::fs::write(g.path().join("reply.txt"), filled_report(&g, true)).unwrap();
+    g.run(&["resolve", "game.json", "reply.txt", "--now", NOW])
+        .expect_ok();
+    let stored = g.json()["log"][0]["orders"][0]["text"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        stored.starts_with("# Legal now:") || stored.starts_with("game ="),
+        "{stored}"
+    );
+    assert!(!stored.contains(g.password("red")) && !stored.contains("WHAT HAPPENED"));
+}

@@ -45,6 +45,38 @@ struct Raw {
     orders: Option<Vec<toml::Spanned<String>>>,
 }
 
+/// The marker line every report prints above its order form.
+pub const FORM_MARKER: &str = "----- ORDERS";
+
+/// The order form part of what was sent, and how many lines came before it.
+fn order_form(sent: &str) -> (String, usize) {
+    let lines: Vec<&str> = sent.split_inclusive('\n').collect();
+    let unquote = |l: &str| -> String {
+        let t = l.trim_start();
+        match t.strip_prefix('>') {
+            Some(rest) => rest.strip_prefix(' ').unwrap_or(rest).to_string(),
+            None => l.to_string(),
+        }
+    };
+    let Some(at) = lines
+        .iter()
+        .rposition(|l| unquote(l).starts_with(FORM_MARKER))
+    else {
+        return (sent.to_string(), 0);
+    };
+    let rest = &lines[at + 1..];
+    let quoted = rest
+        .iter()
+        .filter(|l| !l.trim().is_empty())
+        .all(|l| l.trim_start().starts_with('>'));
+    let body: String = if quoted {
+        rest.iter().map(|l| unquote(l)).collect()
+    } else {
+        rest.concat()
+    };
+    (body, at + 1)
+}
+
 fn line_of(text: &str, offset: usize) -> usize {
     text[..offset.min(text.len())]
         .bytes()
@@ -55,7 +87,15 @@ fn line_of(text: &str, offset: usize) -> usize {
 
 impl OrderFile {
     /// Parse an order file. Every problem with the envelope is listed.
-    pub fn parse(name: &str, text: &str) -> Result<OrderFile, Vec<String>> {
+    ///
+    /// A whole report pasted back (or quoted in a mail reply) works too:
+    /// everything up to the report's `----- ORDERS` line is ignored, and a
+    /// form quoted with `>` is unquoted. Line numbers still count from the
+    /// top of what was sent.
+    pub fn parse(name: &str, sent: &str) -> Result<OrderFile, Vec<String>> {
+        let (body, skipped) = order_form(sent);
+        let text = body.as_str();
+        let line_of = |text: &str, offset: usize| line_of(text, offset) + skipped;
         let raw: Raw = match toml::from_str(text) {
             Ok(r) => r,
             Err(e) => {
