@@ -645,12 +645,14 @@ pub fn resolve_files(
     };
     // The new game file goes to disk (and waits for it) while the reports
     // are rendered; the reports are written once the game file is safe.
+    let text = loaded.file.to_text();
     let (saved, rendered) = std::thread::scope(|s| {
+        // This thread only waits on the disk; it allocates next to nothing.
         let save = s.spawn(|| -> Result<()> {
             if !backup.exists() {
                 file::keep_copy(path, &backup)?;
             }
-            file::write_atomic(path, loaded.file.to_text().as_bytes())
+            file::write_atomic(path, text.as_bytes())
         });
         let rendered = render_reports(&loaded);
         (
@@ -713,24 +715,18 @@ pub fn write_reports(g: &Loaded, dir: &Path) -> Result<Vec<PathBuf>> {
 }
 
 /// Every player's text report and view.json, in seat order.
-/// The second half of the seats are rendered on a second thread.
 pub fn render_reports(g: &Loaded) -> Result<Vec<(String, String)>> {
     let players = g.players();
-    let one = |seat: Seat| -> Result<(String, String)> {
-        let (view, board) = g
-            .session
-            .view(&g.state, &players, seat, &g.events_for(seat))
-            .map_err(Error::refused)?;
-        let text = report::text(g, seat, &view, &board)?;
-        Ok((text, report::json(g, seat, view)))
-    };
-    let half = players.len() / 2;
-    std::thread::scope(|s| {
-        let later = s.spawn(|| (half..players.len()).map(one).collect::<Result<Vec<_>>>());
-        let mut all = (0..half).map(one).collect::<Result<Vec<_>>>()?;
-        all.extend(later.join().expect("a report thread does not panic")?);
-        Ok(all)
-    })
+    (0..players.len())
+        .map(|seat| {
+            let (view, board) = g
+                .session
+                .view(&g.state, &players, seat, &g.events_for(seat))
+                .map_err(Error::refused)?;
+            let text = report::text(g, seat, &view, &board)?;
+            Ok((text, report::json(g, seat, view)))
+        })
+        .collect()
 }
 
 fn store_reports(g: &Loaded, dir: &Path, rendered: Vec<(String, String)>) -> Result<Vec<PathBuf>> {
