@@ -30,9 +30,16 @@ pub fn run(a: Args) -> Result<String> {
     let dir = a
         .out
         .unwrap_or_else(|| PathBuf::from(format!("demo-{}", a.game)));
+    let entry = crate::games::find(&a.game).ok_or_else(|| {
+        Error::usage(format!(
+            "no game called `{}`; herald knows: {}",
+            a.game,
+            crate::games::names().join(", ")
+        ))
+    })?;
     let players = a
         .players
-        .unwrap_or_else(|| vec!["red".into(), "blue".into()]);
+        .unwrap_or_else(|| entry.demo_players.iter().map(|s| s.to_string()).collect());
     let d = engine::demo(&a.game, &dir, players, &a.seed, a.options, now, a.max_turns)?;
     let mut s = format!(
         "played {} turns of {} by mail in {}\n",

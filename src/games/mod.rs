@@ -2,6 +2,7 @@
 //! of rulesets built into herald.
 
 pub mod norse_wars;
+pub mod stack_wars;
 
 use crate::file::Outcome;
 use crate::rng::ChaCha20Rng;
@@ -320,7 +321,10 @@ const fn entry<G: Game>() -> Entry {
 }
 
 /// Every ruleset built in, in the order `herald games` lists them.
-pub static REGISTRY: &[Entry] = &[entry::<norse_wars::NorseWars>()];
+pub static REGISTRY: &[Entry] = &[
+    entry::<norse_wars::NorseWars>(),
+    entry::<stack_wars::StackWars>(),
+];
 
 pub fn find(name: &str) -> Option<&'static Entry> {
     REGISTRY.iter().find(|e| e.name == name)

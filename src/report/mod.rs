@@ -23,6 +23,10 @@ const TEMPLATES: &[(&str, &str)] = &[
         "norse-wars/report.txt.j2",
         include_str!("../../templates/norse-wars/report.txt.j2"),
     ),
+    (
+        "stack-wars/report.txt.j2",
+        include_str!("../../templates/stack-wars/report.txt.j2"),
+    ),
 ];
 
 fn env() -> &'static Environment<'static> {

@@ -1,0 +1,498 @@
+//! Stack Wars: two players fortify, move and attack with stacks of armies
+//! on an N×N grid, scoring a point for every army that invades the enemy's
+//! baseline.
+//!
+//! `rules` holds the ruleset data, `state` the whole truth, `setup` the
+//! start and position files, `play` every rule, `view` what a player sees,
+//! `playout` random games and the bot. Rulings: `games/stack-wars.md`.
+
+pub mod play;
+pub mod playout;
+pub mod rules;
+pub mod setup;
+pub mod state;
+pub mod view;
+
+use crate::file::Outcome;
+use crate::games::{Game, OptionSpec, Options, Problem, Seat, Seen, Setup};
+use crate::rng::ChaCha20Rng;
+use play::{Action, Event, Illegal};
+use rules::Rules;
+use state::{Side, Square, State};
+use std::collections::BTreeMap;
+
+pub struct StackWars;
+
+impl StackWars {
+    pub const RULESET_TEXT: &'static str = include_str!("../../../games/stack-wars.toml");
+}
+
+/// One line of a Stack Wars order file is one action.
+pub type Order = Action;
+
+const NOTATION: &str =
+    "orders are `fortify r,c`, `move r,c r,c`, `attack r,c r,c` and `resign` (row,col as on the board), e.g. `move 8,4 7,4`";
+
+/// The squares named after an order's keyword: `8,4 7,4`, `(8,4) (7,4)`
+/// and `8, 4 7, 4` all read the same.
+fn squares(rest: &str) -> Option<Vec<Square>> {
+    let nums: Vec<u8> = rest
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | '(' | ')'))
+        .filter(|w| !w.is_empty())
+        .map(|w| w.parse().ok())
+        .collect::<Option<_>>()?;
+    nums.len()
+        .is_multiple_of(2)
+        .then(|| nums.chunks(2).map(|p| Square::new(p[0], p[1])).collect())
+}
+
+pub fn parse_action(line: &str) -> Result<Action, String> {
+    let line = line.trim();
+    let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+    let word = word.to_ascii_lowercase();
+    let wanted = match word.as_str() {
+        "fortify" => 1,
+        "move" | "attack" => 2,
+        "resign" => 0,
+        "" => return Err(format!("empty order; {NOTATION}")),
+        _ => return Err(format!("`{word}` is not an order; {NOTATION}")),
+    };
+    let form = match wanted {
+        0 => "`resign` takes nothing after it".to_string(),
+        1 => "say `fortify row,col`, e.g. `fortify 8,4`".to_string(),
+        _ => format!("say `{word} row,col row,col` (from, then to), e.g. `{word} 5,4 4,4`"),
+    };
+    let sq = squares(rest).filter(|s| s.len() == wanted).ok_or(form)?;
+    Ok(match word.as_str() {
+        "fortify" => Action::Fortify(sq[0]),
+        "move" => Action::Move {
+            from: sq[0],
+            to: sq[1],
+        },
+        "attack" => Action::Attack {
+            from: sq[0],
+            to: sq[1],
+        },
+        _ => Action::Resign,
+    })
+}
+
+/// A list of actions for a message: the first `max`, then how many more.
+pub fn list(actions: &[Action], max: usize) -> String {
+    let mut s: Vec<String> = actions.iter().take(max).map(|a| a.to_string()).collect();
+    if actions.len() > max {
+        s.push(format!("… and {} more", actions.len() - max));
+    }
+    s.join(", ")
+}
+
+/// Why `action` is refused and what `side` could do instead.
+pub fn explain(st: &State, side: Side, action: Action, why: Illegal) -> String {
+    let n = st.size;
+    let reason = match why {
+        Illegal::OffBoard(sq) => format!(
+            "{sq} is not on the board (rows and columns run 0 to {})",
+            n - 1
+        ),
+        Illegal::NoReserves => "you have no armies in reserve to fortify with".to_string(),
+        Illegal::NotControlled(sq) => match st.at(sq) {
+            Some(_) => format!("{sq} holds enemy armies; you fortify only territory you control (your baseline, row {}, or a territory holding your armies)", side.baseline(n)),
+            None => format!("{sq} is not yours to fortify; you fortify only territory you control (your baseline, row {}, or a territory holding your armies)", side.baseline(n)),
+        },
+        Illegal::NoArmy(sq) => match st.at(sq) {
+            Some(_) => format!("{sq} holds {}'s armies, not yours", side.other()),
+            None => format!("you have no army on {sq}"),
+        },
+        Illegal::NotAdjacent => "the two territories are not adjacent (one step up, down, left or right; never diagonally)".to_string(),
+        Illegal::Enemy(sq) => format!("{sq} holds enemy armies; a MOVE cannot enter it (ATTACK it instead, from a territory with exactly one army)"),
+        Illegal::OwnArmies(sq) => format!("{sq} holds your own armies; a MOVE goes to an adjacent unclaimed territory (this game was started without move_onto_own)"),
+        Illegal::OwnBaseline(sq) => format!("{sq} is on your own baseline, which you control, so it is not unclaimed; a MOVE goes to an adjacent unclaimed territory (this game was started without move_onto_own)"),
+        Illegal::FromStack(sq, armies) => format!("{sq} holds a stack of {armies} armies; an ATTACK is made only from a territory holding exactly one army"),
+        Illegal::NoEnemy(sq) => format!("{sq} holds no enemy army to attack"),
+    };
+    let mut all = Vec::new();
+    st.actions(side, &mut all);
+    let from = match action {
+        Action::Move { from, .. } | Action::Attack { from, .. } => Some(from),
+        _ => None,
+    };
+    let same_kind: Vec<Action> = all
+        .iter()
+        .copied()
+        .filter(|a| match (a, action) {
+            (Action::Fortify(_), Action::Fortify(_)) => true,
+            (Action::Move { from: f, .. }, Action::Move { .. })
+            | (Action::Attack { from: f, .. }, Action::Attack { .. }) => Some(*f) == from,
+            _ => false,
+        })
+        .collect();
+    let mine_from: Vec<Action> = all
+        .iter()
+        .copied()
+        .filter(|a| match a {
+            Action::Move { from: f, .. } | Action::Attack { from: f, .. } => Some(*f) == from,
+            _ => false,
+        })
+        .collect();
+    let instead = if !same_kind.is_empty() {
+        format!("you can: {}", list(&same_kind, 24))
+    } else if !mine_from.is_empty() {
+        format!("from {} you can: {}", from.unwrap(), list(&mine_from, 24))
+    } else if all.is_empty() {
+        "you can only resign".to_string()
+    } else {
+        format!("legal now: {}, resign", list(&all, 24))
+    };
+    format!("{reason}. Instead {instead}")
+}
+
+impl Game for StackWars {
+    const NAME: &'static str = "stack-wars";
+    const TITLE: &'static str = "Stack Wars";
+    const RULESET: &'static str = Self::RULESET_TEXT;
+    const DEMO_PLAYERS: &'static [&'static str] = &["black", "white"];
+
+    type Rules = Rules;
+    type State = State;
+    type Order = Order;
+    type Event = Event;
+    type View = view::View;
+
+    fn load_rules(text: &str) -> Result<Rules, String> {
+        Rules::parse(text)
+    }
+
+    fn options() -> Vec<OptionSpec> {
+        vec![
+            OptionSpec {
+                name: "size",
+                default: "9",
+                help: "the board is N×N (the ruleset's [board] bounds; default board.default_size)",
+            },
+            OptionSpec {
+                name: "move_onto_own",
+                default: "false",
+                help: "a MOVE may also enter a territory you control (your stack, your empty baseline), as the author's program allowed",
+            },
+        ]
+    }
+
+    fn players(_: &Rules) -> (usize, usize) {
+        (2, 2)
+    }
+
+    fn setup(
+        rules: &Rules,
+        players: &[String],
+        options: &Options,
+        position: Option<&str>,
+        _rng: &mut ChaCha20Rng,
+    ) -> Result<Setup<State>, String> {
+        if players.len() != 2 {
+            return Err(format!(
+                "Stack Wars is for 2 players (Black, then White), not {}",
+                players.len()
+            ));
+        }
+        let opts = setup::parse_options(rules, options)?;
+        let state = match position {
+            Some(text) => setup::from_position(rules, opts, text)?,
+            None => setup::standard(rules, opts),
+        };
+        let notes = vec![
+            format!(
+                "{0}×{0} board; {1} plays Black (baseline row {2}) and moves first, {3} plays White (baseline row 0)",
+                state.size,
+                players[0],
+                state.size - 1,
+                players[1]
+            ),
+            format!(
+                "reserves: Black {}, White {}; MOVE {}",
+                state.reserve(Side::Black),
+                state.reserve(Side::White),
+                if state.move_onto_own {
+                    "onto unclaimed territory or territory the mover controls (move_onto_own)"
+                } else {
+                    "onto unclaimed territory only"
+                }
+            ),
+        ];
+        Ok(Setup { state, notes })
+    }
+
+    fn phase(_: &Rules, st: &State) -> String {
+        if st.is_over() { "over" } else { "move" }.to_string()
+    }
+
+    fn awaiting(_: &Rules, st: &State) -> Vec<Seat> {
+        st.mover().map(Side::seat).into_iter().collect()
+    }
+
+    fn parse_order(_: &Rules, _: &State, _: Seat, line: &str) -> Result<Order, String> {
+        parse_action(line)
+    }
+
+    fn check(_: &Rules, st: &State, seat: Seat, orders: &[Order]) -> Vec<Problem> {
+        let side = Side::of_seat(seat);
+        if st.mover() != Some(side) {
+            return vec![Problem::whole("it is not your turn")];
+        }
+        let mut problems = Vec::new();
+        if orders.is_empty() {
+            let mut all = Vec::new();
+            st.actions(side, &mut all);
+            problems.push(Problem::whole(format!(
+                "you must take one action (there is no passing); legal now: {}, resign",
+                list(&all, 24)
+            )));
+        }
+        for (i, &o) in orders.iter().enumerate() {
+            if i > 0 {
+                problems.push(Problem::at(
+                    i,
+                    format!(
+                        "one action per turn; this is a second one after `{}`",
+                        orders[0]
+                    ),
+                ));
+            } else if let Err(why) = st.check_action(side, o) {
+                problems.push(Problem::at(i, explain(st, side, o, why)));
+            }
+        }
+        problems
+    }
+
+    fn resolve(
+        _: &Rules,
+        st: &State,
+        orders: &BTreeMap<Seat, Vec<Order>>,
+        _rng: &mut ChaCha20Rng,
+    ) -> (State, Vec<Event>) {
+        let mut next = st.clone();
+        let mut ev = Vec::new();
+        if let Some(side) = next.mover() {
+            let action = orders
+                .get(&side.seat())
+                .and_then(|l| l.first())
+                .copied()
+                .filter(|&a| next.check_action(side, a).is_ok());
+            if let Some(a) = action {
+                next.play(a, &mut ev);
+            }
+        }
+        (next, ev)
+    }
+
+    fn legal_orders(_: &Rules, st: &State, seat: Seat) -> Vec<Vec<Order>> {
+        let side = Side::of_seat(seat);
+        if st.mover() != Some(side) {
+            return Vec::new();
+        }
+        let mut all = Vec::new();
+        st.actions(side, &mut all);
+        all.push(Action::Resign);
+        all.into_iter().map(|a| vec![a]).collect()
+    }
+
+    fn bot_orders(_: &Rules, st: &State, seat: Seat, rng: &mut ChaCha20Rng) -> Vec<Order> {
+        if st.mover() != Some(Side::of_seat(seat)) {
+            return Vec::new();
+        }
+        playout::bot_action(st, rng).into_iter().collect()
+    }
+
+    fn view(
+        rules: &Rules,
+        st: &State,
+        players: &[String],
+        seat: Seat,
+        events: &[Seen<Event>],
+    ) -> view::View {
+        view::view(rules, st, players, seat, events)
+    }
+
+    fn ascii_board(_: &Rules, v: &view::View) -> String {
+        view::ascii_board(v)
+    }
+
+    fn outcome(_: &Rules, st: &State, players: &[String]) -> Option<Outcome> {
+        let end = st.result.as_ref()?;
+        let score = format!("{}–{}", st.score(Side::Black), st.score(Side::White));
+        Some(match end.winner {
+            Some(w) => Outcome {
+                winners: vec![players[w.seat()].clone()],
+                summary: format!(
+                    "{} ({w}) won, points Black–White {score}: {}",
+                    players[w.seat()],
+                    end.how
+                ),
+            },
+            None => Outcome {
+                winners: Vec::new(),
+                summary: format!("draw, points Black–White {score}: {}", end.how),
+            },
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::Game;
+    use state::Stack;
+
+    fn rules() -> Rules {
+        Rules::parse(StackWars::RULESET_TEXT).unwrap()
+    }
+
+    fn sq(r: u8, c: u8) -> Square {
+        Square::new(r, c)
+    }
+
+    #[test]
+    fn orders_read_and_write_back() {
+        for text in ["fortify 8,4", "move 8,4 7,4", "attack 5,4 4,4", "resign"] {
+            assert_eq!(parse_action(text).unwrap().to_string(), text);
+        }
+        assert_eq!(
+            parse_action("Move (8,4) (7,4)").unwrap(),
+            Action::Move {
+                from: sq(8, 4),
+                to: sq(7, 4)
+            }
+        );
+        assert!(parse_action("move 8,4").is_err());
+        assert!(parse_action("resign now").is_err());
+        assert!(parse_action("fortify -1,2").is_err());
+        assert!(parse_action("jump 1,1")
+            .unwrap_err()
+            .contains("not an order"));
+    }
+
+    #[test]
+    fn neighbours_are_orthogonal_and_on_the_board() {
+        let corner: Vec<Square> = sq(0, 0).neighbours(9).collect();
+        assert_eq!(corner, vec![sq(0, 1), sq(1, 0)]);
+        let mid: Vec<Square> = sq(2, 2).neighbours(9).collect();
+        assert_eq!(mid, vec![sq(1, 2), sq(2, 1), sq(2, 3), sq(3, 2)]);
+        let edge: Vec<Square> = sq(8, 8).neighbours(9).collect();
+        assert_eq!(edge, vec![sq(7, 8), sq(8, 7)]);
+    }
+
+    #[test]
+    fn control_and_unclaimed() {
+        let mut st = State::new(5, 15, false, 100);
+        st.set(
+            sq(2, 2),
+            Some(Stack {
+                side: Side::White,
+                armies: 1,
+            }),
+        );
+        assert!(st.controls(Side::Black, sq(4, 0)));
+        assert!(!st.controls(Side::Black, sq(0, 0)));
+        assert!(st.controls(Side::White, sq(0, 0)));
+        assert!(st.controls(Side::White, sq(2, 2)));
+        assert!(!st.controls(Side::Black, sq(2, 2)));
+        assert!(st.unclaimed(sq(1, 1)));
+        assert!(!st.unclaimed(sq(0, 1)) && !st.unclaimed(sq(4, 1)) && !st.unclaimed(sq(2, 2)));
+    }
+
+    #[test]
+    fn every_listed_action_is_legal_and_every_other_refused() {
+        let r = rules();
+        let mut rng = crate::rng::from_u64(3);
+        for onto_own in [false, true] {
+            let mut st = playout::new_game(&r, 5, onto_own);
+            let mut ev = Vec::new();
+            for _ in 0..60 {
+                let Some(side) = st.mover() else { break };
+                let mut all = Vec::new();
+                st.actions(side, &mut all);
+                // Brute force: every action on the board, listed iff legal.
+                for a in st.squares() {
+                    let fortify = Action::Fortify(a);
+                    assert_eq!(
+                        all.contains(&fortify),
+                        st.check_action(side, fortify).is_ok()
+                    );
+                    for b in st.squares() {
+                        for act in [
+                            Action::Move { from: a, to: b },
+                            Action::Attack { from: a, to: b },
+                        ] {
+                            assert_eq!(
+                                all.contains(&act),
+                                st.check_action(side, act).is_ok(),
+                                "{act}"
+                            );
+                        }
+                    }
+                }
+                assert!(st.can_act(side) && !all.is_empty());
+                assert_eq!(st.can_act(side.other()), {
+                    let mut theirs = Vec::new();
+                    st.actions(side.other(), &mut theirs);
+                    !theirs.is_empty()
+                });
+                let a = all[crate::rng::below(&mut rng, all.len() as u32) as usize];
+                st.play(a, &mut ev);
+            }
+        }
+    }
+
+    #[test]
+    fn the_board_is_drawn_as_the_rules_text_draws_it() {
+        let r = rules();
+        let st = setup::from_position(
+            &r,
+            setup::parse_options(&r, &Options::new()).unwrap(),
+            "size = 3\nblack = [\"2,1 x2\"]\nwhite = [\"1,0\"]\n",
+        )
+        .unwrap();
+        let players = vec!["b".to_string(), "w".to_string()];
+        let v = StackWars::view(&r, &st, &players, 0, &[]);
+        let board = StackWars::ascii_board(&r, &v);
+        let want = "      0      1      2
+ 0  (___)--(___)--(___)   White's baseline
+      |      |      |
+ 1  (W 1)--(___)--(___)
+      |      |      |
+ 2  (___)--(B 2)--(___)   Black's baseline
+";
+        assert_eq!(board, want);
+    }
+
+    #[test]
+    fn outcome_names_the_winner_and_the_score() {
+        let r = rules();
+        let mut st = State::new(3, 0, false, 100);
+        st.points = [1, 2];
+        st.set(
+            sq(1, 1),
+            Some(Stack {
+                side: Side::Black,
+                armies: 1,
+            }),
+        );
+        st.reserves = [0, 1];
+        let mut ev = Vec::new();
+        st.play(
+            Action::Move {
+                from: sq(1, 1),
+                to: sq(0, 1),
+            },
+            &mut ev,
+        );
+        let players = vec!["b".to_string(), "w".to_string()];
+        let o = StackWars::outcome(&r, &st, &players).unwrap();
+        assert!(o.winners.is_empty(), "2–2 is a draw");
+        assert!(
+            o.summary.starts_with("draw, points Black–White 2–2"),
+            "{}",
+            o.summary
+        );
+        assert!(matches!(ev.last(), Some(Event::Ended { winner: None, .. })));
+    }
+}

@@ -1,0 +1,74 @@
+//! The ruleset data of Stack Wars (`games/stack-wars.toml`).
+
+use serde::Deserialize;
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rules {
+    pub name: String,
+    pub title: String,
+    pub version: String,
+    pub board: BoardRules,
+    pub armies: ArmyRules,
+    pub end: EndRules,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoardRules {
+    pub default_size: u8,
+    pub min_size: u8,
+    pub max_size: u8,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArmyRules {
+    /// Reserves per player = this × the board's width.
+    pub reserves_per_column: u16,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EndRules {
+    /// Turns in a row without a fortify, attack or invasion that draw the
+    /// game (0: no cap).
+    pub quiet_limit: u32,
+}
+
+/// The largest board herald draws and numbers (two-digit coordinates).
+pub const LARGEST: u8 = 26;
+
+impl Rules {
+    pub fn parse(text: &str) -> Result<Rules, String> {
+        let rules: Rules = toml::from_str(text)
+            .map_err(|e| format!("the Stack Wars ruleset does not read: {e}"))?;
+        let b = rules.board;
+        let mut problems = Vec::new();
+        if b.min_size < 3 || b.max_size > LARGEST || b.min_size > b.max_size {
+            problems.push(format!(
+                "board sizes {}..={} must lie within 3..={LARGEST}",
+                b.min_size, b.max_size
+            ));
+        }
+        if !(b.min_size..=b.max_size).contains(&b.default_size) {
+            problems.push(format!(
+                "board.default_size {} is outside {}..={}",
+                b.default_size, b.min_size, b.max_size
+            ));
+        }
+        if rules.armies.reserves_per_column == 0 || rules.armies.reserves_per_column > 20 {
+            problems.push("armies.reserves_per_column must be 1..=20".to_string());
+        }
+        if problems.is_empty() {
+            Ok(rules)
+        } else {
+            Err(problems.join("; "))
+        }
+    }
+
+    /// The reserves each player starts with on an N×N board.
+    pub fn reserves(&self, size: u8) -> u16 {
+        self.armies.reserves_per_column * size as u16
+    }
+}

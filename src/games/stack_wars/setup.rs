@@ -1,0 +1,153 @@
+//! Starting a game: the options, the empty board, and games started from a
+//! position file (`--setup`).
+
+use super::rules::Rules;
+use super::state::{Core, Placed, Side, Square, State};
+use crate::games::{parse_bool, Options};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// The options of one game, checked against the ruleset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Opts {
+    pub size: u8,
+    pub move_onto_own: bool,
+}
+
+pub fn parse_options(rules: &Rules, options: &Options) -> Result<Opts, String> {
+    let b = rules.board;
+    let mut o = Opts {
+        size: b.default_size,
+        move_onto_own: false,
+    };
+    for (k, v) in options {
+        match k.as_str() {
+            "size" => {
+                o.size = v
+                    .parse::<u8>()
+                    .ok()
+                    .filter(|n| (b.min_size..=b.max_size).contains(n))
+                    .ok_or_else(|| {
+                        format!(
+                            "option size={v}: the board is N×N with N from {} to {} (default {})",
+                            b.min_size, b.max_size, b.default_size
+                        )
+                    })?
+            }
+            "move_onto_own" => o.move_onto_own = parse_bool(k, v)?,
+            _ => {
+                return Err(format!(
+                    "Stack Wars has no option `{k}`; its options are size and move_onto_own"
+                ))
+            }
+        }
+    }
+    Ok(o)
+}
+
+pub fn standard(rules: &Rules, opts: Opts) -> State {
+    State::new(
+        opts.size,
+        rules.reserves(opts.size),
+        opts.move_onto_own,
+        rules.end.quiet_limit,
+    )
+}
+
+/// A position file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Position {
+    size: Option<u8>,
+    #[serde(default = "black")]
+    to_move: String,
+    #[serde(default)]
+    reserves: BTreeMap<String, u16>,
+    #[serde(default)]
+    points: BTreeMap<String, u16>,
+    #[serde(default)]
+    quiet: u32,
+    #[serde(default)]
+    black: Vec<String>,
+    #[serde(default)]
+    white: Vec<String>,
+}
+
+fn black() -> String {
+    "black".into()
+}
+
+/// `"3,2"` is one army; `"3,2 x4"` a stack of four.
+fn parse_stack(side: Side, s: &str) -> Result<Placed, String> {
+    let mut words = s.split_whitespace();
+    let at = words
+        .next()
+        .and_then(Square::parse)
+        .ok_or_else(|| format!("{side} `{s}`: say `row,col` or `row,col xN`"))?;
+    let armies = match words.next() {
+        None => 1,
+        Some(w) => w
+            .trim_start_matches(['x', 'X'])
+            .parse::<u16>()
+            .ok()
+            .filter(|&n| n > 0)
+            .ok_or_else(|| format!("{side} `{s}`: the stack size is `xN`, e.g. `3,2 x4`"))?,
+    };
+    Ok(Placed { at, side, armies })
+}
+
+fn per_side(what: &str, map: &BTreeMap<String, u16>, default: u16) -> Result<[u16; 2], String> {
+    let mut out = [default; 2];
+    for (k, &v) in map {
+        let side = Side::parse(k).ok_or_else(|| format!("{what}: `{k}` is not black or white"))?;
+        out[side.seat()] = v;
+    }
+    Ok(out)
+}
+
+pub fn from_position(rules: &Rules, opts: Opts, text: &str) -> Result<State, String> {
+    let p: Position =
+        toml::from_str(text).map_err(|e| format!("the position file does not read: {e}"))?;
+    let size = p.size.unwrap_or(opts.size);
+    let b = rules.board;
+    if !(b.min_size..=b.max_size).contains(&size) {
+        return Err(format!(
+            "position size {size}: the board is N×N with N from {} to {}",
+            b.min_size, b.max_size
+        ));
+    }
+    let to_move = Side::parse(&p.to_move)
+        .ok_or_else(|| format!("to_move = {:?}: say black or white", p.to_move))?;
+    let mut stacks = Vec::new();
+    for (side, list) in [(Side::Black, &p.black), (Side::White, &p.white)] {
+        for s in list {
+            stacks.push(parse_stack(side, s)?);
+        }
+    }
+    stacks.sort_by_key(|s| s.at);
+    let core = Core {
+        size,
+        move_onto_own: opts.move_onto_own,
+        quiet_limit: rules.end.quiet_limit,
+        stacks,
+        reserves: per_side("reserves", &p.reserves, rules.reserves(size))?,
+        points: per_side("points", &p.points, 0)?,
+        to_move,
+        quiet: p.quiet,
+        result: None,
+    };
+    let st = State::from_core(core).map_err(|e| format!("the position: {e}"))?;
+    for side in Side::BOTH {
+        if st.reserve(side) == 0 && st.in_play(side) == 0 {
+            return Err(format!(
+                "the position: {side} has no armies in play and none in reserve, so the game would be over"
+            ));
+        }
+    }
+    if !st.can_act(to_move) {
+        return Err(format!(
+            "the position: {to_move} is to move but has no legal action"
+        ));
+    }
+    Ok(st)
+}
