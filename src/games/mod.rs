@@ -1,6 +1,7 @@
 //! The Game trait, the object-safe layer the engine drives, and the registry
 //! of rulesets built into herald.
 
+pub mod hexwar;
 pub mod norse_wars;
 pub mod stack_wars;
 
@@ -323,6 +324,7 @@ const fn entry<G: Game>() -> Entry {
 /// Every ruleset built in, in the order `herald games` lists them.
 pub static REGISTRY: &[Entry] = &[
     entry::<norse_wars::NorseWars>(),
+    entry::<hexwar::Hexwar>(),
     entry::<stack_wars::StackWars>(),
 ];
 

@@ -24,6 +24,10 @@ const TEMPLATES: &[(&str, &str)] = &[
         include_str!("../../templates/norse-wars/report.txt.j2"),
     ),
     (
+        "hexwar/report.txt.j2",
+        include_str!("../../templates/hexwar/report.txt.j2"),
+    ),
+    (
         "stack-wars/report.txt.j2",
         include_str!("../../templates/stack-wars/report.txt.j2"),
     ),

@@ -1,0 +1,265 @@
+//! HEXWAR: Copper Pass — Orcs & Goblins against the Necromancers on a hex
+//! board of radius 4, pieces with facing, turns of several actions.
+//!
+//! `rules` reads the catalogue (`games/hexwar.toml`) into tables, `piece`
+//! packs a piece into a byte, `state` is the whole truth, `movegen` the
+//! rules of movement, `play` orders, templates and turns, `view` what a
+//! player sees, `playout` random games, perft and the demo bot. Rulings are
+//! in `games/hexwar.md`.
+
+pub mod movegen;
+pub mod piece;
+pub mod play;
+pub mod playout;
+pub mod rules;
+pub mod state;
+pub mod view;
+
+use crate::file::Outcome;
+use crate::games::{Game, OptionSpec, Options, Problem, Seat, Seen, Setup};
+use crate::rng::ChaCha20Rng;
+use play::{Event, Order, Plan};
+use rules::{side_name, Geometry, Rules};
+use state::State;
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+pub struct Hexwar;
+
+impl Hexwar {
+    pub const RULESET_TEXT: &'static str = include_str!("../../../games/hexwar.toml");
+}
+
+/// The board's tables, shared (the board is always radius 4).
+pub fn geometry() -> &'static Geometry {
+    static GEO: OnceLock<Geometry> = OnceLock::new();
+    GEO.get_or_init(Geometry::new)
+}
+
+/// The options a game is started with: template and setup indices.
+pub fn parse_options(rules: &Rules, options: &Options) -> Result<(u8, usize), String> {
+    let template = match options.get("template") {
+        None => rules.default_template,
+        Some(v) => rules.template(v).ok_or_else(|| {
+            let names: Vec<&str> = rules.templates.iter().map(|t| t.name.as_str()).collect();
+            format!(
+                "option template={v}: the ruleset's templates are {}",
+                names.join(", ")
+            )
+        })?,
+    };
+    let setup = match options.get("setup") {
+        None => rules.default_setup,
+        Some(v) => rules
+            .scenarios
+            .iter()
+            .position(|s| s.name.eq_ignore_ascii_case(v))
+            .ok_or_else(|| {
+                let names: Vec<&str> = rules.scenarios.iter().map(|s| s.name.as_str()).collect();
+                format!(
+                    "option setup={v}: the ruleset's setups are {}",
+                    names.join(", ")
+                )
+            })?,
+    };
+    Ok((template as u8, setup))
+}
+
+/// A new game from the rules and options (no position file).
+pub fn new_game(rules: &Rules, options: &Options) -> Result<State, String> {
+    let (template, setup) = parse_options(rules, options)?;
+    Ok(State::scenario(rules, setup, template))
+}
+
+impl Game for Hexwar {
+    const NAME: &'static str = "hexwar";
+    const TITLE: &'static str = "HEXWAR: Copper Pass";
+    const RULESET: &'static str = Self::RULESET_TEXT;
+    const DEMO_PLAYERS: &'static [&'static str] = &["white", "black"];
+
+    type Rules = Rules;
+    type State = State;
+    type Order = Order;
+    type Event = Event;
+    type View = view::View;
+
+    fn load_rules(text: &str) -> Result<Rules, String> {
+        Rules::parse(text)
+    }
+
+    fn options() -> Vec<OptionSpec> {
+        vec![
+            OptionSpec {
+                name: "template",
+                default: "E",
+                help: "the turn template: E (move, rotate, rotate) or single (move or rotate), or another of the ruleset's",
+            },
+            OptionSpec {
+                name: "setup",
+                default: "copper-pass",
+                help: "the start position: a [[setup]] of the ruleset",
+            },
+        ]
+    }
+
+    fn players(_: &Rules) -> (usize, usize) {
+        (2, 2)
+    }
+
+    fn setup(
+        rules: &Rules,
+        players: &[String],
+        options: &Options,
+        position: Option<&str>,
+        _rng: &mut ChaCha20Rng,
+    ) -> Result<Setup<State>, String> {
+        let (template, setup) = parse_options(rules, options)?;
+        let state = match position {
+            Some(text) => state::from_position(rules, text, template)?,
+            None => State::scenario(rules, setup, template),
+        };
+        let t = &rules.templates[template as usize];
+        let mut notes = vec![
+            format!(
+                "{} plays White ({}) and moves first; {} plays Black ({})",
+                players[0],
+                rules.army(0).name,
+                players[1],
+                rules.army(1).name
+            ),
+            format!("turn template {}: {}", t.name, t.describe()),
+        ];
+        if position.is_none() {
+            notes.push(format!("setup: {}", rules.scenarios[setup].title));
+        }
+        Ok(Setup { state, notes })
+    }
+
+    fn phase(_: &Rules, st: &State) -> String {
+        if st.is_over() {
+            "over".into()
+        } else {
+            "move".into()
+        }
+    }
+
+    fn awaiting(_: &Rules, st: &State) -> Vec<Seat> {
+        if st.is_over() {
+            Vec::new()
+        } else {
+            vec![st.side as Seat]
+        }
+    }
+
+    fn parse_order(rules: &Rules, st: &State, _seat: Seat, line: &str) -> Result<Order, String> {
+        play::parse(rules, st, line)
+    }
+
+    fn check(rules: &Rules, st: &State, seat: Seat, orders: &[Order]) -> Vec<Problem> {
+        if st.is_over() {
+            return vec![Problem::whole("the game is over")];
+        }
+        if st.side as Seat != seat {
+            return vec![Problem::whole(format!(
+                "it is {}'s turn, not yours",
+                side_name(st.side)
+            ))];
+        }
+        match play::plan(rules, st, orders) {
+            Ok(_) => Vec::new(),
+            Err(p) => p,
+        }
+    }
+
+    fn resolve(
+        rules: &Rules,
+        st: &State,
+        orders: &BTreeMap<Seat, Vec<Order>>,
+        _rng: &mut ChaCha20Rng,
+    ) -> (State, Vec<Event>) {
+        let mut next = st.clone();
+        let mut ev = Vec::new();
+        if next.is_over() {
+            return (next, ev);
+        }
+        let mine = orders
+            .get(&(st.side as Seat))
+            .map(|v| v.as_slice())
+            .unwrap_or(&[]);
+        // Checked orders always plan; anything else is a pass.
+        let plan = play::plan(rules, st, mine).unwrap_or(Plan::Pass);
+        next.play_turn(rules, &plan, &mut ev);
+        (next, ev)
+    }
+
+    /// Every legal turn of one action, and the pass. Under a template of
+    /// several actions these are legal whole turns too, but not all of them:
+    /// the combinations (about a hundred thousand under template E) are left
+    /// out, as they would only swamp the order forms.
+    fn legal_orders(rules: &Rules, st: &State, seat: Seat) -> Vec<Vec<Order>> {
+        if st.is_over() || st.side as Seat != seat {
+            return Vec::new();
+        }
+        let t = &rules.templates[st.template as usize];
+        let mut out = Vec::new();
+        let mut v = Vec::new();
+        if t.slots.iter().any(|s| s.takes_move()) {
+            st.moves(rules, &mut v);
+            out.extend(v.iter().map(|a| vec![play::order_of(rules, st, *a)]));
+        }
+        if t.slots.iter().any(|s| s.takes_rotate()) {
+            st.rotations(&mut v);
+            out.extend(v.iter().map(|a| vec![play::order_of(rules, st, *a)]));
+        }
+        out.push(vec![Order::Pass]);
+        out
+    }
+
+    fn bot_orders(rules: &Rules, st: &State, seat: Seat, rng: &mut ChaCha20Rng) -> Vec<Order> {
+        if st.is_over() || st.side as Seat != seat {
+            return Vec::new();
+        }
+        match playout::bot_turn(rules, st, rng) {
+            Plan::Actions(list) => {
+                let mut sim = st.clone();
+                list.iter()
+                    .map(|a| {
+                        let o = play::order_of(rules, &sim, *a);
+                        sim.apply(rules, *a);
+                        o
+                    })
+                    .collect()
+            }
+            Plan::Pass => vec![Order::Pass],
+            Plan::Surrender => vec![Order::Surrender],
+        }
+    }
+
+    fn view(
+        rules: &Rules,
+        st: &State,
+        players: &[String],
+        seat: Seat,
+        events: &[Seen<Event>],
+    ) -> view::View {
+        view::view(rules, st, players, seat, events)
+    }
+
+    fn ascii_board(_: &Rules, v: &view::View) -> String {
+        view::ascii_board(v)
+    }
+
+    fn outcome(rules: &Rules, st: &State, players: &[String]) -> Option<Outcome> {
+        let f = st.finish?;
+        Some(Outcome {
+            winners: vec![players[f.winner as usize].clone()],
+            summary: format!(
+                "{} ({}, {}) won: {}",
+                players[f.winner as usize],
+                side_name(f.winner),
+                rules.army(f.winner).name,
+                play::reason(f.how, None, None)
+            ),
+        })
+    }
+}

@@ -1,0 +1,752 @@
+//! Orders, turn templates and turns: which actions a player's orders make
+//! under the active template, why an order is refused and what is legal
+//! instead, and playing a whole turn.
+
+use super::movegen::Action;
+use super::piece::Piece;
+use super::rules::{side_name, Movement, Rules};
+use super::state::{label, How, State, LABELS};
+use crate::board::{Dir, Hex};
+use crate::games::Problem;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// One line of a HEXWAR order file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Order {
+    /// `move d2 d5`
+    Move { from: Hex, to: Hex },
+    /// `rotate d5 NE`
+    Rotate { at: Hex, facing: Dir },
+    /// `rebirth c8` (or `rebirth c8 skeleton` when several types could)
+    Rebirth { at: Hex, kind: Option<(u8, String)> },
+    /// `pass`: no action this turn.
+    Pass,
+    /// `surrender`: the other side wins.
+    Surrender,
+}
+
+impl fmt::Display for Order {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Order::Move { from, to } => write!(f, "move {} {}", label(*from), label(*to)),
+            Order::Rotate { at, facing } => write!(f, "rotate {} {}", label(*at), facing),
+            Order::Rebirth { at, kind: None } => write!(f, "rebirth {}", label(*at)),
+            Order::Rebirth {
+                at,
+                kind: Some((_, k)),
+            } => write!(f, "rebirth {} {}", label(*at), k),
+            Order::Pass => f.write_str("pass"),
+            Order::Surrender => f.write_str("surrender"),
+        }
+    }
+}
+
+const NOTATION: &str = "orders are `move <from> <to>`, `rotate <hex> <facing>`, `rebirth <hex>`, `pass` or `surrender`, e.g. `move d2 d5`";
+
+fn hex_word(w: &str) -> Result<Hex, String> {
+    LABELS.parse(w).ok_or_else(|| {
+        format!("`{w}` is not a hex of the board (files a–i from the west, ranks from 1 at each file's south end; e5 is the centre)")
+    })
+}
+
+pub fn parse(rules: &Rules, st: &State, line: &str) -> Result<Order, String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let Some(first) = words.first() else {
+        return Err(format!("empty order; {NOTATION}"));
+    };
+    let verb = first.to_ascii_lowercase();
+    let want = |n: usize, form: &str| -> Result<(), String> {
+        if words.len() != n {
+            Err(format!("write `{form}`"))
+        } else {
+            Ok(())
+        }
+    };
+    match verb.as_str() {
+        "move" => {
+            want(3, "move <from> <to>, e.g. `move d2 d5`")?;
+            Ok(Order::Move {
+                from: hex_word(words[1])?,
+                to: hex_word(words[2])?,
+            })
+        }
+        "rotate" => {
+            want(3, "rotate <hex> <facing>, e.g. `rotate d5 NE`")?;
+            let facing = Dir::parse(words[2]).ok_or_else(|| {
+                format!(
+                    "`{}` is not a facing; facings are N NE SE S SW NW",
+                    words[2]
+                )
+            })?;
+            Ok(Order::Rotate {
+                at: hex_word(words[1])?,
+                facing,
+            })
+        }
+        "rebirth" | "resurrect" => {
+            if !(2..=3).contains(&words.len()) {
+                return Err("write `rebirth <hex>`, e.g. `rebirth e8`".into());
+            }
+            let at = hex_word(words[1])?;
+            let kind = match words.get(2) {
+                None => None,
+                Some(w) => {
+                    let k = rules
+                        .find_kind(st.side, w)
+                        .ok_or_else(|| format!("`{w}` is not one of your piece types"))?;
+                    Some((k, rules.kinds[k as usize].id.clone()))
+                }
+            };
+            Ok(Order::Rebirth { at, kind })
+        }
+        "pass" => {
+            want(1, "pass")?;
+            Ok(Order::Pass)
+        }
+        "surrender" | "resign" => {
+            want(1, "surrender")?;
+            Ok(Order::Surrender)
+        }
+        _ => Err(format!("`{first}` is not an order; {NOTATION}")),
+    }
+}
+
+/// The order that writes an action.
+pub fn order_of(rules: &Rules, st: &State, a: Action) -> Order {
+    let hex = |c: u8| rules.geo.hex[c as usize];
+    match a {
+        Action::Move { from, to } => Order::Move {
+            from: hex(from),
+            to: hex(to),
+        },
+        Action::Rotate { at, facing } => Order::Rotate {
+            at: hex(at),
+            facing: Dir::ALL[facing as usize],
+        },
+        Action::Rebirth { kind, at } => {
+            let types = rules
+                .kinds
+                .iter()
+                .enumerate()
+                .filter(|(k, t)| {
+                    t.rebirth && t.side == st.side && st.graveyard[st.side as usize][*k] > 0
+                })
+                .count();
+            Order::Rebirth {
+                at: hex(at),
+                kind: (types > 1).then(|| (kind, rules.kinds[kind as usize].id.clone())),
+            }
+        }
+    }
+}
+
+/// What the piece on `from` can do, as hex labels.
+fn targets(rules: &Rules, st: &State, from: usize) -> Vec<String> {
+    let mut v = Vec::new();
+    st.piece_moves(rules, from, &mut v);
+    v.iter()
+        .map(|a| match a {
+            Action::Move { to, .. } => label(rules.geo.hex[*to as usize]),
+            _ => String::new(),
+        })
+        .collect()
+}
+
+fn movable_list(rules: &Rules, st: &State) -> String {
+    let mut parts = Vec::new();
+    for (c, p) in st.pieces() {
+        if p.side() != st.side {
+            continue;
+        }
+        let t = targets(rules, st, c);
+        if !t.is_empty() {
+            parts.push(format!(
+                "{} {} → {}",
+                rules.kinds[p.kind() as usize].name,
+                label(rules.geo.hex[c]),
+                t.join(" ")
+            ));
+        }
+    }
+    if parts.is_empty() {
+        "none of your pieces can move".into()
+    } else {
+        format!("your moves: {}", parts.join("; "))
+    }
+}
+
+fn piece_name(rules: &Rules, p: Piece) -> &str {
+    &rules.kinds[p.kind() as usize].name
+}
+
+/// Why `move from to` is not legal now, and what is.
+fn explain_move(rules: &Rules, st: &State, from: Hex, to: Hex) -> String {
+    let geo = &rules.geo;
+    let fc = geo.cell(from).expect("a board hex") as usize;
+    let Some(p) = st.piece(fc) else {
+        return format!(
+            "there is no piece on {}; {}",
+            label(from),
+            movable_list(rules, st)
+        );
+    };
+    if p.side() != st.side {
+        return format!(
+            "the {} on {} is not yours; {}",
+            piece_name(rules, p),
+            label(from),
+            movable_list(rules, st)
+        );
+    }
+    let kind = &rules.kinds[p.kind() as usize];
+    let name = &kind.name;
+    let facing = p.facing();
+    let tc = geo.cell(to).expect("a board hex") as usize;
+    let allowed: Vec<&str> = Dir::ALL
+        .iter()
+        .filter(|d| kind.absolute[facing.index()] & (1 << d.index()) != 0)
+        .map(|d| d.name())
+        .collect();
+    let pattern = format!(
+        "a {name} moves {} ({} while facing {facing})",
+        kind.moves_text(),
+        allowed.join(" ")
+    );
+    let dist = from.distance(to);
+    let reason = if from == to {
+        "a move must leave its hex".to_string()
+    } else {
+        match kind.movement {
+            Movement::Jump(n) => {
+                if dist != n as i32 {
+                    format!(
+                        "{pattern}: exactly {n} hexes away, and {} is {dist} away",
+                        label(to)
+                    )
+                } else if !kind.jumps[fc * 6 + facing.index()].contains(&(tc as u8)) {
+                    format!("{pattern}; {} is not in those directions", label(to))
+                } else {
+                    landing(rules, st, p, tc)
+                }
+            }
+            Movement::Step(_) | Movement::Slide => {
+                let dir = Dir::ALL.into_iter().find(|d| from.steps(*d, dist) == to);
+                match dir {
+                    None => format!(
+                        "{pattern}, in a straight line, and {} is not in a straight line from {}",
+                        label(to),
+                        label(from)
+                    ),
+                    Some(d) if kind.absolute[facing.index()] & (1 << d.index()) == 0 => {
+                        format!("{pattern}, not {d}")
+                    }
+                    Some(_) if matches!(kind.movement, Movement::Step(n) if dist > n as i32) => {
+                        format!(
+                            "{pattern}: at most {} hexes, and {} is {dist} away",
+                            match kind.movement {
+                                Movement::Step(n) => n,
+                                _ => 0,
+                            },
+                            label(to)
+                        )
+                    }
+                    Some(d) => {
+                        let mut c = fc;
+                        let mut block = None;
+                        for _ in 1..dist {
+                            c = geo.next[c * 6 + d.index()] as usize;
+                            if st.board[c] != 0 {
+                                block = Some(c);
+                                break;
+                            }
+                        }
+                        match block {
+                            Some(b) => format!(
+                                "the {} on {} is in the way (only a jump passes over pieces)",
+                                piece_name(rules, Piece(st.board[b])),
+                                label(geo.hex[b])
+                            ),
+                            None => landing(rules, st, p, tc),
+                        }
+                    }
+                }
+            }
+        }
+    };
+    let t = targets(rules, st, fc);
+    let instead = if t.is_empty() {
+        format!(
+            "the {name} on {} cannot move now; {}",
+            label(from),
+            movable_list(rules, st)
+        )
+    } else {
+        format!("The {name} on {} can go to: {}", label(from), t.join(" "))
+    };
+    format!("{reason}. {instead}")
+}
+
+/// Why a piece may not end its move on `cell` (or "no reason" if it may).
+fn landing(rules: &Rules, st: &State, p: Piece, cell: usize) -> String {
+    let here = label(rules.geo.hex[cell]);
+    match st.piece(cell) {
+        None => "that move is not open".into(),
+        Some(t) if t.side() == p.side() => {
+            format!("{here} holds your own {}", piece_name(rules, t))
+        }
+        Some(t) if rules.kinds[t.kind() as usize].phased => format!(
+            "the {} on {here} is phased: it cannot be captured",
+            piece_name(rules, t)
+        ),
+        Some(_) if rules.kinds[p.kind() as usize].phased => {
+            format!("a {} is phased: it cannot capture", piece_name(rules, p))
+        }
+        Some(_) => "that move is not open".into(),
+    }
+}
+
+fn explain_rebirth(rules: &Rules, st: &State, at: Hex, kind: Option<u8>) -> String {
+    let side = st.side as usize;
+    let ready: Vec<usize> = rules
+        .kinds
+        .iter()
+        .enumerate()
+        .filter(|(k, t)| t.rebirth && t.side == st.side && st.graveyard[side][*k] > 0)
+        .map(|(k, _)| k)
+        .collect();
+    let able: Vec<&str> = rules
+        .kinds
+        .iter()
+        .filter(|t| t.rebirth && t.side == st.side)
+        .map(|t| t.name.as_str())
+        .collect();
+    if able.is_empty() {
+        return format!(
+            "no piece of the {} can be reborn; {}",
+            rules.army(st.side).name,
+            movable_list(rules, st)
+        );
+    }
+    if ready.is_empty() {
+        return format!(
+            "your graveyard holds no {} to bring back; {}",
+            able.join(" or "),
+            movable_list(rules, st)
+        );
+    }
+    if let Some(k) = kind {
+        if !ready.contains(&(k as usize)) {
+            return format!("your graveyard holds no {}", rules.kinds[k as usize].name);
+        }
+    } else if ready.len() > 1 {
+        let ids: Vec<&str> = ready.iter().map(|k| rules.kinds[*k].id.as_str()).collect();
+        return format!(
+            "say which piece comes back: `rebirth {} <{}>`",
+            label(at),
+            ids.join("|")
+        );
+    }
+    let royal = st.royal(rules, st.side).expect("a royal piece");
+    let rname = &rules.kinds[Piece(st.board[royal]).kind() as usize].name;
+    let mut v = Vec::new();
+    st.rebirths(rules, &mut v);
+    let mut spots: Vec<String> = v
+        .iter()
+        .filter_map(|a| match a {
+            Action::Rebirth { at, .. } => Some(label(rules.geo.hex[*at as usize])),
+            _ => None,
+        })
+        .collect();
+    spots.dedup();
+    let why = if at.distance(rules.geo.hex[royal]) != 1 {
+        format!(
+            "{} is not next to your {rname} on {}",
+            label(at),
+            label(rules.geo.hex[royal])
+        )
+    } else {
+        format!("{} is not empty", label(at))
+    };
+    if spots.is_empty() {
+        format!("{why}; no hex next to your {rname} is empty, so there is no rebirth now")
+    } else {
+        format!("{why}; a rebirth may go on: {}", spots.join(" "))
+    }
+}
+
+/// The action an order stands for, if it is legal on `st` (the position
+/// after the turn's earlier actions); else why not.
+fn action(rules: &Rules, st: &State, o: &Order) -> Result<Action, String> {
+    let cell = |h: Hex| rules.geo.cell(h).expect("parsed hexes are on the board");
+    match o {
+        Order::Move { from, to } => {
+            let a = Action::Move {
+                from: cell(*from),
+                to: cell(*to),
+            };
+            if st.is_legal(rules, a) {
+                Ok(a)
+            } else {
+                Err(explain_move(rules, st, *from, *to))
+            }
+        }
+        Order::Rebirth { at, kind } => {
+            let mut v = Vec::new();
+            st.rebirths(rules, &mut v);
+            let at_c = cell(*at);
+            let found = v.iter().copied().find(|a| match a {
+                Action::Rebirth { kind: k, at: c } => {
+                    *c == at_c && kind.as_ref().is_none_or(|(want, _)| want == k)
+                }
+                _ => false,
+            });
+            let ready = rules
+                .kinds
+                .iter()
+                .enumerate()
+                .filter(|(k, t)| {
+                    t.rebirth && t.side == st.side && st.graveyard[st.side as usize][*k] > 0
+                })
+                .count();
+            match found {
+                Some(a) if kind.is_some() || ready == 1 => Ok(a),
+                _ => Err(explain_rebirth(rules, st, *at, kind.as_ref().map(|k| k.0))),
+            }
+        }
+        Order::Rotate { at, facing } => {
+            let c = cell(*at);
+            let a = Action::Rotate {
+                at: c,
+                facing: facing.index() as u8,
+            };
+            match st.piece(c as usize) {
+                None => Err(format!("there is no piece on {} to rotate", label(*at))),
+                Some(p) if p.side() != st.side => Err(format!(
+                    "the {} on {} is not yours to rotate",
+                    piece_name(rules, p),
+                    label(*at)
+                )),
+                Some(p) if p.facing() == *facing => Err(format!(
+                    "the {} on {} faces {facing} already (a rotation changes the facing; leave the action out instead)",
+                    piece_name(rules, p),
+                    label(*at)
+                )),
+                Some(_) => Ok(a),
+            }
+        }
+        Order::Pass | Order::Surrender => unreachable!("handled by plan"),
+    }
+}
+
+/// What a player's orders amount to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Plan {
+    Actions(Vec<Action>),
+    Pass,
+    Surrender,
+}
+
+/// Fit the orders to the active template and check each action on the
+/// position the earlier ones leave. Every problem is listed.
+pub fn plan(rules: &Rules, st: &State, orders: &[Order]) -> Result<Plan, Vec<Problem>> {
+    let template = &rules.templates[st.template as usize];
+    let mut problems = Vec::new();
+    if orders.is_empty() {
+        return Err(vec![Problem::whole(format!(
+            "no orders: give this turn's actions (template {}: {}) or `pass`",
+            template.name,
+            template.describe()
+        ))]);
+    }
+    for (i, o) in orders.iter().enumerate() {
+        if matches!(o, Order::Pass | Order::Surrender) && orders.len() > 1 {
+            problems.push(Problem::at(
+                i,
+                format!("`{o}` stands alone: it is the whole turn, so send it as the only order"),
+            ));
+        }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    match orders[0] {
+        Order::Pass => return Ok(Plan::Pass),
+        Order::Surrender => return Ok(Plan::Surrender),
+        _ => {}
+    }
+    let mut sim = st.clone();
+    let mut next_slot = 0;
+    let mut actions = Vec::new();
+    for (i, o) in orders.iter().enumerate() {
+        if sim.is_over() {
+            // The turn's earlier action captured the enemy's royal piece:
+            // the game is over and the rest of the turn is void.
+            break;
+        }
+        let is_move = matches!(o, Order::Move { .. } | Order::Rebirth { .. });
+        let slot = (next_slot..template.slots.len()).find(|&j| {
+            let s = template.slots[j];
+            if is_move {
+                s.takes_move()
+            } else {
+                s.takes_rotate()
+            }
+        });
+        let Some(j) = slot else {
+            let what = if is_move { "Move" } else { "Rotate" };
+            let used = template.slots[..next_slot.min(template.slots.len())]
+                .iter()
+                .filter(|s| {
+                    if is_move {
+                        s.takes_move()
+                    } else {
+                        s.takes_rotate()
+                    }
+                })
+                .count();
+            let total = template
+                .slots
+                .iter()
+                .filter(|s| {
+                    if is_move {
+                        s.takes_move()
+                    } else {
+                        s.takes_rotate()
+                    }
+                })
+                .count();
+            let msg = if total == 0 {
+                format!("template {} has no {what} action", template.name)
+            } else if next_slot >= template.slots.len() {
+                format!(
+                    "template {} ({}) has room for no more actions this turn",
+                    template.name,
+                    template.describe()
+                )
+            } else {
+                let _ = used;
+                format!(
+                    "template {} ({}) takes its actions in that order; no {what} action is left after the earlier orders",
+                    template.name,
+                    template.describe()
+                )
+            };
+            problems.push(Problem::at(i, msg));
+            continue;
+        };
+        match action(rules, &sim, o) {
+            Ok(a) => {
+                sim.apply(rules, a);
+                actions.push(a);
+                next_slot = j + 1;
+            }
+            Err(e) => {
+                problems.push(Problem::at(i, e));
+                next_slot = j + 1;
+            }
+        }
+    }
+    if problems.is_empty() {
+        Ok(Plan::Actions(actions))
+    } else {
+        Err(problems)
+    }
+}
+
+/// What happened, for the log and the reports.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    Moved {
+        side: u8,
+        piece: String,
+        from: String,
+        to: String,
+        captured: Option<String>,
+    },
+    Reborn {
+        side: u8,
+        piece: String,
+        at: String,
+        facing: Dir,
+    },
+    Rotated {
+        side: u8,
+        piece: String,
+        at: String,
+        from: Dir,
+        to: Dir,
+    },
+    Passed {
+        side: u8,
+    },
+    Surrendered {
+        side: u8,
+    },
+    Ended {
+        winner: u8,
+        how: How,
+        /// The royal pieces' distances from the centre and the pieces on the
+        /// board, White's then Black's, when the turn limit decided.
+        distances: Option<[u8; 2]>,
+        pieces: Option<[u8; 2]>,
+    },
+}
+
+impl Event {
+    pub fn text(&self, rules: &Rules) -> String {
+        let army = |s: u8| format!("{} ({})", side_name(s), rules.army(s).name);
+        match self {
+            Event::Moved {
+                side,
+                piece,
+                from,
+                to,
+                captured,
+            } => match captured {
+                Some(c) => format!(
+                    "{} {piece} {from} → {to}, captures the {c}",
+                    side_name(*side)
+                ),
+                None => format!("{} {piece} {from} → {to}", side_name(*side)),
+            },
+            Event::Reborn {
+                side,
+                piece,
+                at,
+                facing,
+            } => format!(
+                "{} {piece} is reborn on {at}, facing {facing}",
+                side_name(*side)
+            ),
+            Event::Rotated {
+                side,
+                piece,
+                at,
+                from,
+                to,
+            } => format!("{} {piece} on {at} turns {from} → {to}", side_name(*side)),
+            Event::Passed { side } => format!("{} passes", side_name(*side)),
+            Event::Surrendered { side } => format!("{} surrenders", army(*side)),
+            Event::Ended {
+                winner,
+                how,
+                distances,
+                pieces,
+            } => format!(
+                "{} wins: {}",
+                army(*winner),
+                reason(*how, *distances, *pieces)
+            ),
+        }
+    }
+}
+
+/// Why the game ended, in words.
+pub fn reason(how: How, distances: Option<[u8; 2]>, pieces: Option<[u8; 2]>) -> String {
+    let d = distances.unwrap_or([0, 0]);
+    let p = pieces.unwrap_or([0, 0]);
+    match (how, distances.is_some()) {
+        (How::KingCaptured, _) => "the enemy's royal piece was captured".to_string(),
+        (How::Surrender, _) => "the other side surrendered".to_string(),
+        (How::NearerCentre, false) => "turn limit, royal piece nearer the centre".into(),
+        (How::MorePieces, false) => {
+            "turn limit, royal pieces equally near the centre, more pieces".into()
+        }
+        (How::WhiteByDefault, false) => {
+            "turn limit, royal pieces equally near the centre, as many pieces: White".into()
+        }
+        (How::NearerCentre, true) => format!(
+            "turn limit, royal pieces {} (White's) and {} (Black's) hexes from the centre",
+            d[0], d[1]
+        ),
+        (How::MorePieces, true) => format!(
+            "turn limit, royal pieces equally near the centre ({}), more pieces ({} to {})",
+            d[0],
+            p[0].max(p[1]),
+            p[0].min(p[1])
+        ),
+        (How::WhiteByDefault, true) => format!(
+            "turn limit, royal pieces equally near the centre ({}), as many pieces ({} each), so White",
+            d[0], p[0]
+        ),
+    }
+}
+
+impl State {
+    /// Play a planned turn for the side to move, recording events.
+    pub fn play_turn(&mut self, rules: &Rules, plan: &Plan, ev: &mut Vec<Event>) {
+        let side = self.side;
+        match plan {
+            Plan::Pass => ev.push(Event::Passed { side }),
+            Plan::Surrender => {
+                ev.push(Event::Surrendered { side });
+                self.surrender();
+            }
+            Plan::Actions(list) => {
+                for &a in list {
+                    if self.is_over() {
+                        break;
+                    }
+                    let name = |p: Piece| rules.kinds[p.kind() as usize].name.clone();
+                    let before = match a {
+                        Action::Rotate { at, .. } => Some(Piece(self.board[at as usize])),
+                        _ => None,
+                    };
+                    let done = self.apply(rules, a);
+                    let hex = |c: u8| label(rules.geo.hex[c as usize]);
+                    ev.push(match a {
+                        Action::Move { from, to } => Event::Moved {
+                            side,
+                            piece: name(done.piece),
+                            from: hex(from),
+                            to: hex(to),
+                            captured: done.captured.map(name),
+                        },
+                        Action::Rebirth { at, .. } => Event::Reborn {
+                            side,
+                            piece: name(done.piece),
+                            at: hex(at),
+                            facing: done.piece.facing(),
+                        },
+                        Action::Rotate { at, .. } => Event::Rotated {
+                            side,
+                            piece: name(done.piece),
+                            at: hex(at),
+                            from: before.expect("a piece").facing(),
+                            to: done.piece.facing(),
+                        },
+                    });
+                }
+                if list.is_empty() {
+                    ev.push(Event::Passed { side });
+                }
+            }
+        }
+        self.end_turn(rules);
+        if let Some(f) = self.finish {
+            let limit = matches!(
+                f.how,
+                How::NearerCentre | How::MorePieces | How::WhiteByDefault
+            );
+            let dist = |s| {
+                self.royal(rules, s)
+                    .map(|c| rules.geo.centre_distance[c])
+                    .unwrap_or(u8::MAX)
+            };
+            ev.push(Event::Ended {
+                winner: f.winner,
+                how: f.how,
+                distances: limit.then(|| [dist(0), dist(1)]),
+                pieces: limit.then(|| [self.count(0) as u8, self.count(1) as u8]),
+            });
+        }
+    }
+}
+
+/// The template's slots, for reports.
+pub fn template_text(rules: &Rules, st: &State) -> String {
+    let t = &rules.templates[st.template as usize];
+    format!("{}: {}", t.name, t.help)
+}
