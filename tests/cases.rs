@@ -4,16 +4,13 @@
 //! POSTSTATE (every piece on the board afterwards), plus the events the
 //! reports must tell and the result.
 
+mod common;
+
+use common::{check_report, check_status, check_verify, herald, run_cases, scratch};
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-#[derive(Deserialize)]
-struct CaseFile {
-    case: Vec<Case>,
-}
+use std::path::Path;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -52,25 +49,6 @@ fn default_players() -> Vec<String> {
 }
 fn default_seed() -> String {
     "1".into()
-}
-
-fn herald(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_herald"))
-        .args(args)
-        .output()
-        .expect("herald runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn scratch(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("herald-case-{}-{}", std::process::id(), tag));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
 }
 
 fn run_case(game: &str, file: &Path, n: usize, c: &Case) -> Result<(), String> {
@@ -202,72 +180,18 @@ fn run_case(game: &str, file: &Path, n: usize, c: &Case) -> Result<(), String> {
             }
         }
     }
-    if !c.events.is_empty() || !c.absent.is_empty() {
-        let (_, text, _) = herald(&["report", gs, "--player", &reporter]);
-        for e in &c.events {
-            if !text.contains(e.as_str()) {
-                return Err(format!("the report does not tell `{e}`:\n{text}"));
-            }
-        }
-        for e in &c.absent {
-            if text.contains(e.as_str()) {
-                return Err(format!(
-                    "the report tells `{e}`, which it must not:\n{text}"
-                ));
-            }
-        }
-    }
-    if let Some(s) = &c.status {
-        let (_, out, _) = herald(&["status", gs]);
-        if !out.contains(s.as_str()) {
-            return Err(format!("status lacks `{s}`:\n{out}"));
-        }
-    }
-    let (code, out, err) = herald(&["verify", gs]);
-    if code != 0 {
-        return Err(format!("verify refused the case's game: {out}{err}"));
-    }
+    check_report(gs, &reporter, &c.events, &c.absent)?;
+    check_status(gs, c.status.as_ref())?;
+    check_verify(gs)?;
     let _ = std::fs::remove_dir_all(&dir);
     Ok(())
 }
 
-fn run_game(game: &str) {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/cases")
-        .join(game);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
-        .collect();
-    files.sort();
-    let mut failures = Vec::new();
-    let mut count = 0;
-    for f in &files {
-        let cf: CaseFile = toml::from_str(&std::fs::read_to_string(f).unwrap())
-            .unwrap_or_else(|e| panic!("{}: {e}", f.display()));
-        for (n, c) in cf.case.iter().enumerate() {
-            count += 1;
-            if let Err(e) = run_case(game, f, n, c) {
-                failures.push(format!(
-                    "{} — {}: {e}",
-                    f.file_name().unwrap().to_string_lossy(),
-                    c.name
-                ));
-            }
-        }
-    }
-    assert!(count > 0, "no cases under {}", dir.display());
-    assert!(
-        failures.is_empty(),
-        "{} of {count} cases failed:\n\n{}",
-        failures.len(),
-        failures.join("\n\n")
-    );
-    eprintln!("{count} {game} cases passed");
-}
-
 #[test]
 fn norse_wars_cases() {
-    run_game("norse-wars");
+    run_cases(
+        "norse-wars",
+        |c: &Case| &c.name,
+        |f, n, c| run_case("norse-wars", f, n, c),
+    );
 }

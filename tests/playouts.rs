@@ -7,6 +7,9 @@
 //! Counts can be raised with HERALD_PLAYOUTS (typed games per configuration)
 //! and HERALD_ENGINE_GAMES (engine games per configuration).
 
+mod common;
+
+use common::{count, scratch};
 use herald::board::Hex;
 use herald::engine::{self, Loaded, NewGame};
 use herald::games::norse_wars::play::Event;
@@ -14,14 +17,6 @@ use herald::games::norse_wars::rules::Rules;
 use herald::games::norse_wars::state::{Opts, Phase, State};
 use herald::games::norse_wars::{playout, NorseWars};
 use herald::rng;
-use std::path::PathBuf;
-
-fn count(var: &str, default: usize) -> usize {
-    std::env::var(var)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 fn rules() -> Rules {
     Rules::parse(NorseWars::RULESET_TEXT).unwrap()
@@ -170,13 +165,6 @@ fn random_games_finish_soundly() {
         "{} configurations × {games} random games, {total_moves} moves",
         configs().len()
     );
-}
-
-fn scratch(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("herald-playout-{}-{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
 }
 
 fn option_args(opts: &Opts) -> Vec<String> {

@@ -12,6 +12,9 @@
 //!
 //! Counts can be raised with SW_PLAYOUTS and SW_ENGINE_GAMES.
 
+mod common;
+
+use common::{check_text, count, herald, run_cases, scratch};
 use herald::engine::{self, Loaded, NewGame};
 use herald::games::stack_wars::play::{Action, Event};
 use herald::games::stack_wars::rules::Rules;
@@ -22,35 +25,8 @@ use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 // ---------------------------------------------------------------- helpers
-
-fn herald(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_herald"))
-        .args(args)
-        .output()
-        .expect("herald runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn scratch(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("herald-sw-{}-{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn count(var: &str, default: usize) -> usize {
-    std::env::var(var)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 fn rules() -> Rules {
     Rules::parse(StackWars::RULESET_TEXT).unwrap()
@@ -190,11 +166,6 @@ fn per_side(view: &Value, field: &str) -> BTreeMap<String, u64> {
 // ---------------------------------------------------------------- rule cases
 
 #[derive(Deserialize)]
-struct CaseFile {
-    case: Vec<Case>,
-}
-
-#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Case {
     name: String,
@@ -321,19 +292,7 @@ fn run_case(file: &Path, n: usize, c: &Case) -> Result<(), String> {
         }
     }
     if !c.events.is_empty() || !c.absent.is_empty() {
-        let text = g.report(&reporter);
-        for e in &c.events {
-            if !text.contains(e.as_str()) {
-                return Err(format!("the report does not tell `{e}`:\n{text}"));
-            }
-        }
-        for e in &c.absent {
-            if text.contains(e.as_str()) {
-                return Err(format!(
-                    "the report tells `{e}`, which it must not:\n{text}"
-                ));
-            }
-        }
+        check_text(&g.report(&reporter), &c.events, &c.absent)?;
     }
     if let Some(s) = &c.status {
         let out = g.status();
@@ -348,37 +307,7 @@ fn run_case(file: &Path, n: usize, c: &Case) -> Result<(), String> {
 
 #[test]
 fn rule_cases() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases/stack-wars");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
-        .collect();
-    files.sort();
-    let mut failures = Vec::new();
-    let mut n = 0;
-    for f in &files {
-        let cf: CaseFile = toml::from_str(&std::fs::read_to_string(f).unwrap())
-            .unwrap_or_else(|e| panic!("{}: {e}", f.display()));
-        for (k, c) in cf.case.iter().enumerate() {
-            n += 1;
-            if let Err(e) = run_case(f, k, c) {
-                failures.push(format!(
-                    "{} — {}: {e}",
-                    f.file_name().unwrap().to_string_lossy(),
-                    c.name
-                ));
-            }
-        }
-    }
-    assert!(n > 0, "no cases under {}", dir.display());
-    assert!(
-        failures.is_empty(),
-        "{} of {n} cases failed:\n\n{}",
-        failures.len(),
-        failures.join("\n\n")
-    );
-    eprintln!("{n} stack-wars cases passed");
+    run_cases("stack-wars", |c: &Case| &c.name, run_case);
 }
 
 // ---------------------------------------------------------------- a whole game

@@ -1,0 +1,139 @@
+//! What the rule-case runners and playout tests of every game share: running
+//! the binary, scratch folders, the loop over `tests/cases/<game>/*.toml`
+//! and the checks every case ends with (report text, status, verify).
+
+#![allow(dead_code)]
+
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Run the herald binary: exit code, stdout, stderr.
+pub fn herald(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_herald"))
+        .args(args)
+        .output()
+        .expect("herald runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A fresh, empty folder under the system's temp folder.
+pub fn scratch(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("herald-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// A count from the environment (to run more games), or the default.
+pub fn count(var: &str, default: usize) -> usize {
+    std::env::var(var)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// A case's text checks on a report: each of `events` appears, none of `absent`.
+pub fn check_text(text: &str, events: &[String], absent: &[String]) -> Result<(), String> {
+    for e in events {
+        if !text.contains(e.as_str()) {
+            return Err(format!("the report does not tell `{e}`:\n{text}"));
+        }
+    }
+    for e in absent {
+        if text.contains(e.as_str()) {
+            return Err(format!(
+                "the report tells `{e}`, which it must not:\n{text}"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The report of `player` on `game` passes [`check_text`].
+pub fn check_report(
+    game: &str,
+    player: &str,
+    events: &[String],
+    absent: &[String],
+) -> Result<(), String> {
+    if events.is_empty() && absent.is_empty() {
+        return Ok(());
+    }
+    let (_, text, _) = herald(&["report", game, "--player", player]);
+    check_text(&text, events, absent)
+}
+
+/// `herald status` says `want`, if the case says anything.
+pub fn check_status(game: &str, want: Option<&String>) -> Result<(), String> {
+    let Some(want) = want else { return Ok(()) };
+    let (_, out, _) = herald(&["status", game]);
+    if out.contains(want.as_str()) {
+        Ok(())
+    } else {
+        Err(format!("status lacks `{want}`:\n{out}"))
+    }
+}
+
+/// `herald verify` accepts the game.
+pub fn check_verify(game: &str) -> Result<(), String> {
+    let (code, out, err) = herald(&["verify", game]);
+    if code == 0 {
+        Ok(())
+    } else {
+        Err(format!("verify refused the case's game: {out}{err}"))
+    }
+}
+
+#[derive(Deserialize)]
+struct CaseFile<C> {
+    case: Vec<C>,
+}
+
+/// Run every `[[case]]` of every file under `tests/cases/<game>/`, and fail
+/// once with all the failures listed. `name` gives a case's name, `run`
+/// runs one (the file, the case's index in it, the case).
+pub fn run_cases<C: DeserializeOwned>(
+    game: &str,
+    name: fn(&C) -> &str,
+    run: impl Fn(&Path, usize, &C) -> Result<(), String>,
+) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/cases")
+        .join(game);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    files.sort();
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for f in &files {
+        let cf: CaseFile<C> = toml::from_str(&std::fs::read_to_string(f).unwrap())
+            .unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        for (n, c) in cf.case.iter().enumerate() {
+            count += 1;
+            if let Err(e) = run(f, n, c) {
+                failures.push(format!(
+                    "{} — {}: {e}",
+                    f.file_name().unwrap().to_string_lossy(),
+                    name(c)
+                ));
+            }
+        }
+    }
+    assert!(count > 0, "no cases under {}", dir.display());
+    assert!(
+        failures.is_empty(),
+        "{} of {count} cases failed:\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+    eprintln!("{count} {game} cases passed");
+}
