@@ -9,8 +9,10 @@
 
 mod common;
 
-use common::{check_report, check_status, check_verify, count, herald, run_cases, scratch};
-use herald::engine::{self, Loaded, NewGame};
+use common::{
+    check_report, check_status, check_verify, count, herald, run_cases, scratch, EngineGame,
+};
+use herald::engine;
 use herald::games::hexwar::movegen::Action;
 use herald::games::hexwar::play::{self, Plan};
 use herald::games::hexwar::playout::{self, Scratch};
@@ -749,60 +751,40 @@ fn random_games_finish_soundly() {
 #[test]
 fn engine_games_verify() {
     let games = count("HERALD_HEXWAR_ENGINE_GAMES", 12);
-    let names = ["white", "black"];
-    let now = chrono::DateTime::parse_from_rfc3339("2026-11-22T12:00:00Z").unwrap();
     let mut verified = 0;
     for template in ["E", "single"] {
         for g in 0..games {
-            let dir = scratch(&format!("engine-{template}-{g}"));
-            let path = dir.join("game.json");
-            let created = engine::create(NewGame {
-                game: "hexwar".into(),
-                rules: None,
-                players: names.iter().map(|s| s.to_string()).collect(),
-                seed: Some(format!("{g}")),
-                options: vec![format!("template={template}")],
-                setup: None,
-                id: None,
-                out: path.clone(),
-                reports: None,
-                now,
-                secrets_from_seed: false,
-            })
-            .unwrap();
-            let mut loaded = Loaded::open(&path).unwrap();
+            let mut game = EngineGame::new(
+                "hexwar",
+                &["white", "black"],
+                &g.to_string(),
+                vec![format!("template={template}")],
+                &format!("engine-{template}-{g}"),
+            );
             let mut bot = rng::from_u64(g as u64 + 5);
             let mut turns = 0;
-            while loaded.file.outcome.is_none() {
+            while !game.over() {
                 assert!(turns <= 100, "a game past the turn limit");
-                let seat = loaded.session.awaiting(&loaded.state)[0];
-                // half the games: the demo bot (whole multi-action turns);
-                // the other half: a random legal order set
-                let pick = if g % 2 == 0 {
-                    loaded.session.bot_orders(&loaded.state, seat, &mut bot)
-                } else {
-                    let legal = loaded.session.legal_orders(&loaded.state, seat);
-                    rng::pick(&mut bot, &legal).unwrap().clone()
-                };
-                let text = engine::report(&loaded, seat, "text").unwrap();
-                assert!(text.contains("GRAVEYARDS") && text.contains("ORDERS for turn"));
-                let id = names[seat];
-                let pw = &created.passwords.iter().find(|p| p.0 == id).unwrap().1;
-                let files = vec![(
-                    format!("{id}.toml"),
-                    herald::report::order_file(&loaded.file.id, id, loaded.file.turn, pw, &pick),
-                )];
-                engine::resolve_in_place(&mut loaded, &files, "2026-11-22T13:00:00Z").unwrap();
+                game.turn(|loaded, seat| {
+                    let text = engine::report(loaded, seat, "text").unwrap();
+                    assert!(text.contains("GRAVEYARDS") && text.contains("ORDERS for turn"));
+                    // half the games: the demo bot (whole multi-action turns);
+                    // the other half: a random legal order set
+                    if g % 2 == 0 {
+                        loaded.session.bot_orders(&loaded.state, seat, &mut bot)
+                    } else {
+                        let legal = loaded.session.legal_orders(&loaded.state, seat);
+                        rng::pick(&mut bot, &legal).unwrap().clone()
+                    }
+                });
                 turns += 1;
             }
-            std::fs::write(&path, loaded.file.to_text()).unwrap();
-            let problems = engine::verify(&path, None).unwrap();
+            let problems = game.verify();
             assert!(
                 problems.is_empty(),
                 "{template} game {g}: verify: {problems:?}"
             );
             verified += 1;
-            let _ = std::fs::remove_dir_all(&dir);
         }
     }
     assert_eq!(verified, 2 * games);

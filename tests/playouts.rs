@@ -9,9 +9,9 @@
 
 mod common;
 
-use common::{count, scratch};
+use common::{count, EngineGame};
 use herald::board::Hex;
-use herald::engine::{self, Loaded, NewGame};
+use herald::engine;
 use herald::games::norse_wars::play::Event;
 use herald::games::norse_wars::rules::Rules;
 use herald::games::norse_wars::state::{Opts, Phase, State};
@@ -240,37 +240,27 @@ fn fogged_reports_never_name_hidden_pieces() {
 /// every turn for pieces its player may not see.
 fn engine_games(games: usize, scan: bool, configs: &[(usize, Opts, &'static str)]) {
     let names = ["red", "blue", "green", "yellow", "white", "black"];
-    let now = chrono::DateTime::parse_from_rfc3339("2026-11-22T12:00:00Z").unwrap();
     let rules = rules();
     let mut reports_scanned = 0;
     let mut verified = 0;
     for &(n, opts, name) in configs {
         for g in 0..games {
-            let dir = scratch(&format!("{n}-{}-{g}", name.replace([' ', '+'], "_")));
-            let path = dir.join("game.json");
-            let created = engine::create(NewGame {
-                game: "norse-wars".into(),
-                rules: None,
-                players: names[..n].iter().map(|s| s.to_string()).collect(),
-                seed: Some(format!("{g}")),
-                options: option_args(&opts),
-                setup: None,
-                id: None,
-                out: path.clone(),
-                reports: None,
-                now,
-                secrets_from_seed: false,
-            })
-            .unwrap();
-            let mut loaded = Loaded::open(&path).unwrap();
+            let mut game = EngineGame::new(
+                "norse-wars",
+                &names[..n],
+                &g.to_string(),
+                option_args(&opts),
+                &format!("{n}-{}-{g}", name.replace([' ', '+'], "_")),
+            );
             let mut bot = rng::from_u64(g as u64 + 77);
             let mut turns = 0;
             loop {
                 // scan every player's reports of this turn
+                let loaded = &game.loaded;
                 let st: &State = loaded.state.downcast_ref::<State>().unwrap();
                 for seat in (0..n).filter(|_| scan) {
-                    let text = engine::report(&loaded, seat, "text").unwrap();
-                    let json = engine::report(&loaded, seat, "json").unwrap();
+                    let text = engine::report(loaded, seat, "text").unwrap();
+                    let json = engine::report(loaded, seat, "json").unwrap();
                     let sees = visible(st, seat, rules.fog.range);
                     let view: serde_json::Value = serde_json::from_str(&json).unwrap();
                     let labels = st.labels();
@@ -306,38 +296,19 @@ fn engine_games(games: usize, scan: bool, configs: &[(usize, Opts, &'static str)
                 if loaded.file.outcome.is_some() || turns > 3000 {
                     break;
                 }
-                let mut files = Vec::new();
-                for seat in loaded.session.awaiting(&loaded.state) {
+                game.turn(|loaded, seat| {
                     let legal = loaded.session.legal_orders(&loaded.state, seat);
-                    let pick = rng::pick(&mut bot, &legal).unwrap().clone();
-                    let id = names[seat];
-                    let pw = &created.passwords.iter().find(|p| p.0 == id).unwrap().1;
-                    files.push((
-                        format!("{id}.toml"),
-                        herald::report::order_file(
-                            &loaded.file.id,
-                            id,
-                            loaded.file.turn,
-                            pw,
-                            &pick,
-                        ),
-                    ));
-                }
-                engine::resolve_in_place(&mut loaded, &files, "2026-11-22T13:00:00Z").unwrap();
+                    rng::pick(&mut bot, &legal).unwrap().clone()
+                });
                 turns += 1;
             }
-            assert!(
-                loaded.file.outcome.is_some(),
-                "{n}p {name} game {g} did not end"
-            );
-            std::fs::write(&path, loaded.file.to_text()).unwrap();
-            let problems = engine::verify(&path, None).unwrap();
+            assert!(game.over(), "{n}p {name} game {g} did not end");
+            let problems = game.verify();
             assert!(
                 problems.is_empty(),
                 "{n}p {name} game {g}: verify: {problems:?}"
             );
             verified += 1;
-            let _ = std::fs::remove_dir_all(&dir);
         }
     }
     assert_eq!(verified, games * configs.len());

@@ -14,8 +14,7 @@
 
 mod common;
 
-use common::{check_text, count, herald, run_cases, scratch};
-use herald::engine::{self, Loaded, NewGame};
+use common::{check_text, count, herald, run_cases, scratch, EngineGame};
 use herald::games::stack_wars::play::{Action, Event};
 use herald::games::stack_wars::rules::Rules;
 use herald::games::stack_wars::state::{Side, State};
@@ -552,59 +551,31 @@ fn bot_games_end_by_the_rules() {
 #[test]
 fn engine_games_verify() {
     let games = count("SW_ENGINE_GAMES", 12);
-    let now = chrono::DateTime::parse_from_rfc3339("2026-11-22T12:00:00Z").unwrap();
     let mut verified = 0;
     for (size, onto_own) in [(3u8, false), (5, true), (9, false), (9, true)] {
         for g in 0..games {
-            let dir = scratch(&format!("engine-{size}-{onto_own}-{g}"));
-            let path = dir.join("game.json");
-            let created = engine::create(NewGame {
-                game: "stack-wars".into(),
-                rules: None,
-                players: vec!["black".into(), "white".into()],
-                seed: Some(format!("{g}")),
-                options: vec![format!("size={size}"), format!("move_onto_own={onto_own}")],
-                setup: None,
-                id: None,
-                out: path.clone(),
-                reports: None,
-                now,
-                secrets_from_seed: false,
-            })
-            .unwrap();
-            let mut loaded = Loaded::open(&path).unwrap();
+            let mut game = EngineGame::new(
+                "stack-wars",
+                &["black", "white"],
+                &g.to_string(),
+                vec![format!("size={size}"), format!("move_onto_own={onto_own}")],
+                &format!("engine-{size}-{onto_own}-{g}"),
+            );
             let mut bot = rng::from_u64(g as u64 + 99);
-            let names = ["black", "white"];
-            while loaded.file.outcome.is_none() {
-                let mut files = Vec::new();
-                for seat in loaded.session.awaiting(&loaded.state) {
+            while !game.over() {
+                game.turn(|loaded, seat| {
                     let mut legal = loaded.session.legal_orders(&loaded.state, seat);
                     assert_eq!(legal.last().unwrap(), &vec!["resign".to_string()]);
                     // Resign now and then, not every thirtieth turn.
                     if legal.len() > 1 && rng::below(&mut bot, 200) != 0 {
                         legal.pop();
                     }
-                    let pick = rng::pick(&mut bot, &legal).unwrap().clone();
-                    let id = names[seat];
-                    let pw = &created.passwords.iter().find(|p| p.0 == id).unwrap().1;
-                    files.push((
-                        format!("{id}.toml"),
-                        herald::report::order_file(
-                            &loaded.file.id,
-                            id,
-                            loaded.file.turn,
-                            pw,
-                            &pick,
-                        ),
-                    ));
-                }
-                engine::resolve_in_place(&mut loaded, &files, "2026-11-22T13:00:00Z").unwrap();
+                    rng::pick(&mut bot, &legal).unwrap().clone()
+                });
             }
-            std::fs::write(&path, loaded.file.to_text()).unwrap();
-            let problems = engine::verify(&path, None).unwrap();
+            let problems = game.verify();
             assert!(problems.is_empty(), "size {size} game {g}: {problems:?}");
             verified += 1;
-            let _ = std::fs::remove_dir_all(&dir);
         }
     }
     eprintln!("{verified} stack-wars engine games verified");

@@ -137,3 +137,82 @@ pub fn run_cases<C: DeserializeOwned>(
     );
     eprintln!("{count} {game} cases passed");
 }
+
+/// A game played in memory through the whole engine: order files, checks,
+/// resolve and the hash chain, as `herald resolve` does, minus the disk.
+pub struct EngineGame {
+    pub loaded: herald::engine::Loaded,
+    pub dir: PathBuf,
+    pub path: PathBuf,
+    passwords: Vec<(String, String)>,
+}
+
+impl EngineGame {
+    pub fn new(
+        game: &str,
+        players: &[&str],
+        seed: &str,
+        options: Vec<String>,
+        tag: &str,
+    ) -> EngineGame {
+        let dir = scratch(tag);
+        let path = dir.join("game.json");
+        let created = herald::engine::create(herald::engine::NewGame {
+            game: game.into(),
+            rules: None,
+            players: players.iter().map(|s| s.to_string()).collect(),
+            seed: Some(seed.into()),
+            options,
+            setup: None,
+            id: None,
+            out: path.clone(),
+            reports: None,
+            now: chrono::DateTime::parse_from_rfc3339("2026-11-22T12:00:00Z").unwrap(),
+            secrets_from_seed: false,
+        })
+        .unwrap();
+        let loaded = herald::engine::Loaded::open(&path).unwrap();
+        EngineGame {
+            loaded,
+            dir,
+            path,
+            passwords: created.passwords,
+        }
+    }
+
+    pub fn over(&self) -> bool {
+        self.loaded.file.outcome.is_some()
+    }
+
+    /// One phase: every awaited player sends the orders `choose` picks for
+    /// them, as an order file with their password; the phase resolves.
+    pub fn turn(&mut self, mut choose: impl FnMut(&herald::engine::Loaded, usize) -> Vec<String>) {
+        let g = &self.loaded;
+        let files: Vec<(String, String)> = g
+            .session
+            .awaiting(&g.state)
+            .into_iter()
+            .map(|seat| {
+                let id = &g.file.players[seat].id;
+                let pw = &self.passwords.iter().find(|p| &p.0 == id).unwrap().1;
+                let orders = choose(g, seat);
+                (
+                    format!("{id}.toml"),
+                    herald::report::order_file(&g.file.id, id, g.file.turn, pw, &orders),
+                )
+            })
+            .collect();
+        herald::engine::resolve_in_place(&mut self.loaded, &files, "2026-11-22T13:00:00Z").unwrap();
+    }
+
+    /// Write the archive and replay it with `herald verify`'s code; the
+    /// problems found (none for a sound game). The folder goes if sound.
+    pub fn verify(&self) -> Vec<String> {
+        std::fs::write(&self.path, self.loaded.file.to_text()).unwrap();
+        let problems = herald::engine::verify(&self.path, None).unwrap();
+        if problems.is_empty() {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
+        problems
+    }
+}
