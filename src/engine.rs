@@ -393,16 +393,20 @@ pub fn check_orders(
     let mut records = Vec::new();
     let mut summary = Vec::new();
     let awaiting = g.session.awaiting(&g.state);
-    if g.file.outcome.is_some() {
-        return Err(Error::refused(format!(
-            "game {} is over: {}",
-            g.file.id,
-            g.file
-                .outcome
-                .as_ref()
-                .map(|o| o.summary.as_str())
-                .unwrap_or("")
-        )));
+    if let Some(o) = &g.file.outcome {
+        // Name every file refused, as for any other refusal.
+        let why = format!(
+            "game {} is over ({}); no more orders are taken",
+            g.file.id, o.summary
+        );
+        let mut problems: Vec<String> = files
+            .iter()
+            .map(|(name, _)| format!("{name}: {why}"))
+            .collect();
+        if problems.is_empty() {
+            problems.push(why);
+        }
+        return Err(Error::all(problems));
     }
     let ids = g.players();
     for (name, text) in files {
