@@ -8,7 +8,7 @@ pub mod stack_wars;
 use crate::file::Outcome;
 use crate::rng::ChaCha20Rng;
 use serde::de::DeserializeOwned;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::any::Any;
 use std::collections::BTreeMap;
@@ -202,7 +202,7 @@ fn order<G: Game>(o: &AnyOrder) -> &G::Order {
 
 impl<G: Game> Session for Loaded<G> {
     fn decode(&self, v: &Value) -> Result<AnyState, String> {
-        let s: G::State = serde_json::from_value(v.clone())
+        let s: G::State = G::State::deserialize(v)
             .map_err(|e| format!("the game state does not read as {}: {e}", G::TITLE))?;
         Ok(Box::new(s))
     }
@@ -274,7 +274,7 @@ impl<G: Game> Session for Loaded<G> {
     ) -> Result<(Value, String), String> {
         let mut seen = Vec::with_capacity(events.len());
         for (turn, e) in events {
-            let event: G::Event = serde_json::from_value(e.clone())
+            let event = G::Event::deserialize(e)
                 .map_err(|e| format!("a logged event does not read: {e}"))?;
             seen.push(Seen { turn: *turn, event });
         }
