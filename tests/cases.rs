@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{check_report, check_status, check_verify, herald, run_cases, scratch};
+use common::{check_report, check_status, check_verify, herald, run_cases, CaseGame};
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -52,73 +52,26 @@ fn default_seed() -> String {
 }
 
 fn run_case(game: &str, file: &Path, n: usize, c: &Case) -> Result<(), String> {
-    let dir = scratch(&format!(
-        "{}-{n}",
-        file.file_stem().unwrap().to_string_lossy()
-    ));
-    let g = dir.join("game.json");
-    let gs = g.to_str().unwrap();
-    let players = c.players.join(",");
-    let mut args = vec![
-        "new",
+    let tag = format!("{}-{n}", file.file_stem().unwrap().to_string_lossy());
+    let game = match CaseGame::new(
         game,
-        "--players",
-        &players,
-        "--seed",
+        &tag,
+        &c.players,
         &c.seed,
-        "--out",
-        gs,
-        "--now",
-        "2026-11-22T12:00:00Z",
-    ];
-    let pos = dir.join("position.toml");
-    let pos_s = pos.to_str().unwrap().to_string();
-    if let Some(p) = &c.prestate {
-        std::fs::write(&pos, p).unwrap();
-        args.extend(["--setup", &pos_s]);
-    }
-    let opts: Vec<String> = c.options.clone();
-    for o in &opts {
-        args.extend(["--option", o]);
-    }
-    let (code, _, err) = herald(&args);
-    if code != 0 {
-        return match (&c.error, c.orders.is_empty()) {
-            (Some(want), true) if err.contains(want.as_str()) => Ok(()),
-            _ => Err(format!("new failed: {err}")),
-        };
-    }
-    let secrets: toml::Value =
-        toml::from_str(&std::fs::read_to_string(dir.join("game.secrets.toml")).unwrap()).unwrap();
+        &c.options,
+        c.prestate.as_deref(),
+    ) {
+        Ok(g) => g,
+        Err(err) => {
+            return match (&c.error, c.orders.is_empty()) {
+                (Some(want), true) if err.contains(want.as_str()) => Ok(()),
+                _ => Err(format!("new failed: {err}")),
+            };
+        }
+    };
+    let gs = game.path.as_str();
     for (k, line) in c.orders.iter().enumerate() {
-        let (player, orders) = line
-            .split_once(':')
-            .ok_or(format!("order entry `{line}` needs `player: orders`"))?;
-        let player = player.trim();
-        let state: Value = serde_json::from_str(&std::fs::read_to_string(&g).unwrap()).unwrap();
-        let id = state["id"].as_str().unwrap();
-        let turn = state["turn"].as_u64().unwrap();
-        let list: Vec<String> = orders
-            .split(';')
-            .map(|s| format!("{:?}", s.trim()))
-            .filter(|s| s != "\"\"")
-            .collect();
-        let pw = secrets["passwords"][player]
-            .as_str()
-            .ok_or(format!("no player {player}"))?;
-        let text = format!(
-            "game = {id:?}\nplayer = {player:?}\nturn = {turn}\npassword = {pw:?}\norders = [{}]\n",
-            list.join(", ")
-        );
-        let of = dir.join(format!("orders-{k}.toml"));
-        std::fs::write(&of, text).unwrap();
-        let (code, _, err) = herald(&[
-            "resolve",
-            gs,
-            of.to_str().unwrap(),
-            "--now",
-            "2026-11-22T13:00:00Z",
-        ]);
+        let (code, err) = game.send(k, line)?;
         let last = k + 1 == c.orders.len();
         match (&c.error, last) {
             (Some(want), true) => {
@@ -183,7 +136,7 @@ fn run_case(game: &str, file: &Path, n: usize, c: &Case) -> Result<(), String> {
     check_report(gs, &reporter, &c.events, &c.absent)?;
     check_status(gs, c.status.as_ref())?;
     check_verify(gs)?;
-    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&game.dir);
     Ok(())
 }
 

@@ -10,7 +10,7 @@
 mod common;
 
 use common::{
-    check_report, check_status, check_verify, count, herald, run_cases, scratch, EngineGame,
+    check_report, check_status, check_verify, count, herald, run_cases, CaseGame, EngineGame,
 };
 use herald::engine;
 use herald::games::hexwar::movegen::Action;
@@ -86,75 +86,30 @@ fn default_players() -> Vec<String> {
 }
 
 fn run_case(file: &Path, n: usize, c: &Case) -> Result<(), String> {
-    let dir = scratch(&format!(
-        "{}-{n}",
-        file.file_stem().unwrap().to_string_lossy()
-    ));
-    let g = dir.join("game.json");
-    let gs = g.to_str().unwrap();
-    let players = c.players.join(",");
-    let mut args = vec![
-        "new",
+    let tag = format!("{}-{n}", file.file_stem().unwrap().to_string_lossy());
+    let players: Vec<String> = c.players.clone();
+    let game = match CaseGame::new(
         "hexwar",
-        "--players",
+        &tag,
         &players,
-        "--seed",
         "1",
-        "--out",
-        gs,
-        "--now",
-        "2026-11-22T12:00:00Z",
-    ];
-    let pos = dir.join("position.toml");
-    let pos_s = pos.to_str().unwrap().to_string();
-    if let Some(p) = &c.prestate {
-        std::fs::write(&pos, p).unwrap();
-        args.extend(["--setup", &pos_s]);
-    }
-    for o in &c.options {
-        args.extend(["--option", o]);
-    }
-    let (code, _, err) = herald(&args);
-    if code != 0 {
-        if !c.error.is_empty()
-            && c.orders.is_empty()
-            && c.error.iter().all(|e| err.contains(e.as_str()))
-        {
-            return Ok(());
+        &c.options,
+        c.prestate.as_deref(),
+    ) {
+        Ok(g) => g,
+        Err(err) => {
+            if !c.error.is_empty()
+                && c.orders.is_empty()
+                && c.error.iter().all(|e| err.contains(e.as_str()))
+            {
+                return Ok(());
+            }
+            return Err(format!("new failed: {err}"));
         }
-        return Err(format!("new failed: {err}"));
-    }
-    let secrets: toml::Value =
-        toml::from_str(&std::fs::read_to_string(dir.join("game.secrets.toml")).unwrap()).unwrap();
+    };
+    let gs = game.path.as_str();
     for (k, line) in c.orders.iter().enumerate() {
-        let (player, orders) = line
-            .split_once(':')
-            .ok_or(format!("order entry `{line}` needs `player: orders`"))?;
-        let player = player.trim();
-        let state: Value = serde_json::from_str(&std::fs::read_to_string(&g).unwrap()).unwrap();
-        let id = state["id"].as_str().unwrap();
-        let turn = state["turn"].as_u64().unwrap();
-        let list: Vec<String> = orders
-            .split(';')
-            .map(|s| format!("{:?}", s.trim()))
-            .filter(|s| s != "\"\"")
-            .collect();
-        let pw = secrets["passwords"][player]
-            .as_str()
-            .ok_or(format!("no player {player}"))?;
-        let text = format!(
-            "game = {id:?}\nplayer = {player:?}\nturn = {turn}\npassword = {pw:?}\norders = [\n{}\n]\n",
-            list.iter().map(|l| format!("  {l},")).collect::<Vec<_>>().join("\n")
-        );
-        let of = dir.join(format!("orders-{k}.toml"));
-        std::fs::write(&of, text).unwrap();
-        let (code, _, err) = herald(&[
-            "resolve",
-            gs,
-            of.to_str().unwrap(),
-            "--now",
-            "2026-11-22T13:00:00Z",
-        ]);
+        let (code, err) = game.send(k, line)?;
         let last = k + 1 == c.orders.len();
         if !c.error.is_empty() && last {
             if code != 1 {
@@ -219,7 +174,8 @@ fn run_case(file: &Path, n: usize, c: &Case) -> Result<(), String> {
     }
     if c.legal.is_some() || !c.listed.is_empty() || !c.unlisted.is_empty() {
         // the legal list is shown to the player to move
-        let st: Value = serde_json::from_str(&std::fs::read_to_string(&g).unwrap()).unwrap();
+        let st: Value =
+            serde_json::from_str(&std::fs::read_to_string(&game.path).unwrap()).unwrap();
         let awaiting = st["awaiting"].as_array().cloned().unwrap_or_default();
         let mover = awaiting
             .first()
@@ -263,7 +219,7 @@ fn run_case(file: &Path, n: usize, c: &Case) -> Result<(), String> {
     check_report(gs, &reporter, &c.events, &c.absent)?;
     check_status(gs, c.status.as_ref())?;
     check_verify(gs)?;
-    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&game.dir);
     Ok(())
 }
 

@@ -216,3 +216,94 @@ impl EngineGame {
         problems
     }
 }
+
+/// A rule case's game, started through `herald new` in its own folder.
+pub struct CaseGame {
+    pub dir: PathBuf,
+    pub path: String,
+    secrets: toml::Value,
+}
+
+impl CaseGame {
+    /// `herald new <game>` with the case's players, seed, options and
+    /// PRESTATE (a `--setup` position). `Err` holds `new`'s refusal.
+    pub fn new(
+        game: &str,
+        tag: &str,
+        players: &[String],
+        seed: &str,
+        options: &[String],
+        prestate: Option<&str>,
+    ) -> Result<CaseGame, String> {
+        let dir = scratch(tag);
+        let path = dir.join("game.json").to_str().unwrap().to_string();
+        let players = players.join(",");
+        let mut args: Vec<String> = [
+            "new",
+            game,
+            "--players",
+            &players,
+            "--seed",
+            seed,
+            "--out",
+            &path,
+            "--now",
+            "2026-11-22T12:00:00Z",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        if let Some(p) = prestate {
+            let pos = dir.join("position.toml");
+            std::fs::write(&pos, p).unwrap();
+            args.extend(["--setup".to_string(), pos.to_str().unwrap().to_string()]);
+        }
+        for o in options {
+            args.extend(["--option".to_string(), o.clone()]);
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (code, _, err) = herald(&args);
+        if code != 0 {
+            return Err(err);
+        }
+        let secrets =
+            toml::from_str(&std::fs::read_to_string(dir.join("game.secrets.toml")).unwrap())
+                .unwrap();
+        Ok(CaseGame { dir, path, secrets })
+    }
+
+    /// Send ORDERS entry `k`, `"player: order; order"`, as that player's
+    /// order file for the current turn (one order a line, from line 6) and
+    /// resolve: the exit code and stderr.
+    pub fn send(&self, k: usize, entry: &str) -> Result<(i32, String), String> {
+        let (player, orders) = entry
+            .split_once(':')
+            .ok_or(format!("order entry `{entry}` needs `player: orders`"))?;
+        let player = player.trim();
+        let state: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&self.path).unwrap()).unwrap();
+        let (id, turn) = (
+            state["id"].as_str().unwrap(),
+            state["turn"].as_u64().unwrap(),
+        );
+        let list: Vec<String> = orders
+            .split(';')
+            .map(|s| format!("  {:?},", s.trim()))
+            .filter(|s| s != "  \"\",")
+            .collect();
+        let pw = self.secrets["passwords"][player]
+            .as_str()
+            .ok_or(format!("no player {player}"))?;
+        let text = format!("game = {id:?}\nplayer = {player:?}\nturn = {turn}\npassword = {pw:?}\norders = [\n{}\n]\n", list.join("\n"));
+        let of = self.dir.join(format!("orders-{k}.toml"));
+        std::fs::write(&of, text).unwrap();
+        let (code, _, err) = herald(&[
+            "resolve",
+            &self.path,
+            of.to_str().unwrap(),
+            "--now",
+            "2026-11-22T13:00:00Z",
+        ]);
+        Ok((code, err))
+    }
+}
