@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{check_report, check_status, check_verify, herald, run_cases, CaseGame};
+use common::{herald, run_cases, CaseGame};
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -133,11 +133,7 @@ fn run_case(game: &str, file: &Path, n: usize, c: &Case) -> Result<(), String> {
             }
         }
     }
-    check_report(gs, &reporter, &c.events, &c.absent)?;
-    check_status(gs, c.status.as_ref())?;
-    check_verify(gs)?;
-    let _ = std::fs::remove_dir_all(&game.dir);
-    Ok(())
+    game.finish(&reporter, &c.events, &c.absent, c.status.as_ref())
 }
 
 #[test]

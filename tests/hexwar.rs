@@ -9,9 +9,7 @@
 
 mod common;
 
-use common::{
-    check_report, check_status, check_verify, count, herald, run_cases, CaseGame, EngineGame,
-};
+use common::{count, herald, run_cases, CaseGame, EngineGame};
 use herald::engine;
 use herald::games::hexwar::movegen::Action;
 use herald::games::hexwar::play::{self, Plan};
@@ -216,11 +214,7 @@ fn run_case(file: &Path, n: usize, c: &Case) -> Result<(), String> {
             }
         }
     }
-    check_report(gs, &reporter, &c.events, &c.absent)?;
-    check_status(gs, c.status.as_ref())?;
-    check_verify(gs)?;
-    let _ = std::fs::remove_dir_all(&game.dir);
-    Ok(())
+    game.finish(&reporter, &c.events, &c.absent, c.status.as_ref())
 }
 
 #[test]

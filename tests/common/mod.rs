@@ -307,3 +307,22 @@ impl CaseGame {
         Ok((code, err))
     }
 }
+
+impl CaseGame {
+    /// The checks every case ends with: the reporter's report tells
+    /// `events` and not `absent`, status says `status`, verify accepts the
+    /// game. The folder goes once all hold.
+    pub fn finish(
+        &self,
+        reporter: &str,
+        events: &[String],
+        absent: &[String],
+        status: Option<&String>,
+    ) -> Result<(), String> {
+        check_report(&self.path, reporter, events, absent)?;
+        check_status(&self.path, status)?;
+        check_verify(&self.path)?;
+        let _ = std::fs::remove_dir_all(&self.dir);
+        Ok(())
+    }
+}
