@@ -168,6 +168,8 @@ fn bench_resolve(c: &mut Criterion) {
         reports: None,
         now,
         secrets_from_seed: true,
+        light_passwords: true,
+        mail: Default::default(),
     })
     .expect("create a 6-player game");
     let g = Loaded::open(&path).expect("load the new game");

@@ -104,6 +104,8 @@ fn bench_resolve(c: &mut Criterion) {
         reports: None,
         now: chrono::DateTime::parse_from_rfc3339("2026-11-22T12:00:00Z").unwrap(),
         secrets_from_seed: false,
+        light_passwords: true,
+        mail: Default::default(),
     })
     .expect("a game");
     let g = Loaded::open(&path).expect("it opens");

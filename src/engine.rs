@@ -1,9 +1,12 @@
 //! The moderator's workflows: new, check, resolve, verify, status, reports,
 //! demo. Every command of the CLI is a thin call into this module.
 
+use crate::auth;
 use crate::error::{Error, Result};
 use crate::file::{self, GameFile, LogEntry, OrderRecord, Outcome, Player, Ruleset};
 use crate::games::{self, AnyOrder, AnyState, Entry, Options, Seat, Session};
+use crate::mail;
+use crate::nmr;
 use crate::orders::OrderFile;
 use crate::report;
 use crate::rng;
@@ -101,47 +104,10 @@ fn summary(
     (session.phase(state), awaiting, outcome)
 }
 
-pub fn salted_hash(password: &str, salt: &str) -> String {
-    format!(
-        "sha256${salt}${}",
-        file::sha256_hex(format!("{salt}{password}").as_bytes())
-    )
-}
-
-/// Compare a password with its stored hash in constant time.
+/// Does `password` match a player's stored hash? (Argon2id, or the sha256
+/// hashes of herald 0.1 files; both in constant time.)
 pub fn password_matches(password: &str, stored: &str) -> bool {
-    let mut parts = stored.splitn(3, '$');
-    let (Some("sha256"), Some(salt), Some(_)) = (parts.next(), parts.next(), parts.next()) else {
-        return false;
-    };
-    let a = salted_hash(password, salt);
-    let (a, b) = (a.as_bytes(), stored.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-}
-
-/// A password of three groups of four letters and digits. From the OS, or,
-/// for demos only, from a seeded stream so a demo replays byte for byte.
-fn new_password(seeded: Option<&mut rng::ChaCha20Rng>) -> String {
-    const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
-    let mut buf = [0u8; 12];
-    match seeded {
-        Some(r) => buf.iter_mut().for_each(|b| *b = rng::below(r, 256) as u8),
-        None => {
-            getrandom::getrandom(&mut buf).expect("the operating system's random source failed")
-        }
-    }
-    let chars: Vec<char> = buf
-        .iter()
-        .map(|b| ALPHABET[(*b as usize) % ALPHABET.len()] as char)
-        .collect();
-    chars
-        .chunks(4)
-        .map(|c| c.iter().collect::<String>())
-        .collect::<Vec<_>>()
-        .join("-")
+    auth::matches(password, stored)
 }
 
 pub struct NewGame {
@@ -158,6 +124,67 @@ pub struct NewGame {
     /// Demos only: derive passwords and salts from the seed, so the whole
     /// demo is reproducible. Never for real games: the seed is revealed.
     pub secrets_from_seed: bool,
+    /// Hash passwords with [`auth::Cost::Light`] (demos and tests that play
+    /// thousands of games); real games use the standard cost.
+    pub light_passwords: bool,
+    /// Deadlines, missed orders, addresses: how the game runs by mail.
+    pub mail: MailSettings,
+}
+
+/// `new`'s settings for running a game by mail (issue 7).
+#[derive(Debug, Clone, Default)]
+pub struct MailSettings {
+    /// `--deadline-every`, e.g. "72h", "3d", "90m".
+    pub deadline_every: Option<String>,
+    /// `--deadline`: the first phase's deadline (RFC 3339).
+    pub deadline: Option<String>,
+    /// `--nmr`: hold, repeat or bot (default: the game's first policy).
+    pub nmr: Option<String>,
+    /// `--drop-after`: missed phases in a row before a player drops out
+    /// (0: never; default 3).
+    pub drop_after: Option<u32>,
+    /// `--moderator`: the From address of replies and report mails.
+    pub moderator: Option<String>,
+    /// `--email player=address`.
+    pub emails: Vec<String>,
+}
+
+/// Missed phases in a row after which a player drops out, unless `new` says.
+pub const DEFAULT_DROP_AFTER: u32 = 3;
+
+/// `secs` after `t`, as RFC 3339 in `t`'s offset.
+pub fn after(t: &chrono::DateTime<chrono::FixedOffset>, secs: u64) -> String {
+    (*t + chrono::Duration::seconds(secs as i64)).to_rfc3339()
+}
+
+/// "72h", "3d", "90m", "45s" or a bare number of hours: seconds.
+pub fn parse_interval(s: &str) -> Option<u64> {
+    let s = s.trim();
+    let (num, unit) = match s.find(|c: char| !c.is_ascii_digit()) {
+        Some(i) => (&s[..i], s[i..].trim()),
+        None => (s, "h"),
+    };
+    let n: u64 = num.parse().ok().filter(|n| *n > 0)?;
+    let mult = match unit {
+        "s" => 1,
+        "m" | "min" => 60,
+        "h" => 3600,
+        "d" => 86400,
+        "w" => 7 * 86400,
+        _ => return None,
+    };
+    n.checked_mul(mult)
+}
+
+/// Seconds as hours, minutes or seconds: 259200 → "72h".
+pub fn interval_text(secs: u64) -> String {
+    if secs % 3600 == 0 {
+        format!("{}h", secs / 3600)
+    } else if secs % 60 == 0 {
+        format!("{}m", secs / 60)
+    } else {
+        format!("{secs}s")
+    }
 }
 
 pub struct Created {
@@ -236,6 +263,63 @@ pub fn create(req: NewGame) -> Result<Created> {
         }
         options.insert(k.to_string(), v.to_string());
     }
+    let nmr = match &req.mail.nmr {
+        None => entry.nmr[0],
+        Some(n) => match games::Nmr::parse(n).filter(|p| entry.nmr.contains(p)) {
+            Some(p) => p,
+            None => {
+                let offered: Vec<&str> = entry.nmr.iter().map(|p| p.name()).collect();
+                problems.push(format!(
+                    "--nmr {n}: {} offers {} (see games/{}.md)",
+                    entry.title,
+                    offered.join(", "),
+                    entry.name
+                ));
+                entry.nmr[0]
+            }
+        },
+    };
+    let deadline_every = match &req.mail.deadline_every {
+        None => None,
+        Some(d) => match parse_interval(d) {
+            Some(secs) => Some(secs),
+            None => {
+                problems.push(format!(
+                    "--deadline-every {d}: write a number and a unit, e.g. 72h, 3d, 90m"
+                ));
+                None
+            }
+        },
+    };
+    let first_deadline = match (&req.mail.deadline, deadline_every) {
+        (Some(d), _) => match chrono::DateTime::parse_from_rfc3339(d) {
+            Ok(t) => Some(t.to_rfc3339()),
+            Err(e) => {
+                problems.push(format!(
+                    "--deadline {d}: not an RFC 3339 time ({e}); e.g. 2026-12-01T18:00:00Z"
+                ));
+                None
+            }
+        },
+        (None, Some(secs)) => Some(after(&req.now, secs)),
+        (None, None) => None,
+    };
+    let mut emails = BTreeMap::new();
+    for e in &req.mail.emails {
+        match e.split_once('=') {
+            Some((p, a)) if req.players.iter().any(|x| x == p.trim()) && a.contains('@') => {
+                emails.insert(p.trim().to_string(), a.trim().to_string());
+            }
+            Some((p, _)) if !req.players.iter().any(|x| x == p.trim()) => problems.push(format!(
+                "--email {e}: `{}` is not one of the players ({})",
+                p.trim(),
+                req.players.join(", ")
+            )),
+            _ => problems.push(format!(
+                "--email {e}: write it as player=address, e.g. red=red@example.org"
+            )),
+        }
+    }
     if req.out.exists() {
         problems.push(format!(
             "{} exists already; herald never overwrites a game file with `new`",
@@ -284,6 +368,11 @@ pub fn create(req: NewGame) -> Result<Created> {
             )
         })?;
     let value = session.encode(&state);
+    let cost = if req.light_passwords || req.secrets_from_seed {
+        auth::Cost::Light
+    } else {
+        auth::Cost::Standard
+    };
     let mut passwords = Vec::new();
     let mut secret_rng = req
         .secrets_from_seed
@@ -292,20 +381,13 @@ pub fn create(req: NewGame) -> Result<Created> {
         .players
         .iter()
         .map(|p| {
-            let pw = new_password(secret_rng.as_mut());
-            let salt = match secret_rng.as_mut() {
-                Some(r) => {
-                    let bytes: Vec<u8> = (0..8).map(|_| rng::below(r, 256) as u8).collect();
-                    rng::hex(&bytes)
-                }
-                None => rng::os_hex(8),
-            };
+            let (pw, salt) = auth::new_secret(secret_rng.as_mut());
             passwords.push((p.clone(), pw.clone()));
             Player {
                 id: p.clone(),
                 name: p.clone(),
-                email: None,
-                password: salted_hash(&pw, &salt),
+                email: emails.get(p).cloned(),
+                password: auth::hash(&pw, &salt, cost),
             }
         })
         .collect();
@@ -330,7 +412,11 @@ pub fn create(req: NewGame) -> Result<Created> {
         turn: 0,
         phase,
         awaiting,
-        deadline: None,
+        deadline: first_deadline,
+        deadline_every,
+        nmr: Some(nmr.name().to_string()),
+        drop_after: Some(req.mail.drop_after.unwrap_or(DEFAULT_DROP_AFTER)),
+        moderator: req.mail.moderator.clone(),
         outcome,
         initial_sha256,
         initial: value.clone(),
@@ -510,6 +596,8 @@ pub fn check_orders(
             player: of.player.clone(),
             sha256: file::sha256_hex(text.as_bytes()),
             text,
+            nmr: None,
+            received: None,
         });
         orders.insert(seat, parsed);
     }
@@ -528,11 +616,23 @@ pub fn check_orders(
     })
 }
 
-/// Resolve the awaited phase: every awaited player's orders are needed.
-/// Returns the new game file; nothing is written here.
+/// Resolve the awaited phase: every awaited player's orders are needed,
+/// until the deadline; at or after it, the missed-order policy stands in
+/// for the missing. Returns the new game file; nothing is written here.
 pub fn resolve(g: &Loaded, files: &[(String, String)], now: &str) -> Result<(GameFile, AnyState)> {
-    let accepted = accept_all(g, files)?;
-    Ok(advance(g, seed_of(&g.file)?, accepted, now))
+    resolve_received(g, files, &BTreeMap::new(), now)
+}
+
+/// As [`resolve`], with the dates the files' mails were sent, by file name.
+pub fn resolve_received(
+    g: &Loaded,
+    files: &[(String, String)],
+    received: &BTreeMap<String, String>,
+    now: &str,
+) -> Result<(GameFile, AnyState)> {
+    let seed = seed_of(&g.file)?;
+    let accepted = accept_all(g, files, received, now, seed)?;
+    Ok(advance(g, seed, accepted, now))
 }
 
 /// The seed a resolve needs: only the moderator's copy has it.
@@ -542,23 +642,80 @@ fn seed_of(file: &GameFile) -> Result<&str> {
     })
 }
 
-/// Check the files and that every awaited player sent one.
-fn accept_all(g: &Loaded, files: &[(String, String)]) -> Result<Accepted> {
-    let accepted = check_orders(g, files, true)?;
+/// Has the current phase's deadline passed at `now`?
+pub fn deadline_passed(file: &GameFile, now: &str) -> bool {
+    let due = file
+        .deadline
+        .as_deref()
+        .and_then(|d| chrono::DateTime::parse_from_rfc3339(d).ok());
+    let now = chrono::DateTime::parse_from_rfc3339(now).ok();
+    matches!((due, now), (Some(d), Some(n)) if n >= d)
+}
+
+/// Check the files; every awaited player must have sent one, or, once the
+/// deadline has passed, gets the missed-order policy's orders.
+fn accept_all(
+    g: &Loaded,
+    files: &[(String, String)],
+    received: &BTreeMap<String, String>,
+    now: &str,
+    seed: &str,
+) -> Result<Accepted> {
+    let mut accepted = check_orders(g, files, true)?;
+    for (name, player, _) in &accepted.summary {
+        if let Some(t) = received.get(name) {
+            if let Some(r) = accepted.records.iter_mut().find(|r| &r.player == player) {
+                r.received = Some(t.clone());
+            }
+        }
+    }
     let awaiting = g.session.awaiting(&g.state);
     let ids = g.players();
-    let missing: Vec<&str> = awaiting
+    let missing: Vec<Seat> = awaiting
         .iter()
+        .copied()
         .filter(|s| !accepted.orders.contains_key(s))
-        .map(|&s| ids[s].as_str())
         .collect();
-    if !missing.is_empty() {
+    if missing.is_empty() {
+        return Ok(accepted);
+    }
+    if !deadline_passed(&g.file, now) {
+        let names: Vec<&str> = missing.iter().map(|&s| ids[s].as_str()).collect();
+        let policy = nmr::policy(&g.file, g.entry).name();
+        let when = match &g.file.deadline {
+            Some(d) => format!(
+                "the deadline is {d}; at or after it `herald resolve` stands in for them with the missed-order policy `{policy}`"
+            ),
+            None => "this phase has no deadline; `herald deadline <game> <time>` sets one".into(),
+        };
         return Err(Error::refused(format!(
-            "turn {} still needs orders from {}",
+            "turn {} still needs orders from {} ({when})",
             g.file.turn,
-            missing.join(", ")
+            names.join(", ")
         )));
     }
+    for seat in missing {
+        let (policy, lines) = nmr::stand_in(g, seat, seed);
+        let id = &ids[seat];
+        let text = format!(
+            "# herald: no orders from {id} for turn {} by the deadline {}; missed-order policy `{}`.\n{}",
+            g.file.turn,
+            g.file.deadline.as_deref().unwrap_or("-"),
+            policy.name(),
+            report::order_file(&g.file.id, id, g.file.turn, "", &lines)
+        );
+        let name = format!("missed orders of {id}");
+        let mut stand = check_orders(g, &[(name, text)], false)?;
+        for r in &mut stand.records {
+            r.nmr = Some(policy.name().to_string());
+        }
+        accepted.records.extend(stand.records);
+        accepted.orders.extend(stand.orders);
+        accepted.summary.extend(stand.summary);
+    }
+    accepted
+        .records
+        .sort_by_key(|r| ids.iter().position(|p| *p == r.player));
     Ok(accepted)
 }
 
@@ -580,7 +737,23 @@ fn step(
 ) -> AnyState {
     let phase = session.phase(state);
     let mut rng = rng::phase_rng(seed, &file.id, file.turn, &phase);
-    let (next, events) = session.resolve(state, &accepted.orders, &mut rng);
+    let (mut next, mut events) = session.resolve(state, &accepted.orders, &mut rng);
+    // Players at their limit of missed phases in a row drop out.
+    let mut dropped = Vec::new();
+    let limit = file.drop_after.unwrap_or(0);
+    for r in accepted.records.iter().filter(|r| r.nmr.is_some()) {
+        if limit == 0 || nmr::streak(&file.log, &r.player) + 1 < limit {
+            continue;
+        }
+        let Some(seat) = file.player_index(&r.player) else {
+            continue;
+        };
+        if let Some((after, more)) = session.drop_out(&next, seat) {
+            next = after;
+            events.extend(more);
+            dropped.push(r.player.clone());
+        }
+    }
     let value = session.encode(&next);
     let mut entry = LogEntry {
         turn: file.turn,
@@ -590,6 +763,8 @@ fn step(
         prev: file.chain_head(),
         state_sha256: GameFile::state_hash(&value),
         resolved_at: now.to_string(),
+        deadline: file.deadline.clone(),
+        dropped,
         hash: String::new(),
     };
     entry.hash = entry.compute_hash();
@@ -599,6 +774,13 @@ fn step(
     let (phase, awaiting, outcome) = summary(session, &next, &file.player_ids());
     file.phase = phase;
     file.awaiting = awaiting;
+    // The next phase's deadline runs from this resolution.
+    file.deadline = match (file.deadline_every, &outcome) {
+        (Some(secs), None) => chrono::DateTime::parse_from_rfc3339(now)
+            .ok()
+            .map(|t| after(&t, secs)),
+        _ => None,
+    };
     file.outcome = outcome;
     next
 }
@@ -606,8 +788,8 @@ fn step(
 /// As [`resolve`], but brings `g` itself to the next turn (no copy of the
 /// file): for demos, playouts and replays. On an error `g` is unchanged.
 pub fn resolve_in_place(g: &mut Loaded, files: &[(String, String)], now: &str) -> Result<()> {
-    let accepted = accept_all(g, files)?;
     let seed = seed_of(&g.file)?.to_string();
+    let accepted = accept_all(g, files, &BTreeMap::new(), now, &seed)?;
     g.state = step(
         g.session.as_ref(),
         &mut g.file,
@@ -621,16 +803,34 @@ pub fn resolve_in_place(g: &mut Loaded, files: &[(String, String)], now: &str) -
 
 /// `herald resolve`: check, resolve, keep the old file, write the new one
 /// and every player's report.
+/// With no order files named, the ones `herald inbox` stored for this turn
+/// in `<stem>.orders/turn-NNNN/` are used. With `eml`, each report is also
+/// written as a ready-to-send mail (`<player>.eml`) for players with an
+/// address.
 pub fn resolve_files(
     path: &Path,
     order_paths: &[PathBuf],
     now: &str,
     reports: Option<&Path>,
     force: bool,
+    eml: bool,
 ) -> Result<(Loaded, Vec<PathBuf>)> {
     let g = Loaded::open(path)?;
-    let files = read_order_files(order_paths)?;
-    let (file, state) = resolve(&g, &files, now)?;
+    let (files, received) = if order_paths.is_empty() {
+        let mut files = Vec::new();
+        let mut received = BTreeMap::new();
+        for w in mail::waiting(path, g.file.turn)? {
+            let name = w.path.display().to_string();
+            if let Some(a) = w.arrival {
+                received.insert(name.clone(), a.received);
+            }
+            files.push((name, w.text));
+        }
+        (files, received)
+    } else {
+        (read_order_files(order_paths)?, BTreeMap::new())
+    };
+    let (file, state) = resolve_received(&g, &files, &received, now)?;
     let backup = archive_path(path, g.file.turn);
     if backup.exists() && file::read_text(&backup)? != file::read_text(path)? {
         if !force {
@@ -668,7 +868,22 @@ pub fn resolve_files(
     let dir = reports
         .map(Path::to_path_buf)
         .unwrap_or_else(|| default_reports(path));
-    let written = store_reports(&loaded, &dir, rendered?)?;
+    let rendered = rendered?;
+    let mut mails = Vec::new();
+    if eml {
+        for (seat, (text, json)) in rendered.iter().enumerate() {
+            if let Some(m) = mail::report_mail(&loaded, seat, text, json, now) {
+                mails.push((seat, m));
+            }
+        }
+    }
+    let mut written = store_reports(&loaded, &dir, rendered)?;
+    let turn_dir = dir.join(format!("turn-{:04}", loaded.file.turn));
+    for (seat, m) in mails {
+        let p = turn_dir.join(format!("{}.eml", loaded.file.players[seat].id));
+        file::write_replace(&p, &m)?;
+        written.push(p);
+    }
     Ok((loaded, written))
 }
 
@@ -772,19 +987,40 @@ pub fn verify(path: &Path, seed: Option<&str>) -> Result<Vec<String>> {
             "the seed does not match the commitment printed in every report".into(),
         ]);
     }
+    let g = match replay(&file, &seed, file.log.len(), |_| Ok(()))? {
+        Ok(g) => g,
+        Err(found) => return Ok(found),
+    };
+    if file::canonical(&g.file.state) != file::canonical(&file.state) {
+        problems.push("the final state differs from the replayed one".into());
+    }
+    Ok(problems)
+}
+
+/// Replay `file` from its setup through its first `upto` log entries with
+/// `seed`, checking each replayed entry against the recorded one. `visit`
+/// sees the game after setup and after each entry. `Ok(Err(findings))`
+/// when the replay departs from the record.
+pub fn replay(
+    file: &GameFile,
+    seed: &str,
+    upto: usize,
+    mut visit: impl FnMut(&Loaded) -> Result<()>,
+) -> Result<std::result::Result<Loaded, Vec<String>>> {
+    let mut problems = Vec::new();
     let entry = games::find(&file.game)
         .ok_or_else(|| Error::refused(format!("unknown game `{}`", file.game)))?;
     let session = entry.load(&file.ruleset.text).map_err(Error::refused)?;
     let players = file.player_ids();
-    let mut rng = rng::phase_rng(&seed, &file.id, 0, "setup");
+    let mut rng = rng::phase_rng(seed, &file.id, 0, "setup");
     let (state, _) = match session.setup(&players, &file.options, file.setup.as_deref(), &mut rng) {
         Ok(s) => s,
-        Err(e) => return Ok(vec![format!("setup does not replay: {e}")]),
+        Err(e) => return Ok(Err(vec![format!("setup does not replay: {e}")])),
     };
     if GameFile::state_hash(&session.encode(&state)) != file.initial_sha256 {
-        return Ok(vec![
+        return Ok(Err(vec![
             "setup: the seed and options do not give the recorded initial state".into(),
-        ]);
+        ]));
     }
     let mut replay = file.clone();
     replay.log.clear();
@@ -800,7 +1036,8 @@ pub fn verify(path: &Path, seed: Option<&str>) -> Result<Vec<String>> {
         session,
         state,
     };
-    for e in &file.log {
+    visit(&g)?;
+    for e in &file.log[..upto.min(file.log.len())] {
         let files: Vec<(String, String)> = e
             .orders
             .iter()
@@ -811,25 +1048,39 @@ pub fn verify(path: &Path, seed: Option<&str>) -> Result<Vec<String>> {
                 )
             })
             .collect();
-        let accepted = match check_orders(&g, &files, false) {
+        let mut accepted = match check_orders(&g, &files, false) {
             Ok(a) => a,
             Err(err) => {
                 problems.push(format!(
                     "turn {}: the recorded orders are refused on replay: {err}",
                     e.turn
                 ));
-                return Ok(problems);
+                return Ok(Err(problems));
             }
         };
+        // What herald recorded beside each file: stand-in policy, mail date.
+        for r in &mut accepted.records {
+            if let Some(o) = e.orders.iter().find(|o| o.player == r.player) {
+                r.nmr = o.nmr.clone();
+                r.received = o.received.clone();
+            }
+        }
+        g.file.deadline = e.deadline.clone();
         g.state = step(
             g.session.as_ref(),
             &mut g.file,
             &g.state,
-            &seed,
+            seed,
             accepted,
             &e.resolved_at,
         );
         let last = g.file.log.last().expect("an entry");
+        if last.dropped != e.dropped {
+            problems.push(format!(
+                "turn {}: replay drops {:?}, the log says {:?}",
+                e.turn, last.dropped, e.dropped
+            ));
+        }
         if last.phase != e.phase {
             problems.push(format!(
                 "turn {}: replay is in phase {}, the log says {}",
@@ -849,14 +1100,11 @@ pub fn verify(path: &Path, seed: Option<&str>) -> Result<Vec<String>> {
             ));
         }
         if !problems.is_empty() {
-            return Ok(problems);
+            return Ok(Err(problems));
         }
+        visit(&g)?;
     }
-    let replay = g.file;
-    if file::canonical(&replay.state) != file::canonical(&file.state) {
-        problems.push("the final state differs from the replayed one".into());
-    }
-    Ok(problems)
+    Ok(Ok(g))
 }
 
 /// The status lines for `herald status`.
@@ -881,6 +1129,25 @@ pub fn status(g: &Loaded) -> String {
     if let Some(d) = &f.deadline {
         s.push_str(&format!("deadline: {d}\n"));
     }
+    let missed: Vec<String> = nmr::missed(f)
+        .iter()
+        .map(|m| {
+            let mut t = format!("{} {}", m.player, m.total);
+            if m.dropped {
+                t.push_str(" (dropped out)");
+            }
+            t
+        })
+        .collect();
+    s.push_str(&format!(
+        "missed orders: {} (policy {}{})\n",
+        missed.join(", "),
+        nmr::policy(f, g.entry).name(),
+        match f.drop_after {
+            Some(n) if n > 0 => format!("; drop-out after {n} in a row"),
+            _ => String::new(),
+        }
+    ));
     s
 }
 
@@ -922,6 +1189,8 @@ pub fn demo(
         reports: None,
         now,
         secrets_from_seed: true,
+        light_passwords: true,
+        mail: MailSettings::default(),
     })?;
     let passwords: BTreeMap<String, String> = created.passwords.into_iter().collect();
     let orders_dir = dir.join("orders");
@@ -941,7 +1210,7 @@ pub fn demo(
             file::write_atomic(&p, text.as_bytes())?;
             paths.push(p);
         }
-        resolve_files(&path, &paths, &stamp, None, false)?;
+        resolve_files(&path, &paths, &stamp, None, false, false)?;
     }
     let g = Loaded::open(&path)?;
     let verified = verify(&path, None)?;

@@ -2,13 +2,18 @@
 //! or an [`Error`] that `main` turns into a message and an exit status.
 
 mod check;
+mod deadline;
 mod demo;
+mod export;
 mod games;
+mod inbox;
 mod new;
 mod orders;
+mod passwd;
 mod report;
 mod resolve;
 mod status;
+mod undo;
 mod verify;
 
 use crate::error::{Error, Result};
@@ -41,6 +46,16 @@ pub enum Command {
     Orders(orders::Args),
     /// Play a whole game with bot players, by mail, into a folder.
     Demo(demo::Args),
+    /// Read mail (Maildir or mbox): store accepted order files, write replies.
+    Inbox(inbox::Args),
+    /// Set the current phase's deadline.
+    Deadline(deadline::Args),
+    /// Give a player a new password.
+    Passwd(passwd::Args),
+    /// Write a player's own reports and orders so far into one file.
+    Export(export::Args),
+    /// Roll back the last resolved phase (replaying the log without it).
+    Undo(undo::Args),
 }
 
 /// Run a parsed command line; the output to print on success.
@@ -55,6 +70,11 @@ pub fn run(cli: Cli) -> Result<String> {
         Command::Verify(a) => verify::run(a),
         Command::Orders(a) => orders::run(a),
         Command::Demo(a) => demo::run(a),
+        Command::Inbox(a) => inbox::run(a),
+        Command::Deadline(a) => deadline::run(a),
+        Command::Passwd(a) => passwd::run(a),
+        Command::Export(a) => export::run(a),
+        Command::Undo(a) => undo::run(a),
     }
 }
 

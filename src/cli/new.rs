@@ -33,6 +33,27 @@ pub struct Args {
     /// The time to record as the game's creation (RFC 3339; default: now).
     #[arg(long)]
     pub now: Option<String>,
+    /// A deadline for every phase, this long after the previous one was
+    /// resolved (the first after `new`): e.g. 72h, 3d, 90m.
+    #[arg(long)]
+    pub deadline_every: Option<String>,
+    /// The first phase's deadline (RFC 3339); later ones by --deadline-every
+    /// or `herald deadline`.
+    #[arg(long)]
+    pub deadline: Option<String>,
+    /// What a player who misses the deadline gets: hold, repeat or bot
+    /// (default: the game's own; see `herald games`).
+    #[arg(long)]
+    pub nmr: Option<String>,
+    /// Missed phases in a row before a player drops out (0: never).
+    #[arg(long, default_value_t = engine::DEFAULT_DROP_AFTER)]
+    pub drop_after: u32,
+    /// The moderator's address: the From of replies and report mails.
+    #[arg(long)]
+    pub moderator: Option<String>,
+    /// A player's mail address, player=address; repeat for more.
+    #[arg(long = "email")]
+    pub emails: Vec<String>,
 }
 
 pub fn run(a: Args) -> Result<String> {
@@ -49,6 +70,15 @@ pub fn run(a: Args) -> Result<String> {
         reports: a.reports,
         now,
         secrets_from_seed: false,
+        light_passwords: false,
+        mail: engine::MailSettings {
+            deadline_every: a.deadline_every,
+            deadline: a.deadline,
+            nmr: a.nmr,
+            drop_after: Some(a.drop_after),
+            moderator: a.moderator,
+            emails: a.emails,
+        },
     })?;
     let mut s = format!(
         "created {} ({}), game id {}\n",
@@ -60,6 +90,17 @@ pub fn run(a: Args) -> Result<String> {
         s.push_str(&format!("  {n}\n"));
     }
     s.push_str(&format!("seed commitment: {}\n", c.file.seed_commitment));
+    if let Some(d) = &c.file.deadline {
+        s.push_str(&format!("first deadline: {d}\n"));
+    }
+    s.push_str(&format!(
+        "missed orders: policy {}, drop-out after {}\n",
+        c.file.nmr.as_deref().unwrap_or("-"),
+        match c.file.drop_after {
+            Some(0) | None => "never".to_string(),
+            Some(n) => format!("{n} in a row"),
+        }
+    ));
     s.push_str(
         "passwords (shown once; also in the secrets file — give each player only their own):\n",
     );

@@ -5,7 +5,8 @@ use std::path::PathBuf;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     pub game: PathBuf,
-    /// The order files of every player the phase awaits.
+    /// The order files of every player the phase awaits (default: those
+    /// `herald inbox` stored in <game>.orders/turn-NNNN/).
     pub orders: Vec<PathBuf>,
     /// The time of resolution to record (RFC 3339; default: now).
     #[arg(long)]
@@ -16,6 +17,10 @@ pub struct Args {
     /// Overwrite an existing, different `<game>.archive/turn-NNNN.json` copy.
     #[arg(long)]
     pub force: bool,
+    /// Also write each report as a ready-to-send mail, <player>.eml, for
+    /// players with an address.
+    #[arg(long)]
+    pub eml: bool,
 }
 
 pub fn run(a: Args) -> Result<String> {
@@ -26,6 +31,7 @@ pub fn run(a: Args) -> Result<String> {
         &now.to_rfc3339(),
         a.reports.as_deref(),
         a.force,
+        a.eml,
     )?;
     let kept = engine::archive_path(&a.game, g.file.turn - 1);
     let mut s = format!(
@@ -34,6 +40,21 @@ pub fn run(a: Args) -> Result<String> {
         g.file.id,
         kept.display()
     );
+    if let Some(last) = crate::nmr::last_phase(&g.file) {
+        for (p, policy) in &last.missing {
+            s.push_str(&format!(
+                "no orders from {p} by the deadline: herald stood in ({policy})\n"
+            ));
+        }
+        for p in &last.late {
+            s.push_str(&format!(
+                "late orders from {p} (sent after the deadline) used\n"
+            ));
+        }
+        for p in &last.dropped {
+            s.push_str(&format!("{p} has dropped out after missing orders\n"));
+        }
+    }
     match &g.file.outcome {
         Some(o) => s.push_str(&format!("game over: {}\n", o.summary)),
         None => s.push_str(&format!(

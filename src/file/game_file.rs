@@ -24,7 +24,8 @@ pub struct Player {
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
-    /// `sha256$<salt>$<digest>`: only a salted hash is kept.
+    /// An Argon2id PHC string (`$argon2id$…`), or `sha256$<salt>$<digest>`
+    /// in files from herald 0.1: only a salted hash is kept.
     pub password: String,
 }
 
@@ -34,6 +35,14 @@ pub struct OrderRecord {
     /// The order file as received, with the password value blanked.
     pub text: String,
     pub sha256: String,
+    /// Set when herald stood in for a player who sent nothing by the
+    /// deadline: the missed-order policy applied (`hold`, `repeat`, `bot`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nmr: Option<String>,
+    /// When the mail carrying the file was sent (its Date), for files read
+    /// by `herald inbox`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub received: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -48,6 +57,12 @@ pub struct LogEntry {
     pub prev: String,
     pub state_sha256: String,
     pub resolved_at: String,
+    /// The deadline this phase had, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline: Option<String>,
+    /// Players who dropped out after this phase (too many missed orders).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dropped: Vec<String>,
     /// sha256 of this entry's canonical JSON without this field.
     pub hash: String,
 }
@@ -61,6 +76,10 @@ struct EntryBody<'a> {
     prev: &'a str,
     state_sha256: &'a str,
     resolved_at: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    deadline: Option<&'a str>,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    dropped: &'a [String],
 }
 
 impl LogEntry {
@@ -73,6 +92,8 @@ impl LogEntry {
             prev: &self.prev,
             state_sha256: &self.state_sha256,
             resolved_at: &self.resolved_at,
+            deadline: self.deadline.as_deref(),
+            dropped: &self.dropped,
         })
     }
 }
@@ -106,8 +127,22 @@ pub struct GameFile {
     pub turn: u32,
     pub phase: String,
     pub awaiting: Vec<String>,
+    /// The current phase's deadline (RFC 3339), if the game has deadlines.
     #[serde(default)]
     pub deadline: Option<String>,
+    /// `new --deadline-every`: each phase's deadline is this many seconds
+    /// after the previous phase was resolved.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline_every: Option<u64>,
+    /// The missed-order policy (`hold`, `repeat`, `bot`); absent: the game's default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nmr: Option<String>,
+    /// Missed phases in a row after which a player drops out; absent or 0: never.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drop_after: Option<u32>,
+    /// The moderator's mail address: the From of replies and report mails.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moderator: Option<String>,
     pub outcome: Option<Outcome>,
     pub initial_sha256: String,
     pub initial: Value,

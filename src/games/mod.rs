@@ -140,6 +140,60 @@ pub trait Game: 'static {
     /// The board as text, from a view.
     fn ascii_board(rules: &Self::Rules, view: &Self::View) -> String;
     fn outcome(rules: &Self::Rules, state: &Self::State, players: &[String]) -> Option<Outcome>;
+
+    /// The missed-order policies this game offers, its default first
+    /// (issue 7; `games/<game>.md` says why).
+    const NMR: &'static [Nmr] = &[Nmr::Bot];
+    /// What a player who sent nothing does under `hold`; `None` where the
+    /// rules allow no such order now (the engine then uses the bot). By
+    /// default: no orders at all, where the game's check accepts that.
+    fn hold_orders(
+        rules: &Self::Rules,
+        state: &Self::State,
+        seat: Seat,
+    ) -> Option<Vec<Self::Order>> {
+        Self::check(rules, state, seat, &[])
+            .is_empty()
+            .then(Vec::new)
+    }
+    /// A player drops out after too many missed orders in a row: the state
+    /// without them and the events that tell it. `None`: this game keeps
+    /// such a player under the missed-order policy to the end.
+    fn drop_out(
+        _rules: &Self::Rules,
+        _state: &Self::State,
+        _seat: Seat,
+    ) -> Option<(Self::State, Vec<Self::Event>)> {
+        None
+    }
+}
+
+/// What happens to a player who sends no orders by the deadline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Nmr {
+    /// No orders: forces stay, or the turn is passed, where the rules allow.
+    Hold,
+    /// The player's orders of the last phase of the same kind, where they
+    /// are still legal (else hold, else bot).
+    Repeat,
+    /// A legal set of orders chosen by the game's bot from the seeded RNG.
+    Bot,
+}
+
+impl Nmr {
+    pub fn name(self) -> &'static str {
+        match self {
+            Nmr::Hold => "hold",
+            Nmr::Repeat => "repeat",
+            Nmr::Bot => "bot",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Nmr> {
+        [Nmr::Hold, Nmr::Repeat, Nmr::Bot]
+            .into_iter()
+            .find(|n| n.name() == s)
+    }
 }
 
 /// A state or an order behind the object-safe layer.
@@ -184,6 +238,11 @@ pub trait Session: Send + Sync {
         events: &[(u32, Value)],
     ) -> Result<(Value, String), String>;
     fn outcome(&self, state: &AnyState, players: &[String]) -> Option<Outcome>;
+    /// Orders under the `hold` policy, as text; `None` where holding is not legal.
+    fn hold_orders(&self, state: &AnyState, seat: Seat) -> Option<Vec<String>>;
+    /// The state after `seat` drops out, and the events; `None` if the game
+    /// does not drop players.
+    fn drop_out(&self, state: &AnyState, seat: Seat) -> Option<(AnyState, Vec<Value>)>;
 }
 
 struct Loaded<G: Game> {
@@ -285,6 +344,18 @@ impl<G: Game> Session for Loaded<G> {
     fn outcome(&self, s: &AnyState, players: &[String]) -> Option<Outcome> {
         G::outcome(&self.rules, state::<G>(s), players)
     }
+    fn hold_orders(&self, s: &AnyState, seat: Seat) -> Option<Vec<String>> {
+        G::hold_orders(&self.rules, state::<G>(s), seat)
+            .map(|set| set.iter().map(|o| o.to_string()).collect())
+    }
+    fn drop_out(&self, s: &AnyState, seat: Seat) -> Option<(AnyState, Vec<Value>)> {
+        let (next, events) = G::drop_out(&self.rules, state::<G>(s), seat)?;
+        let events = events
+            .iter()
+            .map(|e| serde_json::to_value(e).expect("event serialises"))
+            .collect();
+        Some((Box::new(next) as AnyState, events))
+    }
 }
 
 /// A ruleset herald knows, by name.
@@ -294,6 +365,8 @@ pub struct Entry {
     pub ruleset: &'static str,
     pub demo_players: &'static [&'static str],
     pub options: fn() -> Vec<OptionSpec>,
+    /// Missed-order policies offered, the default first.
+    pub nmr: &'static [Nmr],
     load: fn(&str) -> Result<Box<dyn Session>, String>,
 }
 
@@ -317,6 +390,7 @@ const fn entry<G: Game>() -> Entry {
         ruleset: G::RULESET,
         demo_players: G::DEMO_PLAYERS,
         options: G::options,
+        nmr: G::NMR,
         load: loader::<G>,
     }
 }

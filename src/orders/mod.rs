@@ -61,6 +61,21 @@ fn order_form(sent: &str) -> (String, usize) {
     let Some(at) = lines
         .iter()
         .rposition(|l| unquote(l).starts_with(FORM_MARKER))
+        .or_else(|| {
+            // No form marker: a mail may still open with a greeting. The
+            // file starts at its first `game =` line; a file that starts
+            // with it (or has none) is taken whole.
+            let first = lines.iter().position(|l| {
+                let t = unquote(l);
+                let t = t.trim_start();
+                t.strip_prefix("game")
+                    .is_some_and(|r| r.trim_start().starts_with('='))
+            })?;
+            let prose = lines[..first]
+                .iter()
+                .any(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
+            (first > 0 && prose).then(|| first - 1)
+        })
     else {
         return (sent.to_string(), 0);
     };
@@ -90,8 +105,9 @@ impl OrderFile {
     ///
     /// A whole report pasted back (or quoted in a mail reply) works too:
     /// everything up to the report's `----- ORDERS` line is ignored, and a
-    /// form quoted with `>` is unquoted. Line numbers still count from the
-    /// top of what was sent.
+    /// form quoted with `>` is unquoted. Without that line, words before the
+    /// first `game =` line (a greeting in a mail) are ignored. Line numbers
+    /// still count from the top of what was sent.
     pub fn parse(name: &str, sent: &str) -> Result<OrderFile, Vec<String>> {
         let (body, skipped) = order_form(sent);
         let text = body.as_str();

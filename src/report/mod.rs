@@ -94,6 +94,13 @@ struct GameHeader<'a> {
     /// Revealed only once the game is over.
     seed: Option<&'a str>,
     players: Vec<&'a str>,
+    /// Missed orders per player (every report shows them).
+    missed: Vec<crate::nmr::Missed>,
+    /// Who sent nothing, was late or dropped out in the last phase.
+    last: Option<crate::nmr::LastPhase>,
+    /// The missed-order policy and the drop-out limit (0: never).
+    nmr: &'static str,
+    drop_after: u32,
 }
 
 fn header(g: &Loaded) -> GameHeader<'_> {
@@ -113,6 +120,10 @@ fn header(g: &Loaded) -> GameHeader<'_> {
         seed_commitment: &f.seed_commitment,
         seed: if over { f.seed.as_deref() } else { None },
         players: f.players.iter().map(|p| p.id.as_str()).collect(),
+        missed: crate::nmr::missed(f),
+        last: crate::nmr::last_phase(f),
+        nmr: crate::nmr::policy(f, g.entry).name(),
+        drop_after: f.drop_after.unwrap_or(0),
     }
 }
 

@@ -249,6 +249,36 @@ impl Game for Hexwar {
         view::ascii_board(v)
     }
 
+    /// A missed turn passes under `hold` (HEXWAR has `pass`); the default.
+    const NMR: &'static [crate::games::Nmr] = &[crate::games::Nmr::Hold, crate::games::Nmr::Bot];
+
+    fn hold_orders(_: &Rules, st: &State, seat: Seat) -> Option<Vec<Order>> {
+        (!st.is_over() && st.side as Seat == seat).then(|| vec![Order::Pass])
+    }
+
+    /// Dropping out is surrendering (games/hexwar.md).
+    fn drop_out(_: &Rules, st: &State, seat: Seat) -> Option<(State, Vec<Event>)> {
+        if st.is_over() {
+            return None;
+        }
+        let mut next = st.clone();
+        let side = seat as u8;
+        next.finish = Some(state::Finish {
+            winner: side ^ 1,
+            how: state::How::Surrender,
+        });
+        let ev = vec![
+            Event::Surrendered { side },
+            Event::Ended {
+                winner: side ^ 1,
+                how: state::How::Surrender,
+                distances: None,
+                pieces: None,
+            },
+        ];
+        Some((next, ev))
+    }
+
     fn outcome(rules: &Rules, st: &State, players: &[String]) -> Option<Outcome> {
         let f = st.finish?;
         Some(Outcome {

@@ -184,21 +184,15 @@ fn piece_name(rules: &Rules, p: Piece) -> &str {
 fn explain_move(rules: &Rules, st: &State, from: Hex, to: Hex) -> String {
     let geo = &rules.geo;
     let fc = geo.cell(from).expect("a board hex") as usize;
-    let Some(p) = st.piece(fc) else {
+    // An enemy piece is answered as an empty hex is: an order never
+    // learns what stands where it names (issue 7).
+    let Some(p) = st.piece(fc).filter(|p| p.side() == st.side) else {
         return format!(
-            "there is no piece on {}; {}",
+            "you have no piece on {}; {}",
             label(from),
             movable_list(rules, st)
         );
     };
-    if p.side() != st.side {
-        return format!(
-            "the {} on {} is not yours; {}",
-            piece_name(rules, p),
-            label(from),
-            movable_list(rules, st)
-        );
-    }
     let kind = &rules.kinds[p.kind() as usize];
     let name = &kind.name;
     let facing = p.facing();
@@ -421,10 +415,9 @@ fn action(rules: &Rules, st: &State, o: &Order) -> Result<Action, String> {
                 facing: facing.index() as u8,
             };
             match st.piece(c as usize) {
-                None => Err(format!("there is no piece on {} to rotate", label(*at))),
+                None => Err(format!("you have no piece on {} to rotate", label(*at))),
                 Some(p) if p.side() != st.side => Err(format!(
-                    "the {} on {} is not yours to rotate",
-                    piece_name(rules, p),
+                    "you have no piece on {} to rotate",
                     label(*at)
                 )),
                 Some(p) if p.facing() == *facing => Err(format!(

@@ -440,6 +440,19 @@ impl Game for NorseWars {
         view::ascii_board(v)
     }
 
+    /// Dropped out: eliminated, pieces removed (see games/norse-wars.md).
+    /// Not while Shields are drafted: the draft's turn order has no gap for
+    /// a missing seat, so the bot drafts for them and the drop-out happens at
+    /// their next missed move.
+    fn drop_out(rules: &Rules, st: &State, seat: Seat) -> Option<(State, Vec<Event>)> {
+        if st.phase != state::Phase::Move {
+            return None;
+        }
+        let mut next = st.clone();
+        let ev = next.drop_out(rules, seat);
+        Some((next, ev))
+    }
+
     fn outcome(_: &Rules, st: &State, players: &[String]) -> Option<Outcome> {
         let winners = st.winners.as_ref()?;
         let names: Vec<String> = winners

@@ -94,6 +94,9 @@ pub enum Cause {
     Starved,
     /// The board shrank under it (sudden death).
     Shrunk,
+    /// Its player dropped out after missing orders (the Jarl; the Warriors
+    /// then leave with it).
+    DroppedOut,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -446,6 +449,23 @@ impl State {
             }
         }
         jarl && t_at == Hex::ORIGIN
+    }
+
+    /// A player dropped out after missing orders (issue 7): they are
+    /// eliminated as if their Jarl were lost, every piece leaves the board,
+    /// and play goes on with the others (or ends if one side is left).
+    pub fn drop_out(&mut self, rules: &Rules, seat: usize) -> Vec<Event> {
+        let mut ev = Vec::new();
+        if self.phase == Phase::Over || !self.seats[seat].alive {
+            return ev;
+        }
+        self.remove(State::slot(seat, 0), Cause::DroppedOut, &mut ev);
+        self.eliminate(seat, &mut ev);
+        self.eliminated_this_round = true;
+        if !self.settle(&mut ev) {
+            self.seek(rules, &mut ev);
+        }
+        ev
     }
 
     /// A player's Jarl is gone: their Warriors leave too.

@@ -299,10 +299,11 @@ impl Seer<'_> {
                     Cause::JarlLost => "leaves the game with its Jarl",
                     Cause::Starved => "starves",
                     Cause::Shrunk => "falls as the board shrinks",
+                    Cause::DroppedOut => "leaves the game: its player dropped out",
                 };
                 if self.sees(*at) {
                     format!("{} on {} {}", self.name(*who), self.l(*at), why)
-                } else if *cause == Cause::JarlLost {
+                } else if matches!(cause, Cause::JarlLost | Cause::DroppedOut) {
                     return None;
                 } else {
                     format!(

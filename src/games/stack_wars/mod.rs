@@ -95,14 +95,10 @@ pub fn explain(st: &State, side: Side, action: Action, why: Illegal) -> String {
             n - 1
         ),
         Illegal::NoReserves => "you have no armies in reserve to fortify with".to_string(),
-        Illegal::NotControlled(sq) => match st.at(sq) {
-            Some(_) => format!("{sq} holds enemy armies; you fortify only territory you control (your baseline, row {}, or a territory holding your armies)", side.baseline(n)),
-            None => format!("{sq} is not yours to fortify; you fortify only territory you control (your baseline, row {}, or a territory holding your armies)", side.baseline(n)),
-        },
-        Illegal::NoArmy(sq) => match st.at(sq) {
-            Some(_) => format!("{sq} holds {}'s armies, not yours", side.other()),
-            None => format!("you have no army on {sq}"),
-        },
+        // Enemy armies are answered as an empty territory is: an order
+        // never learns what stands where it names (issue 7).
+        Illegal::NotControlled(sq) => format!("{sq} is not yours to fortify; you fortify only territory you control (your baseline, row {}, or a territory holding your armies)", side.baseline(n)),
+        Illegal::NoArmy(sq) => format!("you have no army on {sq}"),
         Illegal::NotAdjacent => "the two territories are not adjacent (one step up, down, left or right; never diagonally)".to_string(),
         Illegal::Enemy(sq) => format!("{sq} holds enemy armies; a MOVE cannot enter it (ATTACK it instead, from a territory with exactly one army)"),
         Illegal::OwnArmies(sq) => format!("{sq} holds your own armies; a MOVE goes to an adjacent unclaimed territory (this game was started without move_onto_own)"),
@@ -314,6 +310,26 @@ impl Game for StackWars {
 
     fn ascii_board(_: &Rules, v: &view::View) -> String {
         view::ascii_board(v)
+    }
+
+    /// Dropping out is resigning: the other side wins (games/stack-wars.md).
+    fn drop_out(_: &Rules, st: &State, seat: Seat) -> Option<(State, Vec<Event>)> {
+        if st.result.is_some() {
+            return None;
+        }
+        let side = if Side::Black.seat() == seat {
+            Side::Black
+        } else {
+            Side::White
+        };
+        let mut next = st.clone();
+        let mut ev = vec![Event::Resigned { side }];
+        next.end(
+            Some(side.other()),
+            format!("{side} dropped out after missing orders"),
+            &mut ev,
+        );
+        Some((next, ev))
     }
 
     fn outcome(_: &Rules, st: &State, players: &[String]) -> Option<Outcome> {

@@ -373,7 +373,7 @@ impl State {
         false
     }
 
-    fn end(&mut self, winner: Option<Side>, how: String, ev: &mut Vec<Event>) {
+    pub fn end(&mut self, winner: Option<Side>, how: String, ev: &mut Vec<Event>) {
         ev.push(Event::Ended {
             winner,
             how: how.clone(),

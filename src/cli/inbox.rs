@@ -1,0 +1,59 @@
+use crate::error::Result;
+use crate::mail::{self, inbox::Fate};
+use std::path::PathBuf;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    pub game: PathBuf,
+    /// A Maildir folder (with new/ and cur/) or an mbox file.
+    pub mailbox: PathBuf,
+    /// Where to write the replies (default: <game>.outbox/ beside the game).
+    #[arg(long)]
+    pub replies: Option<PathBuf>,
+    /// The time to date the replies with (RFC 3339; default: now).
+    #[arg(long)]
+    pub now: Option<String>,
+}
+
+/// Read new mail: accepted order files go to <game>.orders/turn-NNNN/, and
+/// every mail gets a reply (.eml) for the moderator's mail program to send.
+pub fn run(a: Args) -> Result<String> {
+    let now = super::now(a.now.as_deref())?.to_rfc3339();
+    let replies = a.replies.unwrap_or_else(|| mail::outbox(&a.game));
+    let read = mail::inbox::run(&a.game, &a.mailbox, &replies, &now)?;
+    let mut s = String::new();
+    let (mut ok, mut bad, mut old) = (0, 0, 0);
+    for r in &read {
+        let what = match &r.fate {
+            Fate::Accepted { player, replaced } => {
+                ok += 1;
+                match replaced {
+                    Some(t) => format!("accepted, orders of {player} (replacing {t})"),
+                    None => format!("accepted, orders of {player}"),
+                }
+            }
+            Fate::Superseded { player, kept } => {
+                format!("valid but older than the orders of {player} already stored ({kept})")
+            }
+            Fate::Refused { problems } => {
+                bad += 1;
+                format!("refused: {}", problems.join("; "))
+            }
+            Fate::AlreadyRead => {
+                old += 1;
+                "already read; skipped".into()
+            }
+        };
+        s.push_str(&format!(
+            "{} from {}: {what}\n",
+            r.place,
+            if r.from.is_empty() { "?" } else { &r.from }
+        ));
+    }
+    s.push_str(&format!(
+        "{} mails: {ok} accepted, {bad} refused, {old} already read; replies in {}\n",
+        read.len(),
+        replies.display()
+    ));
+    Ok(s)
+}

@@ -1,0 +1,858 @@
+//! Running games by mail (issue 7): passwords, deadlines and missed orders,
+//! drop-outs, the mailbox, report mails, undo and export. Every test drives
+//! the herald binary as a moderator would.
+
+mod common;
+
+use common::{herald, scratch};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+const NEW: &str = "2026-11-22T12:00:00Z";
+
+/// A game in its own folder, run through the binary.
+struct Table {
+    dir: PathBuf,
+    game: PathBuf,
+    passwords: BTreeMap<String, String>,
+}
+
+impl Table {
+    fn new(tag: &str, game: &str, players: &str, extra: &[&str]) -> Table {
+        let dir = scratch(tag);
+        let path = dir.join("game.json");
+        let mut args = vec![
+            "new",
+            game,
+            "--players",
+            players,
+            "--seed",
+            "mail-seed",
+            "--out",
+            path.to_str().unwrap(),
+            "--now",
+            NEW,
+        ];
+        args.extend(extra);
+        let (code, out, err) = herald(&args);
+        assert_eq!(code, 0, "new failed: {out}{err}");
+        let secrets: toml::Table =
+            toml::from_str(&std::fs::read_to_string(dir.join("game.secrets.toml")).unwrap())
+                .unwrap();
+        let passwords = secrets["passwords"]
+            .as_table()
+            .unwrap()
+            .iter()
+            .map(|(k, v)| (k.clone(), v.as_str().unwrap().to_string()))
+            .collect();
+        Table {
+            dir,
+            game: path,
+            passwords,
+        }
+    }
+
+    fn g(&self) -> &str {
+        self.game.to_str().unwrap()
+    }
+
+    fn json(&self) -> Value {
+        serde_json::from_str(&std::fs::read_to_string(&self.game).unwrap()).unwrap()
+    }
+
+    fn id(&self) -> String {
+        self.json()["id"].as_str().unwrap().to_string()
+    }
+
+    fn turn(&self) -> u64 {
+        self.json()["turn"].as_u64().unwrap()
+    }
+
+    fn awaiting(&self) -> Vec<String> {
+        self.json()["awaiting"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_string())
+            .collect()
+    }
+
+    /// The first legal set of orders for `player` now.
+    fn legal(&self, player: &str) -> Vec<String> {
+        let g = herald::engine::Loaded::open(&self.game).unwrap();
+        let seat = g.file.player_index(player).unwrap();
+        g.session.legal_orders(&g.state, seat).swap_remove(0)
+    }
+
+    fn order_text(&self, player: &str, password: &str, orders: &[String]) -> String {
+        herald::report::order_file(&self.id(), player, self.turn() as u32, password, orders)
+    }
+
+    /// Write `player`'s orders (their own password) to a file; its path.
+    fn orders(&self, player: &str, orders: &[String]) -> String {
+        let text = self.order_text(player, &self.passwords[player], orders);
+        let p = self.dir.join(format!("t{}-{player}.toml", self.turn()));
+        std::fs::write(&p, text).unwrap();
+        p.to_str().unwrap().to_string()
+    }
+
+    fn run(&self, args: &[&str]) -> (i32, String, String) {
+        herald(args)
+    }
+
+    fn ok(&self, args: &[&str]) -> String {
+        let (code, out, err) = herald(args);
+        assert_eq!(code, 0, "herald {args:?} failed:\n{out}{err}");
+        out
+    }
+
+    fn report(&self, player: &str) -> String {
+        self.ok(&["report", self.g(), "--player", player])
+    }
+
+    fn verify(&self) {
+        let out = self.ok(&["verify", self.g()]);
+        assert!(out.contains("ok"), "{out}");
+    }
+}
+
+impl Drop for Table {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
+    }
+}
+
+fn read(p: &Path) -> Vec<u8> {
+    std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+#[test]
+fn passwords_are_argon2_hashes_and_passwd_replaces_one() {
+    let t = Table::new("passwd", "hexwar", "red,blue", &[]);
+    let file = std::fs::read_to_string(&t.game).unwrap();
+    for (p, pw) in &t.passwords {
+        assert!(
+            !file.contains(pw.as_str()),
+            "the game file holds {p}'s password"
+        );
+    }
+    let stored = t.json()["players"][0]["password"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(stored.starts_with("$argon2id$v=19$m=19456,t=2"), "{stored}");
+    let old = t.passwords["red"].clone();
+    let out = t.ok(&["passwd", t.g(), "--player", "red"]);
+    let secrets: toml::Table =
+        toml::from_str(&std::fs::read_to_string(t.dir.join("game.secrets.toml")).unwrap()).unwrap();
+    let new = secrets["passwords"]["red"].as_str().unwrap().to_string();
+    assert_ne!(new, old);
+    assert!(out.contains(&new), "{out}");
+    assert_eq!(
+        secrets["passwords"]["blue"].as_str().unwrap(),
+        t.passwords["blue"]
+    );
+    let orders = t.legal("red");
+    let stale = t.dir.join("old.toml");
+    std::fs::write(&stale, t.order_text("red", &old, &orders)).unwrap();
+    let (code, _, err) = t.run(&["check", t.g(), stale.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.contains("wrong password for red"), "{err}");
+    let fresh = t.dir.join("new.toml");
+    std::fs::write(&fresh, t.order_text("red", &new, &orders)).unwrap();
+    t.ok(&["check", t.g(), fresh.to_str().unwrap()]);
+    t.verify();
+}
+
+#[test]
+fn orders_for_the_other_sides_pieces_reveal_nothing() {
+    // HEXWAR: e7 holds a black Skeleton; d4 is empty. Both answers read alike.
+    let t = Table::new("foreign-hexwar", "hexwar", "red,blue", &[]);
+    let mut answers = Vec::new();
+    for o in ["move e7 e6", "move d4 d5", "rotate e7 N", "rotate d4 N"] {
+        let f = t.orders("red", &[o.to_string()]);
+        let (code, _, err) = t.run(&["check", t.g(), &f]);
+        assert_eq!(code, 1, "{o} accepted");
+        assert!(
+            !err.contains("Skeleton"),
+            "{o}: the refusal names the piece: {err}"
+        );
+        assert!(err.contains("you have no piece on"), "{o}: {err}");
+        answers.push(
+            err.replace("e7", "XX")
+                .replace("d4", "XX")
+                .replace("e6", "YY")
+                .replace("d5", "YY"),
+        );
+    }
+    assert_eq!(
+        answers[0], answers[1],
+        "an enemy piece is answered unlike an empty hex"
+    );
+    assert_eq!(answers[2], answers[3]);
+    // Stack Wars: White's armies on 0,4 and an empty 4,4 answered alike.
+    let s = Table::new("foreign-stack", "stack-wars", "red,blue", &[]);
+    let a = s.orders("red", &["fortify 8,4".to_string()]);
+    s.ok(&["resolve", s.g(), &a, "--now", NEW]);
+    let b = s.orders("blue", &["fortify 0,4".to_string()]);
+    s.ok(&["resolve", s.g(), &b, "--now", NEW]);
+    let mut answers = Vec::new();
+    for o in ["move 0,4 1,4", "move 4,4 5,4"] {
+        let f = s.orders("red", &[o.to_string()]);
+        let (code, _, err) = s.run(&["check", s.g(), &f]);
+        assert_eq!(code, 1, "{o} accepted");
+        assert!(
+            !err.contains("White") && !err.contains("armies,"),
+            "{o}: {err}"
+        );
+        answers.push(
+            err.replace("0,4 1,4", "A")
+                .replace("4,4 5,4", "A")
+                .replace("0,4", "B")
+                .replace("4,4", "B"),
+        );
+    }
+    assert_eq!(answers[0], answers[1]);
+}
+
+#[test]
+fn before_the_deadline_every_file_is_needed_after_it_the_policy_stands_in() {
+    let t = Table::new(
+        "deadline-hold",
+        "hexwar",
+        "red,blue",
+        &["--deadline-every", "72h"],
+    );
+    assert_eq!(t.json()["deadline"], "2026-11-25T12:00:00+00:00");
+    let st = t.ok(&["status", t.g(), "--now", "2026-11-24T10:30:00Z"]);
+    assert!(st.contains("awaiting orders from: red"), "{st}");
+    assert!(st.contains("time left: 1d 1h"), "{st}");
+    let before = read(&t.game);
+    let (code, _, err) = t.run(&["resolve", t.g(), "--now", "2026-11-25T11:59:59Z"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("still needs orders from red") && err.contains("2026-11-25T12:00:00"),
+        "{err}"
+    );
+    assert_eq!(
+        read(&t.game),
+        before,
+        "a refused resolve changed the game file"
+    );
+    // At the deadline: HEXWAR's default policy is hold, a pass.
+    let out = t.ok(&["resolve", t.g(), "--now", "2026-11-25T12:00:00Z"]);
+    assert!(
+        out.contains("no orders from red by the deadline: herald stood in (hold)"),
+        "{out}"
+    );
+    let j = t.json();
+    let rec = &j["log"][0]["orders"][0];
+    assert_eq!(rec["player"], "red");
+    assert_eq!(rec["nmr"], "hold");
+    assert!(rec["text"].as_str().unwrap().contains("\"pass\""), "{rec}");
+    assert_eq!(j["log"][0]["deadline"], "2026-11-25T12:00:00+00:00");
+    assert_eq!(
+        j["deadline"], "2026-11-28T12:00:00+00:00",
+        "the next deadline runs from the resolve"
+    );
+    for p in ["red", "blue"] {
+        let r = t.report(p);
+        assert!(
+            r.contains("No orders from red for turn 0 by the deadline"),
+            "{r}"
+        );
+        assert!(r.contains("Missed orders: red 1, blue 0"), "{r}");
+    }
+    t.verify();
+}
+
+#[test]
+fn the_bot_policy_plays_a_legal_move_from_the_seed() {
+    let play = |tag: &str| {
+        let t = Table::new(
+            tag,
+            "stack-wars",
+            "red,blue",
+            &["--deadline", "2026-11-23T00:00:00Z"],
+        );
+        let out = t.ok(&["resolve", t.g(), "--now", "2026-11-23T00:00:00Z"]);
+        assert!(out.contains("herald stood in (bot)"), "{out}");
+        t.verify();
+        let j = t.json();
+        let text = j["log"][0]["orders"][0]["text"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert_eq!(j["log"][0]["orders"][0]["nmr"], "bot");
+        assert_eq!(j["log"][0]["events"].as_array().unwrap().len(), 1, "{j}");
+        (text, j["state"].clone())
+    };
+    let (a, sa) = play("bot-a");
+    let (b, sb) = play("bot-b");
+    assert_eq!(a, b, "the bot's choice depends only on the seed");
+    assert_eq!(sa, sb);
+    // A policy the game does not offer is refused by name.
+    let dir = scratch("bot-bad");
+    let p = dir.join("g.json");
+    let (code, _, err) = herald(&[
+        "new",
+        "stack-wars",
+        "--players",
+        "a,b",
+        "--out",
+        p.to_str().unwrap(),
+        "--nmr",
+        "hold",
+    ]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("--nmr hold") && err.contains("offers bot"),
+        "{err}"
+    );
+    assert!(!p.exists());
+}
+
+#[test]
+fn a_player_who_keeps_missing_drops_out_as_the_game_says() {
+    // Norse Wars, three players, drop-out after two missed phases: green's
+    // pieces leave the board and the others play on.
+    let t = Table::new(
+        "dropout",
+        "norse-wars",
+        "red,blue,green",
+        &["--deadline-every", "1h", "--drop-after", "2"],
+    );
+    let mut now = chrono::DateTime::parse_from_rfc3339(NEW).unwrap();
+    let mut misses = 0;
+    while misses < 2 {
+        now += chrono::Duration::hours(2);
+        let stamp = now.to_rfc3339();
+        let who = t.awaiting();
+        let mut files = Vec::new();
+        for p in &who {
+            if p != "green" {
+                let o = t.legal(p);
+                files.push(t.orders(p, &o));
+            } else {
+                misses += 1;
+            }
+        }
+        let mut args = vec!["resolve", t.g()];
+        args.extend(files.iter().map(String::as_str));
+        args.extend(["--now", stamp.as_str()]);
+        t.ok(&args);
+    }
+    let j = t.json();
+    let last = j["log"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(last["dropped"], serde_json::json!(["green"]), "{last}");
+    assert!(j["outcome"].is_null(), "two players are left to play");
+    assert!(!t.awaiting().contains(&"green".to_string()));
+    let seat = j["state"]["seats"][2].clone();
+    assert_eq!(seat["alive"], false, "{seat}");
+    for p in j["state"]["pieces"].as_array().unwrap() {
+        if p["seat"] == 2 {
+            assert!(p["at"].is_null(), "a piece of green's stays: {p}");
+        }
+    }
+    let r = t.report("red");
+    assert!(
+        r.contains("green missed too many turns in a row and has dropped out"),
+        "{r}"
+    );
+    assert!(r.contains("green 2 (dropped out)"), "{r}");
+    t.verify();
+    // In a two-player game, dropping out loses: HEXWAR counts it a surrender.
+    let h = Table::new(
+        "dropout-2p",
+        "hexwar",
+        "red,blue",
+        &["--deadline-every", "1h", "--drop-after", "1"],
+    );
+    h.ok(&["resolve", h.g(), "--now", "2026-11-22T13:00:00Z"]);
+    let j = h.json();
+    assert_eq!(
+        j["outcome"]["winners"],
+        serde_json::json!(["blue"]),
+        "{}",
+        j["outcome"]
+    );
+    h.verify();
+}
+
+/// A Maildir message file.
+fn mail(dir: &Path, name: &str, headers: &[(&str, &str)], body: &str) {
+    let mut s = String::new();
+    for (k, v) in headers {
+        s.push_str(&format!("{k}: {v}\r\n"));
+    }
+    s.push_str("\r\n");
+    s.push_str(&body.replace('\n', "\r\n"));
+    std::fs::write(dir.join("new").join(name), s).unwrap();
+}
+
+fn parse_eml(bytes: &[u8]) -> mail_parser::Message<'_> {
+    mail_parser::MessageParser::default()
+        .parse(bytes)
+        .expect("an .eml herald wrote parses as mail")
+}
+
+#[test]
+fn the_inbox_takes_good_mail_refuses_bad_and_skips_what_it_read() {
+    let t = Table::new(
+        "inbox",
+        "hexwar",
+        "red,blue",
+        &[
+            "--deadline",
+            "2026-11-25T12:00:00Z",
+            "--email",
+            "red=red@example.org",
+            "--moderator",
+            "gm@example.org",
+        ],
+    );
+    let md = t.dir.join("Maildir");
+    for d in ["new", "cur", "tmp"] {
+        std::fs::create_dir_all(md.join(d)).unwrap();
+    }
+    let pw = t.passwords["red"].clone();
+    let file = |orders: &[&str]| {
+        t.order_text(
+            "red",
+            &pw,
+            &orders.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+        )
+    };
+    // 1: good, with a greeting above and a signature below.
+    mail(
+        &md,
+        "1000.a",
+        &[
+            ("From", "Red <red@example.org>"),
+            ("To", "gm@example.org"),
+            ("Subject", "turn 0"),
+            ("Date", "Mon, 23 Nov 2026 10:00:00 +0000"),
+            ("Message-ID", "<one@example.org>"),
+        ],
+        &format!("Hello GM,\n\n{}\n-- \nRed\n", file(&["pass"])),
+    );
+    // 2: the same mail again (a duplicate delivery).
+    mail(
+        &md,
+        "1001.b",
+        &[
+            ("From", "Red <red@example.org>"),
+            ("Subject", "turn 0"),
+            ("Date", "Mon, 23 Nov 2026 10:00:00 +0000"),
+            ("Message-ID", "<one@example.org>"),
+        ],
+        &file(&["pass"]),
+    );
+    // 3: blue, whose turn it is not, with a wrong password too.
+    mail(
+        &md,
+        "1002.c",
+        &[
+            ("From", "blue@example.org"),
+            ("Subject", "orders"),
+            ("Date", "Mon, 23 Nov 2026 10:30:00 +0000"),
+            ("Message-ID", "<two@example.org>"),
+        ],
+        &t.order_text("blue", "not-it", &["pass".to_string()]),
+    );
+    // 4: HTML only, later: replaces mail 1.
+    let html = file(&["move d2 d5", "rotate d5 NE"]).replace('\n', "<br>\n");
+    mail(
+        &md,
+        "1003.d",
+        &[
+            ("From", "red@example.org"),
+            ("Subject", "better orders"),
+            ("Date", "Mon, 23 Nov 2026 11:00:00 +0000"),
+            ("Message-ID", "<three@example.org>"),
+            ("MIME-Version", "1.0"),
+            ("Content-Type", "text/html; charset=utf-8"),
+        ],
+        &format!("<html><body><p>{html}</p></body></html>"),
+    );
+    // 6: no order file at all.
+    mail(
+        &md,
+        "1005.f",
+        &[
+            ("From", "red@example.org"),
+            ("Subject", "question"),
+            ("Date", "Mon, 23 Nov 2026 12:00:00 +0000"),
+            ("Message-ID", "<five@example.org>"),
+        ],
+        "When is the deadline?\n",
+    );
+    let out = t.ok(&[
+        "inbox",
+        t.g(),
+        md.to_str().unwrap(),
+        "--now",
+        "2026-11-23T13:00:00Z",
+    ]);
+    assert!(
+        out.contains("5 mails: 2 accepted, 2 refused, 1 already read"),
+        "{out}"
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("1001.b") && l.contains("already read")),
+        "{out}"
+    );
+    assert!(
+        lines.iter().any(|l| l.contains("1002.c")
+            && l.contains("refused")
+            && l.contains("wrong password for blue")),
+        "{out}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("1003.d") && l.contains("replacing 2026-11-23T10:00:00Z")),
+        "{out}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("1005.f") && l.contains("no order file found")),
+        "{out}"
+    );
+    // One reply per mail read, each a mail to its sender.
+    let outbox = t.dir.join("game.outbox");
+    let mut replies: Vec<PathBuf> = std::fs::read_dir(&outbox)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    replies.sort();
+    assert_eq!(replies.len(), 4, "{replies:?}");
+    let mut bodies = Vec::new();
+    for r in &replies {
+        let bytes = read(r);
+        let m = parse_eml(&bytes);
+        assert_eq!(
+            m.from().unwrap().first().unwrap().address(),
+            Some("gm@example.org")
+        );
+        assert!(m.in_reply_to().as_text().is_some());
+        bodies.push(m.body_text(0).unwrap().to_string());
+    }
+    assert!(
+        bodies
+            .iter()
+            .any(|b| b.contains("ACCEPTED") && b.contains("move d2 d5") && b.contains("replace")),
+        "{bodies:?}"
+    );
+    assert!(
+        bodies
+            .iter()
+            .any(|b| b.contains("REFUSED") && b.contains("wrong password for blue")),
+        "{bodies:?}"
+    );
+    // 5: sent earlier than 4 but read in a later run, as an attachment: valid, not used.
+    mail(&md, "1004.e", &[
+        ("From", "red@example.org"), ("Subject", "old"),
+        ("Date", "Mon, 23 Nov 2026 09:00:00 +0000"), ("Message-ID", "<four@example.org>"),
+        ("MIME-Version", "1.0"), ("Content-Type", "multipart/mixed; boundary=XX"),
+    ], &format!("--XX\nContent-Type: text/plain\n\nsee attached\n--XX\nContent-Type: text/plain; name=orders.toml\nContent-Disposition: attachment; filename=orders.toml\n\n{}--XX--\n", file(&["pass"])));
+    let again = t.ok(&[
+        "inbox",
+        t.g(),
+        md.to_str().unwrap(),
+        "--now",
+        "2026-11-23T14:00:00Z",
+    ]);
+    assert!(
+        again.contains("6 mails: 0 accepted, 0 refused, 5 already read"),
+        "{again}"
+    );
+    assert!(
+        again
+            .lines()
+            .any(|l| l.contains("1004.e") && l.contains("older than")),
+        "{again}"
+    );
+    let once_more = t.ok(&[
+        "inbox",
+        t.g(),
+        md.to_str().unwrap(),
+        "--now",
+        "2026-11-23T14:00:00Z",
+    ]);
+    assert!(
+        once_more.contains("0 accepted, 0 refused, 6 already read"),
+        "{once_more}"
+    );
+    let replies = std::fs::read_dir(&outbox).unwrap().count();
+    assert_eq!(
+        replies, 5,
+        "one reply per distinct mail; none for the duplicate"
+    );
+    let bodies: Vec<String> = std::fs::read_dir(&outbox)
+        .unwrap()
+        .map(|e| {
+            let bytes = read(&e.unwrap().path());
+            parse_eml(&bytes).body_text(0).unwrap().to_string()
+        })
+        .collect();
+    assert!(bodies.iter().any(|b| b.contains("NOT USED")), "{bodies:?}");
+    // resolve with no files named uses the stored ones: the HTML mail's.
+    let st = t.ok(&["status", t.g(), "--now", "2026-11-23T14:00:00Z"]);
+    assert!(st.contains("still missing: nobody"), "{st}");
+    t.ok(&["resolve", t.g(), "--now", "2026-11-23T15:00:00Z", "--eml"]);
+    let j = t.json();
+    assert_eq!(j["log"][0]["orders"][0]["received"], "2026-11-23T11:00:00Z");
+    assert!(j["log"][0]["orders"][0]["nmr"].is_null());
+    let r = t.report("blue");
+    assert!(r.contains("white Wyvern d2 → d5"), "{r}");
+    assert!(!r.contains("Late orders"), "{r}");
+    // --eml: a mail for red (who has an address), none for blue.
+    let turn = t.dir.join("reports/turn-0001");
+    assert!(!turn.join("blue.eml").exists());
+    let bytes = read(&turn.join("red.eml"));
+    let m = parse_eml(&bytes);
+    assert_eq!(
+        m.to().unwrap().first().unwrap().address(),
+        Some("red@example.org")
+    );
+    assert_eq!(
+        m.body_text(0).unwrap().replace("\r\n", "\n"),
+        std::fs::read_to_string(turn.join("red.txt")).unwrap()
+    );
+    let att: Vec<_> = m.attachments().collect();
+    assert_eq!(att.len(), 1);
+    let view: Value = serde_json::from_slice(att[0].contents()).unwrap();
+    assert_eq!(
+        view,
+        serde_json::from_str::<Value>(&std::fs::read_to_string(turn.join("red.json")).unwrap())
+            .unwrap()
+    );
+    t.verify();
+}
+
+#[test]
+fn a_pasted_report_mailed_back_is_an_order_file_and_late_mail_is_named() {
+    let t = Table::new(
+        "pasted",
+        "norse-wars",
+        "red,blue",
+        &["--deadline", "2026-11-23T00:00:00Z"],
+    );
+    let md = t.dir.join("Maildir");
+    for d in ["new", "cur"] {
+        std::fs::create_dir_all(md.join(d)).unwrap();
+    }
+    // The report, quoted as a mail client quotes a reply, the form filled in.
+    let report = t.report("red");
+    let order = t.legal("red").join("\", \"");
+    let filled = report
+        .replace(
+            "password = \"\"",
+            &format!("password = \"{}\"", t.passwords["red"]),
+        )
+        .replace("orders = [\n  \"\",\n]", &format!("orders = [\"{order}\"]"));
+    assert_ne!(filled, report, "the form was not filled in");
+    let quoted: String = filled.lines().map(|l| format!("> {l}\n")).collect();
+    mail(
+        &md,
+        "1.a",
+        &[
+            ("From", "red@example.org"),
+            ("Subject", "Re: your report"),
+            ("Date", "Mon, 23 Nov 2026 06:00:00 +0000"),
+            ("Message-ID", "<late@example.org>"),
+        ],
+        &format!("Here you go.\n\n{quoted}"),
+    );
+    let out = t.ok(&[
+        "inbox",
+        t.g(),
+        md.to_str().unwrap(),
+        "--now",
+        "2026-11-23T07:00:00Z",
+    ]);
+    assert!(out.contains("accepted, orders of red"), "{out}");
+    let res = t.ok(&["resolve", t.g(), "--now", "2026-11-23T08:00:00Z"]);
+    assert!(res.contains("late orders from red"), "{res}");
+    for p in ["red", "blue"] {
+        let r = t.report(p);
+        assert!(
+            r.contains("Late orders (sent after the deadline, still used): red"),
+            "{r}"
+        );
+    }
+    t.verify();
+}
+
+#[test]
+fn undo_then_redo_gives_identical_files() {
+    let t = Table::new("undo", "stack-wars", "red,blue", &[]);
+    let (code, _, err) = t.run(&["undo", t.g()]);
+    assert_eq!(code, 1);
+    assert!(err.contains("nothing to undo"), "{err}");
+    let mut last_orders = String::new();
+    for k in 0..4 {
+        let p = t.awaiting()[0].clone();
+        let o = t.legal(&p);
+        last_orders = t.orders(&p, &o);
+        t.ok(&[
+            "resolve",
+            t.g(),
+            &last_orders,
+            "--now",
+            &format!("2026-11-2{}T10:00:00Z", 3 + k),
+        ]);
+    }
+    let done = read(&t.game);
+    let red_report = read(&t.dir.join("reports/turn-0004/red.txt"));
+    let out = t.ok(&["undo", t.g(), "--now", "2026-11-28T10:00:00Z"]);
+    assert!(out.contains("rolled back turn 3"), "{out}");
+    assert_eq!(
+        read(&t.game),
+        read(&t.dir.join("game.archive/turn-0003.json")),
+        "undo does not give the file before turn 3"
+    );
+    assert!(
+        !t.dir.join("reports/turn-0004").exists(),
+        "the undone turn's reports stay out"
+    );
+    assert_eq!(
+        read(&t.dir.join("game.archive/undone-turn-0003.json")),
+        done
+    );
+    let log = std::fs::read_to_string(t.dir.join("game.archive/undo.log")).unwrap();
+    assert!(
+        log.contains("turn 3 (move) of") || log.contains("turn 3 ("),
+        "{log}"
+    );
+    t.verify();
+    t.ok(&[
+        "resolve",
+        t.g(),
+        &last_orders,
+        "--now",
+        "2026-11-26T10:00:00Z",
+    ]);
+    assert_eq!(read(&t.game), done, "redo gives another file");
+    assert_eq!(read(&t.dir.join("reports/turn-0004/red.txt")), red_report);
+    // A second undo of the same turn keeps both undone files.
+    t.ok(&["undo", t.g()]);
+    assert!(t.dir.join("game.archive/undone-turn-0003-2.json").exists());
+}
+
+#[test]
+fn an_export_holds_the_players_own_reports_and_orders_and_nothing_else() {
+    // A fogged four-player Norse Wars game played to turn 24 through the
+    // library, recording every report red was sent.
+    let mut eg = common::EngineGame::new(
+        "norse-wars",
+        &["red", "blue", "green", "gold"],
+        "export-seed",
+        vec!["fog=true".into()],
+        "export",
+    );
+    let mut sent = vec![herald::engine::report(&eg.loaded, 0, "text").unwrap()];
+    let mut rng = herald::rng::from_u64(5);
+    for _ in 0..24 {
+        if eg.over() {
+            break;
+        }
+        eg.turn(|g, seat| {
+            let all = g.session.legal_orders(&g.state, seat);
+            herald::rng::pick(&mut rng, &all).unwrap().clone()
+        });
+        sent.push(herald::engine::report(&eg.loaded, 0, "text").unwrap());
+    }
+    std::fs::write(&eg.path, eg.loaded.file.to_text()).unwrap();
+    let out = eg.dir.join("red-export.json");
+    let (code, o, e) = herald(&[
+        "export",
+        eg.path.to_str().unwrap(),
+        "--for",
+        "red",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{o}{e}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    let x: Value = serde_json::from_str(&text).unwrap();
+    let reports: Vec<&str> = x["reports"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        reports,
+        sent.iter().map(String::as_str).collect::<Vec<_>>(),
+        "the export's reports are not the ones red was sent"
+    );
+    let file = &eg.loaded.file;
+    let own: Vec<&str> = file
+        .log
+        .iter()
+        .flat_map(|e| &e.orders)
+        .filter(|o| o.player == "red")
+        .map(|o| o.text.as_str())
+        .collect();
+    let exported: Vec<&str> = x["orders"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(exported, own);
+    // Nothing else: no other player's order file, no seed before the end,
+    // no state, no password hash.
+    for p in file.players.iter().filter(|p| p.id != "red") {
+        let header = format!("player = \\\"{}\\\"", p.id);
+        assert!(
+            !text.contains(&header),
+            "{}'s order file is in red's export",
+            p.id
+        );
+        assert!(!text.contains(&p.password), "a password hash leaks");
+    }
+    for o in file
+        .log
+        .iter()
+        .flat_map(|e| &e.orders)
+        .filter(|o| o.player != "red")
+    {
+        assert!(
+            !text.contains(&o.sha256),
+            "another player's order file hash leaks"
+        );
+    }
+    if file.outcome.is_none() {
+        assert!(
+            !text.contains(file.seed.as_deref().unwrap()),
+            "the seed leaks before the end"
+        );
+    }
+    let keys: Vec<&str> = x.as_object().unwrap().keys().map(String::as_str).collect();
+    let mut want = vec![
+        "game",
+        "herald",
+        "id",
+        "orders",
+        "player",
+        "reports",
+        "seed_commitment",
+        "title",
+    ];
+    if file.outcome.is_some() {
+        want.push("seed");
+        want.sort();
+    }
+    assert_eq!(keys, want, "the export holds more than reports and orders");
+    let _ = std::fs::remove_dir_all(&eg.dir);
+}
