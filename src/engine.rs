@@ -923,7 +923,9 @@ pub fn report(g: &Loaded, seat: Seat, format: &str) -> Result<String> {
     match format {
         "text" => report::text(g, seat, &view, &board),
         "json" => Ok(report::json(g, seat, view)),
-        other => Err(Error::usage(format!("--format {other}: use text or json"))),
+        other => Err(Error::usage(format!(
+            "--format {other}: use text, json or eml"
+        ))),
     }
 }
 

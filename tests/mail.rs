@@ -107,6 +107,11 @@ impl Table {
         out
     }
 
+    /// `herald inbox` on a Maildir, dated `now`.
+    fn inbox(&self, maildir: &Path, now: &str) -> String {
+        self.ok(&["inbox", self.g(), maildir.to_str().unwrap(), "--now", now])
+    }
+
     fn report(&self, player: &str) -> String {
         self.ok(&["report", self.g(), "--player", player])
     }
@@ -490,13 +495,7 @@ fn the_inbox_takes_good_mail_refuses_bad_and_skips_what_it_read() {
         ],
         "When is the deadline?\n",
     );
-    let out = t.ok(&[
-        "inbox",
-        t.g(),
-        md.to_str().unwrap(),
-        "--now",
-        "2026-11-23T13:00:00Z",
-    ]);
+    let out = t.inbox(&md, "2026-11-23T13:00:00Z");
     assert!(
         out.contains("5 mails: 2 accepted, 2 refused, 1 already read"),
         "{out}"
@@ -563,13 +562,7 @@ fn the_inbox_takes_good_mail_refuses_bad_and_skips_what_it_read() {
         ("Date", "Mon, 23 Nov 2026 09:00:00 +0000"), ("Message-ID", "<four@example.org>"),
         ("MIME-Version", "1.0"), ("Content-Type", "multipart/mixed; boundary=XX"),
     ], &format!("--XX\nContent-Type: text/plain\n\nsee attached\n--XX\nContent-Type: text/plain; name=orders.toml\nContent-Disposition: attachment; filename=orders.toml\n\n{}--XX--\n", file(&["pass"])));
-    let again = t.ok(&[
-        "inbox",
-        t.g(),
-        md.to_str().unwrap(),
-        "--now",
-        "2026-11-23T14:00:00Z",
-    ]);
+    let again = t.inbox(&md, "2026-11-23T14:00:00Z");
     assert!(
         again.contains("6 mails: 0 accepted, 0 refused, 5 already read"),
         "{again}"
@@ -580,13 +573,7 @@ fn the_inbox_takes_good_mail_refuses_bad_and_skips_what_it_read() {
             .any(|l| l.contains("1004.e") && l.contains("older than")),
         "{again}"
     );
-    let once_more = t.ok(&[
-        "inbox",
-        t.g(),
-        md.to_str().unwrap(),
-        "--now",
-        "2026-11-23T14:00:00Z",
-    ]);
+    let once_more = t.inbox(&md, "2026-11-23T14:00:00Z");
     assert!(
         once_more.contains("0 accepted, 0 refused, 6 already read"),
         "{once_more}"
@@ -672,13 +659,7 @@ fn a_pasted_report_mailed_back_is_an_order_file_and_late_mail_is_named() {
         ],
         &format!("Here you go.\n\n{quoted}"),
     );
-    let out = t.ok(&[
-        "inbox",
-        t.g(),
-        md.to_str().unwrap(),
-        "--now",
-        "2026-11-23T07:00:00Z",
-    ]);
+    let out = t.inbox(&md, "2026-11-23T07:00:00Z");
     assert!(out.contains("accepted, orders of red"), "{out}");
     let res = t.ok(&["resolve", t.g(), "--now", "2026-11-23T08:00:00Z"]);
     assert!(res.contains("late orders from red"), "{res}");
@@ -855,4 +836,60 @@ fn an_export_holds_the_players_own_reports_and_orders_and_nothing_else() {
     }
     assert_eq!(keys, want, "the export holds more than reports and orders");
     let _ = std::fs::remove_dir_all(&eg.dir);
+}
+
+#[test]
+fn the_readme_walkthrough_runs_as_written() {
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/walkthrough.sh");
+    let dir = scratch("walkthrough");
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_herald"))
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = std::process::Command::new("bash")
+        .arg(&script)
+        .current_dir(&dir)
+        .env("PATH", path)
+        .output()
+        .expect("bash runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("no orders from blue by the deadline: herald stood in (hold)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("game over: red"), "{stdout}");
+    assert!(
+        stdout.lines().any(|l| l == "ok"),
+        "verify did not pass:\n{stdout}"
+    );
+    // Every mail herald wrote is a mail; the final reports reveal the seed.
+    let final_red = std::fs::read_to_string(dir.join("reports/turn-0003/red.txt")).unwrap();
+    assert!(final_red.contains("The seed is revealed: "), "{final_red}");
+    for f in ["red.eml", "blue.eml", "reports/turn-0003/red.eml"] {
+        let bytes = read(&dir.join(f));
+        parse_eml(&bytes);
+    }
+    assert_eq!(
+        std::fs::read_dir(dir.join("game.outbox")).unwrap().count(),
+        2
+    );
+    // The README shows the same commands.
+    let readme =
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+            .unwrap();
+    let script = std::fs::read_to_string(&script).unwrap();
+    for line in script.lines().filter(|l| l.starts_with("herald ")) {
+        assert!(readme.contains(line), "the README lacks `{line}`");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
