@@ -207,10 +207,10 @@ pub fn from_position(rules: &Rules, text: &str) -> Result<State, String> {
             .into_iter()
             .enumerate()
             .map(|(i, f)| {
-                f.unwrap_or(Force {
+                f.unwrap_or_else(|| Force {
                     id: i as u8 + 1,
                     at: hex(start[i]),
-                    power: spare.next().unwrap(),
+                    power: spare.next().expect("a spare power per fallen force"),
                     alive: false,
                 })
             })
