@@ -70,7 +70,13 @@ fn benches(c: &mut Criterion) {
         let mut ev = Vec::new();
         b.iter(|| {
             let st = playout::new_game(&r, &mut g);
-            black_box(playout::play(&r, st, &mut g, playout::random_orders, &mut ev))
+            black_box(playout::play(
+                &r,
+                st,
+                &mut g,
+                playout::random_orders,
+                &mut ev,
+            ))
         })
     });
     group.finish();

@@ -111,8 +111,12 @@ pub fn bot_orders(rules: &Rules, st: &State, seat: usize, rng: &mut ChaCha20Rng)
     let mut shih = me.shih;
     let mut taken: Vec<Hex> = Vec::new();
     let mut out = Vec::new();
-    for f in me.living() {
+    // The Sovereign chooses first: the others make way for it.
+    let mut order: Vec<&super::state::Force> = me.living().collect();
+    order.sort_by_key(|f| (f.power != rules.forces.sovereign, f.id));
+    for f in order {
         let sovereign = f.power == rules.forces.sovereign;
+        let must_leave = taken.contains(&f.at);
         let legal = options(rules, st, seat, f.id);
         let near: Vec<&(Hex, Option<u8>)> =
             seen.iter().filter(|(h, _)| h.distance(f.at) == 1).collect();
@@ -151,20 +155,24 @@ pub fn bot_orders(rules: &Rules, st: &State, seat: usize, rng: &mut ChaCha20Rng)
             };
             let inside = safe(f.at);
             let hold_ground = f.at == goal || (sovereign && inside && rng::below(rng, 3) > 0);
-            if !hold_ground || !inside {
-                let mut steps: Vec<(i32, u32, Act, Hex)> = legal
+            if !hold_ground || !inside || must_leave {
+                let mut steps: Vec<(bool, i32, u32, Act)> = legal
                     .iter()
                     .filter_map(|a| match a {
                         Act::Move(d) => Some((*d, f.at.step(*d))),
                         _ => None,
                     })
-                    .filter(|(_, h)| !taken.contains(h) && me.at(*h).is_none())
-                    .filter(|(_, h)| !sovereign || !seen.iter().any(|(e, _)| e.distance(*h) <= 1))
-                    .map(|(d, h)| (h.distance(goal), rng::below(rng, 4), Act::Move(d), h))
+                    // The Sovereign may step where a friend stands (it is
+                    // made to leave); the others go only to free hexes.
+                    .filter(|(_, h)| !taken.contains(h) && (sovereign || me.at(*h).is_none()))
+                    .filter(|(_, h)| {
+                        !sovereign || !inside || !seen.iter().any(|(e, _)| e.distance(*h) <= 1)
+                    })
+                    .map(|(d, h)| (!safe(h), h.distance(goal), rng::below(rng, 4), Act::Move(d)))
                     .collect();
                 steps.sort();
-                if let Some(&(dist, _, a, _)) = steps.first() {
-                    if dist < f.at.distance(goal) || !inside {
+                if let Some(&(_, dist, _, a)) = steps.first() {
+                    if dist < f.at.distance(goal) || !inside || must_leave {
                         act = a;
                     }
                 }

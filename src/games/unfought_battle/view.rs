@@ -239,7 +239,7 @@ pub fn tell(players: &[String], seat: Seat, e: &Event) -> Option<String> {
                 None => "a tie".to_string(),
             };
             format!(
-                "{head}. Yours: {}; the enemy's: {}. {result}: your f{} {}, the enemy force {}",
+                "{head}. Yours: {}; the enemy's: {} → {result}: your f{} {}, the enemy force {}",
                 fighter_text(mine),
                 fighter_text(theirs),
                 mine.force,
