@@ -553,8 +553,8 @@ fn reports_reveal_nothing_beyond_the_rules() {
                     assert!(o.text.contains(l.as_str()), "order file kept verbatim");
                 }
             }
-            for s in 0..2 {
-                learn_from(&entry.events, s, &mut known[s]);
+            for (s, k) in known.iter_mut().enumerate() {
+                learn_from(&entry.events, s, k);
             }
             let st = m.state();
             if st.phase == Phase::Over {

@@ -408,10 +408,10 @@ pub fn resolve(
 ) {
     let acts = table(st, orders);
     // Shih first: every order's cost is paid whatever happens later.
-    for seat in 0..2 {
+    for (seat, side_acts) in acts.iter().enumerate() {
         let mut spent = 0;
         let mut costly = Vec::new();
-        for (i, a) in acts[seat].iter().enumerate() {
+        for (i, a) in side_acts.iter().enumerate() {
             let c = rules.cost(a.kind());
             if c > 0 {
                 spent += c;
@@ -430,8 +430,8 @@ pub fn resolve(
         }
     }
     // Scouts look at the hexes as the turn began.
-    for seat in 0..2 {
-        for (i, a) in acts[seat].iter().enumerate() {
+    for (seat, side_acts) in acts.iter().enumerate() {
+        for (i, a) in side_acts.iter().enumerate() {
             if let Act::Scout(target) = *a {
                 let found = st.sides[1 - seat].at(target).map(|f| (f.id, f.power));
                 if let Some((id, _)) = found {
@@ -475,7 +475,7 @@ pub fn resolve(
     // Moves happen together: the successful ones are told, then positions
     // change, then ambushes spring.
     let ends: Vec<Hex> = (0..2 * n).map(|u| t.end_hex(u)).collect();
-    for u in 0..2 * n {
+    for (u, &to) in ends.iter().enumerate() {
         if t.status[u] == Status::Moved {
             let (s, i) = (u / n, u % n);
             let f = t.st.sides[s].forces[i];
@@ -483,12 +483,12 @@ pub fn resolve(
                 seat: s,
                 force: f.id,
                 from: f.at,
-                to: ends[u],
+                to,
             });
         }
     }
     t.ambushes(rng);
-    for u in 0..2 * n {
+    for (u, &end) in ends.iter().enumerate() {
         let (s, i) = (u / n, u % n);
         let dead = t.status[u] == Status::Dead;
         let f = t.st.sides[s].forces[i];
@@ -498,7 +498,7 @@ pub fn resolve(
             t.st.sides[1 - s].learn(f.id);
         }
         if !dead {
-            t.st.sides[s].forces[i].at = ends[u];
+            t.st.sides[s].forces[i].at = end;
         }
     }
 }

@@ -125,7 +125,7 @@ pub fn bot_orders(rules: &Rules, st: &State, seat: usize, rng: &mut ChaCha20Rng)
         if !sovereign {
             let prey = near.iter().find(|(_, p)| {
                 let p = p.unwrap_or(threat);
-                f.power as i32 >= p as i32 + 1 || (f.power >= 4 && rng::below(rng, 3) == 0)
+                f.power > p || (f.power >= 4 && rng::below(rng, 3) == 0)
             });
             if let Some((h, _)) = prey {
                 if let Some(d) = crate::board::Dir::ALL
