@@ -4,6 +4,7 @@
 pub mod hexwar;
 pub mod norse_wars;
 pub mod stack_wars;
+pub mod unfought_battle;
 
 use crate::file::Outcome;
 use crate::rng::ChaCha20Rng;
@@ -400,6 +401,7 @@ pub static REGISTRY: &[Entry] = &[
     entry::<norse_wars::NorseWars>(),
     entry::<hexwar::Hexwar>(),
     entry::<stack_wars::StackWars>(),
+    entry::<unfought_battle::UnfoughtBattle>(),
 ];
 
 pub fn find(name: &str) -> Option<&'static Entry> {

@@ -31,6 +31,10 @@ const TEMPLATES: &[(&str, &str)] = &[
         "stack-wars/report.txt.j2",
         include_str!("../../templates/stack-wars/report.txt.j2"),
     ),
+    (
+        "unfought-battle/report.txt.j2",
+        include_str!("../../templates/unfought-battle/report.txt.j2"),
+    ),
 ];
 
 fn env() -> &'static Environment<'static> {

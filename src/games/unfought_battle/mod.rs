@@ -1,0 +1,223 @@
+//! The Unfought Battle (v3): two players, five forces each with concealed
+//! powers 1–5, simultaneous orders, fog of war, a board that shrinks.
+//!
+//! `rules` holds the ruleset data, `board` the hexes and terrain, `state`
+//! the whole truth, `setup` board generation and position files, `orders`
+//! reading and checking orders, `adjudicate` the simultaneous resolution,
+//! `combat` one fight, `upkeep` the end of a turn, `events` what is logged,
+//! `view` what a player may see, `playout` random games and the bot.
+//! Rulings: `games/unfought-battle.md`.
+
+pub mod adjudicate;
+pub mod board;
+pub mod combat;
+pub mod events;
+pub mod orders;
+pub mod playout;
+pub mod rules;
+pub mod setup;
+pub mod state;
+pub mod upkeep;
+pub mod view;
+
+use crate::file::Outcome;
+use crate::games::{Game, OptionSpec, Options, Problem, Seat, Seen, Setup};
+use crate::rng::ChaCha20Rng;
+use events::Event;
+use orders::{Act, Order};
+use rules::Rules;
+use state::{Phase, State};
+use std::collections::BTreeMap;
+
+pub struct UnfoughtBattle;
+
+impl UnfoughtBattle {
+    pub const RULESET_TEXT: &'static str = include_str!("../../../games/unfought-battle.toml");
+}
+
+impl Game for UnfoughtBattle {
+    const NAME: &'static str = "unfought-battle";
+    const TITLE: &'static str = "The Unfought Battle";
+    const RULESET: &'static str = Self::RULESET_TEXT;
+    const DEMO_PLAYERS: &'static [&'static str] = &["north", "south"];
+
+    type Rules = Rules;
+    type State = State;
+    type Order = Order;
+    type Event = Event;
+    type View = view::View;
+
+    fn load_rules(text: &str) -> Result<Rules, String> {
+        Rules::parse(text)
+    }
+
+    fn options() -> Vec<OptionSpec> {
+        Vec::new()
+    }
+
+    fn players(_: &Rules) -> (usize, usize) {
+        (2, 2)
+    }
+
+    fn setup(
+        rules: &Rules,
+        players: &[String],
+        options: &Options,
+        position: Option<&str>,
+        rng: &mut ChaCha20Rng,
+    ) -> Result<Setup<State>, String> {
+        if players.len() != 2 {
+            return Err(format!(
+                "The Unfought Battle is for 2 players, not {}",
+                players.len()
+            ));
+        }
+        if let Some(k) = options.keys().next() {
+            return Err(format!("The Unfought Battle takes no options (`{k}`)"));
+        }
+        let state = match position {
+            Some(text) => setup::from_position(rules, text)?,
+            None => setup::standard(rules, setup::generate(rules, rng)?),
+        };
+        let list = |v: &[crate::board::Hex]| {
+            v.iter()
+                .map(|h| board::label(*h))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let notes = vec![
+            format!(
+                "{0}×{0} rhombus; {1} starts in the corner 0,0, {2} in the corner {3},{3}",
+                state.board.size,
+                players[0],
+                players[1],
+                state.board.size - 1
+            ),
+            format!("Contentious hexes: {}", list(&state.board.contentious)),
+            format!("Difficult hexes: {}", list(&state.board.difficult)),
+        ];
+        Ok(Setup { state, notes })
+    }
+
+    fn phase(_: &Rules, st: &State) -> String {
+        match st.phase {
+            Phase::Deploy => "deploy",
+            Phase::Orders => "orders",
+            Phase::Over => "over",
+        }
+        .to_string()
+    }
+
+    fn awaiting(_: &Rules, st: &State) -> Vec<Seat> {
+        if st.is_over() {
+            Vec::new()
+        } else {
+            vec![0, 1]
+        }
+    }
+
+    fn parse_order(rules: &Rules, st: &State, _: Seat, line: &str) -> Result<Order, String> {
+        orders::parse(rules, st, line)
+    }
+
+    fn check(rules: &Rules, st: &State, seat: Seat, orders: &[Order]) -> Vec<Problem> {
+        orders::check(rules, st, seat, orders)
+    }
+
+    fn resolve(
+        rules: &Rules,
+        st: &State,
+        orders: &BTreeMap<Seat, Vec<Order>>,
+        rng: &mut ChaCha20Rng,
+    ) -> (State, Vec<Event>) {
+        let mut ev = Vec::new();
+        let next = playout::step(rules, st, orders, rng, &mut ev);
+        (next, ev)
+    }
+
+    fn legal_orders(rules: &Rules, st: &State, seat: Seat) -> Vec<Vec<Order>> {
+        match st.phase {
+            Phase::Over => Vec::new(),
+            Phase::Deploy => {
+                // Every assignment of the powers: n! sets.
+                let mut out = Vec::new();
+                let mut powers = rules.forces.powers.clone();
+                permutations(&mut powers, 0, &mut out);
+                out.into_iter()
+                    .map(|p| {
+                        p.into_iter()
+                            .enumerate()
+                            .map(|(i, power)| Order::Deploy {
+                                force: i as u8 + 1,
+                                power,
+                            })
+                            .collect()
+                    })
+                    .collect()
+            }
+            Phase::Orders => {
+                // Every combination is too many to list: all forces
+                // holding, each single affordable order, and conceding.
+                let side = &st.sides[seat];
+                let mut out = vec![Vec::new()];
+                for f in side.living() {
+                    for act in orders::options(rules, st, seat, f.id) {
+                        if act != Act::Hold && rules.cost(act.kind()) <= side.shih {
+                            out.push(vec![Order::Act { force: f.id, act }]);
+                        }
+                    }
+                }
+                out.push(vec![Order::Concede]);
+                out
+            }
+        }
+    }
+
+    fn bot_orders(rules: &Rules, st: &State, seat: Seat, rng: &mut ChaCha20Rng) -> Vec<Order> {
+        playout::bot_orders(rules, st, seat, rng)
+    }
+
+    fn view(
+        rules: &Rules,
+        st: &State,
+        players: &[String],
+        seat: Seat,
+        events: &[Seen<Event>],
+    ) -> view::View {
+        view::view(rules, st, players, seat, events)
+    }
+
+    fn ascii_board(_: &Rules, v: &view::View) -> String {
+        view::ascii_board(v)
+    }
+
+    fn outcome(_: &Rules, st: &State, players: &[String]) -> Option<Outcome> {
+        let end = st.end.as_ref()?;
+        let what = match end.subject {
+            Some(s) => format!("{} {}", players[s], end.how),
+            None => end.how.clone(),
+        };
+        Some(match end.winner {
+            Some(w) => Outcome {
+                winners: vec![players[w].clone()],
+                summary: format!("{} won on turn {}: {what}", players[w], st.turn),
+            },
+            None => Outcome {
+                winners: Vec::new(),
+                summary: format!("draw on turn {}: {what}", st.turn),
+            },
+        })
+    }
+}
+
+fn permutations(v: &mut Vec<u8>, k: usize, out: &mut Vec<Vec<u8>>) {
+    if k == v.len() {
+        out.push(v.clone());
+        return;
+    }
+    for i in k..v.len() {
+        v.swap(k, i);
+        permutations(v, k + 1, out);
+        v.swap(k, i);
+    }
+}

@@ -1,0 +1,339 @@
+//! The start: the board drawn from the seeded RNG (Contentious hexes from
+//! the central nine, Difficult hexes scattered so both corners keep fair,
+//! clear paths), the forces on their start hexes awaiting deployment; and
+//! position files (`herald new --setup`) for rule cases and puzzles.
+
+use super::board::{parse_hex, Board};
+use super::rules::Rules;
+use super::state::{Force, Phase, Side, State};
+use crate::board::Hex;
+use crate::rng::{self, ChaCha20Rng};
+use serde::Deserialize;
+
+fn hex(h: [i32; 2]) -> Hex {
+    Hex::new(h[0], h[1])
+}
+
+/// Draw `k` distinct items from `pool` (order of the pool fixed by the caller).
+fn draw(rng: &mut ChaCha20Rng, mut pool: Vec<Hex>, k: usize) -> Vec<Hex> {
+    let mut out = Vec::with_capacity(k);
+    for _ in 0..k.min(pool.len()) {
+        let i = rng::below(rng, pool.len() as u32) as usize;
+        out.push(pool.swap_remove(i));
+    }
+    out.sort();
+    out
+}
+
+/// Whether a board is fair: each corner reaches every Contentious hex
+/// without crossing a Difficult one, and the totals of those path lengths
+/// from the two corners differ by at most `max_path_difference`.
+pub fn fair(rules: &Rules, b: &Board) -> bool {
+    let [c0, c1] = rules.board.corners.map(hex);
+    match (b.path_total(c0), b.path_total(c1)) {
+        (Some(a), Some(z)) => (a - z).abs() <= rules.board.max_path_difference,
+        _ => false,
+    }
+}
+
+/// Draw a fair board.
+pub fn generate(rules: &Rules, rng: &mut ChaCha20Rng) -> Result<Board, String> {
+    let br = &rules.board;
+    let starts: Vec<Hex> = br.starts.iter().flatten().map(|h| hex(*h)).collect();
+    let central: Vec<Hex> = (br.contentious_from..=br.contentious_to)
+        .flat_map(|q| (br.contentious_from..=br.contentious_to).map(move |r| Hex::new(q, r)))
+        .collect();
+    for _ in 0..br.max_draws {
+        let contentious = draw(rng, central.clone(), br.contentious);
+        let span = (br.difficult_max - br.difficult_min + 1) as u32;
+        let k = br.difficult_min + rng::below(rng, span) as usize;
+        let pool: Vec<Hex> = (0..br.size)
+            .flat_map(|q| (0..br.size).map(move |r| Hex::new(q, r)))
+            .filter(|h| !starts.contains(h) && !contentious.contains(h))
+            .collect();
+        let difficult = draw(rng, pool, k);
+        let b = Board {
+            size: br.size,
+            centre: rules.centre(),
+            contentious,
+            difficult,
+            radius: None,
+        };
+        if fair(rules, &b) {
+            return Ok(b);
+        }
+    }
+    Err(format!(
+        "no fair board in {} draws: the ruleset's board numbers cannot be met",
+        br.max_draws
+    ))
+}
+
+/// The forces of both seats on their start hexes, powers unassigned.
+pub fn standard(rules: &Rules, board: Board) -> State {
+    let sides = [0, 1].map(|s| Side {
+        shih: rules.shih.start,
+        forces: rules.board.starts[s]
+            .iter()
+            .enumerate()
+            .map(|(i, h)| Force {
+                id: i as u8 + 1,
+                at: hex(*h),
+                power: 0,
+                alive: true,
+            })
+            .collect(),
+        domination: 0,
+        known: Vec::new(),
+        conceded: false,
+    });
+    State {
+        board,
+        phase: Phase::Deploy,
+        turn: 1,
+        sides,
+        end: None,
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Position {
+    #[serde(default = "one")]
+    turn: u32,
+    contentious: Vec<String>,
+    #[serde(default)]
+    difficult: Vec<String>,
+    radius: Option<i32>,
+    side: Vec<PositionSide>,
+}
+
+fn one() -> u32 {
+    1
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PositionSide {
+    shih: Option<u32>,
+    #[serde(default)]
+    domination: u32,
+    /// "f<id> <q,r> <power>"; forces not listed have fallen.
+    forces: Vec<String>,
+    /// Enemy forces ("f<id>") whose power this side knows.
+    #[serde(default)]
+    known: Vec<String>,
+}
+
+/// A position file: the board, the turn, both sides' forces with powers
+/// (the orders phase of that turn).
+pub fn from_position(rules: &Rules, text: &str) -> Result<State, String> {
+    let p: Position =
+        toml::from_str(text).map_err(|e| format!("the position does not read: {e}"))?;
+    let hexes = |list: &[String], what: &str| -> Result<Vec<Hex>, String> {
+        let mut v = list
+            .iter()
+            .map(|s| parse_hex(s).ok_or(format!("{what}: `{s}` is not a hex (q,r)")))
+            .collect::<Result<Vec<_>, _>>()?;
+        v.sort();
+        v.dedup();
+        Ok(v)
+    };
+    let board = Board {
+        size: rules.board.size,
+        centre: rules.centre(),
+        contentious: hexes(&p.contentious, "contentious")?,
+        difficult: hexes(&p.difficult, "difficult")?,
+        radius: p.radius,
+    };
+    if p.side.len() != 2 {
+        return Err("a position lists two [[side]] tables, seat 1's then seat 2's".into());
+    }
+    let n = rules.forces();
+    let mut sides = Vec::new();
+    for (s, ps) in p.side.iter().enumerate() {
+        let mut forces: Vec<Option<Force>> = vec![None; n];
+        for line in &ps.forces {
+            let w: Vec<&str> = line.split_whitespace().collect();
+            let bad = || format!("side {}: `{line}`: say `f<id> <q,r> <power>`", s + 1);
+            if w.len() != 3 {
+                return Err(bad());
+            }
+            let id: usize = w[0]
+                .strip_prefix('f')
+                .and_then(|d| d.parse().ok())
+                .filter(|&d| (1..=n).contains(&d))
+                .ok_or_else(bad)?;
+            let at = parse_hex(w[1]).ok_or_else(bad)?;
+            let power: u8 = w[2].parse().map_err(|_| bad())?;
+            if !rules.forces.powers.contains(&power) {
+                return Err(format!("side {}: `{line}`: no such power", s + 1));
+            }
+            if !board.playable(at) {
+                return Err(format!("side {}: `{line}`: not a playable hex", s + 1));
+            }
+            if forces[id - 1].is_some() {
+                return Err(format!("side {}: f{id} is listed twice", s + 1));
+            }
+            forces[id - 1] = Some(Force {
+                id: id as u8,
+                at,
+                power,
+                alive: true,
+            });
+        }
+        let mut spare: Vec<u8> = rules
+            .forces
+            .powers
+            .iter()
+            .copied()
+            .filter(|q| !forces.iter().flatten().any(|f| f.power == *q))
+            .collect();
+        spare.sort_unstable();
+        let listed: Vec<u8> = forces.iter().flatten().map(|f| f.power).collect();
+        if listed.len() + spare.len() != n {
+            return Err(format!("side {}: a power is given twice", s + 1));
+        }
+        if !listed.contains(&rules.forces.sovereign) {
+            return Err(format!(
+                "side {}: the Sovereign (power {}) must be alive",
+                s + 1,
+                rules.forces.sovereign
+            ));
+        }
+        let start = rules.board.starts[s].clone();
+        let mut spare = spare.into_iter();
+        let forces: Vec<Force> = forces
+            .into_iter()
+            .enumerate()
+            .map(|(i, f)| {
+                f.unwrap_or_else(|| Force {
+                    id: i as u8 + 1,
+                    at: hex(start[i]),
+                    power: spare.next().expect("a spare power per fallen force"),
+                    alive: false,
+                })
+            })
+            .collect();
+        let mut known = Vec::new();
+        for k in &ps.known {
+            let id: u8 = k
+                .strip_prefix('f')
+                .and_then(|d| d.parse().ok())
+                .filter(|&d: &u8| d >= 1 && d as usize <= n)
+                .ok_or(format!("side {}: known `{k}`: say f<id>", s + 1))?;
+            known.push(id);
+        }
+        sides.push(Side {
+            shih: ps.shih.unwrap_or(rules.shih.start),
+            forces,
+            domination: ps.domination,
+            known,
+            conceded: false,
+        });
+    }
+    let mut sides: [Side; 2] = [sides.remove(0), sides.remove(0)];
+    // Fallen forces' powers are public.
+    for s in 0..2 {
+        let dead: Vec<u8> = sides[1 - s]
+            .forces
+            .iter()
+            .filter(|f| !f.alive)
+            .map(|f| f.id)
+            .collect();
+        for id in dead {
+            sides[s].learn(id);
+        }
+        let mut k = std::mem::take(&mut sides[s].known);
+        k.sort_unstable();
+        k.dedup();
+        sides[s].known = k;
+    }
+    let mut taken: Vec<Hex> = Vec::new();
+    for side in &sides {
+        for f in side.living() {
+            if taken.contains(&f.at) {
+                return Err(format!("two forces on {}", super::board::label(f.at)));
+            }
+            taken.push(f.at);
+        }
+    }
+    Ok(State {
+        board,
+        phase: Phase::Orders,
+        turn: p.turn.max(1),
+        sides,
+        end: None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rules() -> Rules {
+        Rules::parse(super::super::UnfoughtBattle::RULESET_TEXT).unwrap()
+    }
+
+    #[test]
+    fn every_drawn_board_is_fair_and_in_bounds() {
+        let r = rules();
+        let starts: Vec<Hex> = r.board.starts.iter().flatten().map(|h| hex(*h)).collect();
+        let mut boards = std::collections::BTreeSet::new();
+        for seed in 0..300 {
+            let b = generate(&r, &mut rng::from_u64(seed)).unwrap();
+            assert!(fair(&r, &b));
+            assert_eq!(b.contentious.len(), 3);
+            assert!(b
+                .contentious
+                .iter()
+                .all(|h| (2..=4).contains(&h.q) && (2..=4).contains(&h.r)));
+            assert!((9..=11).contains(&b.difficult.len()));
+            assert!(b
+                .difficult
+                .iter()
+                .all(|h| b.on_board(*h) && !starts.contains(h) && !b.is_contentious(*h)));
+            let [a, z] = r.board.corners.map(hex);
+            let (ta, tz) = (b.path_total(a).unwrap(), b.path_total(z).unwrap());
+            assert!((ta - tz).abs() <= 1, "{ta} vs {tz}");
+            boards.insert((b.contentious.clone(), b.difficult.clone()));
+        }
+        assert!(boards.len() > 250, "the draw varies: {}", boards.len());
+    }
+
+    #[test]
+    fn an_unfair_board_is_refused_by_the_fairness_test() {
+        let r = rules();
+        // 2,2 is 4 from 0,0 and 8 from 6,6: totals 4+6+6 vs 8+6+6.
+        let mut b = Board {
+            size: 7,
+            centre: Hex::new(3, 3),
+            contentious: vec![Hex::new(2, 2), Hex::new(2, 4), Hex::new(4, 2)],
+            difficult: vec![],
+            radius: None,
+        };
+        assert!(!fair(&r, &b));
+        b.contentious = vec![Hex::new(2, 4), Hex::new(3, 3), Hex::new(4, 2)];
+        assert!(fair(&r, &b));
+        // Walling a corner off a Contentious hex is unfair.
+        b.difficult = vec![Hex::new(1, 0), Hex::new(0, 1), Hex::new(1, 1)];
+        b.difficult.sort();
+        assert!(!fair(&r, &b));
+    }
+
+    #[test]
+    fn positions_read_and_fallen_powers_are_public() {
+        let r = rules();
+        let st = from_position(
+            &r,
+            "contentious = [\"3,3\"]\n[[side]]\nforces = [\"f1 0,0 1\", \"f3 2,2 5\"]\n[[side]]\nforces = [\"f2 6,6 1\"]\n",
+        )
+        .unwrap();
+        let powers: Vec<u8> = st.sides[0].forces.iter().map(|f| f.power).collect();
+        assert_eq!(powers, vec![1, 2, 5, 3, 4]);
+        assert_eq!(st.sides[1].known, vec![2, 4, 5]);
+        assert!(from_position(&r, "contentious = []\n[[side]]\nforces = [\"f2 0,0 2\"]\n[[side]]\nforces = [\"f1 6,6 1\"]\n")
+            .unwrap_err()
+            .contains("Sovereign"));
+    }
+}

@@ -1,0 +1,716 @@
+//! The Unfought Battle through the public CLI and the typed API:
+//!
+//! - rule cases as plain files (`tests/cases/unfought-battle/*.toml`): a
+//!   PRESTATE (a `--setup` position), TURNS (both players' order files,
+//!   resolved together by one `herald resolve`), the living forces after,
+//!   Shih, the events the report tells and must not tell, the status, or
+//!   the refusal;
+//! - the result of a turn does not depend on the order of the order files
+//!   on the command line nor on the order of the lines in them;
+//! - random playouts on the typed state, with invariants after every turn;
+//! - the hidden-information scan: random games through the engine, every
+//!   report and view.json of every turn checked against what the rules
+//!   allow each player to know, worked out here from the logged events;
+//! - `herald demo unfought-battle`.
+//!
+//! Counts can be raised with UB_PLAYOUTS, UB_SCAN_GAMES and UB_ORDER_TURNS.
+
+mod common;
+
+use common::{check_report, check_status, check_verify, count, herald, run_cases, scratch};
+use herald::board::Hex;
+use herald::games::unfought_battle::orders::Order;
+use herald::games::unfought_battle::rules::Rules;
+use herald::games::unfought_battle::state::{Phase, State};
+use herald::games::unfought_battle::{playout, UnfoughtBattle};
+use herald::rng;
+use serde::Deserialize;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+fn rules() -> Rules {
+    Rules::parse(UnfoughtBattle::RULESET_TEXT).unwrap()
+}
+
+const PLAYERS: [&str; 2] = ["north", "south"];
+
+// ---------------------------------------------------------------- cases
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Case {
+    name: String,
+    #[serde(default = "seed_one")]
+    seed: String,
+    /// The ±variance of combat (0 makes dice-free cases); default: the ruleset's.
+    variance: Option<i32>,
+    prestate: Option<String>,
+    /// Each turn: both players' orders, `;`-separated ("" = all hold).
+    turns: Vec<BTreeMap<String, String>>,
+    /// Living forces after the last turn, per player: "f2 3,3".
+    after: Option<BTreeMap<String, Vec<String>>>,
+    shih: Option<BTreeMap<String, u32>>,
+    #[serde(default = "north")]
+    reporter: String,
+    #[serde(default)]
+    events: Vec<String>,
+    #[serde(default)]
+    absent: Vec<String>,
+    status: Option<String>,
+    /// The last turn is refused with this in the message.
+    error: Option<String>,
+}
+
+fn seed_one() -> String {
+    "1".into()
+}
+fn north() -> String {
+    "north".into()
+}
+
+struct CliGame {
+    dir: std::path::PathBuf,
+    path: String,
+    passwords: toml::Value,
+    n: usize,
+}
+
+impl CliGame {
+    fn new(
+        tag: &str,
+        seed: &str,
+        variance: Option<i32>,
+        prestate: Option<&str>,
+    ) -> Result<CliGame, String> {
+        let dir = scratch(tag);
+        let path = dir.join("game.json").to_str().unwrap().to_string();
+        let mut args: Vec<String> = [
+            "new",
+            "unfought-battle",
+            "--players",
+            "north,south",
+            "--seed",
+            seed,
+            "--out",
+            &path,
+            "--now",
+            "2026-11-22T12:00:00Z",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        if let Some(v) = variance {
+            let text =
+                UnfoughtBattle::RULESET_TEXT.replace("variance = 1", &format!("variance = {v}"));
+            let p = dir.join("variant.toml");
+            std::fs::write(&p, text).unwrap();
+            args.extend(["--rules".into(), p.to_str().unwrap().into()]);
+        }
+        if let Some(p) = prestate {
+            let pos = dir.join("position.toml");
+            std::fs::write(&pos, p).unwrap();
+            args.extend(["--setup".into(), pos.to_str().unwrap().into()]);
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (code, _, err) = herald(&args);
+        if code != 0 {
+            return Err(format!("new refused: {err}"));
+        }
+        let passwords =
+            toml::from_str(&std::fs::read_to_string(dir.join("game.secrets.toml")).unwrap())
+                .unwrap();
+        Ok(CliGame {
+            dir,
+            path,
+            passwords,
+            n: 0,
+        })
+    }
+
+    fn file(&self) -> Value {
+        serde_json::from_str(&std::fs::read_to_string(&self.path).unwrap()).unwrap()
+    }
+
+    /// Write one player's order file.
+    fn order_file(&mut self, player: &str, orders: &[String]) -> String {
+        let f = self.file();
+        let text = herald::report::order_file(
+            f["id"].as_str().unwrap(),
+            player,
+            f["turn"].as_u64().unwrap() as u32,
+            self.passwords["passwords"][player].as_str().unwrap(),
+            orders,
+        );
+        self.n += 1;
+        let p = self.dir.join(format!("{player}-{}.toml", self.n));
+        std::fs::write(&p, text).unwrap();
+        p.to_str().unwrap().to_string()
+    }
+
+    /// Resolve a turn with these order files, in this order.
+    fn resolve(&self, files: &[String]) -> (i32, String) {
+        let mut args = vec!["resolve", &self.path];
+        args.extend(files.iter().map(String::as_str));
+        args.extend(["--now", "2026-11-22T13:00:00Z"]);
+        let (code, _, err) = herald(&args);
+        (code, err)
+    }
+}
+
+fn split(orders: &str) -> Vec<String> {
+    orders
+        .split(';')
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+fn living(state: &Value, seat: usize) -> Vec<String> {
+    let mut v: Vec<String> = state["sides"][seat]["forces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["alive"].as_bool().unwrap())
+        .map(|f| format!("f{} {},{}", f["id"], f["at"]["q"], f["at"]["r"]))
+        .collect();
+    v.sort();
+    v
+}
+
+fn run_case(file: &Path, k: usize, c: &Case) -> Result<(), String> {
+    let tag = format!("ub-{}-{k}", file.file_stem().unwrap().to_string_lossy());
+    let mut g = CliGame::new(&tag, &c.seed, c.variance, c.prestate.as_deref())?;
+    for (i, turn) in c.turns.iter().enumerate() {
+        let files: Vec<String> = turn
+            .iter()
+            .map(|(p, o)| {
+                let lines = split(o);
+                g.order_file(p, &lines)
+            })
+            .collect();
+        let (code, err) = g.resolve(&files);
+        let last = i + 1 == c.turns.len();
+        match (&c.error, last) {
+            (Some(want), true) => {
+                if code != 1 || !err.contains(want.as_str()) {
+                    return Err(format!(
+                        "expected a refusal containing `{want}`, got exit {code}: {err}"
+                    ));
+                }
+                return Ok(());
+            }
+            _ if code != 0 => return Err(format!("turn {} refused: {err}", i + 1)),
+            _ => {}
+        }
+    }
+    let f = g.file();
+    if let Some(after) = &c.after {
+        for (seat, p) in PLAYERS.iter().enumerate() {
+            let mut want = after.get(*p).cloned().unwrap_or_default();
+            want.sort();
+            let got = living(&f["state"], seat);
+            if got != want {
+                return Err(format!("{p}'s living forces: want {want:?}, got {got:?}"));
+            }
+        }
+    }
+    if let Some(shih) = &c.shih {
+        for (seat, p) in PLAYERS.iter().enumerate() {
+            if let Some(want) = shih.get(*p) {
+                let got = f["state"]["sides"][seat]["shih"].as_u64().unwrap() as u32;
+                if got != *want {
+                    return Err(format!("{p}'s Shih: want {want}, got {got}"));
+                }
+            }
+        }
+    }
+    check_report(&g.path, &c.reporter, &c.events, &c.absent)?;
+    check_status(&g.path, c.status.as_ref())?;
+    check_verify(&g.path)?;
+    let _ = std::fs::remove_dir_all(&g.dir);
+    Ok(())
+}
+
+#[test]
+fn rule_cases() {
+    run_cases("unfought-battle", |c: &Case| &c.name, run_case);
+}
+
+// ------------------------------------------------- games through the engine
+
+/// A game created through the engine in memory, with its passwords.
+struct Mem {
+    loaded: herald::engine::Loaded,
+    passwords: BTreeMap<String, String>,
+    dir: std::path::PathBuf,
+}
+
+impl Mem {
+    fn new(seed: &str, tag: &str) -> Mem {
+        let dir = scratch(tag);
+        let created = herald::engine::create(herald::engine::NewGame {
+            game: "unfought-battle".into(),
+            rules: None,
+            players: PLAYERS.iter().map(|s| s.to_string()).collect(),
+            seed: Some(seed.into()),
+            options: Vec::new(),
+            setup: None,
+            id: None,
+            out: dir.join("game.json"),
+            reports: None,
+            now: chrono::DateTime::parse_from_rfc3339("2026-11-22T12:00:00Z").unwrap(),
+            secrets_from_seed: false,
+        })
+        .unwrap();
+        let loaded = herald::engine::Loaded::open(&dir.join("game.json")).unwrap();
+        Mem {
+            loaded,
+            passwords: created.passwords.into_iter().collect(),
+            dir,
+        }
+    }
+
+    fn state(&self) -> State {
+        serde_json::from_value(self.loaded.file.state.clone()).unwrap()
+    }
+
+    fn file(&self, seat: usize, lines: &[String]) -> (String, String) {
+        let id = PLAYERS[seat];
+        (
+            format!("{id}.toml"),
+            herald::report::order_file(
+                &self.loaded.file.id,
+                id,
+                self.loaded.file.turn,
+                &self.passwords[id],
+                lines,
+            ),
+        )
+    }
+
+    /// Random orders for both seats, as lines.
+    fn random_lines(&self, rng: &mut rng::ChaCha20Rng, bot: bool) -> [Vec<String>; 2] {
+        let r = rules();
+        let st = self.state();
+        [0, 1].map(|s| {
+            let orders: Vec<Order> = if bot {
+                playout::bot_orders(&r, &st, s, rng)
+            } else {
+                playout::random_orders(&r, &st, s, rng)
+            };
+            orders.iter().map(|o| o.to_string()).collect()
+        })
+    }
+}
+
+impl Drop for Mem {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+#[test]
+fn a_turn_does_not_depend_on_the_order_of_files_or_lines() {
+    let games = count("UB_ORDER_GAMES", 30);
+    let mut rng = rng::from_u64(61);
+    let mut turns = 0;
+    let mut combats = 0;
+    for g in 0..games {
+        let mut m = Mem::new(&format!("order-{g}"), &format!("ub-order-{g}"));
+        while m.loaded.file.outcome.is_none() {
+            let lines = m.random_lines(&mut rng, g % 2 == 0);
+            let a = [m.file(0, &lines[0]), m.file(1, &lines[1])];
+            // The other way: files swapped, every file's lines reversed.
+            let rev = |s: usize| {
+                let mut l = lines[s].clone();
+                l.reverse();
+                m.file(s, &l)
+            };
+            let b = [rev(1), rev(0)];
+            let now = "2026-11-22T13:00:00Z";
+            let (fa, _) = herald::engine::resolve(&m.loaded, &a, now).unwrap();
+            let (fb, _) = herald::engine::resolve(&m.loaded, &b, now).unwrap();
+            assert_eq!(fa.state, fb.state, "game {g} turn {}", m.loaded.file.turn);
+            let (ea, eb) = (
+                &fa.log.last().unwrap().events,
+                &fb.log.last().unwrap().events,
+            );
+            assert_eq!(ea, eb);
+            combats += ea.iter().filter(|e| e["event"] == "combat").count();
+            herald::engine::resolve_in_place(&mut m.loaded, &a, now).unwrap();
+            turns += 1;
+        }
+    }
+    assert!(
+        combats > 0,
+        "the games fought no combat: the test proves little"
+    );
+    eprintln!("{turns} turns resolved both ways alike ({combats} combats)");
+}
+
+#[test]
+fn the_command_line_order_of_order_files_does_not_matter() {
+    // Two copies of one crowded position, resolved with the files given
+    // north-first and south-first (lines reversed in the second).
+    let pos = r#"
+contentious = ["2,4", "3,3", "4,2"]
+difficult = ["3,2"]
+[[side]]
+forces = ["f1 0,0 1", "f2 2,3 3", "f3 3,2 4", "f4 2,4 5", "f5 2,2 2"]
+[[side]]
+forces = ["f1 6,6 1", "f2 4,3 4", "f3 3,3 2", "f4 4,2 5", "f5 3,4 3"]
+"#;
+    let north = ["f2 move SE", "f3 fortify", "f4 move N", "f5 move SE"];
+    let south = ["f2 move NW", "f3 move SW", "f4 ambush", "f5 fortify"];
+    let mut states = Vec::new();
+    for (k, flip) in [false, true].into_iter().enumerate() {
+        let mut g = CliGame::new(&format!("ub-cli-order-{k}"), "7", None, Some(pos)).unwrap();
+        let mut n: Vec<String> = north.iter().map(|s| s.to_string()).collect();
+        let mut s: Vec<String> = south.iter().map(|s| s.to_string()).collect();
+        if flip {
+            n.reverse();
+            s.reverse();
+        }
+        let fnorth = g.order_file("north", &n);
+        let fsouth = g.order_file("south", &s);
+        let files = if flip {
+            vec![fsouth, fnorth]
+        } else {
+            vec![fnorth, fsouth]
+        };
+        let (code, err) = g.resolve(&files);
+        assert_eq!(code, 0, "{err}");
+        let f = g.file();
+        let events = f["log"].as_array().unwrap().last().unwrap()["events"].clone();
+        assert!(events
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["event"] == "combat"));
+        states.push((f["state"].clone(), events));
+        let _ = std::fs::remove_dir_all(&g.dir);
+    }
+    assert_eq!(states[0], states[1]);
+}
+
+// ------------------------------------------------------------ playouts
+
+fn assert_sound(r: &Rules, st: &State, ctx: &str) {
+    let mut taken = BTreeSet::new();
+    for (s, side) in st.sides.iter().enumerate() {
+        let mut powers: Vec<u8> = side.forces.iter().map(|f| f.power).collect();
+        powers.sort_unstable();
+        if st.phase != Phase::Deploy {
+            assert_eq!(powers, r.forces.powers, "{ctx}: seat {s}'s powers");
+        }
+        assert!(side.shih <= r.shih.max, "{ctx}: Shih over the cap");
+        for f in side.living() {
+            assert!(
+                st.board.playable(f.at),
+                "{ctx}: a force on an unplayable hex"
+            );
+            assert!(taken.insert(f.at), "{ctx}: two forces on {:?}", f.at);
+        }
+        for f in side.forces.iter().filter(|f| !f.alive) {
+            assert!(
+                st.sides[1 - s].knows(f.id),
+                "{ctx}: a fallen force's power is not public"
+            );
+        }
+    }
+    if st.phase != Phase::Over {
+        assert!(st.turn <= r.victory.turn_cap, "{ctx}: past the turn cap");
+        for s in 0..2 {
+            assert!(
+                st.sides[s].living().any(|f| f.power == r.forces.sovereign),
+                "{ctx}: a game goes on without a Sovereign"
+            );
+        }
+    }
+}
+
+#[test]
+fn random_games_finish_soundly() {
+    let r = rules();
+    let games = count("UB_PLAYOUTS", 400);
+    let mut rng = rng::from_u64(5);
+    let mut endings: BTreeMap<String, usize> = BTreeMap::new();
+    let mut kinds: BTreeMap<String, usize> = BTreeMap::new();
+    for g in 0..games {
+        let mut st = playout::new_game(&r, &mut rng);
+        let bot = g % 2 == 1;
+        let mut ev = Vec::new();
+        let mut phases = 0;
+        while st.phase != Phase::Over {
+            let orders: BTreeMap<usize, Vec<Order>> = (0..2)
+                .map(|s| {
+                    let o = if bot {
+                        playout::bot_orders(&r, &st, s, &mut rng)
+                    } else {
+                        playout::random_orders(&r, &st, s, &mut rng)
+                    };
+                    let problems = herald::games::unfought_battle::orders::check(&r, &st, s, &o);
+                    assert!(
+                        problems.is_empty(),
+                        "game {g}: the {} chose refused orders: {problems:?}",
+                        if bot { "bot" } else { "playout" }
+                    );
+                    (s, o)
+                })
+                .collect();
+            ev.clear();
+            st = playout::step(&r, &st, &orders, &mut rng, &mut ev);
+            for e in &ev {
+                let v = serde_json::to_value(e).unwrap();
+                let k = v["event"].as_str().unwrap().to_string();
+                let k = if k == "combat" {
+                    format!("combat {}", v["kind"].as_str().unwrap())
+                } else {
+                    k
+                };
+                *kinds.entry(k).or_default() += 1;
+            }
+            phases += 1;
+            assert_sound(&r, &st, &format!("game {g} phase {phases}"));
+            assert!(phases <= r.victory.turn_cap + 1);
+        }
+        let end = st.end.as_ref().unwrap();
+        let key = match end.winner {
+            Some(_) => end.how.split(':').next().unwrap().to_string(),
+            None => format!("draw: {}", end.how.split(':').next().unwrap()),
+        };
+        *endings.entry(key).or_default() += 1;
+    }
+    eprintln!("{games} games: {endings:?}\nevents: {kinds:?}");
+    for k in [
+        "combat contest",
+        "combat swap",
+        "combat assault",
+        "combat ambush",
+        "perished",
+        "shrank",
+        "scouted",
+        "bounced",
+    ] {
+        assert!(
+            kinds.contains_key(k),
+            "no `{k}` in {games} random games: {kinds:?}"
+        );
+    }
+}
+
+// ------------------------------------------------- hidden information
+
+/// Enemy powers `seat` may know, worked out from the logged events alone:
+/// combats (both powers to both), its own scouts' findings, and fallen
+/// forces (public).
+fn learn_from(events: &[Value], seat: usize, known: &mut BTreeSet<u64>) {
+    for e in events {
+        match e["event"].as_str().unwrap() {
+            "combat" => {
+                known.insert(e["fighters"][1 - seat]["power"].as_u64().unwrap());
+            }
+            "scouted" if e["seat"].as_u64() == Some(seat as u64) => {
+                if let Some(p) = e["found"].as_u64() {
+                    known.insert(p);
+                }
+            }
+            "perished" if e["seat"].as_u64() != Some(seat as u64) => {
+                known.insert(e["power"].as_u64().unwrap());
+            }
+            _ => {}
+        }
+    }
+}
+
+fn label(h: Hex) -> String {
+    format!("{},{}", h.q, h.r)
+}
+
+#[test]
+fn reports_reveal_nothing_beyond_the_rules() {
+    let r = rules();
+    let games = count("UB_SCAN_GAMES", 40);
+    let mut rng = rng::from_u64(99);
+    let mut checked = 0;
+    let mut seen_enemies = 0;
+    let mut hidden_enemies = 0;
+    for g in 0..games {
+        let mut m = Mem::new(&format!("scan-{g}"), &format!("ub-scan-{g}"));
+        let mut known = [BTreeSet::new(), BTreeSet::new()];
+        while m.loaded.file.outcome.is_none() {
+            let lines = m.random_lines(&mut rng, g % 2 == 0);
+            let files = [m.file(0, &lines[0]), m.file(1, &lines[1])];
+            herald::engine::resolve_in_place(&mut m.loaded, &files, "2026-11-22T13:00:00Z")
+                .unwrap();
+            let entry = m.loaded.file.log.last().unwrap();
+            // The game file keeps both players' order files.
+            let who: Vec<&str> = entry.orders.iter().map(|o| o.player.as_str()).collect();
+            assert_eq!(who, PLAYERS, "the log keeps both order files");
+            for (s, o) in entry.orders.iter().enumerate() {
+                for l in &lines[s] {
+                    assert!(o.text.contains(l.as_str()), "order file kept verbatim");
+                }
+            }
+            for (s, k) in known.iter_mut().enumerate() {
+                learn_from(&entry.events, s, k);
+            }
+            let st = m.state();
+            if st.phase == Phase::Over {
+                break;
+            }
+            for seat in 0..2 {
+                let text = herald::engine::report(&m.loaded, seat, "text").unwrap();
+                let json: Value =
+                    serde_json::from_str(&herald::engine::report(&m.loaded, seat, "json").unwrap())
+                        .unwrap();
+                let v = &json["view"];
+                let ctx = format!("game {g} turn {} seat {seat}", m.loaded.file.turn);
+                let me = &st.sides[seat];
+                let them = &st.sides[1 - seat];
+                // What the rules let this seat see, worked out here.
+                let sees = |h: Hex| me.living().any(|f| f.at.distance(h) <= r.sight.range);
+                let mut visible: Vec<(Hex, u8)> = them
+                    .living()
+                    .filter(|f| sees(f.at))
+                    .map(|f| (f.at, f.power))
+                    .collect();
+                visible.sort();
+                let unknown: Vec<u64> = r
+                    .forces
+                    .powers
+                    .iter()
+                    .map(|&p| p as u64)
+                    .filter(|p| !known[seat].contains(p))
+                    .collect();
+                let enemies = v["enemies"].as_array().unwrap();
+                assert_eq!(enemies.len(), visible.len(), "{ctx}: enemies shown");
+                for (i, (e, (h, p))) in enemies.iter().zip(&visible).enumerate() {
+                    let keys: Vec<&String> = e.as_object().unwrap().keys().collect();
+                    assert_eq!(
+                        keys,
+                        ["at", "mark", "power", "threat"],
+                        "{ctx}: an enemy entry carries only these"
+                    );
+                    assert_eq!(e["mark"], format!("E{}", i + 1), "{ctx}");
+                    assert_eq!(e["at"], label(*h), "{ctx}");
+                    if known[seat].contains(&(*p as u64)) {
+                        assert_eq!(e["power"], *p as u64, "{ctx}: a known power is shown");
+                        assert_eq!(e["threat"], *p as u64, "{ctx}");
+                    } else {
+                        assert!(e["power"].is_null(), "{ctx}: an unknown power is shown");
+                        assert_eq!(
+                            e["threat"].as_u64(),
+                            unknown.last().copied(),
+                            "{ctx}: threat"
+                        );
+                    }
+                }
+                assert_eq!(
+                    v["enemy_unknown_powers"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|x| x.as_u64().unwrap())
+                        .collect::<Vec<_>>(),
+                    unknown,
+                    "{ctx}"
+                );
+                seen_enemies += visible.len();
+                // Hidden enemies: not on the board, not in any line.
+                for f in them.living().filter(|f| !sees(f.at)) {
+                    hidden_enemies += 1;
+                    let cell = format!("[{}", label(f.at));
+                    let at = text
+                        .find(&cell)
+                        .unwrap_or_else(|| panic!("{ctx}: no cell {cell}"));
+                    assert!(
+                        !text[at..at + 8].contains('E'),
+                        "{ctx}: a hidden enemy drawn on {cell}"
+                    );
+                    assert!(
+                        !text.contains(&format!("on {}: power", label(f.at))),
+                        "{ctx}"
+                    );
+                }
+                // Events: no enemy force named, no power beyond what is known.
+                for ev in v["events"].as_array().unwrap() {
+                    let t = ev["text"].as_str().unwrap();
+                    for d in 1..=r.forces() {
+                        for w in [
+                            format!("enemy f{d}"),
+                            format!("enemy's f{d}"),
+                            format!("{} f{d}", PLAYERS[1 - seat]),
+                        ] {
+                            assert!(!t.contains(&w), "{ctx}: an enemy force named: {t}");
+                        }
+                    }
+                    for pat in [
+                        "the enemy's: power ",
+                        "enemy force of power ",
+                        "the enemy force there has power ",
+                    ] {
+                        for (i, _) in t.match_indices(pat) {
+                            let p: u64 = t[i + pat.len()..]
+                                .chars()
+                                .next()
+                                .unwrap()
+                                .to_digit(10)
+                                .unwrap() as u64;
+                            assert!(known[seat].contains(&p), "{ctx}: {t}");
+                        }
+                    }
+                    // Neither report shows the other's orders.
+                    for l in &lines[1 - seat] {
+                        if !lines[seat].contains(l) {
+                            assert!(
+                                !t.contains(l.as_str()),
+                                "{ctx}: the other's order `{l}` told: {t}"
+                            );
+                        }
+                    }
+                }
+                let other = PLAYERS[1 - seat];
+                assert!(
+                    !text.contains(&m.passwords[other])
+                        && !json.to_string().contains(&m.passwords[other])
+                );
+                assert!(!text.contains(&format!("player = \"{other}\"")), "{ctx}");
+                let sha = &entry.orders[1 - seat].sha256;
+                assert!(!text.contains(sha.as_str()) && !json.to_string().contains(sha.as_str()));
+                // The view has no field for the enemy's Shih or force ids.
+                assert!(v.get("enemy_shih").is_none());
+                checked += 1;
+            }
+        }
+        let problems = {
+            std::fs::write(m.dir.join("game.json"), m.loaded.file.to_text()).unwrap();
+            herald::engine::verify(&m.dir.join("game.json"), None).unwrap()
+        };
+        assert!(problems.is_empty(), "game {g}: {problems:?}");
+    }
+    assert!(
+        seen_enemies > 0 && hidden_enemies > 0,
+        "the scan saw no fog at work"
+    );
+    eprintln!("{checked} reports scanned: {seen_enemies} enemies shown, {hidden_enemies} hidden");
+}
+
+#[test]
+fn demo_plays_a_whole_game() {
+    let dir = scratch("ub-demo");
+    let out = dir.join("demo");
+    let (code, stdout, err) = herald(&[
+        "demo",
+        "unfought-battle",
+        "--out",
+        out.to_str().unwrap(),
+        "--now",
+        "2026-11-22T12:00:00Z",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(stdout.contains("result: "), "{stdout}");
+    assert!(stdout.contains("herald verify: ok"), "{stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
