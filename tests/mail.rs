@@ -893,3 +893,62 @@ fn the_readme_walkthrough_runs_as_written() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_repeat_policy_sends_last_turns_orders_where_they_still_stand() {
+    // The Unfought Battle offers hold, repeat and bot. North fortifies four
+    // forces on turn 1 (4 Shih of 5), then goes silent: on turn 2 the same
+    // orders cost 4 with 2 Shih left, so repeat falls back to hold; south
+    // repeats a fortify it can afford.
+    let t = Table::new(
+        "repeat",
+        "unfought-battle",
+        "north,south",
+        &["--nmr", "repeat", "--deadline-every", "24h"],
+    );
+    let deploy: Vec<String> = (1..=5).map(|f| format!("f{f} power {f}")).collect();
+    let a = t.orders("north", &deploy);
+    let b = t.orders("south", &deploy);
+    t.ok(&["resolve", t.g(), &a, &b, "--now", "2026-11-22T13:00:00Z"]);
+    let four: Vec<String> = (2..=5).map(|f| format!("f{f} fortify")).collect();
+    let a = t.orders("north", &four);
+    let b = t.orders("south", &["f2 fortify".to_string()]);
+    t.ok(&["resolve", t.g(), &a, &b, "--now", "2026-11-22T14:00:00Z"]);
+    // Both silent past the deadline.
+    let out = t.ok(&["resolve", t.g(), "--now", "2026-11-23T14:00:00Z"]);
+    assert!(
+        out.contains("no orders from north by the deadline: herald stood in (hold)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("no orders from south by the deadline: herald stood in (repeat)"),
+        "{out}"
+    );
+    let j = t.json();
+    let recs = &j["log"][2]["orders"];
+    assert_eq!(recs[0]["nmr"], "hold");
+    assert_eq!(recs[1]["nmr"], "repeat");
+    assert!(
+        recs[1]["text"].as_str().unwrap().contains("\"f2 fortify\""),
+        "{recs}"
+    );
+    assert!(
+        !recs[0]["text"].as_str().unwrap().contains("fortify"),
+        "{recs}"
+    );
+    t.verify();
+    // A missed deployment cannot hold: the bot deploys.
+    let d = Table::new(
+        "repeat-deploy",
+        "unfought-battle",
+        "north,south",
+        &["--nmr", "repeat", "--deadline-every", "1h"],
+    );
+    let b = d.orders("south", &deploy);
+    let out = d.ok(&["resolve", d.g(), &b, "--now", "2026-11-22T13:00:00Z"]);
+    assert!(
+        out.contains("no orders from north by the deadline: herald stood in (bot)"),
+        "{out}"
+    );
+    d.verify();
+}

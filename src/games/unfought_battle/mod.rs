@@ -191,6 +191,52 @@ impl Game for UnfoughtBattle {
         view::ascii_board(v)
     }
 
+    /// Missed orders: `hold` (the default: every force holds; a missed
+    /// deployment gets the bot's), `repeat` (last turn's orders, where all
+    /// still stand), `bot`. See games/unfought-battle.md.
+    const NMR: &'static [crate::games::Nmr] = &[
+        crate::games::Nmr::Hold,
+        crate::games::Nmr::Repeat,
+        crate::games::Nmr::Bot,
+    ];
+
+    /// Dropping out is conceding; both sides dropping out after the same
+    /// turn is a draw, as both conceding is.
+    fn drop_out(_: &Rules, st: &State, seat: Seat) -> Option<(State, Vec<Event>)> {
+        let mut next = st.clone();
+        let mut ev = vec![Event::Conceded { seat }];
+        let how = "dropped out after missing orders";
+        match &st.end {
+            None => {
+                next.sides[seat].conceded = true;
+                upkeep::finish(
+                    &mut next,
+                    state::End {
+                        winner: Some(1 - seat),
+                        subject: Some(seat),
+                        how: how.to_string(),
+                    },
+                    &mut ev,
+                );
+            }
+            // The other side dropped out in this same upkeep.
+            Some(e) if e.how == how && e.subject == Some(1 - seat) && !st.sides[seat].conceded => {
+                next.sides[seat].conceded = true;
+                upkeep::finish(
+                    &mut next,
+                    state::End {
+                        winner: None,
+                        subject: None,
+                        how: "both sides dropped out after missing orders".to_string(),
+                    },
+                    &mut ev,
+                );
+            }
+            Some(_) => return None,
+        }
+        Some((next, ev))
+    }
+
     fn outcome(_: &Rules, st: &State, players: &[String]) -> Option<Outcome> {
         let end = st.end.as_ref()?;
         let what = match end.subject {
