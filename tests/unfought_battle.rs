@@ -261,6 +261,8 @@ impl Mem {
             reports: None,
             now: chrono::DateTime::parse_from_rfc3339("2026-11-22T12:00:00Z").unwrap(),
             secrets_from_seed: false,
+            light_passwords: true,
+            mail: Default::default(),
         })
         .unwrap();
         let loaded = herald::engine::Loaded::open(&dir.join("game.json")).unwrap();
