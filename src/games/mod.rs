@@ -4,6 +4,7 @@
 pub mod hexwar;
 pub mod norse_wars;
 pub mod stack_wars;
+pub mod war_of_the_dukes;
 
 use crate::file::Outcome;
 use crate::rng::ChaCha20Rng;
@@ -326,6 +327,7 @@ pub static REGISTRY: &[Entry] = &[
     entry::<norse_wars::NorseWars>(),
     entry::<hexwar::Hexwar>(),
     entry::<stack_wars::StackWars>(),
+    entry::<war_of_the_dukes::WarOfTheDukes>(),
 ];
 
 pub fn find(name: &str) -> Option<&'static Entry> {

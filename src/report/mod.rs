@@ -31,6 +31,10 @@ const TEMPLATES: &[(&str, &str)] = &[
         "stack-wars/report.txt.j2",
         include_str!("../../templates/stack-wars/report.txt.j2"),
     ),
+    (
+        "war-of-the-dukes/report.txt.j2",
+        include_str!("../../templates/war-of-the-dukes/report.txt.j2"),
+    ),
 ];
 
 fn env() -> &'static Environment<'static> {
