@@ -36,7 +36,10 @@ fn midgame(r: &Rules) -> State {
     for _ in 0..7 {
         let mut orders = BTreeMap::new();
         for seat in WarOfTheDukes::awaiting(r, &st) {
-            orders.insert(seat, playout::bot_orders(r, &st, Side::of_seat(seat), &mut rr));
+            orders.insert(
+                seat,
+                playout::bot_orders(r, &st, Side::of_seat(seat), &mut rr),
+            );
         }
         st = WarOfTheDukes::resolve(r, &st, &orders, &mut rr).0;
     }
@@ -93,7 +96,15 @@ fn bench_engine(c: &mut Criterion) {
     })
     .expect("a game");
     let mut g = Loaded::open(&path).expect("it opens");
-    let pw = |id: &str| created.passwords.iter().find(|p| p.0 == id).unwrap().1.clone();
+    let pw = |id: &str| {
+        created
+            .passwords
+            .iter()
+            .find(|p| p.0 == id)
+            .unwrap()
+            .1
+            .clone()
+    };
     // Play the deployment and six phases with the bot, in memory.
     let mut rr = rng::from_u64(11);
     for _ in 0..7 {

@@ -109,9 +109,9 @@ mod tests {
         let pic = panel(&rules, &marks, 0, 3, 0, 1);
         // 0101 (a city) holds I3; 0201 sits half a hex lower, a line down.
         let want = "    01 02 03 04
-01  #I3   #     .
-       #     #
-02  #     .     .
+01  #I3   #
+       #     .
+02  #     #
        #     .
 ";
         assert_eq!(pic, want, "\n{pic}");

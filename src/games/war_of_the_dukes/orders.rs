@@ -79,7 +79,10 @@ fn hex(word: &str) -> Result<Label, String> {
 }
 
 pub fn parse(st: &State, line: &str) -> Result<Order, String> {
-    let words: Vec<&str> = line.split_whitespace().collect();
+    let words: Vec<&str> = line
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty())
+        .collect();
     let Some(&first) = words.first() else {
         return Err(format!("empty order; {NOTATION}"));
     };

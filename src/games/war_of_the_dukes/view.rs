@@ -37,8 +37,24 @@ pub struct UnitView {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct EventView {
+    /// The game file's turn (phase count) the event happened in.
     pub turn: u32,
+    /// That phase as players name it: "deployment", "turn 3, Orfburg".
+    pub when: String,
     pub text: String,
+}
+
+/// A game file turn as a phase: 0 is the deployment, then each game turn
+/// is Orfburg's phase and Wulfenburg's.
+pub fn when(file_turn: u32) -> String {
+    match file_turn {
+        0 => "deployment".into(),
+        t => format!(
+            "turn {}, {}",
+            t.div_ceil(2),
+            if t % 2 == 1 { "Orfburg" } else { "Wulfenburg" }
+        ),
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -178,11 +194,7 @@ pub fn tell(e: &Event) -> String {
             fates,
             note,
         } => {
-            let m = if *modifier > 0 {
-                format!(" +{modifier} terrain = {roll}")
-            } else {
-                String::new()
-            };
+            let m = format!(" +{modifier} terrain = {roll}");
             let mut s = format!(
                 "{side} attacks {target}: {} against {} {}; attack {attack} : defence {defence}, odds {odds}; die {die}{m}: {result} ({})",
                 fighters(attackers),
@@ -376,6 +388,7 @@ pub fn view(
             .iter()
             .map(|s| EventView {
                 turn: s.turn,
+                when: when(s.turn),
                 text: tell(&s.event),
             })
             .collect(),
