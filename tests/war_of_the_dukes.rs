@@ -388,7 +388,7 @@ fn combat_result(text: &str, target: &str) -> Option<String> {
     let line = text
         .lines()
         .find(|l| l.contains(&format!("attacks {target}: ")))?;
-    let after = line.split("): ").nth(0)?; // up to the result's meaning
+    let after = line.split("): ").next()?; // up to the result's meaning
     let code = after.rsplit(": ").next()?.split(' ').next()?;
     Some(code.to_string())
 }

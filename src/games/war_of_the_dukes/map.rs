@@ -39,7 +39,7 @@ impl Label {
 
     pub fn of(h: Hex) -> Option<Label> {
         let row = h.r + (h.q - (h.q & 1)) / 2;
-        (h.q >= 0 && row >= 0 && h.q < 100 && row < 100).then(|| Label {
+        (h.q >= 0 && row >= 0 && h.q < 100 && row < 100).then_some(Label {
             col: h.q as u8,
             row: row as u8,
         })
