@@ -952,3 +952,35 @@ fn the_repeat_policy_sends_last_turns_orders_where_they_still_stand() {
     );
     d.verify();
 }
+
+#[test]
+fn war_of_the_dukes_holds_for_a_silent_side() {
+    // Deployment missed by Wulfenburg: the bot deploys (hold cannot); then
+    // Orfburg's phase missed: nothing moves.
+    let t = Table::new(
+        "dukes-hold",
+        "war-of-the-dukes",
+        "orfburg,wulfenburg",
+        &["--deadline-every", "48h", "--drop-after", "2"],
+    );
+    let mine = t.legal("orfburg");
+    let a = t.orders("orfburg", &mine);
+    let out = t.ok(&["resolve", t.g(), &a, "--now", "2026-11-24T12:00:00Z"]);
+    assert!(
+        out.contains("no orders from wulfenburg by the deadline: herald stood in (bot)"),
+        "{out}"
+    );
+    let before = t.json()["state"]["units"].clone();
+    let out = t.ok(&["resolve", t.g(), "--now", "2026-11-26T12:00:00Z"]);
+    assert!(
+        out.contains("no orders from orfburg by the deadline: herald stood in (hold)"),
+        "{out}"
+    );
+    let j = t.json();
+    assert_eq!(j["state"]["units"], before, "a holding side moved");
+    assert!(
+        j["log"][1]["dropped"].is_null(),
+        "one missed phase is not two"
+    );
+    t.verify();
+}

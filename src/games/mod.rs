@@ -5,6 +5,7 @@ pub mod hexwar;
 pub mod norse_wars;
 pub mod stack_wars;
 pub mod unfought_battle;
+pub mod war_of_the_dukes;
 
 use crate::file::Outcome;
 use crate::rng::ChaCha20Rng;
@@ -402,6 +403,7 @@ pub static REGISTRY: &[Entry] = &[
     entry::<hexwar::Hexwar>(),
     entry::<stack_wars::StackWars>(),
     entry::<unfought_battle::UnfoughtBattle>(),
+    entry::<war_of_the_dukes::WarOfTheDukes>(),
 ];
 
 pub fn find(name: &str) -> Option<&'static Entry> {

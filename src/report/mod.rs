@@ -35,6 +35,10 @@ const TEMPLATES: &[(&str, &str)] = &[
         "unfought-battle/report.txt.j2",
         include_str!("../../templates/unfought-battle/report.txt.j2"),
     ),
+    (
+        "war-of-the-dukes/report.txt.j2",
+        include_str!("../../templates/war-of-the-dukes/report.txt.j2"),
+    ),
 ];
 
 fn env() -> &'static Environment<'static> {

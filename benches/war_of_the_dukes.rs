@@ -1,0 +1,142 @@
+//! War of the Dukes benchmarks.
+//!
+//! ```sh
+//! cargo bench --bench war_of_the_dukes
+//! ```
+//!
+//! - `phase/typed`: one phase resolved on the typed state: a midgame
+//!   position (both deployments and six bot phases in), a busy order file
+//!   for the side to move (`playout::random_orders`: about half the pieces
+//!   move, about half the enemy pieces in reach are attacked), checked and
+//!   resolved (`Game::check` + `Game::resolve`).
+//! - `phase/bot orders`: the bot choosing those orders.
+//! - `phase/engine`: the same phase through the object-safe engine path in
+//!   memory (order file parsed and checked, resolved, hashed; nothing
+//!   written).
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use herald::engine::{self, Loaded, NewGame};
+use herald::games::war_of_the_dukes::rules::Rules;
+use herald::games::war_of_the_dukes::state::State;
+use herald::games::war_of_the_dukes::units::Side;
+use herald::games::war_of_the_dukes::{playout, WarOfTheDukes};
+use herald::games::Game;
+use herald::report;
+use herald::rng;
+use std::collections::BTreeMap;
+
+fn rules() -> Rules {
+    Rules::parse(WarOfTheDukes::RULESET_TEXT).expect("the built-in ruleset parses")
+}
+
+/// Deployment and six phases by the bot.
+fn midgame(r: &Rules) -> State {
+    let mut st = State::new(r);
+    let mut rr = rng::from_u64(11);
+    for _ in 0..7 {
+        let mut orders = BTreeMap::new();
+        for seat in WarOfTheDukes::awaiting(r, &st) {
+            orders.insert(
+                seat,
+                playout::bot_orders(r, &st, Side::of_seat(seat), &mut rr),
+            );
+        }
+        st = WarOfTheDukes::resolve(r, &st, &orders, &mut rr).0;
+    }
+    assert!(st.mover().is_some(), "the game goes on");
+    st
+}
+
+fn bench_phase(c: &mut Criterion) {
+    let r = rules();
+    let st = midgame(&r);
+    let side = st.mover().unwrap();
+    let seat = side.seat();
+    // A busy order file: random legal orders move about half the pieces
+    // and attack about half the enemy pieces in reach.
+    let orders = playout::random_orders(&r, &st, side, &mut rng::from_u64(3));
+    eprintln!(
+        "phase: {} to move on turn {}, {} orders",
+        side,
+        st.turn,
+        orders.len()
+    );
+    let mut group = c.benchmark_group("phase");
+    group.bench_function("typed", |b| {
+        b.iter(|| {
+            let problems = WarOfTheDukes::check(&r, &st, seat, &orders);
+            assert!(problems.is_empty());
+            let mut map = BTreeMap::new();
+            map.insert(seat, orders.clone());
+            black_box(WarOfTheDukes::resolve(&r, &st, &map, &mut rng::from_u64(5)))
+        })
+    });
+    group.bench_function("bot orders", |b| {
+        b.iter(|| black_box(playout::bot_orders(&r, &st, side, &mut rng::from_u64(3))))
+    });
+    group.finish();
+}
+
+fn bench_engine(c: &mut Criterion) {
+    let dir = std::env::temp_dir().join(format!("herald-bench-wotd-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let path = dir.join("game.json");
+    let created = engine::create(NewGame {
+        game: "war-of-the-dukes".into(),
+        rules: None,
+        players: vec!["orfburg".into(), "wulfenburg".into()],
+        seed: Some("1".into()),
+        options: Vec::new(),
+        setup: None,
+        id: None,
+        out: path.clone(),
+        reports: None,
+        now: chrono::DateTime::parse_from_rfc3339("2026-11-22T12:00:00Z").unwrap(),
+        secrets_from_seed: false,
+        light_passwords: true,
+        mail: Default::default(),
+    })
+    .expect("a game");
+    let mut g = Loaded::open(&path).expect("it opens");
+    let pw = |id: &str| {
+        created
+            .passwords
+            .iter()
+            .find(|p| p.0 == id)
+            .unwrap()
+            .1
+            .clone()
+    };
+    // Play the deployment and six phases with the bot, in memory.
+    let mut rr = rng::from_u64(11);
+    for _ in 0..7 {
+        let files: Vec<(String, String)> = g
+            .session
+            .awaiting(&g.state)
+            .into_iter()
+            .map(|seat| {
+                let id = g.file.players[seat].id.clone();
+                let lines = g.session.bot_orders(&g.state, seat, &mut rr);
+                (
+                    format!("{id}.toml"),
+                    report::order_file(&g.file.id, &id, g.file.turn, &pw(&id), &lines),
+                )
+            })
+            .collect();
+        engine::resolve_in_place(&mut g, &files, "2026-11-22T13:00:00Z").unwrap();
+    }
+    let seat = g.session.awaiting(&g.state)[0];
+    let id = g.file.players[seat].id.clone();
+    let lines = g.session.bot_orders(&g.state, seat, &mut rr);
+    let files = vec![(
+        format!("{id}.toml"),
+        report::order_file(&g.file.id, &id, g.file.turn, &pw(&id), &lines),
+    )];
+    c.bench_function("phase/engine", |b| {
+        b.iter(|| black_box(engine::resolve(&g, &files, "2026-11-22T13:00:00Z").unwrap()))
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+criterion_group!(benches, bench_phase, bench_engine);
+criterion_main!(benches);

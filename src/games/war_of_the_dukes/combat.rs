@@ -1,0 +1,386 @@
+//! Combat: ranges (contact, bombardment), strengths with terrain and the
+//! Duke's aura, odds, the die and its modifier, the results table, losses,
+//! retreats by a fixed rule, swaps with friends, advance after combat.
+
+use super::events::{Event, Fate, Fighter};
+use super::map::{Hexside, Ix};
+use super::rules::{Res, Rules};
+use super::state::{Board, State};
+use super::units::{Kind, Side};
+use super::zoc;
+use crate::rng::{self, ChaCha20Rng};
+
+/// Two hexes touch along a hexside that is not an unbridged river.
+pub fn contact(rules: &Rules, a: Ix, b: Ix) -> bool {
+    rules
+        .map
+        .side_between(a, b)
+        .is_some_and(|s| s != Hexside::River)
+}
+
+/// How unit `n` may attack the hex `target`: `Some(false)` in close
+/// combat, `Some(true)` as a bombardment, `None` not at all.
+pub fn reach(rules: &Rules, st: &State, board: &Board, n: usize, target: Ix) -> Option<bool> {
+    let u = &st.units[n];
+    if u.id.is_duke() {
+        return None;
+    }
+    let at = board.pos[n]?;
+    if contact(rules, at, target) {
+        return Some(false);
+    }
+    let range = rules.stats(u.id.kind).range as i32;
+    (range >= 2 && rules.map.distance(at, target) <= range).then_some(true)
+}
+
+/// The unit is within the aura of its own Duke (never the Duke himself).
+pub fn inspired(rules: &Rules, st: &State, board: &Board, n: usize) -> bool {
+    let u = &st.units[n];
+    if u.id.is_duke() {
+        return false;
+    }
+    match (board.pos[st.duke(u.side)], board.pos[n]) {
+        (Some(d), Some(p)) => rules.map.distance(d, p) <= rules.duke_aura,
+        _ => false,
+    }
+}
+
+pub fn attack_value(rules: &Rules, st: &State, board: &Board, n: usize) -> (u32, String) {
+    let base = rules.stats(st.units[n].id.kind).attack;
+    if inspired(rules, st, board, n) {
+        (base * 2, format!("{base} ×2 Duke"))
+    } else {
+        (base, base.to_string())
+    }
+}
+
+pub fn defence_value(rules: &Rules, st: &State, board: &Board, n: usize) -> (u32, String) {
+    let base = rules.stats(st.units[n].id.kind).defence;
+    let at = board.pos[n].expect("on the map");
+    let t = rules.at(at);
+    let mut v = base;
+    let mut how = base.to_string();
+    if t.defence > 1 {
+        v *= t.defence;
+        how.push_str(&format!(
+            " ×{} {}",
+            t.defence,
+            rules.map.cell(at).terrain.name()
+        ));
+    }
+    if inspired(rules, st, board, n) {
+        v *= 2;
+        how.push_str(" ×2 Duke");
+    }
+    (v, how)
+}
+
+/// Where a piece that must retreat goes, by the fixed rule in its side's
+/// interest, or whom it swaps with when only friends block it.
+enum Retreat {
+    To(Ix),
+    Swap(Ix),
+    Blocked,
+}
+
+fn nearest_enemy(rules: &Rules, st: &State, board: &Board, side: Side, i: Ix) -> i32 {
+    st.units
+        .iter()
+        .enumerate()
+        .filter(|(_, u)| u.side != side)
+        .filter_map(|(n, _)| board.pos[n])
+        .map(|p| rules.map.distance(p, i))
+        .min()
+        .unwrap_or(99)
+}
+
+/// The preference among retreat hexes: farthest from the nearest enemy,
+/// then the best defence (terrain multiplier, then die modifier), then
+/// within the Duke's aura, then the lowest label.
+fn preference(
+    rules: &Rules,
+    st: &State,
+    board: &Board,
+    n: usize,
+    i: Ix,
+) -> (i32, u32, u32, bool, std::cmp::Reverse<super::map::Label>) {
+    let u = &st.units[n];
+    let t = rules.at(i);
+    let aura = !u.id.is_duke()
+        && board.pos[st.duke(u.side)].is_some_and(|d| rules.map.distance(d, i) <= rules.duke_aura);
+    (
+        nearest_enemy(rules, st, board, u.side, i),
+        t.defence,
+        t.die,
+        aura,
+        std::cmp::Reverse(rules.map.label(i)),
+    )
+}
+
+fn retreat_for(rules: &Rules, st: &State, board: &Board, n: usize) -> Retreat {
+    let u = &st.units[n];
+    let from = board.pos[n].expect("on the map");
+    let enemy_zoc = zoc::zoc(rules, st, board, u.side.other());
+    let mut open = Vec::new();
+    let mut friends = Vec::new();
+    for (nb, s) in rules.map.neighbours(from) {
+        if s == Hexside::River || rules.at(nb).cost == 0 {
+            continue;
+        }
+        let o = board.occ[nb as usize];
+        let friendly = |p: u8| st.units[p as usize].side == u.side;
+        if !enemy_zoc[nb as usize] {
+            let stack = rules.at(nb).stack;
+            let fits = o.is_empty()
+                || (u.id.is_duke() && o.duke.is_none() && o.unit.is_some_and(friendly) && stack)
+                || (!u.id.is_duke() && o.unit.is_none() && o.duke.is_some_and(friendly) && stack);
+            if fits {
+                open.push(nb);
+                continue;
+            }
+        }
+        let origin_free = !u.id.is_duke() || board.occ[from as usize].unit.is_none();
+        if o.unit.is_some_and(friendly) && o.duke.is_none() && origin_free {
+            friends.push(nb);
+        }
+    }
+    let best = |c: &[Ix]| {
+        c.iter()
+            .copied()
+            .max_by_key(|&i| preference(rules, st, board, n, i))
+    };
+    if let Some(i) = best(&open) {
+        Retreat::To(i)
+    } else if let Some(i) = best(&friends) {
+        Retreat::Swap(i)
+    } else {
+        Retreat::Blocked
+    }
+}
+
+/// Retreat piece `n` one hex; the fate it met.
+fn retreat(rules: &Rules, st: &mut State, n: usize) -> Fate {
+    let board = st.board(rules);
+    let from = board.pos[n].expect("on the map");
+    let (side, unit) = (st.units[n].side, st.units[n].id);
+    let fl = rules.map.label(from);
+    match retreat_for(rules, st, &board, n) {
+        Retreat::To(i) => {
+            st.units[n].at = Some(rules.map.label(i));
+            Fate::Retreated {
+                side,
+                unit,
+                from: fl,
+                to: rules.map.label(i),
+            }
+        }
+        Retreat::Swap(i) => {
+            let f = board.occ[i as usize].unit.expect("a friend") as usize;
+            st.units[f].at = Some(fl);
+            st.units[n].at = Some(rules.map.label(i));
+            Fate::Swapped {
+                side,
+                unit,
+                from: fl,
+                with: st.units[f].id,
+                to: rules.map.label(i),
+            }
+        }
+        Retreat::Blocked => {
+            st.units[n].at = None;
+            Fate::Eliminated {
+                side,
+                unit,
+                at: fl,
+                blocked: true,
+            }
+        }
+    }
+}
+
+fn eliminate(rules: &Rules, st: &mut State, n: usize) -> Fate {
+    let _ = rules;
+    let u = &mut st.units[n];
+    let at = u.at.take().expect("on the map");
+    Fate::Eliminated {
+        side: u.side,
+        unit: u.id,
+        at,
+        blocked: false,
+    }
+}
+
+/// Which close-combat attackers an exchange takes: the cheapest set whose
+/// printed attack at least equals the defenders' printed defence (smallest
+/// total, then fewest pieces, then the earliest named); all of them if
+/// even all together fall short.
+pub fn exchange_losses(rules: &Rules, st: &State, close: &[usize], need: u32) -> Vec<usize> {
+    let value = |n: usize| rules.stats(st.units[n].id.kind).attack;
+    let k = close.len();
+    let mut best: Option<(u32, u32, Vec<usize>)> = None;
+    for mask in 1u32..(1 << k) {
+        let set: Vec<usize> = (0..k).filter(|b| mask & (1 << b) != 0).collect();
+        let total: u32 = set.iter().map(|&b| value(close[b])).sum();
+        if total < need {
+            continue;
+        }
+        let key = (total, set.len() as u32, set.clone());
+        if best.as_ref().is_none_or(|b| key < *b) {
+            best = Some(key);
+        }
+    }
+    match best {
+        Some((_, _, set)) => set.into_iter().map(|b| close[b]).collect(),
+        None => close.to_vec(),
+    }
+}
+
+/// Resolve one attack by `side` on hex `target` with pieces `with`, one
+/// of which may advance. The event tells everything.
+pub fn attack(
+    rules: &Rules,
+    st: &mut State,
+    side: Side,
+    target: Ix,
+    with: &[usize],
+    advance: Option<usize>,
+    rng: &mut ChaCha20Rng,
+) -> Event {
+    let board = st.board(rules);
+    let tl = rules.map.label(target);
+    let defenders: Vec<usize> = board.occ[target as usize]
+        .pieces()
+        .map(|p| p as usize)
+        .filter(|&p| st.units[p].side != side)
+        .collect();
+    let with: Vec<usize> = with
+        .iter()
+        .copied()
+        .filter(|&n| reach(rules, st, &board, n, target).is_some())
+        .collect();
+    if defenders.is_empty() || with.is_empty() {
+        return Event::Lapsed {
+            side,
+            target: tl,
+            with: with.iter().map(|&n| st.units[n].id).collect(),
+        };
+    }
+    let attackers: Vec<Fighter> = with
+        .iter()
+        .map(|&n| {
+            let (value, how) = attack_value(rules, st, &board, n);
+            Fighter {
+                unit: st.units[n].id,
+                at: rules.map.label(board.pos[n].unwrap()),
+                value,
+                how,
+                bombard: reach(rules, st, &board, n, target) == Some(true),
+            }
+        })
+        .collect();
+    let def: Vec<Fighter> = defenders
+        .iter()
+        .map(|&n| {
+            let (value, how) = defence_value(rules, st, &board, n);
+            Fighter {
+                unit: st.units[n].id,
+                at: tl,
+                value,
+                how,
+                bombard: false,
+            }
+        })
+        .collect();
+    let a: u32 = attackers.iter().map(|f| f.value).sum();
+    let d: u32 = def.iter().map(|f| f.value).sum();
+    let (col, odds) = rules.odds(a, d);
+    let die = rng::die(rng, 6);
+    let modifier = rules.at(target).die;
+    let roll = (die + modifier).min(6);
+    let result = rules.crt[roll as usize - 1][col];
+    let close: Vec<usize> = with
+        .iter()
+        .zip(&attackers)
+        .filter(|(_, f)| !f.bombard)
+        .map(|(&n, _)| n)
+        .collect();
+    let mut fates = Vec::new();
+    match result {
+        Res::AE => {
+            for &n in &with {
+                fates.push(eliminate(rules, st, n));
+            }
+        }
+        Res::AR => {
+            for &n in &close {
+                fates.push(retreat(rules, st, n));
+            }
+        }
+        Res::DE => {
+            for &n in &defenders {
+                fates.push(eliminate(rules, st, n));
+            }
+        }
+        Res::DR => {
+            for &n in &defenders {
+                fates.push(retreat(rules, st, n));
+            }
+        }
+        Res::EX => {
+            let need: u32 = defenders
+                .iter()
+                .map(|&n| rules.stats(st.units[n].id.kind).defence)
+                .sum();
+            for &n in &defenders {
+                fates.push(eliminate(rules, st, n));
+            }
+            for n in exchange_losses(rules, st, &close, need) {
+                fates.push(eliminate(rules, st, n));
+            }
+        }
+    }
+    let mut note = None;
+    if let Some(adv) = advance {
+        let after = st.board(rules);
+        let u = &st.units[adv];
+        if after.side_at(st, target).is_some() {
+            note = Some(format!("{} does not advance: {tl} is not vacated", u.id));
+        } else if u.at.is_none() {
+            note = Some(format!("{} does not advance: it was eliminated", u.id));
+        } else if !close.contains(&adv) || after.pos[adv] != board.pos[adv] {
+            note = Some(format!(
+                "{} does not advance: it is not in contact with {tl}",
+                u.id
+            ));
+        } else {
+            let from = u.at.unwrap();
+            st.units[adv].at = Some(tl);
+            fates.push(Fate::Advanced {
+                side,
+                unit: st.units[adv].id,
+                from,
+                to: tl,
+            });
+        }
+    }
+    Event::Combat {
+        side,
+        target: tl,
+        attackers,
+        defenders: def,
+        attack: a,
+        defence: d,
+        odds,
+        die,
+        modifier,
+        roll,
+        result,
+        fates,
+        note,
+    }
+}
+
+/// The kinds that may attack (all but the Duke).
+pub fn can_attack(kind: Kind) -> bool {
+    kind != Kind::Duke
+}

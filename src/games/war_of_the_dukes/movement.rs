@@ -1,0 +1,292 @@
+//! Movement: costs in half points, the cheapest legal path (Dijkstra over
+//! the map, ties to the lower hex), paths given in full, zones of control,
+//! moving through friends and where a move may end.
+
+use super::map::{Ix, Label};
+use super::rules::Rules;
+use super::state::{Board, State};
+use super::zoc;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+pub const UNREACHED: u32 = u32::MAX;
+
+/// Half movement points written as a player reads them: `3`, `2½`, `½`.
+pub fn mp(half: u32) -> String {
+    match (half / 2, half % 2) {
+        (0, 1) => "½".to_string(),
+        (w, 0) => w.to_string(),
+        (w, _) => format!("{w}½"),
+    }
+}
+
+/// The cheapest cost to every hex a piece can reach from where it stands,
+/// within `budget` half points, and the hex each is reached from.
+pub struct Reach {
+    pub start: Ix,
+    pub cost: Vec<u32>,
+    pub prev: Vec<Ix>,
+}
+
+impl Reach {
+    pub fn path(&self, to: Ix) -> Vec<Ix> {
+        let mut p = vec![to];
+        let mut c = to;
+        while c != self.start {
+            c = self.prev[c as usize];
+            p.push(c);
+        }
+        p.pop();
+        p.reverse();
+        p
+    }
+}
+
+/// Dijkstra from unit `n`'s hex. `enemy_zoc` is the enemy's zone of
+/// control: a piece that enters it stops; one that starts in it may leave
+/// only for a hex outside every enemy zone. Enemy-held hexes are closed;
+/// friendly ones are passed through.
+pub fn reach(
+    rules: &Rules,
+    st: &State,
+    board: &Board,
+    enemy_zoc: &[bool],
+    n: usize,
+    budget: u32,
+) -> Reach {
+    let start = board.pos[n].expect("a piece on the map");
+    let side = st.units[n].side;
+    let cells = rules.map.cells.len();
+    let mut cost = vec![UNREACHED; cells];
+    let mut prev = vec![start; cells];
+    let mut heap = BinaryHeap::new();
+    cost[start as usize] = 0;
+    heap.push(Reverse((0u32, start)));
+    while let Some(Reverse((k, c))) = heap.pop() {
+        if k > cost[c as usize] {
+            continue;
+        }
+        if c != start && enemy_zoc[c as usize] {
+            continue;
+        }
+        for (nb, s) in rules.map.neighbours(c) {
+            let Some(step) = rules.step_cost(s, nb) else {
+                continue;
+            };
+            if board.side_at(st, nb).is_some_and(|o| o != side) {
+                continue;
+            }
+            if c == start && enemy_zoc[start as usize] && enemy_zoc[nb as usize] {
+                continue;
+            }
+            let nk = k + step;
+            if nk <= budget && nk < cost[nb as usize] {
+                cost[nb as usize] = nk;
+                prev[nb as usize] = c;
+                heap.push(Reverse((nk, nb)));
+            }
+        }
+    }
+    Reach { start, cost, prev }
+}
+
+/// Why unit `n` may not end its move on `to`, if it may not.
+pub fn end_problem(rules: &Rules, st: &State, board: &Board, n: usize, to: Ix) -> Option<String> {
+    let u = &st.units[n];
+    let o = board.occ[to as usize];
+    if o.is_empty() {
+        return None;
+    }
+    let stack = rules.at(to).stack;
+    let friendly = |p: u8| st.units[p as usize].side == u.side;
+    let ok = if u.id.is_duke() {
+        o.duke.is_none() && o.unit.is_some_and(friendly) && stack
+    } else {
+        o.unit.is_none() && o.duke.is_some_and(friendly) && stack
+    };
+    if ok {
+        return None;
+    }
+    let l = rules.map.label(to);
+    let who: Vec<String> = o
+        .pieces()
+        .map(|p| st.units[p as usize].id.to_string())
+        .collect();
+    Some(if o.pieces().any(|p| !friendly(p)) {
+        format!("{l} holds the enemy's {}", who.join(" and "))
+    } else if u.id.is_duke() || o.duke.is_some() {
+        format!(
+            "{l} holds your {}: the Duke shares a hex with one friendly unit only in a city or fortress",
+            who.join(" and ")
+        )
+    } else {
+        format!(
+            "{l} holds your {}: a move may pass through friendly units but not end on one",
+            who.join(" and ")
+        )
+    })
+}
+
+/// Every hex unit `n` may move to now, with its cost, in label order.
+pub fn destinations(
+    rules: &Rules,
+    st: &State,
+    board: &Board,
+    enemy_zoc: &[bool],
+    n: usize,
+) -> Vec<(Ix, u32)> {
+    let budget = rules.mp(st.units[n].id.kind);
+    let r = reach(rules, st, board, enemy_zoc, n, budget);
+    let mut out: Vec<(Ix, u32)> = (0..rules.map.cells.len() as Ix)
+        .filter(|&i| i != r.start && r.cost[i as usize] != UNREACHED)
+        .filter(|&i| end_problem(rules, st, board, n, i).is_none())
+        .map(|i| (i, r.cost[i as usize]))
+        .collect();
+    out.sort_by_key(|&(i, _)| rules.map.label(i));
+    out
+}
+
+/// A checked move: the hexes entered and what it cost.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Route {
+    pub path: Vec<Ix>,
+    pub cost: u32,
+}
+
+/// Unit `n` moving to `dest` by the cheapest legal path.
+pub fn find(
+    rules: &Rules,
+    st: &State,
+    board: &Board,
+    enemy_zoc: &[bool],
+    n: usize,
+    dest: Ix,
+) -> Result<Route, String> {
+    let u = &st.units[n];
+    let budget = rules.mp(u.id.kind);
+    let start = board.pos[n].expect("on the map");
+    if dest == start {
+        return Err(format!(
+            "{} already stands on {}",
+            u.id,
+            rules.map.label(dest)
+        ));
+    }
+    if let Some(p) = end_problem(rules, st, board, n, dest) {
+        return Err(p);
+    }
+    let r = reach(rules, st, board, enemy_zoc, n, budget);
+    if r.cost[dest as usize] != UNREACHED {
+        return Ok(Route {
+            path: r.path(dest),
+            cost: r.cost[dest as usize],
+        });
+    }
+    let unlimited = reach(rules, st, board, enemy_zoc, n, UNREACHED - 64);
+    let l = rules.map.label(dest);
+    Err(if unlimited.cost[dest as usize] != UNREACHED {
+        format!(
+            "{} has {} MP and the cheapest legal path to {l} costs {} MP",
+            u.id,
+            mp(budget),
+            mp(unlimited.cost[dest as usize])
+        )
+    } else if rules.at(dest).cost == 0 {
+        format!(
+            "{l} is a {} (impassable)",
+            rules.map.cell(dest).terrain.name()
+        )
+    } else {
+        format!(
+            "{} has no legal path to {l} (rivers without bridges, lakes, enemy pieces and zones of control are in the way)",
+            u.id
+        )
+    })
+}
+
+/// Unit `n` moving along `path` exactly (the hexes entered, in order).
+pub fn follow(
+    rules: &Rules,
+    st: &State,
+    board: &Board,
+    enemy_zoc: &[bool],
+    n: usize,
+    path: &[Ix],
+) -> Result<Route, String> {
+    let u = &st.units[n];
+    let budget = rules.mp(u.id.kind);
+    let start = board.pos[n].expect("on the map");
+    let mut cost = 0;
+    let mut at = start;
+    let lab = |i: Ix| rules.map.label(i);
+    for (k, &next) in path.iter().enumerate() {
+        let side = rules.map.side_between(at, next).ok_or(format!(
+            "{} and {} are not neighbours",
+            lab(at),
+            lab(next)
+        ))?;
+        let step = rules.step_cost(side, next).ok_or_else(|| {
+            if rules.at(next).cost == 0 {
+                format!(
+                    "{} is a {} (impassable)",
+                    lab(next),
+                    rules.map.cell(next).terrain.name()
+                )
+            } else {
+                format!(
+                    "a river without a bridge runs between {} and {}",
+                    lab(at),
+                    lab(next)
+                )
+            }
+        })?;
+        if board.side_at(st, next).is_some_and(|o| o != u.side) {
+            return Err(format!(
+                "{} holds an enemy piece; no move enters it",
+                lab(next)
+            ));
+        }
+        if at != start && enemy_zoc[at as usize] {
+            return Err(format!(
+                "{} is in the zone of control of the enemy's {}: the move must stop there",
+                lab(at),
+                zoc::exerted_by(rules, st, board, u.side.other(), at).join(", ")
+            ));
+        }
+        if at == start && enemy_zoc[at as usize] && enemy_zoc[next as usize] {
+            return Err(format!(
+                "{} starts in an enemy zone of control and {} is in one too (of {}): a piece leaves one zone of control before it enters another",
+                u.id,
+                lab(next),
+                zoc::exerted_by(rules, st, board, u.side.other(), next).join(", ")
+            ));
+        }
+        cost += step;
+        if cost > budget {
+            return Err(format!(
+                "the path costs {} MP by {} (step {}), more than {}'s {} MP",
+                mp(cost),
+                lab(next),
+                k + 1,
+                u.id,
+                mp(budget)
+            ));
+        }
+        at = next;
+    }
+    if at == start {
+        return Err(format!("{} would end where it started", u.id));
+    }
+    if let Some(p) = end_problem(rules, st, board, n, at) {
+        return Err(p);
+    }
+    Ok(Route {
+        path: path.to_vec(),
+        cost,
+    })
+}
+
+/// The labels of a path, for events.
+pub fn labels(rules: &Rules, path: &[Ix]) -> Vec<Label> {
+    path.iter().map(|&i| rules.map.label(i)).collect()
+}

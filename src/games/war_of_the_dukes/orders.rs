@@ -1,0 +1,516 @@
+//! The order notation and the checks of a whole order file.
+//!
+//! - deployment: `I3 0712` places I3 on 0712 (one line per piece, all 31);
+//! - a move: `I3 0712` (the destination: herald finds the cheapest legal
+//!   path) or `C1 0712 0713 0814` (the whole path, hex by hex);
+//! - an attack: `attack 0915 with I3 I4 A2 advance I3` (`advance …`
+//!   optional).
+
+use super::combat;
+use super::map::{Ix, Label};
+use super::movement::{self, mp};
+use super::rules::Rules;
+use super::state::{Phase, State};
+use super::units::{Side, UnitId};
+use super::zoc;
+use crate::games::Problem;
+use std::collections::BTreeSet;
+use std::fmt;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Order {
+    Place {
+        unit: UnitId,
+        at: Label,
+    },
+    /// One label: the destination; more: the whole path.
+    Move {
+        unit: UnitId,
+        path: Vec<Label>,
+    },
+    Attack {
+        target: Label,
+        with: Vec<UnitId>,
+        advance: Option<UnitId>,
+    },
+}
+
+impl fmt::Display for Order {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Order::Place { unit, at } => write!(f, "{unit} {at}"),
+            Order::Move { unit, path } => {
+                write!(f, "{unit}")?;
+                for l in path {
+                    write!(f, " {l}")?;
+                }
+                Ok(())
+            }
+            Order::Attack {
+                target,
+                with,
+                advance,
+            } => {
+                write!(f, "attack {target} with")?;
+                for u in with {
+                    write!(f, " {u}")?;
+                }
+                if let Some(a) = advance {
+                    write!(f, " advance {a}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+pub const NOTATION: &str = "orders are `I3 0712` (a move to 0712; herald finds the cheapest legal path), `C1 0712 0713 0814` (a move along that path) and `attack 0915 with I3 I4 A2 advance I3` (`advance …` optional); units are D, I1–I10, C1–C10, A1–A10, hexes CCRR";
+
+fn unit(word: &str) -> Result<UnitId, String> {
+    UnitId::parse(word).ok_or(format!(
+        "`{word}` is not a unit (D, I1–I10, C1–C10, A1–A10); {NOTATION}"
+    ))
+}
+
+fn hex(word: &str) -> Result<Label, String> {
+    Label::parse(word).ok_or(format!(
+        "`{word}` is not a hex: write four digits CCRR, column then row, e.g. 0712"
+    ))
+}
+
+pub fn parse(st: &State, line: &str) -> Result<Order, String> {
+    let words: Vec<&str> = line
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let Some(&first) = words.first() else {
+        return Err(format!("empty order; {NOTATION}"));
+    };
+    if first.eq_ignore_ascii_case("attack") {
+        let form = "say `attack CCRR with UNIT … [advance UNIT]`, e.g. `attack 0915 with I3 I4 A2 advance I3`";
+        if words.len() < 4 || !words[2].eq_ignore_ascii_case("with") {
+            return Err(form.to_string());
+        }
+        let target = hex(words[1])?;
+        let mut with = Vec::new();
+        let mut advance = None;
+        let mut k = 3;
+        while k < words.len() {
+            if words[k].eq_ignore_ascii_case("advance") {
+                if k + 2 != words.len() {
+                    return Err(format!("`advance` names one unit, last: {form}"));
+                }
+                advance = Some(unit(words[k + 1])?);
+                break;
+            }
+            with.push(unit(words[k])?);
+            k += 1;
+        }
+        if with.is_empty() {
+            return Err(form.to_string());
+        }
+        return Ok(Order::Attack {
+            target,
+            with,
+            advance,
+        });
+    }
+    let u = unit(first)?;
+    let labels: Vec<Label> = words[1..]
+        .iter()
+        .map(|w| hex(w))
+        .collect::<Result<_, _>>()?;
+    if st.phase == Phase::Deployment {
+        if labels.len() != 1 {
+            return Err(format!(
+                "during deployment each line places one piece on one hex: `{u} CCRR`, e.g. `{u} 0712`"
+            ));
+        }
+        return Ok(Order::Place {
+            unit: u,
+            at: labels[0],
+        });
+    }
+    if labels.is_empty() {
+        return Err(format!(
+            "say where {u} goes: `{u} CCRR` (the destination) or `{u} CCRR CCRR …` (the path)"
+        ));
+    }
+    Ok(Order::Move {
+        unit: u,
+        path: labels,
+    })
+}
+
+/// A list for a message: the first `max`, then how many more.
+pub fn list<T: fmt::Display>(items: &[T], max: usize) -> String {
+    let mut s: Vec<String> = items.iter().take(max).map(|a| a.to_string()).collect();
+    if items.len() > max {
+        s.push(format!("… and {} more", items.len() - max));
+    }
+    s.join(", ")
+}
+
+/// The pieces a side has on the map, by name.
+fn roster(st: &State, side: Side) -> Vec<String> {
+    st.on_map(side).map(|(_, u)| u.id.to_string()).collect()
+}
+
+/// Unit `id` of `side`, on the map.
+fn own_unit(st: &State, side: Side, id: UnitId) -> Result<usize, String> {
+    match st.find(side, id) {
+        None => Err(format!(
+            "{side} has no unit {id}; yours are {}",
+            list(&roster(st, side), 40)
+        )),
+        Some(n) if st.units[n].at.is_none() => Err(format!(
+            "{id} was eliminated; your units on the map are {}",
+            list(&roster(st, side), 40)
+        )),
+        Some(n) => Ok(n),
+    }
+}
+
+/// The checks of a deployment: every piece once, on its own territory, one
+/// combat unit on each own city and fortress hex, stacking.
+pub fn check_deployment(rules: &Rules, st: &State, side: Side, orders: &[Order]) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    let mut trial = st.clone();
+    let mut placed: BTreeSet<usize> = BTreeSet::new();
+    for (k, o) in orders.iter().enumerate() {
+        let Order::Place { unit, at } = o else {
+            problems.push(Problem::at(k, "this is the deployment: each line places one piece, `I3 0712`; moves and attacks start with turn 1"));
+            continue;
+        };
+        let Some(n) = st.find(side, *unit) else {
+            problems.push(Problem::at(k, format!("{side} has no unit {unit}")));
+            continue;
+        };
+        if !placed.insert(n) {
+            problems.push(Problem::at(k, format!("{unit} is placed twice")));
+            continue;
+        }
+        let Some(i) = rules.map.ix(*at) else {
+            problems.push(Problem::at(
+                k,
+                format!(
+                    "{at} is not on the map (columns 01–{:02}, rows 01–{:02})",
+                    rules.map.columns, rules.map.rows
+                ),
+            ));
+            continue;
+        };
+        let c = rules.map.cell(i);
+        if c.owner != Some(side) {
+            problems.push(Problem::at(
+                k,
+                format!(
+                    "{at} is not {side} territory; you deploy on your own territory ({})",
+                    match c.owner {
+                        Some(o) => format!("{at} is {o}'s"),
+                        None => format!("{at} belongs to neither side"),
+                    }
+                ),
+            ));
+            continue;
+        }
+        if rules.at(i).cost == 0 {
+            problems.push(Problem::at(k, format!("{at} is a {}", c.terrain.name())));
+            continue;
+        }
+        trial.units[n].at = Some(*at);
+    }
+    let missing: Vec<String> = st
+        .units
+        .iter()
+        .enumerate()
+        .filter(|(n, u)| u.side == side && !placed.contains(n))
+        .map(|(_, u)| u.id.to_string())
+        .collect();
+    if !missing.is_empty() {
+        problems.push(Problem::whole(format!(
+            "every piece is deployed in this one order file; not placed: {}",
+            missing.join(" ")
+        )));
+    }
+    if !problems.is_empty() {
+        return problems;
+    }
+    let board = trial.board(rules);
+    // Stacking: a second piece on a hex.
+    let mut seen: Vec<Vec<usize>> = vec![Vec::new(); rules.map.cells.len()];
+    for (k, o) in orders.iter().enumerate() {
+        if let Order::Place { at, .. } = o {
+            seen[rules.map.ix(*at).unwrap() as usize].push(k);
+        }
+    }
+    for (i, ks) in seen.iter().enumerate() {
+        if ks.len() < 2 {
+            continue;
+        }
+        let ids: Vec<UnitId> = ks
+            .iter()
+            .map(|&k| match &orders[k] {
+                Order::Place { unit, .. } => *unit,
+                _ => unreachable!(),
+            })
+            .collect();
+        let dukes = ids.iter().filter(|u| u.is_duke()).count();
+        let ok = ids.len() == 2 && dukes == 1 && rules.at(i as Ix).stack;
+        if !ok {
+            problems.push(Problem::at(
+                ks[1],
+                format!(
+                    "{} already holds {}: a hex holds one unit, or in a city or fortress one unit and the Duke",
+                    rules.map.label(i as Ix),
+                    ids[0]
+                ),
+            ));
+        }
+    }
+    let empty: Vec<String> = rules
+        .strongpoints(side)
+        .into_iter()
+        .filter(|&i| board.occ[i as usize].unit.is_none())
+        .map(|i| rules.map.label(i).to_string())
+        .collect();
+    if !empty.is_empty() && problems.is_empty() {
+        problems.push(Problem::whole(format!(
+            "each of your {} city and fortress hexes gets one unit (the Duke does not count); without one: {}",
+            rules.strongpoints(side).len(),
+            empty.join(" ")
+        )));
+    }
+    problems
+}
+
+/// A phase's orders checked and made concrete: the moves in order (unit,
+/// route, whether herald found the path), then the attacks (target, units,
+/// the advancing one).
+#[derive(Clone, Debug, Default)]
+pub struct Plan {
+    pub moves: Vec<(usize, movement::Route, bool)>,
+    pub attacks: Vec<(Ix, Vec<usize>, Option<usize>)>,
+}
+
+/// Check a phase's orders: the moves in the order written, on the position
+/// each leaves, then the attacks on the position after every move.
+pub fn plan(rules: &Rules, st: &State, side: Side, orders: &[Order]) -> (Plan, Vec<Problem>) {
+    let mut problems = Vec::new();
+    let mut plan = Plan::default();
+    let mut trial = st.clone();
+    let mut board = trial.board(rules);
+    let enemy_zoc = zoc::zoc(rules, &trial, &board, side.other());
+    let mut moved: BTreeSet<usize> = BTreeSet::new();
+    for (k, o) in orders.iter().enumerate() {
+        let Order::Move { unit, path } = o else {
+            if let Order::Place { .. } = o {
+                problems.push(Problem::at(k, "deployment is over"));
+            }
+            continue;
+        };
+        let n = match own_unit(&trial, side, *unit) {
+            Ok(n) => n,
+            Err(e) => {
+                problems.push(Problem::at(k, e));
+                continue;
+            }
+        };
+        if !moved.insert(n) {
+            problems.push(Problem::at(
+                k,
+                format!("{unit} already moves this phase; a unit moves once"),
+            ));
+            continue;
+        }
+        let mut cells = Vec::new();
+        let mut bad = None;
+        for l in path {
+            match rules.map.ix(*l) {
+                Some(i) => cells.push(i),
+                None => bad = Some(*l),
+            }
+        }
+        if let Some(l) = bad {
+            problems.push(Problem::at(
+                k,
+                format!(
+                    "{l} is not on the map (columns 01–{:02}, rows 01–{:02})",
+                    rules.map.columns, rules.map.rows
+                ),
+            ));
+            continue;
+        }
+        let start = board.pos[n].unwrap();
+        if cells.len() > 1 && cells[0] == start {
+            cells.remove(0);
+        }
+        let found = path.len() == 1;
+        let route = if found {
+            movement::find(rules, &trial, &board, &enemy_zoc, n, cells[0])
+        } else {
+            movement::follow(rules, &trial, &board, &enemy_zoc, n, &cells)
+        };
+        match route {
+            Ok(r) => {
+                trial.units[n].at = Some(rules.map.label(*r.path.last().unwrap()));
+                board = trial.board(rules);
+                plan.moves.push((n, r, found));
+            }
+            Err(e) => {
+                let dests = movement::destinations(rules, &trial, &board, &enemy_zoc, n);
+                let can: Vec<String> = dests
+                    .iter()
+                    .map(|&(i, c)| format!("{} ({})", rules.map.label(i), mp(c)))
+                    .collect();
+                let instead = if can.is_empty() {
+                    format!("{unit} cannot move at all now")
+                } else {
+                    format!("{unit} can reach: {}", list(&can, 30))
+                };
+                problems.push(Problem::at(k, format!("{e}. {instead}")));
+            }
+        }
+    }
+    // Attacks, on the position after all the moves.
+    let mut used: BTreeSet<usize> = BTreeSet::new();
+    let mut targets: BTreeSet<Ix> = BTreeSet::new();
+    for (k, o) in orders.iter().enumerate() {
+        let Order::Attack {
+            target,
+            with,
+            advance,
+        } = o
+        else {
+            continue;
+        };
+        let Some(t) = rules.map.ix(*target) else {
+            problems.push(Problem::at(k, format!("{target} is not on the map")));
+            continue;
+        };
+        if board.side_at(&trial, t) != Some(side.other()) {
+            problems.push(Problem::at(
+                k,
+                format!(
+                    "{target} holds no enemy piece{}. {}",
+                    if board.side_at(&trial, t) == Some(side) {
+                        " (it holds your own)"
+                    } else {
+                        ""
+                    },
+                    targets_text(rules, &trial, side)
+                ),
+            ));
+            continue;
+        }
+        if !targets.insert(t) {
+            problems.push(Problem::at(
+                k,
+                format!(
+                    "{target} is already attacked this phase; a piece is attacked once a phase"
+                ),
+            ));
+            continue;
+        }
+        let mut ns = Vec::new();
+        let mut fine = true;
+        for id in with {
+            let n = match own_unit(&trial, side, *id) {
+                Ok(n) => n,
+                Err(e) => {
+                    problems.push(Problem::at(k, e));
+                    fine = false;
+                    continue;
+                }
+            };
+            if id.is_duke() {
+                problems.push(Problem::at(
+                    k,
+                    "the Duke never attacks (he doubles the units within 2 hexes instead)",
+                ));
+                fine = false;
+                continue;
+            }
+            if ns.contains(&n) || !used.insert(n) {
+                problems.push(Problem::at(
+                    k,
+                    format!("{id} already attacks this phase; a unit attacks once a phase"),
+                ));
+                fine = false;
+                continue;
+            }
+            if combat::reach(rules, &trial, &board, n, t).is_none() {
+                problems.push(Problem::at(k, format!(
+                    "{id} on {} cannot reach {target} (infantry and cavalry attack a neighbouring hex not across an unbridged river; artillery also fires from two hexes). {}",
+                    trial.units[n].at.unwrap(),
+                    in_range_text(rules, &trial, side, t, &used)
+                )));
+                fine = false;
+                continue;
+            }
+            ns.push(n);
+        }
+        let mut adv = None;
+        if let Some(a) = advance {
+            match ns.iter().copied().find(|&n| trial.units[n].id == *a) {
+                Some(n) if combat::reach(rules, &trial, &board, n, t) == Some(false) => {
+                    adv = Some(n)
+                }
+                Some(_) => {
+                    problems.push(Problem::at(k, format!("{a} bombards {target} and cannot advance into it; only a unit in contact advances")));
+                    fine = false;
+                }
+                None => {
+                    problems.push(Problem::at(k, format!("{a} does not take part in this attack; the advancing unit is one of those after `with`")));
+                    fine = false;
+                }
+            }
+        }
+        if fine {
+            plan.attacks.push((t, ns, adv));
+        }
+    }
+    (plan, problems)
+}
+
+/// "Enemy pieces you can attack: …" for messages.
+pub fn targets_text(rules: &Rules, st: &State, side: Side) -> String {
+    let board = st.board(rules);
+    let mut out = Vec::new();
+    for (i, o) in board.occ.iter().enumerate() {
+        if o.is_empty() || board.side_at(st, i as Ix) != Some(side.other()) {
+            continue;
+        }
+        let by: Vec<String> = st
+            .on_map(side)
+            .filter(|(n, _)| combat::reach(rules, st, &board, *n, i as Ix).is_some())
+            .map(|(_, u)| u.id.to_string())
+            .collect();
+        if !by.is_empty() {
+            out.push(format!(
+                "{} (by {})",
+                rules.map.label(i as Ix),
+                by.join(" ")
+            ));
+        }
+    }
+    if out.is_empty() {
+        "None of your units can reach an enemy piece now".to_string()
+    } else {
+        format!("Enemy pieces within reach: {}", list(&out, 20))
+    }
+}
+
+fn in_range_text(rules: &Rules, st: &State, side: Side, t: Ix, used: &BTreeSet<usize>) -> String {
+    let board = st.board(rules);
+    let can: Vec<String> = st
+        .on_map(side)
+        .filter(|(n, _)| !used.contains(n) && combat::reach(rules, st, &board, *n, t).is_some())
+        .map(|(_, u)| u.id.to_string())
+        .collect();
+    if can.is_empty() {
+        format!("No other unit of yours reaches {}", rules.map.label(t))
+    } else {
+        format!("Within reach of {}: {}", rules.map.label(t), can.join(" "))
+    }
+}

@@ -1,0 +1,360 @@
+//! The ruleset data (`games/war-of-the-dukes.toml`): unit values, terrain
+//! and hexside costs in half movement points, the combat results table and
+//! the map.
+
+use super::map::{Hexside, Ix, Map, MapData, PlaceData, Terrain};
+use super::units::{Kind, Side, Stats};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RulesData {
+    name: String,
+    title: String,
+    version: String,
+    turns: u32,
+    duke_aura: i32,
+    units: BTreeMap<String, Stats>,
+    terrain: BTreeMap<String, TerrainRule>,
+    hexsides: BTreeMap<String, u32>,
+    crt: CrtData,
+    map: MapData,
+    places: Vec<PlaceData>,
+    victory: VictoryData,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TerrainRule {
+    /// Half movement points to enter; 0 = impassable.
+    pub cost: u32,
+    /// Multiplier of the defence of units standing here.
+    pub defence: u32,
+    /// Added to the attacker's die when the defender stands here.
+    pub die: u32,
+    /// The Duke may share this hex with one friendly unit.
+    pub stack: bool,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CrtData {
+    columns: Vec<String>,
+    rows: Vec<Vec<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct VictoryData {
+    kaiserburg: String,
+    orfburg_capital: String,
+    wulfenburg_capital: String,
+}
+
+/// A combat result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Res {
+    AE,
+    AR,
+    DE,
+    DR,
+    EX,
+}
+
+impl Res {
+    pub fn parse(s: &str) -> Option<Res> {
+        Some(match s {
+            "AE" => Res::AE,
+            "AR" => Res::AR,
+            "DE" => Res::DE,
+            "DR" => Res::DR,
+            "EX" => Res::EX,
+            _ => return None,
+        })
+    }
+
+    pub fn meaning(self) -> &'static str {
+        match self {
+            Res::AE => "attackers eliminated",
+            Res::AR => "attackers retreat",
+            Res::DE => "defenders eliminated",
+            Res::DR => "defenders retreat",
+            Res::EX => "exchange",
+        }
+    }
+}
+
+impl fmt::Display for Res {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{self:?}")
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Rules {
+    pub name: String,
+    pub title: String,
+    pub version: String,
+    pub turns: u32,
+    pub duke_aura: i32,
+    /// By [`Kind::index`].
+    pub stats: [Stats; 4],
+    /// By terrain, in [`Terrain::ALL`] order.
+    terrain: [TerrainRule; 6],
+    pub road: u32,
+    pub bridge_with_road: u32,
+    pub bridge: u32,
+    /// Odds columns: the largest `1-k` to the left, the largest `m-1` to the right.
+    pub crt_columns: Vec<String>,
+    pub worst_odds: u32,
+    pub best_odds: u32,
+    pub crt: Vec<Vec<Res>>,
+    pub map: Map,
+    pub kaiserburg: usize,
+    pub capitals: [usize; 2],
+}
+
+impl Rules {
+    pub fn parse(text: &str) -> Result<Rules, String> {
+        let d: RulesData = toml::from_str(text)
+            .map_err(|e| format!("the War of the Dukes ruleset does not read: {e}"))?;
+        let stat = |k: &str| {
+            d.units
+                .get(k)
+                .copied()
+                .ok_or(format!("units.{k} is missing"))
+        };
+        let stats = [
+            stat("duke")?,
+            stat("infantry")?,
+            stat("cavalry")?,
+            stat("artillery")?,
+        ];
+        if d.units.len() != 4 {
+            return Err("units: exactly duke, infantry, cavalry and artillery".into());
+        }
+        for (k, s) in Kind::ALL.iter().zip(stats.iter()) {
+            let want = ['D', 'I', 'C', 'A'][k.index()];
+            if s.letter != want {
+                return Err(format!("units.{}: letter must be {want}", k.name()));
+            }
+            if s.count == 0 || s.count > 99 || (*k == Kind::Duke && s.count != 1) {
+                return Err(format!(
+                    "units.{}: count out of range (one Duke, 1..=99 others)",
+                    k.name()
+                ));
+            }
+            if s.movement == 0 || s.movement > 50 {
+                return Err(format!("units.{}: movement must be 1..=50", k.name()));
+            }
+            if *k != Kind::Duke && (s.attack == 0 || s.range == 0 || s.range > 2) {
+                return Err(format!(
+                    "units.{}: attack must be positive and range 1 or 2",
+                    k.name()
+                ));
+            }
+            if s.defence == 0 {
+                return Err(format!("units.{}: defence must be positive", k.name()));
+            }
+        }
+        let mut terrain = [TerrainRule {
+            cost: 0,
+            defence: 1,
+            die: 0,
+            stack: false,
+        }; 6];
+        for (i, t) in Terrain::ALL.iter().enumerate() {
+            terrain[i] = *d
+                .terrain
+                .get(t.name())
+                .ok_or(format!("terrain.{} is missing", t.name()))?;
+            if terrain[i].defence == 0 || terrain[i].cost > 40 || terrain[i].die > 5 {
+                return Err(format!(
+                    "terrain.{}: defence ≥ 1, cost ≤ 40, die ≤ 5",
+                    t.name()
+                ));
+            }
+        }
+        let side = |k: &str| {
+            d.hexsides
+                .get(k)
+                .copied()
+                .ok_or(format!("hexsides.{k} is missing"))
+        };
+        let (road, bridge_with_road, bridge) =
+            (side("road")?, side("bridge_with_road")?, side("bridge")?);
+        if side("river")? != 0 {
+            return Err("hexsides.river must be 0 (impassable)".into());
+        }
+        // Columns: 1-K … 1-2, 1-1, 2-1 … M-1.
+        let cols = &d.crt.columns;
+        let one = cols
+            .iter()
+            .position(|c| c == "1-1")
+            .ok_or("crt.columns must include 1-1")?;
+        let worst = one as u32 + 1;
+        let best = (cols.len() - one) as u32;
+        for (i, c) in cols.iter().enumerate() {
+            let want = if i <= one {
+                format!("1-{}", worst - i as u32)
+            } else {
+                format!("{}-1", i - one + 1)
+            };
+            if *c != want {
+                return Err(format!(
+                    "crt.columns: column {} is `{c}`, expected `{want}`",
+                    i + 1
+                ));
+            }
+        }
+        if d.crt.rows.len() != 6 {
+            return Err("crt.rows: one row per die roll, 1 to 6".into());
+        }
+        let mut crt = Vec::new();
+        for (n, row) in d.crt.rows.iter().enumerate() {
+            if row.len() != cols.len() {
+                return Err(format!(
+                    "crt.rows[{}]: {} results for {} columns",
+                    n + 1,
+                    row.len(),
+                    cols.len()
+                ));
+            }
+            crt.push(
+                row.iter()
+                    .map(|r| Res::parse(r).ok_or(format!("crt: `{r}` is not AE, AR, DE, DR or EX")))
+                    .collect::<Result<Vec<_>, _>>()?,
+            );
+        }
+        let map = Map::build(&d.map, &d.places)?;
+        let place = |n: &str| {
+            map.place(n)
+                .ok_or(format!("victory: no place called `{n}`"))
+        };
+        let kaiserburg = place(&d.victory.kaiserburg)?;
+        let capitals = [
+            place(&d.victory.orfburg_capital)?,
+            place(&d.victory.wulfenburg_capital)?,
+        ];
+        let rules = Rules {
+            name: d.name,
+            title: d.title,
+            version: d.version,
+            turns: d.turns,
+            duke_aura: d.duke_aura,
+            stats,
+            terrain,
+            road,
+            bridge_with_road,
+            bridge,
+            crt_columns: cols.clone(),
+            worst_odds: worst,
+            best_odds: best,
+            crt,
+            map,
+            kaiserburg,
+            capitals,
+        };
+        rules.validate()?;
+        Ok(rules)
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        if self.turns == 0 || self.turns > 99 {
+            return Err("turns must be 1..=99".into());
+        }
+        for side in Side::BOTH {
+            let strong = self.strongpoints(side).len();
+            let units: u32 = [Kind::Infantry, Kind::Cavalry, Kind::Artillery]
+                .iter()
+                .map(|k| self.stats[k.index()].count as u32)
+                .sum();
+            if strong as u32 > units {
+                return Err(format!(
+                    "{side} owns {strong} city and fortress hexes but has only {units} units to garrison them"
+                ));
+            }
+            let land = self
+                .map
+                .cells
+                .iter()
+                .filter(|c| c.owner == Some(side) && self.terrain(c.terrain).cost > 0)
+                .count();
+            if (land as u32) < units {
+                return Err(format!(
+                    "{side}'s territory has room for fewer than {units} units"
+                ));
+            }
+            let cap = &self.map.places[self.capitals[side.seat()]];
+            if cap
+                .cells
+                .iter()
+                .any(|&i| self.map.cell(i).owner != Some(side))
+            {
+                return Err(format!(
+                    "{side}'s capital {} lies outside its territory",
+                    cap.name
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    pub fn terrain(&self, t: Terrain) -> TerrainRule {
+        self.terrain[t as usize]
+    }
+
+    pub fn at(&self, i: Ix) -> TerrainRule {
+        self.terrain(self.map.cell(i).terrain)
+    }
+
+    pub fn stats(&self, k: Kind) -> Stats {
+        self.stats[k.index()]
+    }
+
+    /// Half movement points a kind has.
+    pub fn mp(&self, k: Kind) -> u32 {
+        self.stats[k.index()].movement * 2
+    }
+
+    /// The city and fortress hexes a side owns (one unit each at setup).
+    pub fn strongpoints(&self, side: Side) -> Vec<Ix> {
+        (0..self.map.cells.len() as Ix)
+            .filter(|&i| {
+                let c = self.map.cell(i);
+                c.owner == Some(side) && matches!(c.terrain, Terrain::City | Terrain::Fortress)
+            })
+            .collect()
+    }
+
+    /// Half movement points to step from `from` across hexside `side` into
+    /// `to`; `None` when the step is impossible (river, lake).
+    pub fn step_cost(&self, side: Hexside, to: Ix) -> Option<u32> {
+        let enter = self.at(to).cost;
+        if enter == 0 {
+            return None;
+        }
+        match side {
+            Hexside::River => None,
+            Hexside::Road => Some(self.road),
+            Hexside::BridgeWithRoad => Some(self.bridge_with_road),
+            Hexside::Bridge => Some(self.bridge),
+            Hexside::Open => Some(enter),
+        }
+    }
+
+    /// The odds column for attack `a` against defence `d`, rounded in the
+    /// defender's favour and clamped to the table: (index, "a-b").
+    pub fn odds(&self, a: u32, d: u32) -> (usize, String) {
+        let one = (self.worst_odds - 1) as usize;
+        if a >= d {
+            let n = (a / d.max(1)).min(self.best_odds);
+            (one + n as usize - 1, format!("{n}-1"))
+        } else {
+            let n = d.div_ceil(a.max(1)).min(self.worst_odds);
+            (one + 1 - n as usize, format!("1-{n}"))
+        }
+    }
+}

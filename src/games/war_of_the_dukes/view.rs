@@ -1,0 +1,436 @@
+//! What a player sees. War of the Dukes hides nothing once both sides have
+//! deployed; before that a side's pieces are not on the map at all (the
+//! state holds no position for them until both deployments resolve), so a
+//! report cannot show the other side's deployment early.
+
+use super::ascii::{self, Mark};
+use super::combat;
+use super::events::{Event, Fate, Fighter};
+use super::map::Label;
+use super::movement::{self, mp};
+use super::orders;
+use super::rules::Rules;
+use super::setup;
+use super::state::{Phase, State};
+use super::units::{Side, UnitId};
+use super::zoc;
+use crate::games::{Seat, Seen};
+use serde::Serialize;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct UnitView {
+    pub side: String,
+    pub unit: String,
+    pub kind: String,
+    pub at: String,
+    pub terrain: String,
+    pub yours: bool,
+    pub attack: u32,
+    pub defence: u32,
+    /// Whole movement points, e.g. "3".
+    pub movement: String,
+    /// Within 2 hexes of its own Duke (attack and defence doubled).
+    pub inspired: bool,
+    /// In the other side's zone of control.
+    pub in_zoc: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct EventView {
+    /// The game file's turn (phase count) the event happened in.
+    pub turn: u32,
+    /// That phase as players name it: "deployment", "turn 3, Orfburg".
+    pub when: String,
+    pub text: String,
+}
+
+/// A game file turn as a phase: 0 is the deployment, then each game turn
+/// is Orfburg's phase and Wulfenburg's.
+pub fn when(file_turn: u32) -> String {
+    match file_turn {
+        0 => "deployment".into(),
+        t => format!(
+            "turn {}, {}",
+            t.div_ceil(2),
+            if t % 2 == 1 { "Orfburg" } else { "Wulfenburg" }
+        ),
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct View {
+    pub you: String,
+    pub side: String,
+    pub enemy: String,
+    pub turn: u32,
+    pub turns: u32,
+    /// "deployment", "Orfburg's phase of turn 3", "over".
+    pub phase: String,
+    pub deploying: bool,
+    pub your_phase: bool,
+    /// Every piece on the map, yours first.
+    pub units: Vec<UnitView>,
+    /// Pieces lost so far, by side: "Orfburg: I3 C2".
+    pub eliminated: Vec<String>,
+    pub events: Vec<EventView>,
+    /// Hints for the order form: what each piece can do now.
+    pub legal: Vec<String>,
+    /// Your city and fortress hexes (each gets a unit at deployment).
+    pub strongpoints: Vec<String>,
+    pub kaiserburg: String,
+    pub between_rivers: String,
+    pub capitals: Vec<String>,
+    pub result: Option<String>,
+    /// Where the drawn area centres: your pieces (or, while deploying, your
+    /// city and fortress hexes).
+    pub focus: Vec<String>,
+}
+
+fn fighters(list: &[Fighter]) -> String {
+    list.iter()
+        .map(|f| {
+            let v = if f.how == f.value.to_string() {
+                f.how.clone()
+            } else {
+                format!("{} = {}", f.how, f.value)
+            };
+            format!(
+                "{} {} ({v}{})",
+                f.unit,
+                f.at,
+                if f.bombard { ", bombarding" } else { "" }
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+pub fn fate(f: &Fate) -> String {
+    match f {
+        Fate::Eliminated {
+            side,
+            unit,
+            at,
+            blocked,
+        } => format!(
+            "{side} {unit} is eliminated on {at}{}",
+            if *blocked { " (no retreat open)" } else { "" }
+        ),
+        Fate::Retreated {
+            side,
+            unit,
+            from,
+            to,
+        } => format!("{side} {unit} retreats {from} → {to}"),
+        Fate::Swapped {
+            side,
+            unit,
+            from,
+            with,
+            to,
+        } => format!(
+            "{side} {unit} cannot retreat, surrounded by friends: it changes places with {with} ({unit} {from} → {to}, {with} {to} → {from})"
+        ),
+        Fate::Advanced {
+            side,
+            unit,
+            from,
+            to,
+        } => format!("{side} {unit} advances {from} → {to}"),
+    }
+}
+
+/// One event in words.
+pub fn tell(e: &Event) -> String {
+    match e {
+        Event::Deployed { side, units } => format!(
+            "{side} deployed: {}",
+            units
+                .iter()
+                .map(|p| format!("{} {}", p.unit, p.at))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Event::Moved {
+            side,
+            unit,
+            from,
+            path,
+            cost,
+            found,
+        } => {
+            let to = path.last().map(|l| l.to_string()).unwrap_or_default();
+            let via: Vec<String> = path[..path.len().saturating_sub(1)]
+                .iter()
+                .map(|l| l.to_string())
+                .collect();
+            format!(
+                "{side} {unit} moved {from} → {to}{} ({} MP{})",
+                if via.is_empty() {
+                    String::new()
+                } else {
+                    format!(" via {}", via.join(" "))
+                },
+                mp(*cost),
+                if *found {
+                    ", the cheapest legal path"
+                } else {
+                    ", the path ordered"
+                }
+            )
+        }
+        Event::Combat {
+            side,
+            target,
+            attackers,
+            defenders,
+            attack,
+            defence,
+            odds,
+            die,
+            modifier,
+            roll,
+            result,
+            fates,
+            note,
+        } => {
+            let m = format!(" +{modifier} terrain = {roll}");
+            let mut s = format!(
+                "{side} attacks {target}: {} against {} {}; attack {attack} : defence {defence}, odds {odds}; die {die}{m}: {result} ({})",
+                fighters(attackers),
+                side.other(),
+                fighters(defenders),
+                result.meaning()
+            );
+            for f in fates {
+                s.push_str("; ");
+                s.push_str(&fate(f));
+            }
+            if let Some(n) = note {
+                s.push_str("; ");
+                s.push_str(n);
+            }
+            s
+        }
+        Event::Lapsed { side, target, with } => format!(
+            "{side}'s attack on {target} with {} lapses: no enemy piece stands there any more",
+            with.iter()
+                .map(|u| u.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        ),
+        Event::Ended {
+            winner,
+            victory,
+            how,
+        } => format!("the game is over: {winner} wins a {victory} victory ({how})"),
+    }
+}
+
+pub fn phase_name(st: &State) -> String {
+    match st.phase {
+        Phase::Deployment => "deployment".into(),
+        Phase::Play(s) => format!("{s}'s phase of turn {}", st.turn),
+        Phase::Over => "over".into(),
+    }
+}
+
+/// What each of `side`'s pieces can do now (for the order form).
+pub fn hints(rules: &Rules, st: &State, side: Side) -> Vec<String> {
+    match st.phase {
+        Phase::Deployment => setup::default_deployment(rules, st, side, None)
+            .iter()
+            .map(|o| o.to_string())
+            .collect(),
+        Phase::Play(s) if s == side => {
+            let board = st.board(rules);
+            let ez = zoc::zoc(rules, st, &board, side.other());
+            let mut out = Vec::new();
+            for (n, u) in st.on_map(side) {
+                let d = movement::destinations(rules, st, &board, &ez, n);
+                if d.is_empty() {
+                    continue;
+                }
+                let to: Vec<String> = d
+                    .iter()
+                    .map(|(i, _)| rules.map.label(*i).to_string())
+                    .collect();
+                out.push(format!("{} to {}", u.id, orders::list(&to, 10)));
+            }
+            for (i, o) in board.occ.iter().enumerate() {
+                let i = i as u16;
+                if o.is_empty() || board.side_at(st, i) != Some(side.other()) {
+                    continue;
+                }
+                let by: Vec<String> = st
+                    .on_map(side)
+                    .filter(|(n, _)| combat::reach(rules, st, &board, *n, i).is_some())
+                    .map(|(_, u)| u.id.to_string())
+                    .collect();
+                if !by.is_empty() {
+                    out.push(format!(
+                        "attack {} with {}",
+                        rules.map.label(i),
+                        by.join(" ")
+                    ));
+                }
+            }
+            out
+        }
+        _ => Vec::new(),
+    }
+}
+
+pub fn view(
+    rules: &Rules,
+    st: &State,
+    players: &[String],
+    seat: Seat,
+    events: &[Seen<Event>],
+) -> View {
+    let me = Side::of_seat(seat);
+    let board = st.board(rules);
+    let zocs = [
+        zoc::zoc(rules, st, &board, Side::Orfburg),
+        zoc::zoc(rules, st, &board, Side::Wulfenburg),
+    ];
+    let mut units: Vec<UnitView> = Vec::new();
+    for side in [me, me.other()] {
+        for (n, u) in st.on_map(side) {
+            let i = board.pos[n].unwrap();
+            let stats = rules.stats(u.id.kind);
+            units.push(UnitView {
+                side: side.name().into(),
+                unit: u.id.to_string(),
+                kind: u.id.kind.name().into(),
+                at: u.at.unwrap().to_string(),
+                terrain: rules.map.cell(i).terrain.name().into(),
+                yours: side == me,
+                attack: stats.attack,
+                defence: stats.defence,
+                movement: stats.movement.to_string(),
+                inspired: combat::inspired(rules, st, &board, n),
+                in_zoc: zocs[side.other().seat()][i as usize],
+            });
+        }
+    }
+    let eliminated = if st.phase == Phase::Deployment {
+        Vec::new()
+    } else {
+        Side::BOTH
+            .iter()
+            .filter_map(|&s| {
+                let lost: Vec<String> = st
+                    .units
+                    .iter()
+                    .filter(|u| u.side == s && u.at.is_none())
+                    .map(|u| u.id.to_string())
+                    .collect();
+                (!lost.is_empty()).then(|| format!("{s}: {}", lost.join(" ")))
+            })
+            .collect()
+    };
+    let place_state = |p: usize| {
+        let name = &rules.map.places[p].name;
+        let held = Side::BOTH.into_iter().find(|&s| st.holds(rules, s, p));
+        match held {
+            Some(s) => format!("{name} is held by {s}"),
+            None => {
+                let any = st.units.iter().any(|u| {
+                    u.at.and_then(|l| rules.map.ix(l))
+                        .is_some_and(|i| rules.map.places[p].cells.contains(&i))
+                });
+                if any {
+                    format!("{name} is contested (pieces of both sides stand in it)")
+                } else {
+                    format!("{name} is empty (held by neither side)")
+                }
+            }
+        }
+    };
+    let between = if st.phase == Phase::Deployment {
+        "the between-rivers area lies in Orfburg territory".to_string()
+    } else if st.orfburg_controls_between(rules) {
+        "Orfburg controls the between-rivers area (no Wulfenburg piece stands in it)".to_string()
+    } else {
+        format!(
+            "Orfburg does not control the between-rivers area: Wulfenburg stands in it ({})",
+            st.intruders(rules).join(", ")
+        )
+    };
+    let own: Vec<String> = st
+        .on_map(me)
+        .map(|(_, u)| u.at.unwrap().to_string())
+        .collect();
+    let strongpoints: Vec<String> = rules
+        .strongpoints(me)
+        .into_iter()
+        .map(|i| rules.map.label(i).to_string())
+        .collect();
+    let focus = if own.is_empty() {
+        strongpoints.clone()
+    } else {
+        own
+    };
+    let _ = players;
+    View {
+        you: players[seat].clone(),
+        side: me.name().into(),
+        enemy: me.other().name().into(),
+        turn: st.turn,
+        turns: rules.turns,
+        phase: phase_name(st),
+        deploying: st.phase == Phase::Deployment,
+        your_phase: st.mover() == Some(me) || st.phase == Phase::Deployment,
+        units,
+        eliminated,
+        events: events
+            .iter()
+            .map(|s| EventView {
+                turn: s.turn,
+                when: when(s.turn),
+                text: tell(&s.event),
+            })
+            .collect(),
+        legal: hints(rules, st, me),
+        strongpoints,
+        kaiserburg: place_state(rules.kaiserburg),
+        between_rivers: between,
+        capitals: rules.capitals.iter().map(|&c| place_state(c)).collect(),
+        result: st
+            .result
+            .as_ref()
+            .map(|r| format!("{} wins a {} victory: {}", r.winner, r.victory, r.how)),
+        focus,
+    }
+}
+
+/// The area around the player's pieces, drawn from the view.
+pub fn ascii_board(rules: &Rules, v: &View) -> String {
+    let mut marks: Vec<Mark> = Vec::new();
+    for u in &v.units {
+        let Some(at) = Label::parse(&u.at) else {
+            continue;
+        };
+        let orf = u.side == Side::Orfburg.name();
+        let code = if orf {
+            u.unit.clone()
+        } else {
+            u.unit.to_ascii_lowercase()
+        };
+        match marks.iter_mut().find(|m| m.at == at) {
+            Some(m) => {
+                // A unit and its Duke: the unit's code with a star.
+                let duke = UnitId::DUKE.to_string();
+                if u.unit == duke {
+                    m.code.push('*');
+                } else {
+                    m.code = format!("{code}*");
+                }
+            }
+            None => marks.push(Mark { at, code }),
+        }
+    }
+    let focus: Vec<Label> = v.focus.iter().filter_map(|s| Label::parse(s)).collect();
+    ascii::area(rules, &marks, &focus)
+}

@@ -1,0 +1,41 @@
+//! Zones of control: the six hexes around every piece, not across a river
+//! hexside (bridges carry them).
+
+use super::map::{Hexside, Ix};
+use super::rules::Rules;
+use super::state::{Board, State};
+use super::units::Side;
+
+/// The hexes in the zone of control of `side`'s pieces.
+pub fn zoc(rules: &Rules, st: &State, board: &Board, side: Side) -> Vec<bool> {
+    let mut z = vec![false; rules.map.cells.len()];
+    for (n, u) in st.units.iter().enumerate() {
+        if u.side != side {
+            continue;
+        }
+        let Some(i) = board.pos[n] else { continue };
+        for (nb, s) in rules.map.neighbours(i) {
+            if s != Hexside::River {
+                z[nb as usize] = true;
+            }
+        }
+    }
+    z
+}
+
+/// The enemy pieces whose zone of control covers `i` (for messages).
+pub fn exerted_by(rules: &Rules, st: &State, board: &Board, side: Side, i: Ix) -> Vec<String> {
+    let mut out = Vec::new();
+    for (nb, s) in rules.map.neighbours(i) {
+        if s == Hexside::River {
+            continue;
+        }
+        for p in board.occ[nb as usize].pieces() {
+            let u = &st.units[p as usize];
+            if u.side == side {
+                out.push(format!("{} {}", u.id, rules.map.label(nb)));
+            }
+        }
+    }
+    out
+}
