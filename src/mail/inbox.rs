@@ -240,13 +240,17 @@ pub fn run(game: &Path, mailbox: &Path, replies: &Path, now: &str) -> Result<Vec
             Some(p)
         };
         seen.push(id);
-        super::write_seen(game, &seen)?;
         out.push(Read {
             place: letter.place.clone(),
             from,
             fate,
             reply,
         });
+    }
+    // Once, at the end: a run cut short reads its mails again next time,
+    // which stores the same files and writes the same replies.
+    if out.iter().any(|r| r.fate != Fate::AlreadyRead) {
+        super::write_seen(game, &seen)?;
     }
     Ok(out)
 }
