@@ -917,17 +917,24 @@ pub fn read_order_files(paths: &[PathBuf]) -> Result<Vec<(String, String)>> {
 /// Render one player's report in a format: "text", "json", "svg" or "html"
 /// (`report_png` for the PNG).
 pub fn report(g: &Loaded, seat: Seat, format: &str) -> Result<String> {
-    let v = g
+    let svg = || {
+        g.session
+            .svg(&g.state, &g.players(), seat, &g.events_for(seat))
+            .map_err(Error::refused)
+    };
+    if format == "svg" {
+        return svg();
+    }
+    let (view, board) = g
         .session
         .view(&g.state, &g.players(), seat, &g.events_for(seat))
         .map_err(Error::refused)?;
     match format {
-        "text" => report::text(g, seat, &v.json, &v.board),
-        "json" => Ok(report::json(g, seat, v.json)),
-        "svg" => Ok(v.svg),
+        "text" => report::text(g, seat, &view, &board),
+        "json" => Ok(report::json(g, seat, view)),
         "html" => {
-            let text = report::text(g, seat, &v.json, &v.board)?;
-            report::html(g, seat, &text, &v.svg)
+            let text = report::text(g, seat, &view, &board)?;
+            report::html(g, seat, &text, &svg()?)
         }
         other => Err(Error::usage(format!(
             "--format {other}: use text, json, svg, png, html or eml"
@@ -949,16 +956,22 @@ pub fn write_reports(g: &Loaded, dir: &Path) -> Result<Vec<PathBuf>> {
 
 /// One player's report in every form the reports directory keeps.
 pub fn render_report(g: &Loaded, seat: Seat) -> Result<report::Rendered> {
-    let v = g
+    let players = g.players();
+    let events = g.events_for(seat);
+    let (view, board) = g
         .session
-        .view(&g.state, &g.players(), seat, &g.events_for(seat))
+        .view(&g.state, &players, seat, &events)
         .map_err(Error::refused)?;
-    let text = report::text(g, seat, &v.json, &v.board)?;
-    let png = crate::board::svg::png(&v.svg).map_err(Error::refused)?;
+    let svg = g
+        .session
+        .svg(&g.state, &players, seat, &events)
+        .map_err(Error::refused)?;
+    let text = report::text(g, seat, &view, &board)?;
+    let png = crate::board::svg::png(&svg).map_err(Error::refused)?;
     Ok(report::Rendered {
         text,
-        json: report::json(g, seat, v.json),
-        svg: v.svg,
+        json: report::json(g, seat, view),
+        svg,
         png,
     })
 }

@@ -200,14 +200,6 @@ impl Nmr {
     }
 }
 
-/// One player's view as the reports use it: the JSON, the text board and
-/// the SVG board, all drawn from the same view.
-pub struct Viewed {
-    pub json: Value,
-    pub board: String,
-    pub svg: String,
-}
-
 /// A state or an order behind the object-safe layer.
 pub type AnyState = Box<dyn Any + Send + Sync>;
 
@@ -241,14 +233,22 @@ pub trait Session: Send + Sync {
     ) -> (AnyState, Vec<Value>);
     fn legal_orders(&self, state: &AnyState, seat: Seat) -> Vec<Vec<String>>;
     fn bot_orders(&self, state: &AnyState, seat: Seat, rng: &mut ChaCha20Rng) -> Vec<String>;
-    /// The view as JSON and the boards drawn from it.
+    /// The view as JSON and the ASCII board drawn from it.
     fn view(
         &self,
         state: &AnyState,
         players: &[String],
         seat: Seat,
         events: &[(u32, Value)],
-    ) -> Result<Viewed, String>;
+    ) -> Result<(Value, String), String>;
+    /// The board as an SVG picture, drawn from the same view.
+    fn svg(
+        &self,
+        state: &AnyState,
+        players: &[String],
+        seat: Seat,
+        events: &[(u32, Value)],
+    ) -> Result<String, String>;
     fn outcome(&self, state: &AnyState, players: &[String]) -> Option<Outcome>;
     /// Orders under the `hold` policy, as text; `None` where holding is not legal.
     fn hold_orders(&self, state: &AnyState, seat: Seat) -> Option<Vec<String>>;
@@ -269,6 +269,24 @@ fn order<G: Game>(o: &AnyOrder) -> &G::Order {
     o.inner
         .downcast_ref::<G::Order>()
         .expect("an order of this game")
+}
+
+impl<G: Game> Loaded<G> {
+    fn typed_view(
+        &self,
+        s: &AnyState,
+        players: &[String],
+        seat: Seat,
+        events: &[(u32, Value)],
+    ) -> Result<G::View, String> {
+        let mut seen = Vec::with_capacity(events.len());
+        for (turn, e) in events {
+            let event = G::Event::deserialize(e)
+                .map_err(|e| format!("a logged event does not read: {e}"))?;
+            seen.push(Seen { turn: *turn, event });
+        }
+        Ok(G::view(&self.rules, state::<G>(s), players, seat, &seen))
+    }
 }
 
 impl<G: Game> Session for Loaded<G> {
@@ -342,19 +360,20 @@ impl<G: Game> Session for Loaded<G> {
         players: &[String],
         seat: Seat,
         events: &[(u32, Value)],
-    ) -> Result<Viewed, String> {
-        let mut seen = Vec::with_capacity(events.len());
-        for (turn, e) in events {
-            let event = G::Event::deserialize(e)
-                .map_err(|e| format!("a logged event does not read: {e}"))?;
-            seen.push(Seen { turn: *turn, event });
-        }
-        let view = G::view(&self.rules, state::<G>(s), players, seat, &seen);
-        Ok(Viewed {
-            board: G::ascii_board(&self.rules, &view),
-            svg: G::svg_board(&self.rules, &view),
-            json: serde_json::to_value(&view).expect("view serialises"),
-        })
+    ) -> Result<(Value, String), String> {
+        let view = self.typed_view(s, players, seat, events)?;
+        let board = G::ascii_board(&self.rules, &view);
+        Ok((serde_json::to_value(&view).expect("view serialises"), board))
+    }
+    fn svg(
+        &self,
+        s: &AnyState,
+        players: &[String],
+        seat: Seat,
+        events: &[(u32, Value)],
+    ) -> Result<String, String> {
+        let view = self.typed_view(s, players, seat, events)?;
+        Ok(G::svg_board(&self.rules, &view))
     }
     fn outcome(&self, s: &AnyState, players: &[String]) -> Option<Outcome> {
         G::outcome(&self.rules, state::<G>(s), players)

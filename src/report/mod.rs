@@ -212,11 +212,10 @@ pub fn order_file(
 
 /// A blank order form for the current phase (`herald orders`).
 pub fn blank_form(g: &Loaded, seat: Seat) -> Result<String> {
-    let view = g
+    let (view, _) = g
         .session
         .view(&g.state, &g.players(), seat, &[])
-        .map_err(Error::refused)?
-        .json;
+        .map_err(Error::refused)?;
     let tmpl = env()
         .get_template("common/order_form.txt.j2")
         .map_err(|e| Error::refused(e.to_string()))?;
