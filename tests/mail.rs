@@ -615,7 +615,10 @@ fn the_inbox_takes_good_mail_refuses_bad_and_skips_what_it_read() {
         std::fs::read_to_string(turn.join("red.txt")).unwrap()
     );
     let att: Vec<_> = m.attachments().collect();
-    assert_eq!(att.len(), 1);
+    // view.json, then the board as SVG and PNG (issue 8)
+    assert_eq!(att.len(), 3);
+    assert_eq!(att[1].contents(), &read(&turn.join("red.svg"))[..]);
+    assert_eq!(att[2].contents(), &read(&turn.join("red.png"))[..]);
     let view: Value = serde_json::from_slice(att[0].contents()).unwrap();
     assert_eq!(
         view,

@@ -261,6 +261,9 @@ fn engine_games(games: usize, scan: bool, configs: &[(usize, Opts, &'static str)
                 for seat in (0..n).filter(|_| scan) {
                     let text = engine::report(loaded, seat, "text").unwrap();
                     let json = engine::report(loaded, seat, "json").unwrap();
+                    // the picture (and so the PNG drawn from it) and the HTML page
+                    let html = engine::report(loaded, seat, "html").unwrap();
+                    let svg = &html[html.find("<svg").unwrap()..html.find("</svg>").unwrap()];
                     let sees = visible(st, seat, rules.fog.range);
                     let view: serde_json::Value = serde_json::from_str(&json).unwrap();
                     let labels = st.labels();
@@ -290,8 +293,29 @@ fn engine_games(games: usize, scan: bool, configs: &[(usize, Opts, &'static str)
                             !json.contains(&called),
                             "{n}p {name}: seat {seat}'s view.json names hidden {called}"
                         );
+                        // no piece is drawn on a hidden hex: the file holds
+                        // fog there, not a piece made invisible
+                        let hex = labels.label(h);
+                        let drawn = format!(r#"class="piece" data-hex="{hex}""#);
+                        assert!(
+                            !svg.contains(&drawn) && !html.contains(&drawn),
+                            "{n}p {name}: seat {seat}'s picture draws a hidden piece on {hex}"
+                        );
+                        let fog = format!(r#"class="hex fog" data-hex="{hex}""#);
+                        assert!(
+                            svg.contains(&fog) || h.length() > st.radius,
+                            "{n}p {name}: seat {seat}'s picture does not fog {hex}"
+                        );
+                        assert!(
+                            !html.contains(&called),
+                            "{n}p {name}: seat {seat}'s HTML names hidden {called}"
+                        );
                     }
-                    reports_scanned += 2;
+                    // every piece drawn is one the player may see
+                    let drawn = svg.matches(r#"class="piece""#).count();
+                    let shown = view["view"]["pieces"].as_array().unwrap().len();
+                    assert_eq!(drawn, shown, "{n}p {name}: seat {seat}'s picture");
+                    reports_scanned += 4;
                 }
                 if loaded.file.outcome.is_some() || turns > 3000 {
                     break;

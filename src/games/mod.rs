@@ -141,6 +141,10 @@ pub trait Game: 'static {
     ) -> Self::View;
     /// The board as text, from a view.
     fn ascii_board(rules: &Self::Rules, view: &Self::View) -> String;
+    /// The board as an SVG picture, from the view alone: what the player may
+    /// not see is absent from the file (drawing helpers: `crate::board::svg`).
+    /// The same view must give the same bytes.
+    fn svg_board(rules: &Self::Rules, view: &Self::View) -> String;
     fn outcome(rules: &Self::Rules, state: &Self::State, players: &[String]) -> Option<Outcome>;
 
     /// The missed-order policies this game offers, its default first
@@ -239,6 +243,14 @@ pub trait Session: Send + Sync {
         seat: Seat,
         events: &[(u32, Value)],
     ) -> Result<(Value, String), String>;
+    /// The board as an SVG picture, drawn from the same view.
+    fn svg(
+        &self,
+        state: &AnyState,
+        players: &[String],
+        seat: Seat,
+        events: &[(u32, Value)],
+    ) -> Result<String, String>;
     fn outcome(&self, state: &AnyState, players: &[String]) -> Option<Outcome>;
     /// Orders under the `hold` policy, as text; `None` where holding is not legal.
     fn hold_orders(&self, state: &AnyState, seat: Seat) -> Option<Vec<String>>;
@@ -259,6 +271,24 @@ fn order<G: Game>(o: &AnyOrder) -> &G::Order {
     o.inner
         .downcast_ref::<G::Order>()
         .expect("an order of this game")
+}
+
+impl<G: Game> Loaded<G> {
+    fn typed_view(
+        &self,
+        s: &AnyState,
+        players: &[String],
+        seat: Seat,
+        events: &[(u32, Value)],
+    ) -> Result<G::View, String> {
+        let mut seen = Vec::with_capacity(events.len());
+        for (turn, e) in events {
+            let event = G::Event::deserialize(e)
+                .map_err(|e| format!("a logged event does not read: {e}"))?;
+            seen.push(Seen { turn: *turn, event });
+        }
+        Ok(G::view(&self.rules, state::<G>(s), players, seat, &seen))
+    }
 }
 
 impl<G: Game> Session for Loaded<G> {
@@ -333,15 +363,19 @@ impl<G: Game> Session for Loaded<G> {
         seat: Seat,
         events: &[(u32, Value)],
     ) -> Result<(Value, String), String> {
-        let mut seen = Vec::with_capacity(events.len());
-        for (turn, e) in events {
-            let event = G::Event::deserialize(e)
-                .map_err(|e| format!("a logged event does not read: {e}"))?;
-            seen.push(Seen { turn: *turn, event });
-        }
-        let view = G::view(&self.rules, state::<G>(s), players, seat, &seen);
+        let view = self.typed_view(s, players, seat, events)?;
         let board = G::ascii_board(&self.rules, &view);
         Ok((serde_json::to_value(&view).expect("view serialises"), board))
+    }
+    fn svg(
+        &self,
+        s: &AnyState,
+        players: &[String],
+        seat: Seat,
+        events: &[(u32, Value)],
+    ) -> Result<String, String> {
+        let view = self.typed_view(s, players, seat, events)?;
+        Ok(G::svg_board(&self.rules, &view))
     }
     fn outcome(&self, s: &AnyState, players: &[String]) -> Option<Outcome> {
         G::outcome(&self.rules, state::<G>(s), players)
