@@ -871,8 +871,8 @@ pub fn resolve_files(
     let rendered = rendered?;
     let mut mails = Vec::new();
     if eml {
-        for (seat, (text, json)) in rendered.iter().enumerate() {
-            if let Some(m) = mail::report_mail(&loaded, seat, text, json, now) {
+        for (seat, r) in rendered.iter().enumerate() {
+            if let Some(m) = mail::report_mail(&loaded, seat, r, now) {
                 mails.push((seat, m));
             }
         }
@@ -914,53 +914,90 @@ pub fn read_order_files(paths: &[PathBuf]) -> Result<Vec<(String, String)>> {
     }
 }
 
-/// Render one player's report in a format: "text" or "json".
+/// Render one player's report in a format: "text", "json", "svg" or "html"
+/// (`report_png` for the PNG).
 pub fn report(g: &Loaded, seat: Seat, format: &str) -> Result<String> {
-    let (view, board) = g
+    let v = g
         .session
         .view(&g.state, &g.players(), seat, &g.events_for(seat))
         .map_err(Error::refused)?;
     match format {
-        "text" => report::text(g, seat, &view, &board),
-        "json" => Ok(report::json(g, seat, view)),
+        "text" => report::text(g, seat, &v.json, &v.board),
+        "json" => Ok(report::json(g, seat, v.json)),
+        "svg" => Ok(v.svg),
+        "html" => {
+            let text = report::text(g, seat, &v.json, &v.board)?;
+            report::html(g, seat, &text, &v.svg)
+        }
         other => Err(Error::usage(format!(
-            "--format {other}: use text, json or eml"
+            "--format {other}: use text, json, svg, png, html or eml"
         ))),
     }
 }
 
-/// Write every player's text report and view.json for the current turn.
+/// One player's board as a PNG (`board::svg::PNG_WIDTH` pixels wide).
+pub fn report_png(g: &Loaded, seat: Seat) -> Result<Vec<u8>> {
+    crate::board::svg::png(&report(g, seat, "svg")?).map_err(Error::refused)
+}
+
+/// Write every player's reports for the current turn: text, view.json, the
+/// board as SVG and PNG.
 pub fn write_reports(g: &Loaded, dir: &Path) -> Result<Vec<PathBuf>> {
     let rendered = render_reports(g)?;
     store_reports(g, dir, rendered)
 }
 
-/// Every player's text report and view.json, in seat order.
-pub fn render_reports(g: &Loaded) -> Result<Vec<(String, String)>> {
-    let players = g.players();
-    (0..players.len())
-        .map(|seat| {
-            let (view, board) = g
-                .session
-                .view(&g.state, &players, seat, &g.events_for(seat))
-                .map_err(Error::refused)?;
-            let text = report::text(g, seat, &view, &board)?;
-            Ok((text, report::json(g, seat, view)))
-        })
-        .collect()
+/// One player's report in every form the reports directory keeps.
+pub fn render_report(g: &Loaded, seat: Seat) -> Result<report::Rendered> {
+    let v = g
+        .session
+        .view(&g.state, &g.players(), seat, &g.events_for(seat))
+        .map_err(Error::refused)?;
+    let text = report::text(g, seat, &v.json, &v.board)?;
+    let png = crate::board::svg::png(&v.svg).map_err(Error::refused)?;
+    Ok(report::Rendered {
+        text,
+        json: report::json(g, seat, v.json),
+        svg: v.svg,
+        png,
+    })
 }
 
-fn store_reports(g: &Loaded, dir: &Path, rendered: Vec<(String, String)>) -> Result<Vec<PathBuf>> {
+/// Every player's report, in seat order; the pictures are rasterised on
+/// both cores.
+pub fn render_reports(g: &Loaded) -> Result<Vec<report::Rendered>> {
+    let n = g.file.players.len();
+    let half = n.div_ceil(2);
+    let (a, b) = std::thread::scope(|s| {
+        let first = s.spawn(|| {
+            (0..half)
+                .map(|seat| render_report(g, seat))
+                .collect::<Vec<_>>()
+        });
+        let second: Vec<_> = (half..n).map(|seat| render_report(g, seat)).collect();
+        (
+            first.join().expect("a report thread does not panic"),
+            second,
+        )
+    });
+    a.into_iter().chain(b).collect()
+}
+
+fn store_reports(g: &Loaded, dir: &Path, rendered: Vec<report::Rendered>) -> Result<Vec<PathBuf>> {
     let turn_dir = dir.join(format!("turn-{:04}", g.file.turn));
     std::fs::create_dir_all(&turn_dir).map_err(|e| Error::io(&turn_dir, e))?;
     let mut written = Vec::new();
-    for (p, (text, json)) in g.file.players.iter().zip(rendered) {
-        let t = turn_dir.join(format!("{}.txt", p.id));
-        let j = turn_dir.join(format!("{}.json", p.id));
-        file::write_replace(&t, text.as_bytes())?;
-        file::write_replace(&j, json.as_bytes())?;
-        written.push(t);
-        written.push(j);
+    for (p, r) in g.file.players.iter().zip(rendered) {
+        for (ext, bytes) in [
+            ("txt", r.text.as_bytes()),
+            ("json", r.json.as_bytes()),
+            ("svg", r.svg.as_bytes()),
+            ("png", &r.png[..]),
+        ] {
+            let f = turn_dir.join(format!("{}.{ext}", p.id));
+            file::write_replace(&f, bytes)?;
+            written.push(f);
+        }
     }
     Ok(written)
 }

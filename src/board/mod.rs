@@ -2,5 +2,6 @@
 
 pub mod ascii;
 pub mod hex;
+pub mod svg;
 
 pub use hex::{Dir, Hex, HexagonLabels};

@@ -141,6 +141,10 @@ pub trait Game: 'static {
     ) -> Self::View;
     /// The board as text, from a view.
     fn ascii_board(rules: &Self::Rules, view: &Self::View) -> String;
+    /// The board as an SVG picture, from the view alone: what the player may
+    /// not see is absent from the file (drawing helpers: `crate::board::svg`).
+    /// The same view must give the same bytes.
+    fn svg_board(rules: &Self::Rules, view: &Self::View) -> String;
     fn outcome(rules: &Self::Rules, state: &Self::State, players: &[String]) -> Option<Outcome>;
 
     /// The missed-order policies this game offers, its default first
@@ -198,6 +202,14 @@ impl Nmr {
     }
 }
 
+/// One player's view as the reports use it: the JSON, the text board and
+/// the SVG board, all drawn from the same view.
+pub struct Viewed {
+    pub json: Value,
+    pub board: String,
+    pub svg: String,
+}
+
 /// A state or an order behind the object-safe layer.
 pub type AnyState = Box<dyn Any + Send + Sync>;
 
@@ -231,14 +243,14 @@ pub trait Session: Send + Sync {
     ) -> (AnyState, Vec<Value>);
     fn legal_orders(&self, state: &AnyState, seat: Seat) -> Vec<Vec<String>>;
     fn bot_orders(&self, state: &AnyState, seat: Seat, rng: &mut ChaCha20Rng) -> Vec<String>;
-    /// The view as JSON and the ASCII board drawn from it.
+    /// The view as JSON and the boards drawn from it.
     fn view(
         &self,
         state: &AnyState,
         players: &[String],
         seat: Seat,
         events: &[(u32, Value)],
-    ) -> Result<(Value, String), String>;
+    ) -> Result<Viewed, String>;
     fn outcome(&self, state: &AnyState, players: &[String]) -> Option<Outcome>;
     /// Orders under the `hold` policy, as text; `None` where holding is not legal.
     fn hold_orders(&self, state: &AnyState, seat: Seat) -> Option<Vec<String>>;
@@ -332,7 +344,7 @@ impl<G: Game> Session for Loaded<G> {
         players: &[String],
         seat: Seat,
         events: &[(u32, Value)],
-    ) -> Result<(Value, String), String> {
+    ) -> Result<Viewed, String> {
         let mut seen = Vec::with_capacity(events.len());
         for (turn, e) in events {
             let event = G::Event::deserialize(e)
@@ -340,8 +352,11 @@ impl<G: Game> Session for Loaded<G> {
             seen.push(Seen { turn: *turn, event });
         }
         let view = G::view(&self.rules, state::<G>(s), players, seat, &seen);
-        let board = G::ascii_board(&self.rules, &view);
-        Ok((serde_json::to_value(&view).expect("view serialises"), board))
+        Ok(Viewed {
+            board: G::ascii_board(&self.rules, &view),
+            svg: G::svg_board(&self.rules, &view),
+            json: serde_json::to_value(&view).expect("view serialises"),
+        })
     }
     fn outcome(&self, s: &AnyState, players: &[String]) -> Option<Outcome> {
         G::outcome(&self.rules, state::<G>(s), players)

@@ -120,13 +120,12 @@ pub fn write_seen(game: &Path, ids: &[String]) -> Result<()> {
 }
 
 /// A player's report as a ready-to-send mail: To their address, the text
-/// report as the body, view.json attached. `None` if the game has no
-/// address for them.
+/// report as the body, view.json and the board (SVG and PNG) attached.
+/// `None` if the game has no address for them.
 pub fn report_mail(
     g: &crate::engine::Loaded,
     seat: usize,
-    text: &str,
-    json: &str,
+    r: &crate::report::Rendered,
     now: &str,
 ) -> Option<Vec<u8>> {
     let p = &g.file.players[seat];
@@ -150,12 +149,24 @@ pub fn report_mail(
         date: now.to_string(),
         message_id: eml::message_id(&g.file.id, &["report", &turn, &p.id]),
         in_reply_to: None,
-        text: text.to_string(),
-        attachments: vec![eml::Attachment {
-            name: "view.json".into(),
-            mime: "application/json".into(),
-            bytes: json.as_bytes().to_vec(),
-        }],
+        text: r.text.clone(),
+        attachments: vec![
+            eml::Attachment {
+                name: "view.json".into(),
+                mime: "application/json".into(),
+                bytes: r.json.as_bytes().to_vec(),
+            },
+            eml::Attachment {
+                name: "board.svg".into(),
+                mime: "image/svg+xml".into(),
+                bytes: r.svg.as_bytes().to_vec(),
+            },
+            eml::Attachment {
+                name: "board.png".into(),
+                mime: "image/png".into(),
+                bytes: r.png.clone(),
+            },
+        ],
     };
     Some(eml::build(&mail))
 }

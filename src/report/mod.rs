@@ -16,6 +16,10 @@ const TEMPLATES: &[(&str, &str)] = &[
         include_str!("../../templates/common/header.txt.j2"),
     ),
     (
+        "common/report.html.j2",
+        include_str!("../../templates/common/report.html.j2"),
+    ),
+    (
         "common/order_form.txt.j2",
         include_str!("../../templates/common/order_form.txt.j2"),
     ),
@@ -146,6 +150,28 @@ pub fn text(g: &Loaded, seat: Seat, view: &Value, board: &str) -> Result<String>
         .map_err(|e| Error::refused(format!("rendering {name}: {e:#}")))
 }
 
+/// Everything one player's report is made of: the text, view.json, and
+/// the board as SVG and as PNG.
+pub struct Rendered {
+    pub text: String,
+    pub json: String,
+    pub svg: String,
+    pub png: Vec<u8>,
+}
+
+/// The report as one self-contained HTML page: the board inline, the text
+/// report, and the blank order form to fill in.
+pub fn html(g: &Loaded, seat: Seat, text: &str, svg: &str) -> Result<String> {
+    let form = blank_form(g, seat)?;
+    let name = "common/report.html.j2";
+    let tmpl = env()
+        .get_template(name)
+        .map_err(|e| Error::refused(format!("no report template {name}: {e}")))?;
+    let you = &g.file.players[seat].id;
+    tmpl.render(context! { game => header(g), you => you, text => text, svg => svg, form => form })
+        .map_err(|e| Error::refused(format!("rendering {name}: {e:#}")))
+}
+
 /// The machine-readable report: the header and the player's view.
 pub fn json(g: &Loaded, seat: Seat, view: Value) -> String {
     #[derive(Serialize)]
@@ -194,10 +220,11 @@ pub fn order_file(
 
 /// A blank order form for the current phase (`herald orders`).
 pub fn blank_form(g: &Loaded, seat: Seat) -> Result<String> {
-    let (view, _) = g
+    let view = g
         .session
         .view(&g.state, &g.players(), seat, &[])
-        .map_err(Error::refused)?;
+        .map_err(Error::refused)?
+        .json;
     let tmpl = env()
         .get_template("common/order_form.txt.j2")
         .map_err(|e| Error::refused(e.to_string()))?;

@@ -13,6 +13,7 @@ pub mod play;
 pub mod playout;
 pub mod rules;
 pub mod state;
+pub mod svg;
 pub mod view;
 
 use crate::file::Outcome;
@@ -247,6 +248,9 @@ impl Game for Hexwar {
 
     fn ascii_board(_: &Rules, v: &view::View) -> String {
         view::ascii_board(v)
+    }
+    fn svg_board(rules: &Rules, v: &view::View) -> String {
+        svg::svg_board(rules, v)
     }
 
     /// A missed turn passes under `hold` (HEXWAR has `pass`); the default.

@@ -5,6 +5,7 @@ use super::movegen::Action;
 use super::play::{order_of, Event};
 use super::rules::{side_name, Rules};
 use super::state::{label, State};
+use crate::board::svg::{Arrow, ArrowKind};
 use crate::board::{ascii, Dir, Hex};
 use crate::games::{Seat, Seen};
 use serde::Serialize;
@@ -69,6 +70,8 @@ pub struct View {
     pub pieces: Vec<PieceView>,
     pub legend: Vec<LegendView>,
     pub events: Vec<EventView>,
+    /// The moves, captures, turns and rebirths of those events, for the picture.
+    pub arrows: Vec<Arrow>,
     /// The legal single actions now (each is also a whole legal turn).
     pub legal: Vec<String>,
     pub result: Option<String>,
@@ -86,6 +89,37 @@ pub fn token(symbol: char, facing: Dir) -> String {
         Dir::SW => format!("/{symbol}"),
         Dir::NW => format!("\\{symbol}"),
     }
+}
+
+/// The arrow the board draws for an event (HEXWAR hides nothing): a move,
+/// a capture, or a ring on a piece turned or reborn.
+fn arrow(e: &Event) -> Option<Arrow> {
+    let (from, to, kind, side) = match e {
+        Event::Moved {
+            side,
+            from,
+            to,
+            captured,
+            ..
+        } => {
+            let kind = if captured.is_some() {
+                ArrowKind::Attack
+            } else {
+                ArrowKind::Move
+            };
+            (from, to, kind, side)
+        }
+        Event::Rotated { side, at, .. } | Event::Reborn { side, at, .. } => {
+            (at, at, ArrowKind::Place, side)
+        }
+        _ => return None,
+    };
+    Some(Arrow {
+        from: from.clone(),
+        to: to.clone(),
+        kind,
+        seat: *side as usize,
+    })
 }
 
 /// Legal single actions as order text.
@@ -202,6 +236,7 @@ pub fn view(
                 text: e.event.text(rules),
             })
             .collect(),
+        arrows: events.iter().filter_map(|e| arrow(&e.event)).collect(),
         legal: if !over && st.side == me {
             legal_actions(rules, st)
         } else {

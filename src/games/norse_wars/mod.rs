@@ -9,6 +9,7 @@ pub mod playout;
 pub mod rules;
 pub mod setup;
 pub mod state;
+pub mod svg;
 pub mod view;
 
 use crate::board::{Dir, Hex};
@@ -438,6 +439,9 @@ impl Game for NorseWars {
 
     fn ascii_board(_: &Rules, v: &view::View) -> String {
         view::ascii_board(v)
+    }
+    fn svg_board(rules: &Rules, v: &view::View) -> String {
+        svg::svg_board(rules, v)
     }
 
     /// Dropped out: eliminated, pieces removed (see games/norse-wars.md).

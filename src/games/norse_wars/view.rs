@@ -1,8 +1,9 @@
 //! What one player may see, and the events told the way they saw them.
 
-use super::play::{Cause, Event, PieceRef, PushResult, Stop};
+use super::play::{Cause, Event, PieceRef, PushResult, Shift, Stop};
 use super::rules::Rules;
 use super::state::{Phase, State, SLOTS};
+use crate::board::svg::{Arrow, ArrowKind};
 use crate::board::{ascii, Hex, HexagonLabels};
 use crate::games::{Seat, Seen};
 use serde::Serialize;
@@ -53,6 +54,8 @@ pub struct View {
     /// Hexes on the board you cannot see (fog of war).
     pub fogged: Vec<String>,
     pub events: Vec<EventView>,
+    /// The moves and attacks of those events the player saw, for the picture.
+    pub arrows: Vec<Arrow>,
     pub stalemate: u32,
     /// Rounds without an elimination until the next starvation (or shrink).
     pub next_starvation_in: u32,
@@ -93,6 +96,43 @@ pub fn vision(rules: &Rules, st: &State, seat: Seat) -> Vec<bool> {
         }
     }
     v
+}
+
+/// Every hex and piece a push involves: the mover's path, the supporting
+/// line, the pushed line and every piece shifted. The push is told in full
+/// (numbers and arrows) only if all of them are in sight.
+#[allow(clippy::too_many_arguments)]
+fn push_parts(
+    who: PieceRef,
+    from: Hex,
+    to: Hex,
+    target: PieceRef,
+    target_at: Hex,
+    support_end: Hex,
+    line_end: Hex,
+    shifted: &[Shift],
+) -> (Vec<Hex>, Vec<PieceRef>) {
+    let mut hexes = vec![from, to, target_at];
+    for (start, end) in [(from, support_end), (target_at, line_end)] {
+        let n = end.distance(start);
+        if let Some(dir) = crate::board::Dir::ALL
+            .into_iter()
+            .find(|d| start.steps(*d, n) == end)
+        {
+            let mut h = start;
+            while h != end {
+                h = h.step(dir);
+                hexes.push(h);
+            }
+        }
+    }
+    let mut pieces = vec![who, target];
+    for s in shifted {
+        hexes.push(s.from);
+        hexes.extend(s.to);
+        pieces.push(s.who);
+    }
+    (hexes, pieces)
 }
 
 struct Seer<'a> {
@@ -136,11 +176,65 @@ impl Seer<'_> {
         &self.players[seat as usize]
     }
 
+    fn open(&self, hexes: &[Hex], pieces: &[PieceRef]) -> bool {
+        hexes.iter().all(|&h| self.sees(h)) && pieces.iter().all(|&p| self.may_name(p))
+    }
+
+    /// The arrows the board draws for an event: exactly the moves and
+    /// attacks the event's text tells this player, nothing out of sight.
+    fn arrows(&self, e: &Event, out: &mut Vec<Arrow>) {
+        let mut arrow = |from: Hex, to: Hex, kind: ArrowKind, seat: u8| {
+            out.push(Arrow {
+                from: self.l(from),
+                to: self.l(to),
+                kind,
+                seat: seat as usize,
+            })
+        };
+        match e {
+            Event::Moved { who, from, to } if self.open(&[*from, *to], &[*who]) => {
+                arrow(*from, *to, ArrowKind::Move, who.seat)
+            }
+            Event::Push {
+                who,
+                from,
+                to,
+                target,
+                target_at,
+                support_end,
+                line_end,
+                shifted,
+                ..
+            } => {
+                let (hexes, pieces) = push_parts(
+                    *who,
+                    *from,
+                    *to,
+                    *target,
+                    *target_at,
+                    *support_end,
+                    *line_end,
+                    shifted,
+                );
+                let open = self.open(&hexes, &pieces);
+                if open || (self.ours(*who) && self.sees(*to)) {
+                    arrow(*from, *target_at, ArrowKind::Attack, who.seat);
+                }
+                for s in shifted {
+                    if let Some(t) = s.to {
+                        if open || self.ours(s.who) {
+                            arrow(s.from, t, ArrowKind::Move, s.who.seat);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// The event as this player may read it, or nothing.
     fn tell(&self, e: &Event) -> Option<String> {
-        let open = |hexes: &[Hex], pieces: &[PieceRef]| {
-            hexes.iter().all(|&h| self.sees(h)) && pieces.iter().all(|&p| self.may_name(p))
-        };
+        let open = |hexes: &[Hex], pieces: &[PieceRef]| self.open(hexes, pieces);
         Some(match e {
             Event::ShieldPlaced { seat, at } => {
                 format!("{} placed a Shield on {}", self.who(*seat), self.l(*at))
@@ -176,27 +270,16 @@ impl Seer<'_> {
                 outcome,
                 shifted,
             } => {
-                let mut hexes = vec![*from, *to, *target_at];
-                // every hex of the supporting line and of the pushed line
-                for (start, end) in [(*from, *support_end), (*target_at, *line_end)] {
-                    let n = end.distance(start);
-                    if let Some(dir) = crate::board::Dir::ALL
-                        .into_iter()
-                        .find(|d| start.steps(*d, n) == end)
-                    {
-                        let mut h = start;
-                        while h != end {
-                            h = h.step(dir);
-                            hexes.push(h);
-                        }
-                    }
-                }
-                let mut pieces = vec![*who, *target];
-                for s in shifted {
-                    hexes.push(s.from);
-                    hexes.extend(s.to);
-                    pieces.push(s.who);
-                }
+                let (hexes, pieces) = push_parts(
+                    *who,
+                    *from,
+                    *to,
+                    *target,
+                    *target_at,
+                    *support_end,
+                    *line_end,
+                    shifted,
+                );
                 if !open(&hexes, &pieces) {
                     // Part of it is out of sight: your own side's piece is
                     // told by name and result, but not the numbers, which
@@ -395,6 +478,10 @@ pub fn view(
         .filter(|&h| !seer.sees(h))
         .map(|h| seer.l(h))
         .collect();
+    let mut arrows = Vec::new();
+    for s in events {
+        seer.arrows(&s.event, &mut arrows);
+    }
     let events = events
         .iter()
         .filter_map(|s| {
@@ -432,6 +519,7 @@ pub fn view(
         shields: st.shields.iter().map(|h| seer.l(*h)).collect(),
         fogged,
         events,
+        arrows,
         stalemate: st.stalemate,
         next_starvation_in: cadence.rounds_to_next(st.stalemate),
         legal,

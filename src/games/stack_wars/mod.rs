@@ -11,6 +11,7 @@ pub mod playout;
 pub mod rules;
 pub mod setup;
 pub mod state;
+pub mod svg;
 pub mod view;
 
 use crate::file::Outcome;
@@ -310,6 +311,9 @@ impl Game for StackWars {
 
     fn ascii_board(_: &Rules, v: &view::View) -> String {
         view::ascii_board(v)
+    }
+    fn svg_board(rules: &Rules, v: &view::View) -> String {
+        svg::svg_board(rules, v)
     }
 
     /// Dropping out is resigning: the other side wins (games/stack-wars.md).

@@ -5,6 +5,7 @@
 use super::play::Event;
 use super::rules::Rules;
 use super::state::{Side, Square, State};
+use crate::board::svg::{Arrow, ArrowKind};
 use crate::games::{Seat, Seen};
 use serde::Serialize;
 
@@ -45,6 +46,9 @@ pub struct View {
     pub players: Vec<PlayerView>,
     pub stacks: Vec<StackView>,
     pub events: Vec<EventView>,
+    /// The moves, attacks, invasions and fortifications of those events,
+    /// for the picture.
+    pub arrows: Vec<Arrow>,
     pub legal: Vec<String>,
     pub move_onto_own: bool,
     pub quiet: u32,
@@ -124,6 +128,36 @@ pub fn tell(players: &[String], e: &Event) -> String {
     }
 }
 
+/// The arrow the board draws for an event (nothing is hidden in Stack Wars).
+fn arrow(e: &Event) -> Option<Arrow> {
+    let (side, from, to, kind) = match e {
+        Event::Fortified { side, at, .. } => (side, at, at, ArrowKind::Place),
+        Event::Moved { side, from, to, .. } => (side, from, to, ArrowKind::Move),
+        Event::Attacked { side, from, to, .. } => (side, from, to, ArrowKind::Attack),
+        Event::Invaded {
+            side,
+            from,
+            to,
+            by_attack,
+            ..
+        } => {
+            let kind = if *by_attack {
+                ArrowKind::Attack
+            } else {
+                ArrowKind::Move
+            };
+            (side, from, to, kind)
+        }
+        _ => return None,
+    };
+    Some(Arrow {
+        from: from.to_string(),
+        to: to.to_string(),
+        kind,
+        seat: side.seat(),
+    })
+}
+
 pub fn view(_: &Rules, st: &State, players: &[String], seat: Seat, events: &[Seen<Event>]) -> View {
     let me = Side::of_seat(seat);
     let player_views = Side::BOTH
@@ -171,6 +205,7 @@ pub fn view(_: &Rules, st: &State, players: &[String], seat: Seat, events: &[See
                 text: tell(players, &s.event),
             })
             .collect(),
+        arrows: events.iter().filter_map(|e| arrow(&e.event)).collect(),
         legal,
         move_onto_own: st.move_onto_own,
         quiet: st.quiet,

@@ -1,0 +1,525 @@
+//! Pictures of boards: a small SVG writer, hex geometry for flat- and
+//! pointy-topped hexes, colours per seat, arrows for the last phase's moves
+//! and combats, fog shading, and the PNG rasteriser (resvg, in-process, with
+//! an embedded font so every machine draws the same pixels).
+//!
+//! A game draws its board from its view alone (`Game::svg_board`): what the
+//! view does not hold cannot reach the picture. Output is deterministic:
+//! numbers are printed with one decimal by [`num`], attributes in a fixed
+//! order, and nothing is read from the clock or the system.
+
+use super::hex::Hex;
+use serde::{Deserialize, Serialize};
+use std::fmt::Write as _;
+use std::sync::{Arc, OnceLock};
+
+/// The font every label is drawn in; embedded so the PNG does not depend on
+/// the fonts a machine has (DejaVu Sans Mono Bold, Bitstream Vera licence:
+/// `assets/fonts/DejaVu-LICENSE.txt`).
+pub const FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansMono-Bold.ttf");
+pub const FONT_FAMILY: &str = "DejaVu Sans Mono";
+
+/// The PNG's width in pixels; its height follows the picture's shape.
+pub const PNG_WIDTH: u32 = 800;
+
+/// Colours used across games.
+pub const PAPER: &str = "#f4efe1";
+pub const BOARD: &str = "#e3d5b0";
+pub const GRID: &str = "#6b5a3a";
+pub const INK: &str = "#2b2b2b";
+pub const FOG: &str = "#8a8f98";
+pub const WHITE_PIECE: &str = "#fbfaf5";
+pub const BLACK_PIECE: &str = "#262626";
+
+/// Owner colours by seat, distinct and readable with white text on them.
+pub const SEAT_COLOURS: [&str; 8] = [
+    "#c0392b", "#2563b0", "#2e8b3e", "#d4820f", "#7d3c98", "#138d90", "#a0522d", "#c2185b",
+];
+
+pub fn seat_colour(seat: usize) -> &'static str {
+    SEAT_COLOURS[seat % SEAT_COLOURS.len()]
+}
+
+/// A number as SVG text: one decimal, never `-0.0`, the same on every machine
+/// (Rust formats floats itself, exactly rounded).
+pub fn num(x: f64) -> String {
+    let s = format!("{x:.1}");
+    let s = if s == "-0.0" { "0.0".to_string() } else { s };
+    s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
+}
+
+/// Text escaped for XML content and attribute values.
+pub fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c if (c as u32) < 0x20 && c != '\n' && c != '\t' => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+pub type Point = (f64, f64);
+
+/// What an arrow shows: a move, an attack or capture, or a piece placed
+/// (drawn as a ring on `to`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ArrowKind {
+    Move,
+    Attack,
+    Place,
+}
+
+/// One move or combat of the last phase, as the viewer may know it: the
+/// game puts only what the player saw into its view.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Arrow {
+    pub from: String,
+    pub to: String,
+    pub kind: ArrowKind,
+    /// The seat whose piece it was.
+    pub seat: usize,
+}
+
+/// An SVG document being written. Every element is one line.
+pub struct Svg {
+    buf: String,
+}
+
+impl Svg {
+    /// A picture `width` × `height` user units (also its size in CSS pixels),
+    /// with a title (shown as a tooltip, read by screen readers) and a paper
+    /// background.
+    pub fn new(width: f64, height: f64, title: &str) -> Svg {
+        let mut buf = String::with_capacity(16 * 1024);
+        let _ = writeln!(
+            buf,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" class="herald-board" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="{FONT_FAMILY}, monospace" font-weight="bold">"#,
+            w = num(width),
+            h = num(height),
+        );
+        let _ = writeln!(buf, "<title>{}</title>", esc(title));
+        let _ = writeln!(
+            buf,
+            r##"<defs><marker id="head-move" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="4" markerHeight="4" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="{INK}"/></marker><marker id="head-attack" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="4" markerHeight="4" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#b00020"/></marker></defs>"##
+        );
+        let _ = writeln!(
+            buf,
+            r#"<rect x="0" y="0" width="{}" height="{}" fill="{PAPER}"/>"#,
+            num(width),
+            num(height)
+        );
+        Svg { buf }
+    }
+
+    /// A raw element line (the caller escapes what it interpolates).
+    pub fn raw(&mut self, s: &str) {
+        self.buf.push_str(s);
+        self.buf.push('\n');
+    }
+
+    /// `<g class="…" extra>`; close with [`Svg::end`].
+    pub fn group(&mut self, class: &str, extra: &str) {
+        let _ = writeln!(self.buf, r#"<g class="{}"{extra}>"#, esc(class));
+    }
+
+    pub fn end(&mut self) {
+        self.buf.push_str("</g>\n");
+    }
+
+    pub fn polygon(&mut self, points: &[Point], fill: &str, stroke: &str, width: f64, extra: &str) {
+        let pts: Vec<String> = points
+            .iter()
+            .map(|(x, y)| format!("{},{}", num(*x), num(*y)))
+            .collect();
+        let _ = writeln!(
+            self.buf,
+            r#"<polygon points="{}" fill="{fill}" stroke="{stroke}" stroke-width="{}"{extra}/>"#,
+            pts.join(" "),
+            num(width)
+        );
+    }
+
+    pub fn circle(&mut self, c: Point, r: f64, fill: &str, stroke: &str, width: f64, extra: &str) {
+        let _ = writeln!(
+            self.buf,
+            r#"<circle cx="{}" cy="{}" r="{}" fill="{fill}" stroke="{stroke}" stroke-width="{}"{extra}/>"#,
+            num(c.0),
+            num(c.1),
+            num(r),
+            num(width)
+        );
+    }
+
+    pub fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, fill: &str, stroke: &str, extra: &str) {
+        let _ = writeln!(
+            self.buf,
+            r#"<rect x="{}" y="{}" width="{}" height="{}" fill="{fill}" stroke="{stroke}"{extra}/>"#,
+            num(x),
+            num(y),
+            num(w),
+            num(h)
+        );
+    }
+
+    pub fn line(&mut self, a: Point, b: Point, stroke: &str, width: f64, extra: &str) {
+        let _ = writeln!(
+            self.buf,
+            r#"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{stroke}" stroke-width="{}"{extra}/>"#,
+            num(a.0),
+            num(a.1),
+            num(b.0),
+            num(b.1),
+            num(width)
+        );
+    }
+
+    /// Text centred on `at` (horizontally and, roughly, vertically).
+    pub fn text(&mut self, at: Point, size: f64, fill: &str, s: &str) {
+        let _ = writeln!(
+            self.buf,
+            r#"<text x="{}" y="{}" font-size="{}" fill="{fill}" text-anchor="middle">{}</text>"#,
+            num(at.0),
+            num(at.1 + size * 0.36),
+            num(size),
+            esc(s)
+        );
+    }
+
+    /// Text starting at `at` (left-aligned, vertically centred).
+    pub fn text_start(&mut self, at: Point, size: f64, fill: &str, s: &str) {
+        let _ = writeln!(
+            self.buf,
+            r#"<text x="{}" y="{}" font-size="{}" fill="{fill}">{}</text>"#,
+            num(at.0),
+            num(at.1 + size * 0.36),
+            num(size),
+            esc(s)
+        );
+    }
+
+    /// An arrow from `a` to `b` for one move or combat, shortened at both ends
+    /// by `inset` so it does not hide the pieces; a `Place` is a ring at `b`.
+    pub fn arrow(&mut self, a: Point, b: Point, kind: ArrowKind, inset: f64, seat_colour: &str) {
+        let cls = match kind {
+            ArrowKind::Move => "arrow move",
+            ArrowKind::Attack => "arrow attack",
+            ArrowKind::Place => "arrow place",
+        };
+        if kind == ArrowKind::Place || (a.0 - b.0).abs() + (a.1 - b.1).abs() < 0.01 {
+            self.circle(
+                b,
+                inset * 1.1,
+                "none",
+                seat_colour,
+                inset * 0.22,
+                &format!(r#" class="{cls}" stroke-dasharray="{}""#, num(inset * 0.3)),
+            );
+            return;
+        }
+        let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+        let len = (dx * dx + dy * dy).sqrt();
+        let k = (inset / len).min(0.45);
+        let p = (a.0 + dx * k, a.1 + dy * k);
+        let q = (b.0 - dx * k, b.1 - dy * k);
+        let (colour, head, width) = match kind {
+            ArrowKind::Attack => ("#b00020", "head-attack", inset * 0.26),
+            _ => (INK, "head-move", inset * 0.2),
+        };
+        let _ = writeln!(
+            self.buf,
+            r#"<line class="{cls}" x1="{}" y1="{}" x2="{}" y2="{}" stroke="{colour}" stroke-width="{}" stroke-opacity="0.85" stroke-linecap="round" marker-end="url(#{head})"/>"#,
+            num(p.0),
+            num(p.1),
+            num(q.0),
+            num(q.1),
+            num(width)
+        );
+    }
+
+    pub fn finish(mut self) -> String {
+        self.buf.push_str("</svg>\n");
+        self.buf
+    }
+}
+
+/// Hex geometry: centres and corners of axial hexes at `size` (centre to
+/// corner), shifted so that `origin` lands at (`ox`, `oy`).
+#[derive(Debug, Clone, Copy)]
+pub struct HexGrid {
+    pub size: f64,
+    pub flat: bool,
+    pub ox: f64,
+    pub oy: f64,
+}
+
+const SQRT3: f64 = 1.732_050_807_568_877_2;
+
+impl HexGrid {
+    /// Flat-topped hexes (north up, columns of hexes), as on the hexagon
+    /// boards: axial `q` runs east, `r` south-by-south-east.
+    pub fn flat(size: f64, ox: f64, oy: f64) -> HexGrid {
+        HexGrid {
+            size,
+            flat: true,
+            ox,
+            oy,
+        }
+    }
+
+    /// Pointy-topped hexes (rows of hexes): axial `q` east, `r` south-east.
+    pub fn pointy(size: f64, ox: f64, oy: f64) -> HexGrid {
+        HexGrid {
+            size,
+            flat: false,
+            ox,
+            oy,
+        }
+    }
+
+    pub fn centre(&self, h: Hex) -> Point {
+        let (q, r) = (h.q as f64, h.r as f64);
+        if self.flat {
+            (
+                self.ox + self.size * 1.5 * q,
+                self.oy + self.size * SQRT3 * (r + q / 2.0),
+            )
+        } else {
+            (
+                self.ox + self.size * SQRT3 * (q + r / 2.0),
+                self.oy + self.size * 1.5 * r,
+            )
+        }
+    }
+
+    /// The six corners, clockwise from the east (flat) or north-east (pointy).
+    pub fn corners(&self, h: Hex) -> [Point; 6] {
+        let (cx, cy) = self.centre(h);
+        self.corners_at((cx, cy), self.size)
+    }
+
+    /// Corners of a hex of radius `size` around any point.
+    pub fn corners_at(&self, (cx, cy): Point, size: f64) -> [Point; 6] {
+        let half = size * SQRT3 / 2.0;
+        if self.flat {
+            [
+                (cx + size, cy),
+                (cx + size / 2.0, cy + half),
+                (cx - size / 2.0, cy + half),
+                (cx - size, cy),
+                (cx - size / 2.0, cy - half),
+                (cx + size / 2.0, cy - half),
+            ]
+        } else {
+            [
+                (cx + half, cy - size / 2.0),
+                (cx + half, cy + size / 2.0),
+                (cx, cy + size),
+                (cx - half, cy + size / 2.0),
+                (cx - half, cy - size / 2.0),
+                (cx, cy - size),
+            ]
+        }
+    }
+
+    /// A point `dist` from `at` towards the neighbour in axial direction `d`
+    /// (for facing marks).
+    pub fn towards(&self, at: Hex, d: Hex, dist: f64) -> Point {
+        let a = self.centre(at);
+        let b = self.centre(Hex::new(at.q + d.q, at.r + d.r));
+        let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+        let len = (dx * dx + dy * dy).sqrt();
+        (a.0 + dx / len * dist, a.1 + dy / len * dist)
+    }
+}
+
+/// Draw a hexagon-shaped board of flat-topped hexes (the hexagon games'
+/// shape) with labelled files and ranks on its edge. `fill` chooses each
+/// hex's colour and class (`None`: not drawn). Returns the grid to place
+/// pieces with.
+pub struct HexagonBoard {
+    pub grid: HexGrid,
+    pub width: f64,
+    pub height: f64,
+}
+
+impl HexagonBoard {
+    /// The geometry for a board of `radius` with room for labels.
+    pub fn new(radius: i32, size: f64) -> HexagonBoard {
+        let margin = size * 1.2;
+        let width = 2.0 * margin + size * (3.0 * radius as f64 + 2.0);
+        let height = 2.0 * margin + size * SQRT3 * (2 * radius + 1) as f64;
+        HexagonBoard {
+            grid: HexGrid::flat(size, width / 2.0, height / 2.0),
+            width: width.round(),
+            height: height.round(),
+        }
+    }
+
+    /// File letters above and below each column, rank numbers beside the
+    /// westernmost and easternmost hexes.
+    pub fn labels(&self, svg: &mut Svg, radius: i32) {
+        let labels = super::HexagonLabels { radius };
+        let g = &self.grid;
+        let s = g.size;
+        svg.group("labels", "");
+        for q in -radius..=radius {
+            let top = Hex::new(q, (-radius).max(-radius - q));
+            let bottom = Hex::new(q, radius.min(radius - q));
+            let f = labels.file_letter(q).to_string();
+            let (x, y) = g.centre(top);
+            svg.text((x, y - s * 1.25), s * 0.5, INK, &f);
+            let (x, y) = g.centre(bottom);
+            svg.text((x, y + s * 1.25), s * 0.5, INK, &f);
+        }
+        // ranks beside the westernmost and easternmost columns, as the
+        // text board prints them
+        for (q, dx) in [(-radius, -s * 1.3), (radius, s * 1.3)] {
+            for r in -radius..=radius {
+                let h = Hex::new(q, r);
+                if h.length() > radius {
+                    continue;
+                }
+                let l = labels.label(h);
+                let (x, y) = g.centre(h);
+                svg.text((x + dx, y), s * 0.45, INK, &l[1..]);
+            }
+        }
+        svg.end();
+    }
+}
+
+/// Piece marker for stacking/strength: a disc with a short text in it.
+pub fn disc(
+    svg: &mut Svg,
+    at: Point,
+    r: f64,
+    fill: &str,
+    text_fill: &str,
+    label: &str,
+    extra: &str,
+) {
+    svg.circle(at, r, fill, INK, r * 0.12, extra);
+    if !label.is_empty() {
+        let size = if label.chars().count() > 2 {
+            r * 0.8
+        } else {
+            r * 1.05
+        };
+        svg.text(at, size, text_fill, label);
+    }
+}
+
+fn fontdb() -> Arc<usvg::fontdb::Database> {
+    static DB: OnceLock<Arc<usvg::fontdb::Database>> = OnceLock::new();
+    DB.get_or_init(|| {
+        let mut db = usvg::fontdb::Database::new();
+        db.load_font_data(FONT.to_vec());
+        db.set_monospace_family(FONT_FAMILY);
+        db.set_sans_serif_family(FONT_FAMILY);
+        db.set_serif_family(FONT_FAMILY);
+        Arc::new(db)
+    })
+    .clone()
+}
+
+use resvg::usvg;
+
+/// Rasterise an SVG to a PNG [`PNG_WIDTH`] pixels wide, in-process, with the
+/// embedded font only.
+pub fn png(svg: &str) -> Result<Vec<u8>, String> {
+    let opt = usvg::Options {
+        font_family: FONT_FAMILY.to_string(),
+        fontdb: fontdb(),
+        ..usvg::Options::default()
+    };
+    let tree = usvg::Tree::from_str(svg, &opt).map_err(|e| format!("the board picture: {e}"))?;
+    let size = tree.size();
+    let scale = PNG_WIDTH as f32 / size.width();
+    let height = png_height(size.width(), size.height());
+    let mut pixmap = resvg::tiny_skia::Pixmap::new(PNG_WIDTH, height)
+        .ok_or_else(|| "the board picture has no size".to_string())?;
+    resvg::render(
+        &tree,
+        resvg::tiny_skia::Transform::from_scale(scale, scale),
+        &mut pixmap.as_mut(),
+    );
+    encode_rgb(&pixmap).map_err(|e| format!("encoding the board picture: {e}"))
+}
+
+/// The picture is opaque (it starts with a paper rectangle), so the PNG is
+/// RGB: a quarter smaller than RGBA, and the same bytes every time.
+fn encode_rgb(pixmap: &resvg::tiny_skia::Pixmap) -> Result<Vec<u8>, png::EncodingError> {
+    let mut rgb = Vec::with_capacity((pixmap.width() * pixmap.height() * 3) as usize);
+    for p in pixmap.pixels() {
+        // opaque pixels: premultiplied equals straight colour
+        let c = p.demultiply();
+        rgb.extend_from_slice(&[c.red(), c.green(), c.blue()]);
+    }
+    let mut out = Vec::new();
+    let mut e = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
+    e.set_color(png::ColorType::Rgb);
+    e.set_depth(png::BitDepth::Eight);
+    e.set_compression(png::Compression::Default);
+    e.set_adaptive_filter(png::AdaptiveFilterType::Adaptive);
+    let mut w = e.write_header()?;
+    w.write_image_data(&rgb)?;
+    w.finish()?;
+    Ok(out)
+}
+
+/// The PNG's height for a picture of this size: the width is [`PNG_WIDTH`].
+pub fn png_height(width: f32, height: f32) -> u32 {
+    ((height * PNG_WIDTH as f32 / width).round() as u32).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_fixed() {
+        assert_eq!(num(1.0), "1");
+        assert_eq!(num(-0.04), "0");
+        assert_eq!(num(2.25), "2.2");
+        assert_eq!(num(12.36), "12.4");
+        assert_eq!(num(-3.5), "-3.5");
+    }
+
+    #[test]
+    fn escapes() {
+        assert_eq!(esc("a<b & \"c\""), "a&lt;b &amp; &quot;c&quot;");
+    }
+
+    #[test]
+    fn flat_neighbours_are_equally_far() {
+        let g = HexGrid::flat(10.0, 0.0, 0.0);
+        let p = HexGrid::pointy(10.0, 0.0, 0.0);
+        for grid in [g, p] {
+            let c = grid.centre(Hex::ORIGIN);
+            for d in crate::board::Dir::ALL {
+                let n = grid.centre(Hex::ORIGIN.step(d));
+                let dist = ((n.0 - c.0).powi(2) + (n.1 - c.1).powi(2)).sqrt();
+                assert!((dist - 10.0 * SQRT3).abs() < 1e-9, "{d:?} {dist}");
+            }
+        }
+        // north is straight up on flat-topped boards
+        let n = g.centre(Hex::new(0, -1));
+        assert!(n.0.abs() < 1e-9 && n.1 < 0.0);
+    }
+
+    #[test]
+    fn rasterises_with_the_embedded_font() {
+        let mut s = Svg::new(100.0, 50.0, "t");
+        s.text((50.0, 25.0), 20.0, INK, "A1");
+        let png = png(&s.finish()).unwrap();
+        assert_eq!(&png[1..4], b"PNG");
+    }
+}

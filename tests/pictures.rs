@@ -1,0 +1,417 @@
+//! The board pictures (issue 8): golden SVGs of a fixed position of each
+//! game, every SVG a whole demo game writes parses as XML and every PNG
+//! decodes at the stated size, the same view gives the same bytes, report
+//! mails carry the board, and the HTML report draws its board in headless
+//! Chromium.
+//!
+//! Regenerate the golden files and the README's screenshots after a
+//! deliberate change to a drawing: `HERALD_BLESS=1 cargo test --release --test
+//! pictures`, then look at the diff. The Chromium test needs
+//! /usr/bin/chromium (`.ci/run` installs it); `HERALD_NO_BROWSER=1` skips it
+//! where no browser can be had, and nothing else does.
+
+mod common;
+
+use common::{herald, scratch, EngineGame};
+use herald::board::svg::{png_height, PNG_WIDTH};
+use herald::engine;
+use mail_parser::MimeHeaders;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const GAMES: [&str; 3] = ["norse-wars", "hexwar", "stack-wars"];
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn bless() -> bool {
+    std::env::var_os("HERALD_BLESS").is_some_and(|v| v == "1")
+}
+
+/// A fixed position of each game: a fixed seed, and a few turns of each
+/// player's first legal orders, so the picture has moves to draw (and, in
+/// Norse Wars, fog).
+fn position(game: &str, tag: &str) -> EngineGame {
+    let (players, options, turns): (&[&str], Vec<String>, usize) = match game {
+        "norse-wars" => (&["red", "blue", "green"], vec!["fog=true".into()], 7),
+        "hexwar" => (&["white", "black"], vec![], 4),
+        _ => (&["black", "white"], vec!["size=7".into()], 9),
+    };
+    let mut g = EngineGame::new(game, players, "golden", options, tag);
+    for _ in 0..turns {
+        if g.over() {
+            break;
+        }
+        g.turn(|loaded, seat| {
+            let legal: Vec<Vec<String>> = loaded
+                .session
+                .legal_orders(&loaded.state, seat)
+                .into_iter()
+                .filter(|set| {
+                    !set.iter()
+                        .any(|o| ["pass", "surrender", "resign"].contains(&o.as_str()))
+                })
+                .collect();
+            // the middle legal set: a move that goes somewhere
+            legal.get(legal.len() / 2).cloned().unwrap_or_default()
+        });
+    }
+    g
+}
+
+/// The picture's size in user units, from the root element.
+fn svg_size(svg: &str) -> (f32, f32) {
+    let doc = roxmltree::Document::parse(svg).unwrap_or_else(|e| panic!("{e}\n{svg}"));
+    let root = doc.root_element();
+    assert_eq!(root.tag_name().name(), "svg");
+    let n = |a: &str| -> f32 { root.attribute(a).unwrap().parse().unwrap() };
+    (n("width"), n("height"))
+}
+
+fn png_size(png: &[u8]) -> (u32, u32, Vec<u8>, png::ColorType) {
+    let mut d = png::Decoder::new(png);
+    d.set_transformations(png::Transformations::EXPAND);
+    let mut r = d.read_info().expect("a PNG");
+    let mut buf = vec![0; r.output_buffer_size()];
+    let info = r.next_frame(&mut buf).expect("PNG pixels decode");
+    buf.truncate(info.buffer_size());
+    (info.width, info.height, buf, info.color_type)
+}
+
+/// Pieces drawn in a picture: the `data-hex` of each `class="piece"` group.
+fn piece_hexes(svg: &str) -> Vec<String> {
+    let doc = roxmltree::Document::parse(svg).unwrap();
+    doc.descendants()
+        .filter(|n| n.attribute("class") == Some("piece"))
+        .map(|n| n.attribute("data-hex").unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn golden_svgs_of_a_fixed_position() {
+    let mut failed = Vec::new();
+    for game in GAMES {
+        let g = position(game, &format!("golden-{game}"));
+        let svg = engine::report(&g.loaded, 0, "svg").unwrap();
+        assert_eq!(
+            svg,
+            engine::report(&g.loaded, 0, "svg").unwrap(),
+            "{game}: the same view gives the same SVG"
+        );
+        let pieces = piece_hexes(&svg);
+        assert!(!pieces.is_empty(), "{game}: no pieces drawn");
+        assert!(
+            svg.contains(r#"class="arrow "#),
+            "{game}: the last phase's moves are not drawn"
+        );
+        let path = root().join("tests/golden").join(format!("{game}.svg"));
+        if bless() {
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, &svg).unwrap();
+            continue;
+        }
+        let want = std::fs::read_to_string(&path).unwrap_or_default();
+        if want != svg {
+            let got = path.with_extension("svg.new");
+            std::fs::write(&got, &svg).unwrap();
+            failed.push(format!(
+                "{game}: the SVG differs from {} (written to {}; HERALD_BLESS=1 to accept)",
+                path.display(),
+                got.display()
+            ));
+        }
+        let _ = std::fs::remove_dir_all(&g.dir);
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
+#[test]
+fn golden_norse_wars_position_is_fogged() {
+    let g = position("norse-wars", "golden-fog");
+    let svg = engine::report(&g.loaded, 0, "svg").unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&engine::report(&g.loaded, 0, "json").unwrap()).unwrap();
+    let fogged = json["view"]["fogged"].as_array().unwrap();
+    assert!(!fogged.is_empty(), "the fixed position should have fog");
+    for f in fogged {
+        let f = f.as_str().unwrap();
+        assert!(
+            svg.contains(&format!(r#"class="hex fog" data-hex="{f}""#)),
+            "fogged {f} is not shaded"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&g.dir);
+}
+
+/// Every file with this extension under `dir`, sorted.
+fn files(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            files(&p, ext, out);
+        } else if p.extension().is_some_and(|e| e == ext) {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn every_svg_parses_and_every_png_decodes_at_the_stated_size() {
+    for game in GAMES {
+        let dir = scratch(&format!("demo-{game}"));
+        let out = dir.join("demo");
+        let (code, _, err) = herald(&[
+            "demo",
+            game,
+            "--out",
+            out.to_str().unwrap(),
+            "--max-turns",
+            "8",
+            "--now",
+            "2026-11-22T12:00:00Z",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let mut svgs = Vec::new();
+        files(&out, "svg", &mut svgs);
+        assert!(svgs.len() >= 8, "{game}: only {} SVGs", svgs.len());
+        for svg_path in &svgs {
+            let svg = std::fs::read_to_string(svg_path).unwrap();
+            let (w, h) = svg_size(&svg);
+            let png = std::fs::read(svg_path.with_extension("png"))
+                .unwrap_or_else(|e| panic!("{}: no PNG beside it: {e}", svg_path.display()));
+            let (pw, ph, _, _) = png_size(&png);
+            assert_eq!(
+                (pw, ph),
+                (PNG_WIDTH, png_height(w, h)),
+                "{}",
+                svg_path.display()
+            );
+            // exactly the view's pieces are drawn
+            let json: serde_json::Value = serde_json::from_str(
+                &std::fs::read_to_string(svg_path.with_extension("json")).unwrap(),
+            )
+            .unwrap();
+            let v = &json["view"];
+            let want = v
+                .get("pieces")
+                .or_else(|| v.get("stacks"))
+                .and_then(|p| p.as_array())
+                .map(|p| p.len())
+                .unwrap();
+            assert_eq!(piece_hexes(&svg).len(), want, "{}", svg_path.display());
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+#[test]
+fn pngs_are_the_same_bytes_every_time() {
+    for game in GAMES {
+        let g = position(game, &format!("png-{game}"));
+        let a = engine::report_png(&g.loaded, 1).unwrap();
+        let b = engine::report_png(&g.loaded, 1).unwrap();
+        assert!(a == b, "{game}: two PNGs of one view differ");
+        let (w, _, pixels, colour) = png_size(&a);
+        assert_eq!(w, PNG_WIDTH);
+        assert_eq!(colour, png::ColorType::Rgb);
+        // the board colour is there, so the board was drawn
+        let board = pixels
+            .chunks(3)
+            .filter(|p| p == &[0xe3, 0xd5, 0xb0])
+            .count();
+        assert!(board > 1000, "{game}: {board} board-coloured pixels");
+        let _ = std::fs::remove_dir_all(&g.dir);
+    }
+}
+
+#[test]
+fn the_cli_writes_svg_png_and_html() {
+    let dir = scratch("cli-pictures");
+    let game = dir.join("g.json");
+    let (code, _, err) = herald(&[
+        "new",
+        "hexwar",
+        "--players",
+        "white,black",
+        "--seed",
+        "3",
+        "--out",
+        game.to_str().unwrap(),
+        "--now",
+        "2026-11-22T12:00:00Z",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    for f in ["white.svg", "white.png", "black.svg", "black.png"] {
+        assert!(dir.join("reports/turn-0000").join(f).is_file(), "no {f}");
+    }
+    let g = game.to_str().unwrap();
+    let (code, svg, err) = herald(&["report", g, "--player", "white", "--format", "svg"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        svg,
+        std::fs::read_to_string(dir.join("reports/turn-0000/white.svg")).unwrap()
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_herald"))
+        .args(["report", g, "--player", "white", "--format", "png"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        out.stdout,
+        std::fs::read(dir.join("reports/turn-0000/white.png")).unwrap()
+    );
+    let (code, html, err) = herald(&["report", g, "--player", "white", "--format", "html"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(html.contains(r#"<meta name="viewport""#));
+    assert!(html.contains(&svg), "the HTML holds the SVG inline");
+    assert!(html.contains("<textarea"), "the order form");
+    assert!(html.contains("password = "), "the order form");
+    assert!(html.contains("HEXWAR"));
+    let (code, _, err) = herald(&["report", g, "--player", "white", "--format", "gif"]);
+    assert_ne!(code, 0);
+    assert!(
+        err.contains("use text, json, svg, png, html or eml"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn report_mails_carry_the_board() {
+    let dir = scratch("mail-pictures");
+    let game = dir.join("g.json");
+    let (code, _, err) = herald(&[
+        "new",
+        "stack-wars",
+        "--players",
+        "black,white",
+        "--email",
+        "black=black@example.org",
+        "--seed",
+        "3",
+        "--out",
+        game.to_str().unwrap(),
+        "--now",
+        "2026-11-22T12:00:00Z",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (code, eml, err) = herald(&[
+        "report",
+        game.to_str().unwrap(),
+        "--player",
+        "black",
+        "--format",
+        "eml",
+        "--now",
+        "2026-11-22T12:00:00Z",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let m = mail_parser::MessageParser::default()
+        .parse(eml.as_bytes())
+        .unwrap();
+    let names: Vec<String> = m
+        .attachments()
+        .map(|a| a.attachment_name().unwrap_or("").to_string())
+        .collect();
+    assert_eq!(names, ["view.json", "board.svg", "board.png"]);
+    let png = m.attachments().nth(2).unwrap().contents();
+    assert_eq!(
+        png,
+        &std::fs::read(dir.join("reports/turn-0000/black.png")).unwrap()[..]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+const BROWSER: &str = "/usr/bin/chromium";
+
+fn chromium(profile: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(BROWSER)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--hide-scrollbars",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(args)
+        .output()
+        .expect("chromium runs")
+}
+
+#[test]
+fn html_reports_draw_their_boards_in_chromium() {
+    if !Path::new(BROWSER).exists() {
+        if std::env::var_os("HERALD_NO_BROWSER").is_some_and(|v| v == "1") {
+            eprintln!("no {BROWSER}: skipped because HERALD_NO_BROWSER=1");
+            return;
+        }
+        panic!("{BROWSER} is missing: install Debian's chromium (`.ci/run` does), or set HERALD_NO_BROWSER=1 to skip");
+    }
+    for game in GAMES {
+        let g = position(game, &format!("browser-{game}"));
+        let html = engine::report(&g.loaded, 0, "html").unwrap();
+        let page = g.dir.join("report.html");
+        std::fs::write(&page, &html).unwrap();
+        let url = format!("file://{}", page.display());
+        let dom = chromium(&g.dir.join("profile-dom"), &["--dump-dom", &url]);
+        let dom = String::from_utf8_lossy(&dom.stdout);
+        assert!(
+            dom.contains(r#"class="herald-board""#),
+            "{game}: no board in the DOM:\n{dom}"
+        );
+        let drawn = dom.matches(r#"class="piece""#).count();
+        assert_eq!(
+            drawn,
+            piece_hexes(&engine::report(&g.loaded, 0, "svg").unwrap()).len(),
+            "{game}: pieces in the DOM"
+        );
+        assert!(drawn > 0, "{game}: no pieces");
+        let shot = g.dir.join("shot.png");
+        let out = chromium(
+            &g.dir.join("profile-shot"),
+            &[
+                &format!("--screenshot={}", shot.display()),
+                "--window-size=480,900",
+                &url,
+            ],
+        );
+        let png = std::fs::read(&shot).unwrap_or_else(|e| {
+            panic!(
+                "{game}: no screenshot ({e}): {}",
+                String::from_utf8_lossy(&out.stderr)
+            )
+        });
+        let (_, _, pixels, colour) = png_size(&png);
+        let step = if colour == png::ColorType::Rgba { 4 } else { 3 };
+        // the board's colour (and not a blank page) fills part of the screen
+        let board = pixels
+            .chunks(step)
+            .filter(|p| {
+                (p[0] as i32 - 0xe3).abs() <= 3
+                    && (p[1] as i32 - 0xd5).abs() <= 3
+                    && (p[2] as i32 - 0xb0).abs() <= 3
+            })
+            .count();
+        let total = pixels.len() / step;
+        assert!(
+            board * 20 > total,
+            "{game}: only {board} of {total} pixels are the board's colour"
+        );
+        if bless() {
+            let docs = root().join("docs/screenshots");
+            std::fs::create_dir_all(&docs).unwrap();
+            std::fs::copy(&shot, docs.join(format!("{game}.png"))).unwrap();
+        }
+        let _ = std::fs::remove_dir_all(&g.dir);
+    }
+}
