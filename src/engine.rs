@@ -942,9 +942,10 @@ pub fn report(g: &Loaded, seat: Seat, format: &str) -> Result<String> {
     }
 }
 
-/// One player's board as a PNG (`board::svg::PNG_WIDTH` pixels wide).
+/// One player's board as a PNG (`board::svg::PNG_WIDTH` pixels wide, or
+/// as wide as the picture asks: `board::svg::png_width_of`).
 pub fn report_png(g: &Loaded, seat: Seat) -> Result<Vec<u8>> {
-    crate::board::svg::png(&report(g, seat, "svg")?).map_err(Error::refused)
+    crate::board::svg::png_sized(&report(g, seat, "svg")?).map_err(Error::refused)
 }
 
 /// Write every player's reports for the current turn: text, view.json, the
@@ -967,7 +968,7 @@ pub fn render_report(g: &Loaded, seat: Seat) -> Result<report::Rendered> {
         .svg(&g.state, &players, seat, &events)
         .map_err(Error::refused)?;
     let text = report::text(g, seat, &view, &board)?;
-    let png = crate::board::svg::png(&svg).map_err(Error::refused)?;
+    let png = crate::board::svg::png_sized(&svg).map_err(Error::refused)?;
     Ok(report::Rendered {
         text,
         json: report::json(g, seat, view),

@@ -13,13 +13,19 @@
 mod common;
 
 use common::{herald, scratch, EngineGame};
-use herald::board::svg::{png_height, PNG_WIDTH};
+use herald::board::svg::{png_height_at, png_width_of};
 use herald::engine;
 use mail_parser::MimeHeaders;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const GAMES: [&str; 3] = ["norse-wars", "hexwar", "stack-wars"];
+const GAMES: [&str; 5] = [
+    "norse-wars",
+    "hexwar",
+    "stack-wars",
+    "unfought-battle",
+    "war-of-the-dukes",
+];
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -36,11 +42,22 @@ fn position(game: &str, tag: &str) -> EngineGame {
     let (players, options, turns): (&[&str], Vec<String>, usize) = match game {
         "norse-wars" => (&["red", "blue", "green"], vec!["fog=true".into()], 7),
         "hexwar" => (&["white", "black"], vec![], 4),
+        "unfought-battle" => (&["north", "south"], vec![], 2),
+        "war-of-the-dukes" => (&["orfburg", "wulfenburg"], vec![], 4),
         _ => (&["black", "white"], vec!["size=7".into()], 9),
     };
     let mut g = EngineGame::new(game, players, "golden", options, tag);
-    for _ in 0..turns {
+    // at least `turns`, then on (a few at most) until the first player saw
+    // a move or combat to draw
+    for t in 0..turns + 6 {
         if g.over() {
+            break;
+        }
+        if t >= turns
+            && engine::report(&g.loaded, 0, "svg")
+                .unwrap()
+                .contains(r#"class="arrow "#)
+        {
             break;
         }
         g.turn(|loaded, seat| {
@@ -50,10 +67,28 @@ fn position(game: &str, tag: &str) -> EngineGame {
                 .into_iter()
                 .filter(|set| {
                     !set.iter()
-                        .any(|o| ["pass", "surrender", "resign"].contains(&o.as_str()))
+                        .any(|o| ["pass", "surrender", "resign", "concede"].contains(&o.as_str()))
                 })
                 .collect();
             // the middle legal set: a move that goes somewhere
+            // the Unfought Battle's middle set is a costly order that
+            // stays put: take its middle set of moves instead
+            let moving: Vec<Vec<String>> = legal
+                .iter()
+                .filter(|set| {
+                    !set.iter().any(|o| {
+                        ["fortify", "ambush", "scout", "hold"]
+                            .iter()
+                            .any(|w| o.contains(w))
+                    })
+                })
+                .cloned()
+                .collect();
+            let legal = if game == "unfought-battle" && !moving.is_empty() {
+                moving
+            } else {
+                legal
+            };
             legal.get(legal.len() / 2).cloned().unwrap_or_default()
         });
     }
@@ -144,6 +179,99 @@ fn golden_norse_wars_position_is_fogged() {
     let _ = std::fs::remove_dir_all(&g.dir);
 }
 
+/// The Unfought Battle's fog: every enemy force out of the viewer's sight
+/// (from the moderator's state) is absent from the SVG and the HTML, and
+/// every hex beyond sight is shaded.
+#[test]
+fn unfought_battle_hidden_forces_are_absent_from_the_pictures() {
+    let g = position("unfought-battle", "golden-unfought-fog");
+    let state = g.loaded.session.encode(&g.loaded.state);
+    let mut hidden_total = 0;
+    for seat in 0..2 {
+        let svg = engine::report(&g.loaded, seat, "svg").unwrap();
+        let html = engine::report(&g.loaded, seat, "html").unwrap();
+        let json: serde_json::Value =
+            serde_json::from_str(&engine::report(&g.loaded, seat, "json").unwrap()).unwrap();
+        let v = &json["view"];
+        let enemy = v["enemy"].as_str().unwrap();
+        let sight = v["sight"].as_i64().unwrap();
+        let hex = |f: &serde_json::Value| {
+            (
+                f["at"]["q"].as_i64().unwrap(),
+                f["at"]["r"].as_i64().unwrap(),
+            )
+        };
+        let dist = |a: (i64, i64), b: (i64, i64)| {
+            let (dq, dr) = (a.0 - b.0, a.1 - b.1);
+            (dq.abs() + dr.abs() + (dq + dr).abs()) / 2
+        };
+        let mine: Vec<(i64, i64)> = state["sides"][seat]["forces"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["alive"] == true)
+            .map(hex)
+            .collect();
+        for f in state["sides"][1 - seat]["forces"].as_array().unwrap() {
+            if f["alive"] != true {
+                continue;
+            }
+            let h = hex(f);
+            let at = format!("{},{}", h.0, h.1);
+            let seen = mine.iter().any(|m| dist(*m, h) <= sight);
+            let drawn = format!(r#"data-hex="{at}" data-owner="{enemy}""#);
+            for (what, text) in [("SVG", &svg), ("HTML", &html)] {
+                assert_eq!(
+                    text.contains(&drawn),
+                    seen,
+                    "seat {seat}: the enemy force on {at} (seen: {seen}) in the {what}"
+                );
+            }
+            if !seen {
+                hidden_total += 1;
+                assert!(
+                    svg.contains(&format!(r#"class="hex fog" data-hex="{at}""#)),
+                    "seat {seat}: the hidden force's hex {at} is not shaded as fog"
+                );
+            }
+        }
+    }
+    assert!(
+        hidden_total > 0,
+        "the fixed position should hide some enemy force"
+    );
+    let _ = std::fs::remove_dir_all(&g.dir);
+}
+
+/// War of the Dukes: during deployment neither side's pieces are drawn
+/// (the other side's deployment must not show), in the SVG or the HTML.
+#[test]
+fn war_of_the_dukes_deployment_is_absent_from_the_turn_0_pictures() {
+    let g = EngineGame::new(
+        "war-of-the-dukes",
+        &["orfburg", "wulfenburg"],
+        "golden",
+        vec![],
+        "dukes-deploy",
+    );
+    for seat in 0..2 {
+        let svg = engine::report(&g.loaded, seat, "svg").unwrap();
+        let html = engine::report(&g.loaded, seat, "html").unwrap();
+        assert!(
+            piece_hexes(&svg).is_empty(),
+            "seat {seat}: pieces drawn while deploying"
+        );
+        for text in [&svg, &html] {
+            assert!(!text.contains(r#"class="piece""#));
+            assert!(!text.contains(r#"data-owner="Wulfenburg""#));
+            assert!(!text.contains(r#"data-owner="Orfburg""#));
+        }
+        // the map itself is there, labelled
+        assert!(svg.contains(r#"data-hex="0101""#) && svg.contains("Kaiserburg"));
+    }
+    let _ = std::fs::remove_dir_all(&g.dir);
+}
+
 /// Every file with this extension under `dir`, sorted.
 fn files(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
     let mut entries: Vec<_> = std::fs::read_dir(dir)
@@ -185,9 +313,10 @@ fn every_svg_parses_and_every_png_decodes_at_the_stated_size() {
             let png = std::fs::read(svg_path.with_extension("png"))
                 .unwrap_or_else(|e| panic!("{}: no PNG beside it: {e}", svg_path.display()));
             let (pw, ph, _, _) = png_size(&png);
+            let px = png_width_of(&svg);
             assert_eq!(
                 (pw, ph),
-                (PNG_WIDTH, png_height(w, h)),
+                (px, png_height_at(px, w, h)),
                 "{}",
                 svg_path.display()
             );
@@ -197,12 +326,21 @@ fn every_svg_parses_and_every_png_decodes_at_the_stated_size() {
             )
             .unwrap();
             let v = &json["view"];
-            let want = v
-                .get("pieces")
-                .or_else(|| v.get("stacks"))
-                .and_then(|p| p.as_array())
-                .map(|p| p.len())
-                .unwrap();
+            let count = |k: &str| v[k].as_array().map(|p| p.len());
+            let want = match game {
+                // living own forces and the enemy forces in sight
+                "unfought-battle" => {
+                    v["forces"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .filter(|f| f["alive"] == true)
+                        .count()
+                        + count("enemies").unwrap()
+                }
+                "war-of-the-dukes" => count("units").unwrap(),
+                _ => count("pieces").or_else(|| count("stacks")).unwrap(),
+            };
             assert_eq!(piece_hexes(&svg).len(), want, "{}", svg_path.display());
         }
         let _ = std::fs::remove_dir_all(&dir);
@@ -217,7 +355,8 @@ fn pngs_are_the_same_bytes_every_time() {
         let b = engine::report_png(&g.loaded, 1).unwrap();
         assert!(a == b, "{game}: two PNGs of one view differ");
         let (w, _, pixels, colour) = png_size(&a);
-        assert_eq!(w, PNG_WIDTH);
+        let svg = engine::report(&g.loaded, 1, "svg").unwrap();
+        assert_eq!(w, png_width_of(&svg));
         assert_eq!(colour, png::ColorType::Rgb);
         // the board colour is there, so the board was drawn
         let board = pixels

@@ -480,6 +480,66 @@ pub fn png_height(width: f32, height: f32) -> u32 {
     ((height * PNG_WIDTH as f32 / width).round() as u32).max(1)
 }
 
+// ---------------------------------------------------------------------------
+// Added for large maps (War of the Dukes): a picture may ask for a wider PNG
+// than [`PNG_WIDTH`] by a `data-png-width` attribute on its root element.
+// Pictures without it rasterise exactly as [`png`] does.
+
+impl Svg {
+    /// Ask for a PNG `px` pixels wide instead of [`PNG_WIDTH`] (a map too
+    /// large to read at the default size).
+    pub fn png_width(mut self, px: u32) -> Svg {
+        self.buf = self.buf.replacen(
+            r#"class="herald-board""#,
+            &format!(r#"class="herald-board" data-png-width="{px}""#),
+            1,
+        );
+        self
+    }
+}
+
+/// The PNG width a picture asks for: its root's `data-png-width`, or
+/// [`PNG_WIDTH`].
+pub fn png_width_of(svg: &str) -> u32 {
+    let root = svg.lines().next().unwrap_or("");
+    root.split_once(r#"data-png-width=""#)
+        .and_then(|(_, rest)| rest.split_once('"'))
+        .and_then(|(n, _)| n.parse().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or(PNG_WIDTH)
+}
+
+/// The PNG's height for a picture of this size rasterised `px` wide.
+pub fn png_height_at(px: u32, width: f32, height: f32) -> u32 {
+    ((height * px as f32 / width).round() as u32).max(1)
+}
+
+/// Rasterise at the width the picture asks for ([`png_width_of`]); the same
+/// bytes as [`png`] for a picture that asks for none.
+pub fn png_sized(svg: &str) -> Result<Vec<u8>, String> {
+    let px = png_width_of(svg);
+    if px == PNG_WIDTH {
+        return png(svg);
+    }
+    let opt = usvg::Options {
+        font_family: FONT_FAMILY.to_string(),
+        fontdb: fontdb(),
+        ..usvg::Options::default()
+    };
+    let tree = usvg::Tree::from_str(svg, &opt).map_err(|e| format!("the board picture: {e}"))?;
+    let size = tree.size();
+    let scale = px as f32 / size.width();
+    let height = png_height_at(px, size.width(), size.height());
+    let mut pixmap = resvg::tiny_skia::Pixmap::new(px, height)
+        .ok_or_else(|| "the board picture has no size".to_string())?;
+    resvg::render(
+        &tree,
+        resvg::tiny_skia::Transform::from_scale(scale, scale),
+        &mut pixmap.as_mut(),
+    );
+    encode_rgb(&pixmap).map_err(|e| format!("encoding the board picture: {e}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

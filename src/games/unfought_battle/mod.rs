@@ -17,6 +17,7 @@ pub mod playout;
 pub mod rules;
 pub mod setup;
 pub mod state;
+pub mod svg;
 pub mod upkeep;
 pub mod view;
 
@@ -189,6 +190,10 @@ impl Game for UnfoughtBattle {
 
     fn ascii_board(_: &Rules, v: &view::View) -> String {
         view::ascii_board(v)
+    }
+
+    fn svg_board(rules: &Rules, v: &view::View) -> String {
+        svg::svg_board(rules, v)
     }
 
     /// Missed orders: `hold` (the default: every force holds; a missed

@@ -11,6 +11,7 @@ use super::events::{CombatKind, Event, Fighter};
 use super::orders::options;
 use super::rules::Rules;
 use super::state::{Phase, State};
+use crate::board::svg::{Arrow, ArrowKind};
 use crate::board::Hex;
 use crate::games::{Seat, Seen};
 use serde::Serialize;
@@ -107,7 +108,54 @@ pub struct View {
     pub domination_hexes: usize,
     pub domination_turns: u32,
     pub events: Vec<EventView>,
+    /// The last turn's moves and combats as `seat` saw them, for the board
+    /// picture: your own moves, and every combat (each side's force from
+    /// where it stood to the hex fought over; an ambush as a ring on the
+    /// ambusher's hex, since the victim's new hex is not told).
+    pub arrows: Vec<Arrow>,
     pub result: Option<String>,
+}
+
+/// The arrows of one event as `seat` may know it (the same knowledge as
+/// [`tell`]: an enemy's moves are never drawn, only its part in a combat,
+/// whose starting hex the combat report names).
+fn arrows(seat: Seat, e: &Event, out: &mut Vec<Arrow>) {
+    let mut arrow = |from: Hex, to: Hex, kind: ArrowKind, s: usize| {
+        out.push(Arrow {
+            from: label(from),
+            to: label(to),
+            kind,
+            seat: s,
+        })
+    };
+    match e {
+        Event::Moved {
+            seat: s, from, to, ..
+        } if *s == seat => arrow(*from, *to, ArrowKind::Move, *s),
+        Event::Combat {
+            kind, at, fighters, ..
+        } => match kind {
+            CombatKind::Contest | CombatKind::Assault => {
+                for f in fighters {
+                    if f.from != *at {
+                        arrow(f.from, *at, ArrowKind::Attack, f.seat);
+                    }
+                }
+            }
+            CombatKind::Swap => {
+                arrow(fighters[0].from, fighters[1].from, ArrowKind::Attack, 0);
+                arrow(fighters[1].from, fighters[0].from, ArrowKind::Attack, 1);
+            }
+            CombatKind::Ambush => {
+                let ambusher = fighters
+                    .iter()
+                    .find(|f| f.from == *at)
+                    .map_or(0, |f| f.seat);
+                arrow(*at, *at, ArrowKind::Place, ambusher);
+            }
+        },
+        _ => {}
+    }
 }
 
 fn terrain(st: &State, h: Hex) -> String {
@@ -456,6 +504,14 @@ pub fn view(
                 tell(players, seat, &s.event).map(|text| EventView { turn: s.turn, text })
             })
             .collect(),
+        arrows: {
+            let last = events.iter().map(|s| s.turn).max();
+            let mut out = Vec::new();
+            for s in events.iter().filter(|s| Some(s.turn) == last) {
+                arrows(seat, &s.event, &mut out);
+            }
+            out
+        },
         result: st.end.as_ref().map(|e| {
             let what = match e.subject {
                 Some(s) => format!("{} {}", players[s], e.how),

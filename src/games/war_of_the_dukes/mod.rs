@@ -21,6 +21,7 @@ pub mod playout;
 pub mod rules;
 pub mod setup;
 pub mod state;
+pub mod svg;
 pub mod units;
 pub mod view;
 pub mod zoc;
@@ -217,6 +218,10 @@ impl Game for WarOfTheDukes {
 
     fn ascii_board(rules: &Rules, v: &view::View) -> String {
         view::ascii_board(rules, v)
+    }
+
+    fn svg_board(rules: &Rules, v: &view::View) -> String {
+        svg::svg_board(rules, v)
     }
 
     /// Missed orders: `hold` (the default: the side does nothing this

@@ -14,6 +14,7 @@ use super::setup;
 use super::state::{Phase, State};
 use super::units::{Side, UnitId};
 use super::zoc;
+use crate::board::svg::{Arrow, ArrowKind};
 use crate::games::{Seat, Seen};
 use serde::Serialize;
 
@@ -84,6 +85,54 @@ pub struct View {
     /// Where the drawn area centres: your pieces (or, while deploying, your
     /// city and fortress hexes).
     pub focus: Vec<String>,
+    /// The last phase's moves, attacks, retreats and advances, for the
+    /// board picture (nothing is hidden once both sides have deployed;
+    /// deployments are not drawn as arrows).
+    pub arrows: Vec<Arrow>,
+}
+
+/// The arrows of one event: a move from its start to its end, each
+/// attacker towards the target, each retreat and advance as a move.
+fn arrows(e: &Event, out: &mut Vec<Arrow>) {
+    let mut arrow = |from: Label, to: Label, kind: ArrowKind, side: Side| {
+        out.push(Arrow {
+            from: from.to_string(),
+            to: to.to_string(),
+            kind,
+            seat: side.seat(),
+        })
+    };
+    match e {
+        Event::Moved {
+            side, from, path, ..
+        } => {
+            if let Some(to) = path.last() {
+                arrow(*from, *to, ArrowKind::Move, *side);
+            }
+        }
+        Event::Combat {
+            side,
+            target,
+            attackers,
+            fates,
+            ..
+        } => {
+            for a in attackers {
+                arrow(a.at, *target, ArrowKind::Attack, *side);
+            }
+            for f in fates {
+                match f {
+                    Fate::Retreated { side, from, to, .. }
+                    | Fate::Advanced { side, from, to, .. }
+                    | Fate::Swapped { side, from, to, .. } => {
+                        arrow(*from, *to, ArrowKind::Move, *side)
+                    }
+                    Fate::Eliminated { .. } => {}
+                }
+            }
+        }
+        _ => {}
+    }
 }
 
 fn fighters(list: &[Fighter]) -> String {
@@ -402,6 +451,14 @@ pub fn view(
             .as_ref()
             .map(|r| format!("{} wins a {} victory: {}", r.winner, r.victory, r.how)),
         focus,
+        arrows: {
+            let last = events.iter().map(|s| s.turn).max();
+            let mut out = Vec::new();
+            for s in events.iter().filter(|s| Some(s.turn) == last) {
+                arrows(&s.event, &mut out);
+            }
+            out
+        },
     }
 }
 
