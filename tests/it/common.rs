@@ -23,8 +23,11 @@ pub fn herald(args: &[&str]) -> (i32, String, String) {
 }
 
 /// A fresh, empty folder under the system's temp folder.
+/// All test modules share one process: a counter keeps equal tags apart.
 pub fn scratch(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("herald-{}-{tag}", std::process::id()));
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let d = std::env::temp_dir().join(format!("herald-{}-{n}-{tag}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d

@@ -2,9 +2,7 @@
 //! drop-outs, the mailbox, report mails, undo and export. Every test drives
 //! the herald binary as a moderator would.
 
-mod common;
-
-use common::{herald, scratch};
+use crate::common::{herald, scratch};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -736,7 +734,7 @@ fn undo_then_redo_gives_identical_files() {
 fn an_export_holds_the_players_own_reports_and_orders_and_nothing_else() {
     // A fogged four-player Norse Wars game played to turn 24 through the
     // library, recording every report red was sent.
-    let mut eg = common::EngineGame::new(
+    let mut eg = crate::common::EngineGame::new(
         "norse-wars",
         &["red", "blue", "green", "gold"],
         "export-seed",

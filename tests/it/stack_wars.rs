@@ -12,9 +12,7 @@
 //!
 //! Counts can be raised with SW_PLAYOUTS and SW_ENGINE_GAMES.
 
-mod common;
-
-use common::{check_text, count, herald, run_cases, scratch, EngineGame};
+use crate::common::{check_text, count, herald, run_cases, scratch, EngineGame};
 use herald::games::stack_wars::play::{Action, Event};
 use herald::games::stack_wars::rules::Rules;
 use herald::games::stack_wars::state::{Side, State};

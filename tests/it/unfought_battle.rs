@@ -15,9 +15,7 @@
 //!
 //! Counts can be raised with UB_PLAYOUTS, UB_SCAN_GAMES and UB_ORDER_TURNS.
 
-mod common;
-
-use common::{check_report, check_status, check_verify, count, herald, run_cases, scratch};
+use crate::common::{check_report, check_status, check_verify, count, herald, run_cases, scratch};
 use herald::board::Hex;
 use herald::games::unfought_battle::orders::Order;
 use herald::games::unfought_battle::rules::Rules;

@@ -7,9 +7,7 @@
 //! Counts can be raised with HERALD_HEXWAR_PLAYOUTS and
 //! HERALD_HEXWAR_ENGINE_GAMES.
 
-mod common;
-
-use common::{count, herald, run_cases, CaseGame, EngineGame};
+use crate::common::{count, herald, run_cases, CaseGame, EngineGame};
 use herald::engine;
 use herald::games::hexwar::movegen::Action;
 use herald::games::hexwar::play::{self, Plan};

@@ -5,14 +5,12 @@
 //! Chromium.
 //!
 //! Regenerate the golden files and the README's screenshots after a
-//! deliberate change to a drawing: `HERALD_BLESS=1 cargo test --release --test
+//! deliberate change to a drawing: `HERALD_BLESS=1 cargo test
 //! pictures`, then look at the diff. The Chromium test needs
 //! /usr/bin/chromium (`.ci/run` installs it); `HERALD_NO_BROWSER=1` skips it
 //! where no browser can be had, and nothing else does.
 
-mod common;
-
-use common::{herald, scratch, EngineGame};
+use crate::common::{herald, scratch, EngineGame};
 use herald::board::svg::{png_height_at, png_width_of};
 use herald::engine;
 use mail_parser::MimeHeaders;

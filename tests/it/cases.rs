@@ -4,9 +4,7 @@
 //! POSTSTATE (every piece on the board afterwards), plus the events the
 //! reports must tell and the result.
 
-mod common;
-
-use common::{herald, run_cases, CaseGame};
+use crate::common::{herald, run_cases, CaseGame};
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeMap;

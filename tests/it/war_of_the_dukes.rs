@@ -16,9 +16,7 @@
 //!
 //! Counts can be raised with WOTD_PLAYOUTS and WOTD_ENGINE_GAMES.
 
-mod common;
-
-use common::{check_text, count, herald, run_cases, scratch, CaseGame, EngineGame};
+use crate::common::{check_text, count, herald, run_cases, scratch, CaseGame, EngineGame};
 use herald::games::war_of_the_dukes::events::Event;
 use herald::games::war_of_the_dukes::rules::{Res, Rules};
 use herald::games::war_of_the_dukes::state::{Phase, State};
@@ -178,7 +176,7 @@ fn run_case(file: &Path, n: usize, c: &Case) -> Result<(), String> {
                 {
                     return Err(format!("refusal does not name the order file:\n{err}"));
                 }
-                common::check_verify(&g.path)?;
+                crate::common::check_verify(&g.path)?;
             }
             _ => {
                 if code != 0 {

@@ -1,0 +1,14 @@
+//! herald's integration tests, as modules of one test binary (one link, not
+//! nine): each module drives the real `herald` binary or the library.
+
+mod common;
+
+mod cases;
+mod cli;
+mod hexwar;
+mod mail;
+mod pictures;
+mod playouts;
+mod stack_wars;
+mod unfought_battle;
+mod war_of_the_dukes;
