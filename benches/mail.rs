@@ -32,8 +32,8 @@ fn setup(n: usize) -> (PathBuf, PathBuf) {
     let dir = std::env::temp_dir().join(format!("herald-bench-inbox-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let game = dir.join("game.json");
-    let created = herald::engine::create(herald::engine::NewGame {
+    let game = dir.join("game");
+    let created = herald::pipeline::create(herald::pipeline::NewGame {
         game: "hexwar".into(),
         rules: None,
         players: vec!["red".into(), "blue".into()],
@@ -42,7 +42,7 @@ fn setup(n: usize) -> (PathBuf, PathBuf) {
         setup: None,
         id: Some("bench".into()),
         out: game.clone(),
-        reports: None,
+        key: None,
         now: chrono::DateTime::parse_from_rfc3339("2026-11-22T12:00:00Z").unwrap(),
         secrets_from_seed: false,
         light_passwords: true,
@@ -74,15 +74,16 @@ fn inbox(c: &mut Criterion) {
     g.bench_function("20_mails", |b| {
         b.iter_batched(
             || {
-                let _ = std::fs::remove_dir_all(dir.join("game.orders"));
-                let _ = std::fs::remove_dir_all(dir.join("game.outbox"));
+                for d in ["orders", "outbox", "inbox"] {
+                    let _ = std::fs::remove_dir_all(game.join(d));
+                }
             },
             |_| {
-                let read = herald::mail::inbox::run(
+                let read = herald::pipeline::inbox::run(
                     &game,
                     &md,
-                    &dir.join("game.outbox"),
                     "2026-11-23T12:00:00Z",
+                    Duration::from_secs(5),
                 )
                 .unwrap();
                 assert_eq!(read.len(), 20);

@@ -14,12 +14,10 @@
 //!   (order file checked, resolved, hashed; nothing written).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use herald::engine::{self, Loaded, NewGame};
 use herald::games::stack_wars::play::Event;
 use herald::games::stack_wars::rules::Rules;
 use herald::games::stack_wars::state::State;
 use herald::games::stack_wars::{playout, StackWars};
-use herald::report;
 use herald::rng::{self, ChaCha20Rng};
 use std::time::Duration;
 
@@ -88,37 +86,5 @@ fn bench_actions(c: &mut Criterion) {
     });
 }
 
-fn bench_resolve(c: &mut Criterion) {
-    let dir = std::env::temp_dir().join(format!("herald-bench-sw-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let path = dir.join("game.json");
-    let created = engine::create(NewGame {
-        game: "stack-wars".into(),
-        rules: None,
-        players: vec!["black".into(), "white".into()],
-        seed: Some("1".into()),
-        options: Vec::new(),
-        setup: None,
-        id: None,
-        out: path.clone(),
-        reports: None,
-        now: chrono::DateTime::parse_from_rfc3339("2026-11-22T12:00:00Z").unwrap(),
-        secrets_from_seed: false,
-        light_passwords: true,
-        mail: Default::default(),
-    })
-    .expect("a game");
-    let g = Loaded::open(&path).expect("it opens");
-    let pw = &created.passwords.iter().find(|p| p.0 == "black").unwrap().1;
-    let files = vec![(
-        "black.toml".to_string(),
-        report::order_file(&g.file.id, "black", 0, pw, &["fortify 8,4".into()]),
-    )];
-    c.bench_function("resolve/9x9", |b| {
-        b.iter(|| black_box(engine::resolve(&g, &files, "2026-11-22T13:00:00Z").unwrap()))
-    });
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-criterion_group!(benches, bench_random_games, bench_actions, bench_resolve);
+criterion_group!(benches, bench_random_games, bench_actions);
 criterion_main!(benches);

@@ -15,13 +15,11 @@
 //!   written).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use herald::engine::{self, Loaded, NewGame};
 use herald::games::war_of_the_dukes::rules::Rules;
 use herald::games::war_of_the_dukes::state::State;
 use herald::games::war_of_the_dukes::units::Side;
 use herald::games::war_of_the_dukes::{playout, WarOfTheDukes};
 use herald::games::Game;
-use herald::report;
 use herald::rng;
 use std::collections::BTreeMap;
 
@@ -41,7 +39,7 @@ fn midgame(r: &Rules) -> State {
                 playout::bot_orders(r, &st, Side::of_seat(seat), &mut rr),
             );
         }
-        st = WarOfTheDukes::resolve(r, &st, &orders, &mut rr).0;
+        st = WarOfTheDukes::resolve(r, &st, &orders, &mut rng::Dice::quiet(&mut rr)).0;
     }
     assert!(st.mover().is_some(), "the game goes on");
     st
@@ -68,7 +66,12 @@ fn bench_phase(c: &mut Criterion) {
             assert!(problems.is_empty());
             let mut map = BTreeMap::new();
             map.insert(seat, orders.clone());
-            black_box(WarOfTheDukes::resolve(&r, &st, &map, &mut rng::from_u64(5)))
+            black_box(WarOfTheDukes::resolve(
+                &r,
+                &st,
+                &map,
+                &mut rng::Dice::quiet(&mut rng::from_u64(5)),
+            ))
         })
     });
     group.bench_function("bot orders", |b| {
@@ -77,66 +80,5 @@ fn bench_phase(c: &mut Criterion) {
     group.finish();
 }
 
-fn bench_engine(c: &mut Criterion) {
-    let dir = std::env::temp_dir().join(format!("herald-bench-wotd-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let path = dir.join("game.json");
-    let created = engine::create(NewGame {
-        game: "war-of-the-dukes".into(),
-        rules: None,
-        players: vec!["orfburg".into(), "wulfenburg".into()],
-        seed: Some("1".into()),
-        options: Vec::new(),
-        setup: None,
-        id: None,
-        out: path.clone(),
-        reports: None,
-        now: chrono::DateTime::parse_from_rfc3339("2026-11-22T12:00:00Z").unwrap(),
-        secrets_from_seed: false,
-        light_passwords: true,
-        mail: Default::default(),
-    })
-    .expect("a game");
-    let mut g = Loaded::open(&path).expect("it opens");
-    let pw = |id: &str| {
-        created
-            .passwords
-            .iter()
-            .find(|p| p.0 == id)
-            .unwrap()
-            .1
-            .clone()
-    };
-    // Play the deployment and six phases with the bot, in memory.
-    let mut rr = rng::from_u64(11);
-    for _ in 0..7 {
-        let files: Vec<(String, String)> = g
-            .session
-            .awaiting(&g.state)
-            .into_iter()
-            .map(|seat| {
-                let id = g.file.players[seat].id.clone();
-                let lines = g.session.bot_orders(&g.state, seat, &mut rr);
-                (
-                    format!("{id}.toml"),
-                    report::order_file(&g.file.id, &id, g.file.turn, &pw(&id), &lines),
-                )
-            })
-            .collect();
-        engine::resolve_in_place(&mut g, &files, "2026-11-22T13:00:00Z").unwrap();
-    }
-    let seat = g.session.awaiting(&g.state)[0];
-    let id = g.file.players[seat].id.clone();
-    let lines = g.session.bot_orders(&g.state, seat, &mut rr);
-    let files = vec![(
-        format!("{id}.toml"),
-        report::order_file(&g.file.id, &id, g.file.turn, &pw(&id), &lines),
-    )];
-    c.bench_function("phase/engine", |b| {
-        b.iter(|| black_box(engine::resolve(&g, &files, "2026-11-22T13:00:00Z").unwrap()))
-    });
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-criterion_group!(benches, bench_phase, bench_engine);
+criterion_group!(benches, bench_phase);
 criterion_main!(benches);

@@ -55,7 +55,7 @@ pub fn matches(password: &str, stored: &str) -> bool {
     };
     let a = format!(
         "sha256${salt}${}",
-        crate::file::sha256_hex(format!("{salt}{password}").as_bytes())
+        crate::chain::canon::sha256_hex(format!("{salt}{password}").as_bytes())
     );
     let (a, b) = (a.as_bytes(), stored.as_bytes());
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
@@ -121,7 +121,7 @@ mod tests {
     fn legacy_sha256_hashes_still_check() {
         let stored = format!(
             "sha256$abc${}",
-            crate::file::sha256_hex("abcsecret".as_bytes())
+            crate::chain::canon::sha256_hex("abcsecret".as_bytes())
         );
         assert!(matches("secret", &stored));
         assert!(!matches("secreT", &stored));

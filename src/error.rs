@@ -1,5 +1,6 @@
 //! The one error type: what went wrong, said so the user knows what to do,
-//! and which exit status it maps to.
+//! and which exit status it maps to: 0 success, 1 refused input (nothing
+//! written), 2 usage, 3 busy (another herald holds the game's lock).
 
 use std::fmt;
 
@@ -9,6 +10,8 @@ pub enum Kind {
     Refused,
     /// The command line was wrong (exit 2).
     Usage,
+    /// Another herald holds the game's lock (exit 3): try again later.
+    Busy,
 }
 
 #[derive(Debug, Clone)]
@@ -39,13 +42,27 @@ impl Error {
             problems: vec![msg.into()],
         }
     }
+    pub fn busy(msg: impl Into<String>) -> Error {
+        Error {
+            kind: Kind::Busy,
+            problems: vec![msg.into()],
+        }
+    }
+    /// A failed read or write, said so the user can act: a full disk or
+    /// a missing permission names itself.
     pub fn io(path: &std::path::Path, e: std::io::Error) -> Error {
-        Error::refused(format!("{}: {}", path.display(), e))
+        let why = match e.raw_os_error() {
+            Some(28) => "the disk is full".to_string(),
+            Some(27) => "the file would be larger than this process may write".to_string(),
+            _ => e.to_string(),
+        };
+        Error::refused(format!("{}: {why}", path.display()))
     }
     pub fn exit_code(&self) -> i32 {
         match self.kind {
             Kind::Refused => 1,
             Kind::Usage => 2,
+            Kind::Busy => 3,
         }
     }
 }

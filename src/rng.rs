@@ -1,9 +1,14 @@
 //! Seeded randomness (DESIGN.md, "Determinism and verifiable dice").
 //!
-//! Each phase gets its own ChaCha20 stream seeded from
-//! `sha256(seed ‖ 0 ‖ game id ‖ 0 ‖ turn ‖ 0 ‖ phase)` (turn in decimal, 0 a
-//! zero byte). Numbers are drawn with our own mapping, not `gen_range`, so a
-//! crate upgrade cannot change a game's dice.
+//! Every stream is ChaCha20. A phase's dice are seeded from the seed and
+//! the orders accepted for the phase (`chain::dice`, docs/trust.md); set-up,
+//! stand-ins for missed orders and demo bots draw from
+//! `sha256(seed ‖ 0 ‖ game id ‖ 0 ‖ turn ‖ 0 ‖ purpose)` (turn in decimal, 0
+//! a zero byte), [`phase_rng`]. Numbers are drawn with our own mapping, not
+//! `gen_range`, so a crate upgrade cannot change a game's dice.
+//!
+//! The rules roll through [`Dice`], which records each roll with what it
+//! decided and who may see it: the roll log of the phase.
 
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 pub use rand_chacha::ChaCha20Rng;
@@ -53,6 +58,69 @@ pub fn pick<'a, T>(rng: &mut impl RngCore, items: &'a [T]) -> Option<&'a T> {
     }
 }
 
+/// Who may see a roll.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Seen {
+    /// Every player.
+    All,
+    /// Only these seats (a combat in the fog: the players in it).
+    Only(Vec<usize>),
+}
+
+/// One roll as the rules made it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rolled {
+    pub sides: u32,
+    pub value: u32,
+    pub what: String,
+    pub seen: Seen,
+}
+
+/// The dice of one phase: a ChaCha20 stream and, when recording, the log
+/// of every roll with its purpose. Rules draw only through [`Dice::roll`].
+pub struct Dice<'r> {
+    rng: &'r mut ChaCha20Rng,
+    log: Option<Vec<Rolled>>,
+}
+
+impl<'r> Dice<'r> {
+    /// Dice that keep a roll log: every resolve the engine records.
+    pub fn recording(rng: &'r mut ChaCha20Rng) -> Dice<'r> {
+        Dice {
+            rng,
+            log: Some(Vec::new()),
+        }
+    }
+
+    /// Dice that keep nothing: playouts and bots, where only the numbers
+    /// matter. The same stream gives the same numbers either way.
+    pub fn quiet(rng: &'r mut ChaCha20Rng) -> Dice<'r> {
+        Dice { rng, log: None }
+    }
+
+    /// Roll a die of `sides` sides (1..=sides). `what` says what the roll
+    /// decided, given its value ("attack on 0915: die 4, +2 forest → 6");
+    /// it is called only when recording. `[seat N]` in the words becomes
+    /// that player's id in the log.
+    pub fn roll(&mut self, sides: u32, seen: Seen, what: impl FnOnce(u32) -> String) -> u32 {
+        let value = die(self.rng, sides);
+        if let Some(log) = &mut self.log {
+            log.push(Rolled {
+                sides,
+                value,
+                what: what(value),
+                seen,
+            });
+        }
+        value
+    }
+
+    /// The rolls made so far, in order (empty when quiet).
+    pub fn rolls(self) -> Vec<Rolled> {
+        self.log.unwrap_or_default()
+    }
+}
+
 /// 32 bytes from the operating system, as lowercase hex.
 pub fn os_hex(bytes: usize) -> String {
     let mut buf = vec![0u8; bytes];
@@ -82,6 +150,25 @@ mod tests {
         let (x, y, z) = (a.next_u64(), b.next_u64(), c.next_u64());
         assert_eq!(x, y);
         assert_ne!(x, z);
+    }
+
+    #[test]
+    fn dice_record_what_they_roll_and_quiet_dice_roll_the_same() {
+        let mut a = from_u64(5);
+        let mut b = from_u64(5);
+        let mut loud = Dice::recording(&mut a);
+        let mut quiet = Dice::quiet(&mut b);
+        for i in 0..20 {
+            let x = loud.roll(6, Seen::Only(vec![1]), |v| format!("roll {i}: {v}"));
+            let y = quiet.roll(6, Seen::All, |_| unreachable!("quiet dice tell nothing"));
+            assert_eq!(x, y);
+            assert!((1..=6).contains(&x));
+        }
+        let log = loud.rolls();
+        assert_eq!(log.len(), 20);
+        assert_eq!(log[3].what, format!("roll 3: {}", log[3].value));
+        assert_eq!(log[3].seen, Seen::Only(vec![1]));
+        assert!(quiet.rolls().is_empty());
     }
 
     #[test]

@@ -1,10 +1,11 @@
-use crate::engine::{self, Loaded};
 use crate::error::{Error, Result};
-use crate::file;
+use crate::pipeline;
 use std::path::PathBuf;
+use std::time::Duration;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// The game folder (or its game.jsonl).
     pub game: PathBuf,
     /// The current phase's deadline: a time (RFC 3339), a span from now
     /// (+72h, +3d), or `none`.
@@ -15,22 +16,15 @@ pub struct Args {
 }
 
 /// Set or clear the deadline of the phase the game waits for.
-pub fn run(a: Args) -> Result<String> {
-    let mut g = Loaded::open(&a.game)?;
-    if g.file.outcome.is_some() {
-        return Err(Error::refused(format!(
-            "game {} is over; it has no deadline to set",
-            g.file.id
-        )));
-    }
+pub fn run(a: Args, wait: Duration) -> Result<String> {
     let now = super::now(a.now.as_deref())?;
     let when = a.when.trim();
-    g.file.deadline = if when == "none" {
+    let deadline = if when == "none" {
         None
     } else if let Some(span) = when.strip_prefix('+') {
-        let secs = engine::parse_interval(span)
+        let secs = crate::time::parse_interval(span)
             .ok_or_else(|| Error::usage(format!("{when}: write a span as +72h, +3d or +90m")))?;
-        Some(engine::after(&now, secs))
+        Some(crate::time::after(&now, secs))
     } else {
         Some(
             chrono::DateTime::parse_from_rfc3339(when)
@@ -42,9 +36,10 @@ pub fn run(a: Args) -> Result<String> {
                 .to_rfc3339(),
         )
     };
-    file::write_atomic(&a.game, g.file.to_text().as_bytes())?;
-    Ok(match &g.file.deadline {
-        Some(d) => format!("turn {} of {}: deadline {d}\n", g.file.turn, g.file.id),
-        None => format!("turn {} of {}: no deadline\n", g.file.turn, g.file.id),
+    let g = pipeline::set_deadline(&a.game, deadline, &now.to_rfc3339(), wait)?;
+    let h = g.head();
+    Ok(match &h.deadline {
+        Some(d) => format!("turn {} of {}: deadline {d}\n", h.turn, h.id),
+        None => format!("turn {} of {}: no deadline\n", h.turn, h.id),
     })
 }

@@ -1,5 +1,5 @@
-use crate::engine;
 use crate::error::{Error, Result};
+use crate::pipeline;
 use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
@@ -40,22 +40,22 @@ pub fn run(a: Args) -> Result<String> {
     let players = a
         .players
         .unwrap_or_else(|| entry.demo_players.iter().map(|s| s.to_string()).collect());
-    let d = engine::demo(&a.game, &dir, players, &a.seed, a.options, now, a.max_turns)?;
+    let d = pipeline::demo::demo(&a.game, &dir, players, &a.seed, a.options, now, a.max_turns)?;
     let mut s = format!(
         "played {} turns of {} by mail in {}\n",
         d.turns,
         a.game,
-        d.dir.display()
+        dir.display()
     );
     match &d.outcome {
         Some(o) => s.push_str(&format!("result: {}\n", o.summary)),
         None => s.push_str("stopped before the end (--max-turns)\n"),
     }
     s.push_str(&format!(
-        "order files: {}/orders/   reports: {}/reports/   archive: {}\n",
-        d.dir.display(),
-        d.dir.display(),
-        d.game.display()
+        "the game folder: {} (reports in {}/reports/)   the bots' order files: {}\n",
+        d.game.display(),
+        d.game.display(),
+        d.sent.display()
     ));
     if d.verified.is_empty() {
         s.push_str("herald verify: ok (every turn replays to the same bytes)\n");

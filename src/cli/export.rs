@@ -1,31 +1,42 @@
 use crate::error::Result;
-use crate::{file, history};
+use crate::pipeline;
 use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// The game folder (or its game.jsonl).
     pub game: PathBuf,
     /// The player whose record to write.
     #[arg(long = "for")]
     pub player: String,
-    /// The file to write (default: <game>-<player>-export.json beside the game).
+    /// The folder to write (default: export-<player> beside the game folder).
     #[arg(long)]
     pub out: Option<PathBuf>,
 }
 
-/// A file a player may keep during play: their own reports and orders so
-/// far, nothing hidden.
+/// A folder a player may keep during play: their own reports (signed, as
+/// sent) and orders so far, nothing hidden. It verifies on its own
+/// against the published game file: `herald verify game.jsonl --witness <folder>/*`.
 pub fn run(a: Args) -> Result<String> {
-    let text = history::export(&a.game, &a.player)?;
+    let (store, g) = pipeline::open(&a.game)?;
+    let seed = match &g.head().seed {
+        Some(s) => s.clone(),
+        None => store.secrets()?.seed,
+    };
+    let signer = store.signer()?;
     let out = a.out.unwrap_or_else(|| {
-        let stem = a
-            .game
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
+        let root = store.dir.root();
+        let name = root
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "game".into());
-        a.game
-            .with_file_name(format!("{stem}-{}-export.json", a.player))
+        root.with_file_name(format!("{name}-export-{}", a.player))
     });
-    file::write_atomic(&out, text.as_bytes())?;
-    Ok(format!("wrote {} for {}\n", out.display(), a.player))
+    let files = pipeline::history::export(&g, &seed, &signer, &a.player, &out)?;
+    Ok(format!(
+        "wrote {} files for {} into {}\n",
+        files.len(),
+        a.player,
+        out.display()
+    ))
 }

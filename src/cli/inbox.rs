@@ -1,26 +1,25 @@
 use crate::error::Result;
-use crate::mail::{self, inbox::Fate};
+use crate::pipeline::inbox::{self, Fate};
 use std::path::PathBuf;
+use std::time::Duration;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// The game folder (or its game.jsonl).
     pub game: PathBuf,
     /// A Maildir folder (with new/ and cur/) or an mbox file.
     pub mailbox: PathBuf,
-    /// Where to write the replies (default: <game>.outbox/ beside the game).
-    #[arg(long)]
-    pub replies: Option<PathBuf>,
     /// The time to date the replies with (RFC 3339; default: now).
     #[arg(long)]
     pub now: Option<String>,
 }
 
-/// Read new mail: accepted order files go to <game>.orders/turn-NNNN/, and
-/// every mail gets a reply (.eml) for the moderator's mail program to send.
-pub fn run(a: Args) -> Result<String> {
+/// Read new mail: accepted order files are stored sealed in
+/// orders/turn-NNNN/, and every mail gets a reply (.eml) in outbox/.
+pub fn run(a: Args, wait: Duration) -> Result<String> {
     let now = super::now(a.now.as_deref())?.to_rfc3339();
-    let replies = a.replies.unwrap_or_else(|| mail::outbox(&a.game));
-    let read = mail::inbox::run(&a.game, &a.mailbox, &replies, &now)?;
+    let read = inbox::run(&a.game, &a.mailbox, &now, wait)?;
+    let replies = crate::pipeline::loaded::folder(&a.game)?.outbox();
     let mut s = String::new();
     let (mut ok, mut bad, mut old) = (0, 0, 0);
     for r in &read {

@@ -1,12 +1,16 @@
-//! The command line: one file per subcommand. Each returns the text to print
-//! or an [`Error`] that `main` turns into a message and an exit status.
+//! The command line: one file per subcommand. Each takes its arguments,
+//! makes one call into the library and returns the text to print, or an
+//! [`Error`] that `main` turns into a message and an exit status:
+//! 0 success, 1 refused input (nothing written), 2 usage, 3 busy.
 
 mod check;
+mod convert;
 mod deadline;
 mod demo;
 mod export;
 mod games;
 mod inbox;
+mod keygen;
 mod new;
 mod orders;
 mod passwd;
@@ -18,10 +22,21 @@ mod verify;
 
 use crate::error::{Error, Result};
 use clap::{Parser, Subcommand};
+use std::time::Duration;
 
 #[derive(Parser, Debug)]
-#[command(name = "herald", version, about = "A play-by-email turn processor", long_about = None)]
+#[command(
+    name = "herald",
+    version,
+    about = "A play-by-email turn processor",
+    long_about = None,
+    after_help = "A game is a folder (`herald new <game> --out <folder>`); every other command takes the folder or the game.jsonl in it.\n\nExit status: 0 success; 1 refused (bad orders, a bad game file, a failed check: nothing written); 2 usage (a wrong argument); 3 busy (another herald is writing the game: try again)."
+)]
 pub struct Cli {
+    /// How long a command that changes a game waits for another herald
+    /// writing the same game, in seconds, before it gives up (exit 3).
+    #[arg(long, global = true, default_value_t = 30.0, value_name = "SECONDS")]
+    pub wait: f64,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -30,51 +45,61 @@ pub struct Cli {
 pub enum Command {
     /// List the rulesets built in.
     Games(games::Args),
-    /// Start a game: write the game file, the passwords and the turn-0 reports.
+    /// Start a game: a new game folder with the game file, secrets, key and turn-0 reports.
     New(new::Args),
     /// Check order files without resolving; exit 1 if any is refused.
     Check(check::Args),
     /// Resolve the phase the game waits for and write every report.
     Resolve(resolve::Args),
-    /// Render one player's report again.
+    /// Render one player's report again, or rebuild the current turn's reports.
     Report(report::Args),
     /// Turn, phase, whose orders are awaited, the outcome.
     Status(status::Args),
-    /// Replay the whole game and check every hash.
+    /// Check a game file: its chain, its seal, and a replay of every phase.
     Verify(verify::Args),
     /// Print a blank order form for a player.
     Orders(orders::Args),
     /// Play a whole game with bot players, by mail, into a folder.
     Demo(demo::Args),
-    /// Read mail (Maildir or mbox): store accepted order files, write replies.
+    /// Read mail (Maildir or mbox): store accepted order files, queue replies.
     Inbox(inbox::Args),
     /// Set the current phase's deadline.
     Deadline(deadline::Args),
     /// Give a player a new password.
     Passwd(passwd::Args),
-    /// Write a player's own reports and orders so far into one file.
+    /// Write a player's own reports and orders so far into a folder.
     Export(export::Args),
     /// Roll back the last resolved phase (replaying the log without it).
     Undo(undo::Args),
+    /// Convert a game of herald 0.1 (game.json) into a game folder.
+    Convert(convert::Args),
+    /// Make a moderator's signing key for `new --key`.
+    Keygen(keygen::Args),
 }
 
 /// Run a parsed command line; the output to print on success.
 pub fn run(cli: Cli) -> Result<String> {
+    if !cli.wait.is_finite() || cli.wait < 0.0 || cli.wait > 86_400.0 {
+        return Err(Error::usage("--wait: a number of seconds from 0 to 86400"));
+    }
+    let wait = Duration::from_secs_f64(cli.wait);
     match cli.command {
         Command::Games(a) => games::run(a),
         Command::New(a) => new::run(a),
         Command::Check(a) => check::run(a),
-        Command::Resolve(a) => resolve::run(a),
-        Command::Report(a) => report::run(a),
+        Command::Resolve(a) => resolve::run(a, wait),
+        Command::Report(a) => report::run(a, wait),
         Command::Status(a) => status::run(a),
         Command::Verify(a) => verify::run(a),
         Command::Orders(a) => orders::run(a),
         Command::Demo(a) => demo::run(a),
-        Command::Inbox(a) => inbox::run(a),
-        Command::Deadline(a) => deadline::run(a),
-        Command::Passwd(a) => passwd::run(a),
+        Command::Inbox(a) => inbox::run(a, wait),
+        Command::Deadline(a) => deadline::run(a, wait),
+        Command::Passwd(a) => passwd::run(a, wait),
         Command::Export(a) => export::run(a),
-        Command::Undo(a) => undo::run(a),
+        Command::Undo(a) => undo::run(a, wait),
+        Command::Convert(a) => convert::run(a),
+        Command::Keygen(a) => keygen::run(a),
     }
 }
 
@@ -91,8 +116,8 @@ pub fn now(arg: Option<&str>) -> Result<chrono::DateTime<chrono::FixedOffset>> {
 }
 
 /// Find a player's seat by id, or say who the players are.
-pub fn seat_of(g: &crate::engine::Loaded, id: &str) -> Result<usize> {
-    g.file.player_index(id).ok_or_else(|| {
+pub fn seat_of(g: &crate::pipeline::Loaded, id: &str) -> Result<usize> {
+    g.head().player_index(id).ok_or_else(|| {
         Error::usage(format!(
             "`{id}` is not a player of this game ({})",
             g.players().join(", ")

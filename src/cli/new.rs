@@ -1,5 +1,5 @@
-use crate::engine::{self, NewGame};
 use crate::error::Result;
+use crate::pipeline::{self, NewGame};
 use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
@@ -24,12 +24,13 @@ pub struct Args {
     /// The game id (default: game, date and a few hex digits).
     #[arg(long)]
     pub id: Option<String>,
-    /// Where to write the game file.
+    /// The game folder to create (it must not exist, or be empty).
     #[arg(long)]
     pub out: PathBuf,
-    /// Where to write reports (default: reports/ beside the game file).
+    /// Sign with this key (made by `herald keygen`) instead of a new one;
+    /// it is copied into the game folder as moderator.key.
     #[arg(long)]
-    pub reports: Option<PathBuf>,
+    pub key: Option<PathBuf>,
     /// The time to record as the game's creation (RFC 3339; default: now).
     #[arg(long)]
     pub now: Option<String>,
@@ -46,7 +47,7 @@ pub struct Args {
     #[arg(long)]
     pub nmr: Option<String>,
     /// Missed phases in a row before a player drops out (0: never).
-    #[arg(long, default_value_t = engine::DEFAULT_DROP_AFTER)]
+    #[arg(long, default_value_t = pipeline::DEFAULT_DROP_AFTER)]
     pub drop_after: u32,
     /// The moderator's address: the From of replies and report mails.
     #[arg(long)]
@@ -58,7 +59,7 @@ pub struct Args {
 
 pub fn run(a: Args) -> Result<String> {
     let now = super::now(a.now.as_deref())?;
-    let c = engine::create(NewGame {
+    let c = pipeline::create(NewGame {
         game: a.game,
         rules: a.rules,
         players: a.players,
@@ -67,11 +68,11 @@ pub fn run(a: Args) -> Result<String> {
         setup: a.setup,
         id: a.id,
         out: a.out.clone(),
-        reports: a.reports,
+        key: a.key,
         now,
         secrets_from_seed: false,
         light_passwords: false,
-        mail: engine::MailSettings {
+        mail: pipeline::MailSettings {
             deadline_every: a.deadline_every,
             deadline: a.deadline,
             nmr: a.nmr,
@@ -80,25 +81,26 @@ pub fn run(a: Args) -> Result<String> {
             emails: a.emails,
         },
     })?;
+    let h = &c.head;
     let mut s = format!(
-        "created {} ({}), game id {}\n",
+        "created the game folder {} ({}), game id {}\n",
         a.out.display(),
-        c.file.game,
-        c.file.id
+        h.game,
+        h.id
     );
     for n in &c.notes {
         s.push_str(&format!("  {n}\n"));
     }
-    s.push_str(&format!("seed commitment: {}\n", c.file.seed_commitment));
-    if let Some(d) = &c.file.deadline {
+    s.push_str(&format!("seed commitment: {}\n", h.seed_commitment));
+    if let Some(d) = &h.deadline {
         s.push_str(&format!("first deadline: {d}\n"));
     }
     s.push_str(&format!(
         "missed orders: policy {}, drop-out after {}\n",
-        c.file.nmr.as_deref().unwrap_or("-"),
-        match c.file.drop_after {
-            Some(0) | None => "never".to_string(),
-            Some(n) => format!("{n} in a row"),
+        h.nmr,
+        match h.drop_after {
+            0 => "never".to_string(),
+            n => format!("{n} in a row"),
         }
     ));
     s.push_str(
@@ -107,7 +109,12 @@ pub fn run(a: Args) -> Result<String> {
     for (p, pw) in &c.passwords {
         s.push_str(&format!("  {p}: {pw}\n"));
     }
-    s.push_str(&format!("secrets: {}\n", c.secrets.display()));
+    s.push_str(&format!(
+        "secrets: {} (the seed and these passwords; mode 0600)\nkey: {} (the moderator's signing key, {}; mode 0600)\n",
+        c.dir.secrets().display(),
+        c.dir.key().display(),
+        h.key
+    ));
     s.push_str(&format!(
         "reports: {} files, e.g. {}\n",
         c.reports.len(),
@@ -118,7 +125,7 @@ pub fn run(a: Args) -> Result<String> {
     ));
     s.push_str(&format!(
         "awaiting orders from: {}\n",
-        c.file.awaiting.join(", ")
+        h.awaiting.join(", ")
     ));
     Ok(s)
 }

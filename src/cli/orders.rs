@@ -1,17 +1,17 @@
-use crate::engine::Loaded;
 use crate::error::Result;
-use crate::report;
+use crate::pipeline;
 use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// The game folder (or its game.jsonl).
     pub game: PathBuf,
     #[arg(long)]
     pub player: String,
 }
 
 pub fn run(a: Args) -> Result<String> {
-    let g = Loaded::open(&a.game)?;
+    let (_, g) = pipeline::open(&a.game)?;
     let seat = super::seat_of(&g, &a.player)?;
-    report::blank_form(&g, seat)
+    pipeline::render::form(&g, seat)
 }

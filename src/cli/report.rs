@@ -1,20 +1,26 @@
-use crate::engine::{self, Loaded};
 use crate::error::{Error, Result};
-use crate::mail;
+use crate::pipeline::{self, render, Loaded};
+use crate::store::{write, Store};
 use std::io::Write;
 use std::path::PathBuf;
+use std::time::Duration;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// The game folder (or its game.jsonl).
     pub game: PathBuf,
-    #[arg(long)]
-    pub player: String,
-    /// text, json, svg (the board), png (the board, 800 pixels wide), html
-    /// (one self-contained page: board, report and order form), or eml
-    /// (the report as a ready-to-send mail to the player's address, view.json
-    /// and the board attached)
+    /// The player whose report to render.
+    #[arg(long, required_unless_present = "rebuild")]
+    pub player: Option<String>,
+    /// text, json, svg (the board), png (the board, drawn now), html (one
+    /// self-contained page: board, report and order form), or eml (the
+    /// report as a ready-to-send mail to the player's address)
     #[arg(long, default_value = "text")]
     pub format: String,
+    /// The report of an earlier turn, as it was sent (replayed from the
+    /// log; needs the game folder's secrets).
+    #[arg(long)]
+    pub turn: Option<u32>,
     /// For eml: the time to date the mail with (RFC 3339; default: now).
     #[arg(long)]
     pub now: Option<String>,
@@ -22,28 +28,55 @@ pub struct Args {
     /// bytes go to standard output without it).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Write the current turn's reports in the game folder again.
+    #[arg(long, conflicts_with_all = ["player", "turn", "out"])]
+    pub rebuild: bool,
 }
 
-pub fn run(a: Args) -> Result<String> {
-    let g = Loaded::open(&a.game)?;
-    let seat = super::seat_of(&g, &a.player)?;
+pub fn run(a: Args, wait: Duration) -> Result<String> {
+    if a.rebuild {
+        let now = super::now(a.now.as_deref())?.to_rfc3339();
+        let w = pipeline::open_to_write(&a.game, wait, &now)?;
+        let turn = w.game.head().turn;
+        let _ = std::fs::remove_file(w.store.dir.reports_done(turn));
+        pipeline::derived::finish(&w.store, &w.game, &w.signer, None)?;
+        return Ok(format!(
+            "rewrote the reports of turn {turn} in {}\n",
+            w.store.dir.report_dir(turn).display()
+        ));
+    }
+    let player = a.player.clone().unwrap_or_default();
+    let (store, g) = pipeline::open(&a.game)?;
+    // The moderator's copy signs the text report's witness block.
+    let signer = store.signer().ok().filter(|s| s.public() == g.key);
+    let g = match a.turn {
+        Some(t) if t < g.head().turn => earlier(&store, &g, t)?,
+        Some(t) if t > g.head().turn => {
+            return Err(Error::usage(format!(
+                "--turn {t}: the game is at turn {}",
+                g.head().turn
+            )))
+        }
+        _ => g,
+    };
+    let seat = super::seat_of(&g, &player)?;
     let bytes = match a.format.as_str() {
-        "png" => engine::report_png(&g, seat)?,
         "eml" => {
             let now = super::now(a.now.as_deref())?.to_rfc3339();
-            let r = engine::render_report(&g, seat)?;
-            mail::report_mail(&g, seat, &r, &now).ok_or_else(|| {
-                Error::refused(format!(
-                    "{} has no mail address in this game (`herald new --email {}=<address>`)",
-                    a.player, a.player
-                ))
-            })?
+            let r = render::all(&g, seat, signer.as_ref())?;
+            pipeline::derived::report_mail(&g, seat, &r, &now)
+                .map(|(_, m)| m)
+                .ok_or_else(|| {
+                    Error::refused(format!(
+                        "{player} has no mail address in this game (`herald new --email {player}=<address>`)"
+                    ))
+                })?
         }
-        f => engine::report(&g, seat, f)?.into_bytes(),
+        f => render::one(&g, seat, f, signer.as_ref())?,
     };
     match (&a.out, a.format.as_str()) {
         (Some(p), _) => {
-            crate::file::write_atomic(p, &bytes)?;
+            write::outside(p, &bytes)?;
             Ok(format!("wrote {}\n", p.display()))
         }
         (None, "png") => {
@@ -55,4 +88,24 @@ pub fn run(a: Args) -> Result<String> {
         }
         (None, _) => Ok(String::from_utf8_lossy(&bytes).into_owned()),
     }
+}
+
+/// The game as it was after turn `turn`'s last entry, by replay.
+fn earlier(store: &Store, g: &Loaded, turn: u32) -> Result<Loaded> {
+    let seed = match &g.head().seed {
+        Some(s) => s.clone(),
+        None => store.secrets()?.seed,
+    };
+    let mut at = None;
+    let n = g.record.entries.len();
+    // The last entry before the phase of `turn` was resolved.
+    pipeline::replay::replay(&g.record, &g.genesis, &seed, n, |r, i| {
+        if r.head().turn == turn {
+            at = Some(i + 1);
+        }
+        Ok(())
+    })?
+    .map_err(Error::all)?;
+    let upto = at.ok_or_else(|| Error::usage(format!("--turn {turn}: no such turn")))?;
+    pipeline::replay::replay(&g.record, &g.genesis, &seed, upto, |_, _| Ok(()))?.map_err(Error::all)
 }

@@ -1,46 +1,43 @@
-use crate::engine;
 use crate::error::Result;
+use crate::pipeline::{self, Resolved};
 use std::path::PathBuf;
+use std::time::Duration;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// The game folder (or its game.jsonl).
     pub game: PathBuf,
-    /// The order files of every player the phase awaits (default: those
-    /// `herald inbox` stored in <game>.orders/turn-NNNN/).
+    /// The order files of every player the phase awaits (default: the
+    /// orders `herald inbox` stored for the turn in orders/turn-NNNN/).
     pub orders: Vec<PathBuf>,
     /// The time of resolution to record (RFC 3339; default: now).
     #[arg(long)]
     pub now: Option<String>,
-    /// Where to write reports (default: reports/ beside the game file).
-    #[arg(long)]
-    pub reports: Option<PathBuf>,
-    /// Overwrite an existing, different `<game>.archive/turn-NNNN.json` copy.
-    #[arg(long)]
-    pub force: bool,
-    /// Also write each report as a ready-to-send mail, <player>.eml, for
-    /// players with an address.
-    #[arg(long)]
-    pub eml: bool,
 }
 
-pub fn run(a: Args) -> Result<String> {
+pub fn run(a: Args, wait: Duration) -> Result<String> {
     let now = super::now(a.now.as_deref())?;
-    let (g, written) = engine::resolve_files(
-        &a.game,
-        &a.orders,
-        &now.to_rfc3339(),
-        a.reports.as_deref(),
-        a.force,
-        a.eml,
-    )?;
-    let kept = engine::archive_path(&a.game, g.file.turn - 1);
-    let mut s = format!(
-        "resolved turn {} of {}; previous file kept as {}\n",
-        g.file.turn - 1,
-        g.file.id,
-        kept.display()
-    );
-    if let Some(last) = crate::nmr::last_phase(&g.file) {
+    let (g, turn, again) = match pipeline::resolve(&a.game, &a.orders, &now.to_rfc3339(), wait)? {
+        Resolved::Phase { game, turn } => (game, turn, None),
+        Resolved::Already {
+            game,
+            turn,
+            completed,
+        } => (game, turn, Some(completed)),
+    };
+    let h = g.head();
+    let mut s = match again {
+        Some(true) => format!(
+            "turn {turn} of {} was resolved already, by a run that was cut short; what it left undone is done now\n",
+            h.id
+        ),
+        Some(false) => format!(
+            "turn {turn} of {} was resolved already with these orders; nothing to do\n",
+            h.id
+        ),
+        None => format!("resolved turn {turn} of {}\n", h.id),
+    };
+    if let Some(last) = g.last_phase().map(|p| pipeline::nmr::last_phase(&p)) {
         for (p, policy) in &last.missing {
             s.push_str(&format!(
                 "no orders from {p} by the deadline: herald stood in ({policy})\n"
@@ -55,22 +52,21 @@ pub fn run(a: Args) -> Result<String> {
             s.push_str(&format!("{p} has dropped out after missing orders\n"));
         }
     }
-    match &g.file.outcome {
-        Some(o) => s.push_str(&format!("game over: {}\n", o.summary)),
+    match &h.outcome {
+        Some(o) => s.push_str(&format!(
+            "game over: {}\nthe seed is revealed in the game file and every final report\n",
+            o.summary
+        )),
         None => s.push_str(&format!(
             "turn {}: awaiting orders from {}\n",
-            g.file.turn,
-            g.file.awaiting.join(", ")
+            h.turn,
+            h.awaiting.join(", ")
         )),
     }
+    let dir = pipeline::loaded::folder(&a.game)?;
     s.push_str(&format!(
-        "wrote {} report files under {}\n",
-        written.len(),
-        written
-            .first()
-            .and_then(|p| p.parent())
-            .map(|p| p.display().to_string())
-            .unwrap_or_default()
+        "reports in {}\n",
+        dir.report_dir(h.turn).display()
     ));
     Ok(s)
 }

@@ -1,28 +1,29 @@
 use crate::error::Result;
-use crate::history;
+use crate::pipeline;
 use std::path::PathBuf;
+use std::time::Duration;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// The game folder (or its game.jsonl).
     pub game: PathBuf,
     /// The time to record for the rollback (RFC 3339; default: now).
     #[arg(long)]
     pub now: Option<String>,
-    /// Where the reports are (default: reports/ beside the game file).
-    #[arg(long)]
-    pub reports: Option<PathBuf>,
 }
 
 /// Roll back the last resolved phase, replaying the log without it.
-pub fn run(a: Args) -> Result<String> {
+pub fn run(a: Args, wait: Duration) -> Result<String> {
     let now = super::now(a.now.as_deref())?.to_rfc3339();
-    let u = history::undo(&a.game, &now, a.reports.as_deref())?;
+    let w = pipeline::open_to_write(&a.game, wait, &now)?;
+    let seed = w.seed()?;
+    let (u, back) = pipeline::history::undo(&w.store, &w.game, &seed, &w.signer, &now)?;
+    pipeline::derived::finish(&w.store, &back, &w.signer, None)?;
     Ok(format!(
-        "rolled back turn {} ({}); the game waits for turn {} again\nthe undone file is kept as {} (see undo.log beside it)\nrewrote {} report files\n",
+        "rolled back turn {} ({}); the game waits for turn {} again\nthe undone file is kept as {} (see undo.log beside it)\n",
         u.turn,
         u.phase,
         u.turn,
-        u.kept.display(),
-        u.reports.len()
+        u.kept.display()
     ))
 }

@@ -1,25 +1,90 @@
-use crate::engine;
+use crate::chain::PublicKey;
 use crate::error::{Error, Result};
+use crate::pipeline::{self, history, replay, Loaded};
+use crate::store::{limits, Found, GameDir};
 use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// A game folder, a game.jsonl (a published copy), or a game file of
+    /// herald 0.1.
     pub game: PathBuf,
-    /// The seed, if the file does not carry it (revealed in the final reports).
+    /// The seed, if the game has not revealed it (the moderator's
+    /// secrets.toml has it; the final reports reveal it).
     #[arg(long)]
     pub seed: Option<String>,
+    /// The moderator's public key as printed in your reports
+    /// (ed25519:…): the game file must be signed with it.
+    #[arg(long)]
+    pub key: Option<String>,
+    /// Reports, receipts or mails a player kept: each is checked against
+    /// the game file (what it names must be there, exactly).
+    #[arg(long, num_args = 1..)]
+    pub witness: Vec<PathBuf>,
 }
 
 pub fn run(a: Args) -> Result<String> {
-    let problems = engine::verify(&a.game, a.seed.as_deref())?;
-    if problems.is_empty() {
-        Ok("ok\n".to_string())
-    } else {
-        Err(Error::all(
+    let name = a.game.display().to_string();
+    let fail = |problems: Vec<String>| {
+        Error::all(
             problems
                 .into_iter()
-                .map(|p| format!("{}: {p}", a.game.display()))
+                .map(|p| format!("{name}: {p}"))
                 .collect(),
-        ))
+        )
+    };
+    let (g, secrets_seed) = match GameDir::locate(&a.game)? {
+        Found::Format1(p) => {
+            // herald 0.1: replayed as `convert` would carry it over.
+            let c =
+                pipeline::convert::convert_file(&p, crate::chain::Signer::generate(), "verify")?;
+            return Ok(format!(
+                "ok: a game file of herald 0.1 (format 1); every turn replays to the same bytes.\nWhat format 1 does not prove:\n{}\nConvert it with `herald convert {} --out <folder>`.\n",
+                c.unproven.iter().map(|u| format!("  - {u}")).collect::<Vec<_>>().join("\n"),
+                p.display()
+            ));
+        }
+        Found::Folder(dir) => {
+            let text = limits::read_text(&dir.game_file(), limits::GAME_FILE, "a game file")?;
+            let g = Loaded::from_text(&text, &name)?;
+            let seed = crate::store::Secrets::read(&dir.secrets())
+                .ok()
+                .map(|s| s.seed);
+            (g, seed)
+        }
+    };
+    if let Some(k) = &a.key {
+        let want = PublicKey::parse(k).map_err(Error::usage)?;
+        if want != g.key {
+            return Err(fail(vec![format!(
+                "signed with key {}, not {k}: this is not the moderator's file",
+                g.key
+            )]));
+        }
     }
+    let seed = a.seed.clone().or(secrets_seed);
+    let (found, replayed) = replay::verify(&g, seed.as_deref())?;
+    if !found.is_empty() {
+        return Err(fail(found));
+    }
+    let mut s = format!(
+        "ok: {} entries, every hash and signature holds (key {})\n",
+        g.record.entries.len(),
+        g.key
+    );
+    s.push_str(if replayed {
+        "ok: every phase replays to the same bytes, every roll re-derived from the seed\n"
+    } else {
+        "not replayed: the seed is secret until the game ends (give --seed, or verify the moderator's game folder)\n"
+    });
+    if !a.witness.is_empty() {
+        let (n, problems) = history::witnesses(&g, seed.as_deref(), &a.witness)?;
+        if !problems.is_empty() {
+            return Err(fail(problems));
+        }
+        s.push_str(&format!(
+            "ok: the archive holds exactly what the {n} receipts and reports name\n"
+        ));
+    }
+    Ok(s)
 }

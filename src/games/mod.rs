@@ -7,14 +7,22 @@ pub mod stack_wars;
 pub mod unfought_battle;
 pub mod war_of_the_dukes;
 
-use crate::file::Outcome;
-use crate::rng::ChaCha20Rng;
+use crate::rng::{ChaCha20Rng, Dice};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::any::Any;
 use std::collections::BTreeMap;
 use std::fmt::Display;
+
+/// The outcome of a game: who won and how.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Outcome {
+    /// Player ids of the winners (several in a team game; none in a draw).
+    pub winners: Vec<String>,
+    pub summary: String,
+}
 
 /// Players are numbered by their seat: the order they were given to `new`.
 pub type Seat = usize;
@@ -111,11 +119,13 @@ pub trait Game: 'static {
         seat: Seat,
         orders: &[Self::Order],
     ) -> Vec<Problem>;
+    /// Resolve a phase. Every die is rolled through `dice`, which records
+    /// what each roll decided and who may see it.
     fn resolve(
         rules: &Self::Rules,
         state: &Self::State,
         orders: &BTreeMap<Seat, Vec<Self::Order>>,
-        rng: &mut ChaCha20Rng,
+        dice: &mut Dice,
     ) -> (Self::State, Vec<Self::Event>);
     /// Every legal set of orders for `seat` now (bots, missed orders, playouts).
     fn legal_orders(rules: &Self::Rules, state: &Self::State, seat: Seat) -> Vec<Vec<Self::Order>>;
@@ -231,8 +241,10 @@ pub trait Session: Send + Sync {
         &self,
         state: &AnyState,
         orders: &BTreeMap<Seat, Vec<AnyOrder>>,
-        rng: &mut ChaCha20Rng,
+        dice: &mut Dice,
     ) -> (AnyState, Vec<Value>);
+    /// The player counts the ruleset allows, smallest and largest.
+    fn players(&self) -> (usize, usize);
     fn legal_orders(&self, state: &AnyState, seat: Seat) -> Vec<Vec<String>>;
     fn bot_orders(&self, state: &AnyState, seat: Seat, rng: &mut ChaCha20Rng) -> Vec<String>;
     /// The view as JSON and the ASCII board drawn from it.
@@ -327,17 +339,20 @@ impl<G: Game> Session for Loaded<G> {
         let typed: Vec<G::Order> = orders.iter().map(|o| order::<G>(o).clone()).collect();
         G::check(&self.rules, state::<G>(s), seat, &typed)
     }
+    fn players(&self) -> (usize, usize) {
+        G::players(&self.rules)
+    }
     fn resolve(
         &self,
         s: &AnyState,
         orders: &BTreeMap<Seat, Vec<AnyOrder>>,
-        rng: &mut ChaCha20Rng,
+        dice: &mut Dice,
     ) -> (AnyState, Vec<Value>) {
         let typed: BTreeMap<Seat, Vec<G::Order>> = orders
             .iter()
             .map(|(k, v)| (*k, v.iter().map(|o| order::<G>(o).clone()).collect()))
             .collect();
-        let (next, events) = G::resolve(&self.rules, state::<G>(s), &typed, rng);
+        let (next, events) = G::resolve(&self.rules, state::<G>(s), &typed, dice);
         let events = events
             .iter()
             .map(|e| serde_json::to_value(e).expect("event serialises"))

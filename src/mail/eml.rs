@@ -2,7 +2,7 @@
 //! Every header herald can fix is fixed — Message-ID, Date, boundaries — so
 //! the same game gives the same bytes.
 
-use crate::file::sha256_hex;
+use crate::chain::canon::sha256_hex;
 use mail_builder::headers::content_type::ContentType;
 use mail_builder::headers::date::Date;
 use mail_builder::mime::{BodyPart, MimePart};
@@ -35,6 +35,12 @@ pub struct Mail {
 pub fn message_id(game_id: &str, parts: &[&str]) -> String {
     let h = sha256_hex(parts.join("\0").as_bytes());
     format!("herald.{}@{game_id}.herald", &h[..24])
+}
+
+/// The outbox's name for a mail: a digest of its Message-ID, so the same
+/// mail queued twice is one file.
+pub fn digest(message_id: &str) -> String {
+    sha256_hex(message_id.as_bytes())[..32].to_string()
 }
 
 pub fn build(m: &Mail) -> Vec<u8> {

@@ -80,6 +80,13 @@ fn order_form(sent: &str) -> (String, usize) {
         return (sent.to_string(), 0);
     };
     let rest = &lines[at + 1..];
+    // A report's signed witness block follows its order form: the form
+    // ends there.
+    let end = rest
+        .iter()
+        .position(|l| unquote(l).starts_with("----- HERALD "))
+        .unwrap_or(rest.len());
+    let rest = &rest[..end];
     let quoted = rest
         .iter()
         .filter(|l| !l.trim().is_empty())

@@ -1,9 +1,9 @@
 //! Reports: one per player per turn, rendered from that player's view only,
-//! through the game's minijinja templates (`templates/<game>/`).
+//! through the game's minijinja templates (`templates/<game>/`). This
+//! module takes plain data — a [`Header`] the pipeline builds from the
+//! game file, the view, the board — and knows nothing of game files.
 
-use crate::engine::Loaded;
 use crate::error::{Error, Result};
-use crate::games::Seat;
 use minijinja::{context, Environment};
 use serde::Serialize;
 use serde_json::Value;
@@ -90,101 +90,95 @@ fn wrap_filter(items: Vec<String>, prefix: String, width: usize) -> String {
 }
 
 /// What every report's header shows about the game, from the game file.
-#[derive(Serialize)]
-struct GameHeader<'a> {
-    id: &'a str,
-    title: &'a str,
-    name: &'a str,
-    ruleset_sha256: &'a str,
-    turn: u32,
-    phase: &'a str,
-    awaiting: &'a [String],
-    deadline: Option<&'a str>,
-    over: bool,
-    outcome: Option<&'a str>,
-    seed_commitment: &'a str,
+#[derive(Debug, Clone, Serialize)]
+pub struct Header {
+    pub id: String,
+    pub title: String,
+    /// The game's registry name: its templates' folder.
+    pub name: String,
+    pub ruleset_sha256: String,
+    pub turn: u32,
+    pub phase: String,
+    pub awaiting: Vec<String>,
+    pub deadline: Option<String>,
+    pub over: bool,
+    pub outcome: Option<String>,
+    pub seed_commitment: String,
     /// Revealed only once the game is over.
-    seed: Option<&'a str>,
-    players: Vec<&'a str>,
+    pub seed: Option<String>,
+    pub players: Vec<String>,
     /// Missed orders per player (every report shows them).
-    missed: Vec<crate::nmr::Missed>,
+    pub missed: Vec<crate::chain::Missed>,
     /// Who sent nothing, was late or dropped out in the last phase.
-    last: Option<crate::nmr::LastPhase>,
+    pub last: Option<LastPhase>,
+    /// The dice of the last phase this player may see.
+    pub rolls: Vec<crate::chain::Roll>,
     /// The missed-order policy and the drop-out limit (0: never).
-    nmr: &'static str,
-    drop_after: u32,
+    pub nmr: String,
+    pub drop_after: u32,
+    /// The moderator's public key and the chain head the report is made on.
+    pub key: String,
+    pub chain_head: String,
+    /// The moderator's address, if the game has one.
+    pub moderator: Option<String>,
 }
 
-fn header(g: &Loaded) -> GameHeader<'_> {
-    let f = &g.file;
-    let over = f.outcome.is_some();
-    GameHeader {
-        id: &f.id,
-        title: g.entry.title,
-        name: g.entry.name,
-        ruleset_sha256: &f.ruleset.sha256,
-        turn: f.turn,
-        phase: &f.phase,
-        awaiting: &f.awaiting,
-        deadline: f.deadline.as_deref(),
-        over,
-        outcome: f.outcome.as_ref().map(|o| o.summary.as_str()),
-        seed_commitment: &f.seed_commitment,
-        seed: if over { f.seed.as_deref() } else { None },
-        players: f.players.iter().map(|p| p.id.as_str()).collect(),
-        missed: crate::nmr::missed(f),
-        last: crate::nmr::last_phase(f),
-        nmr: crate::nmr::policy(f, g.entry).name(),
-        drop_after: f.drop_after.unwrap_or(0),
-    }
+/// What the last resolved phase had to say about orders: who sent none
+/// (and what stood in), who was late, who dropped out.
+#[derive(Debug, Clone, Serialize, Default)]
+pub struct LastPhase {
+    pub turn: u32,
+    /// `(player, policy)` for each stand-in.
+    pub missing: Vec<(String, String)>,
+    /// Players whose mail was sent after the deadline (and still used).
+    pub late: Vec<String>,
+    pub dropped: Vec<String>,
 }
 
-/// The text report.
-pub fn text(g: &Loaded, seat: Seat, view: &Value, board: &str) -> Result<String> {
-    let name = format!("{}/report.txt.j2", g.entry.name);
+/// The text report (without its witness block, which the pipeline signs
+/// and appends).
+pub fn text(header: &Header, you: &str, view: &Value, board: &str) -> Result<String> {
+    let name = format!("{}/report.txt.j2", header.name);
     let tmpl = env()
         .get_template(&name)
         .map_err(|e| Error::refused(format!("no report template {name}: {e}")))?;
-    let you = &g.file.players[seat].id;
-    tmpl.render(context! { game => header(g), you => you, view => view, board => board })
+    tmpl.render(context! { game => header, you => you, view => view, board => board })
         .map_err(|e| Error::refused(format!("rendering {name}: {e:#}")))
 }
 
-/// Everything one player's report is made of: the text, view.json, and
-/// the board as SVG and as PNG.
+/// Everything one player's report is made of: the text, view.json, the
+/// board as SVG and the HTML page. (The PNG is drawn on demand.)
 pub struct Rendered {
     pub text: String,
     pub json: String,
     pub svg: String,
-    pub png: Vec<u8>,
+    pub html: String,
 }
 
 /// The report as one self-contained HTML page: the board inline, the text
 /// report, and the blank order form to fill in.
-pub fn html(g: &Loaded, seat: Seat, text: &str, svg: &str) -> Result<String> {
-    let form = blank_form(g, seat)?;
+pub fn html(header: &Header, you: &str, text: &str, svg: &str, form: &str) -> Result<String> {
     let name = "common/report.html.j2";
     let tmpl = env()
         .get_template(name)
         .map_err(|e| Error::refused(format!("no report template {name}: {e}")))?;
-    let you = &g.file.players[seat].id;
-    tmpl.render(context! { game => header(g), you => you, text => text, svg => svg, form => form })
+    tmpl.render(context! { game => header, you => you, text => text, svg => svg, form => form })
         .map_err(|e| Error::refused(format!("rendering {name}: {e:#}")))
 }
 
 /// The machine-readable report: the header and the player's view.
-pub fn json(g: &Loaded, seat: Seat, view: Value) -> String {
+pub fn json(header: &Header, you: &str, view: Value) -> String {
     #[derive(Serialize)]
     struct Report<'a> {
         herald: &'a str,
-        game: GameHeader<'a>,
+        game: &'a Header,
         player: &'a str,
         view: Value,
     }
     let r = Report {
         herald: env!("CARGO_PKG_VERSION"),
-        game: header(g),
-        player: &g.file.players[seat].id,
+        game: header,
+        player: you,
         view,
     };
     let mut s = serde_json::to_string_pretty(&r).expect("report serialises");
@@ -218,22 +212,13 @@ pub fn order_file(
     s
 }
 
-/// A blank order form for the current phase (`herald orders`).
-pub fn blank_form(g: &Loaded, seat: Seat) -> Result<String> {
-    let (view, _) = g
-        .session
-        .view(&g.state, &g.players(), seat, &[])
-        .map_err(Error::refused)?;
+/// A blank order form for the current phase (`herald orders`): `legal`
+/// lists the legal order sets, for the comment above the form.
+pub fn blank_form(header: &Header, you: &str, view: &Value, legal: &[String]) -> Result<String> {
     let tmpl = env()
         .get_template("common/order_form.txt.j2")
         .map_err(|e| Error::refused(e.to_string()))?;
-    let legal: Vec<String> = g
-        .session
-        .legal_orders(&g.state, seat)
-        .into_iter()
-        .map(|set| set.join("; "))
-        .collect();
-    tmpl.render(context! { game => header(g), you => &g.file.players[seat].id, view => view, legal => legal })
+    tmpl.render(context! { game => header, you => you, view => view, legal => legal })
         .map_err(|e| Error::refused(format!("rendering the order form: {e:#}")))
 }
 

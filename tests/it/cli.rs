@@ -178,14 +178,14 @@ impl Game {
                 "--seed",
                 SEED,
                 "--out",
-                "game.json",
+                "game",
                 "--now",
                 NOW,
             ],
         )
         .expect_ok();
         let secrets: toml::Table =
-            toml::from_str(&std::fs::read_to_string(dir.path().join("game.secrets.toml")).unwrap())
+            toml::from_str(&std::fs::read_to_string(dir.path().join("game/secrets.toml")).unwrap())
                 .expect("secrets file is TOML");
         let passwords = secrets["passwords"]
             .as_table()
@@ -215,13 +215,16 @@ impl Game {
     }
 
     fn json(&self) -> Value {
-        serde_json::from_slice(&std::fs::read(self.path().join("game.json")).unwrap()).unwrap()
+        crate::common::game_json(&self.path().join("game"))
     }
 
-    fn write_json(&self, v: &Value) {
-        let mut text = serde_json::to_string_pretty(v).unwrap();
-        text.push('\n');
-        std::fs::write(self.path().join("game.json"), text).unwrap();
+    fn game(&self) -> PathBuf {
+        self.path().join("game")
+    }
+
+    /// The game file's bytes.
+    fn file(&self) -> Vec<u8> {
+        std::fs::read(self.game().join("game.jsonl")).unwrap()
     }
 
     fn turn(&self) -> u32 {
@@ -262,14 +265,7 @@ impl Game {
 
     /// A player's report as JSON.
     fn report(&self, player: &str) -> Value {
-        let run = self.run(&[
-            "report",
-            "game.json",
-            "--player",
-            player,
-            "--format",
-            "json",
-        ]);
+        let run = self.run(&["report", "game", "--player", player, "--format", "json"]);
         run.expect_ok();
         serde_json::from_str(&run.stdout).expect("report --format json is JSON")
     }
@@ -289,7 +285,7 @@ impl Game {
         let legal = self.legal(&player);
         let file = format!("turn-{}-{player}.toml", self.turn());
         self.write_own_orders(&file, &player, &[legal[0].as_str()]);
-        self.run(&["resolve", "game.json", &file, "--now", LATER])
+        self.run(&["resolve", "game", &file, "--now", LATER])
             .expect_ok();
     }
 
@@ -302,8 +298,8 @@ impl Game {
             Some(l) => format!("{file}:{l}:"),
             None => format!("{file}:"),
         };
-        let resolve = self.run(&["resolve", "game.json", file, "--now", LATER]);
-        let check = self.run(&["check", "game.json", file]);
+        let resolve = self.run(&["resolve", "game", file, "--now", LATER]);
+        let check = self.run(&["check", "game", file]);
         for run in [&resolve, &check] {
             run.expect_code(1).expect_stderr(&at);
             for n in needles {
@@ -319,16 +315,16 @@ impl Game {
     fn assert_game_file_refused(&self, orders: &str, keyword: &str) {
         let before = snapshot(self.path());
         for args in [
-            &["resolve", "game.json", orders, "--now", LATER][..],
-            &["status", "game.json"][..],
-            &["check", "game.json", orders][..],
+            &["resolve", "game", orders, "--now", LATER][..],
+            &["status", "game"][..],
+            &["check", "game", orders][..],
         ] {
             self.run(args)
                 .expect_code(1)
-                .expect_stderr("game.json")
+                .expect_stderr("game")
                 .expect_stderr(keyword);
         }
-        let verify = self.run(&["verify", "game.json"]);
+        let verify = self.run(&["verify", "game"]);
         assert_ne!(verify.code, Some(0), "{}", verify.describe());
         verify.expect_stderr(keyword);
         assert_same_tree(
@@ -374,10 +370,24 @@ fn wrong_game_id_is_refused() {
 fn stale_turn_is_refused() {
     let g = Game::new("stale");
     let f = g.write_own_orders("turn-0-red.toml", "red", &["W3 NE 2"]);
-    g.run(&["resolve", "game.json", &f, "--now", LATER])
-        .expect_ok();
+    g.run(&["resolve", "game", &f, "--now", LATER]).expect_ok();
     assert_eq!(g.turn(), 1);
-    g.assert_refused(&f, Some(3), &["stale", "turn 0", "waits for turn 1"]);
+    // The same file again is the same resolve run twice: nothing to do.
+    let before = snapshot(g.path());
+    g.run(&["resolve", "game", &f, "--now", LATER])
+        .expect_ok()
+        .expect_stdout("resolved already with these orders; nothing to do");
+    assert_same_tree(&before, &snapshot(g.path()), "after a resolve run twice");
+    // Other orders for the resolved turn are stale.
+    let late = g.write_orders(
+        "late.toml",
+        &g.id,
+        "red",
+        0,
+        g.password("red"),
+        &["W1 NE 2"],
+    );
+    g.assert_refused(&late, Some(3), &["stale", "turn 0", "waits for turn 1"]);
 }
 
 #[test]
@@ -451,7 +461,7 @@ fn a_good_file_beside_a_refused_one_is_not_resolved_either() {
     let good = g.write_own_orders("red.toml", "red", &["W3 NE 2"]);
     let bad = g.write_own_orders("blue.toml", "blue", &["J S"]);
     let before = snapshot(g.path());
-    g.run(&["resolve", "game.json", &good, &bad, "--now", LATER])
+    g.run(&["resolve", "game", &good, &bad, "--now", LATER])
         .expect_code(1)
         .expect_stderr("blue.toml:");
     assert_same_tree(&before, &snapshot(g.path()), "after a refused resolve");
@@ -543,12 +553,12 @@ fn unknown_option_to_new_names_it_and_the_valid_ones() {
             "--option",
             "nonsense=1",
             "--out",
-            "game.json",
+            "game",
             "--now",
             NOW,
         ],
     );
-    assert!(matches!(run.code, Some(1) | Some(2)), "{}", run.describe());
+    assert_eq!(run.code, Some(2), "{}", run.describe());
     run.expect_stderr("nonsense");
     for known in ["fog", "draft_shields", "sudden_death", "teams"] {
         run.expect_stderr(known);
@@ -562,7 +572,7 @@ fn unknown_option_to_new_names_it_and_the_valid_ones() {
 #[test]
 fn usage_errors_exit_2_and_write_nothing() {
     let dir = Scratch::new("usage");
-    herald(dir.path(), &["new", "norse-wars", "--out", "game.json"])
+    herald(dir.path(), &["new", "norse-wars", "--out", "game"])
         .expect_code(2)
         .expect_stderr("--players");
     herald(
@@ -573,7 +583,7 @@ fn usage_errors_exit_2_and_write_nothing() {
             "--players",
             "red,blue",
             "--out",
-            "game.json",
+            "game",
             "--now",
             "yesterday",
         ],
@@ -593,7 +603,7 @@ fn check_accepts_valid_orders_and_writes_nothing() {
     let g = Game::new("check-ok");
     let f = g.write_own_orders("orders.toml", "red", &["W3 NE 2"]);
     let before = snapshot(g.path());
-    g.run(&["check", "game.json", &f])
+    g.run(&["check", "game", &f])
         .expect_ok()
         .expect_stdout("orders.toml: ok")
         .expect_stdout("W3 NE 2");
@@ -608,13 +618,13 @@ fn check_accepts_valid_orders_and_writes_nothing() {
 fn edited_state_is_refused() {
     let g = Game::new("edit-state");
     let f = g.write_own_orders("orders.toml", "red", &["W3 NE 2"]);
-    let mut v = g.json();
-    let q = &mut v["state"]["pieces"][1]["at"]["q"];
+    let mut lines = crate::common::lines(&g.game());
+    let q = &mut lines[0]["head"]["state"]["pieces"][1]["at"]["q"];
     *q = Value::from(q.as_i64().unwrap() + 1);
-    g.write_json(&v);
-    g.assert_game_file_refused(&f, "hand-edited");
-    g.run(&["status", "game.json"])
-        .expect_stderr("current state is not the one the log ends in");
+    crate::common::write_lines(&g.game(), &lines);
+    g.assert_game_file_refused(&f, "not sealed by the game's key");
+    g.run(&["status", "game"])
+        .expect_stderr("`state` is not the state the log ends in");
 }
 
 #[test]
@@ -623,15 +633,20 @@ fn edited_log_event_is_refused() {
     g.play_turn();
     g.play_turn();
     let f = g.write_own_orders("orders.toml", &g.to_move(), &[&g.legal(&g.to_move())[0]]);
-    let mut v = g.json();
+    let mut lines = crate::common::lines(&g.game());
     // Move the piece of turn 0's first event somewhere else.
-    let q = &mut v["log"][0]["events"][0]["to"]["q"];
+    let q = &mut lines[2]["body"]["events"][0]["to"]["q"];
     let moved = q.as_i64().expect("turn 0 logged a move with a destination");
     *q = Value::from(moved - 1);
-    g.write_json(&v);
-    g.assert_game_file_refused(&f, "hash");
-    g.run(&["status", "game.json"])
-        .expect_stderr("log entry for turn 0");
+    crate::common::write_lines(&g.game(), &lines);
+    g.assert_game_file_refused(&f, "entry 1 (phase, turn 0) does not match its hash");
+    // Hashed again consistently: the entry's signature no longer holds.
+    crate::common::rehash(&mut lines);
+    crate::common::write_lines(&g.game(), &lines);
+    g.assert_game_file_refused(
+        &f,
+        "entry 1 (phase, turn 0) is not signed by the game's key",
+    );
 }
 
 #[test]
@@ -639,21 +654,27 @@ fn truncated_game_file_is_refused() {
     let g = Game::new("truncated");
     g.play_turn();
     let f = g.write_own_orders("orders.toml", "blue", &[&g.legal("blue")[0]]);
-    let bytes = std::fs::read(g.path().join("game.json")).unwrap();
-    std::fs::write(g.path().join("game.json"), &bytes[..bytes.len() / 2]).unwrap();
-    g.assert_game_file_refused(&f, "not a herald game file");
+    let bytes = g.file();
+    std::fs::write(g.game().join("game.jsonl"), &bytes[..bytes.len() / 2]).unwrap();
+    g.assert_game_file_refused(&f, "not a log entry line");
 }
 
 #[test]
-fn truncated_game_file_hint_names_the_real_backup() {
+fn a_damaged_game_file_names_the_copy_to_restore() {
     let g = Game::new("truncated-hint");
+    let before = g.file();
     g.play_turn();
-    assert!(g.path().join("game.archive/turn-0000.json").exists());
-    let bytes = std::fs::read(g.path().join("game.json")).unwrap();
-    std::fs::write(g.path().join("game.json"), &bytes[..bytes.len() / 2]).unwrap();
-    g.run(&["status", "game.json"])
+    let previous = g.game().join("archive/previous.jsonl");
+    assert_eq!(
+        std::fs::read(&previous).unwrap(),
+        before,
+        "the file before the last change"
+    );
+    let bytes = g.file();
+    std::fs::write(g.game().join("game.jsonl"), &bytes[..bytes.len() / 2]).unwrap();
+    g.run(&["status", "game"])
         .expect_code(1)
-        .expect_stderr("game.archive");
+        .expect_stderr("archive/previous.jsonl");
 }
 
 #[test]
@@ -662,14 +683,11 @@ fn deleted_last_log_entry_is_refused() {
     g.play_turn();
     g.play_turn();
     let f = g.write_own_orders("orders.toml", &g.to_move(), &[&g.legal(&g.to_move())[0]]);
-    let mut v = g.json();
-    let log = v["log"].as_array_mut().unwrap();
-    assert_eq!(log.len(), 2);
-    log.pop();
-    g.write_json(&v);
-    g.assert_game_file_refused(&f, "log");
-    g.run(&["status", "game.json"])
-        .expect_stderr("the file says turn 2 but its log holds 1");
+    let mut lines = crate::common::lines(&g.game());
+    assert_eq!(lines.len(), 4, "head, genesis, two phases");
+    lines.pop();
+    crate::common::write_lines(&g.game(), &lines);
+    g.assert_game_file_refused(&f, "the log holds 2 entries but the head record says 3");
 }
 
 // ---------------------------------------------------------------------------
@@ -685,43 +703,27 @@ fn same_game_file_and_orders_resolve_to_the_same_bytes() {
     let f = g.write_own_orders("orders.toml", &player, &[&legal[legal.len() / 2]]);
     let copies = [Scratch::new("determinism-a"), Scratch::new("determinism-b")];
     for c in &copies {
-        for name in ["game.json", f.as_str()] {
-            std::fs::copy(g.path().join(name), c.path().join(name)).unwrap();
-        }
-        herald(c.path(), &["resolve", "game.json", &f, "--now", LATER]).expect_ok();
+        let st = std::process::Command::new("cp")
+            .args(["-a", g.game().to_str().unwrap(), c.path().to_str().unwrap()])
+            .status()
+            .unwrap();
+        assert!(st.success());
+        std::fs::copy(g.path().join(&f), c.path().join(&f)).unwrap();
+        herald(c.path(), &["resolve", "game", &f, "--now", LATER]).expect_ok();
     }
     let (a, b) = (snapshot(copies[0].path()), snapshot(copies[1].path()));
     assert!(
-        a.contains_key(Path::new("reports/turn-0002/red.txt")),
+        a.contains_key(Path::new("game/reports/turn-0002/red.txt")),
         "{:?}",
         a.keys()
     );
-    assert!(a.contains_key(Path::new("reports/turn-0002/blue.json")));
+    assert!(a.contains_key(Path::new("game/reports/turn-0002/blue.json")));
     assert_same_tree(&a, &b, "two resolves of the same inputs");
 }
 
-/// Every file of a demo folder but those that hold passwords or their
-/// salted hashes, which come from the operating system's randomness.
+/// Every file of a demo folder.
 fn demo_snapshot(dir: &Path) -> BTreeMap<PathBuf, Option<Vec<u8>>> {
-    fn scrub(bytes: &[u8]) -> Vec<u8> {
-        let mut v: Value = serde_json::from_slice(bytes).unwrap();
-        for p in v["players"].as_array_mut().unwrap() {
-            p["password"] = Value::Null;
-        }
-        serde_json::to_vec(&v).unwrap()
-    }
     snapshot(dir)
-        .into_iter()
-        .filter(|(p, _)| !p.starts_with("orders") && !p.ends_with("game.secrets.toml"))
-        .map(|(p, b)| {
-            let is_game_file = p == Path::new("game.json") || p.starts_with("game.archive");
-            let b = match b {
-                Some(bytes) if is_game_file => Some(scrub(&bytes)),
-                other => other,
-            };
-            (p, b)
-        })
-        .collect()
 }
 
 fn run_demo(dir: &Path) {
@@ -739,7 +741,7 @@ fn demo_with_the_same_seed_gives_the_same_game_and_reports() {
         demo_snapshot(&a.path().join("d")),
         demo_snapshot(&b.path().join("d")),
     );
-    assert!(sa.keys().any(|p| p.starts_with("reports")));
+    assert!(sa.keys().any(|p| p.starts_with("game/reports")));
     assert_same_tree(&sa, &sb, "two demos with seed 5");
 }
 
@@ -750,14 +752,14 @@ fn demo_game_file_is_byte_identical() {
     run_demo(b.path());
     let (da, db) = (a.path().join("d"), b.path().join("d"));
     assert!(
-        std::fs::read(da.join("game.json")).unwrap()
-            == std::fs::read(db.join("game.json")).unwrap(),
-        "game.json differs between two demos with seed 5"
+        std::fs::read(da.join("game/game.jsonl")).unwrap()
+            == std::fs::read(db.join("game/game.jsonl")).unwrap(),
+        "game.jsonl differs between two demos with seed 5"
     );
     let reports = |d: &Path| {
         snapshot(d)
             .into_iter()
-            .filter(|(p, _)| p.starts_with("reports"))
+            .filter(|(p, _)| p.starts_with("game/reports"))
             .collect::<BTreeMap<_, _>>()
     };
     assert_same_tree(&reports(&da), &reports(&db), "demo reports");
@@ -770,21 +772,19 @@ fn demo_game_file_is_byte_identical() {
 #[test]
 fn resolve_keeps_the_previous_file_and_the_result_verifies() {
     let g = Game::new("archive");
-    let before = std::fs::read(g.path().join("game.json")).unwrap();
+    let before = g.file();
     let f = g.write_own_orders("orders.toml", "red", &["W3 NE 2"]);
-    g.run(&["resolve", "game.json", &f, "--now", LATER])
-        .expect_ok()
-        .expect_stdout("game.archive/turn-0000.json");
-    let kept = std::fs::read(g.path().join("game.archive/turn-0000.json")).unwrap();
+    g.run(&["resolve", "game", &f, "--now", LATER]).expect_ok();
+    let kept = std::fs::read(g.game().join("archive/previous.jsonl")).unwrap();
     assert!(
         kept == before,
         "the archive is not the file resolve replaced"
     );
-    assert!(std::fs::read(g.path().join("game.json")).unwrap() != before);
-    g.run(&["verify", "game.json"])
+    assert!(g.file() != before);
+    g.run(&["verify", "game"])
         .expect_ok()
-        .expect_stdout("ok");
-    g.run(&["status", "game.json"])
+        .expect_stdout("every phase replays");
+    g.run(&["status", "game"])
         .expect_ok()
         .expect_stdout("turn 1")
         .expect_stdout("awaiting orders from: blue");
@@ -799,29 +799,33 @@ fn verify_needs_the_right_seed() {
     let g = Game::new("seed");
     g.play_turn();
     g.play_turn();
-    let wrong = g.run(&["verify", "game.json", "--seed", "8"]);
+    let wrong = g.run(&["verify", "game", "--seed", "8"]);
     assert_ne!(wrong.code, Some(0), "{}", wrong.describe());
     wrong.expect_stderr("seed");
-
-    let mut v = g.json();
-    let seed = v
-        .as_object_mut()
-        .unwrap()
-        .remove("seed")
-        .expect("the moderator's file has a seed");
-    let seed = seed.as_str().unwrap().to_string();
-    assert_eq!(seed, SEED);
-    g.write_json(&v);
-
-    g.run(&["status", "game.json"]).expect_ok();
-    let none = g.run(&["verify", "game.json"]);
-    assert_ne!(none.code, Some(0), "{}", none.describe());
-    none.expect_stderr("no seed");
-    let wrong = g.run(&["verify", "game.json", "--seed", "8"]);
-    assert_ne!(wrong.code, Some(0), "{}", wrong.describe());
-    g.run(&["verify", "game.json", "--seed", &seed])
+    // The moderator's folder holds the seed; a published copy does not,
+    // and is replayed once the seed is known.
+    g.run(&["verify", "game"])
         .expect_ok()
-        .expect_stdout("ok");
+        .expect_stdout("every phase replays");
+    std::fs::create_dir(g.path().join("published")).unwrap();
+    std::fs::copy(
+        g.game().join("game.jsonl"),
+        g.path().join("published/game.jsonl"),
+    )
+    .unwrap();
+    assert!(!String::from_utf8(g.file())
+        .unwrap()
+        .contains("\"seed\":\"7\""));
+    g.run(&["status", "published"]).expect_ok();
+    g.run(&["verify", "published/game.jsonl"])
+        .expect_ok()
+        .expect_stdout("not replayed: the seed is secret");
+    let wrong = g.run(&["verify", "published/game.jsonl", "--seed", "8"]);
+    assert_ne!(wrong.code, Some(0), "{}", wrong.describe());
+    wrong.expect_stderr("commitment");
+    g.run(&["verify", "published/game.jsonl", "--seed", SEED])
+        .expect_ok()
+        .expect_stdout("every phase replays");
 }
 
 // ---------------------------------------------------------------------------
@@ -835,23 +839,24 @@ fn resolve_never_copies_a_password_into_the_game_file() {
     let text =
         order_text(&g.id, "red", 0, &pw, &["W3 NE 2"]).replace("password =", "\"password\" =");
     let f = g.write_raw("orders.toml", &text);
-    g.run(&["resolve", "game.json", &f, "--now", LATER])
-        .expect_ok();
-    let game = std::fs::read_to_string(g.path().join("game.json")).unwrap();
-    assert!(!game.contains(&pw), "red's password is in game.json");
+    g.run(&["resolve", "game", &f, "--now", LATER]).expect_ok();
+    let game = String::from_utf8(g.file()).unwrap();
+    assert!(!game.contains(&pw), "red's password is in the game file");
 }
 
 #[test]
 fn resolve_keeps_no_password_in_the_game_file() {
     let g = Game::new("redact-plain");
     let f = g.write_own_orders("orders.toml", "red", &["W3 NE 2"]);
-    g.run(&["resolve", "game.json", &f, "--now", LATER])
-        .expect_ok();
-    let game = std::fs::read_to_string(g.path().join("game.json")).unwrap();
+    g.run(&["resolve", "game", &f, "--now", LATER]).expect_ok();
+    let game = String::from_utf8(g.file()).unwrap();
     for pw in g.passwords.values() {
-        assert!(!game.contains(pw.as_str()), "a password is in game.json");
+        assert!(
+            !game.contains(pw.as_str()),
+            "a password is in the game file"
+        );
     }
-    g.run(&["verify", "game.json"]).expect_ok();
+    g.run(&["verify", "game"]).expect_ok();
 }
 
 // ---------------------------------------------------------------------------
@@ -867,12 +872,10 @@ fn the_seed_stays_hidden_until_the_end_and_then_every_report_reveals_it() {
         &["demo", "--out", "d", "--seed", seed, "--now", NOW],
     )
     .expect_ok();
-    let game: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(s.path().join("d/game.json")).unwrap())
-            .unwrap();
+    let game = crate::common::game_json(&s.path().join("d/game"));
     let commitment = game["seed_commitment"].as_str().unwrap().to_string();
     let last = game["turn"].as_u64().unwrap();
-    let reports = s.path().join("d/reports");
+    let reports = s.path().join("d/game/reports");
     let mut turns: Vec<PathBuf> = std::fs::read_dir(&reports)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -883,9 +886,9 @@ fn the_seed_stays_hidden_until_the_end_and_then_every_report_reveals_it() {
         let final_turn = dir.ends_with(format!("turn-{last:04}"));
         for f in std::fs::read_dir(dir).unwrap() {
             let f = f.unwrap().path();
-            // the text and JSON reports carry the header; the board
+            // the text, JSON and HTML reports carry the header; the board
             // pictures beside them do not
-            if f.extension().is_some_and(|e| e == "svg" || e == "png") {
+            if f.extension().is_none_or(|e| e == "svg") {
                 continue;
             }
             let text = std::fs::read_to_string(&f).unwrap();
@@ -903,20 +906,24 @@ fn the_seed_stays_hidden_until_the_end_and_then_every_report_reveals_it() {
             );
         }
     }
-    // A player holding the final file without the seed verifies with the revealed one.
-    let mut v = game.clone();
-    v.as_object_mut().unwrap().remove("seed");
-    std::fs::write(
-        s.path().join("published.json"),
-        serde_json::to_string_pretty(&v).unwrap(),
+    // The game file holds the seed once it is revealed at the end; anyone
+    // holding the published file replays it.
+    assert_eq!(game["seed"], seed);
+    std::fs::create_dir(s.path().join("published")).unwrap();
+    std::fs::copy(
+        s.path().join("d/game/game.jsonl"),
+        s.path().join("published/game.jsonl"),
     )
     .unwrap();
-    herald(s.path(), &["verify", "published.json", "--seed", seed])
+    herald(s.path(), &["verify", "published/game.jsonl"])
         .expect_ok()
-        .expect_stdout("ok");
-    herald(s.path(), &["verify", "published.json", "--seed", "a-guess"])
-        .expect_code(1)
-        .expect_stderr("commitment");
+        .expect_stdout("every phase replays");
+    herald(
+        s.path(),
+        &["verify", "published/game.jsonl", "--seed", "a-guess"],
+    )
+    .expect_code(1)
+    .expect_stderr("commitment");
 }
 
 // ---------------------------------------------------------------------------
@@ -926,7 +933,7 @@ fn the_seed_stays_hidden_until_the_end_and_then_every_report_reveals_it() {
 /// Red's turn-0 report with its order form filled in.
 fn filled_report(g: &Game, quote: bool) -> String {
     let report = g
-        .run(&["report", "game.json", "--player", "red"])
+        .run(&["report", "game", "--player", "red"])
         .expect_ok()
         .stdout
         .clone();
@@ -949,7 +956,7 @@ fn a_whole_report_sent_back_is_read_from_its_order_form() {
     let g = Game::new("pasted-report");
     for quote in [false, true] {
         std::fs::write(g.path().join("reply.txt"), filled_report(&g, quote)).unwrap();
-        g.run(&["check", "game.json", "reply.txt"])
+        g.run(&["check", "game", "reply.txt"])
             .expect_ok()
             .expect_stdout("red's orders for turn 0: W3 NE 2");
     }
@@ -957,12 +964,12 @@ fn a_whole_report_sent_back_is_read_from_its_order_form() {
     let text = filled_report(&g, false).replacen("\"W3 NE 2\"", "\"W3 NE 7\"", 1);
     let line = text.lines().position(|l| l.contains("W3 NE 7")).unwrap() + 1;
     std::fs::write(g.path().join("reply.txt"), &text).unwrap();
-    g.run(&["check", "game.json", "reply.txt"])
+    g.run(&["check", "game", "reply.txt"])
         .expect_code(1)
         .expect_stderr(&format!("reply.txt:{line}: \"W3 NE 7\""));
     // The stored copy is the order form alone, without the password.
     std::fs::write(g.path().join("reply.txt"), filled_report(&g, true)).unwrap();
-    g.run(&["resolve", "game.json", "reply.txt", "--now", NOW])
+    g.run(&["resolve", "game", "reply.txt", "--now", NOW])
         .expect_ok();
     let stored = g.json()["log"][0]["orders"][0]["text"]
         .as_str()

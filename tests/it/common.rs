@@ -41,6 +41,24 @@ pub fn count(var: &str, default: usize) -> usize {
         .unwrap_or(default)
 }
 
+/// Whether `text` names `what` as a word of its own: `e8` inside a hex digest
+/// (a signature, a chain head) names no hex.
+pub fn mentions(text: &str, what: &str) -> bool {
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
+    text.match_indices(what).any(|(i, _)| {
+        let starts = what
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphanumeric());
+        let ends = what
+            .chars()
+            .last()
+            .is_some_and(|c| c.is_ascii_alphanumeric());
+        (!starts || !word(text[..i].chars().last()))
+            && (!ends || !word(text[i + what.len()..].chars().next()))
+    })
+}
+
 /// A case's text checks on a report: each of `events` appears, none of `absent`.
 pub fn check_text(text: &str, events: &[String], absent: &[String]) -> Result<(), String> {
     for e in events {
@@ -49,7 +67,7 @@ pub fn check_text(text: &str, events: &[String], absent: &[String]) -> Result<()
         }
     }
     for e in absent {
-        if text.contains(e.as_str()) {
+        if mentions(text, e) {
             return Err(format!(
                 "the report tells `{e}`, which it must not:\n{text}"
             ));
@@ -141,13 +159,127 @@ pub fn run_cases<C: DeserializeOwned>(
     eprintln!("{count} {game} cases passed");
 }
 
+/// The head record (line 1) of a game folder's file, as JSON.
+pub fn head(game: &Path) -> serde_json::Value {
+    let dir = if game.is_dir() {
+        game.to_path_buf()
+    } else {
+        game.parent().unwrap().to_path_buf()
+    };
+    let text = std::fs::read_to_string(dir.join("game.jsonl")).unwrap();
+    let first: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    first["head"].clone()
+}
+
+/// A game folder's file as one JSON value shaped for tests: the head
+/// record's fields, and `log` holding the bodies of the resolved phases in
+/// order (other entries left out).
+pub fn game_json(game: &Path) -> serde_json::Value {
+    let dir = if game.is_dir() {
+        game.to_path_buf()
+    } else {
+        game.parent().unwrap().to_path_buf()
+    };
+    let text = std::fs::read_to_string(dir.join("game.jsonl")).unwrap();
+    let mut lines = text.lines();
+    let first: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+    let mut j = first["head"].clone();
+    let phases: Vec<serde_json::Value> = lines
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["body"].clone())
+        .filter(|b| b["kind"] == "phase")
+        .collect();
+    j["log"] = serde_json::Value::Array(phases);
+    j
+}
+
+/// The game file's lines as JSON: the head line, then one per entry.
+pub fn lines(game: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(game.join("game.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// Write the lines back as herald writes them (compact JSON, keys sorted).
+pub fn write_lines(game: &Path, lines: &[serde_json::Value]) {
+    let mut text = String::new();
+    for l in lines {
+        text.push_str(&serde_json::to_string(l).unwrap());
+        text.push('\n');
+    }
+    std::fs::write(game.join("game.jsonl"), text).unwrap();
+}
+
+/// Hash the chain again the way herald does (docs/trust.md): each entry's
+/// hash from the previous one and its body's bytes, and the head record's
+/// log reference. Without the game's key: the signatures stay as they were.
+pub fn rehash(lines: &mut [serde_json::Value]) {
+    let mut prev = herald::chain::record::ZERO.to_string();
+    for l in lines.iter_mut().skip(1) {
+        let body = serde_json::to_string(&l["body"]).unwrap();
+        let hash = herald::chain::record::entry_hash(&prev, &body);
+        l["prev"] = prev.clone().into();
+        l["hash"] = hash.clone().into();
+        prev = hash;
+    }
+    let n = lines.len() - 1;
+    lines[0]["head"]["log"]["head"] = prev.into();
+    lines[0]["head"]["log"]["entries"] = n.into();
+}
+
+/// Sign again with the game's own key: what only the moderator can do.
+pub fn reseal(game: &Path, lines: &mut [serde_json::Value]) {
+    let key = herald::chain::Signer::from_file(
+        &std::fs::read_to_string(game.join("moderator.key")).unwrap(),
+    )
+    .unwrap();
+    for l in lines.iter_mut().skip(1) {
+        let hash = l["hash"].as_str().unwrap().to_string();
+        l["sig"] = key
+            .sign(herald::chain::keys::Domain::Entry, hash.as_bytes())
+            .into();
+    }
+    let head = serde_json::to_string(&lines[0]["head"]).unwrap();
+    let digest = herald::chain::canon::sha256_hex(head.as_bytes());
+    lines[0]["seal"] = key
+        .sign(herald::chain::keys::Domain::Head, digest.as_bytes())
+        .into();
+}
+
 /// A game played in memory through the whole engine: order files, checks,
-/// resolve and the hash chain, as `herald resolve` does, minus the disk.
+/// resolve, the hash chain and its signatures, as `herald resolve` does,
+/// minus the disk.
 pub struct EngineGame {
-    pub loaded: herald::engine::Loaded,
+    pub loaded: herald::pipeline::Loaded,
     pub dir: PathBuf,
-    pub path: PathBuf,
+    pub seed: String,
+    pub signer: herald::chain::Signer,
     passwords: Vec<(String, String)>,
+}
+
+pub fn engine_request(
+    game: &str,
+    players: &[&str],
+    seed: &str,
+    options: Vec<String>,
+    out: PathBuf,
+) -> herald::pipeline::NewGame {
+    herald::pipeline::NewGame {
+        game: game.into(),
+        rules: None,
+        players: players.iter().map(|s| s.to_string()).collect(),
+        seed: Some(seed.into()),
+        options,
+        setup: None,
+        id: None,
+        out,
+        key: None,
+        now: chrono::DateTime::parse_from_rfc3339("2026-11-22T12:00:00Z").unwrap(),
+        secrets_from_seed: true,
+        light_passwords: true,
+        mail: Default::default(),
+    }
 }
 
 impl EngineGame {
@@ -159,67 +291,104 @@ impl EngineGame {
         tag: &str,
     ) -> EngineGame {
         let dir = scratch(tag);
-        let path = dir.join("game.json");
-        let created = herald::engine::create(herald::engine::NewGame {
-            game: game.into(),
-            rules: None,
-            players: players.iter().map(|s| s.to_string()).collect(),
-            seed: Some(seed.into()),
+        let begun = herald::pipeline::create::begin(&engine_request(
+            game,
+            players,
+            seed,
             options,
-            setup: None,
-            id: None,
-            out: path.clone(),
-            reports: None,
-            now: chrono::DateTime::parse_from_rfc3339("2026-11-22T12:00:00Z").unwrap(),
-            secrets_from_seed: false,
-            light_passwords: true,
-            mail: Default::default(),
-        })
+            dir.join("game"),
+        ))
         .unwrap();
-        let loaded = herald::engine::Loaded::open(&path).unwrap();
         EngineGame {
-            loaded,
+            loaded: begun.loaded,
             dir,
-            path,
-            passwords: created.passwords,
+            seed: begun.seed,
+            signer: begun.signer,
+            passwords: begun.passwords,
         }
     }
 
     pub fn over(&self) -> bool {
-        self.loaded.file.outcome.is_some()
+        self.loaded.head().outcome.is_some()
+    }
+
+    pub fn password(&self, id: &str) -> &str {
+        &self.passwords.iter().find(|p| p.0 == id).unwrap().1
+    }
+
+    /// The order files `choose` picks for every awaited player, with their
+    /// passwords, as a player would send them.
+    pub fn files(
+        &self,
+        mut choose: impl FnMut(&herald::pipeline::Loaded, usize) -> Vec<String>,
+    ) -> Vec<herald::pipeline::Submitted> {
+        let g = &self.loaded;
+        let h = g.head();
+        g.session
+            .awaiting(&g.state)
+            .into_iter()
+            .map(|seat| {
+                let id = &h.players[seat].id;
+                let orders = choose(g, seat);
+                herald::pipeline::Submitted::file(
+                    format!("{id}.toml"),
+                    herald::report::order_file(&h.id, id, h.turn, self.password(id), &orders),
+                )
+            })
+            .collect()
     }
 
     /// One phase: every awaited player sends the orders `choose` picks for
     /// them, as an order file with their password; the phase resolves.
-    pub fn turn(&mut self, mut choose: impl FnMut(&herald::engine::Loaded, usize) -> Vec<String>) {
-        let g = &self.loaded;
-        let files: Vec<(String, String)> = g
-            .session
-            .awaiting(&g.state)
-            .into_iter()
-            .map(|seat| {
-                let id = &g.file.players[seat].id;
-                let pw = &self.passwords.iter().find(|p| &p.0 == id).unwrap().1;
-                let orders = choose(g, seat);
-                (
-                    format!("{id}.toml"),
-                    herald::report::order_file(&g.file.id, id, g.file.turn, pw, &orders),
-                )
-            })
-            .collect();
-        herald::engine::resolve_in_place(&mut self.loaded, &files, "2026-11-22T13:00:00Z").unwrap();
+    pub fn turn(&mut self, choose: impl FnMut(&herald::pipeline::Loaded, usize) -> Vec<String>) {
+        let files = self.files(choose);
+        self.resolve(&files, "2026-11-22T13:00:00Z");
     }
 
-    /// Write the archive and replay it with `herald verify`'s code; the
-    /// problems found (none for a sound game). The folder goes if sound.
+    /// Resolve the phase with these order files at `now`.
+    pub fn resolve(&mut self, files: &[herald::pipeline::Submitted], now: &str) {
+        self.loaded
+            .resolve_files(files, now, &self.seed, &self.signer)
+            .unwrap();
+    }
+
+    /// Check the archive with `herald verify`'s code (the chain, every
+    /// signature, the replay); the problems found (none for a sound game).
+    /// The folder goes if sound.
     pub fn verify(&self) -> Vec<String> {
-        std::fs::write(&self.path, self.loaded.file.to_text()).unwrap();
-        let problems = herald::engine::verify(&self.path, None).unwrap();
+        let text = self.loaded.record.to_text();
+        let g = herald::pipeline::Loaded::from_text(&text, "game").unwrap();
+        let (problems, replayed) = herald::pipeline::replay::verify(&g, Some(&self.seed)).unwrap();
+        assert!(replayed || !problems.is_empty());
         if problems.is_empty() {
             let _ = std::fs::remove_dir_all(&self.dir);
         }
         problems
     }
+}
+
+impl EngineGame {
+    /// Write the game as a game folder (`<dir>/game`), as `herald new` and
+    /// `resolve` leave one (less the reports, which the next command that
+    /// changes the game writes); its path.
+    pub fn save(&self) -> PathBuf {
+        let folder = self.dir.join("game");
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(folder.join("game.jsonl"), self.loaded.record.to_text()).unwrap();
+        std::fs::write(folder.join("moderator.key"), self.signer.to_file()).unwrap();
+        let mut secrets = format!("seed = {:?}\n[passwords]\n", self.seed);
+        for (p, pw) in &self.passwords {
+            secrets.push_str(&format!("{p} = {pw:?}\n"));
+        }
+        std::fs::write(folder.join("secrets.toml"), secrets).unwrap();
+        folder
+    }
+}
+
+/// One form of a player's report, as `herald report` renders it (text
+/// without its signed witness block).
+pub fn report(g: &herald::pipeline::Loaded, seat: usize, format: &str) -> String {
+    String::from_utf8(herald::pipeline::render::one(g, seat, format, None).unwrap()).unwrap()
 }
 
 /// A rule case's game, started through `herald new` in its own folder.
@@ -241,7 +410,7 @@ impl CaseGame {
         prestate: Option<&str>,
     ) -> Result<CaseGame, String> {
         let dir = scratch(tag);
-        let path = dir.join("game.json").to_str().unwrap().to_string();
+        let path = dir.join("game").to_str().unwrap().to_string();
         let players = players.join(",");
         let mut args: Vec<String> = [
             "new",
@@ -272,7 +441,7 @@ impl CaseGame {
             return Err(err);
         }
         let secrets =
-            toml::from_str(&std::fs::read_to_string(dir.join("game.secrets.toml")).unwrap())
+            toml::from_str(&std::fs::read_to_string(dir.join("game/secrets.toml")).unwrap())
                 .unwrap();
         Ok(CaseGame { dir, path, secrets })
     }
@@ -285,8 +454,7 @@ impl CaseGame {
             .split_once(':')
             .ok_or(format!("order entry `{entry}` needs `player: orders`"))?;
         let player = player.trim();
-        let state: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(&self.path).unwrap()).unwrap();
+        let state = head(Path::new(&self.path));
         let (id, turn) = (
             state["id"].as_str().unwrap(),
             state["turn"].as_u64().unwrap(),

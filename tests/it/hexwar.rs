@@ -8,7 +8,6 @@
 //! HERALD_HEXWAR_ENGINE_GAMES.
 
 use crate::common::{count, herald, run_cases, CaseGame, EngineGame};
-use herald::engine;
 use herald::games::hexwar::movegen::Action;
 use herald::games::hexwar::play::{self, Plan};
 use herald::games::hexwar::playout::{self, Scratch};
@@ -170,8 +169,7 @@ fn run_case(file: &Path, n: usize, c: &Case) -> Result<(), String> {
     }
     if c.legal.is_some() || !c.listed.is_empty() || !c.unlisted.is_empty() {
         // the legal list is shown to the player to move
-        let st: Value =
-            serde_json::from_str(&std::fs::read_to_string(&game.path).unwrap()).unwrap();
+        let st: Value = crate::common::head(std::path::Path::new(&game.path));
         let awaiting = st["awaiting"].as_array().cloned().unwrap_or_default();
         let mover = awaiting
             .first()
@@ -714,7 +712,7 @@ fn engine_games_verify() {
             while !game.over() {
                 assert!(turns <= 100, "a game past the turn limit");
                 game.turn(|loaded, seat| {
-                    let text = engine::report(loaded, seat, "text").unwrap();
+                    let text = crate::common::report(loaded, seat, "text");
                     assert!(text.contains("GRAVEYARDS") && text.contains("ORDERS for turn"));
                     // half the games: the demo bot (whole multi-action turns);
                     // the other half: a random legal order set

@@ -19,7 +19,7 @@ struct Table {
 impl Table {
     fn new(tag: &str, game: &str, players: &str, extra: &[&str]) -> Table {
         let dir = scratch(tag);
-        let path = dir.join("game.json");
+        let path = dir.join("game");
         let mut args = vec![
             "new",
             game,
@@ -36,8 +36,7 @@ impl Table {
         let (code, out, err) = herald(&args);
         assert_eq!(code, 0, "new failed: {out}{err}");
         let secrets: toml::Table =
-            toml::from_str(&std::fs::read_to_string(dir.join("game.secrets.toml")).unwrap())
-                .unwrap();
+            toml::from_str(&std::fs::read_to_string(path.join("secrets.toml")).unwrap()).unwrap();
         let passwords = secrets["passwords"]
             .as_table()
             .unwrap()
@@ -56,7 +55,12 @@ impl Table {
     }
 
     fn json(&self) -> Value {
-        serde_json::from_str(&std::fs::read_to_string(&self.game).unwrap()).unwrap()
+        crate::common::game_json(&self.game)
+    }
+
+    /// The game file's bytes.
+    fn file(&self) -> Vec<u8> {
+        read(&self.game.join("game.jsonl"))
     }
 
     fn id(&self) -> String {
@@ -78,8 +82,8 @@ impl Table {
 
     /// The first legal set of orders for `player` now.
     fn legal(&self, player: &str) -> Vec<String> {
-        let g = herald::engine::Loaded::open(&self.game).unwrap();
-        let seat = g.file.player_index(player).unwrap();
+        let (_, g) = herald::pipeline::open(&self.game).unwrap();
+        let seat = g.head().player_index(player).unwrap();
         g.session.legal_orders(&g.state, seat).swap_remove(0)
     }
 
@@ -135,7 +139,7 @@ fn read(p: &Path) -> Vec<u8> {
 #[test]
 fn passwords_are_argon2_hashes_and_passwd_replaces_one() {
     let t = Table::new("passwd", "hexwar", "red,blue", &[]);
-    let file = std::fs::read_to_string(&t.game).unwrap();
+    let file = String::from_utf8(t.file()).unwrap();
     for (p, pw) in &t.passwords {
         assert!(
             !file.contains(pw.as_str()),
@@ -150,7 +154,7 @@ fn passwords_are_argon2_hashes_and_passwd_replaces_one() {
     let old = t.passwords["red"].clone();
     let out = t.ok(&["passwd", t.g(), "--player", "red"]);
     let secrets: toml::Table =
-        toml::from_str(&std::fs::read_to_string(t.dir.join("game.secrets.toml")).unwrap()).unwrap();
+        toml::from_str(&std::fs::read_to_string(t.game.join("secrets.toml")).unwrap()).unwrap();
     let new = secrets["passwords"]["red"].as_str().unwrap().to_string();
     assert_ne!(new, old);
     assert!(out.contains(&new), "{out}");
@@ -233,18 +237,14 @@ fn before_the_deadline_every_file_is_needed_after_it_the_policy_stands_in() {
     let st = t.ok(&["status", t.g(), "--now", "2026-11-24T10:30:00Z"]);
     assert!(st.contains("awaiting orders from: red"), "{st}");
     assert!(st.contains("time left: 1d 1h"), "{st}");
-    let before = read(&t.game);
+    let before = t.file();
     let (code, _, err) = t.run(&["resolve", t.g(), "--now", "2026-11-25T11:59:59Z"]);
     assert_eq!(code, 1);
     assert!(
         err.contains("still needs orders from red") && err.contains("2026-11-25T12:00:00"),
         "{err}"
     );
-    assert_eq!(
-        read(&t.game),
-        before,
-        "a refused resolve changed the game file"
-    );
+    assert_eq!(t.file(), before, "a refused resolve changed the game file");
     // At the deadline: HEXWAR's default policy is hold, a pass.
     let out = t.ok(&["resolve", t.g(), "--now", "2026-11-25T12:00:00Z"]);
     assert!(
@@ -299,7 +299,7 @@ fn the_bot_policy_plays_a_legal_move_from_the_seed() {
     assert_eq!(sa, sb);
     // A policy the game does not offer is refused by name.
     let dir = scratch("bot-bad");
-    let p = dir.join("g.json");
+    let p = dir.join("g");
     let (code, _, err) = herald(&[
         "new",
         "stack-wars",
@@ -310,7 +310,7 @@ fn the_bot_policy_plays_a_legal_move_from_the_seed() {
         "--nmr",
         "hold",
     ]);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(
         err.contains("--nmr hold") && err.contains("offers bot"),
         "{err}"
@@ -402,6 +402,21 @@ fn parse_eml(bytes: &[u8]) -> mail_parser::Message<'_> {
         .expect("an .eml herald wrote parses as mail")
 }
 
+/// The mails in a game's outbox: (is a reply, parsed bytes), by file name.
+fn outbox(game: &Path) -> Vec<(bool, Vec<u8>)> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(game.join("outbox"))
+        .map(|d| d.map(|e| e.unwrap().path()).collect())
+        .unwrap_or_default();
+    files.sort();
+    files
+        .into_iter()
+        .map(|p| {
+            let bytes = read(&p);
+            (parse_eml(&bytes).in_reply_to().as_text().is_some(), bytes)
+        })
+        .collect()
+}
+
 #[test]
 fn the_inbox_takes_good_mail_refuses_bad_and_skips_what_it_read() {
     let t = Table::new(
@@ -442,18 +457,8 @@ fn the_inbox_takes_good_mail_refuses_bad_and_skips_what_it_read() {
         ],
         &format!("Hello GM,\n\n{}\n-- \nRed\n", file(&["pass"])),
     );
-    // 2: the same mail again (a duplicate delivery).
-    mail(
-        &md,
-        "1001.b",
-        &[
-            ("From", "Red <red@example.org>"),
-            ("Subject", "turn 0"),
-            ("Date", "Mon, 23 Nov 2026 10:00:00 +0000"),
-            ("Message-ID", "<one@example.org>"),
-        ],
-        &file(&["pass"]),
-    );
+    // 2: the same mail delivered twice: the same bytes.
+    std::fs::copy(md.join("new/1000.a"), md.join("new/1001.b")).unwrap();
     // 3: blue, whose turn it is not, with a wrong password too.
     mail(
         &md,
@@ -465,6 +470,19 @@ fn the_inbox_takes_good_mail_refuses_bad_and_skips_what_it_read() {
             ("Message-ID", "<two@example.org>"),
         ],
         &t.order_text("blue", "not-it", &["pass".to_string()]),
+    );
+    // A stranger reuses the Message-ID of red's next mail, and sends it
+    // first: herald knows mails by their bytes, so red's mail still counts.
+    mail(
+        &md,
+        "1002.x",
+        &[
+            ("From", "mallory@example.org"),
+            ("Subject", "hello"),
+            ("Date", "Mon, 23 Nov 2026 10:45:00 +0000"),
+            ("Message-ID", "<three@example.org>"),
+        ],
+        "nothing to see\n",
     );
     // 4: HTML only, later: replaces mail 1.
     let html = file(&["move d2 d5", "rotate d5 NE"]).replace('\n', "<br>\n");
@@ -495,57 +513,45 @@ fn the_inbox_takes_good_mail_refuses_bad_and_skips_what_it_read() {
     );
     let out = t.inbox(&md, "2026-11-23T13:00:00Z");
     assert!(
-        out.contains("5 mails: 2 accepted, 2 refused, 1 already read"),
+        out.contains("6 mails: 2 accepted, 3 refused, 1 already read"),
         "{out}"
     );
     let lines: Vec<&str> = out.lines().collect();
+    let said =
+        |place: &str, what: &str| lines.iter().any(|l| l.contains(place) && l.contains(what));
+    assert!(said("1001.b", "already read"), "{out}");
+    assert!(said("1002.c", "wrong password for blue"), "{out}");
+    assert!(said("1002.x", "no order file found"), "{out}");
+    assert!(said("1003.d", "replacing 2026-11-23T10:00:00Z"), "{out}");
+    assert!(said("1005.f", "no order file found"), "{out}");
+    // The stored orders keep no password: it was checked once, on arrival.
+    let stored = std::fs::read_to_string(t.game.join("orders/turn-0000/red.json")).unwrap();
     assert!(
-        lines
-            .iter()
-            .any(|l| l.contains("1001.b") && l.contains("already read")),
-        "{out}"
+        !stored.contains(&pw),
+        "a stored order file keeps the password"
     );
-    assert!(
-        lines.iter().any(|l| l.contains("1002.c")
-            && l.contains("refused")
-            && l.contains("wrong password for blue")),
-        "{out}"
-    );
-    assert!(
-        lines
-            .iter()
-            .any(|l| l.contains("1003.d") && l.contains("replacing 2026-11-23T10:00:00Z")),
-        "{out}"
-    );
-    assert!(
-        lines
-            .iter()
-            .any(|l| l.contains("1005.f") && l.contains("no order file found")),
-        "{out}"
-    );
-    // One reply per mail read, each a mail to its sender.
-    let outbox = t.dir.join("game.outbox");
-    let mut replies: Vec<PathBuf> = std::fs::read_dir(&outbox)
-        .unwrap()
-        .map(|e| e.unwrap().path())
+    // One reply per mail read, each a mail to its sender (the outbox also
+    // holds red's turn-0 report mail, queued by `new`).
+    let replies: Vec<Vec<u8>> = outbox(&t.game)
+        .into_iter()
+        .filter(|r| r.0)
+        .map(|r| r.1)
         .collect();
-    replies.sort();
-    assert_eq!(replies.len(), 4, "{replies:?}");
+    assert_eq!(replies.len(), 5);
     let mut bodies = Vec::new();
-    for r in &replies {
-        let bytes = read(r);
-        let m = parse_eml(&bytes);
+    for bytes in &replies {
+        let m = parse_eml(bytes);
         assert_eq!(
             m.from().unwrap().first().unwrap().address(),
             Some("gm@example.org")
         );
-        assert!(m.in_reply_to().as_text().is_some());
         bodies.push(m.body_text(0).unwrap().to_string());
     }
     assert!(
-        bodies
-            .iter()
-            .any(|b| b.contains("ACCEPTED") && b.contains("move d2 d5") && b.contains("replace")),
+        bodies.iter().any(|b| b.contains("ACCEPTED")
+            && b.contains("move d2 d5")
+            && b.contains("replace")
+            && b.contains("HERALD RECEIPT")),
         "{bodies:?}"
     );
     assert!(
@@ -562,7 +568,7 @@ fn the_inbox_takes_good_mail_refuses_bad_and_skips_what_it_read() {
     ], &format!("--XX\nContent-Type: text/plain\n\nsee attached\n--XX\nContent-Type: text/plain; name=orders.toml\nContent-Disposition: attachment; filename=orders.toml\n\n{}--XX--\n", file(&["pass"])));
     let again = t.inbox(&md, "2026-11-23T14:00:00Z");
     assert!(
-        again.contains("6 mails: 0 accepted, 0 refused, 5 already read"),
+        again.contains("7 mails: 0 accepted, 0 refused, 6 already read"),
         "{again}"
     );
     assert!(
@@ -573,37 +579,52 @@ fn the_inbox_takes_good_mail_refuses_bad_and_skips_what_it_read() {
     );
     let once_more = t.inbox(&md, "2026-11-23T14:00:00Z");
     assert!(
-        once_more.contains("0 accepted, 0 refused, 6 already read"),
+        once_more.contains("0 accepted, 0 refused, 7 already read"),
         "{once_more}"
     );
-    let replies = std::fs::read_dir(&outbox).unwrap().count();
+    let replies: Vec<String> = outbox(&t.game)
+        .into_iter()
+        .filter(|r| r.0)
+        .map(|r| parse_eml(&r.1).body_text(0).unwrap().to_string())
+        .collect();
     assert_eq!(
-        replies, 5,
+        replies.len(),
+        6,
         "one reply per distinct mail; none for the duplicate"
     );
-    let bodies: Vec<String> = std::fs::read_dir(&outbox)
-        .unwrap()
-        .map(|e| {
-            let bytes = read(&e.unwrap().path());
-            parse_eml(&bytes).body_text(0).unwrap().to_string()
-        })
-        .collect();
-    assert!(bodies.iter().any(|b| b.contains("NOT USED")), "{bodies:?}");
+    assert!(
+        replies.iter().any(|b| b.contains("NOT USED")),
+        "{replies:?}"
+    );
     // resolve with no files named uses the stored ones: the HTML mail's.
     let st = t.ok(&["status", t.g(), "--now", "2026-11-23T14:00:00Z"]);
     assert!(st.contains("still missing: nobody"), "{st}");
-    t.ok(&["resolve", t.g(), "--now", "2026-11-23T15:00:00Z", "--eml"]);
+    t.ok(&["resolve", t.g(), "--now", "2026-11-23T15:00:00Z"]);
     let j = t.json();
     assert_eq!(j["log"][0]["orders"][0]["received"], "2026-11-23T11:00:00Z");
     assert!(j["log"][0]["orders"][0]["nmr"].is_null());
+    assert!(
+        !t.game.join("orders/turn-0000").exists(),
+        "resolved orders stay in the log only"
+    );
     let r = t.report("blue");
     assert!(r.contains("white Wyvern d2 → d5"), "{r}");
     assert!(!r.contains("Late orders"), "{r}");
-    // --eml: a mail for red (who has an address), none for blue.
-    let turn = t.dir.join("reports/turn-0001");
-    assert!(!turn.join("blue.eml").exists());
-    let bytes = read(&turn.join("red.eml"));
-    let m = parse_eml(&bytes);
+    // The turn's report mail for red (who has an address), none for blue.
+    let turn = t.game.join("reports/turn-0001");
+    let reports: Vec<Vec<u8>> = outbox(&t.game)
+        .into_iter()
+        .filter(|r| !r.0)
+        .map(|r| r.1)
+        .filter(|b| {
+            parse_eml(b)
+                .subject()
+                .unwrap_or("")
+                .contains("turn 1 report")
+        })
+        .collect();
+    assert_eq!(reports.len(), 1);
+    let m = parse_eml(&reports[0]);
     assert_eq!(
         m.to().unwrap().first().unwrap().address(),
         Some("red@example.org")
@@ -613,10 +634,9 @@ fn the_inbox_takes_good_mail_refuses_bad_and_skips_what_it_read() {
         std::fs::read_to_string(turn.join("red.txt")).unwrap()
     );
     let att: Vec<_> = m.attachments().collect();
-    // view.json, then the board as SVG and PNG (issue 8)
+    // view.json, then the board as SVG and the HTML page
     assert_eq!(att.len(), 3);
     assert_eq!(att[1].contents(), &read(&turn.join("red.svg"))[..]);
-    assert_eq!(att[2].contents(), &read(&turn.join("red.png"))[..]);
     let view: Value = serde_json::from_slice(att[0].contents()).unwrap();
     assert_eq!(
         view,
@@ -681,10 +701,12 @@ fn undo_then_redo_gives_identical_files() {
     assert_eq!(code, 1);
     assert!(err.contains("nothing to undo"), "{err}");
     let mut last_orders = String::new();
+    let mut before_last = Vec::new();
     for k in 0..4 {
         let p = t.awaiting()[0].clone();
         let o = t.legal(&p);
         last_orders = t.orders(&p, &o);
+        before_last = t.file();
         t.ok(&[
             "resolve",
             t.g(),
@@ -693,28 +715,22 @@ fn undo_then_redo_gives_identical_files() {
             &format!("2026-11-2{}T10:00:00Z", 3 + k),
         ]);
     }
-    let done = read(&t.game);
-    let red_report = read(&t.dir.join("reports/turn-0004/red.txt"));
+    let done = t.file();
+    let red_report = read(&t.game.join("reports/turn-0004/red.txt"));
     let out = t.ok(&["undo", t.g(), "--now", "2026-11-28T10:00:00Z"]);
     assert!(out.contains("rolled back turn 3"), "{out}");
     assert_eq!(
-        read(&t.game),
-        read(&t.dir.join("game.archive/turn-0003.json")),
+        t.file(),
+        before_last,
         "undo does not give the file before turn 3"
     );
     assert!(
-        !t.dir.join("reports/turn-0004").exists(),
+        !t.game.join("reports/turn-0004").exists(),
         "the undone turn's reports stay out"
     );
-    assert_eq!(
-        read(&t.dir.join("game.archive/undone-turn-0003.json")),
-        done
-    );
-    let log = std::fs::read_to_string(t.dir.join("game.archive/undo.log")).unwrap();
-    assert!(
-        log.contains("turn 3 (move) of") || log.contains("turn 3 ("),
-        "{log}"
-    );
+    assert_eq!(read(&t.game.join("archive/undone-turn-0003.jsonl")), done);
+    let log = std::fs::read_to_string(t.game.join("archive/undo.log")).unwrap();
+    assert!(log.contains("turn 3 ("), "{log}");
     t.verify();
     t.ok(&[
         "resolve",
@@ -723,11 +739,11 @@ fn undo_then_redo_gives_identical_files() {
         "--now",
         "2026-11-26T10:00:00Z",
     ]);
-    assert_eq!(read(&t.game), done, "redo gives another file");
-    assert_eq!(read(&t.dir.join("reports/turn-0004/red.txt")), red_report);
+    assert_eq!(t.file(), done, "redo gives another file");
+    assert_eq!(read(&t.game.join("reports/turn-0004/red.txt")), red_report);
     // A second undo of the same turn keeps both undone files.
     t.ok(&["undo", t.g()]);
-    assert!(t.dir.join("game.archive/undone-turn-0003-2.json").exists());
+    assert!(t.game.join("archive/undone-turn-0003-2.jsonl").exists());
 }
 
 #[test]
@@ -741,7 +757,7 @@ fn an_export_holds_the_players_own_reports_and_orders_and_nothing_else() {
         vec!["fog=true".into()],
         "export",
     );
-    let mut sent = vec![herald::engine::report(&eg.loaded, 0, "text").unwrap()];
+    let mut sent = vec![crate::common::report(&eg.loaded, 0, "text")];
     let mut rng = herald::rng::from_u64(5);
     for _ in 0..24 {
         if eg.over() {
@@ -751,91 +767,116 @@ fn an_export_holds_the_players_own_reports_and_orders_and_nothing_else() {
             let all = g.session.legal_orders(&g.state, seat);
             herald::rng::pick(&mut rng, &all).unwrap().clone()
         });
-        sent.push(herald::engine::report(&eg.loaded, 0, "text").unwrap());
+        sent.push(crate::common::report(&eg.loaded, 0, "text"));
     }
-    std::fs::write(&eg.path, eg.loaded.file.to_text()).unwrap();
-    let out = eg.dir.join("red-export.json");
+    let game = eg.save();
+    let out = eg.dir.join("red-export");
     let (code, o, e) = herald(&[
         "export",
-        eg.path.to_str().unwrap(),
+        game.to_str().unwrap(),
         "--for",
         "red",
         "--out",
         out.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{o}{e}");
-    let text = std::fs::read_to_string(&out).unwrap();
-    let x: Value = serde_json::from_str(&text).unwrap();
-    let reports: Vec<&str> = x["reports"]
+    let mut names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let reports: Vec<String> = names
+        .iter()
+        .filter(|n| n.starts_with("report-"))
+        .map(|n| std::fs::read_to_string(out.join(n)).unwrap())
+        .collect();
+    // Each report as sent, its witness block below it.
+    assert_eq!(reports.len(), sent.len());
+    for (r, s) in reports.iter().zip(&sent) {
+        assert!(
+            r.starts_with(s.as_str()),
+            "an exported report is not the one red was sent"
+        );
+        assert!(
+            r[s.len()..].starts_with("----- HERALD WITNESS -----"),
+            "{r}"
+        );
+    }
+    let j = crate::common::game_json(&game);
+    let own: Vec<String> = j["log"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|r| r["text"].as_str().unwrap())
+        .flat_map(|e| e["orders"].as_array().unwrap().clone())
+        .filter(|o| o["player"] == "red")
+        .map(|o| o["text"].as_str().unwrap().to_string())
         .collect();
-    assert_eq!(
-        reports,
-        sent.iter().map(String::as_str).collect::<Vec<_>>(),
-        "the export's reports are not the ones red was sent"
-    );
-    let file = &eg.loaded.file;
-    let own: Vec<&str> = file
-        .log
+    let orders: Vec<String> = names
         .iter()
-        .flat_map(|e| &e.orders)
-        .filter(|o| o.player == "red")
-        .map(|o| o.text.as_str())
+        .filter(|n| n.starts_with("orders-"))
+        .map(|n| std::fs::read_to_string(out.join(n)).unwrap())
         .collect();
-    let exported: Vec<&str> = x["orders"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|o| o["text"].as_str().unwrap())
-        .collect();
-    assert_eq!(exported, own);
+    assert_eq!(orders.len(), own.len());
+    for (o, text) in orders.iter().zip(&own) {
+        assert!(o.starts_with(text.as_str()), "{o}");
+        assert!(o.contains("----- HERALD RECEIPT -----"), "{o}");
+    }
     // Nothing else: no other player's order file, no seed before the end,
     // no state, no password hash.
-    for p in file.players.iter().filter(|p| p.id != "red") {
-        let header = format!("player = \\\"{}\\\"", p.id);
-        assert!(
-            !text.contains(&header),
-            "{}'s order file is in red's export",
-            p.id
-        );
-        assert!(!text.contains(&p.password), "a password hash leaks");
-    }
-    for o in file
-        .log
+    let all: String = reports.iter().chain(&orders).cloned().collect();
+    for p in j["players"]
+        .as_array()
+        .unwrap()
         .iter()
-        .flat_map(|e| &e.orders)
-        .filter(|o| o.player != "red")
+        .filter(|p| p["id"] != "red")
     {
+        let header = format!("player = \"{}\"", p["id"].as_str().unwrap());
         assert!(
-            !text.contains(&o.sha256),
-            "another player's order file hash leaks"
+            !all.contains(&header),
+            "{}'s order file is in red's export",
+            p["id"]
+        );
+        assert!(
+            !all.contains(p["password"].as_str().unwrap()),
+            "a password hash leaks"
         );
     }
-    if file.outcome.is_none() {
-        assert!(
-            !text.contains(file.seed.as_deref().unwrap()),
-            "the seed leaks before the end"
-        );
+    for e in j["log"].as_array().unwrap() {
+        for o in e["orders"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|o| o["player"] != "red")
+        {
+            assert!(
+                !all.contains(o["sha256"].as_str().unwrap()),
+                "another player's order file hash leaks"
+            );
+        }
     }
-    let keys: Vec<&str> = x.as_object().unwrap().keys().map(String::as_str).collect();
-    let mut want = vec![
-        "game",
-        "herald",
-        "id",
-        "orders",
-        "player",
-        "reports",
-        "seed_commitment",
-        "title",
+    if j["outcome"].is_null() {
+        assert!(!all.contains(&eg.seed), "the seed leaks before the end");
+    }
+    // The folder verifies on its own against the game file.
+    let mut args = vec![
+        "verify".to_string(),
+        game.join("game.jsonl").to_str().unwrap().to_string(),
+        "--seed".into(),
+        eg.seed.clone(),
+        "--witness".into(),
     ];
-    if file.outcome.is_some() {
-        want.push("seed");
-        want.sort();
-    }
-    assert_eq!(keys, want, "the export holds more than reports and orders");
+    args.extend(
+        names
+            .iter()
+            .map(|n| out.join(n).to_str().unwrap().to_string()),
+    );
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, o, e) = herald(&args);
+    assert_eq!(code, 0, "{o}{e}");
+    assert!(
+        o.contains(&format!("the {} receipts and reports", names.len())),
+        "{o}"
+    );
     let _ = std::fs::remove_dir_all(&eg.dir);
 }
 
@@ -870,19 +911,23 @@ fn the_readme_walkthrough_runs_as_written() {
     );
     assert!(stdout.contains("game over: red"), "{stdout}");
     assert!(
-        stdout.lines().any(|l| l == "ok"),
+        stdout.lines().filter(|l| l.starts_with("ok: ")).count() >= 3,
         "verify did not pass:\n{stdout}"
     );
-    // Every mail herald wrote is a mail; the final reports reveal the seed.
-    let final_red = std::fs::read_to_string(dir.join("reports/turn-0003/red.txt")).unwrap();
+    assert!(stdout.contains("receipts and reports name"), "{stdout}");
+    // Every mail herald queued is a mail; the final reports reveal the seed.
+    let final_red = std::fs::read_to_string(dir.join("game/reports/turn-0003/red.txt")).unwrap();
     assert!(final_red.contains("The seed is revealed: "), "{final_red}");
-    for f in ["red.eml", "blue.eml", "reports/turn-0003/red.eml"] {
-        let bytes = read(&dir.join(f));
-        parse_eml(&bytes);
-    }
+    let queued = outbox(&dir.join("game"));
     assert_eq!(
-        std::fs::read_dir(dir.join("game.outbox")).unwrap().count(),
-        2
+        queued.iter().filter(|m| m.0).count(),
+        2,
+        "a reply to each of red's mails"
+    );
+    assert_eq!(
+        queued.iter().filter(|m| !m.0).count(),
+        8,
+        "a report mail for each player each turn"
     );
     // The README shows the same commands.
     let readme =

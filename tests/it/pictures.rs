@@ -12,7 +12,6 @@
 
 use crate::common::{herald, scratch, EngineGame};
 use herald::board::svg::{png_height_at, png_width_of};
-use herald::engine;
 use mail_parser::MimeHeaders;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -51,11 +50,7 @@ fn position(game: &str, tag: &str) -> EngineGame {
         if g.over() {
             break;
         }
-        if t >= turns
-            && engine::report(&g.loaded, 0, "svg")
-                .unwrap()
-                .contains(r#"class="arrow "#)
-        {
+        if t >= turns && crate::common::report(&g.loaded, 0, "svg").contains(r#"class="arrow "#) {
             break;
         }
         g.turn(|loaded, seat| {
@@ -126,10 +121,10 @@ fn golden_svgs_of_a_fixed_position() {
     let mut failed = Vec::new();
     for game in GAMES {
         let g = position(game, &format!("golden-{game}"));
-        let svg = engine::report(&g.loaded, 0, "svg").unwrap();
+        let svg = crate::common::report(&g.loaded, 0, "svg");
         assert_eq!(
             svg,
-            engine::report(&g.loaded, 0, "svg").unwrap(),
+            crate::common::report(&g.loaded, 0, "svg"),
             "{game}: the same view gives the same SVG"
         );
         let pieces = piece_hexes(&svg);
@@ -162,9 +157,9 @@ fn golden_svgs_of_a_fixed_position() {
 #[test]
 fn golden_norse_wars_position_is_fogged() {
     let g = position("norse-wars", "golden-fog");
-    let svg = engine::report(&g.loaded, 0, "svg").unwrap();
+    let svg = crate::common::report(&g.loaded, 0, "svg");
     let json: serde_json::Value =
-        serde_json::from_str(&engine::report(&g.loaded, 0, "json").unwrap()).unwrap();
+        serde_json::from_str(&crate::common::report(&g.loaded, 0, "json")).unwrap();
     let fogged = json["view"]["fogged"].as_array().unwrap();
     assert!(!fogged.is_empty(), "the fixed position should have fog");
     for f in fogged {
@@ -186,10 +181,10 @@ fn unfought_battle_hidden_forces_are_absent_from_the_pictures() {
     let state = g.loaded.session.encode(&g.loaded.state);
     let mut hidden_total = 0;
     for seat in 0..2 {
-        let svg = engine::report(&g.loaded, seat, "svg").unwrap();
-        let html = engine::report(&g.loaded, seat, "html").unwrap();
+        let svg = crate::common::report(&g.loaded, seat, "svg");
+        let html = crate::common::report(&g.loaded, seat, "html");
         let json: serde_json::Value =
-            serde_json::from_str(&engine::report(&g.loaded, seat, "json").unwrap()).unwrap();
+            serde_json::from_str(&crate::common::report(&g.loaded, seat, "json")).unwrap();
         let v = &json["view"];
         let enemy = v["enemy"].as_str().unwrap();
         let sight = v["sight"].as_i64().unwrap();
@@ -253,8 +248,8 @@ fn war_of_the_dukes_deployment_is_absent_from_the_turn_0_pictures() {
         "dukes-deploy",
     );
     for seat in 0..2 {
-        let svg = engine::report(&g.loaded, seat, "svg").unwrap();
-        let html = engine::report(&g.loaded, seat, "html").unwrap();
+        let svg = crate::common::report(&g.loaded, seat, "svg");
+        let html = crate::common::report(&g.loaded, seat, "html");
         assert!(
             piece_hexes(&svg).is_empty(),
             "seat {seat}: pieces drawn while deploying"
@@ -270,78 +265,56 @@ fn war_of_the_dukes_deployment_is_absent_from_the_turn_0_pictures() {
     let _ = std::fs::remove_dir_all(&g.dir);
 }
 
-/// Every file with this extension under `dir`, sorted.
-fn files(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            files(&p, ext, out);
-        } else if p.extension().is_some_and(|e| e == ext) {
-            out.push(p);
-        }
-    }
-}
-
 #[test]
 fn every_svg_parses_and_every_png_decodes_at_the_stated_size() {
     for game in GAMES {
-        let dir = scratch(&format!("demo-{game}"));
-        let out = dir.join("demo");
-        let (code, _, err) = herald(&[
-            "demo",
-            game,
-            "--out",
-            out.to_str().unwrap(),
-            "--max-turns",
-            "8",
-            "--now",
-            "2026-11-22T12:00:00Z",
-        ]);
-        assert_eq!(code, 0, "{err}");
-        let mut svgs = Vec::new();
-        files(&out, "svg", &mut svgs);
-        assert!(svgs.len() >= 8, "{game}: only {} SVGs", svgs.len());
-        for svg_path in &svgs {
-            let svg = std::fs::read_to_string(svg_path).unwrap();
-            let (w, h) = svg_size(&svg);
-            let png = std::fs::read(svg_path.with_extension("png"))
-                .unwrap_or_else(|e| panic!("{}: no PNG beside it: {e}", svg_path.display()));
-            let (pw, ph, _, _) = png_size(&png);
-            let px = png_width_of(&svg);
-            assert_eq!(
-                (pw, ph),
-                (px, png_height_at(px, w, h)),
-                "{}",
-                svg_path.display()
-            );
-            // exactly the view's pieces are drawn
-            let json: serde_json::Value = serde_json::from_str(
-                &std::fs::read_to_string(svg_path.with_extension("json")).unwrap(),
-            )
-            .unwrap();
-            let v = &json["view"];
-            let count = |k: &str| v[k].as_array().map(|p| p.len());
-            let want = match game {
-                // living own forces and the enemy forces in sight
-                "unfought-battle" => {
-                    v["forces"]
-                        .as_array()
-                        .unwrap()
-                        .iter()
-                        .filter(|f| f["alive"] == true)
-                        .count()
-                        + count("enemies").unwrap()
-                }
-                "war-of-the-dukes" => count("units").unwrap(),
-                _ => count("pieces").or_else(|| count("stacks")).unwrap(),
-            };
-            assert_eq!(piece_hexes(&svg).len(), want, "{}", svg_path.display());
+        // eight turns of a game between bots, every seat's picture each turn
+        let entry = herald::games::find(game).unwrap();
+        let players: Vec<&str> = entry.demo_players.to_vec();
+        let mut g = EngineGame::new(game, &players, "pictures", vec![], &format!("svg-{game}"));
+        let mut rng = herald::rng::from_u64(8);
+        let mut pictures = 0;
+        for _ in 0..8 {
+            for seat in 0..players.len() {
+                let svg = crate::common::report(&g.loaded, seat, "svg");
+                let (w, h) = svg_size(&svg);
+                let png = herald::pipeline::render::png(&g.loaded, seat).unwrap();
+                let (pw, ph, _, _) = png_size(&png);
+                let px = png_width_of(&svg);
+                assert_eq!(
+                    (pw, ph),
+                    (px, png_height_at(px, w, h)),
+                    "{game} seat {seat}"
+                );
+                // exactly the view's pieces are drawn
+                let json: serde_json::Value =
+                    serde_json::from_str(&crate::common::report(&g.loaded, seat, "json")).unwrap();
+                let v = &json["view"];
+                let count = |k: &str| v[k].as_array().map(|p| p.len());
+                let want = match game {
+                    // living own forces and the enemy forces in sight
+                    "unfought-battle" => {
+                        v["forces"]
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .filter(|f| f["alive"] == true)
+                            .count()
+                            + count("enemies").unwrap()
+                    }
+                    "war-of-the-dukes" => count("units").unwrap(),
+                    _ => count("pieces").or_else(|| count("stacks")).unwrap(),
+                };
+                assert_eq!(piece_hexes(&svg).len(), want, "{game} seat {seat}");
+                pictures += 1;
+            }
+            if g.over() {
+                break;
+            }
+            g.turn(|l, seat| l.session.bot_orders(&l.state, seat, &mut rng));
         }
-        let _ = std::fs::remove_dir_all(&dir);
+        assert!(pictures >= 8, "{game}: only {pictures} pictures");
+        let _ = std::fs::remove_dir_all(&g.dir);
     }
 }
 
@@ -349,11 +322,11 @@ fn every_svg_parses_and_every_png_decodes_at_the_stated_size() {
 fn pngs_are_the_same_bytes_every_time() {
     for game in GAMES {
         let g = position(game, &format!("png-{game}"));
-        let a = engine::report_png(&g.loaded, 1).unwrap();
-        let b = engine::report_png(&g.loaded, 1).unwrap();
+        let a = herald::pipeline::render::png(&g.loaded, 1).unwrap();
+        let b = herald::pipeline::render::png(&g.loaded, 1).unwrap();
         assert!(a == b, "{game}: two PNGs of one view differ");
         let (w, _, pixels, colour) = png_size(&a);
-        let svg = engine::report(&g.loaded, 1, "svg").unwrap();
+        let svg = crate::common::report(&g.loaded, 1, "svg");
         assert_eq!(w, png_width_of(&svg));
         assert_eq!(colour, png::ColorType::Rgb);
         // the board colour is there, so the board was drawn
@@ -369,7 +342,7 @@ fn pngs_are_the_same_bytes_every_time() {
 #[test]
 fn the_cli_writes_svg_png_and_html() {
     let dir = scratch("cli-pictures");
-    let game = dir.join("g.json");
+    let game = dir.join("g");
     let (code, _, err) = herald(&[
         "new",
         "hexwar",
@@ -383,25 +356,44 @@ fn the_cli_writes_svg_png_and_html() {
         "2026-11-22T12:00:00Z",
     ]);
     assert_eq!(code, 0, "{err}");
-    for f in ["white.svg", "white.png", "black.svg", "black.png"] {
-        assert!(dir.join("reports/turn-0000").join(f).is_file(), "no {f}");
+    // The reports folder holds the text, view, SVG and HTML of each
+    // player; the PNG is drawn on demand, never on the way to a resolve.
+    for f in [
+        "white.svg",
+        "white.html",
+        "black.svg",
+        "black.txt",
+        "black.json",
+    ] {
+        assert!(game.join("reports/turn-0000").join(f).is_file(), "no {f}");
     }
+    assert!(!game.join("reports/turn-0000/white.png").exists());
     let g = game.to_str().unwrap();
     let (code, svg, err) = herald(&["report", g, "--player", "white", "--format", "svg"]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(
         svg,
-        std::fs::read_to_string(dir.join("reports/turn-0000/white.svg")).unwrap()
+        std::fs::read_to_string(game.join("reports/turn-0000/white.svg")).unwrap()
     );
-    let out = Command::new(env!("CARGO_BIN_EXE_herald"))
-        .args(["report", g, "--player", "white", "--format", "png"])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    assert_eq!(
-        out.stdout,
-        std::fs::read(dir.join("reports/turn-0000/white.png")).unwrap()
-    );
+    let png = |out: Option<&Path>| {
+        let mut args = vec!["report", g, "--player", "white", "--format", "png"];
+        if let Some(o) = out {
+            args.extend(["--out", o.to_str().unwrap()]);
+        }
+        let out = Command::new(env!("CARGO_BIN_EXE_herald"))
+            .args(&args)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        out.stdout
+    };
+    let a = png(None);
+    let (w, h, _, _) = png_size(&a);
+    let (sw, sh) = svg_size(&svg);
+    assert_eq!((w, h), (png_width_of(&svg), png_height_at(w, sw, sh)));
+    let file = dir.join("white.png");
+    png(Some(&file));
+    assert_eq!(a, std::fs::read(&file).unwrap(), "the same PNG to a file");
     let (code, html, err) = herald(&["report", g, "--player", "white", "--format", "html"]);
     assert_eq!(code, 0, "{err}");
     assert!(html.contains(r#"<meta name="viewport""#));
@@ -421,7 +413,7 @@ fn the_cli_writes_svg_png_and_html() {
 #[test]
 fn report_mails_carry_the_board() {
     let dir = scratch("mail-pictures");
-    let game = dir.join("g.json");
+    let game = dir.join("g");
     let (code, _, err) = herald(&[
         "new",
         "stack-wars",
@@ -455,11 +447,18 @@ fn report_mails_carry_the_board() {
         .attachments()
         .map(|a| a.attachment_name().unwrap_or("").to_string())
         .collect();
-    assert_eq!(names, ["view.json", "board.svg", "board.png"]);
-    let png = m.attachments().nth(2).unwrap().contents();
+    assert_eq!(names, ["view.json", "board.svg", "report.html"]);
+    let svg = m.attachments().nth(1).unwrap().contents();
     assert_eq!(
-        png,
-        &std::fs::read(dir.join("reports/turn-0000/black.png")).unwrap()[..]
+        svg,
+        &std::fs::read(game.join("reports/turn-0000/black.svg")).unwrap()[..]
+    );
+    // the same mail waits in the outbox, queued by `new`
+    let queued: Vec<_> = std::fs::read_dir(game.join("outbox")).unwrap().collect();
+    assert_eq!(
+        queued.len(),
+        1,
+        "one report mail: only black has an address"
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -496,7 +495,7 @@ fn html_reports_draw_their_boards_in_chromium() {
     }
     for game in GAMES {
         let g = position(game, &format!("browser-{game}"));
-        let html = engine::report(&g.loaded, 0, "html").unwrap();
+        let html = crate::common::report(&g.loaded, 0, "html");
         let page = g.dir.join("report.html");
         std::fs::write(&page, &html).unwrap();
         let url = format!("file://{}", page.display());
@@ -509,7 +508,7 @@ fn html_reports_draw_their_boards_in_chromium() {
         let drawn = dom.matches(r#"class="piece""#).count();
         assert_eq!(
             drawn,
-            piece_hexes(&engine::report(&g.loaded, 0, "svg").unwrap()).len(),
+            piece_hexes(&crate::common::report(&g.loaded, 0, "svg")).len(),
             "{game}: pieces in the DOM"
         );
         assert!(drawn > 0, "{game}: no pieces");

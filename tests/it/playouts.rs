@@ -9,7 +9,6 @@
 
 use crate::common::{count, EngineGame};
 use herald::board::Hex;
-use herald::engine;
 use herald::games::norse_wars::play::Event;
 use herald::games::norse_wars::rules::Rules;
 use herald::games::norse_wars::state::{Opts, Phase, State};
@@ -257,10 +256,10 @@ fn engine_games(games: usize, scan: bool, configs: &[(usize, Opts, &'static str)
                 let loaded = &game.loaded;
                 let st: &State = loaded.state.downcast_ref::<State>().unwrap();
                 for seat in (0..n).filter(|_| scan) {
-                    let text = engine::report(loaded, seat, "text").unwrap();
-                    let json = engine::report(loaded, seat, "json").unwrap();
+                    let text = crate::common::report(loaded, seat, "text");
+                    let json = crate::common::report(loaded, seat, "json");
                     // the picture (and so the PNG drawn from it) and the HTML page
-                    let html = engine::report(loaded, seat, "html").unwrap();
+                    let html = crate::common::report(loaded, seat, "html");
                     let svg = &html[html.find("<svg").unwrap()..html.find("</svg>").unwrap()];
                     let sees = visible(st, seat, rules.fog.range);
                     let view: serde_json::Value = serde_json::from_str(&json).unwrap();
@@ -286,7 +285,7 @@ fn engine_games(games: usize, scan: bool, configs: &[(usize, Opts, &'static str)
                         } else {
                             format!("{owner} {}", p.name())
                         };
-                        assert!(!text.contains(&called), "{n}p {name}, turn {}: seat {seat}'s report names hidden {called}:\n{text}", loaded.file.turn);
+                        assert!(!text.contains(&called), "{n}p {name}, turn {}: seat {seat}'s report names hidden {called}:\n{text}", loaded.head().turn);
                         assert!(
                             !json.contains(&called),
                             "{n}p {name}: seat {seat}'s view.json names hidden {called}"
@@ -315,7 +314,7 @@ fn engine_games(games: usize, scan: bool, configs: &[(usize, Opts, &'static str)
                     assert_eq!(drawn, shown, "{n}p {name}: seat {seat}'s picture");
                     reports_scanned += 4;
                 }
-                if loaded.file.outcome.is_some() || turns > 3000 {
+                if loaded.head().outcome.is_some() || turns > 3000 {
                     break;
                 }
                 game.turn(|loaded, seat| {

@@ -39,7 +39,7 @@ struct CliGame {
 
 impl CliGame {
     fn new(dir: PathBuf, extra: &[&str]) -> Result<CliGame, String> {
-        let path = dir.join("game.json");
+        let path = dir.join("game");
         let gs = path.to_str().unwrap().to_string();
         let mut args = vec![
             "new",
@@ -59,7 +59,7 @@ impl CliGame {
             return Err(err);
         }
         let passwords =
-            toml::from_str(&std::fs::read_to_string(dir.join("game.secrets.toml")).unwrap())
+            toml::from_str(&std::fs::read_to_string(dir.join("game/secrets.toml")).unwrap())
                 .unwrap();
         Ok(CliGame {
             dir,
@@ -74,7 +74,7 @@ impl CliGame {
     }
 
     fn file(&self) -> Value {
-        serde_json::from_str(&std::fs::read_to_string(&self.path).unwrap()).unwrap()
+        crate::common::game_json(&self.path)
     }
 
     /// Write an order file (one order per line, from line 6) and resolve it.
@@ -409,13 +409,16 @@ fn scripted_game_through_resolve() {
     let text = g.report("white");
     assert!(text.contains("GAME OVER"), "{text}");
     assert!(
-        text.trim_end()
+        text.split("----- HERALD WITNESS")
+            .next()
+            .unwrap()
+            .trim_end()
             .ends_with("The game is over; no more orders."),
         "{text}"
     );
     g.verify().unwrap();
     // The passing turn is one resolve: White's second move is turn 10.
-    let turn10 = std::fs::read_to_string(dir.join("reports/turn-0010/white.txt")).unwrap();
+    let turn10 = std::fs::read_to_string(dir.join("game/reports/turn-0010/white.txt")).unwrap();
     assert!(turn10.contains("YOUR TURN"), "{turn10}");
     assert!(
         turn10.contains("[turn 9] black (Black) has no legal action and passes"),
@@ -601,13 +604,14 @@ fn demo_plays_a_whole_game_and_verifies() {
         "the demo bots should finish by the rules: {stdout}"
     );
     // A mid-game report ends with a filled order form for the player to move.
-    let r1 = std::fs::read_to_string(out.join("reports/turn-0001/white.txt")).unwrap();
+    let r1 = std::fs::read_to_string(out.join("game/reports/turn-0001/white.txt")).unwrap();
     assert!(r1.contains("----- ORDERS for turn 1"), "{r1}");
     assert!(r1.contains("#   fortify 0,0,"), "{r1}");
     assert!(
         r1.contains("  8  (") || r1.contains(" 8  ("),
         "the board is drawn: {r1}"
     );
-    assert!(r1.trim_end().ends_with(']'), "{r1}");
+    let body = r1.split("----- HERALD WITNESS").next().unwrap();
+    assert!(body.trim_end().ends_with(']'), "{r1}");
     let _ = std::fs::remove_dir_all(&dir);
 }

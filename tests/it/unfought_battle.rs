@@ -82,7 +82,7 @@ impl CliGame {
         prestate: Option<&str>,
     ) -> Result<CliGame, String> {
         let dir = scratch(tag);
-        let path = dir.join("game.json").to_str().unwrap().to_string();
+        let path = dir.join("game").to_str().unwrap().to_string();
         let mut args: Vec<String> = [
             "new",
             "unfought-battle",
@@ -116,7 +116,7 @@ impl CliGame {
             return Err(format!("new refused: {err}"));
         }
         let passwords =
-            toml::from_str(&std::fs::read_to_string(dir.join("game.secrets.toml")).unwrap())
+            toml::from_str(&std::fs::read_to_string(dir.join("game/secrets.toml")).unwrap())
                 .unwrap();
         Ok(CliGame {
             dir,
@@ -127,7 +127,7 @@ impl CliGame {
     }
 
     fn file(&self) -> Value {
-        serde_json::from_str(&std::fs::read_to_string(&self.path).unwrap()).unwrap()
+        crate::common::game_json(std::path::Path::new(&self.path))
     }
 
     /// Write one player's order file.
@@ -239,54 +239,35 @@ fn rule_cases() {
 
 /// A game created through the engine in memory, with its passwords.
 struct Mem {
-    loaded: herald::engine::Loaded,
-    passwords: BTreeMap<String, String>,
-    dir: std::path::PathBuf,
+    eg: crate::common::EngineGame,
 }
 
 impl Mem {
     fn new(seed: &str, tag: &str) -> Mem {
-        let dir = scratch(tag);
-        let created = herald::engine::create(herald::engine::NewGame {
-            game: "unfought-battle".into(),
-            rules: None,
-            players: PLAYERS.iter().map(|s| s.to_string()).collect(),
-            seed: Some(seed.into()),
-            options: Vec::new(),
-            setup: None,
-            id: None,
-            out: dir.join("game.json"),
-            reports: None,
-            now: chrono::DateTime::parse_from_rfc3339("2026-11-22T12:00:00Z").unwrap(),
-            secrets_from_seed: false,
-            light_passwords: true,
-            mail: Default::default(),
-        })
-        .unwrap();
-        let loaded = herald::engine::Loaded::open(&dir.join("game.json")).unwrap();
         Mem {
-            loaded,
-            passwords: created.passwords.into_iter().collect(),
-            dir,
+            eg: crate::common::EngineGame::new("unfought-battle", &PLAYERS, seed, Vec::new(), tag),
         }
     }
 
-    fn state(&self) -> State {
-        serde_json::from_value(self.loaded.file.state.clone()).unwrap()
+    fn loaded(&self) -> &herald::pipeline::Loaded {
+        &self.eg.loaded
     }
 
-    fn file(&self, seat: usize, lines: &[String]) -> (String, String) {
+    fn state(&self) -> State {
+        serde_json::from_value(self.loaded().head().state.clone()).unwrap()
+    }
+
+    fn file(&self, seat: usize, lines: &[String]) -> herald::pipeline::Submitted {
         let id = PLAYERS[seat];
-        (
+        let h = self.loaded().head();
+        herald::pipeline::Submitted::file(
             format!("{id}.toml"),
-            herald::report::order_file(
-                &self.loaded.file.id,
-                id,
-                self.loaded.file.turn,
-                &self.passwords[id],
-                lines,
-            ),
+            herald::report::order_file(&h.id, id, h.turn, self.eg.password(id), lines),
         )
+    }
+
+    fn resolve(&mut self, files: &[herald::pipeline::Submitted], now: &str) {
+        self.eg.resolve(files, now);
     }
 
     /// Random orders for both seats, as lines.
@@ -306,7 +287,7 @@ impl Mem {
 
 impl Drop for Mem {
     fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
+        let _ = std::fs::remove_dir_all(&self.eg.dir);
     }
 }
 
@@ -318,7 +299,7 @@ fn a_turn_does_not_depend_on_the_order_of_files_or_lines() {
     let mut combats = 0;
     for g in 0..games {
         let mut m = Mem::new(&format!("order-{g}"), &format!("ub-order-{g}"));
-        while m.loaded.file.outcome.is_none() {
+        while m.loaded().head().outcome.is_none() {
             let lines = m.random_lines(&mut rng, g % 2 == 0);
             let a = [m.file(0, &lines[0]), m.file(1, &lines[1])];
             // The other way: files swapped, every file's lines reversed.
@@ -329,16 +310,22 @@ fn a_turn_does_not_depend_on_the_order_of_files_or_lines() {
             };
             let b = [rev(1), rev(0)];
             let now = "2026-11-22T13:00:00Z";
-            let (fa, _) = herald::engine::resolve(&m.loaded, &a, now).unwrap();
-            let (fb, _) = herald::engine::resolve(&m.loaded, &b, now).unwrap();
-            assert_eq!(fa.state, fb.state, "game {g} turn {}", m.loaded.file.turn);
-            let (ea, eb) = (
-                &fa.log.last().unwrap().events,
-                &fb.log.last().unwrap().events,
+            let seed = m.eg.seed.clone();
+            let (ha, pa) = herald::pipeline::resolve::preview(m.loaded(), &a, now, &seed).unwrap();
+            let (hb, pb) = herald::pipeline::resolve::preview(m.loaded(), &b, now, &seed).unwrap();
+            assert_eq!(
+                ha.state,
+                hb.state,
+                "game {g} turn {}",
+                m.loaded().head().turn
             );
-            assert_eq!(ea, eb);
-            combats += ea.iter().filter(|e| e["event"] == "combat").count();
-            herald::engine::resolve_in_place(&mut m.loaded, &a, now).unwrap();
+            assert_eq!(pa.events, pb.events);
+            assert_eq!(
+                pa.rolls, pb.rolls,
+                "the dice depend on the orders, not their order"
+            );
+            combats += pa.events.iter().filter(|e| e["event"] == "combat").count();
+            m.resolve(&a, now);
             turns += 1;
         }
     }
@@ -460,7 +447,13 @@ fn random_games_finish_soundly() {
                 })
                 .collect();
             ev.clear();
-            st = playout::step(&r, &st, &orders, &mut rng, &mut ev);
+            st = playout::step(
+                &r,
+                &st,
+                &orders,
+                &mut herald::rng::Dice::quiet(&mut rng),
+                &mut ev,
+            );
             for e in &ev {
                 let v = serde_json::to_value(e).unwrap();
                 let k = v["event"].as_str().unwrap().to_string();
@@ -539,12 +532,11 @@ fn reports_reveal_nothing_beyond_the_rules() {
     for g in 0..games {
         let mut m = Mem::new(&format!("scan-{g}"), &format!("ub-scan-{g}"));
         let mut known = [BTreeSet::new(), BTreeSet::new()];
-        while m.loaded.file.outcome.is_none() {
+        while m.loaded().head().outcome.is_none() {
             let lines = m.random_lines(&mut rng, g % 2 == 0);
             let files = [m.file(0, &lines[0]), m.file(1, &lines[1])];
-            herald::engine::resolve_in_place(&mut m.loaded, &files, "2026-11-22T13:00:00Z")
-                .unwrap();
-            let entry = m.loaded.file.log.last().unwrap();
+            m.resolve(&files, "2026-11-22T13:00:00Z");
+            let entry = m.loaded().last_phase().unwrap();
             // The game file keeps both players' order files.
             let who: Vec<&str> = entry.orders.iter().map(|o| o.player.as_str()).collect();
             assert_eq!(who, PLAYERS, "the log keeps both order files");
@@ -561,12 +553,11 @@ fn reports_reveal_nothing_beyond_the_rules() {
                 break;
             }
             for seat in 0..2 {
-                let text = herald::engine::report(&m.loaded, seat, "text").unwrap();
+                let text = crate::common::report(m.loaded(), seat, "text");
                 let json: Value =
-                    serde_json::from_str(&herald::engine::report(&m.loaded, seat, "json").unwrap())
-                        .unwrap();
+                    serde_json::from_str(&crate::common::report(m.loaded(), seat, "json")).unwrap();
                 let v = &json["view"];
-                let ctx = format!("game {g} turn {} seat {seat}", m.loaded.file.turn);
+                let ctx = format!("game {g} turn {} seat {seat}", m.loaded().head().turn);
                 let me = &st.sides[seat];
                 let them = &st.sides[1 - seat];
                 // What the rules let this seat see, worked out here.
@@ -673,8 +664,8 @@ fn reports_reveal_nothing_beyond_the_rules() {
                 }
                 let other = PLAYERS[1 - seat];
                 assert!(
-                    !text.contains(&m.passwords[other])
-                        && !json.to_string().contains(&m.passwords[other])
+                    !text.contains(m.eg.password(other))
+                        && !json.to_string().contains(m.eg.password(other))
                 );
                 assert!(!text.contains(&format!("player = \"{other}\"")), "{ctx}");
                 let sha = &entry.orders[1 - seat].sha256;
@@ -684,10 +675,7 @@ fn reports_reveal_nothing_beyond_the_rules() {
                 checked += 1;
             }
         }
-        let problems = {
-            std::fs::write(m.dir.join("game.json"), m.loaded.file.to_text()).unwrap();
-            herald::engine::verify(&m.dir.join("game.json"), None).unwrap()
-        };
+        let problems = m.eg.verify();
         assert!(problems.is_empty(), "game {g}: {problems:?}");
     }
     assert!(

@@ -107,13 +107,13 @@ fn send_all(g: &CaseGame, k: usize, entry: &str) -> Result<(i32, String, Vec<Str
         return Ok((code, err, vec![format!("orders-{k}.toml")]));
     }
     // Several files at once: write each, resolve them together.
-    let state: Value = serde_json::from_str(&std::fs::read_to_string(&g.path).unwrap()).unwrap();
+    let state: Value = crate::common::head(std::path::Path::new(&g.path));
     let (id, turn) = (
         state["id"].as_str().unwrap().to_string(),
         state["turn"].as_u64().unwrap(),
     );
     let secrets: toml::Value =
-        toml::from_str(&std::fs::read_to_string(g.dir.join("game.secrets.toml")).unwrap()).unwrap();
+        toml::from_str(&std::fs::read_to_string(g.dir.join("game/secrets.toml")).unwrap()).unwrap();
     let mut files = Vec::new();
     let mut names = Vec::new();
     for (j, part) in parts.iter().enumerate() {
@@ -273,8 +273,8 @@ fn form_deployment(path: &str, player: &str) -> Vec<String> {
 
 fn order_file(g: &CaseGame, player: &str, turn: u64, orders: &[String]) -> String {
     let secrets: toml::Value =
-        toml::from_str(&std::fs::read_to_string(g.dir.join("game.secrets.toml")).unwrap()).unwrap();
-    let state: Value = serde_json::from_str(&std::fs::read_to_string(&g.path).unwrap()).unwrap();
+        toml::from_str(&std::fs::read_to_string(g.dir.join("game/secrets.toml")).unwrap()).unwrap();
+    let state: Value = crate::common::head(std::path::Path::new(&g.path));
     let f = g.dir.join(format!("{player}-{turn}.toml"));
     let text = format!(
         "game = {:?}\nplayer = {player:?}\nturn = {turn}\npassword = {:?}\norders = [\n{}]\n",
@@ -306,14 +306,17 @@ fn deployments_stay_hidden_until_both_are_in() {
     orf2[0] = format!("I1 {b}");
     orf2[1] = format!("I2 {a}");
     let fo = order_file(&g, "orfburg", 0, &orf2);
-    let before = std::fs::read_to_string(&g.path).unwrap();
+    let before = std::fs::read_to_string(std::path::Path::new(&g.path).join("game.jsonl")).unwrap();
     let (code, _, err) = herald(&["resolve", &g.path, &fo, "--now", "2026-11-22T13:00:00Z"]);
     assert_eq!(code, 1, "{err}");
     assert!(
         err.contains("turn 0 still needs orders from wulfenburg"),
         "{err}"
     );
-    assert_eq!(before, std::fs::read_to_string(&g.path).unwrap());
+    assert_eq!(
+        before,
+        std::fs::read_to_string(std::path::Path::new(&g.path).join("game.jsonl")).unwrap()
+    );
     let (code, out, err) = herald(&["check", &g.path, &fo]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("ok"), "{out}");
@@ -425,7 +428,7 @@ fn scripted_game_through_resolve() {
     // The rest of the game: nobody moves.
     let mut turn = 4;
     loop {
-        let f: Value = serde_json::from_str(&std::fs::read_to_string(&g.path).unwrap()).unwrap();
+        let f: Value = crate::common::game_json(std::path::Path::new(&g.path));
         if f["outcome"].is_object() {
             break;
         }
@@ -521,7 +524,8 @@ fn random_games_finish_soundly() {
                 );
                 orders.insert(seat, o);
             }
-            let (next, events) = WarOfTheDukes::resolve(&r, &st, &orders, &mut rr);
+            let (next, events) =
+                WarOfTheDukes::resolve(&r, &st, &orders, &mut herald::rng::Dice::quiet(&mut rr));
             combats += events
                 .iter()
                 .filter(|e| matches!(e, Event::Combat { .. }))
@@ -630,10 +634,10 @@ fn demo_plays_a_whole_game_and_verifies() {
     assert!(stdout.contains("herald verify: ok"), "{stdout}");
     // The deployment's reports offer a legal deployment; turn 1's shows
     // the map with pieces, and both deployments.
-    let r0 = std::fs::read_to_string(out.join("reports/turn-0000/wulfenburg.txt")).unwrap();
+    let r0 = std::fs::read_to_string(out.join("game/reports/turn-0000/wulfenburg.txt")).unwrap();
     assert!(r0.contains("----- ORDERS for turn 0"), "{r0}");
     assert!(r0.contains("DEPLOYMENT"), "{r0}");
-    let r1 = std::fs::read_to_string(out.join("reports/turn-0001/orfburg.txt")).unwrap();
+    let r1 = std::fs::read_to_string(out.join("game/reports/turn-0001/orfburg.txt")).unwrap();
     check_text(
         &r1,
         &[

@@ -16,7 +16,7 @@ pub mod state;
 pub mod svg;
 pub mod view;
 
-use crate::file::Outcome;
+use crate::games::Outcome;
 use crate::games::{Game, OptionSpec, Options, Problem, Seat, Seen, Setup};
 use crate::rng::ChaCha20Rng;
 use play::{Event, Order, Plan};
@@ -176,7 +176,7 @@ impl Game for Hexwar {
         rules: &Rules,
         st: &State,
         orders: &BTreeMap<Seat, Vec<Order>>,
-        _rng: &mut ChaCha20Rng,
+        _dice: &mut crate::rng::Dice,
     ) -> (State, Vec<Event>) {
         let mut next = st.clone();
         let mut ev = Vec::new();

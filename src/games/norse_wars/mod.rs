@@ -13,7 +13,7 @@ pub mod svg;
 pub mod view;
 
 use crate::board::{Dir, Hex};
-use crate::file::Outcome;
+use crate::games::Outcome;
 use crate::games::{Game, OptionSpec, Options, Problem, Seat, Seen, Setup};
 use crate::rng::ChaCha20Rng;
 use play::{Event, Illegal, Move};
@@ -347,7 +347,7 @@ impl Game for NorseWars {
         rules: &Rules,
         st: &State,
         orders: &BTreeMap<Seat, Vec<Order>>,
-        _rng: &mut ChaCha20Rng,
+        _dice: &mut crate::rng::Dice,
     ) -> (State, Vec<Event>) {
         let mut next = st.clone();
         let mut ev = Vec::new();

@@ -14,7 +14,7 @@ pub mod state;
 pub mod svg;
 pub mod view;
 
-use crate::file::Outcome;
+use crate::games::Outcome;
 use crate::games::{Game, OptionSpec, Options, Problem, Seat, Seen, Setup};
 use crate::rng::ChaCha20Rng;
 use play::{Action, Event, Illegal};
@@ -264,7 +264,7 @@ impl Game for StackWars {
         _: &Rules,
         st: &State,
         orders: &BTreeMap<Seat, Vec<Order>>,
-        _rng: &mut ChaCha20Rng,
+        _dice: &mut crate::rng::Dice,
     ) -> (State, Vec<Event>) {
         let mut next = st.clone();
         let mut ev = Vec::new();

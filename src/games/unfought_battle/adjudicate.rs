@@ -28,7 +28,7 @@ use super::orders::{Act, Order};
 use super::rules::Rules;
 use super::state::State;
 use crate::board::Hex;
-use crate::rng::ChaCha20Rng;
+use crate::rng::Dice;
 use std::collections::BTreeMap;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -137,10 +137,11 @@ impl Turn<'_> {
         at: Hex,
         a: (usize, Entrant),
         b: (usize, Entrant),
-        rng: &mut ChaCha20Rng,
+        dice: &mut Dice,
     ) -> (Option<usize>, usize) {
         let (ua, ub) = (a.0, b.0);
-        let (fighters, winner) = fight(self.rules, rng, a.1, b.1);
+        let what = format!("{} at {}", kind.name(), super::board::label(at));
+        let (fighters, winner) = fight(self.rules, dice, &what, a.1, b.1);
         // Both powers become known to both players.
         let (fa, fb) = (fighters[0].force, fighters[1].force);
         self.st.sides[0].learn(fb);
@@ -180,7 +181,7 @@ impl Turn<'_> {
     }
 
     /// Stage 2: head-on swaps between enemies.
-    fn swaps(&mut self, rng: &mut ChaCha20Rng) {
+    fn swaps(&mut self, dice: &mut Dice) {
         let mut pairs: Vec<(Hex, usize, usize)> = Vec::new();
         for u in 0..self.n {
             if self.status[u] != Status::Moving {
@@ -199,7 +200,7 @@ impl Turn<'_> {
         pairs.sort();
         for (at, u, v) in pairs {
             let (a, b) = (self.entrant(u, None), self.entrant(v, None));
-            let (w, e) = self.combat(CombatKind::Swap, at, (u, a), (v, b), rng);
+            let (w, e) = self.combat(CombatKind::Swap, at, (u, a), (v, b), dice);
             match w {
                 Some(w) => {
                     let l = if w == u { v } else { u };
@@ -220,7 +221,7 @@ impl Turn<'_> {
     }
 
     /// Stage 3: two enemies entering one hex.
-    fn contests(&mut self, rng: &mut ChaCha20Rng) {
+    fn contests(&mut self, dice: &mut Dice) {
         let mut by_hex: BTreeMap<Hex, Vec<usize>> = BTreeMap::new();
         for u in self.units() {
             if self.status[u] == Status::Moving {
@@ -234,7 +235,7 @@ impl Turn<'_> {
             // The check allows one mover per seat into a hex: one of each.
             let (u, v) = (us[0], us[1]);
             let (a, b) = (self.entrant(u, None), self.entrant(v, None));
-            let (w, e) = self.combat(CombatKind::Contest, at, (u, a), (v, b), rng);
+            let (w, e) = self.combat(CombatKind::Contest, at, (u, a), (v, b), dice);
             match w {
                 Some(w) => {
                     let l = if w == u { v } else { u };
@@ -254,7 +255,7 @@ impl Turn<'_> {
     }
 
     /// Stage 4: settle every remaining move, far end of each chain first.
-    fn chains(&mut self, rng: &mut ChaCha20Rng) {
+    fn chains(&mut self, dice: &mut Dice) {
         for first in self.units() {
             if self.status[first] != Status::Moving {
                 continue;
@@ -278,14 +279,14 @@ impl Turn<'_> {
             }
             while let Some(x) = path.pop() {
                 if self.status[x] == Status::Moving {
-                    self.settle(x, rng);
+                    self.settle(x, dice);
                 }
             }
         }
     }
 
     /// Settle one move whose target's occupant (if any) is settled.
-    fn settle(&mut self, x: usize, rng: &mut ChaCha20Rng) {
+    fn settle(&mut self, x: usize, dice: &mut Dice) {
         let t = self.target(x).unwrap();
         let occ = self
             .units()
@@ -307,7 +308,7 @@ impl Turn<'_> {
                 if self.act(o) == Act::Ambush {
                     self.sprung[o] = true;
                 }
-                let (w, e) = self.combat(CombatKind::Assault, t, (x, a), (o, d), rng);
+                let (w, e) = self.combat(CombatKind::Assault, t, (x, a), (o, d), dice);
                 match w {
                     Some(w) if w == x => {
                         self.kill(o);
@@ -341,7 +342,7 @@ impl Turn<'_> {
 
     /// Stage 5: each unsprung ambusher strikes once, at the enemy that
     /// moved this turn and ended next to it, first in board order (q, then r).
-    fn ambushes(&mut self, rng: &mut ChaCha20Rng) {
+    fn ambushes(&mut self, dice: &mut Dice) {
         let mut ambushers: Vec<(Hex, usize)> = self
             .units()
             .filter(|&u| {
@@ -378,7 +379,7 @@ impl Turn<'_> {
                     self.rules.orders.difficult_bonus,
                 ));
             }
-            let (w, e) = self.combat(CombatKind::Ambush, at, (a, ea), (v, ev), rng);
+            let (w, e) = self.combat(CombatKind::Ambush, at, (a, ea), (v, ev), dice);
             let (ta, tv) = (label(at), label(there));
             match w {
                 Some(w) => {
@@ -403,7 +404,7 @@ pub fn resolve(
     rules: &Rules,
     st: &mut State,
     orders: &BTreeMap<usize, Vec<Order>>,
-    rng: &mut ChaCha20Rng,
+    dice: &mut Dice,
     ev: &mut Vec<Event>,
 ) {
     let acts = table(st, orders);
@@ -469,9 +470,9 @@ pub fn resolve(
         sprung: vec![false; 2 * n],
         ev,
     };
-    t.swaps(rng);
-    t.contests(rng);
-    t.chains(rng);
+    t.swaps(dice);
+    t.contests(dice);
+    t.chains(dice);
     // Moves happen together: the successful ones are told, then positions
     // change, then ambushes spring.
     let ends: Vec<Hex> = (0..2 * n).map(|u| t.end_hex(u)).collect();
@@ -487,7 +488,7 @@ pub fn resolve(
             });
         }
     }
-    t.ambushes(rng);
+    t.ambushes(dice);
     for (u, &end) in ends.iter().enumerate() {
         let (s, i) = (u / n, u % n);
         let dead = t.status[u] == Status::Dead;

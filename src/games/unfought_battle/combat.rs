@@ -6,7 +6,7 @@
 use super::events::Fighter;
 use super::rules::Rules;
 use crate::board::Hex;
-use crate::rng::{self, ChaCha20Rng};
+use crate::rng::{Dice, Seen};
 
 /// A force about to fight: seat, force id, start hex, power, bonuses.
 pub struct Entrant {
@@ -18,18 +18,34 @@ pub struct Entrant {
 }
 
 /// Fight `a` against `b` (any order of seats); the fighters by seat and
-/// the winning seat (`None`: a tie).
+/// the winning seat (`None`: a tie). Each side's variance is a two-sided
+/// die (1: −variance, 2: +variance), seen by both players, since both
+/// powers become known to both. `what` names the combat for the roll log.
 pub fn fight(
     rules: &Rules,
-    rng: &mut ChaCha20Rng,
+    dice: &mut Dice,
+    what: &str,
     a: Entrant,
     b: Entrant,
 ) -> ([Fighter; 2], Option<usize>) {
     let (first, second) = if a.seat == 0 { (a, b) } else { (b, a) };
     let v = rules.combat.variance;
-    let mut roll = || if rng::below(rng, 2) == 0 { -v } else { v };
-    let r0 = roll();
-    let r1 = roll();
+    let mut roll = |e: &Entrant| {
+        let up = dice.roll(2, Seen::Only(vec![0, 1]), |x| {
+            let r = if x == 1 { -v } else { v };
+            format!(
+                "{what}: [seat {}]'s force {} (power {}) varies by {r:+}",
+                e.seat, e.force, e.power
+            )
+        });
+        if up == 1 {
+            -v
+        } else {
+            v
+        }
+    };
+    let r0 = roll(&first);
+    let r1 = roll(&second);
     let make = |e: Entrant, roll: i32| {
         let total = e.power as i32 + e.bonuses.iter().map(|b| b.1).sum::<i32>() + roll;
         Fighter {

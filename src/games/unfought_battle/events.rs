@@ -34,6 +34,18 @@ pub enum CombatKind {
     Ambush,
 }
 
+impl CombatKind {
+    /// The word a report uses.
+    pub fn name(self) -> &'static str {
+        match self {
+            CombatKind::Contest => "contest",
+            CombatKind::Swap => "swap",
+            CombatKind::Assault => "assault",
+            CombatKind::Ambush => "ambush",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {

@@ -21,7 +21,7 @@ pub mod svg;
 pub mod upkeep;
 pub mod view;
 
-use crate::file::Outcome;
+use crate::games::Outcome;
 use crate::games::{Game, OptionSpec, Options, Problem, Seat, Seen, Setup};
 use crate::rng::ChaCha20Rng;
 use events::Event;
@@ -129,10 +129,10 @@ impl Game for UnfoughtBattle {
         rules: &Rules,
         st: &State,
         orders: &BTreeMap<Seat, Vec<Order>>,
-        rng: &mut ChaCha20Rng,
+        dice: &mut crate::rng::Dice,
     ) -> (State, Vec<Event>) {
         let mut ev = Vec::new();
-        let next = playout::step(rules, st, orders, rng, &mut ev);
+        let next = playout::step(rules, st, orders, dice, &mut ev);
         (next, ev)
     }
 

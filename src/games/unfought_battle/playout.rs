@@ -10,7 +10,7 @@ use super::setup;
 use super::state::{Phase, State};
 use super::upkeep;
 use crate::board::Hex;
-use crate::rng::{self, ChaCha20Rng};
+use crate::rng::{self, ChaCha20Rng, Dice};
 use std::collections::BTreeMap;
 
 /// A fresh game on a board drawn from `rng`, awaiting deployment.
@@ -215,7 +215,7 @@ pub fn step(
     rules: &Rules,
     st: &State,
     orders: &BTreeMap<usize, Vec<Order>>,
-    rng: &mut ChaCha20Rng,
+    dice: &mut Dice,
     ev: &mut Vec<Event>,
 ) -> State {
     let mut next = st.clone();
@@ -258,7 +258,7 @@ pub fn step(
                 };
                 upkeep::finish(&mut next, end, ev);
             } else {
-                adjudicate::resolve(rules, &mut next, orders, rng, ev);
+                adjudicate::resolve(rules, &mut next, orders, dice, ev);
                 upkeep::upkeep(rules, &mut next, ev);
             }
         }
@@ -280,7 +280,7 @@ pub fn play(
         let orders: BTreeMap<usize, Vec<Order>> =
             (0..2).map(|s| (s, pick(rules, &st, s, rng))).collect();
         events.clear();
-        st = step(rules, &st, &orders, rng, events);
+        st = step(rules, &st, &orders, &mut Dice::quiet(rng), events);
         phases += 1;
     }
     (st, phases)

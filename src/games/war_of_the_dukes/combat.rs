@@ -8,7 +8,6 @@ use super::rules::{Res, Rules};
 use super::state::{Board, State};
 use super::units::{Kind, Side};
 use super::zoc;
-use crate::rng::{self, ChaCha20Rng};
 
 /// Two hexes touch along a hexside that is not an unbridged river.
 pub fn contact(rules: &Rules, a: Ix, b: Ix) -> bool {
@@ -244,7 +243,7 @@ pub fn attack(
     target: Ix,
     with: &[usize],
     advance: Option<usize>,
-    rng: &mut ChaCha20Rng,
+    dice: &mut crate::rng::Dice,
 ) -> Event {
     let board = st.board(rules);
     let tl = rules.map.label(target);
@@ -294,8 +293,15 @@ pub fn attack(
     let a: u32 = attackers.iter().map(|f| f.value).sum();
     let d: u32 = def.iter().map(|f| f.value).sum();
     let (col, odds) = rules.odds(a, d);
-    let die = rng::die(rng, 6);
     let modifier = rules.at(target).die;
+    let die = dice.roll(6, crate::rng::Seen::All, |v| {
+        let total = (v + modifier).min(6);
+        if modifier > 0 {
+            format!("attack on {tl}, {a} against {d} ({odds}): die {v}, +{modifier} for the terrain → {total}")
+        } else {
+            format!("attack on {tl}, {a} against {d} ({odds}): die {v}")
+        }
+    });
     let roll = (die + modifier).min(6);
     let result = rules.crt[roll as usize - 1][col];
     let close: Vec<usize> = with

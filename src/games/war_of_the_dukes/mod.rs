@@ -26,7 +26,7 @@ pub mod units;
 pub mod view;
 pub mod zoc;
 
-use crate::file::Outcome;
+use crate::games::Outcome;
 use crate::games::{Game, OptionSpec, Options, Problem, Seat, Seen, Setup};
 use crate::rng::ChaCha20Rng;
 use events::Event;
@@ -140,7 +140,7 @@ impl Game for WarOfTheDukes {
         rules: &Rules,
         st: &State,
         orders: &BTreeMap<Seat, Vec<Order>>,
-        rng: &mut ChaCha20Rng,
+        dice: &mut crate::rng::Dice,
     ) -> (State, Vec<Event>) {
         let mut next = st.clone();
         let mut ev = Vec::new();
@@ -153,7 +153,7 @@ impl Game for WarOfTheDukes {
                 [of(Side::Orfburg), of(Side::Wulfenburg)],
                 &mut ev,
             ),
-            Phase::Play(side) => phase::play(rules, &mut next, side, of(side), rng, &mut ev),
+            Phase::Play(side) => phase::play(rules, &mut next, side, of(side), dice, &mut ev),
             Phase::Over => {}
         }
         (next, ev)

@@ -9,7 +9,6 @@ use super::rules::Rules;
 use super::setup;
 use super::state::{End, Phase, State};
 use super::units::Side;
-use crate::rng::ChaCha20Rng;
 
 /// Both deployments at once. A side whose orders do not form a legal
 /// deployment (the engine refuses those, so only a direct caller) gets
@@ -101,7 +100,7 @@ pub fn play(
     st: &mut State,
     side: Side,
     list: &[Order],
-    rng: &mut ChaCha20Rng,
+    dice: &mut crate::rng::Dice,
     ev: &mut Vec<Event>,
 ) {
     let (plan, _) = orders::plan(rules, st, side, list);
@@ -119,7 +118,7 @@ pub fn play(
         });
     }
     for (t, with, adv) in &plan.attacks {
-        let e = combat::attack(rules, st, side, *t, with, *adv, rng);
+        let e = combat::attack(rules, st, side, *t, with, *adv, dice);
         ev.push(e);
         if duke_down(st, ev) {
             return;

@@ -1,49 +1,18 @@
-//! The game file: one JSON document holding a whole game (DESIGN.md, "Files").
+//! Game files of herald 0.1 (format 1): one pretty JSON document beside
+//! `<stem>.secrets.toml`, `<stem>.orders/`, `<stem>.outbox/` and
+//! `<stem>.archive/`. herald reads them to verify them and to convert them
+//! (`herald convert`); it never writes them.
 
-use super::{hash_of, sha256_hex};
+use crate::chain::body::{OrderRecord, Phase, Player, Ruleset};
+use crate::chain::canon::{hash_of, sha256_hex};
 use crate::error::{Error, Result};
+use crate::games::Outcome;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::Path;
 
 pub const FORMAT: u32 = 1;
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Ruleset {
-    /// The ruleset's name inside its file, e.g. "norse-wars".
-    pub name: String,
-    pub sha256: String,
-    /// The ruleset text itself, so the archive replays without anything else.
-    pub text: String,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Player {
-    pub id: String,
-    pub name: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub email: Option<String>,
-    /// An Argon2id PHC string (`$argon2id$…`), or `sha256$<salt>$<digest>`
-    /// in files from herald 0.1: only a salted hash is kept.
-    pub password: String,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct OrderRecord {
-    pub player: String,
-    /// The order file as received, with the password value blanked.
-    pub text: String,
-    pub sha256: String,
-    /// Set when herald stood in for a player who sent nothing by the
-    /// deadline: the missed-order policy applied (`hold`, `repeat`, `bot`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub nmr: Option<String>,
-    /// When the mail carrying the file was sent (its Date), for files read
-    /// by `herald inbox`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub received: Option<String>,
-}
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct LogEntry {
@@ -96,13 +65,6 @@ impl LogEntry {
             dropped: &self.dropped,
         })
     }
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
-pub struct Outcome {
-    /// Player ids of the winners (several in a team game; none in a draw).
-    pub winners: Vec<String>,
-    pub summary: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -159,13 +121,6 @@ impl GameFile {
         self.players.iter().map(|p| p.id.clone()).collect()
     }
 
-    /// The text written to disk: pretty, with fixed key order.
-    pub fn to_text(&self) -> String {
-        let mut s = serde_json::to_string_pretty(self).expect("game file serialises");
-        s.push('\n');
-        s
-    }
-
     pub fn state_hash(state: &Value) -> String {
         // A JSON value's objects are sorted maps already: it is canonical as
         // it stands, no copy needed.
@@ -187,15 +142,15 @@ impl GameFile {
     /// Read and check a game file: it parses, its ruleset and every hash in
     /// its chain agree, and the current state is the one the chain ends in.
     pub fn load(path: &Path) -> Result<GameFile> {
-        let text = super::read_text(path)?;
+        let text =
+            crate::store::limits::read_text(path, crate::store::limits::GAME_FILE, "a game file")?;
         let file: GameFile = serde_json::from_str(&text).map_err(|e| {
             Error::refused(format!(
-                "{}: not a herald game file (line {}, column {}: {}); restore it from the newest copy `resolve` kept in {}.archive/ beside it",
+                "{}: not a herald 0.1 game file (line {}, column {}: {})",
                 path.display(),
                 e.line(),
                 e.column(),
-                e,
-                path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
+                e
             ))
         })?;
         let problems = file.integrity_problems();
@@ -277,5 +232,24 @@ impl GameFile {
             }
         }
         out
+    }
+}
+
+impl LogEntry {
+    /// The entry as a format-2 phase body: its dice came from the seed
+    /// alone, and no roll log was kept.
+    pub fn to_phase(&self) -> Phase {
+        Phase {
+            turn: self.turn,
+            phase: self.phase.clone(),
+            orders: self.orders.clone(),
+            dice: 1,
+            rolls: Vec::new(),
+            events: self.events.clone(),
+            dropped: self.dropped.clone(),
+            state_sha256: self.state_sha256.clone(),
+            resolved_at: self.resolved_at.clone(),
+            deadline: self.deadline.clone(),
+        }
     }
 }

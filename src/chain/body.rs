@@ -1,0 +1,199 @@
+//! What the log records: one body per entry, tagged by `kind`. Every change
+//! to a game is an entry: its start (`genesis`, which holds the whole header
+//! as it began), each resolved phase, a new password, a new deadline, the
+//! seed revealed at the end.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Player {
+    pub id: String,
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    /// An Argon2id PHC string (`$argon2id$…`), or `sha256$<salt>$<digest>`
+    /// in games begun by herald 0.1: only a salted hash is kept.
+    pub password: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Ruleset {
+    /// The ruleset's name inside its file, e.g. "norse-wars".
+    pub name: String,
+    pub sha256: String,
+    /// The ruleset text itself, so the archive replays with nothing else.
+    pub text: String,
+}
+
+/// The header as a game began: everything `new` decided.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Genesis {
+    pub format: u32,
+    /// The herald version that began the game.
+    pub herald: String,
+    /// The game's registry name, e.g. "norse-wars".
+    pub game: String,
+    /// This game's id.
+    pub id: String,
+    pub created: String,
+    pub players: Vec<Player>,
+    pub options: BTreeMap<String, String>,
+    pub ruleset: Ruleset,
+    /// The `--setup` position file the game started from, if any.
+    pub setup: Option<String>,
+    /// sha256 of the seed, published before any order.
+    pub seed_commitment: String,
+    /// The moderator's public key, `ed25519:<hex>`.
+    pub key: String,
+    /// The first phase's deadline (RFC 3339).
+    pub deadline: Option<String>,
+    /// Each later deadline is this many seconds after the previous resolve.
+    pub deadline_every: Option<u64>,
+    /// The missed-order policy: hold, repeat or bot.
+    pub nmr: String,
+    /// Missed phases in a row after which a player drops out (0: never).
+    pub drop_after: u32,
+    /// The moderator's mail address: the From of herald's mails.
+    pub moderator: Option<String>,
+    pub initial: Value,
+    pub initial_sha256: String,
+    /// Set when the game was converted from an older format.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub converted: Option<Converted>,
+}
+
+/// What `herald convert` could carry over, and what it could not prove.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Converted {
+    pub from_format: u32,
+    /// The old file's own chain head, to compare with copies of it.
+    pub old_head: String,
+    /// The old file's sha256.
+    pub old_sha256: String,
+    pub at: String,
+    /// What the old format did not protect, said plainly.
+    pub unproven: Vec<String>,
+}
+
+/// One order file as the log keeps it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct OrderRecord {
+    pub player: String,
+    /// The order file as received, with the password's value removed.
+    pub text: String,
+    /// sha256 of `text`: what the player's receipt names.
+    pub sha256: String,
+    /// The orders as herald read them (each in the game's own notation);
+    /// the phase's dice are drawn from these. Absent in phases played by
+    /// herald 0.1.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub read: Vec<String>,
+    /// Set when herald stood in for a player who sent nothing by the
+    /// deadline: the missed-order policy applied (`hold`, `repeat`, `bot`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nmr: Option<String>,
+    /// When the mail carrying the file was sent (its Date).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub received: Option<String>,
+}
+
+/// One die rolled while resolving a phase.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Roll {
+    pub sides: u32,
+    pub value: u32,
+    /// What the roll decided, in words ("attack on 0915: die 4 …").
+    pub what: String,
+    /// The players who may see it; absent: everyone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seen_by: Option<Vec<String>>,
+}
+
+/// A resolved phase.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Phase {
+    /// The turn the orders were for.
+    pub turn: u32,
+    pub phase: String,
+    pub orders: Vec<OrderRecord>,
+    /// How the phase's dice were derived: 2 from the seed and the orders
+    /// (docs/trust.md), 1 from the seed alone (games begun by herald 0.1).
+    pub dice: u32,
+    pub rolls: Vec<Roll>,
+    pub events: Vec<Value>,
+    /// Players who dropped out after this phase (too many missed orders).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dropped: Vec<String>,
+    pub state_sha256: String,
+    pub resolved_at: String,
+    /// The deadline this phase had.
+    pub deadline: Option<String>,
+}
+
+/// A player's password changed (`herald passwd`).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Passwd {
+    pub player: String,
+    pub password: String,
+    pub at: String,
+}
+
+/// The current phase's deadline set or cleared (`herald deadline`).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct DeadlineSet {
+    pub deadline: Option<String>,
+    pub at: String,
+}
+
+/// The seed, revealed once the game is over.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Reveal {
+    pub seed: String,
+    pub at: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+#[allow(clippy::large_enum_variant)]
+pub enum Body {
+    Genesis(Genesis),
+    Phase(Phase),
+    Passwd(Passwd),
+    Deadline(DeadlineSet),
+    Reveal(Reveal),
+}
+
+impl Body {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Body::Genesis(_) => "genesis",
+            Body::Phase(_) => "phase",
+            Body::Passwd(_) => "passwd",
+            Body::Deadline(_) => "deadline",
+            Body::Reveal(_) => "reveal",
+        }
+    }
+}
+
+/// One player's missed orders, kept in the head record and shown in
+/// every report.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Missed {
+    pub player: String,
+    pub total: u32,
+    pub in_a_row: u32,
+    pub dropped: bool,
+}

@@ -1,0 +1,454 @@
+//! The one answer to "is this game file valid?", used by every command.
+//!
+//! [`open`] is what every command runs: the layout of every line, every
+//! entry's hash and link to the one before (one pass of SHA-256 over the
+//! file's bytes), the head record's seal, and the genesis entry and the
+//! current state against the head. Any edit anywhere breaks one of these;
+//! a file that passes was written, as it stands, by the holder of the
+//! game's key. When something is broken, [`open`] goes on to find the
+//! first entry or field that differs and names it.
+//!
+//! [`walk`] is what `verify` adds: every entry's body is read and its
+//! signature checked, the sequence of entries is checked, and the head
+//! record is derived again from the log and compared field by field.
+//! Replaying the rules is the pipeline's part of `verify`.
+
+use super::body::{Body, Genesis, Missed, Phase, Player};
+use super::canon::{canonical, is_digest, sha256_hex};
+use super::head::{Head, FORMAT};
+use super::keys::PublicKey;
+use super::record::{Record, ZERO};
+use crate::names;
+
+/// A game file that passed [`open`].
+#[derive(Debug, Clone)]
+pub struct Opened {
+    pub record: Record,
+    pub genesis: Genesis,
+    pub key: PublicKey,
+}
+
+/// Check a game file's text. `Err` lists what is wrong, the first broken
+/// entry or field named.
+pub fn open(text: &str) -> Result<Opened, Vec<String>> {
+    let record = Record::parse(text)?;
+    let head = &record.head;
+    if head.format != FORMAT {
+        return Err(vec![format!(
+            "format {} is not one this herald reads (it reads {FORMAT})",
+            head.format
+        )]);
+    }
+    let key = PublicKey::parse(&head.key).map_err(|e| vec![format!("head record: key: {e}")])?;
+    let mut problems = chain_problems(&record);
+    if problems.is_empty() && !record.seal_ok(&key) {
+        problems = unsealed(&record, &key);
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    let genesis = match record.entries[0].decode() {
+        Ok(Body::Genesis(g)) => g,
+        Ok(other) => {
+            return Err(vec![format!(
+                "entry 0 is a {} entry, not the genesis",
+                other.kind()
+            )])
+        }
+        Err(e) => return Err(vec![format!("entry 0 (genesis): {e}")]),
+    };
+    let mut problems = genesis_problems(&genesis, head);
+    problems.extend(head_problems(head));
+    if problems.is_empty() {
+        // The state the log ends in: the last phase's, or the initial one.
+        let last = record
+            .entries
+            .iter()
+            .enumerate()
+            .rev()
+            .find_map(|(i, e)| match e.decode() {
+                Ok(Body::Phase(p)) => Some(Ok(p.state_sha256)),
+                Ok(Body::Genesis(g)) => Some(Ok(g.initial_sha256)),
+                Ok(_) => None,
+                Err(err) => Some(Err(format!("{}: {err}", e.describe(i)))),
+            });
+        match last {
+            Some(Ok(h)) if h == head.state_sha256 => {}
+            Some(Ok(_)) => {
+                problems.push("head record: state_sha256 is not the state the log ends in".into())
+            }
+            Some(Err(e)) => problems.push(e),
+            None => problems.push("the log holds no genesis entry".into()),
+        }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    Ok(Opened {
+        record,
+        genesis,
+        key,
+    })
+}
+
+/// Every line's hash and link, and the head's reference to the last one.
+fn chain_problems(r: &Record) -> Vec<String> {
+    let mut out = Vec::new();
+    if r.entries.is_empty() {
+        return vec!["the log is empty: a game file holds at least its genesis entry".into()];
+    }
+    let mut prev = ZERO;
+    for (i, e) in r.entries.iter().enumerate() {
+        if e.prev != prev {
+            out.push(format!(
+                "{} does not follow the entry before it (entries removed, inserted or reordered)",
+                e.describe(i)
+            ));
+            return out;
+        }
+        if !e.hash_ok() {
+            out.push(format!(
+                "{} does not match its hash: it was changed after herald wrote it",
+                e.describe(i)
+            ));
+            return out;
+        }
+        prev = &e.hash;
+    }
+    if r.head.log.entries != r.entries.len() as u64 {
+        out.push(format!(
+            "the log holds {} entries but the head record says {} (truncated, or entries added)",
+            r.entries.len(),
+            r.head.log.entries
+        ));
+    } else if r.head.log.head != prev {
+        out.push("the head record's log.head is not the last entry's hash".into());
+    }
+    out
+}
+
+/// The chain holds but the seal does not: someone re-hashed an edit. Name
+/// the first entry whose signature fails, or else the head record's fields
+/// that differ from what the log says.
+fn unsealed(r: &Record, key: &PublicKey) -> Vec<String> {
+    for (i, e) in r.entries.iter().enumerate() {
+        if !e.sig_ok(key) {
+            return vec![format!(
+                "{} is not signed by the game's key ({}): it was changed and re-hashed after herald wrote it",
+                e.describe(i),
+                key.fingerprint()
+            )];
+        }
+    }
+    let mut out = vec![format!(
+        "the head record (line 1) is not sealed by the game's key ({}): it was changed after herald wrote it",
+        key.fingerprint()
+    )];
+    if let Ok(derived) = derive(r) {
+        out.extend(compare(&derived, &r.head));
+    }
+    out
+}
+
+fn genesis_problems(g: &Genesis, head: &Head) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut field = |name: &str, ok: bool| {
+        if !ok {
+            out.push(format!(
+                "entry 0 (genesis): {name} does not match the head record"
+            ));
+        }
+    };
+    field("game", g.game == head.game);
+    field("id", g.id == head.id);
+    field("key", g.key == head.key);
+    field("created", g.created == head.created);
+    field(
+        "ruleset",
+        g.ruleset.name == head.ruleset.name && g.ruleset.sha256 == head.ruleset.sha256,
+    );
+    field("seed_commitment", g.seed_commitment == head.seed_commitment);
+    if sha256_hex(g.ruleset.text.as_bytes()) != g.ruleset.sha256 {
+        out.push("entry 0 (genesis): the ruleset text does not match its sha256".into());
+    }
+    if sha256_hex(canonical(&g.initial).as_bytes()) != g.initial_sha256 {
+        out.push("entry 0 (genesis): the initial state does not match its sha256".into());
+    }
+    if g.format != FORMAT {
+        out.push(format!(
+            "entry 0 (genesis): format {} is not {FORMAT}",
+            g.format
+        ));
+    }
+    out
+}
+
+/// What must hold of a head record on its own: names that become paths,
+/// digests, the state's hash.
+fn head_problems(h: &Head) -> Vec<String> {
+    let mut out = Vec::new();
+    if !names::valid(&h.id) {
+        out.push(format!(
+            "head record: game id `{}` is not a valid name ({})",
+            h.id.escape_debug(),
+            names::RULE
+        ));
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for p in &h.players {
+        if !names::valid(&p.id) {
+            out.push(format!(
+                "head record: player id `{}` is not a valid name ({})",
+                p.id.escape_debug(),
+                names::RULE
+            ));
+        }
+        if !seen.insert(&p.id) {
+            out.push(format!("head record: player id `{}` appears twice", p.id));
+        }
+    }
+    if h.players.is_empty() {
+        out.push("head record: the game has no players".into());
+    }
+    for k in h.options.keys() {
+        if !names::valid(k) {
+            out.push(format!(
+                "head record: option `{}` is not a valid name",
+                k.escape_debug()
+            ));
+        }
+    }
+    for a in h.awaiting.iter().chain(h.missed.iter().map(|m| &m.player)) {
+        if !h.players.iter().any(|p| &p.id == a) {
+            out.push(format!(
+                "head record: `{}` is not a player of this game",
+                a.escape_debug()
+            ));
+        }
+    }
+    if !is_digest(&h.seed_commitment) {
+        out.push("head record: seed_commitment is not a sha256".into());
+    }
+    if sha256_hex(canonical(&h.state).as_bytes()) != h.state_sha256 {
+        out.push("head record: the state does not match state_sha256".into());
+    }
+    if let Some(seed) = &h.seed {
+        if sha256_hex(seed.as_bytes()) != h.seed_commitment {
+            out.push("head record: the revealed seed does not match the commitment".into());
+        }
+    }
+    out
+}
+
+/// The head record's fields that follow from the log alone (the state's
+/// phase, awaiting and outcome follow from the state, which the pipeline
+/// checks). Returned as a Head whose other fields are copied.
+pub fn derive(r: &Record) -> Result<Head, Vec<String>> {
+    let mut h = r.head.clone();
+    let mut problems = Vec::new();
+    let mut turn = 0u32;
+    for (i, e) in r.entries.iter().enumerate() {
+        let body = match e.decode() {
+            Ok(b) => b,
+            Err(err) => {
+                problems.push(format!("{}: {err}", e.describe(i)));
+                return Err(problems);
+            }
+        };
+        match (i, &body) {
+            (0, Body::Genesis(g)) => {
+                h.game = g.game.clone();
+                h.id = g.id.clone();
+                h.created = g.created.clone();
+                h.players = g.players.clone();
+                h.options = g.options.clone();
+                h.ruleset.name = g.ruleset.name.clone();
+                h.ruleset.sha256 = g.ruleset.sha256.clone();
+                h.seed_commitment = g.seed_commitment.clone();
+                h.key = g.key.clone();
+                h.deadline_every = g.deadline_every;
+                h.nmr = g.nmr.clone();
+                h.drop_after = g.drop_after;
+                h.moderator = g.moderator.clone();
+                h.deadline = g.deadline.clone();
+                h.state_sha256 = g.initial_sha256.clone();
+                h.seed = None;
+                h.missed = g
+                    .players
+                    .iter()
+                    .map(|p| Missed {
+                        player: p.id.clone(),
+                        total: 0,
+                        in_a_row: 0,
+                        dropped: false,
+                    })
+                    .collect();
+            }
+            (0, b) => problems.push(format!("entry 0 is a {} entry, not the genesis", b.kind())),
+            (_, Body::Genesis(_)) => problems.push(format!("entry {i} is a second genesis entry")),
+            (_, Body::Phase(p)) => {
+                if p.turn != turn {
+                    problems.push(format!(
+                        "entry {i} resolves turn {} where turn {turn} was due (phases out of order or missing)",
+                        p.turn
+                    ));
+                }
+                if h.seed.is_some() {
+                    problems.push(format!(
+                        "entry {i} resolves a phase after the seed was revealed"
+                    ));
+                }
+                apply_phase(&mut h, p);
+                turn += 1;
+            }
+            (_, Body::Passwd(p)) => match h.players.iter_mut().find(|x| x.id == p.player) {
+                Some(x) => x.password = p.password.clone(),
+                None => problems.push(format!(
+                    "entry {i} (passwd): `{}` is not a player",
+                    p.player
+                )),
+            },
+            (_, Body::Deadline(d)) => h.deadline = d.deadline.clone(),
+            (_, Body::Reveal(rv)) => {
+                if sha256_hex(rv.seed.as_bytes()) != h.seed_commitment {
+                    problems.push(format!(
+                        "entry {i} (reveal): the seed does not match the commitment"
+                    ));
+                }
+                h.seed = Some(rv.seed.clone());
+                h.deadline = None;
+            }
+        }
+    }
+    h.turn = turn;
+    if problems.is_empty() {
+        Ok(h)
+    } else {
+        Err(problems)
+    }
+}
+
+/// What a resolved phase changes in the head: turn, deadline, missed
+/// counts, drop-outs, the state's hash.
+pub fn apply_phase(h: &mut Head, p: &Phase) {
+    for o in &p.orders {
+        if let Some(m) = h.missed.iter_mut().find(|m| m.player == o.player) {
+            if o.nmr.is_some() {
+                m.total += 1;
+                m.in_a_row += 1;
+            } else {
+                m.in_a_row = 0;
+            }
+        }
+    }
+    for d in &p.dropped {
+        if let Some(m) = h.missed.iter_mut().find(|m| &m.player == d) {
+            m.dropped = true;
+        }
+    }
+    h.state_sha256 = p.state_sha256.clone();
+    h.deadline = h
+        .deadline_every
+        .and_then(|secs| deadline_after(&p.resolved_at, secs));
+}
+
+/// The deadline `secs` after a resolution at `at` (RFC 3339, in `at`'s
+/// offset): how `--deadline-every` sets each phase's deadline.
+pub fn deadline_after(at: &str, secs: u64) -> Option<String> {
+    let t = chrono::DateTime::parse_from_rfc3339(at).ok()?;
+    let secs = i64::try_from(secs).ok()?;
+    t.checked_add_signed(chrono::Duration::try_seconds(secs)?)
+        .map(|t| t.to_rfc3339())
+}
+
+/// The head record's fields that differ from the derived ones, named.
+fn compare(derived: &Head, head: &Head) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut field = |name: &str, same: bool| {
+        if !same {
+            out.push(format!("head record: `{name}` is not what the log says"));
+        }
+    };
+    field("game", derived.game == head.game);
+    field("id", derived.id == head.id);
+    field("created", derived.created == head.created);
+    if derived.players.len() != head.players.len() {
+        field("players", false);
+    } else {
+        for (i, (a, b)) in derived.players.iter().zip(&head.players).enumerate() {
+            let Player {
+                id,
+                name,
+                email,
+                password,
+            } = a;
+            field(&format!("players[{i}].id"), *id == b.id);
+            field(&format!("players[{i}].name"), *name == b.name);
+            field(&format!("players[{i}].email"), *email == b.email);
+            field(&format!("players[{i}].password"), *password == b.password);
+        }
+    }
+    field("options", derived.options == head.options);
+    field("ruleset", derived.ruleset == head.ruleset);
+    field(
+        "seed_commitment",
+        derived.seed_commitment == head.seed_commitment,
+    );
+    field("key", derived.key == head.key);
+    field(
+        "deadline_every",
+        derived.deadline_every == head.deadline_every,
+    );
+    field("nmr", derived.nmr == head.nmr);
+    field("drop_after", derived.drop_after == head.drop_after);
+    field("moderator", derived.moderator == head.moderator);
+    field("turn", derived.turn == head.turn);
+    field("deadline", derived.deadline == head.deadline);
+    field("missed", derived.missed == head.missed);
+    field("state_sha256", derived.state_sha256 == head.state_sha256);
+    field("seed", derived.seed == head.seed);
+    if sha256_hex(canonical(&head.state).as_bytes()) != derived.state_sha256 {
+        out.push("head record: `state` is not the state the log ends in".into());
+    }
+    out
+}
+
+/// `verify`'s part of the check beyond [`open`]: every entry's signature
+/// and body, the order of entries, the order files' hashes, and the head
+/// record derived again from the log.
+pub fn walk(o: &Opened) -> Vec<String> {
+    let r = &o.record;
+    let mut out = Vec::new();
+    for (i, e) in r.entries.iter().enumerate() {
+        if !e.sig_ok(&o.key) {
+            out.push(format!(
+                "{} is not signed by the game's key ({})",
+                e.describe(i),
+                o.key.fingerprint()
+            ));
+        }
+        if let Ok(Body::Phase(p)) = e.decode() {
+            for rec in &p.orders {
+                if sha256_hex(rec.text.as_bytes()) != rec.sha256 {
+                    out.push(format!(
+                        "{}: the order file of {} does not match its sha256",
+                        e.describe(i),
+                        rec.player
+                    ));
+                }
+                if !r.head.players.iter().any(|p| p.id == rec.player) {
+                    out.push(format!(
+                        "{}: `{}` is not a player",
+                        e.describe(i),
+                        rec.player
+                    ));
+                }
+            }
+        }
+    }
+    match derive(r) {
+        Ok(d) => out.extend(compare(&d, &r.head)),
+        Err(p) => out.extend(p),
+    }
+    out
+}

@@ -1,0 +1,74 @@
+//! The head record: line 1 of a game file. Everything a command needs to
+//! know about the game now — the header as it stands, the current state,
+//! where the log ends — so that `status`, `check` and `report` read one
+//! line and a hash of the rest instead of the whole history. It is derived
+//! from the log (`verify` derives it again and compares) and sealed with
+//! the moderator's key.
+
+use super::body::{Missed, Player};
+use crate::games::Outcome;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// The format of game files and game folders this herald writes.
+pub const FORMAT: u32 = 2;
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct RulesetRef {
+    pub name: String,
+    /// sha256 of the ruleset text, which the genesis entry holds.
+    pub sha256: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct LogRef {
+    /// How many entries the log holds.
+    pub entries: u64,
+    /// The last entry's hash: the chain head.
+    pub head: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Head {
+    pub format: u32,
+    /// The herald version that wrote this head.
+    pub herald: String,
+    pub game: String,
+    pub id: String,
+    pub created: String,
+    pub players: Vec<Player>,
+    pub options: BTreeMap<String, String>,
+    pub ruleset: RulesetRef,
+    pub seed_commitment: String,
+    pub key: String,
+    pub deadline_every: Option<u64>,
+    pub nmr: String,
+    pub drop_after: u32,
+    pub moderator: Option<String>,
+    /// Resolved phases so far: the turn the game waits for.
+    pub turn: u32,
+    pub phase: String,
+    pub awaiting: Vec<String>,
+    pub outcome: Option<Outcome>,
+    pub deadline: Option<String>,
+    pub missed: Vec<Missed>,
+    pub state: Value,
+    pub state_sha256: String,
+    pub log: LogRef,
+    /// The seed, once the game is over and it is revealed.
+    pub seed: Option<String>,
+}
+
+impl Head {
+    pub fn player_index(&self, id: &str) -> Option<usize> {
+        self.players.iter().position(|p| p.id == id)
+    }
+
+    pub fn player_ids(&self) -> Vec<String> {
+        self.players.iter().map(|p| p.id.clone()).collect()
+    }
+}

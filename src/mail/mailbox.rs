@@ -1,0 +1,80 @@
+//! Reading a local mailbox: a Maildir (`new/` and `cur/`) or an mbox file.
+//! Each mail is size-limited (a larger one is passed on as too big, unread)
+//! and a run takes at most `limits::MAILS_PER_RUN` mails.
+
+use crate::error::{Error, Result};
+use crate::store::limits;
+use std::io::Read;
+use std::path::Path;
+
+/// One mail as read from the mailbox.
+pub struct Letter {
+    /// Where it was found: "mbox message 3" or the Maildir file name.
+    pub place: String,
+    pub raw: Vec<u8>,
+    /// Over the size limit: `raw` holds only its first bytes.
+    pub too_big: bool,
+}
+
+/// How much of a too-big mail is kept, to read its headers for a reply.
+const HEAD: u64 = 16 * 1024;
+
+pub fn read(path: &Path) -> Result<Vec<Letter>> {
+    let mut out = Vec::new();
+    if path.is_dir() {
+        let mut files = Vec::new();
+        for sub in ["new", "cur"] {
+            let d = path.join(sub);
+            if !d.is_dir() {
+                return Err(Error::usage(format!(
+                    "{}: a folder given to inbox must be a Maildir (with new/ and cur/); or give an mbox file",
+                    path.display()
+                )));
+            }
+            for e in std::fs::read_dir(&d).map_err(|e| Error::io(&d, e))? {
+                let e = e.map_err(|e| Error::io(&d, e))?;
+                if e.file_type().is_ok_and(|t| t.is_file()) {
+                    files.push(e.path());
+                }
+            }
+        }
+        // Maildir names start with the delivery time: sorted, they are in
+        // arrival order, and the same on every machine.
+        files.sort_by_key(|p| p.file_name().map(|n| n.to_os_string()));
+        files.truncate(limits::MAILS_PER_RUN);
+        for p in files {
+            let f = std::fs::File::open(&p).map_err(|e| Error::io(&p, e))?;
+            let len = f.metadata().map(|m| m.len()).unwrap_or(0);
+            let too_big = len > limits::MAIL;
+            let mut raw = Vec::new();
+            f.take(if too_big { HEAD } else { limits::MAIL })
+                .read_to_end(&mut raw)
+                .map_err(|e| Error::io(&p, e))?;
+            out.push(Letter {
+                place: p
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
+                raw,
+                too_big,
+            });
+        }
+    } else {
+        let f = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+        let it = mail_parser::mailbox::mbox::MessageIterator::new(std::io::BufReader::new(f));
+        for (i, m) in it.enumerate().take(limits::MAILS_PER_RUN) {
+            let m = m.map_err(|e| Error::io(path, e))?;
+            let mut raw = m.unwrap_contents();
+            let too_big = raw.len() as u64 > limits::MAIL;
+            if too_big {
+                raw.truncate(HEAD as usize);
+            }
+            out.push(Letter {
+                place: format!("mbox message {}", i + 1),
+                raw,
+                too_big,
+            });
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,349 @@
+//! `herald convert`: a game of herald 0.1 (format 1: `game.json` beside
+//! `game.secrets.toml`, `game.orders/`, `game.outbox/`) into a game folder
+//! of format 2. The old file is verified first by replaying it; its
+//! phases are carried over as they were played (their dice marked as
+//! drawn from the seed alone); its header begins the new chain; what the
+//! old format could not prove is written into the genesis entry and told.
+//! Orders waiting in the old order folder are checked once more against
+//! their player's password and stored sealed, without it.
+
+use super::check::{check_orders, Submitted};
+use super::create::head_of;
+use super::derived;
+use super::loaded::{summary, Loaded};
+use super::replay::replay;
+use crate::chain::body::{Body, Converted, DeadlineSet, Genesis};
+use crate::chain::canon::sha256_hex;
+use crate::chain::witness::Receipt;
+use crate::chain::{Record, Signer, FORMAT};
+use crate::error::{Error, Result};
+use crate::games;
+use crate::store::v1::GameFile;
+use crate::store::write::{self, Durability};
+use crate::store::{limits, orders, GameDir, Name, Secrets, Store};
+use std::path::{Path, PathBuf};
+
+pub struct Conversion {
+    pub loaded: Loaded,
+    pub signer: Signer,
+    pub seed: String,
+    pub unproven: Vec<String>,
+}
+
+/// Verify an old file by replaying it, and build its format-2 record in
+/// memory, signed by `signer`.
+pub fn convert_file(path: &Path, signer: Signer, now: &str) -> Result<Conversion> {
+    let bytes = limits::read(path, limits::GAME_FILE, "a game file")?;
+    let old = GameFile::load(path)?;
+    let seed = old.seed.clone().ok_or_else(|| {
+        Error::refused(format!(
+            "{}: this copy has no seed (a published copy); convert the moderator's copy",
+            path.display()
+        ))
+    })?;
+    let entry = games::find(&old.game).ok_or_else(|| {
+        Error::refused(format!("{}: unknown game `{}`", path.display(), old.game))
+    })?;
+    for p in &old.players {
+        Name::new("player id", &p.id)
+            .map_err(|e| Error::refused(format!("{}: {e}", path.display())))?;
+    }
+    Name::new("game id", &old.id)
+        .map_err(|e| Error::refused(format!("{}: {e}", path.display())))?;
+    let phases: Vec<_> = old.log.iter().map(|e| e.to_phase()).collect();
+    let mut unproven = vec![
+        format!(
+            "herald 0.1 did not chain the header: the players, their password hashes, the options, the deadlines and the missed-order policy are as the old file held them when it was converted ({now})"
+        ),
+    ];
+    if !phases.is_empty() {
+        unproven.push(format!(
+            "the dice of the {} phases played before the conversion came from the seed alone, which the moderator knew; from now on each phase's dice come from the seed and its orders",
+            phases.len()
+        ));
+    }
+    let legacy: Vec<&str> = old
+        .players
+        .iter()
+        .filter(|p| p.password.starts_with("sha256$"))
+        .map(|p| p.id.as_str())
+        .collect();
+    if !legacy.is_empty() {
+        unproven.push(format!(
+            "the passwords of {} are salted SHA-256 hashes of herald 0.1; `herald passwd` issues Argon2id ones",
+            legacy.join(", ")
+        ));
+    }
+    let genesis = Genesis {
+        format: FORMAT,
+        herald: old.herald.clone(),
+        game: old.game.clone(),
+        id: old.id.clone(),
+        created: old.created.clone(),
+        players: old.players.clone(),
+        options: old.options.clone(),
+        ruleset: old.ruleset.clone(),
+        setup: old.setup.clone(),
+        seed_commitment: old.seed_commitment.clone(),
+        key: signer.public().to_string(),
+        deadline: phases
+            .first()
+            .map_or(old.deadline.clone(), |p| p.deadline.clone()),
+        deadline_every: old.deadline_every,
+        nmr: old
+            .nmr
+            .clone()
+            .unwrap_or_else(|| entry.nmr[0].name().to_string()),
+        drop_after: old.drop_after.unwrap_or(0),
+        moderator: old.moderator.clone(),
+        initial: old.initial.clone(),
+        initial_sha256: old.initial_sha256.clone(),
+        converted: Some(Converted {
+            from_format: 1,
+            old_head: old.chain_head(),
+            old_sha256: sha256_hex(&bytes),
+            at: now.to_string(),
+            unproven: unproven.clone(),
+        }),
+    };
+    let session = entry.load(&genesis.ruleset.text).map_err(Error::refused)?;
+    let initial = session.decode(&old.initial).map_err(Error::refused)?;
+    let players = old.player_ids();
+    let (phase, awaiting, outcome) = summary(session.as_ref(), &initial, &players);
+    let mut record = Record::begin(
+        &genesis,
+        head_of(&genesis, phase, awaiting, outcome),
+        &signer,
+    );
+    for p in &phases {
+        record.append(&Body::Phase(p.clone()), &signer);
+    }
+    let n = record.entries.len();
+    let mut g = replay(&record, &genesis, &seed, n, |_, _| Ok(()))?.map_err(|found| {
+        Error::all(
+            found
+                .into_iter()
+                .map(|f| {
+                    format!(
+                        "{}: does not replay, so it is not converted: {f}",
+                        path.display()
+                    )
+                })
+                .collect(),
+        )
+    })?;
+    if old.outcome.is_some() {
+        g.record.append(
+            &Body::Reveal(crate::chain::body::Reveal {
+                seed: seed.clone(),
+                at: now.to_string(),
+            }),
+            &signer,
+        );
+        g.record.head.seed = Some(seed.clone());
+        g.record.head.deadline = None;
+    } else if g.record.head.deadline != old.deadline {
+        // `herald deadline` changed it after the last resolve.
+        g.record.append(
+            &Body::Deadline(DeadlineSet {
+                deadline: old.deadline.clone(),
+                at: now.to_string(),
+            }),
+            &signer,
+        );
+        g.record.head.deadline = old.deadline.clone();
+    }
+    if crate::chain::canon::canonical(&g.record.head.state)
+        != crate::chain::canon::canonical(&old.state)
+    {
+        return Err(Error::refused(format!(
+            "{}: its current state is not the one its log ends in; not converted",
+            path.display()
+        )));
+    }
+    g.record.head.herald = env!("CARGO_PKG_VERSION").to_string();
+    g.record.seal_with(&signer);
+    Ok(Conversion {
+        loaded: g,
+        signer,
+        seed,
+        unproven,
+    })
+}
+
+pub struct Converted2 {
+    pub dir: GameDir,
+    pub unproven: Vec<String>,
+    pub orders: Vec<String>,
+    pub mails: usize,
+}
+
+/// Convert the old game at `path` (and the folders beside it) into the
+/// new game folder `out`.
+pub fn convert(path: &Path, out: &Path, key: Option<&Path>, now: &str) -> Result<Converted2> {
+    if out.exists()
+        && std::fs::read_dir(out)
+            .map(|mut d| d.next().is_some())
+            .unwrap_or(true)
+    {
+        return Err(Error::usage(format!(
+            "{} exists and is not an empty folder; convert into a new folder",
+            out.display()
+        )));
+    }
+    let signer = match key {
+        Some(k) => Signer::from_file(&limits::read_text(k, limits::SECRETS_FILE, "a key file")?)
+            .map_err(|e| Error::refused(format!("{}: {e}", k.display())))?,
+        None => Signer::generate(),
+    };
+    let c = convert_file(path, signer, now)?;
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "game".into());
+    let beside = |suffix: &str| path.with_file_name(format!("{stem}{suffix}"));
+    // The passwords as issued, if the old secrets file is there.
+    let mut passwords = std::collections::BTreeMap::new();
+    let old_secrets = beside(".secrets.toml");
+    if old_secrets.exists() {
+        let t = limits::read_text(&old_secrets, limits::SECRETS_FILE, "a secrets file")?;
+        let v: toml::Table = toml::from_str(&t)
+            .map_err(|e| Error::refused(format!("{}: {}", old_secrets.display(), e.message())))?;
+        if let Some(toml::Value::Table(p)) = v.get("passwords") {
+            for (k, v) in p {
+                if let Some(s) = v.as_str() {
+                    passwords.insert(k.clone(), s.to_string());
+                }
+            }
+        }
+    }
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&parent).map_err(|e| Error::io(&parent, e))?;
+    let tmp = tempfile::Builder::new()
+        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o700))
+        .prefix(".herald-convert-")
+        .tempdir_in(&parent)
+        .map_err(|e| Error::io(&parent, e))?;
+    let dir = GameDir::at(tmp.path());
+    let store = Store::writer(dir.clone(), std::time::Duration::ZERO)?;
+    let head = c.loaded.head().clone();
+    Secrets {
+        seed: c.seed.clone(),
+        passwords,
+    }
+    .write(&dir.secrets(), &head.id)?;
+    write::atomic(
+        &dir.key(),
+        c.signer.to_file().as_bytes(),
+        Durability::Synced,
+    )?;
+    store.commit(&c.loaded.record.to_text())?;
+    // Orders waiting in the old order folder: checked, then sealed.
+    let mut carried = Vec::new();
+    let waiting = beside(".orders").join(format!("turn-{:04}", head.turn));
+    if waiting.is_dir() && head.outcome.is_none() {
+        let mut files: Vec<_> = std::fs::read_dir(&waiting)
+            .map_err(|e| Error::io(&waiting, e))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| {
+                p.extension().is_some_and(|x| x == "toml")
+                    && !p.to_string_lossy().ends_with(".mail.toml")
+            })
+            .collect();
+        files.sort();
+        for f in files {
+            let text = limits::read_text(&f, limits::ORDER_FILE, "an order file")?;
+            let note = f.with_extension("mail.toml");
+            let (received, from, message_id) = if note.exists() {
+                let t: toml::Table = toml::from_str(&limits::read_text(
+                    &note,
+                    limits::STORED_FILE,
+                    "a mail note",
+                )?)
+                .map_err(|e| Error::refused(format!("{}: {}", note.display(), e.message())))?;
+                let get = |k: &str| t.get(k).and_then(|v| v.as_str()).map(str::to_string);
+                (get("received"), get("from"), get("message_id"))
+            } else {
+                (None, None, None)
+            };
+            let mut sub = Submitted::file(f.display().to_string(), text);
+            sub.received = received.clone();
+            let a = check_orders(&c.loaded, &[sub]).map_err(|e| {
+                Error::all(
+                    e.problems
+                        .into_iter()
+                        .map(|p| format!("{p} (an order file waiting in the old folder; remove it to convert)"))
+                        .collect(),
+                )
+            })?;
+            let Some(rec) = a.records.into_iter().next() else {
+                continue;
+            };
+            let name = Name::new("player", &rec.player).map_err(Error::refused)?;
+            let accepted = received.clone().unwrap_or_else(|| now.to_string());
+            let r = Receipt::new(
+                &c.signer,
+                &head.id,
+                &rec.player,
+                head.turn,
+                &rec.sha256,
+                c.loaded.record.chain_head(),
+                &accepted,
+            );
+            orders::put(
+                &dir,
+                &name,
+                &orders::Stored {
+                    game: head.id.clone(),
+                    player: rec.player.clone(),
+                    turn: head.turn,
+                    text: rec.text,
+                    sha256: rec.sha256,
+                    received,
+                    from,
+                    message_id,
+                    mail_sha256: None,
+                    chain_head: r.chain_head,
+                    accepted: r.accepted,
+                    signature: r.signature,
+                },
+            )?;
+            carried.push(rec.player);
+        }
+    }
+    // Mails not yet sent.
+    let mut mails = 0;
+    let outbox = beside(".outbox");
+    if outbox.is_dir() {
+        let mut files: Vec<_> = std::fs::read_dir(&outbox)
+            .map_err(|e| Error::io(&outbox, e))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "eml"))
+            .collect();
+        files.sort();
+        for f in files {
+            let bytes = limits::read(&f, limits::MAIL, "a mail")?;
+            let p = dir.outbox_mail(&sha256_hex(&bytes)[..32]);
+            dir.ensure_parent(&p)?;
+            write::atomic(&p, &bytes, Durability::Synced)?;
+            mails += 1;
+        }
+    }
+    derived::finish(&store, &c.loaded, &c.signer, None)?;
+    drop(store);
+    let tmp = tmp.keep();
+    std::fs::rename(&tmp, out).map_err(|e| {
+        let _ = std::fs::remove_dir_all(&tmp);
+        Error::io(out, e)
+    })?;
+    write::sync_dir(&parent)?;
+    Ok(Converted2 {
+        dir: GameDir::at(out),
+        unproven: c.unproven,
+        orders: carried,
+        mails,
+    })
+}

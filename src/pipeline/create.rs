@@ -1,0 +1,461 @@
+//! `herald new`: a game folder, made whole in a temporary folder beside
+//! its destination and renamed into place, so a killed `new` leaves
+//! nothing behind and can simply be run again. Every argument is checked
+//! before the first byte is written.
+
+use super::derived;
+use super::loaded::{summary, Loaded};
+use crate::auth;
+use crate::chain::body::{Genesis, Missed, Player, Ruleset};
+use crate::chain::canon::{canonical, sha256_hex};
+use crate::chain::head::{LogRef, RulesetRef};
+use crate::chain::{Head, Record, Signer, FORMAT};
+use crate::error::{Error, Result};
+use crate::games::{self, Nmr, Options};
+use crate::rng;
+use crate::store::write::{self, Durability};
+use crate::store::{limits, GameDir, Name, Secrets, Store};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+pub struct NewGame {
+    pub game: String,
+    pub rules: Option<PathBuf>,
+    pub players: Vec<String>,
+    pub seed: Option<String>,
+    pub options: Vec<String>,
+    pub setup: Option<PathBuf>,
+    pub id: Option<String>,
+    /// The game folder to create: missing, or an empty folder.
+    pub out: PathBuf,
+    /// A host-wide signing key (`herald keygen`) instead of a new one.
+    pub key: Option<PathBuf>,
+    pub now: chrono::DateTime<chrono::FixedOffset>,
+    /// Demos only: derive passwords, salts and the key from the seed, so
+    /// the whole demo is reproducible. Never for real games.
+    pub secrets_from_seed: bool,
+    /// Hash passwords with [`auth::Cost::Light`] (demos and tests that play
+    /// thousands of games); real games use the standard cost.
+    pub light_passwords: bool,
+    pub mail: MailSettings,
+}
+
+/// `new`'s settings for running a game by mail.
+#[derive(Debug, Clone, Default)]
+pub struct MailSettings {
+    /// `--deadline-every`, e.g. "72h", "3d", "90m".
+    pub deadline_every: Option<String>,
+    /// `--deadline`: the first phase's deadline (RFC 3339).
+    pub deadline: Option<String>,
+    /// `--nmr`: hold, repeat or bot (default: the game's first policy).
+    pub nmr: Option<String>,
+    /// `--drop-after`: missed phases in a row before a player drops out
+    /// (0: never; default 3).
+    pub drop_after: Option<u32>,
+    /// `--moderator`: the From address of herald's mails.
+    pub moderator: Option<String>,
+    /// `--email player=address`.
+    pub emails: Vec<String>,
+}
+
+/// Missed phases in a row after which a player drops out, unless `new` says.
+pub const DEFAULT_DROP_AFTER: u32 = 3;
+
+pub struct Created {
+    pub dir: GameDir,
+    pub head: Head,
+    pub passwords: Vec<(String, String)>,
+    pub notes: Vec<String>,
+    pub reports: Vec<PathBuf>,
+}
+
+/// A game in memory, not yet on disk: what `new` writes, and what tests and
+/// playouts play without a disk.
+pub struct Begun {
+    pub loaded: Loaded,
+    pub seed: String,
+    pub signer: Signer,
+    pub passwords: Vec<(String, String)>,
+    pub notes: Vec<String>,
+}
+
+/// Check every argument and set the game up in memory; nothing is written.
+pub fn begin(req: &NewGame) -> Result<Begun> {
+    let entry = games::find(&req.game).ok_or_else(|| {
+        Error::usage(format!(
+            "no game called `{}`; herald knows: {}",
+            req.game,
+            games::names().join(", ")
+        ))
+    })?;
+    let rules_text = match &req.rules {
+        Some(p) => limits::read_text(p, limits::SETUP_FILE, "a ruleset")?,
+        None => entry.ruleset.to_string(),
+    };
+    let session = entry.load(&rules_text).map_err(|e| {
+        Error::refused(format!(
+            "{}: {e}",
+            req.rules
+                .as_deref()
+                .unwrap_or(Path::new("ruleset"))
+                .display()
+        ))
+    })?;
+    let mut problems = Vec::new();
+    let (lo, hi) = session.players();
+    let n = req.players.len();
+    if n < lo || n > hi {
+        problems.push(if lo == hi {
+            format!(
+                "{} takes exactly {lo} players ({} given): --players {}",
+                entry.name,
+                n,
+                entry.demo_players.join(",")
+            )
+        } else {
+            format!("{} takes {lo} to {hi} players ({n} given)", entry.name)
+        });
+    }
+    for p in &req.players {
+        if let Err(e) = Name::new("player id", p) {
+            problems.push(e);
+        }
+    }
+    let mut sorted = req.players.clone();
+    sorted.sort();
+    sorted.dedup();
+    if sorted.len() != req.players.len() {
+        problems.push("a player id is given twice".into());
+    }
+    let specs = (entry.options)();
+    let mut options = Options::new();
+    for o in &req.options {
+        let Some((k, v)) = o.split_once('=') else {
+            problems.push(format!("--option {o}: write it as key=value"));
+            continue;
+        };
+        let (k, v) = (k.trim(), v.trim());
+        if !specs.iter().any(|s| s.name == k) {
+            let known: Vec<&str> = specs.iter().map(|s| s.name).collect();
+            problems.push(format!(
+                "--option {k}: {} has no such option; it has: {}",
+                entry.title,
+                if known.is_empty() {
+                    "none".to_string()
+                } else {
+                    known.join(", ")
+                }
+            ));
+            continue;
+        }
+        options.insert(k.to_string(), v.to_string());
+    }
+    let nmr = match &req.mail.nmr {
+        None => entry.nmr[0],
+        Some(n) => match Nmr::parse(n).filter(|p| entry.nmr.contains(p)) {
+            Some(p) => p,
+            None => {
+                let offered: Vec<&str> = entry.nmr.iter().map(|p| p.name()).collect();
+                problems.push(format!(
+                    "--nmr {n}: {} offers {} (see games/{}.md)",
+                    entry.title,
+                    offered.join(", "),
+                    entry.name
+                ));
+                entry.nmr[0]
+            }
+        },
+    };
+    let deadline_every = match &req.mail.deadline_every {
+        None => None,
+        Some(d) => match crate::time::parse_interval(d) {
+            Some(secs) => Some(secs),
+            None => {
+                problems.push(format!(
+                    "--deadline-every {d}: write a number and a unit, e.g. 72h, 3d, 90m"
+                ));
+                None
+            }
+        },
+    };
+    let first_deadline = match (&req.mail.deadline, deadline_every) {
+        (Some(d), _) => match chrono::DateTime::parse_from_rfc3339(d) {
+            Ok(t) => Some(t.to_rfc3339()),
+            Err(e) => {
+                problems.push(format!(
+                    "--deadline {d}: not an RFC 3339 time ({e}); e.g. 2026-12-01T18:00:00Z"
+                ));
+                None
+            }
+        },
+        (None, Some(secs)) => Some(crate::time::after(&req.now, secs)),
+        (None, None) => None,
+    };
+    let mut emails = BTreeMap::new();
+    for e in &req.mail.emails {
+        match e.split_once('=') {
+            Some((p, a)) if req.players.iter().any(|x| x == p.trim()) && a.contains('@') => {
+                emails.insert(p.trim().to_string(), a.trim().to_string());
+            }
+            Some((p, _)) if !req.players.iter().any(|x| x == p.trim()) => problems.push(format!(
+                "--email {e}: `{}` is not one of the players ({})",
+                p.trim(),
+                req.players.join(", ")
+            )),
+            _ => problems.push(format!(
+                "--email {e}: write it as player=address, e.g. red=red@example.org"
+            )),
+        }
+    }
+    if let Some(id) = &req.id {
+        if let Err(e) = Name::new("--id", id) {
+            problems.push(e);
+        }
+    }
+    if !problems.is_empty() {
+        return Err(Error {
+            kind: crate::error::Kind::Usage,
+            problems,
+        });
+    }
+    let setup_text = match &req.setup {
+        Some(p) => Some(limits::read_text(p, limits::SETUP_FILE, "a position file")?),
+        None => None,
+    };
+    let seed = req.seed.clone().unwrap_or_else(|| rng::os_hex(32));
+    let commitment = sha256_hex(seed.as_bytes());
+    let id = match &req.id {
+        Some(id) => id.clone(),
+        None => format!(
+            "{}-{}-{}",
+            abbreviation(entry.name),
+            req.now.format("%Y-%m-%d"),
+            &commitment[..6]
+        ),
+    };
+    let mut setup_rng = rng::phase_rng(&seed, &id, 0, "setup");
+    let (state, notes) = session
+        .setup(
+            &req.players,
+            &options,
+            setup_text.as_deref(),
+            &mut setup_rng,
+        )
+        .map_err(|e| {
+            let place = req
+                .setup
+                .as_ref()
+                .map(|p| p.display().to_string())
+                .unwrap_or_else(|| "setup".into());
+            Error::all(e.lines().map(|l| format!("{place}: {l}")).collect())
+        })?;
+    let value = session.encode(&state);
+    let cost = if req.light_passwords || req.secrets_from_seed {
+        auth::Cost::Light
+    } else {
+        auth::Cost::Standard
+    };
+    let mut secret_rng = req
+        .secrets_from_seed
+        .then(|| rng::phase_rng(&seed, &id, 0, "demo secrets"));
+    let signer = match (&req.key, secret_rng.as_mut()) {
+        (Some(p), _) => {
+            let text = limits::read_text(p, limits::SECRETS_FILE, "a key file")?;
+            Signer::from_file(&text).map_err(|e| Error::refused(format!("{}: {e}", p.display())))?
+        }
+        (None, Some(r)) => {
+            let mut b = [0u8; 32];
+            b.iter_mut().for_each(|x| *x = rng::below(r, 256) as u8);
+            Signer::from_bytes(b)
+        }
+        (None, None) => Signer::generate(),
+    };
+    let mut passwords = Vec::new();
+    let players: Vec<Player> = req
+        .players
+        .iter()
+        .map(|p| {
+            let (pw, salt) = auth::new_secret(secret_rng.as_mut());
+            passwords.push((p.clone(), pw.clone()));
+            Player {
+                id: p.clone(),
+                name: p.clone(),
+                email: emails.get(p).cloned(),
+                password: auth::hash(&pw, &salt, cost),
+            }
+        })
+        .collect();
+    let initial_sha256 = sha256_hex(canonical(&value).as_bytes());
+    let genesis = Genesis {
+        format: FORMAT,
+        herald: env!("CARGO_PKG_VERSION").to_string(),
+        game: entry.name.to_string(),
+        id: id.clone(),
+        created: req.now.to_rfc3339(),
+        players: players.clone(),
+        options: options.clone(),
+        ruleset: Ruleset {
+            name: entry.name.to_string(),
+            sha256: sha256_hex(rules_text.as_bytes()),
+            text: rules_text,
+        },
+        setup: setup_text,
+        seed_commitment: commitment,
+        key: signer.public().to_string(),
+        deadline: first_deadline,
+        deadline_every,
+        nmr: nmr.name().to_string(),
+        drop_after: req.mail.drop_after.unwrap_or(DEFAULT_DROP_AFTER),
+        moderator: req.mail.moderator.clone(),
+        initial: value.clone(),
+        initial_sha256: initial_sha256.clone(),
+        converted: None,
+    };
+    let (phase, awaiting, outcome) = summary(session.as_ref(), &state, &req.players);
+    let head = head_of(&genesis, phase, awaiting, outcome);
+    let record = Record::begin(&genesis, head, &signer);
+    let loaded = Loaded {
+        key: signer.public(),
+        record,
+        genesis,
+        entry,
+        session,
+        state,
+    };
+    Ok(Begun {
+        loaded,
+        seed,
+        signer,
+        passwords,
+        notes,
+    })
+}
+
+/// The head record of a game that has just begun.
+pub fn head_of(
+    g: &Genesis,
+    phase: String,
+    awaiting: Vec<String>,
+    outcome: Option<games::Outcome>,
+) -> Head {
+    Head {
+        format: FORMAT,
+        herald: env!("CARGO_PKG_VERSION").to_string(),
+        game: g.game.clone(),
+        id: g.id.clone(),
+        created: g.created.clone(),
+        players: g.players.clone(),
+        options: g.options.clone(),
+        ruleset: RulesetRef {
+            name: g.ruleset.name.clone(),
+            sha256: g.ruleset.sha256.clone(),
+        },
+        seed_commitment: g.seed_commitment.clone(),
+        key: g.key.clone(),
+        deadline_every: g.deadline_every,
+        nmr: g.nmr.clone(),
+        drop_after: g.drop_after,
+        moderator: g.moderator.clone(),
+        turn: 0,
+        phase,
+        awaiting,
+        outcome,
+        deadline: g.deadline.clone(),
+        missed: g
+            .players
+            .iter()
+            .map(|p| Missed {
+                player: p.id.clone(),
+                total: 0,
+                in_a_row: 0,
+                dropped: false,
+            })
+            .collect(),
+        state: g.initial.clone(),
+        state_sha256: g.initial_sha256.clone(),
+        log: LogRef {
+            entries: 0,
+            head: String::new(),
+        },
+        seed: None,
+    }
+}
+
+pub fn abbreviation(name: &str) -> String {
+    name.split('-').filter_map(|w| w.chars().next()).collect()
+}
+
+/// `herald new`: check, set up, and write the game folder.
+pub fn create(req: NewGame) -> Result<Created> {
+    // The destination is checked first: nothing is set up for a folder
+    // that cannot be made.
+    let out = &req.out;
+    if let Ok(meta) = std::fs::symlink_metadata(out) {
+        let empty = meta.is_dir()
+            && std::fs::read_dir(out)
+                .map(|mut d| d.next().is_none())
+                .unwrap_or(false);
+        if !empty {
+            return Err(Error::usage(format!(
+                "{} exists and is not an empty folder; `new` makes a new game folder and never writes into another game's",
+                out.display()
+            )));
+        }
+    }
+    let begun = begin(&req)?;
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&parent).map_err(|e| Error::io(&parent, e))?;
+    let tmp = tempfile::Builder::new()
+        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o700))
+        .prefix(".herald-new-")
+        .tempdir_in(&parent)
+        .map_err(|e| Error::io(&parent, e))?;
+    let building = GameDir::at(tmp.path());
+    let store = Store::writer(building.clone(), std::time::Duration::ZERO)?;
+    let secrets = Secrets {
+        seed: begun.seed.clone(),
+        passwords: begun.passwords.iter().cloned().collect(),
+    };
+    let head = &begun.loaded.record.head;
+    secrets.write(&building.secrets(), &head.id)?;
+    write::atomic(
+        &building.key(),
+        begun.signer.to_file().as_bytes(),
+        Durability::Synced,
+    )?;
+    store.commit(&begun.loaded.record.to_text())?;
+    derived::finish(
+        &store,
+        &begun.loaded,
+        &begun.signer,
+        Some(&req.now.to_rfc3339()),
+    )?;
+    drop(store);
+    let tmp = tmp.keep();
+    std::fs::rename(&tmp, out).map_err(|e| {
+        let _ = std::fs::remove_dir_all(&tmp);
+        Error::io(out, e)
+    })?;
+    write::sync_dir(&parent)?;
+    let dir = GameDir::at(out.clone());
+    let reports = derived::report_files(&dir, &begun.loaded);
+    Ok(Created {
+        dir,
+        head: begun.loaded.record.head.clone(),
+        passwords: begun.passwords,
+        notes: begun.notes,
+        reports,
+    })
+}
+
+/// Every player id of a game is a valid name (a check the head record
+/// already passed; this gives the names their type).
+pub fn names_of(head: &Head) -> Result<Vec<Name>> {
+    head.players
+        .iter()
+        .map(|p| Name::new("player id", &p.id).map_err(Error::refused))
+        .collect()
+}

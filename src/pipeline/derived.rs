@@ -1,0 +1,176 @@
+//! What follows from a committed game file, completed by whichever command
+//! comes next if a crash cut it short: the current turn's reports (every
+//! form, each player's text signed), the report mails queued in the outbox
+//! for players with an address, the clearing of orders the log now holds,
+//! and the trimming of the previous turn's reports to their text.
+//!
+//! `reports/turn-NNNN/done` is written last and holds the chain head the
+//! reports were made on: a turn whose `done` is missing, or names an older
+//! head, is (re)written. Mails are queued only for a turn that had no
+//! `done` at all, before `done` is written: a crash in between queues the
+//! same mails again under the same names, and nothing can have been sent
+//! in between, since sending takes the game's lock and finishes this first.
+
+use super::loaded::Loaded;
+use super::render;
+use crate::chain::Signer;
+use crate::error::Result;
+use crate::mail::eml;
+use crate::report::Rendered;
+use crate::store::write::{self, Durability};
+use crate::store::{orders, GameDir, Name, Store};
+use std::path::PathBuf;
+
+/// The forms every turn's report folder keeps for the current turn; older
+/// turns keep only the text.
+const FORMS: [&str; 4] = ["txt", "json", "svg", "html"];
+
+/// Complete the derived files of the current turn. `now` dates the report
+/// mails; without it none are queued (a conversion). Returns whether
+/// anything was missing (an interrupted command completed now).
+pub fn finish(store: &Store, g: &Loaded, signer: &Signer, now: Option<&str>) -> Result<bool> {
+    let dir = &store.dir;
+    let head = g.head();
+    let turn = head.turn;
+    let done = dir.reports_done(turn);
+    let chain_head = g.record.chain_head();
+    let previous = std::fs::read_to_string(&done).ok();
+    let mut completed = false;
+    if previous.as_deref().map(str::trim) != Some(chain_head) {
+        completed = previous.is_none();
+        let names = super::create::names_of(head)?;
+        let rendered = render_all(g, signer)?;
+        dir.ensure_parent(&done)?;
+        for (name, r) in names.iter().zip(&rendered) {
+            for (ext, bytes) in forms(r) {
+                write::atomic(&dir.report(turn, name, ext), bytes, Durability::Replaceable)?;
+            }
+        }
+        if let (None, Some(now)) = (&previous, now) {
+            for (seat, r) in rendered.iter().enumerate() {
+                if let Some((digest, mail)) = report_mail(g, seat, r, now) {
+                    let p = dir.outbox_mail(&digest);
+                    dir.ensure_parent(&p)?;
+                    write::atomic(&p, &mail, Durability::Synced)?;
+                }
+            }
+        }
+        write::atomic(
+            &done,
+            format!("{chain_head}\n").as_bytes(),
+            Durability::Replaceable,
+        )?;
+    }
+    // Orders of resolved turns are in the log now.
+    if turn > 0 && dir.orders_dir(turn - 1).exists() {
+        orders::clear(dir, turn - 1)?;
+        completed = true;
+    }
+    // The previous turn keeps its text report only.
+    if turn > 0 {
+        for name in super::create::names_of(head)? {
+            for ext in ["json", "svg", "html", "png"] {
+                let p = dir.report(turn - 1, &name, ext);
+                if p.exists() {
+                    let _ = std::fs::remove_file(&p);
+                }
+            }
+        }
+    }
+    Ok(completed)
+}
+
+fn forms(r: &Rendered) -> [(&'static str, &[u8]); 4] {
+    let [t, j, s, h] = FORMS;
+    [
+        (t, r.text.as_bytes()),
+        (j, r.json.as_bytes()),
+        (s, r.svg.as_bytes()),
+        (h, r.html.as_bytes()),
+    ]
+}
+
+/// Every player's report, in seat order, on both cores.
+pub fn render_all(g: &Loaded, signer: &Signer) -> Result<Vec<Rendered>> {
+    let n = g.head().players.len();
+    let half = n.div_ceil(2);
+    let (a, b) = std::thread::scope(|s| {
+        let first = s.spawn(|| {
+            (0..half)
+                .map(|seat| render::all(g, seat, Some(signer)))
+                .collect::<Vec<_>>()
+        });
+        let second: Vec<_> = (half..n)
+            .map(|seat| render::all(g, seat, Some(signer)))
+            .collect();
+        (first.join().unwrap_or_default(), second)
+    });
+    if a.len() != half {
+        return Err(crate::error::Error::refused(
+            "internal: a report thread failed",
+        ));
+    }
+    a.into_iter().chain(b).collect()
+}
+
+/// The report files of the current turn (for messages).
+pub fn report_files(dir: &GameDir, g: &Loaded) -> Vec<PathBuf> {
+    let turn = g.head().turn;
+    g.head()
+        .players
+        .iter()
+        .filter_map(|p| Name::new("player", &p.id).ok())
+        .flat_map(|n| FORMS.iter().map(move |ext| (n.clone(), *ext)))
+        .map(|(n, ext)| dir.report(turn, &n, ext))
+        .collect()
+}
+
+/// A player's report as a mail: To their address, the text report as the
+/// body, view.json, the board (SVG) and the HTML page (the board and the
+/// order form, for a browser) attached; the PNG is drawn only on demand. `None` if the game has no
+/// address for them. Returns the outbox name (a digest of the Message-ID)
+/// and the bytes.
+pub fn report_mail(g: &Loaded, seat: usize, r: &Rendered, now: &str) -> Option<(String, Vec<u8>)> {
+    let h = g.head();
+    let p = &h.players[seat];
+    let to = p.email.clone()?;
+    let turn = h.turn.to_string();
+    let subject = match &h.outcome {
+        Some(_) => format!("[{}] {}: final report for {}", h.id, g.entry.title, p.id),
+        None => format!(
+            "[{}] {}: turn {} report for {}",
+            h.id, g.entry.title, h.turn, p.id
+        ),
+    };
+    let message_id = eml::message_id(&h.id, &["report", &turn, &p.id, g.record.chain_head()]);
+    let mail = eml::Mail {
+        from: h
+            .moderator
+            .clone()
+            .unwrap_or_else(|| eml::NO_MODERATOR.into()),
+        to,
+        subject,
+        date: now.to_string(),
+        message_id: message_id.clone(),
+        in_reply_to: None,
+        text: r.text.clone(),
+        attachments: vec![
+            eml::Attachment {
+                name: "view.json".into(),
+                mime: "application/json".into(),
+                bytes: r.json.as_bytes().to_vec(),
+            },
+            eml::Attachment {
+                name: "board.svg".into(),
+                mime: "image/svg+xml".into(),
+                bytes: r.svg.as_bytes().to_vec(),
+            },
+            eml::Attachment {
+                name: "report.html".into(),
+                mime: "text/html".into(),
+                bytes: r.html.as_bytes().to_vec(),
+            },
+        ],
+    };
+    Some((eml::digest(&message_id), eml::build(&mail)))
+}

@@ -1,0 +1,326 @@
+//! `herald inbox`: read a mailbox into a game. Each new mail's order file is
+//! found, checked (its password, once), and if good stored sealed with a
+//! receipt; every mail gets a reply in the outbox; and the mail is recorded
+//! as done by the sha256 of its bytes. Each mail is finished — stored,
+//! answered, recorded — before the next is read, so a killed run resumes
+//! where it stopped and never answers a mail twice.
+
+use super::check::{check_orders, Submitted};
+use super::{open_to_write, Writing};
+use crate::chain::canon::sha256_hex;
+use crate::chain::witness::Receipt;
+use crate::error::Result;
+use crate::mail::eml::{self, Mail};
+use crate::mail::{extract, mailbox};
+use crate::store::write::{self, Durability};
+use crate::store::{orders, seen, Name};
+use mail_parser::MessageParser;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// What became of one mail.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fate {
+    /// Stored for `player`; `replaced` is the date of the file it replaced.
+    Accepted {
+        player: String,
+        replaced: Option<String>,
+    },
+    /// A later file from the same player was already stored.
+    Superseded {
+        player: String,
+        kept: String,
+    },
+    Refused {
+        problems: Vec<String>,
+    },
+    /// Read before (the same bytes): nothing done, no reply.
+    AlreadyRead,
+}
+
+pub struct Read {
+    pub place: String,
+    pub from: String,
+    pub fate: Fate,
+    pub reply: Option<PathBuf>,
+}
+
+/// Read every new mail of `mailbox` into the game; `now` dates the replies.
+pub fn run(game: &Path, mailbox: &Path, now: &str, wait: Duration) -> Result<Vec<Read>> {
+    let w = open_to_write(game, wait, now)?;
+    let letters = mailbox::read(mailbox)?;
+    let mut done = seen::read(&w.store.dir)?;
+    let parser = MessageParser::default();
+    // Sort by the mail's own Date, then by place, so "later replaces
+    // earlier" means later written, whatever order the mailbox holds.
+    let mut parsed: Vec<(i64, usize, &mailbox::Letter, Option<mail_parser::Message>)> = letters
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let m = parser.parse(&l.raw);
+            let date = m
+                .as_ref()
+                .and_then(|m| m.date().map(|d| d.to_timestamp()))
+                .unwrap_or(i64::MAX);
+            (date, i, l, m)
+        })
+        .collect();
+    parsed.sort_by_key(|(d, i, _, _)| (*d, *i));
+    let mut out = Vec::new();
+    for (_, _, letter, m) in parsed {
+        let digest = sha256_hex(&letter.raw);
+        let from = m
+            .as_ref()
+            .and_then(|m| m.from())
+            .and_then(|a| a.first())
+            .and_then(|a| a.address())
+            .unwrap_or("")
+            .to_string();
+        if done.contains(&digest) {
+            out.push(Read {
+                place: letter.place.clone(),
+                from,
+                fate: Fate::AlreadyRead,
+                reply: None,
+            });
+            continue;
+        }
+        let (fate, echo, receipt, id, subject) = match &m {
+            None => (
+                Fate::Refused {
+                    problems: vec!["not a mail message".into()],
+                },
+                Vec::new(),
+                None,
+                format!("sha256:{digest}"),
+                None,
+            ),
+            Some(m) => {
+                let id = m
+                    .message_id()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| format!("sha256:{digest}"));
+                let date = m
+                    .date()
+                    .map(|d| d.to_rfc3339())
+                    .unwrap_or_else(|| now.to_string());
+                let label = format!(
+                    "mail from {} ({date})",
+                    if from.is_empty() { "?" } else { &from }
+                );
+                let (fate, echo, receipt) = if letter.too_big {
+                    (
+                        Fate::Refused {
+                            problems: vec![format!(
+                                "{label}: too large (the limit is {} MiB); send the order file alone, as plain text",
+                                crate::store::limits::MAIL / (1024 * 1024)
+                            )],
+                        },
+                        Vec::new(),
+                        None,
+                    )
+                } else {
+                    judge(&w, m, &label, &date, &from, &id, &digest)?
+                };
+                (fate, echo, receipt, id, m.subject().map(str::to_string))
+            }
+        };
+        let reply = if from.is_empty() {
+            None
+        } else {
+            let text = reply_text(&w, &fate, &echo, receipt.as_ref());
+            let head = w.game.head();
+            let subject = match subject {
+                Some(s) if s.to_ascii_lowercase().starts_with("re:") => s,
+                Some(s) => format!("Re: {s}"),
+                None => format!("Re: [{}] orders", head.id),
+            };
+            let message_id = eml::message_id(&head.id, &["reply", &digest]);
+            let mail = Mail {
+                from: head
+                    .moderator
+                    .clone()
+                    .unwrap_or_else(|| eml::NO_MODERATOR.into()),
+                to: from.clone(),
+                subject,
+                date: now.to_string(),
+                message_id: message_id.clone(),
+                in_reply_to: Some(id.clone()),
+                text,
+                attachments: Vec::new(),
+            };
+            let p = w.store.dir.outbox_mail(&eml::digest(&message_id));
+            w.store.dir.ensure_parent(&p)?;
+            write::atomic(&p, &eml::build(&mail), Durability::Synced)?;
+            Some(p)
+        };
+        seen::add(&w.store.dir, &digest)?;
+        done.insert(digest);
+        out.push(Read {
+            place: letter.place.clone(),
+            from,
+            fate,
+            reply,
+        });
+    }
+    Ok(out)
+}
+
+/// Find, check and (if good) store the order file in one mail. Also the
+/// orders as herald read them and the receipt, for the reply.
+#[allow(clippy::type_complexity)]
+fn judge(
+    w: &Writing,
+    m: &mail_parser::Message,
+    label: &str,
+    date: &str,
+    from: &str,
+    message_id: &str,
+    digest: &str,
+) -> Result<(Fate, Vec<String>, Option<Receipt>)> {
+    let g = &w.game;
+    let texts = extract::candidates(m);
+    let Some((where_, text)) = texts
+        .iter()
+        .find(|(_, t)| crate::orders::OrderFile::parse("", t).is_ok())
+        .or_else(|| texts.iter().find(|(_, t)| extract::looks_like_orders(t)))
+    else {
+        return Ok((
+            Fate::Refused {
+                problems: vec![format!(
+                    "{label}: no order file found in this mail; reply to your report keeping the part from `----- ORDERS` down, or attach the order file as text"
+                )],
+            },
+            Vec::new(),
+            None,
+        ));
+    };
+    let name = format!("{label}, {where_}");
+    let mut sub = Submitted::file(name, text.clone());
+    sub.received = Some(date.to_string());
+    let accepted = match check_orders(g, &[sub]) {
+        Ok(a) => a,
+        Err(e) => {
+            return Ok((
+                Fate::Refused {
+                    problems: e.problems,
+                },
+                Vec::new(),
+                None,
+            ))
+        }
+    };
+    let Some((_, player, echo)) = accepted.summary.into_iter().next() else {
+        return Ok((
+            Fate::Refused {
+                problems: vec![format!("{label}: no orders")],
+            },
+            Vec::new(),
+            None,
+        ));
+    };
+    let Some(record) = accepted.records.into_iter().next() else {
+        return Ok((
+            Fate::Refused {
+                problems: vec![format!("{label}: no orders")],
+            },
+            Vec::new(),
+            None,
+        ));
+    };
+    let head = g.head();
+    let name = Name::new("player", &player).map_err(crate::error::Error::refused)?;
+    let earlier = orders::waiting(&w.store.dir, head.turn)?
+        .into_iter()
+        .find(|s| s.player == player);
+    if let Some(prev) = &earlier {
+        let t = |s: &str| chrono::DateTime::parse_from_rfc3339(s).ok();
+        if let Some(r) = prev.received.as_deref() {
+            if t(r) > t(date) {
+                return Ok((
+                    Fate::Superseded {
+                        player,
+                        kept: r.to_string(),
+                    },
+                    echo,
+                    None,
+                ));
+            }
+        }
+    }
+    let receipt = Receipt::new(
+        &w.signer,
+        &head.id,
+        &player,
+        head.turn,
+        &record.sha256,
+        g.record.chain_head(),
+        date,
+    );
+    orders::put(
+        &w.store.dir,
+        &name,
+        &orders::Stored {
+            game: head.id.clone(),
+            player: player.clone(),
+            turn: head.turn,
+            text: record.text,
+            sha256: record.sha256,
+            received: Some(date.to_string()),
+            from: Some(from.to_string()),
+            message_id: Some(message_id.to_string()),
+            mail_sha256: Some(digest.to_string()),
+            chain_head: receipt.chain_head.clone(),
+            accepted: receipt.accepted.clone(),
+            signature: receipt.signature.clone(),
+        },
+    )?;
+    let replaced = earlier.map(|e| e.received.unwrap_or_else(|| "an earlier file".into()));
+    Ok((Fate::Accepted { player, replaced }, echo, Some(receipt)))
+}
+
+fn reply_text(w: &Writing, fate: &Fate, echo: &[String], receipt: Option<&Receipt>) -> String {
+    let h = w.game.head();
+    let mut s = format!(
+        "{} — game {}, turn {}\n\n",
+        w.game.entry.title, h.id, h.turn
+    );
+    match fate {
+        Fate::Accepted { player, replaced } => {
+            s.push_str(&format!(
+                "Your orders as {player} for turn {} are ACCEPTED.\n",
+                h.turn
+            ));
+            if let Some(r) = replaced {
+                s.push_str(&format!("They replace the orders you sent before ({r}).\n"));
+            }
+            s.push_str("\nherald read them as:\n");
+            if echo.is_empty() {
+                s.push_str("  (no orders)\n");
+            }
+            for o in echo {
+                s.push_str(&format!("  {o}\n"));
+            }
+            s.push_str("\nYou may send a new file until the turn is resolved; the latest one counts.\n");
+            if let Some(r) = receipt {
+                s.push_str("\nYour receipt (keep it: `herald verify <archive> --witness <this mail>` proves\nthe archive holds exactly these orders):\n");
+                s.push_str(&r.block());
+            }
+        }
+        Fate::Superseded { player, kept } => s.push_str(&format!(
+            "These orders of {player} are valid but NOT USED: orders you sent later ({kept}) are already stored, and the latest counts.\n"
+        )),
+        Fate::Refused { problems } => {
+            s.push_str("Your mail is REFUSED; nothing in it is used. What is wrong:\n\n");
+            for p in problems {
+                s.push_str(&format!("  - {p}\n"));
+            }
+            s.push_str("\nCorrect the order file and send it again.\n");
+        }
+        Fate::AlreadyRead => {}
+    }
+    if let Some(d) = &h.deadline {
+        s.push_str(&format!("\nDeadline for turn {}: {d}\n", h.turn));
+    }
+    s
+}

@@ -1,0 +1,188 @@
+//! A game in memory: its file checked by `chain::check::open`, its ruleset
+//! loaded and its current state decoded — what every command works on.
+
+use crate::chain::body::{Body, Genesis, Phase};
+use crate::chain::check::{self, Opened};
+use crate::chain::{Head, PublicKey, Record};
+use crate::error::{Error, Result};
+use crate::games::{self, AnyState, Entry, Outcome, Seat, Session};
+use crate::store::{Found, GameDir, Store};
+use serde_json::Value;
+use std::path::Path;
+
+pub struct Loaded {
+    pub record: Record,
+    pub genesis: Genesis,
+    pub key: PublicKey,
+    pub entry: &'static Entry,
+    pub session: Box<dyn Session>,
+    pub state: AnyState,
+}
+
+impl Loaded {
+    /// Check and load a game file's text; `name` says where it came from
+    /// in messages.
+    pub fn from_text(text: &str, name: &str) -> Result<Loaded> {
+        let Opened {
+            record,
+            genesis,
+            key,
+        } = check::open(text).map_err(|p| named(name, p))?;
+        let entry = games::find(&record.head.game).ok_or_else(|| {
+            Error::refused(format!(
+                "{name}: game `{}` is not one this herald knows ({})",
+                record.head.game.escape_debug(),
+                games::names().join(", ")
+            ))
+        })?;
+        let specs = (entry.options)();
+        for k in record.head.options.keys() {
+            if !specs.iter().any(|s| s.name == k) {
+                return Err(Error::refused(format!(
+                    "{name}: head record: {} has no option `{k}`",
+                    entry.title
+                )));
+            }
+        }
+        let session = entry
+            .load(&genesis.ruleset.text)
+            .map_err(|e| Error::refused(format!("{name}: entry 0 (genesis): the ruleset: {e}")))?;
+        let n = record.head.players.len();
+        let (lo, hi) = session.players();
+        if n < lo || n > hi {
+            return Err(Error::refused(format!(
+                "{name}: head record: {n} players, where {} takes {lo} to {hi}",
+                entry.title
+            )));
+        }
+        let state = session
+            .decode(&record.head.state)
+            .map_err(|e| Error::refused(format!("{name}: head record: state: {e}")))?;
+        let loaded = Loaded {
+            record,
+            genesis,
+            key,
+            entry,
+            session,
+            state,
+        };
+        let (phase, awaiting, outcome) = loaded.summary();
+        let h = &loaded.record.head;
+        if phase != h.phase || awaiting != h.awaiting || outcome != h.outcome {
+            return Err(Error::refused(format!(
+                "{name}: head record: phase, awaiting or outcome does not match the game state"
+            )));
+        }
+        Ok(loaded)
+    }
+
+    /// Read a game folder's file (no lock: a reader). A damaged file is
+    /// refused with the copy to restore it from.
+    pub fn open(store: &Store) -> Result<Loaded> {
+        let text = store.read_game()?;
+        Loaded::from_text(&text, &store.dir.game_file().display().to_string()).map_err(|mut e| {
+            let previous = store.dir.previous();
+            if previous.exists() {
+                e.problems.push(format!(
+                    "{}: the game file before its last change; if `herald verify` accepts it, copy it over game.jsonl to restore the game",
+                    previous.display()
+                ));
+            }
+            e
+        })
+    }
+
+    pub fn head(&self) -> &Head {
+        &self.record.head
+    }
+
+    pub fn players(&self) -> Vec<String> {
+        self.record.head.player_ids()
+    }
+
+    pub fn summary(&self) -> (String, Vec<String>, Option<Outcome>) {
+        summary(self.session.as_ref(), &self.state, &self.players())
+    }
+
+    /// Phase entries from the newest back, decoded one by one.
+    pub fn phases_back(&self) -> impl Iterator<Item = Phase> + '_ {
+        self.record
+            .entries
+            .iter()
+            .rev()
+            .filter_map(|e| match e.decode() {
+                Ok(Body::Phase(p)) => Some(p),
+                _ => None,
+            })
+    }
+
+    /// The last resolved phase, if any.
+    pub fn last_phase(&self) -> Option<Phase> {
+        self.phases_back().next()
+    }
+
+    /// Events a player's report tells: those since the player's last
+    /// orders (the result of their own last orders included), at most one
+    /// phase per player back, so a player who sends no orders (eliminated,
+    /// or never asked) gets the last round, not the whole game.
+    pub fn events_for(&self, seat: Seat) -> Vec<(u32, Value)> {
+        let id = &self.record.head.players[seat].id;
+        let mut phases = Vec::new();
+        for p in self.phases_back().take(self.record.head.players.len()) {
+            let own = p.orders.iter().any(|o| &o.player == id);
+            phases.push(p);
+            if own {
+                break;
+            }
+        }
+        phases
+            .into_iter()
+            .rev()
+            .flat_map(|p| {
+                let turn = p.turn;
+                p.events.into_iter().map(move |v| (turn, v))
+            })
+            .collect()
+    }
+}
+
+/// The phase, who is awaited and the outcome, as the game sees its state.
+pub fn summary(
+    session: &dyn Session,
+    state: &AnyState,
+    players: &[String],
+) -> (String, Vec<String>, Option<Outcome>) {
+    let outcome = session.outcome(state, players);
+    let awaiting = if outcome.is_some() {
+        Vec::new()
+    } else {
+        session
+            .awaiting(state)
+            .into_iter()
+            .filter_map(|s| players.get(s).cloned())
+            .collect()
+    };
+    (session.phase(state), awaiting, outcome)
+}
+
+fn named(name: &str, problems: Vec<String>) -> Error {
+    Error::all(
+        problems
+            .into_iter()
+            .map(|p| format!("{name}: {p}"))
+            .collect(),
+    )
+}
+
+/// The game folder a command was given (a folder or its `game.jsonl`). A
+/// herald 0.1 game file is refused with the command that converts it.
+pub fn folder(arg: &Path) -> Result<GameDir> {
+    match GameDir::locate(arg)? {
+        Found::Folder(d) => Ok(d),
+        Found::Format1(p) => Err(Error::refused(format!(
+            "{}: a game file of herald 0.1 (format 1); convert it once with `herald convert {} --out <new folder>` (README, \"Upgrading\")",
+            p.display(),
+            p.display()
+        ))),
+    }
+}

@@ -1,0 +1,279 @@
+//! What happens to a game: created, orders checked and accepted, phases
+//! resolved (with stand-ins for missed orders), replayed, undone; and the
+//! workflows of the commands that change a game, each under the game's
+//! lock with the game file as its commit point.
+//!
+//! Imports flow one way: `cli` and the host call this; this uses `store`,
+//! `chain`, `games`, `report` and `mail`, which know nothing of it.
+
+pub mod check;
+pub mod convert;
+pub mod create;
+pub mod demo;
+pub mod derived;
+pub mod history;
+pub mod inbox;
+pub mod loaded;
+pub mod nmr;
+pub mod render;
+pub mod replay;
+pub mod resolve;
+pub mod status;
+
+pub use check::{check_orders, Accepted, Submitted};
+pub use create::{create, Created, MailSettings, NewGame, DEFAULT_DROP_AFTER};
+pub use loaded::Loaded;
+
+use crate::chain::body::{Body, DeadlineSet, Passwd};
+use crate::chain::canon::sha256_hex;
+use crate::chain::Signer;
+use crate::error::{Error, Result};
+use crate::store::{limits, orders, Store};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// A game opened to read: no lock.
+pub fn open(arg: &Path) -> Result<(Store, Loaded)> {
+    let store = Store::reader(loaded::folder(arg)?);
+    let g = Loaded::open(&store)?;
+    Ok((store, g))
+}
+
+/// A game opened to change: its lock held, its key read and matched
+/// against the game's, and whatever an interrupted command left undone
+/// completed first (the second value says whether there was any).
+pub struct Writing {
+    pub store: Store,
+    pub game: Loaded,
+    pub signer: Signer,
+    /// An interrupted command's work was completed on opening.
+    pub completed: bool,
+}
+
+pub fn open_to_write(arg: &Path, wait: Duration, now: &str) -> Result<Writing> {
+    let store = Store::writer(loaded::folder(arg)?, wait)?;
+    let game = Loaded::open(&store)?;
+    let signer = store.signer()?;
+    if signer.public() != game.key {
+        return Err(Error::refused(format!(
+            "{}: the key there is not this game's ({}): a game is changed only with the key it began with",
+            store.dir.key().display(),
+            game.key.fingerprint()
+        )));
+    }
+    let completed = derived::finish(&store, &game, &signer, Some(now))?;
+    Ok(Writing {
+        store,
+        game,
+        signer,
+        completed,
+    })
+}
+
+impl Writing {
+    /// The seed, from the secrets file.
+    pub fn seed(&self) -> Result<String> {
+        let s = self.store.secrets()?;
+        if sha256_hex(s.seed.as_bytes()) != self.game.head().seed_commitment {
+            return Err(Error::refused(format!(
+                "{}: its seed is not this game's (it does not match the commitment)",
+                self.store.dir.secrets().display()
+            )));
+        }
+        Ok(s.seed)
+    }
+
+    /// Commit the game's record and complete what follows from it.
+    pub fn commit(&self, now: &str) -> Result<()> {
+        self.store.commit(&self.game.record.to_text())?;
+        derived::finish(&self.store, &self.game, &self.signer, Some(now))?;
+        Ok(())
+    }
+}
+
+/// Order files named on the command line, size-limited.
+pub fn read_order_files(paths: &[PathBuf]) -> Result<Vec<Submitted>> {
+    let mut out = Vec::new();
+    let mut problems = Vec::new();
+    for p in paths {
+        match limits::read_text(p, limits::ORDER_FILE, "an order file") {
+            Ok(t) => out.push(Submitted::file(p.display().to_string(), t)),
+            Err(e) => problems.extend(e.problems),
+        }
+    }
+    if problems.is_empty() {
+        Ok(out)
+    } else {
+        Err(Error::all(problems))
+    }
+}
+
+/// The orders stored for the turn the game waits for, each sealed with a
+/// receipt the game's key signed: used without checking a password again.
+pub fn stored_orders(w: &Writing) -> Result<Vec<Submitted>> {
+    let head = w.game.head();
+    let mut out = Vec::new();
+    for s in orders::waiting(&w.store.dir, head.turn)? {
+        let receipt = crate::chain::witness::Receipt {
+            game: s.game.clone(),
+            player: s.player.clone(),
+            turn: s.turn,
+            orders_sha256: s.sha256.clone(),
+            chain_head: s.chain_head.clone(),
+            accepted: s.accepted.clone(),
+            key: head.key.clone(),
+            signature: s.signature.clone(),
+        };
+        let place = w
+            .store
+            .dir
+            .orders_dir(head.turn)
+            .join(format!("{}.json", s.player));
+        if s.game != head.id || !receipt.signature_ok() || sha256_hex(s.text.as_bytes()) != s.sha256
+        {
+            return Err(Error::refused(format!(
+                "{}: not sealed by this game's key (changed by hand?); remove it and ask {} to send the orders again",
+                place.display(),
+                s.player
+            )));
+        }
+        out.push(Submitted {
+            name: place.display().to_string(),
+            text: s.text,
+            check_password: false,
+            received: s.received,
+        });
+    }
+    Ok(out)
+}
+
+/// What `resolve` did.
+pub enum Resolved {
+    /// The phase was resolved.
+    Phase { game: Loaded, turn: u32 },
+    /// These orders had already been resolved; `completed`: by a run that
+    /// was cut short, whose unfinished work is done now.
+    Already {
+        game: Loaded,
+        turn: u32,
+        completed: bool,
+    },
+}
+
+/// `herald resolve`: with order files, those; without, the orders stored
+/// for the turn. Before the deadline every awaited player's orders are
+/// needed; at or after it, the missed-order policy stands in.
+pub fn resolve(arg: &Path, files: &[PathBuf], now: &str, wait: Duration) -> Result<Resolved> {
+    let mut w = open_to_write(arg, wait, now)?;
+    let submitted = if files.is_empty() {
+        stored_orders(&w)?
+    } else {
+        read_order_files(files)?
+    };
+    let completed = w.completed;
+    if let Some(turn) = already_resolved(&w, &submitted) {
+        return Ok(Resolved::Already {
+            game: w.game,
+            turn,
+            completed,
+        });
+    }
+    if files.is_empty() && submitted.is_empty() && completed {
+        // Run again after a cut-short resolve: its orders are in the log.
+        let turn = w.game.head().turn.saturating_sub(1);
+        return Ok(Resolved::Already {
+            game: w.game,
+            turn,
+            completed,
+        });
+    }
+    let seed = w.seed()?;
+    let accepted = resolve::accept_all(&w.game, &submitted, now, &seed)?;
+    let turn = w.game.head().turn;
+    w.game.advance(accepted, now, &seed, &w.signer);
+    w.commit(now)?;
+    Ok(Resolved::Phase { game: w.game, turn })
+}
+
+/// Files that are exactly the orders the last phase recorded: a resolve
+/// run again after a crash.
+fn already_resolved(w: &Writing, files: &[Submitted]) -> Option<u32> {
+    if files.is_empty() {
+        return None;
+    }
+    let last = w.game.last_phase()?;
+    let all = files.iter().all(|f| {
+        crate::orders::OrderFile::parse(&f.name, &f.text).is_ok_and(|of| {
+            of.turn == last.turn
+                && last.orders.iter().any(|o| {
+                    o.player == of.player && o.sha256 == sha256_hex(of.redacted().as_bytes())
+                })
+        })
+    });
+    all.then_some(last.turn)
+}
+
+/// `herald deadline`: set or clear the current phase's deadline; the change
+/// is a log entry.
+pub fn set_deadline(
+    arg: &Path,
+    deadline: Option<String>,
+    now: &str,
+    wait: Duration,
+) -> Result<Loaded> {
+    let mut w = open_to_write(arg, wait, now)?;
+    if w.game.head().outcome.is_some() {
+        return Err(Error::refused(format!(
+            "game {} is over; it has no deadline to set",
+            w.game.head().id
+        )));
+    }
+    w.game.record.append(
+        &Body::Deadline(DeadlineSet {
+            deadline: deadline.clone(),
+            at: now.to_string(),
+        }),
+        &w.signer,
+    );
+    w.game.record.head.deadline = deadline;
+    w.game.record.seal_with(&w.signer);
+    w.commit(now)?;
+    Ok(w.game)
+}
+
+/// `herald passwd`: a new password for a player; the new hash is a log
+/// entry, the password goes to the secrets file (0600) and is returned.
+pub fn passwd(
+    arg: &Path,
+    player: &str,
+    now: &str,
+    wait: Duration,
+) -> Result<(Loaded, String, PathBuf)> {
+    let mut w = open_to_write(arg, wait, now)?;
+    let seat = w.game.head().player_index(player).ok_or_else(|| {
+        Error::usage(format!(
+            "`{player}` is not a player of this game ({})",
+            w.game.players().join(", ")
+        ))
+    })?;
+    let (pw, salt) = crate::auth::new_secret(None);
+    let hash = crate::auth::hash(&pw, &salt, crate::auth::Cost::Standard);
+    let mut secrets = w.store.secrets()?;
+    secrets.passwords.insert(player.to_string(), pw.clone());
+    w.game.record.append(
+        &Body::Passwd(Passwd {
+            player: player.to_string(),
+            password: hash.clone(),
+            at: now.to_string(),
+        }),
+        &w.signer,
+    );
+    w.game.record.head.players[seat].password = hash;
+    w.game.record.seal_with(&w.signer);
+    // The new password is written first: a crash before the commit leaves
+    // the old one working and the new one unused.
+    let path = w.store.dir.secrets();
+    secrets.write(&path, &w.game.head().id)?;
+    w.commit(now)?;
+    Ok((w.game, pw, path))
+}

@@ -1,0 +1,93 @@
+//! Missed orders (NMR, "no moves received"): what herald sends for a player
+//! who sent nothing by the deadline, and what the last phase had to say
+//! about orders. The counts themselves live in the head record.
+
+use super::loaded::Loaded;
+use crate::chain::body::Phase;
+use crate::chain::Head;
+use crate::games::{Entry, Nmr, Seat};
+use crate::orders::OrderFile;
+use crate::report::LastPhase;
+use crate::rng;
+
+/// The game's policy (the head record's, if this herald knows it).
+pub fn policy(head: &Head, entry: &Entry) -> Nmr {
+    Nmr::parse(&head.nmr)
+        .filter(|p| entry.nmr.contains(p))
+        .unwrap_or(entry.nmr[0])
+}
+
+/// The orders standing in for `seat`'s missing file, and the policy that
+/// gave them. `repeat` falls back to `hold` where the last orders are no
+/// longer legal; `hold` falls back to the bot where the rules allow no
+/// hold now (a deployment, a game without a pass).
+pub fn stand_in(g: &Loaded, seat: Seat, seed: &str) -> (Nmr, Vec<String>) {
+    let wanted = policy(g.head(), g.entry);
+    if wanted == Nmr::Repeat {
+        if let Some(lines) = repeat(g, seat) {
+            return (Nmr::Repeat, lines);
+        }
+    }
+    if matches!(wanted, Nmr::Hold | Nmr::Repeat) {
+        if let Some(lines) = g.session.hold_orders(&g.state, seat) {
+            return (Nmr::Hold, lines);
+        }
+    }
+    let head = g.head();
+    let id = &head.players[seat].id;
+    let mut r = rng::phase_rng(seed, &head.id, head.turn, &format!("missed orders of {id}"));
+    (Nmr::Bot, g.session.bot_orders(&g.state, seat, &mut r))
+}
+
+/// The player's orders from the last phase of the same kind, if every one
+/// of them still parses and the set passes the game's check.
+fn repeat(g: &Loaded, seat: Seat) -> Option<Vec<String>> {
+    let id = &g.head().players[seat].id;
+    let phase = g.session.phase(&g.state);
+    let last = g
+        .phases_back()
+        .filter(|e| e.phase == phase)
+        .find_map(|e| e.orders.into_iter().find(|o| &o.player == id))?;
+    let file = OrderFile::parse("repeat", &last.text).ok()?;
+    let parsed = file
+        .orders
+        .iter()
+        .map(|l| g.session.parse_order(&g.state, seat, &l.text))
+        .collect::<Result<Vec<_>, _>>()
+        .ok()?;
+    g.session
+        .check(&g.state, seat, &parsed)
+        .is_empty()
+        .then(|| parsed.into_iter().map(|o| o.text).collect())
+}
+
+/// Who sent nothing in a phase (and what stood in), who was late, who
+/// dropped out.
+pub fn last_phase(p: &Phase) -> LastPhase {
+    let due = p
+        .deadline
+        .as_deref()
+        .and_then(|d| chrono::DateTime::parse_from_rfc3339(d).ok());
+    let late = p
+        .orders
+        .iter()
+        .filter(|o| {
+            let sent = o
+                .received
+                .as_deref()
+                .and_then(|t| chrono::DateTime::parse_from_rfc3339(t).ok());
+            matches!((sent, due), (Some(s), Some(d)) if s > d)
+        })
+        .map(|o| o.player.clone())
+        .collect();
+    LastPhase {
+        turn: p.turn,
+        missing: p
+            .orders
+            .iter()
+            .filter_map(|o| o.nmr.as_ref().map(|n| (o.player.clone(), n.clone())))
+            .collect(),
+        late,
+        dropped: p.dropped.clone(),
+    }
+}

@@ -1,0 +1,153 @@
+//! A player's report from a loaded game: the header built from the head
+//! record, the view from the game (the only source of what a player may
+//! see), rendered by `report`, and the text signed with a witness block.
+
+use super::loaded::Loaded;
+use super::nmr;
+use crate::chain::witness::Witness;
+use crate::chain::Signer;
+use crate::error::{Error, Result};
+use crate::games::Seat;
+use crate::report::{self, Header, Rendered};
+
+/// The report header for `seat` (the rolls it may see).
+pub fn header(g: &Loaded, seat: Seat) -> Header {
+    let h = g.head();
+    let last = g.last_phase();
+    let you = h.players.get(seat).map(|p| p.id.as_str()).unwrap_or("");
+    let rolls = last
+        .as_ref()
+        .map(|p| {
+            p.rolls
+                .iter()
+                .filter(|r| {
+                    r.seen_by
+                        .as_ref()
+                        .is_none_or(|s| s.iter().any(|x| x == you))
+                })
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default();
+    Header {
+        id: h.id.clone(),
+        title: g.entry.title.to_string(),
+        name: g.entry.name.to_string(),
+        ruleset_sha256: h.ruleset.sha256.clone(),
+        turn: h.turn,
+        phase: h.phase.clone(),
+        awaiting: h.awaiting.clone(),
+        deadline: h.deadline.clone(),
+        over: h.outcome.is_some(),
+        outcome: h.outcome.as_ref().map(|o| o.summary.clone()),
+        seed_commitment: h.seed_commitment.clone(),
+        seed: h.seed.clone(),
+        players: h.player_ids(),
+        missed: h.missed.clone(),
+        last: last.as_ref().map(nmr::last_phase),
+        rolls,
+        nmr: nmr::policy(h, g.entry).name().to_string(),
+        drop_after: h.drop_after,
+        key: h.key.clone(),
+        chain_head: g.record.chain_head().to_string(),
+        moderator: h.moderator.clone(),
+    }
+}
+
+fn you(g: &Loaded, seat: Seat) -> &str {
+    &g.head().players[seat].id
+}
+
+/// The text report, ending with its witness block when a signer is given
+/// (the moderator's copy); without one, the text the block would sign.
+pub fn text(g: &Loaded, seat: Seat, signer: Option<&Signer>) -> Result<String> {
+    let header = header(g, seat);
+    let (view, board) = g
+        .session
+        .view(&g.state, &g.players(), seat, &g.events_for(seat))
+        .map_err(Error::refused)?;
+    let text = report::text(&header, you(g, seat), &view, &board)?;
+    Ok(witnessed(g, seat, text, signer))
+}
+
+/// The report's text ends with a line end; the witness block follows it
+/// and signs every byte above it.
+fn witnessed(g: &Loaded, seat: Seat, mut text: String, signer: Option<&Signer>) -> String {
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    if let Some(s) = signer {
+        let h = g.head();
+        let w = Witness::new(s, &h.id, you(g, seat), h.turn, g.record.chain_head(), &text);
+        text.push_str(&w.block());
+    }
+    text
+}
+
+/// The board as SVG.
+pub fn svg(g: &Loaded, seat: Seat) -> Result<String> {
+    g.session
+        .svg(&g.state, &g.players(), seat, &g.events_for(seat))
+        .map_err(Error::refused)
+}
+
+/// The board as PNG (drawn on demand, never on the resolve path).
+pub fn png(g: &Loaded, seat: Seat) -> Result<Vec<u8>> {
+    crate::board::svg::png_sized(&svg(g, seat)?).map_err(Error::refused)
+}
+
+/// The blank order form for the phase (`herald orders`, the HTML page).
+pub fn form(g: &Loaded, seat: Seat) -> Result<String> {
+    let header = header(g, seat);
+    let (view, _) = g
+        .session
+        .view(&g.state, &g.players(), seat, &[])
+        .map_err(Error::refused)?;
+    let legal: Vec<String> = g
+        .session
+        .legal_orders(&g.state, seat)
+        .into_iter()
+        .map(|set| set.join("; "))
+        .collect();
+    report::blank_form(&header, you(g, seat), &view, &legal)
+}
+
+/// One player's report in every form the reports folder keeps.
+pub fn all(g: &Loaded, seat: Seat, signer: Option<&Signer>) -> Result<Rendered> {
+    let header = header(g, seat);
+    let players = g.players();
+    let events = g.events_for(seat);
+    let (view, board) = g
+        .session
+        .view(&g.state, &players, seat, &events)
+        .map_err(Error::refused)?;
+    let svg = g
+        .session
+        .svg(&g.state, &players, seat, &events)
+        .map_err(Error::refused)?;
+    let text = report::text(&header, you(g, seat), &view, &board)?;
+    let text = witnessed(g, seat, text, signer);
+    let html = report::html(&header, you(g, seat), &text, &svg, &form(g, seat)?)?;
+    Ok(Rendered {
+        json: report::json(&header, you(g, seat), view),
+        text,
+        svg,
+        html,
+    })
+}
+
+/// One form of one player's report: text, json, svg, html or png.
+pub fn one(g: &Loaded, seat: Seat, format: &str, signer: Option<&Signer>) -> Result<Vec<u8>> {
+    Ok(match format {
+        "text" => text(g, seat, signer)?.into_bytes(),
+        "svg" => svg(g, seat)?.into_bytes(),
+        "png" => png(g, seat)?,
+        "json" => all(g, seat, signer)?.json.into_bytes(),
+        "html" => all(g, seat, signer)?.html.into_bytes(),
+        other => {
+            return Err(Error::usage(format!(
+                "--format {other}: use text, json, svg, png, html or eml"
+            )))
+        }
+    })
+}

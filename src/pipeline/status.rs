@@ -1,0 +1,113 @@
+//! `herald status`: where the game stands, from the head record alone
+//! (no replay, no walk of the log's bodies).
+
+use super::loaded::Loaded;
+use super::nmr;
+use crate::error::Result;
+use crate::store::{orders, Store};
+
+pub fn text(
+    store: &Store,
+    g: &Loaded,
+    now: &chrono::DateTime<chrono::FixedOffset>,
+) -> Result<String> {
+    let h = g.head();
+    let mut s = format!(
+        "{} — {} ({} {})\n",
+        h.id,
+        g.entry.title,
+        h.ruleset.name,
+        &h.ruleset.sha256[..12.min(h.ruleset.sha256.len())]
+    );
+    s.push_str(&format!("players: {}\n", h.player_ids().join(", ")));
+    s.push_str(&format!("turn {}, phase {}\n", h.turn, h.phase));
+    match &h.outcome {
+        Some(o) => s.push_str(&format!("game over: {}\n", o.summary)),
+        None => s.push_str(&format!(
+            "awaiting orders from: {}\n",
+            h.awaiting.join(", ")
+        )),
+    }
+    if let Some(d) = &h.deadline {
+        s.push_str(&format!("deadline: {d}\n"));
+    }
+    let missed: Vec<String> = h
+        .missed
+        .iter()
+        .map(|m| {
+            let mut t = format!("{} {}", m.player, m.total);
+            if m.dropped {
+                t.push_str(" (dropped out)");
+            }
+            t
+        })
+        .collect();
+    s.push_str(&format!(
+        "missed orders: {} (policy {}{})\n",
+        missed.join(", "),
+        nmr::policy(h, g.entry).name(),
+        if h.drop_after > 0 {
+            format!("; drop-out after {} in a row", h.drop_after)
+        } else {
+            String::new()
+        }
+    ));
+    s.push_str(&format!(
+        "chain head: {} (entry {}; key {})\n",
+        g.record.chain_head(),
+        g.record.entries.len() - 1,
+        g.key.fingerprint()
+    ));
+    if h.outcome.is_some() {
+        return Ok(s);
+    }
+    let waiting: Vec<String> = orders::waiting(&store.dir, h.turn)?
+        .into_iter()
+        .map(|w| w.player)
+        .collect();
+    if !waiting.is_empty() {
+        let missing: Vec<&str> = h
+            .awaiting
+            .iter()
+            .filter(|p| !waiting.contains(p))
+            .map(String::as_str)
+            .collect();
+        s.push_str(&format!(
+            "orders in {}: {}; still missing: {}\n",
+            store.dir.orders_dir(h.turn).display(),
+            waiting.join(", "),
+            if missing.is_empty() {
+                "nobody".to_string()
+            } else {
+                missing.join(", ")
+            }
+        ));
+    }
+    if let Some(d) = h
+        .deadline
+        .as_deref()
+        .and_then(|d| chrono::DateTime::parse_from_rfc3339(d).ok())
+    {
+        let left = d.signed_duration_since(*now).num_seconds();
+        let policy = nmr::policy(h, g.entry).name();
+        if left > 0 {
+            s.push_str(&format!("time left: {}\n", span(left as u64)));
+        } else {
+            s.push_str(&format!(
+                "the deadline passed {} ago: `herald resolve` now stands in for missing orders ({policy})\n",
+                span(left.unsigned_abs())
+            ));
+        }
+    }
+    Ok(s)
+}
+
+/// 2d 5h, 3h 20m, 45m.
+fn span(secs: u64) -> String {
+    let (d, h, m) = (secs / 86400, secs % 86400 / 3600, secs % 3600 / 60);
+    match (d, h) {
+        (0, 0) => format!("{}m", m.max(1)),
+        (0, _) => format!("{h}h {m}m"),
+        _ => format!("{d}d {h}h"),
+    }
+}

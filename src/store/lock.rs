@@ -1,0 +1,104 @@
+//! One writer per game: an exclusive OS lock (`std::fs::File::try_lock`,
+//! flock(2) on Linux; in the standard library since Rust 1.89, so no crate
+//! is needed) on the game folder's `lock` file, taken before a command reads the state
+//! it will change and held until it has written everything. The lock dies
+//! with its process, so a killed herald never leaves a game locked. A
+//! second writer waits a bounded time, then gives up with exit status 3,
+//! naming the process that holds the game.
+
+use crate::error::{Error, Result};
+use std::fs::File;
+use std::io::{Read, Seek, Write};
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// How long a writer waits for another by default.
+pub const DEFAULT_WAIT: Duration = Duration::from_secs(30);
+
+/// Held while a command writes to a game; released when dropped.
+#[derive(Debug)]
+pub struct Lock {
+    file: File,
+}
+
+impl Lock {
+    /// Take the lock at `path` (created 0600 if missing; never through a
+    /// symlink), waiting at most `wait`. `game` names the game in the
+    /// message when another process holds it.
+    pub fn acquire(path: &Path, game: &str, wait: Duration) -> Result<Lock> {
+        let mut file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .mode(0o600)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+            .open(path)
+            .map_err(|e| Error::io(path, e))?;
+        let start = Instant::now();
+        let mut pause = Duration::from_millis(5);
+        loop {
+            match file.try_lock() {
+                Ok(()) => break,
+                Err(std::fs::TryLockError::WouldBlock) => {}
+                Err(std::fs::TryLockError::Error(e)) => return Err(Error::io(path, e)),
+            }
+            if start.elapsed() >= wait {
+                let mut holder = String::new();
+                let _ = file.rewind();
+                let _ = (&file).take(32).read_to_string(&mut holder);
+                let pid = holder.trim();
+                return Err(Error::busy(format!(
+                    "game {game} is busy (pid {}): another herald is writing it; try again when it has finished (waited {} s)",
+                    if pid.is_empty() { "unknown" } else { pid },
+                    wait.as_secs_f32()
+                )));
+            }
+            std::thread::sleep(pause.min(wait.saturating_sub(start.elapsed())));
+            pause = (pause * 2).min(Duration::from_millis(100));
+        }
+        // Say who holds it, for the message a waiting writer prints.
+        let _ = file.set_len(0);
+        let _ = file.rewind();
+        let _ = writeln!(file, "{}", std::process::id());
+        Ok(Lock { file })
+    }
+}
+
+impl Drop for Lock {
+    fn drop(&mut self) {
+        let _ = self.file.set_len(0);
+        let _ = self.file.unlock();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_second_writer_waits_then_gives_up_naming_the_holder() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("lock");
+        let held = Lock::acquire(&p, "g1", Duration::from_millis(10)).unwrap();
+        let e = Lock::acquire(&p, "g1", Duration::from_millis(50)).unwrap_err();
+        assert_eq!(e.exit_code(), 3);
+        let msg = &e.problems[0];
+        assert!(
+            msg.contains("game g1 is busy") && msg.contains(&std::process::id().to_string()),
+            "{msg}"
+        );
+        drop(held);
+        Lock::acquire(&p, "g1", Duration::from_millis(10)).unwrap();
+    }
+
+    #[test]
+    fn the_lock_is_not_taken_through_a_symlink() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("lock");
+        std::os::unix::fs::symlink(dir.path().join("elsewhere"), &p).unwrap();
+        assert!(Lock::acquire(&p, "g", Duration::from_millis(10)).is_err());
+        assert!(!dir.path().join("elsewhere").exists());
+    }
+}

@@ -1,0 +1,101 @@
+//! The game store: a game is one folder (`layout`), written by one process
+//! at a time (`lock`), through atomic exclusive writes (`write`), with its
+//! secrets sealed (`secrets`, `orders`), every input size-limited
+//! (`limits`) and every path built from validated names (`crate::names`). Game
+//! files of herald 0.1 are read by `v1` for `convert` and `verify`.
+//!
+//! The game file is the commit point: a command writes everything the game
+//! now is into one new `game.jsonl` and renames it into place; whatever is
+//! derived from it (reports, mails, the clearing of resolved orders) comes
+//! after and is completed by the next command if a crash cut it short.
+
+pub mod layout;
+pub mod limits;
+pub mod lock;
+pub mod orders;
+pub mod secrets;
+pub mod seen;
+pub mod v1;
+pub mod write;
+
+pub use crate::names::Name;
+pub use layout::{Found, GameDir};
+pub use secrets::Secrets;
+
+use crate::chain::Signer;
+use crate::error::{Error, Result};
+use lock::Lock;
+use std::time::Duration;
+use write::Durability;
+
+/// A game folder opened for reading, or for writing with its lock held.
+#[derive(Debug)]
+pub struct Store {
+    pub dir: GameDir,
+    lock: Option<Lock>,
+}
+
+impl Store {
+    /// Read access: no lock. A reader sees a whole game file, old or new.
+    pub fn reader(dir: GameDir) -> Store {
+        Store { dir, lock: None }
+    }
+
+    /// Write access: waits at most `wait` for another writer, then gives up
+    /// with exit status 3.
+    pub fn writer(dir: GameDir, wait: Duration) -> Result<Store> {
+        let label = dir.root().display().to_string();
+        let lock = Lock::acquire(&dir.lock(), &label, wait)?;
+        Ok(Store {
+            dir,
+            lock: Some(lock),
+        })
+    }
+
+    pub fn is_writer(&self) -> bool {
+        self.lock.is_some()
+    }
+
+    pub fn read_game(&self) -> Result<String> {
+        limits::read_text(&self.dir.game_file(), limits::GAME_FILE, "a game file")
+    }
+
+    /// Replace the game file: the commit point of every change. The file
+    /// it replaces is kept as `archive/previous.jsonl` (a hard link: its
+    /// bytes are on disk already), the one copy to restore from if the
+    /// game file is ever damaged.
+    pub fn commit(&self, text: &str) -> Result<()> {
+        if self.lock.is_none() {
+            return Err(Error::refused(
+                "internal: a game file written without its lock",
+            ));
+        }
+        let current = self.dir.game_file();
+        if current.exists() {
+            let keep = self.dir.previous();
+            self.dir.ensure_parent(&keep)?;
+            let tmp = keep.with_file_name(format!(".previous-{}", std::process::id()));
+            let _ = std::fs::remove_file(&tmp);
+            std::fs::hard_link(&current, &tmp)
+                .and_then(|_| std::fs::rename(&tmp, &keep))
+                .map_err(|e| Error::io(&keep, e))?;
+        }
+        write::atomic(&current, text.as_bytes(), Durability::Synced)
+    }
+
+    /// The moderator's signing key, from `moderator.key`.
+    pub fn signer(&self) -> Result<Signer> {
+        let p = self.dir.key();
+        let text = limits::read_text(&p, limits::SECRETS_FILE, "a key file").map_err(|e| {
+            Error::refused(format!(
+                "{}; the game's signing key is needed to change the game (copy it back from your backup)",
+                e.problems.join("; ")
+            ))
+        })?;
+        Signer::from_file(&text).map_err(|e| Error::refused(format!("{}: {e}", p.display())))
+    }
+
+    pub fn secrets(&self) -> Result<Secrets> {
+        Secrets::read(&self.dir.secrets())
+    }
+}

@@ -1,0 +1,120 @@
+//! The one way herald writes a file: a temporary file created exclusively
+//! (O_EXCL, mode 0600 from the first byte) in the destination's own folder,
+//! written, synced when it must survive a crash, then renamed over the
+//! destination. A reader sees the old file or the new one, never half; a
+//! symlink or a file planted at a temporary name is never followed or
+//! reused, since every temporary name is new and opened exclusively.
+
+use crate::error::{Error, Result};
+use std::io::Write;
+use std::path::Path;
+
+/// How much a write must survive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Durability {
+    /// The file and its folder entry are on disk before this returns: the
+    /// game file, secrets, stored orders, the outbox, inbox progress.
+    Synced,
+    /// Atomic but not waited for: files herald can make again (reports).
+    Replaceable,
+}
+
+/// Write `bytes` to `path` (whose folder must exist) atomically, mode 0600.
+pub fn atomic(path: &Path, bytes: &[u8], durability: Durability) -> Result<()> {
+    let dir = parent(path);
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".tmp-")
+        .tempfile_in(dir)
+        .map_err(|e| Error::io(path, e))?;
+    tmp.write_all(bytes).map_err(|e| Error::io(path, e))?;
+    if durability == Durability::Synced {
+        tmp.as_file().sync_all().map_err(|e| Error::io(path, e))?;
+    }
+    tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
+    if durability == Durability::Synced {
+        sync_dir(dir)?;
+    }
+    Ok(())
+}
+
+/// Write a file the user named outside any game folder (`--out`): refused
+/// if something other than a regular file stands there (a FIFO, a device,
+/// a folder, a symlink), so herald never replaces or writes through one.
+pub fn outside(path: &Path, bytes: &[u8]) -> Result<()> {
+    if let Ok(meta) = std::fs::symlink_metadata(path) {
+        if !meta.file_type().is_file() {
+            return Err(Error::refused(format!(
+                "{}: exists and is not a regular file; herald writes only to a new or regular file",
+                path.display()
+            )));
+        }
+    }
+    atomic(path, bytes, Durability::Synced)
+}
+
+/// Make sure a folder's entries (a rename, a new file) are on disk.
+pub fn sync_dir(dir: &Path) -> Result<()> {
+    let d = std::fs::File::open(dir).map_err(|e| Error::io(dir, e))?;
+    d.sync_all().map_err(|e| Error::io(dir, e))
+}
+
+/// A folder, created with mode 0700 (a game folder and everything in it
+/// is the moderator's alone).
+pub fn create_dir(dir: &Path) -> Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    match std::fs::DirBuilder::new().mode(0o700).create(dir) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && dir.is_dir() => Ok(()),
+        Err(e) => Err(Error::io(dir, e)),
+    }
+}
+
+fn parent(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn writes_are_private_and_replace_atomically() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("f");
+        atomic(&p, b"one", Durability::Synced).unwrap();
+        atomic(&p, b"two", Durability::Replaceable).unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"two");
+        let mode = std::fs::metadata(&p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+        // nothing left behind
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn outside_refuses_what_is_not_a_regular_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        let st = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(st.success());
+        assert!(outside(&fifo, b"x").is_err());
+        use std::os::unix::fs::FileTypeExt;
+        assert!(std::fs::symlink_metadata(&fifo)
+            .unwrap()
+            .file_type()
+            .is_fifo());
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(dir.path().join("target"), &link).unwrap();
+        assert!(outside(&link, b"x").is_err());
+        assert!(!dir.path().join("target").exists());
+        let ok = dir.path().join("ok.txt");
+        outside(&ok, b"x").unwrap();
+        assert_eq!(std::fs::read(&ok).unwrap(), b"x");
+    }
+}
