@@ -218,6 +218,7 @@ fn valid_id(s: &str) -> bool {
 }
 
 pub fn create(req: NewGame) -> Result<Created> {
+    games::check_new(&req.game, req.rules.as_deref(), &req.players, &req.options)?;
     let entry = games::find(&req.game).ok_or_else(|| {
         Error::usage(format!(
             "no game called `{}`; herald knows: {}",
