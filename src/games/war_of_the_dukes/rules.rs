@@ -388,13 +388,17 @@ impl Rules {
         }
     }
 
-    /// The hexes across whose sides a piece may enter `i` (for messages).
+    /// The hexes across whose sides a piece may enter `i`, in label order
+    /// (for messages).
     pub fn entries(&self, i: Ix) -> Vec<Ix> {
-        self.map
+        let mut out: Vec<Ix> = self
+            .map
             .neighbours(i)
             .filter(|&(n, s)| self.joined(n, s, i))
             .map(|(n, _)| n)
-            .collect()
+            .collect();
+        out.sort_by_key(|&n| self.map.label(n));
+        out
     }
 
     /// A piece may stand on `i`: passable terrain, or a causeway hex with
