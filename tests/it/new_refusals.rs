@@ -75,7 +75,10 @@ const GAMES: [Game; 5] = [
         counts: "hexwar takes exactly 2 players: white,black",
         too_many: "a,b,c",
         too_few: "a",
-        bad_value: Some(("template=Z", "option template=Z: the ruleset's templates are")),
+        bad_value: Some((
+            "template=Z",
+            "option template=Z: the ruleset's templates are",
+        )),
         no_options: false,
     },
     Game {
@@ -123,7 +126,10 @@ fn a_wrong_player_count_writes_nothing() {
             g.name,
             g.too_many,
             &[],
-            &[g.counts, &format!("--players gave {}", g.too_many.split(',').count())],
+            &[
+                g.counts,
+                &format!("--players gave {}", g.too_many.split(',').count()),
+            ],
         );
         refused(g.name, g.too_few, &[], &[g.counts, "--players gave 1: a"]);
     }
@@ -165,7 +171,10 @@ fn an_unknown_option_writes_nothing() {
         let want = if g.no_options {
             format!("--option bogus=1: {} takes no options", g.name)
         } else {
-            format!("--option bogus=1: {} has no option `bogus`; it has: ", g.name)
+            format!(
+                "--option bogus=1: {} has no option `bogus`; it has: ",
+                g.name
+            )
         };
         refused(g.name, g.good, &["bogus=1"], &[&want]);
         refused(

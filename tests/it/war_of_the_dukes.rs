@@ -290,8 +290,8 @@ fn one_strength_per_counter() {
 /// purpose: the lead carries it over when the file format changes.
 #[test]
 fn a_game_of_ruleset_version_1_still_verifies() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/format1/demo-war-of-the-dukes");
+    let src =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/format1/demo-war-of-the-dukes");
     let dir = scratch("wotd-v1");
     for f in ["game.json", "game.secrets.toml"] {
         std::fs::copy(src.join(f), dir.join(f)).unwrap();
@@ -322,7 +322,11 @@ fn a_game_of_ruleset_version_1_still_verifies() {
     let (code, out, err) = herald(&["report", path, "--player", "orfburg"]);
     assert_eq!(code, 0, "report: {err}");
     assert!(out.contains("infantry  attack 5, defence 3, 3 MP"), "{out}");
-    assert_eq!(std::fs::read(&game).unwrap(), before, "the game file changed");
+    assert_eq!(
+        std::fs::read(&game).unwrap(),
+        before,
+        "the game file changed"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -285,7 +285,11 @@ pub fn attack(
             side,
             target: tl,
             with: with.iter().map(|&n| st.units[n].id).collect(),
-            why: if defenders.is_empty() { spared_note } else { None },
+            why: if defenders.is_empty() {
+                spared_note
+            } else {
+                None
+            },
         };
     }
     attacked.extend(defenders.iter().copied());

@@ -172,7 +172,10 @@ impl Rules {
                 ));
             }
             if *k == Kind::Duke && s.attack != 0 {
-                return Err("units.duke: the Duke never attacks (attack 0, or strength with range 0)".into());
+                return Err(
+                    "units.duke: the Duke never attacks (attack 0, or strength with range 0)"
+                        .into(),
+                );
             }
             if s.defence == 0 {
                 return Err(format!("units.{}: defence must be positive", k.name()));

@@ -357,12 +357,7 @@ pub fn svg_board(rules: &Rules, v: &View) -> String {
                 r#" stroke-width="1.2" rx="2""#,
             );
             s.text((p.0, p.1 - r * 0.3), r * 0.62, "#fff", &u.unit);
-            s.text(
-                (p.0, p.1 + r * 0.45),
-                r * 0.5,
-                "#fff",
-                &u.counter,
-            );
+            s.text((p.0, p.1 + r * 0.45), r * 0.5, "#fff", &u.counter);
         }
         s.end();
     }

@@ -201,9 +201,11 @@ impl TryFrom<StatsData> for Stats {
             (Some(s), None, None) => (if d.range == 0 { 0 } else { s }, s),
             (None, Some(a), Some(d)) => (a, d),
             _ => {
-                return Err("give `strength` (the counter's one number, attack and defence), \
+                return Err(
+                    "give `strength` (the counter's one number, attack and defence), \
                      or `attack` and `defence` as rulesets before version 2 did"
-                    .into())
+                        .into(),
+                )
             }
         };
         Ok(Stats {
