@@ -111,11 +111,18 @@ fn preference(
 ) -> (i32, u32, u32, bool, std::cmp::Reverse<super::map::Label>) {
     let u = &st.units[n];
     let t = rules.at(i);
+    // A Duke retreating alone into a fortress finds no garrison there to
+    // give him its multiplier.
+    let multiplier = if t.garrison && u.id.is_duke() && board.occ[i as usize].unit.is_none() {
+        1
+    } else {
+        t.defence
+    };
     let aura = !u.id.is_duke()
         && board.pos[st.duke(u.side)].is_some_and(|d| rules.map.distance(d, i) <= rules.duke_aura);
     (
         nearest_enemy(rules, st, board, u.side, i),
-        t.defence,
+        multiplier,
         t.die,
         aura,
         std::cmp::Reverse(rules.map.label(i)),
