@@ -7,6 +7,7 @@ pub mod stack_wars;
 pub mod unfought_battle;
 pub mod war_of_the_dukes;
 
+use crate::error::Error;
 use crate::rng::{ChaCha20Rng, Dice};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -84,6 +85,9 @@ pub trait Game: 'static {
     const RULESET: &'static str;
     /// The player ids `herald demo` seats when none are given.
     const DEMO_PLAYERS: &'static [&'static str] = &["red", "blue"];
+    /// The names of the seats, in the order `--players` fills them (e.g.
+    /// white, black), for messages; empty where the seats have no names.
+    const SEATS: &'static [&'static str] = &[];
 
     type Rules: Send + Sync;
     type State: Serialize + DeserializeOwned + Clone + Send + Sync;
@@ -95,6 +99,13 @@ pub trait Game: 'static {
     fn options() -> Vec<OptionSpec>;
     /// The player counts the ruleset allows, smallest and largest.
     fn players(rules: &Self::Rules) -> (usize, usize);
+    /// What is wrong with these option values for this many players, one
+    /// line each (the names are already checked against [`Game::options`],
+    /// each given once, and the count against [`Game::players`]). Called
+    /// by `herald new` before anything is written; by default nothing.
+    fn check_options(_rules: &Self::Rules, _players: usize, _options: &Options) -> Vec<String> {
+        Vec::new()
+    }
     fn setup(
         rules: &Self::Rules,
         players: &[String],
@@ -226,6 +237,10 @@ pub struct AnyOrder {
 pub trait Session: Send + Sync {
     fn decode(&self, state: &Value) -> Result<AnyState, String>;
     fn encode(&self, state: &AnyState) -> Value;
+    /// The player counts the loaded ruleset allows, smallest and largest.
+    fn players(&self) -> (usize, usize);
+    /// See [`Game::check_options`].
+    fn check_options(&self, players: usize, options: &Options) -> Vec<String>;
     fn setup(
         &self,
         players: &[String],
@@ -243,8 +258,6 @@ pub trait Session: Send + Sync {
         orders: &BTreeMap<Seat, Vec<AnyOrder>>,
         dice: &mut Dice,
     ) -> (AnyState, Vec<Value>);
-    /// The player counts the ruleset allows, smallest and largest.
-    fn players(&self) -> (usize, usize);
     fn legal_orders(&self, state: &AnyState, seat: Seat) -> Vec<Vec<String>>;
     fn bot_orders(&self, state: &AnyState, seat: Seat, rng: &mut ChaCha20Rng) -> Vec<String>;
     /// The view as JSON and the ASCII board drawn from it.
@@ -312,6 +325,12 @@ impl<G: Game> Session for Loaded<G> {
     fn encode(&self, s: &AnyState) -> Value {
         serde_json::to_value(state::<G>(s)).expect("state serialises")
     }
+    fn players(&self) -> (usize, usize) {
+        G::players(&self.rules)
+    }
+    fn check_options(&self, players: usize, options: &Options) -> Vec<String> {
+        G::check_options(&self.rules, players, options)
+    }
     fn setup(
         &self,
         players: &[String],
@@ -338,9 +357,6 @@ impl<G: Game> Session for Loaded<G> {
     fn check(&self, s: &AnyState, seat: Seat, orders: &[AnyOrder]) -> Vec<Problem> {
         let typed: Vec<G::Order> = orders.iter().map(|o| order::<G>(o).clone()).collect();
         G::check(&self.rules, state::<G>(s), seat, &typed)
-    }
-    fn players(&self) -> (usize, usize) {
-        G::players(&self.rules)
     }
     fn resolve(
         &self,
@@ -415,6 +431,8 @@ pub struct Entry {
     pub title: &'static str,
     pub ruleset: &'static str,
     pub demo_players: &'static [&'static str],
+    /// The seats' names in order, where the game names them.
+    pub seats: &'static [&'static str],
     pub options: fn() -> Vec<OptionSpec>,
     /// Missed-order policies offered, the default first.
     pub nmr: &'static [Nmr],
@@ -425,6 +443,98 @@ impl Entry {
     /// Load a ruleset text (the built-in one or a moderator's copy).
     pub fn load(&self, text: &str) -> Result<Box<dyn Session>, String> {
         (self.load)(text)
+    }
+
+    /// What `herald new` (or `demo`) was given, checked against this game
+    /// and its loaded ruleset before anything is written: the player count
+    /// (the ruleset's range), the player ids (plain names, none twice), the
+    /// options (`key=value`, names the game has, each once, values it
+    /// accepts for this many players). Every problem at once, as a usage
+    /// error (exit 2); the options as the game will get them.
+    pub fn check_new(
+        &self,
+        rules: &dyn Session,
+        players: &[String],
+        options: &[String],
+    ) -> Result<Options, Error> {
+        let mut problems = Vec::new();
+        let (min, max) = rules.players();
+        let n = players.len();
+        if n < min || n > max {
+            problems.push(format!(
+                "{}; --players gave {n}: {}",
+                self.player_counts(min, max),
+                players.join(",")
+            ));
+        }
+        for p in players {
+            if let Err(e) = crate::names::Name::new("player id", p) {
+                problems.push(e);
+            }
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        let mut twice = std::collections::BTreeSet::new();
+        for p in players {
+            if !seen.insert(p) {
+                twice.insert(p);
+            }
+        }
+        for p in twice {
+            problems.push(format!(
+                "player id `{p}` is given more than once; each player needs their own"
+            ));
+        }
+        let specs = (self.options)();
+        let known: Vec<&str> = specs.iter().map(|s| s.name).collect();
+        let mut parsed = Options::new();
+        for o in options {
+            let Some((k, v)) = o.split_once('=') else {
+                problems.push(format!("--option {o}: write it as key=value"));
+                continue;
+            };
+            let (k, v) = (k.trim(), v.trim());
+            if !known.contains(&k) {
+                problems.push(if known.is_empty() {
+                    format!("--option {o}: {} takes no options", self.name)
+                } else {
+                    format!(
+                        "--option {o}: {} has no option `{k}`; it has: {}",
+                        self.name,
+                        known.join(", ")
+                    )
+                });
+                continue;
+            }
+            if parsed.insert(k.to_string(), v.to_string()).is_some() {
+                problems.push(format!("--option {k} is given twice"));
+            }
+        }
+        if problems.is_empty() {
+            problems.extend(rules.check_options(n, &parsed));
+        }
+        if problems.is_empty() {
+            Ok(parsed)
+        } else {
+            Err(Error {
+                kind: crate::error::Kind::Usage,
+                problems,
+            })
+        }
+    }
+
+    /// "hexwar takes exactly 2 players: white,black", "norse-wars takes 2
+    /// to 6 players".
+    fn player_counts(&self, min: usize, max: usize) -> String {
+        let seats = if self.seats.len() == max {
+            format!(": {}", self.seats.join(","))
+        } else {
+            String::new()
+        };
+        if min == max {
+            format!("{} takes exactly {min} players{seats}", self.name)
+        } else {
+            format!("{} takes {min} to {max} players{seats}", self.name)
+        }
     }
 }
 
@@ -440,6 +550,7 @@ const fn entry<G: Game>() -> Entry {
         title: G::TITLE,
         ruleset: G::RULESET,
         demo_players: G::DEMO_PLAYERS,
+        seats: G::SEATS,
         options: G::options,
         nmr: G::NMR,
         load: loader::<G>,

@@ -11,7 +11,7 @@ use crate::chain::canon::{canonical, sha256_hex};
 use crate::chain::head::{LogRef, RulesetRef};
 use crate::chain::{Head, Record, Signer, FORMAT};
 use crate::error::{Error, Result};
-use crate::games::{self, Nmr, Options};
+use crate::games::{self, Nmr};
 use crate::rng;
 use crate::store::write::{self, Durability};
 use crate::store::{limits, GameDir, Name, Secrets, Store};
@@ -101,55 +101,8 @@ pub fn begin(req: &NewGame) -> Result<Begun> {
                 .display()
         ))
     })?;
+    let options = entry.check_new(session.as_ref(), &req.players, &req.options)?;
     let mut problems = Vec::new();
-    let (lo, hi) = session.players();
-    let n = req.players.len();
-    if n < lo || n > hi {
-        problems.push(if lo == hi {
-            format!(
-                "{} takes exactly {lo} players ({} given): --players {}",
-                entry.name,
-                n,
-                entry.demo_players.join(",")
-            )
-        } else {
-            format!("{} takes {lo} to {hi} players ({n} given)", entry.name)
-        });
-    }
-    for p in &req.players {
-        if let Err(e) = Name::new("player id", p) {
-            problems.push(e);
-        }
-    }
-    let mut sorted = req.players.clone();
-    sorted.sort();
-    sorted.dedup();
-    if sorted.len() != req.players.len() {
-        problems.push("a player id is given twice".into());
-    }
-    let specs = (entry.options)();
-    let mut options = Options::new();
-    for o in &req.options {
-        let Some((k, v)) = o.split_once('=') else {
-            problems.push(format!("--option {o}: write it as key=value"));
-            continue;
-        };
-        let (k, v) = (k.trim(), v.trim());
-        if !specs.iter().any(|s| s.name == k) {
-            let known: Vec<&str> = specs.iter().map(|s| s.name).collect();
-            problems.push(format!(
-                "--option {k}: {} has no such option; it has: {}",
-                entry.title,
-                if known.is_empty() {
-                    "none".to_string()
-                } else {
-                    known.join(", ")
-                }
-            ));
-            continue;
-        }
-        options.insert(k.to_string(), v.to_string());
-    }
     let nmr = match &req.mail.nmr {
         None => entry.nmr[0],
         Some(n) => match Nmr::parse(n).filter(|p| entry.nmr.contains(p)) {

@@ -40,6 +40,7 @@ pub fn demo(
             dir.display()
         )));
     }
+    let made = !dir.exists();
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let folder = dir.join("game");
     let sent = dir.join("orders-sent");
@@ -57,6 +58,12 @@ pub fn demo(
         secrets_from_seed: true,
         light_passwords: true,
         mail: MailSettings::default(),
+    })
+    .inspect_err(|_| {
+        // A refused demo leaves no folder behind (the one it made is empty).
+        if made {
+            let _ = std::fs::remove_dir(dir);
+        }
     })?;
     let passwords: BTreeMap<String, String> = created.passwords.into_iter().collect();
     crate::store::write::create_dir(&sent)?;

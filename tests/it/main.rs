@@ -7,6 +7,7 @@ mod cases;
 mod cli;
 mod hexwar;
 mod mail;
+mod new_refusals;
 mod pictures;
 mod playouts;
 mod stack_wars;

@@ -20,7 +20,7 @@ use crate::common::{check_text, count, herald, run_cases, scratch, CaseGame, Eng
 use herald::games::war_of_the_dukes::events::Event;
 use herald::games::war_of_the_dukes::rules::{Res, Rules};
 use herald::games::war_of_the_dukes::state::{Phase, State};
-use herald::games::war_of_the_dukes::units::Side;
+use herald::games::war_of_the_dukes::units::{Kind, Side};
 use herald::games::war_of_the_dukes::{orders, phase, playout, WarOfTheDukes};
 use herald::games::Game;
 use herald::rng;
@@ -66,7 +66,7 @@ fn positions(view: &Value) -> BTreeMap<String, String> {
 
 // ---------------------------------------------------------------- rule cases
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Clone)]
 #[serde(deny_unknown_fields)]
 struct Case {
     name: String,
@@ -198,7 +198,33 @@ fn run_case(file: &Path, n: usize, c: &Case) -> Result<(), String> {
 
 #[test]
 fn rule_cases() {
-    run_cases(GAME, |c: &Case| &c.name, run_case);
+    run_cases(
+        GAME,
+        |c: &Case| &c.name,
+        |f: &Path, n: usize, c: &Case| {
+            let r = run_case(f, n, c);
+            if r.is_err() && std::env::var_os("HERALD_FIND_SEED").is_some() {
+                // For the case's author: the die depends on the seed and on the
+                // orders (docs/trust.md), so a case picks its seed by trying.
+                for s in 1..=300 {
+                    let mut c2 = Case {
+                        seed: s.to_string(),
+                        ..c.clone()
+                    };
+                    c2.name = c.name.clone();
+                    if run_case(f, n, &c2).is_ok() {
+                        eprintln!(
+                            "{}: case {n} `{}` passes with seed = \"{s}\"",
+                            f.display(),
+                            c.name
+                        );
+                        break;
+                    }
+                }
+            }
+            r
+        },
+    );
 }
 
 // ---------------------------------------------------------------- the printed tables
@@ -257,6 +283,88 @@ fn odds_round_for_the_defender_and_clamp() {
         assert_eq!(name, want, "{a} against {d}");
         assert_eq!(r.crt_columns[col], want, "{a} against {d}: column");
     }
+}
+
+// ---------------------------------------------------------------- strengths and old rulesets
+
+/// One number per counter (issue 14): the rules text's "on the left, a
+/// number representing the offensive and defensive power". Each kind
+/// defends with what it attacks with; the Duke defends with 1 and never
+/// attacks.
+#[test]
+fn one_strength_per_counter() {
+    let r = rules();
+    assert_eq!(r.version, "2");
+    for (kind, s) in [
+        (Kind::Infantry, 5),
+        (Kind::Cavalry, 2),
+        (Kind::Artillery, 3),
+    ] {
+        let st = r.stats(kind);
+        assert_eq!((st.attack, st.defence), (s, s), "{kind:?}");
+    }
+    let duke = r.stats(Kind::Duke);
+    assert_eq!((duke.attack, duke.defence, duke.range), (0, 1, 0));
+    assert!(r.attacked_once);
+}
+
+/// A War of the Dukes game written by herald 0.1.0, before issue 14: its
+/// game file embeds ruleset version 1 (a separate defence of 3 for every
+/// unit, no causeways). It still reads with the numbers it was played
+/// with: `herald verify` replays it as it is, `herald convert` makes a game
+/// folder of it that `status` and `report` read, and none of them changes a
+/// byte of the old file. Small and self-contained on
+/// purpose: the lead carries it over when the file format changes.
+#[test]
+fn a_game_of_ruleset_version_1_still_verifies() {
+    let src =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/format1/demo-war-of-the-dukes");
+    let dir = scratch("wotd-v1");
+    for f in ["game.json", "game.secrets.toml"] {
+        std::fs::copy(src.join(f), dir.join(f)).unwrap();
+    }
+    let game = dir.join("game.json");
+    let path = game.to_str().unwrap();
+    let before = std::fs::read(&game).unwrap();
+    let file: Value = serde_json::from_slice(&before).unwrap();
+    let old = Rules::parse(file["ruleset"]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(old.version, "1");
+    for (kind, a, d) in [
+        (Kind::Infantry, 5, 3),
+        (Kind::Cavalry, 2, 3),
+        (Kind::Artillery, 3, 3),
+        (Kind::Duke, 0, 1),
+    ] {
+        let st = old.stats(kind);
+        assert_eq!((st.attack, st.defence), (a, d), "{kind:?}");
+    }
+    assert!(!old.attacked_once);
+    let (code, out, err) = herald(&["verify", path]);
+    assert_eq!(code, 0, "verify: {out}{err}");
+    assert!(out.contains("ok"), "{out}");
+    // Other commands send the old file to `herald convert` ...
+    let (code, _, err) = herald(&["status", path]);
+    assert_eq!(code, 1, "status of a format-1 file: {err}");
+    assert!(err.contains("herald convert"), "{err}");
+    // ... which makes a game folder that plays on with the old numbers.
+    let folder = dir.join("converted");
+    let (code, out, err) = herald(&["convert", path, "--out", folder.to_str().unwrap()]);
+    assert_eq!(code, 0, "convert: {out}{err}");
+    let (code, out, err) = herald(&["status", folder.to_str().unwrap()]);
+    assert_eq!(code, 0, "status: {out}{err}");
+    assert!(out.contains("War of the Dukes"), "{out}");
+    assert!(out.contains("awaiting orders from: orfburg"), "{out}");
+    let (code, out, err) = herald(&["report", folder.to_str().unwrap(), "--player", "orfburg"]);
+    assert_eq!(code, 0, "report: {err}");
+    assert!(out.contains("infantry  attack 5, defence 3, 3 MP"), "{out}");
+    let (code, out, err) = herald(&["verify", folder.to_str().unwrap()]);
+    assert_eq!(code, 0, "verify of the converted folder: {out}{err}");
+    assert_eq!(
+        std::fs::read(&game).unwrap(),
+        before,
+        "the game file changed"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 // ---------------------------------------------------------------- deployment is hidden
@@ -410,11 +518,13 @@ fn scripted_game_through_resolve() {
     send("wulfenburg", 2, &["A1 0808"]);
     assert_eq!(pos("orfburg")["wulfenburg A1"], "0808");
     // Turn 2: Orfburg's C7 attacks the garrison of 2007 (I5, in a city
-    // of Kaiserburg, across the bridge with a road from 2008).
+    // of Kaiserburg, across the bridge with a road from 2008): 2 ×2 Duke
+    // against 5 ×2 city ×2 Duke, 4 : 20, the 1-5 column (AR on a 1, AE
+    // on anything else).
     send("orfburg", 3, &["attack 2007 with C7"]);
     let text = herald(&["report", &g.path, "--player", "wulfenburg"]).1;
     assert!(
-        text.contains("Orfburg attacks 2007: C7 2008 (2 ×2 Duke = 4) against Wulfenburg I5 2007 (3 ×2 city ×2 Duke = 12); attack 4 : defence 12, odds 1-3; die "),
+        text.contains("Orfburg attacks 2007: C7 2008 (2 ×2 Duke = 4) against Wulfenburg I5 2007 (5 ×2 city ×2 Duke = 20); attack 4 : defence 20, odds 1-5; die "),
         "{text}"
     );
     let res = combat_result(&text, "2007").expect("a result");
@@ -422,8 +532,7 @@ fn scripted_game_through_resolve() {
     match res.as_str() {
         "AE" => assert!(!after.contains_key("orfburg C7")),
         "AR" => assert_ne!(after.get("orfburg C7").map(String::as_str), Some("2008")),
-        "DR" => assert_ne!(after.get("wulfenburg I5").map(String::as_str), Some("2007")),
-        other => panic!("1-3 cannot give {other}"),
+        other => panic!("1-5 cannot give {other}"),
     }
     // The rest of the game: nobody moves.
     let mut turn = 4;

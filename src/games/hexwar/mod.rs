@@ -77,6 +77,7 @@ impl Game for Hexwar {
     const TITLE: &'static str = "HEXWAR: Copper Pass";
     const RULESET: &'static str = Self::RULESET_TEXT;
     const DEMO_PLAYERS: &'static [&'static str] = &["white", "black"];
+    const SEATS: &'static [&'static str] = &["white", "black"];
 
     type Rules = Rules;
     type State = State;
@@ -105,6 +106,10 @@ impl Game for Hexwar {
 
     fn players(_: &Rules) -> (usize, usize) {
         (2, 2)
+    }
+
+    fn check_options(rules: &Rules, _players: usize, options: &Options) -> Vec<String> {
+        parse_options(rules, options).err().into_iter().collect()
     }
 
     fn setup(

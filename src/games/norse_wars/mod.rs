@@ -175,6 +175,30 @@ impl Game for NorseWars {
         (min, max)
     }
 
+    fn check_options(rules: &Rules, players: usize, options: &Options) -> Vec<String> {
+        let mut out = Vec::new();
+        if rules.scaling_for(players).is_none() {
+            let counts: Vec<String> = rules
+                .scaling
+                .iter()
+                .map(|s| s.players.to_string())
+                .collect();
+            out.push(format!(
+                "norse-wars seats {} players, not {players}",
+                counts.join(", ")
+            ));
+        }
+        match setup::parse_options(options) {
+            Err(e) => out.push(e),
+            Ok(o) if o.teams && players != 4 && players != 6 => out.push(format!(
+                "option teams={}: team mode needs 4 or 6 players, not {players}",
+                options["teams"]
+            )),
+            Ok(_) => {}
+        }
+        out
+    }
+
     fn setup(
         rules: &Rules,
         players: &[String],

@@ -148,6 +148,7 @@ impl Game for StackWars {
     const TITLE: &'static str = "Stack Wars";
     const RULESET: &'static str = Self::RULESET_TEXT;
     const DEMO_PLAYERS: &'static [&'static str] = &["black", "white"];
+    const SEATS: &'static [&'static str] = &["black", "white"];
 
     type Rules = Rules;
     type State = State;
@@ -176,6 +177,13 @@ impl Game for StackWars {
 
     fn players(_: &Rules) -> (usize, usize) {
         (2, 2)
+    }
+
+    fn check_options(rules: &Rules, _players: usize, options: &Options) -> Vec<String> {
+        setup::parse_options(rules, options)
+            .err()
+            .into_iter()
+            .collect()
     }
 
     fn setup(

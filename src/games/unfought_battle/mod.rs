@@ -41,6 +41,7 @@ impl Game for UnfoughtBattle {
     const TITLE: &'static str = "The Unfought Battle";
     const RULESET: &'static str = Self::RULESET_TEXT;
     const DEMO_PLAYERS: &'static [&'static str] = &["north", "south"];
+    const SEATS: &'static [&'static str] = &["north", "south"];
 
     type Rules = Rules;
     type State = State;

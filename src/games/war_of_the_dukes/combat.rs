@@ -3,18 +3,20 @@
 //! retreats by a fixed rule, swaps with friends, advance after combat.
 
 use super::events::{Event, Fate, Fighter};
-use super::map::{Hexside, Ix};
+use super::map::Ix;
 use super::rules::{Res, Rules};
 use super::state::{Board, State};
 use super::units::{Kind, Side};
 use super::zoc;
+use std::collections::BTreeSet;
 
-/// Two hexes touch along a hexside that is not an unbridged river.
+/// Two hexes touch along a hexside a piece could cross: not an unbridged
+/// river, and into or out of a lake only by its bridge (a causeway).
 pub fn contact(rules: &Rules, a: Ix, b: Ix) -> bool {
     rules
         .map
         .side_between(a, b)
-        .is_some_and(|s| s != Hexside::River)
+        .is_some_and(|s| rules.joined(a, s, b))
 }
 
 /// How unit `n` may attack the hex `target`: `Some(false)` in close
@@ -59,7 +61,10 @@ pub fn defence_value(rules: &Rules, st: &State, board: &Board, n: usize) -> (u32
     let t = rules.at(at);
     let mut v = base;
     let mut how = base.to_string();
-    if t.defence > 1 {
+    // A fortress "without a garrison" is "defenseless": a Duke alone there
+    // (he "doesn't count as a unit") gets no multiplier.
+    let garrisoned = !t.garrison || board.occ[at as usize].unit.is_some();
+    if t.defence > 1 && garrisoned {
         v *= t.defence;
         how.push_str(&format!(
             " ×{} {}",
@@ -105,11 +110,18 @@ fn preference(
 ) -> (i32, u32, u32, bool, std::cmp::Reverse<super::map::Label>) {
     let u = &st.units[n];
     let t = rules.at(i);
+    // A Duke retreating alone into a fortress finds no garrison there to
+    // give him its multiplier.
+    let multiplier = if t.garrison && u.id.is_duke() && board.occ[i as usize].unit.is_none() {
+        1
+    } else {
+        t.defence
+    };
     let aura = !u.id.is_duke()
         && board.pos[st.duke(u.side)].is_some_and(|d| rules.map.distance(d, i) <= rules.duke_aura);
     (
         nearest_enemy(rules, st, board, u.side, i),
-        t.defence,
+        multiplier,
         t.die,
         aura,
         std::cmp::Reverse(rules.map.label(i)),
@@ -123,7 +135,7 @@ fn retreat_for(rules: &Rules, st: &State, board: &Board, n: usize) -> Retreat {
     let mut open = Vec::new();
     let mut friends = Vec::new();
     for (nb, s) in rules.map.neighbours(from) {
-        if s == Hexside::River || rules.at(nb).cost == 0 {
+        if !rules.joined(from, s, nb) {
             continue;
         }
         let o = board.occ[nb as usize];
@@ -235,7 +247,11 @@ pub fn exchange_losses(rules: &Rules, st: &State, close: &[usize], need: u32) ->
 }
 
 /// Resolve one attack by `side` on hex `target` with pieces `with`, one
-/// of which may advance. The event tells everything.
+/// of which may advance. `attacked` holds the pieces attacked earlier in
+/// the phase; where the ruleset says a piece is attacked once a phase
+/// (`attacked_once`), those take no part, and the defenders join them.
+/// The event tells everything.
+#[allow(clippy::too_many_arguments)]
 pub fn attack(
     rules: &Rules,
     st: &mut State,
@@ -243,27 +259,46 @@ pub fn attack(
     target: Ix,
     with: &[usize],
     advance: Option<usize>,
+    attacked: &mut BTreeSet<usize>,
     dice: &mut crate::rng::Dice,
 ) -> Event {
     let board = st.board(rules);
     let tl = rules.map.label(target);
-    let defenders: Vec<usize> = board.occ[target as usize]
+    let (defenders, spared): (Vec<usize>, Vec<usize>) = board.occ[target as usize]
         .pieces()
         .map(|p| p as usize)
         .filter(|&p| st.units[p].side != side)
-        .collect();
+        .partition(|p| !(rules.attacked_once && attacked.contains(p)));
     let with: Vec<usize> = with
         .iter()
         .copied()
         .filter(|&n| reach(rules, st, &board, n, target).is_some())
         .collect();
+    let spared_note = (!spared.is_empty()).then(|| {
+        format!(
+            "{} {} already attacked this phase and {} no part (a piece is attacked once a phase)",
+            spared
+                .iter()
+                .map(|&n| st.units[n].id.to_string())
+                .collect::<Vec<_>>()
+                .join(" and "),
+            if spared.len() == 1 { "was" } else { "were" },
+            if spared.len() == 1 { "takes" } else { "take" },
+        )
+    });
     if defenders.is_empty() || with.is_empty() {
         return Event::Lapsed {
             side,
             target: tl,
             with: with.iter().map(|&n| st.units[n].id).collect(),
+            why: if defenders.is_empty() {
+                spared_note
+            } else {
+                None
+            },
         };
     }
+    attacked.extend(defenders.iter().copied());
     let attackers: Vec<Fighter> = with
         .iter()
         .map(|&n| {
@@ -345,16 +380,22 @@ pub fn attack(
             }
         }
     }
-    let mut note = None;
+    let mut note = spared_note;
+    let mut add_note = |n: String| {
+        note = Some(match note.take() {
+            Some(before) => format!("{before}; {n}"),
+            None => n,
+        })
+    };
     if let Some(adv) = advance {
         let after = st.board(rules);
         let u = &st.units[adv];
         if after.side_at(st, target).is_some() {
-            note = Some(format!("{} does not advance: {tl} is not vacated", u.id));
+            add_note(format!("{} does not advance: {tl} is not vacated", u.id));
         } else if u.at.is_none() {
-            note = Some(format!("{} does not advance: it was eliminated", u.id));
+            add_note(format!("{} does not advance: it was eliminated", u.id));
         } else if !close.contains(&adv) || after.pos[adv] != board.pos[adv] {
-            note = Some(format!(
+            add_note(format!(
                 "{} does not advance: it is not in contact with {tl}",
                 u.id
             ));

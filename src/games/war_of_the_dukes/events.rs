@@ -86,14 +86,18 @@ pub enum Event {
         roll: u32,
         result: Res,
         fates: Vec<Fate>,
-        /// Why a named advance did not happen, if it did not.
+        /// Why a named advance did not happen, if it did not; which pieces
+        /// in the hex were spared as attacked already this phase.
         note: Option<String>,
     },
-    /// The target hex held no enemy any more when its attack came.
+    /// The target hex held no enemy any more when its attack came (or
+    /// only pieces already attacked this phase: `why` says so).
     Lapsed {
         side: Side,
         target: Label,
         with: Vec<UnitId>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        why: Option<String>,
     },
     Ended {
         winner: Side,

@@ -47,6 +47,7 @@ impl Game for WarOfTheDukes {
     const TITLE: &'static str = "War of the Dukes";
     const RULESET: &'static str = Self::RULESET_TEXT;
     const DEMO_PLAYERS: &'static [&'static str] = &["orfburg", "wulfenburg"];
+    const SEATS: &'static [&'static str] = &["orfburg", "wulfenburg"];
 
     type Rules = Rules;
     type State = State;

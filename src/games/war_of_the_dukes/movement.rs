@@ -70,7 +70,7 @@ pub fn reach(
             continue;
         }
         for (nb, s) in rules.map.neighbours(c) {
-            let Some(step) = rules.step_cost(s, nb) else {
+            let Some(step) = rules.step_cost(c, s, nb) else {
                 continue;
             };
             if board.side_at(st, nb).is_some_and(|o| o != side) {
@@ -192,16 +192,33 @@ pub fn find(
             mp(unlimited.cost[dest as usize])
         )
     } else if rules.at(dest).cost == 0 {
-        format!(
-            "{l} is a {} (impassable)",
-            rules.map.cell(dest).terrain.name()
-        )
+        impassable(rules, dest)
     } else {
         format!(
             "{} has no legal path to {l} (rivers without bridges, lakes, enemy pieces and zones of control are in the way)",
             u.id
         )
     })
+}
+
+/// Why a piece cannot enter impassable hex `i`: a lake, or a lake that
+/// only its bridges lead into.
+fn impassable(rules: &Rules, i: Ix) -> String {
+    let l = rules.map.label(i);
+    let t = rules.map.cell(i).terrain.name();
+    let entries = rules.entries(i);
+    if entries.is_empty() {
+        format!("{l} is a {t} (impassable)")
+    } else {
+        format!(
+            "{l} is a {t}, entered only across its bridge from {}",
+            entries
+                .iter()
+                .map(|&e| rules.map.label(e).to_string())
+                .collect::<Vec<_>>()
+                .join(" or ")
+        )
+    }
 }
 
 /// Unit `n` moving along `path` exactly (the hexes entered, in order).
@@ -225,12 +242,20 @@ pub fn follow(
             lab(at),
             lab(next)
         ))?;
-        let step = rules.step_cost(side, next).ok_or_else(|| {
+        let step = rules.step_cost(at, side, next).ok_or_else(|| {
             if rules.at(next).cost == 0 {
+                impassable(rules, next)
+            } else if rules.at(at).cost == 0 {
                 format!(
-                    "{} is a {} (impassable)",
-                    lab(next),
-                    rules.map.cell(next).terrain.name()
+                    "{} is a {}: a piece leaves it only across a bridge, to {}",
+                    lab(at),
+                    rules.map.cell(at).terrain.name(),
+                    rules
+                        .entries(at)
+                        .iter()
+                        .map(|&i| lab(i).to_string())
+                        .collect::<Vec<_>>()
+                        .join(" or ")
                 )
             } else {
                 format!(
@@ -289,4 +314,57 @@ pub fn follow(
 /// The labels of a path, for events.
 pub fn labels(rules: &Rules, path: &[Ix]) -> Vec<Label> {
     path.iter().map(|&i| rules.map.label(i)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::war_of_the_dukes::{setup, WarOfTheDukes};
+
+    fn at(rules: &Rules, s: &str) -> Ix {
+        rules.map.ix(Label::parse(s).unwrap()).unwrap()
+    }
+
+    /// A lake hex with a single bridge is a dead end (the ruling in
+    /// games/war-of-the-dukes.md): entered and left by that bridge only.
+    /// The printed map has none, so the map is changed here: 1806 keeps
+    /// its bridge from 1706 and loses the one to 1807.
+    #[test]
+    fn a_causeway_with_one_bridge_is_a_dead_end() {
+        let text = WarOfTheDukes::RULESET_TEXT.replace("  \"1806 1807 bridge_with_road\",\n", "");
+        assert_ne!(text, WarOfTheDukes::RULESET_TEXT);
+        let rules = Rules::parse(&text).unwrap();
+        let ez = vec![false; rules.map.cells.len()];
+        let (lake, land, city) = (at(&rules, "1806"), at(&rules, "1706"), at(&rules, "1807"));
+        let position = |unit: &str| {
+            format!("orfburg = [\"D 3019\", \"I1 {unit}\"]\nwulfenburg = [\"D 0101\"]\n")
+        };
+        let i1 = 1;
+        // From 1706, I1 may step onto the causeway (½) and stop there, but
+        // whatever path it finds to 1807 avoids 1806.
+        let st = setup::from_position(&rules, &position("1706")).unwrap();
+        assert_eq!(st.units[i1].id.to_string(), "I1");
+        let board = st.board(&rules);
+        let into = follow(&rules, &st, &board, &ez, i1, &[lake]).unwrap();
+        assert_eq!(into.cost, 1);
+        if let Ok(r) = find(&rules, &st, &board, &ez, i1, city) {
+            assert!(!r.path.contains(&lake), "{:?}", r.path);
+        }
+        // On it, I1 leaves by the bridge it came by, not over the water.
+        let st = setup::from_position(&rules, &position("1806")).unwrap();
+        let board = st.board(&rules);
+        let back = follow(&rules, &st, &board, &ez, i1, &[land]).unwrap();
+        assert_eq!(back.cost, 1);
+        let e = follow(&rules, &st, &board, &ez, i1, &[city]).unwrap_err();
+        assert!(
+            e.contains("1806 is a lake: a piece leaves it only across a bridge, to 1706"),
+            "{e}"
+        );
+        // With both bridges (the printed map) the way through is open.
+        let printed = Rules::parse(WarOfTheDukes::RULESET_TEXT).unwrap();
+        let st = setup::from_position(&printed, &position("1806")).unwrap();
+        let board = st.board(&printed);
+        let through = follow(&printed, &st, &board, &ez, i1, &[city]).unwrap();
+        assert_eq!(through.cost, 1);
+    }
 }

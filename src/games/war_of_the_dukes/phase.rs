@@ -9,6 +9,7 @@ use super::rules::Rules;
 use super::setup;
 use super::state::{End, Phase, State};
 use super::units::Side;
+use std::collections::BTreeSet;
 
 /// Both deployments at once. A side whose orders do not form a legal
 /// deployment (the engine refuses those, so only a direct caller) gets
@@ -117,8 +118,9 @@ pub fn play(
             found: *found,
         });
     }
+    let mut attacked = BTreeSet::new();
     for (t, with, adv) in &plan.attacks {
-        let e = combat::attack(rules, st, side, *t, with, *adv, dice);
+        let e = combat::attack(rules, st, side, *t, with, *adv, &mut attacked, dice);
         ev.push(e);
         if duke_down(st, ev) {
             return;

@@ -16,6 +16,10 @@ struct RulesData {
     version: String,
     turns: u32,
     duke_aura: i32,
+    /// A piece is attacked at most once a phase, even in another hex after
+    /// a retreat or a swap (absent, so false, in rulesets before version 2).
+    #[serde(default)]
+    attacked_once: bool,
     units: BTreeMap<String, Stats>,
     terrain: BTreeMap<String, TerrainRule>,
     hexsides: BTreeMap<String, u32>,
@@ -36,6 +40,16 @@ pub struct TerrainRule {
     pub die: u32,
     /// The Duke may share this hex with one friendly unit.
     pub stack: bool,
+    /// The defence multiplier counts only while a combat unit holds the
+    /// hex: a Duke alone is no garrison (a fortress "without a garrison"
+    /// is "defenseless"). Absent in rulesets before version 2.
+    #[serde(default)]
+    pub garrison: bool,
+    /// Impassable terrain that its bridge hexsides cross (a causeway): a
+    /// piece enters and leaves it only across a bridge, at the bridge's
+    /// cost. Absent in rulesets before version 2 (never entered).
+    #[serde(default)]
+    pub causeway: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -99,6 +113,8 @@ pub struct Rules {
     pub version: String,
     pub turns: u32,
     pub duke_aura: i32,
+    /// A piece is attacked at most once a phase (see [`RulesData`]).
+    pub attacked_once: bool,
     /// By [`Kind::index`].
     pub stats: [Stats; 4],
     /// By terrain, in [`Terrain::ALL`] order.
@@ -155,6 +171,12 @@ impl Rules {
                     k.name()
                 ));
             }
+            if *k == Kind::Duke && s.attack != 0 {
+                return Err(
+                    "units.duke: the Duke never attacks (attack 0, or strength with range 0)"
+                        .into(),
+                );
+            }
             if s.defence == 0 {
                 return Err(format!("units.{}: defence must be positive", k.name()));
             }
@@ -164,6 +186,8 @@ impl Rules {
             defence: 1,
             die: 0,
             stack: false,
+            garrison: false,
+            causeway: false,
         }; 6];
         for (i, t) in Terrain::ALL.iter().enumerate() {
             terrain[i] = *d
@@ -173,6 +197,12 @@ impl Rules {
             if terrain[i].defence == 0 || terrain[i].cost > 40 || terrain[i].die > 5 {
                 return Err(format!(
                     "terrain.{}: defence ≥ 1, cost ≤ 40, die ≤ 5",
+                    t.name()
+                ));
+            }
+            if terrain[i].causeway && terrain[i].cost != 0 {
+                return Err(format!(
+                    "terrain.{}: causeway is for impassable terrain (cost 0)",
                     t.name()
                 ));
             }
@@ -244,6 +274,7 @@ impl Rules {
             version: d.version,
             turns: d.turns,
             duke_aura: d.duke_aura,
+            attacked_once: d.attacked_once,
             stats,
             terrain,
             road,
@@ -329,11 +360,26 @@ impl Rules {
             .collect()
     }
 
+    /// The hexes `a` and `b`, neighbours across hexside `side`, are joined:
+    /// a piece may step between them, a zone of control reaches across, a
+    /// unit is in contact for close combat and may retreat across. Not
+    /// across an unbridged river; into or out of impassable terrain only
+    /// across a bridge, and only where that terrain carries causeways.
+    pub fn joined(&self, a: Ix, side: Hexside, b: Ix) -> bool {
+        if side == Hexside::River {
+            return false;
+        }
+        let bridge = matches!(side, Hexside::Bridge | Hexside::BridgeWithRoad);
+        [a, b].into_iter().all(|i| {
+            let t = self.at(i);
+            t.cost > 0 || (t.causeway && bridge)
+        })
+    }
+
     /// Half movement points to step from `from` across hexside `side` into
     /// `to`; `None` when the step is impossible (river, lake).
-    pub fn step_cost(&self, side: Hexside, to: Ix) -> Option<u32> {
-        let enter = self.at(to).cost;
-        if enter == 0 {
+    pub fn step_cost(&self, from: Ix, side: Hexside, to: Ix) -> Option<u32> {
+        if !self.joined(from, side, to) {
             return None;
         }
         match side {
@@ -341,8 +387,27 @@ impl Rules {
             Hexside::Road => Some(self.road),
             Hexside::BridgeWithRoad => Some(self.bridge_with_road),
             Hexside::Bridge => Some(self.bridge),
-            Hexside::Open => Some(enter),
+            Hexside::Open => Some(self.at(to).cost),
         }
+    }
+
+    /// The hexes across whose sides a piece may enter `i`, in label order
+    /// (for messages).
+    pub fn entries(&self, i: Ix) -> Vec<Ix> {
+        let mut out: Vec<Ix> = self
+            .map
+            .neighbours(i)
+            .filter(|&(n, s)| self.joined(n, s, i))
+            .map(|(n, _)| n)
+            .collect();
+        out.sort_by_key(|&n| self.map.label(n));
+        out
+    }
+
+    /// A piece may stand on `i`: passable terrain, or a causeway hex with
+    /// a bridge to reach it by.
+    pub fn standable(&self, i: Ix) -> bool {
+        self.at(i).cost > 0 || !self.entries(i).is_empty()
     }
 
     /// The odds column for attack `a` against defence `d`, rounded in the

@@ -141,7 +141,8 @@ impl State {
         Board { occ, pos }
     }
 
-    /// Check a position: every piece on a map hex that is not a lake, at
+    /// Check a position: every piece on a map hex that is not a lake (but
+    /// for a causeway, a lake hex with a bridge: see [`Rules::standable`]), at
     /// most one combat unit a hex, the Duke alone or with one friendly unit
     /// in a city or fortress, both Dukes on the map.
     pub fn validate(&self, rules: &Rules) -> Result<(), String> {
@@ -152,7 +153,7 @@ impl State {
                 "{} {} stands on {l}, which is not on the map",
                 u.side, u.id
             ))?;
-            if rules.at(i).cost == 0 {
+            if !rules.standable(i) {
                 return Err(format!(
                     "{} {} stands on {l}, a {}",
                     u.side,

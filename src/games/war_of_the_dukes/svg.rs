@@ -1,8 +1,9 @@
 //! The War of the Dukes map as a picture: the whole printed map from the
 //! ruleset (flat-topped hexes, `CCRR` on every hex and the column and row
 //! numbers on the edges), terrain, roads, rivers and bridges on the
-//! hexsides, the border between the two territories and the between-rivers
-//! area as dashed lines, the named places labelled; then, from the view
+//! hexsides, the causeways across lakes, the border between the two
+//! territories and the between-rivers area as dashed lines, the named
+//! places labelled; then, from the view
 //! alone, every piece on the map as a counter in its side's colour with its
 //! kind and number (the Duke a gold counter), and the last phase's moves,
 //! attacks, retreats and advances as arrows. While deploying, the view holds
@@ -30,6 +31,8 @@ const FORTRESS: &str = "#bdb3aa";
 const RIVER: &str = "#2f6fb5";
 const ROAD: &str = "#8a6a3a";
 const BRIDGE: &str = "#5b3a1a";
+const CAUSEWAY: &str = "#e3d6b0";
+const CAUSEWAY_EDGE: &str = "#7d6b4a";
 const DUKE: &str = "#e0b43c";
 
 fn side_colour(side: &str) -> &'static str {
@@ -138,6 +141,38 @@ pub fn svg_board(rules: &Rules, v: &View) -> String {
             _ => {}
         }
         s.text((p.0, p.1 - SIZE * 0.6), SIZE * 0.26, GRID, &l);
+    }
+    s.end();
+
+    // causeways: in a lake hex its bridges cross (games/war-of-the-dukes.md),
+    // a pale embankment from each bridge to the middle of the hex, under
+    // the road drawn next, so that the road reads as carried across water
+    s.group("causeways", "");
+    for (colour, width, class) in [
+        (CAUSEWAY_EDGE, 10.0, ""),
+        (CAUSEWAY, 7.0, r#" class="causeway""#),
+    ] {
+        for c in &map.cells {
+            if !rules.terrain(c.terrain).causeway {
+                continue;
+            }
+            let p = grid.centre(c.hex);
+            let corners = grid.corners(c.hex);
+            for d in 0..6 {
+                if c.nbr[d].is_some()
+                    && matches!(c.sides[d], Hexside::Bridge | Hexside::BridgeWithRoad)
+                {
+                    let (a, b) = edge(&corners, d);
+                    s.line(
+                        p,
+                        mid(a, b),
+                        colour,
+                        width,
+                        &format!(r#"{class} stroke-linecap="round""#),
+                    );
+                }
+            }
+        }
     }
     s.end();
 
@@ -322,12 +357,7 @@ pub fn svg_board(rules: &Rules, v: &View) -> String {
                 r#" stroke-width="1.2" rx="2""#,
             );
             s.text((p.0, p.1 - r * 0.3), r * 0.62, "#fff", &u.unit);
-            s.text(
-                (p.0, p.1 + r * 0.45),
-                r * 0.5,
-                "#fff",
-                &format!("{}-{}-{}", u.attack, u.defence, u.movement),
-            );
+            s.text((p.0, p.1 + r * 0.45), r * 0.5, "#fff", &u.counter);
         }
         s.end();
     }
@@ -378,15 +408,15 @@ pub fn svg_board(rules: &Rules, v: &View) -> String {
         12.0,
         INK,
         &format!(
-            "{}; counters: unit, attack-defence-movement; gold: the Duke",
-            v.phase
+            "{}; counters: unit, {}; gold: the Duke",
+            v.phase, v.counter_key
         ),
     );
     s.text_start(
         (32.0, line(3)),
         12.0,
         INK,
-        "blue: rivers (brown bar: bridge)  brown: roads  purple dashes: the border  green dots: between the rivers",
+        "blue: rivers (brown bar: bridge)  brown: roads (on a pale causeway across a lake)  purple dashes: the border  green dots: between the rivers",
     );
     s.end();
     s.finish()

@@ -150,17 +150,73 @@ impl<'de> Deserialize<'de> for UnitId {
     }
 }
 
-/// A kind's numbers from the ruleset.
+/// A kind's numbers from the ruleset. The printed counter carries one
+/// number, "representing the offensive and defensive power", so the ruleset
+/// gives `strength` and both values are read from it; rulesets written
+/// before that ruling (version 1, embedded in older game files) gave a
+/// separate `attack` and `defence`, which are still read so that those
+/// games replay with the numbers they were played with.
 #[derive(Clone, Copy, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(try_from = "StatsData")]
 pub struct Stats {
     pub letter: char,
     pub count: u8,
+    /// What the unit attacks with (0 for the Duke, who never attacks).
     pub attack: u32,
+    /// What the unit defends with.
     pub defence: u32,
     /// Whole movement points (the rules count in half points: ×2).
     pub movement: u32,
     pub range: u32,
+}
+
+impl Stats {
+    /// Attack and defence are one number (the printed counter), or the
+    /// piece never attacks and defends with it (the Duke).
+    pub fn one_number(&self) -> bool {
+        self.attack == self.defence || self.attack == 0
+    }
+}
+
+/// A kind as the ruleset writes it: `strength`, or (before version 2)
+/// `attack` and `defence`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StatsData {
+    letter: char,
+    count: u8,
+    strength: Option<u32>,
+    attack: Option<u32>,
+    defence: Option<u32>,
+    movement: u32,
+    range: u32,
+}
+
+impl TryFrom<StatsData> for Stats {
+    type Error = String;
+    fn try_from(d: StatsData) -> Result<Stats, String> {
+        let (attack, defence) = match (d.strength, d.attack, d.defence) {
+            // One number for both; a piece without range (the Duke) only
+            // defends.
+            (Some(s), None, None) => (if d.range == 0 { 0 } else { s }, s),
+            (None, Some(a), Some(d)) => (a, d),
+            _ => {
+                return Err(
+                    "give `strength` (the counter's one number, attack and defence), \
+                     or `attack` and `defence` as rulesets before version 2 did"
+                        .into(),
+                )
+            }
+        };
+        Ok(Stats {
+            letter: d.letter,
+            count: d.count,
+            attack,
+            defence,
+            movement: d.movement,
+            range: d.range,
+        })
+    }
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ use super::orders;
 use super::rules::Rules;
 use super::setup;
 use super::state::{Phase, State};
-use super::units::{Side, UnitId};
+use super::units::{Kind, Side, Stats, UnitId};
 use super::zoc;
 use crate::board::svg::{Arrow, ArrowKind};
 use crate::games::{Seat, Seen};
@@ -28,6 +28,13 @@ pub struct UnitView {
     pub yours: bool,
     pub attack: u32,
     pub defence: u32,
+    /// The counter's number as the report prints it: "strength 5" (attack
+    /// and defence, one number), "strength 1, defence only" (the Duke), or
+    /// "attack 5, defence 3" where a ruleset before version 2 gave two.
+    pub strength: String,
+    /// The counter as the picture prints it: strength-movement, "5-3"
+    /// (attack-defence-movement, "5-3-3", where the ruleset gives two).
+    pub counter: String,
     /// Whole movement points, e.g. "3".
     pub movement: String,
     /// Within 2 hexes of its own Duke (attack and defence doubled).
@@ -85,6 +92,9 @@ pub struct View {
     /// Where the drawn area centres: your pieces (or, while deploying, your
     /// city and fortress hexes).
     pub focus: Vec<String>,
+    /// What the numbers on a counter are: "strength-movement", or
+    /// "attack-defence-movement" where the ruleset gives two.
+    pub counter_key: String,
     /// The last phase's moves, attacks, retreats and advances, for the
     /// board picture (nothing is hidden once both sides have deployed;
     /// deployments are not drawn as arrows).
@@ -261,12 +271,19 @@ pub fn tell(e: &Event) -> String {
             }
             s
         }
-        Event::Lapsed { side, target, with } => format!(
-            "{side}'s attack on {target} with {} lapses: no enemy piece stands there any more",
+        Event::Lapsed {
+            side,
+            target,
+            with,
+            why,
+        } => format!(
+            "{side}'s attack on {target} with {} lapses: {}",
             with.iter()
                 .map(|u| u.to_string())
                 .collect::<Vec<_>>()
-                .join(" ")
+                .join(" "),
+            why.as_deref()
+                .unwrap_or("no enemy piece stands there any more")
         ),
         Event::Ended {
             winner,
@@ -343,6 +360,7 @@ pub fn view(
         zoc::zoc(rules, st, &board, Side::Orfburg),
         zoc::zoc(rules, st, &board, Side::Wulfenburg),
     ];
+    let two_numbers = Kind::ALL.iter().any(|&k| !rules.stats(k).one_number());
     let mut units: Vec<UnitView> = Vec::new();
     for side in [me, me.other()] {
         for (n, u) in st.on_map(side) {
@@ -357,6 +375,12 @@ pub fn view(
                 yours: side == me,
                 attack: stats.attack,
                 defence: stats.defence,
+                strength: strength(&stats),
+                counter: if two_numbers {
+                    format!("{}-{}-{}", stats.attack, stats.defence, stats.movement)
+                } else {
+                    format!("{}-{}", stats.defence, stats.movement)
+                },
                 movement: stats.movement.to_string(),
                 inspired: combat::inspired(rules, st, &board, n),
                 in_zoc: zocs[side.other().seat()][i as usize],
@@ -451,6 +475,11 @@ pub fn view(
             .as_ref()
             .map(|r| format!("{} wins a {} victory: {}", r.winner, r.victory, r.how)),
         focus,
+        counter_key: if two_numbers {
+            "attack-defence-movement".into()
+        } else {
+            "strength-movement".into()
+        },
         arrows: {
             let last = events.iter().map(|s| s.turn).max();
             let mut out = Vec::new();
@@ -459,6 +488,17 @@ pub fn view(
             }
             out
         },
+    }
+}
+
+/// A counter's number in words (see [`UnitView::strength`]).
+fn strength(s: &Stats) -> String {
+    if s.attack == 0 {
+        format!("strength {}, defence only", s.defence)
+    } else if s.attack == s.defence {
+        format!("strength {}", s.attack)
+    } else {
+        format!("attack {}, defence {}", s.attack, s.defence)
     }
 }
 

@@ -1,7 +1,9 @@
 //! Zones of control: the six hexes around every piece, not across a river
-//! hexside (bridges carry them).
+//! hexside (bridges carry them), and into or out of a lake only across its
+//! bridges (the causeways): wherever a piece could step, see
+//! [`Rules::joined`].
 
-use super::map::{Hexside, Ix};
+use super::map::Ix;
 use super::rules::Rules;
 use super::state::{Board, State};
 use super::units::Side;
@@ -15,7 +17,7 @@ pub fn zoc(rules: &Rules, st: &State, board: &Board, side: Side) -> Vec<bool> {
         }
         let Some(i) = board.pos[n] else { continue };
         for (nb, s) in rules.map.neighbours(i) {
-            if s != Hexside::River {
+            if rules.joined(i, s, nb) {
                 z[nb as usize] = true;
             }
         }
@@ -27,7 +29,7 @@ pub fn zoc(rules: &Rules, st: &State, board: &Board, side: Side) -> Vec<bool> {
 pub fn exerted_by(rules: &Rules, st: &State, board: &Board, side: Side, i: Ix) -> Vec<String> {
     let mut out = Vec::new();
     for (nb, s) in rules.map.neighbours(i) {
-        if s == Hexside::River {
+        if !rules.joined(nb, s, i) {
             continue;
         }
         for p in board.occ[nb as usize].pieces() {
