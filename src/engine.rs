@@ -152,39 +152,19 @@ pub struct MailSettings {
 /// Missed phases in a row after which a player drops out, unless `new` says.
 pub const DEFAULT_DROP_AFTER: u32 = 3;
 
-/// `secs` after `t`, as RFC 3339 in `t`'s offset.
+/// `secs` after `t`, as RFC 3339 in `t`'s offset (see `time::after`).
 pub fn after(t: &chrono::DateTime<chrono::FixedOffset>, secs: u64) -> String {
-    (*t + chrono::Duration::seconds(secs as i64)).to_rfc3339()
+    crate::time::after(t, secs)
 }
 
-/// "72h", "3d", "90m", "45s" or a bare number of hours: seconds.
+/// "72h", "3d", "90m", "1h30m": seconds (see `time::parse_span`).
 pub fn parse_interval(s: &str) -> Option<u64> {
-    let s = s.trim();
-    let (num, unit) = match s.find(|c: char| !c.is_ascii_digit()) {
-        Some(i) => (&s[..i], s[i..].trim()),
-        None => (s, "h"),
-    };
-    let n: u64 = num.parse().ok().filter(|n| *n > 0)?;
-    let mult = match unit {
-        "s" => 1,
-        "m" | "min" => 60,
-        "h" => 3600,
-        "d" => 86400,
-        "w" => 7 * 86400,
-        _ => return None,
-    };
-    n.checked_mul(mult)
+    crate::time::parse_span(s).ok()
 }
 
 /// Seconds as hours, minutes or seconds: 259200 → "72h".
 pub fn interval_text(secs: u64) -> String {
-    if secs % 3600 == 0 {
-        format!("{}h", secs / 3600)
-    } else if secs % 60 == 0 {
-        format!("{}m", secs / 60)
-    } else {
-        format!("{secs}s")
-    }
+    crate::time::span_text(secs)
 }
 
 pub struct Created {
@@ -281,23 +261,19 @@ pub fn create(req: NewGame) -> Result<Created> {
     };
     let deadline_every = match &req.mail.deadline_every {
         None => None,
-        Some(d) => match parse_interval(d) {
-            Some(secs) => Some(secs),
-            None => {
-                problems.push(format!(
-                    "--deadline-every {d}: write a number and a unit, e.g. 72h, 3d, 90m"
-                ));
+        Some(d) => match crate::time::parse_span(d) {
+            Ok(secs) => Some(secs),
+            Err(e) => {
+                problems.push(format!("--deadline-every {d}: {e}"));
                 None
             }
         },
     };
     let first_deadline = match (&req.mail.deadline, deadline_every) {
-        (Some(d), _) => match chrono::DateTime::parse_from_rfc3339(d) {
+        (Some(d), _) => match crate::time::parse_when(d, &req.now) {
             Ok(t) => Some(t.to_rfc3339()),
             Err(e) => {
-                problems.push(format!(
-                    "--deadline {d}: not an RFC 3339 time ({e}); e.g. 2026-12-01T18:00:00Z"
-                ));
+                problems.push(format!("--deadline {d}: {e}"));
                 None
             }
         },

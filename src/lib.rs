@@ -15,5 +15,6 @@ pub mod nmr;
 pub mod orders;
 pub mod report;
 pub mod rng;
+pub mod time;
 
 pub use error::{Error, Result};
