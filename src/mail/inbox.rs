@@ -8,8 +8,7 @@ use super::{Arrival, Waiting};
 use crate::engine::{check_orders, Loaded};
 use crate::error::{Error, Result};
 use crate::file::{self, sha256_hex};
-use crate::orders::OrderFile;
-use mail_parser::{MessageParser, MimeHeaders};
+use mail_parser::MessageParser;
 use std::path::{Path, PathBuf};
 
 /// One mail as read from the mailbox.
@@ -90,53 +89,6 @@ fn read_mailbox(path: &Path) -> Result<Vec<Letter>> {
         }
     }
     Ok(out)
-}
-
-/// Texts in a mail that may hold an order file: every text body (HTML-only
-/// mails as the parser renders them to text), then text attachments.
-fn candidates(m: &mail_parser::Message) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    for i in 0..m.text_body_count() {
-        if let Some(t) = m.body_text(i) {
-            let how = if m.text_part(i as u32).is_some_and(|p| p.is_text_html()) {
-                "the HTML body"
-            } else {
-                "the body"
-            };
-            out.push((how.to_string(), cut_signature(&t)));
-        }
-    }
-    for a in m.attachments() {
-        let name = a.attachment_name().unwrap_or("attachment").to_string();
-        let texty = a.is_text() || name.ends_with(".toml") || name.ends_with(".txt");
-        if texty {
-            if let Some(t) = a.text_contents() {
-                out.push((format!("attachment {name}"), t.to_string()));
-            } else if let Ok(t) = std::str::from_utf8(a.contents()) {
-                out.push((format!("attachment {name}"), t.to_string()));
-            }
-        }
-    }
-    out
-}
-
-/// Everything above a signature line (`-- `), which mail clients add below
-/// what the player wrote.
-fn cut_signature(text: &str) -> String {
-    let mut out = String::new();
-    for line in text.split_inclusive('\n') {
-        if line.trim_end_matches(['\r', '\n']) == "-- " {
-            break;
-        }
-        out.push_str(line);
-    }
-    out
-}
-
-/// Does a text look like an order file at all (rather than a greeting)?
-fn looks_like_orders(t: &str) -> bool {
-    t.contains("----- ORDERS")
-        || (t.contains("game") && t.contains("player") && t.contains("orders"))
 }
 
 /// Read the mailbox into the game's order folder; write one reply per new
@@ -264,21 +216,18 @@ fn judge(
     label: &str,
     arrival: &Arrival,
 ) -> Result<(Fate, Vec<String>)> {
-    let texts = candidates(m);
-    let Some((where_, text)) = texts
-        .iter()
-        .find(|(_, t)| OrderFile::parse("", t).is_ok())
-        .or_else(|| texts.iter().find(|(_, t)| looks_like_orders(t)))
-    else {
-        return Ok((
-            Fate::Refused {
-                problems: vec![format!(
-                    "{label}: no order file found in this mail; reply to your report keeping the part from `----- ORDERS` down, or attach the order file as text"
-                )],
-            },
-            Vec::new(),
-        ));
+    let found = match super::extract::order_text(m) {
+        Ok(c) => c,
+        Err(why) => {
+            return Ok((
+                Fate::Refused {
+                    problems: vec![format!("{label}: {why}")],
+                },
+                Vec::new(),
+            ))
+        }
     };
+    let (where_, text) = (&found.place, &found.text);
     let name = format!("{label}, {where_}");
     let accepted = match check_orders(g, &[(name, text.clone())], true) {
         Ok(a) => a,

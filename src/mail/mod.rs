@@ -4,6 +4,7 @@
 //! no mail password.
 
 pub mod eml;
+pub mod extract;
 pub mod inbox;
 
 use crate::error::{Error, Result};
