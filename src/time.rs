@@ -100,9 +100,9 @@ pub fn after(t: &DateTime<FixedOffset>, secs: u64) -> String {
 
 /// Seconds as hours, minutes or seconds: 259200 → "72h", 5400 → "90m".
 pub fn span_text(secs: u64) -> String {
-    if secs % 3600 == 0 {
+    if secs.is_multiple_of(3600) {
         format!("{}h", secs / 3600)
-    } else if secs % 60 == 0 {
+    } else if secs.is_multiple_of(60) {
         format!("{}m", secs / 60)
     } else {
         format!("{secs}s")

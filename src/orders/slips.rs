@@ -581,9 +581,9 @@ mod tests {
             m.starts_with("o.toml:5: the orders list opened here is not closed"),
             "{m}"
         );
-        let m = one(&format!(
-            "game = \"g1\"\norders = [\n  \"W3 NE 2\",\nplayer = \"red\"\nturn = 4\npassword = \"s\"\n"
-        ));
+        let m = one(
+            "game = \"g1\"\norders = [\n  \"W3 NE 2\",\nplayer = \"red\"\nturn = 4\npassword = \"s\"\n",
+        );
         assert!(
             m.starts_with("o.toml:2: the orders list opened here is not closed"),
             "{m}"
@@ -593,9 +593,7 @@ mod tests {
             m,
             "o.toml:4: the password has no closing quote: password = \"…\""
         );
-        let m = one(&format!(
-            "game = \"g1\nplayer = \"red\"\nturn = 4\npassword = \"s\"\norders = []\n"
-        ));
+        let m = one("game = \"g1\nplayer = \"red\"\nturn = 4\npassword = \"s\"\norders = []\n");
         assert_eq!(
             m,
             "o.toml:1: the game id has no closing quote: game = \"g1\""

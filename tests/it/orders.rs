@@ -330,9 +330,7 @@ fn fuzzed_order_files_never_panic_and_answer_in_time() {
         let base = &corpus[round % corpus.len()];
         // Now and then a large file: the base repeated, up to the limit.
         let base = if round % 100 == 99 {
-            let body = base
-                .replace("orders = [\n", "orders = [\n")
-                .repeat(1 + (MAX_BYTES / base.len().max(1)).min(200));
+            let body = base.repeat(1 + (MAX_BYTES / base.len().max(1)).min(200));
             body.chars().take(MAX_BYTES - 100).collect::<String>()
         } else {
             base.clone()
@@ -372,4 +370,79 @@ fn fuzzed_order_files_never_panic_and_answer_in_time() {
         "fuzz: {cases} files, {refused} refused, slowest {:?} for {} bytes",
         slowest.0, slowest.1
     );
+}
+
+#[test]
+fn durations_without_a_unit_are_refused_and_nothing_is_written() {
+    let dir = scratch("durations");
+    let g = dir.join("game.json");
+    let new = |every: &str| {
+        herald(&[
+            "new",
+            "hexwar",
+            "--players",
+            "red,blue",
+            "--out",
+            g.to_str().unwrap(),
+            "--deadline-every",
+            every,
+            "--now",
+            "2026-11-22T12:00:00Z",
+        ])
+    };
+    let (code, out, err) = new("72");
+    assert_ne!(code, 0, "{out}");
+    assert!(err.contains("72 has no unit: write 72h"), "{err}");
+    assert!(!g.exists(), "nothing is written");
+    let (code, out, err) = new("1h30m");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("first deadline: 2026-11-22T13:30:00+00:00"),
+        "{out}"
+    );
+    let before = std::fs::read(&g).unwrap();
+    let (code, _, err) = herald(&[
+        "deadline",
+        g.to_str().unwrap(),
+        "+48",
+        "--now",
+        "2026-11-22T12:00:00Z",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("+48 has no unit: write +48h"), "{err}");
+    let (code, _, err) = herald(&[
+        "deadline",
+        g.to_str().unwrap(),
+        "2026-12-01T18:00:00",
+        "--now",
+        "2026-11-22T12:00:00Z",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("has no offset"), "{err}");
+    assert_eq!(
+        before,
+        std::fs::read(&g).unwrap(),
+        "a refused deadline changes nothing"
+    );
+    for (when, want) in [
+        ("+48h", "deadline 2026-11-24T12:00:00+00:00"),
+        ("2d", "deadline 2026-11-24T12:00:00+00:00"),
+        ("90m", "deadline 2026-11-22T13:30:00+00:00"),
+        (
+            "2026-12-01T19:00:00+01:00",
+            "deadline 2026-12-01T19:00:00+01:00",
+        ),
+        ("none", "no deadline"),
+    ] {
+        let (code, out, err) = herald(&[
+            "deadline",
+            g.to_str().unwrap(),
+            when,
+            "--now",
+            "2026-11-22T12:00:00Z",
+        ]);
+        assert_eq!(code, 0, "{when}: {err}");
+        assert!(out.contains(want), "{when}: {out}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
