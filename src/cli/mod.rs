@@ -81,7 +81,7 @@ pub fn run(cli: Cli) -> Result<String> {
 /// `--now` or the clock: the only place herald reads the time.
 pub fn now(arg: Option<&str>) -> Result<chrono::DateTime<chrono::FixedOffset>> {
     match arg {
-        Some(s) => crate::time::parse_time(s).map_err(|e| Error::usage(format!("--now {e}"))),
+        Some(s) => crate::time::parse_time(s).map_err(|e| Error::usage(format!("--now {s}: {e}"))),
         None => Ok(chrono::Utc::now().fixed_offset()),
     }
 }
