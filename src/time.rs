@@ -1,36 +1,226 @@
-//! Durations and times on the command line: `72h`, `3d`, `90m`, RFC 3339.
+//! Durations and times as a moderator writes them on the command line:
+//! spans (`72h`, `+48h`, `2d`, `90m`, `1h30m`, `1w`) read by the
+//! `humantime` crate, times in RFC 3339 with their offset
+//! (`2026-12-01T18:00:00Z`, `2026-12-01T19:00:00+01:00`) read by chrono.
+//! Every refusal says what to write instead; nothing is guessed: a bare
+//! number (`+48`) has no unit and is refused, since hours, minutes and days
+//! are all plausible.
+//!
+//! Used by `new --deadline-every`, `new --deadline`, `herald deadline` and
+//! the store's deadline entries (`after`, `span_text`).
+
+use chrono::{DateTime, FixedOffset};
+
+/// The longest span herald takes: a year. A longer one is a slip (`90M`,
+/// which `humantime` reads as 90 months, for `90m`).
+pub const MAX_SPAN_SECS: u64 = 366 * 86400;
+
+/// A span (`72h`, `+48h`, `2d`, `90m`, `1h30m`, `1h 30m`, `1w`) in whole
+/// seconds. A leading `+` is allowed. Refused: no unit, zero, fractions of
+/// a second, over a year, anything `humantime` cannot read.
+pub fn parse_span(s: &str) -> Result<u64, String> {
+    let written = s.trim();
+    let body = written.strip_prefix('+').unwrap_or(written).trim();
+    if body.is_empty() {
+        return Err(format!(
+            "`{written}` is not a span: write a number and a unit, e.g. 72h, 3d, 90m or 1h30m"
+        ));
+    }
+    if body.chars().all(|c| c.is_ascii_digit() || c == '.') {
+        return Err(format!(
+            "{written} has no unit: write {written}h (hours), or {body}m, {body}d"
+        ));
+    }
+    let d = humantime::parse_duration(body).map_err(|e| {
+        format!("`{written}` is not a span ({e}): write a number and a unit, e.g. 72h, 3d, 90m or 1h30m")
+    })?;
+    if d.subsec_nanos() != 0 {
+        return Err(format!(
+            "`{written}` is not a whole number of seconds: write e.g. 90m or 45s"
+        ));
+    }
+    match d.as_secs() {
+        0 => Err(format!(
+            "`{written}` is no time at all: write a span such as 72h"
+        )),
+        n if n > MAX_SPAN_SECS => Err(format!(
+            "`{written}` is more than a year ({}); write minutes with a small m (90m), days with d, weeks with w",
+            humantime::format_duration(d)
+        )),
+        n => Ok(n),
+    }
+}
+
+/// A time in RFC 3339 with its offset.
+pub fn parse_time(s: &str) -> Result<DateTime<FixedOffset>, String> {
+    let s = s.trim();
+    DateTime::parse_from_rfc3339(s).map_err(|e| {
+        let no_offset = chrono::NaiveDateTime::parse_from_str(s, "%Y-%m-%dT%H:%M:%S").is_ok()
+            || chrono::NaiveDateTime::parse_from_str(s, "%Y-%m-%d %H:%M:%S").is_ok();
+        if no_offset {
+            format!(
+                "{s} has no offset: write {}Z for UTC, or the offset, e.g. {}+01:00",
+                s.replace(' ', "T"),
+                s.replace(' ', "T")
+            )
+        } else {
+            format!("`{s}` is not an RFC 3339 time ({e}): write e.g. 2026-12-01T18:00:00Z")
+        }
+    })
+}
+
+/// A deadline as written to `new --deadline` or `herald deadline`: a time
+/// (RFC 3339), or a span from `now` (`+48h`, `48h`, `2d`). `none` is
+/// handled by the caller.
+pub fn parse_when(s: &str, now: &DateTime<FixedOffset>) -> Result<DateTime<FixedOffset>, String> {
+    let s = s.trim();
+    let looks_like_time = s.len() >= 10
+        && s.as_bytes()[..4].iter().all(u8::is_ascii_digit)
+        && s.as_bytes()[4] == b'-';
+    if looks_like_time {
+        return parse_time(s);
+    }
+    let secs = parse_span(s).map_err(|e| format!("{e}; or a time, e.g. 2026-12-01T18:00:00Z"))?;
+    Ok(plus(now, secs))
+}
+
+fn plus(t: &DateTime<FixedOffset>, secs: u64) -> DateTime<FixedOffset> {
+    // A span is at most a year (`parse_span`); stored ones were written by
+    // herald, so this never overflows. Saturate all the same.
+    let secs = i64::try_from(secs).unwrap_or(i64::MAX / 2);
+    t.checked_add_signed(chrono::Duration::seconds(secs))
+        .unwrap_or(*t)
+}
 
 /// `secs` after `t`, as RFC 3339 in `t`'s offset.
-pub fn after(t: &chrono::DateTime<chrono::FixedOffset>, secs: u64) -> String {
-    (*t + chrono::Duration::seconds(secs as i64)).to_rfc3339()
+pub fn after(t: &DateTime<FixedOffset>, secs: u64) -> String {
+    plus(t, secs).to_rfc3339()
 }
 
-/// "72h", "3d", "90m", "45s" or a bare number of hours: seconds.
-pub fn parse_interval(s: &str) -> Option<u64> {
-    let s = s.trim();
-    let (num, unit) = match s.find(|c: char| !c.is_ascii_digit()) {
-        Some(i) => (&s[..i], s[i..].trim()),
-        None => (s, "h"),
-    };
-    let n: u64 = num.parse().ok().filter(|n| *n > 0)?;
-    let mult = match unit {
-        "s" => 1,
-        "m" | "min" => 60,
-        "h" => 3600,
-        "d" => 86400,
-        "w" => 7 * 86400,
-        _ => return None,
-    };
-    n.checked_mul(mult)
-}
-
-/// Seconds as hours, minutes or seconds: 259200 → "72h".
-pub fn interval_text(secs: u64) -> String {
+/// Seconds as hours, minutes or seconds: 259200 → "72h", 5400 → "90m".
+pub fn span_text(secs: u64) -> String {
     if secs.is_multiple_of(3600) {
         format!("{}h", secs / 3600)
     } else if secs.is_multiple_of(60) {
         format!("{}m", secs / 60)
     } else {
         format!("{secs}s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(s: &str) -> DateTime<FixedOffset> {
+        DateTime::parse_from_rfc3339(s).unwrap()
+    }
+
+    #[test]
+    fn spans_in_every_form() {
+        for (s, secs) in [
+            ("72h", 72 * 3600),
+            ("+48h", 48 * 3600),
+            ("2d", 2 * 86400),
+            ("+3d", 3 * 86400),
+            ("90m", 90 * 60),
+            ("90min", 90 * 60),
+            ("1h30m", 5400),
+            ("1h 30m", 5400),
+            ("45s", 45),
+            ("1.5h", 5400),
+            ("1w", 7 * 86400),
+            (" 24h ", 86400),
+        ] {
+            assert_eq!(parse_span(s), Ok(secs), "{s}");
+        }
+    }
+
+    #[test]
+    fn spans_refused_say_what_to_write() {
+        assert_eq!(
+            parse_span("+48").unwrap_err(),
+            "+48 has no unit: write +48h (hours), or 48m, 48d"
+        );
+        assert!(parse_span("72")
+            .unwrap_err()
+            .starts_with("72 has no unit: write 72h"));
+        for (s, says) in [
+            ("", "is not a span"),
+            ("+", "is not a span"),
+            ("0h", "no time at all"),
+            ("500ms", "not a whole number of seconds"),
+            ("90M", "more than a year"),
+            ("2y", "more than a year"),
+            ("-48h", "is not a span"),
+            ("48 hrs please", "is not a span"),
+            ("h", "is not a span"),
+            ("99999999999999999999h", "is not a span"),
+        ] {
+            let e = parse_span(s).unwrap_err();
+            assert!(e.contains(says), "{s}: {e}");
+        }
+    }
+
+    #[test]
+    fn times_with_offsets() {
+        assert_eq!(
+            parse_time("2026-12-01T18:00:00Z").unwrap().to_rfc3339(),
+            "2026-12-01T18:00:00+00:00"
+        );
+        assert_eq!(
+            parse_time("2026-12-01T19:00:00+01:00")
+                .unwrap()
+                .to_rfc3339(),
+            "2026-12-01T19:00:00+01:00"
+        );
+        assert_eq!(
+            parse_time("2026-12-01T18:00:00").unwrap_err(),
+            "2026-12-01T18:00:00 has no offset: write 2026-12-01T18:00:00Z for UTC, or the offset, e.g. 2026-12-01T18:00:00+01:00"
+        );
+        assert!(parse_time("2026-12-01 18:00:00")
+            .unwrap_err()
+            .contains("write 2026-12-01T18:00:00Z"));
+        assert!(parse_time("2026-13-01T18:00:00Z")
+            .unwrap_err()
+            .contains("not an RFC 3339 time"));
+        assert!(parse_time("tomorrow")
+            .unwrap_err()
+            .contains("not an RFC 3339 time"));
+    }
+
+    #[test]
+    fn deadlines_from_now() {
+        let now = t("2026-12-01T18:00:00+01:00");
+        assert_eq!(
+            parse_when("+48h", &now).unwrap().to_rfc3339(),
+            "2026-12-03T18:00:00+01:00"
+        );
+        assert_eq!(
+            parse_when("2d", &now).unwrap().to_rfc3339(),
+            "2026-12-03T18:00:00+01:00"
+        );
+        assert_eq!(
+            parse_when("2026-12-05T12:00:00Z", &now)
+                .unwrap()
+                .to_rfc3339(),
+            "2026-12-05T12:00:00+00:00"
+        );
+        let e = parse_when("+48", &now).unwrap_err();
+        assert!(e.starts_with("+48 has no unit: write +48h"), "{e}");
+        assert!(parse_when("2026-12-05", &now).is_err());
+    }
+
+    #[test]
+    fn after_and_text() {
+        let now = t("2026-12-01T18:00:00Z");
+        assert_eq!(after(&now, 3600), "2026-12-01T19:00:00+00:00");
+        assert_eq!(span_text(259200), "72h");
+        assert_eq!(span_text(5400), "90m");
+        assert_eq!(span_text(45), "45s");
+        // what span_text writes reads back
+        for secs in [45, 5400, 259200, 7 * 86400] {
+            assert_eq!(parse_span(&span_text(secs)), Ok(secs));
+        }
     }
 }

@@ -7,8 +7,8 @@ use std::time::Duration;
 pub struct Args {
     /// The game folder (or its game.jsonl).
     pub game: PathBuf,
-    /// The current phase's deadline: a time (RFC 3339), a span from now
-    /// (+72h, +3d), or `none`.
+    /// The current phase's deadline: a time (RFC 3339 with its offset), a
+    /// span from now (+72h, +3d, +90m, +1h30m), or `none`.
     pub when: String,
     /// The time to count a span from (RFC 3339; default: now).
     #[arg(long)]
@@ -21,18 +21,10 @@ pub fn run(a: Args, wait: Duration) -> Result<String> {
     let when = a.when.trim();
     let deadline = if when == "none" {
         None
-    } else if let Some(span) = when.strip_prefix('+') {
-        let secs = crate::time::parse_interval(span)
-            .ok_or_else(|| Error::usage(format!("{when}: write a span as +72h, +3d or +90m")))?;
-        Some(crate::time::after(&now, secs))
     } else {
         Some(
-            chrono::DateTime::parse_from_rfc3339(when)
-                .map_err(|e| {
-                    Error::usage(format!(
-                        "{when}: not an RFC 3339 time ({e}); e.g. 2026-12-01T18:00:00Z, or +72h, or none"
-                    ))
-                })?
+            crate::time::parse_when(when, &now)
+                .map_err(|e| Error::usage(format!("{e}; or none")))?
                 .to_rfc3339(),
         )
     };

@@ -106,11 +106,7 @@ pub fn run(cli: Cli) -> Result<String> {
 /// `--now` or the clock: the only place herald reads the time.
 pub fn now(arg: Option<&str>) -> Result<chrono::DateTime<chrono::FixedOffset>> {
     match arg {
-        Some(s) => chrono::DateTime::parse_from_rfc3339(s).map_err(|e| {
-            Error::usage(format!(
-                "--now {s}: not an RFC 3339 time ({e}); e.g. 2026-11-22T18:00:00Z"
-            ))
-        }),
+        Some(s) => crate::time::parse_time(s).map_err(|e| Error::usage(format!("--now {s}: {e}"))),
         None => Ok(chrono::Utc::now().fixed_offset()),
     }
 }

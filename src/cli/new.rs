@@ -35,11 +35,11 @@ pub struct Args {
     #[arg(long)]
     pub now: Option<String>,
     /// A deadline for every phase, this long after the previous one was
-    /// resolved (the first after `new`): e.g. 72h, 3d, 90m.
+    /// resolved (the first after `new`): e.g. 72h, 3d, 90m, 1h30m.
     #[arg(long)]
     pub deadline_every: Option<String>,
-    /// The first phase's deadline (RFC 3339); later ones by --deadline-every
-    /// or `herald deadline`.
+    /// The first phase's deadline: a time (RFC 3339 with its offset) or a
+    /// span from now (+48h); later ones by --deadline-every or `herald deadline`.
     #[arg(long)]
     pub deadline: Option<String>,
     /// What a player who misses the deadline gets: hold, repeat or bot

@@ -121,23 +121,19 @@ pub fn begin(req: &NewGame) -> Result<Begun> {
     };
     let deadline_every = match &req.mail.deadline_every {
         None => None,
-        Some(d) => match crate::time::parse_interval(d) {
-            Some(secs) => Some(secs),
-            None => {
-                problems.push(format!(
-                    "--deadline-every {d}: write a number and a unit, e.g. 72h, 3d, 90m"
-                ));
+        Some(d) => match crate::time::parse_span(d) {
+            Ok(secs) => Some(secs),
+            Err(e) => {
+                problems.push(format!("--deadline-every {d}: {e}"));
                 None
             }
         },
     };
     let first_deadline = match (&req.mail.deadline, deadline_every) {
-        (Some(d), _) => match chrono::DateTime::parse_from_rfc3339(d) {
+        (Some(d), _) => match crate::time::parse_when(d, &req.now) {
             Ok(t) => Some(t.to_rfc3339()),
             Err(e) => {
-                problems.push(format!(
-                    "--deadline {d}: not an RFC 3339 time ({e}); e.g. 2026-12-01T18:00:00Z"
-                ));
+                problems.push(format!("--deadline {d}: {e}"));
                 None
             }
         },
@@ -216,9 +212,13 @@ pub fn begin(req: &NewGame) -> Result<Begun> {
             let text = limits::read_text(p, limits::SECRETS_FILE, "a key file")?;
             Signer::from_file(&text).map_err(|e| Error::refused(format!("{}: {e}", p.display())))?
         }
-        (None, Some(r)) => {
+        (None, Some(_)) => {
+            // A stream of its own, so a demo's passwords are those herald
+            // 0.1 derived from the same seed.
+            let mut r = rng::phase_rng(&seed, &id, 0, "demo key");
             let mut b = [0u8; 32];
-            b.iter_mut().for_each(|x| *x = rng::below(r, 256) as u8);
+            b.iter_mut()
+                .for_each(|x| *x = rng::below(&mut r, 256) as u8);
             Signer::from_bytes(b)
         }
         (None, None) => Signer::generate(),

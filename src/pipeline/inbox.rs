@@ -179,22 +179,19 @@ fn judge(
     digest: &str,
 ) -> Result<(Fate, Vec<String>, Option<Receipt>)> {
     let g = &w.game;
-    let texts = extract::candidates(m);
-    let Some((where_, text)) = texts
-        .iter()
-        .find(|(_, t)| crate::orders::OrderFile::parse("", t).is_ok())
-        .or_else(|| texts.iter().find(|(_, t)| extract::looks_like_orders(t)))
-    else {
-        return Ok((
-            Fate::Refused {
-                problems: vec![format!(
-                    "{label}: no order file found in this mail; reply to your report keeping the part from `----- ORDERS` down, or attach the order file as text"
-                )],
-            },
-            Vec::new(),
-            None,
-        ));
+    let found = match extract::order_text(m) {
+        Ok(c) => c,
+        Err(why) => {
+            return Ok((
+                Fate::Refused {
+                    problems: vec![format!("{label}: {why}")],
+                },
+                Vec::new(),
+                None,
+            ))
+        }
     };
+    let (where_, text) = (&found.place, &found.text);
     let name = format!("{label}, {where_}");
     let mut sub = Submitted::file(name, text.clone());
     sub.received = Some(date.to_string());

@@ -5,11 +5,9 @@ use crate::error::{Error, Result};
 use std::io::Read;
 use std::path::Path;
 
-/// An order file: the longest real one (a War of the Dukes deployment of
-/// every unit) is under 2 KiB.
-pub const ORDER_FILE: u64 = 64 * 1024;
-/// Order lines in one order file.
-pub const ORDERS_PER_FILE: usize = 500;
+/// An order file (the reader's own limit, [`crate::orders::MAX_BYTES`]):
+/// the longest real one, a War of the Dukes deployment, is under 2 KiB.
+pub const ORDER_FILE: u64 = crate::orders::MAX_BYTES as u64;
 /// One mail, headers and attachments included: a reply quoting a whole
 /// report with its board attached stays well under it.
 pub const MAIL: u64 = 4 * 1024 * 1024;
@@ -37,7 +35,7 @@ fn human(n: u64) -> String {
 /// The message for input over a limit.
 pub fn too_big(name: &str, what: &str, limit: u64) -> Error {
     Error::refused(format!(
-        "{name}: too large for {what} (the limit is {}); nothing was read",
+        "{name}: too large: {what} may be at most {limit} bytes ({}); nothing was read",
         human(limit)
     ))
 }

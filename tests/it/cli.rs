@@ -349,7 +349,7 @@ fn malformed_order_file_is_refused_at_its_line() {
             g.id
         ),
     );
-    g.assert_refused(&f, Some(3), &["not a valid order file"]);
+    g.assert_refused(&f, Some(3), &["the turn is a number, without quotes"]);
 }
 
 #[test]

@@ -7,8 +7,7 @@
 //! Regenerate the golden files and the README's screenshots after a
 //! deliberate change to a drawing: `HERALD_BLESS=1 cargo test
 //! pictures`, then look at the diff. The Chromium test needs
-//! /usr/bin/chromium (`.ci/run` installs it); `HERALD_NO_BROWSER=1` skips it
-//! where no browser can be had, and nothing else does.
+//! /usr/bin/chromium (`./test` installs it) and fails without it.
 
 use crate::common::{herald, scratch, EngineGame};
 use herald::board::svg::{png_height_at, png_width_of};
@@ -486,13 +485,10 @@ fn chromium(profile: &Path, args: &[&str]) -> std::process::Output {
 
 #[test]
 fn html_reports_draw_their_boards_in_chromium() {
-    if !Path::new(BROWSER).exists() {
-        if std::env::var_os("HERALD_NO_BROWSER").is_some_and(|v| v == "1") {
-            eprintln!("no {BROWSER}: skipped because HERALD_NO_BROWSER=1");
-            return;
-        }
-        panic!("{BROWSER} is missing: install Debian's chromium (`.ci/run` does), or set HERALD_NO_BROWSER=1 to skip");
-    }
+    assert!(
+        Path::new(BROWSER).exists(),
+        "{BROWSER} is missing: run the tests with ./test, which installs Debian's chromium"
+    );
     for game in GAMES {
         let g = position(game, &format!("browser-{game}"));
         let html = crate::common::report(&g.loaded, 0, "html");

@@ -1,0 +1,212 @@
+//! Order mails as players' mail programs write them (issue 18), through
+//! `herald inbox`: the `.eml` files in `tests/mails/` (what each imitates
+//! is in `tests/mails/README.md`), each a War of the Dukes deployment, the
+//! longest real order file, for game `demo-wotd` (seed `mails`, passwords
+//! derived from the seed as in demos, so the files can hold the real one).
+
+use crate::common::{herald, scratch};
+use herald::orders::OrderFile;
+use std::path::{Path, PathBuf};
+
+const PASSWORD: &str = "k7ud-bsj5-z3wy";
+
+/// The game the mails were written for, made in `dir`; its folder.
+fn new_game(dir: &Path) -> PathBuf {
+    let folder = dir.join("game");
+    let created = herald::pipeline::create(herald::pipeline::NewGame {
+        game: "war-of-the-dukes".into(),
+        rules: None,
+        players: vec!["orfburg".into(), "wulfenburg".into()],
+        seed: Some("mails".into()),
+        options: Vec::new(),
+        setup: None,
+        id: Some("demo-wotd".into()),
+        out: folder.clone(),
+        key: None,
+        now: chrono::DateTime::parse_from_rfc3339("2026-11-22T12:00:00Z").unwrap(),
+        secrets_from_seed: true,
+        light_passwords: true,
+        mail: Default::default(),
+    })
+    .unwrap();
+    assert!(
+        created
+            .passwords
+            .iter()
+            .any(|(p, pw)| p == "orfburg" && pw == PASSWORD),
+        "tests/mails/ holds orfburg's password {PASSWORD}; the game now derives {:?}",
+        created.passwords
+    );
+    folder
+}
+
+struct Outcome {
+    /// `herald inbox`'s line for the mail.
+    line: String,
+    /// The reply's text.
+    reply: String,
+    /// The order file stored for orfburg, if any.
+    stored: Option<String>,
+}
+
+/// One fixture alone in a Maildir of its own, read by `herald inbox`.
+fn inbox(fixture: &str) -> Outcome {
+    let dir = scratch(&format!("mail-{fixture}"));
+    let game = new_game(&dir);
+    let md = dir.join("Maildir");
+    for d in ["new", "cur", "tmp"] {
+        std::fs::create_dir_all(md.join(d)).unwrap();
+    }
+    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/mails")
+        .join(fixture);
+    std::fs::copy(&src, md.join("new").join(format!("1764000000.{fixture}"))).unwrap();
+    let (code, out, err) = herald(&[
+        "inbox",
+        game.to_str().unwrap(),
+        md.to_str().unwrap(),
+        "--now",
+        "2026-11-23T12:00:00Z",
+    ]);
+    assert_eq!(code, 0, "{fixture}: {out}{err}");
+    let line = out.lines().next().unwrap_or_default().to_string();
+    let outbox = game.join("outbox");
+    let replies: Vec<PathBuf> = std::fs::read_dir(&outbox)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(replies.len(), 1, "{fixture}: one reply");
+    let raw = std::fs::read(&replies[0]).unwrap();
+    let reply = mail_parser::MessageParser::default()
+        .parse(&raw)
+        .and_then(|m| m.body_text(0).map(|t| t.into_owned()))
+        .expect("the reply is a mail with a text body");
+    // Stored sealed, the password taken out: the text as received.
+    let stored = std::fs::read_to_string(game.join("orders/turn-0000/orfburg.json"))
+        .ok()
+        .map(|j| {
+            let v: serde_json::Value = serde_json::from_str(&j).unwrap();
+            v["text"].as_str().unwrap().to_string()
+        });
+    let _ = std::fs::remove_dir_all(&dir);
+    Outcome {
+        line,
+        reply,
+        stored,
+    }
+}
+
+/// The mail was accepted as orfburg's whole deployment, read exactly.
+fn accepted(fixture: &str) {
+    let o = inbox(fixture);
+    assert!(
+        o.line.contains("accepted, orders of orfburg"),
+        "{fixture}: {}\n{}",
+        o.line,
+        o.reply
+    );
+    assert!(o.reply.contains("ACCEPTED"), "{fixture}: {}", o.reply);
+    let stored = o.stored.expect("the order file is stored");
+    let f = OrderFile::parse("stored", &stored).expect("the stored file reads again");
+    let orders: Vec<&str> = f.orders.iter().map(|o| o.text.as_str()).collect();
+    assert_eq!(orders.len(), 31, "{fixture}: {orders:?}");
+    for o in ["I1 2207", "I6 0815", "A2 2920", "C10 1809", "D 2207"] {
+        assert!(
+            orders.contains(&o),
+            "{fixture}: `{o}` not read as written: {orders:?}"
+        );
+    }
+    assert!(!o.reply.contains("wrong password"), "{}", o.reply);
+}
+
+/// The mail was refused, the reply saying `why` and never "wrong password".
+fn refused(fixture: &str, why: &str) {
+    let o = inbox(fixture);
+    assert!(o.line.contains("refused"), "{fixture}: {}", o.line);
+    assert!(o.reply.contains("REFUSED"), "{fixture}: {}", o.reply);
+    assert!(
+        o.reply.contains(why),
+        "{fixture}: the reply does not say `{why}`:\n{}",
+        o.reply
+    );
+    assert!(
+        !o.reply.contains("wrong password"),
+        "{fixture}: {}",
+        o.reply
+    );
+    assert!(o.stored.is_none(), "{fixture}: nothing is stored");
+}
+
+#[test]
+fn thunderbird_format_flowed_soft_wraps_inside_orders() {
+    accepted("thunderbird-flowed.eml");
+}
+
+#[test]
+fn apple_mail_format_flowed_delsp_quoted_printable_reply() {
+    accepted("apple-mail-flowed-delsp.eml");
+}
+
+#[test]
+fn gmail_top_posted_reply_quoting_the_report() {
+    accepted("gmail-reply.eml");
+}
+
+#[test]
+fn outlook_reply_with_the_report_below_its_header_block() {
+    accepted("outlook-reply.eml");
+}
+
+#[test]
+fn outlook_web_html_only_base64_one_div_a_line() {
+    accepted("outlook-web-html-only.eml");
+}
+
+#[test]
+fn a_reply_with_only_the_quoted_blank_form_is_not_a_wrong_password() {
+    refused(
+        "gmail-reply-blank-form.eml",
+        "the only order form in this mail is the blank one quoted from your report",
+    );
+}
+
+#[test]
+fn a_form_without_its_password_is_told_so() {
+    refused(
+        "no-password.eml",
+        "the order form in this mail has no password",
+    );
+}
+
+#[test]
+fn a_hard_wrapped_order_is_named_not_guessed() {
+    refused(
+        "webmail-hard-wrapped.eml",
+        "an order is split across two lines, probably by your mail program: keep each order on its own line",
+    );
+}
+
+#[test]
+fn every_fixture_is_a_mail_with_full_headers() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mails");
+    let mut n = 0;
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_none_or(|x| x != "eml") {
+            continue;
+        }
+        n += 1;
+        let raw = std::fs::read(&p).unwrap();
+        let m = mail_parser::MessageParser::default().parse(&raw).unwrap();
+        for (what, ok) in [
+            ("From", m.from().is_some()),
+            ("Date", m.date().is_some()),
+            ("Message-ID", m.message_id().is_some()),
+            ("Subject", m.subject().is_some()),
+            ("Received", m.header("Received").is_some()),
+        ] {
+            assert!(ok, "{}: no {what}", p.display());
+        }
+    }
+    assert!(n >= 8, "{n} fixtures");
+}
