@@ -121,6 +121,117 @@ fn piece_hexes(svg: &str) -> Vec<String> {
         .collect()
 }
 
+/// The groups that only hold a picture's layers; every other element with
+/// a class is a symbol of the board.
+const LAYERS: [&str; 8] = [
+    "hexes", "labels", "pieces", "arrows", "grid", "roads", "rivers", "areas",
+];
+
+/// The symbols a picture draws on its board (the legend aside): the class
+/// of every classed element, as `class:kind` where it has a `data-kind`,
+/// and `owner:<name>` for every owner whose pieces are drawn.
+fn board_symbols(svg: &str) -> std::collections::BTreeSet<String> {
+    let doc = roxmltree::Document::parse(svg).unwrap();
+    let mut out = std::collections::BTreeSet::new();
+    for n in doc.root_element().descendants().skip(1) {
+        if n.ancestors()
+            .any(|a| a.attribute("class") == Some("legend"))
+        {
+            continue;
+        }
+        let Some(class) = n.attribute("class") else {
+            continue;
+        };
+        if n.tag_name().name() == "g" && LAYERS.contains(&class) {
+            continue;
+        }
+        out.insert(match n.attribute("data-kind") {
+            Some(k) => format!("{class}:{k}"),
+            None => class.to_string(),
+        });
+        if let Some(o) = n.attribute("data-owner") {
+            out.insert(format!("owner:{o}"));
+        }
+    }
+    out
+}
+
+/// What is wrong with a picture's legend: a symbol drawn on the board
+/// without an entry, or text too small to read on a phone (less than 12
+/// CSS pixels high when the picture is shown 350 pixels wide).
+fn legend_problems(svg: &str) -> Vec<String> {
+    let doc = roxmltree::Document::parse(svg).unwrap();
+    let (width, _) = svg_size(svg);
+    let Some(legend) = doc
+        .descendants()
+        .find(|n| n.attribute("class") == Some("legend"))
+    else {
+        return vec!["no legend".into()];
+    };
+    let explained: std::collections::BTreeSet<String> = legend
+        .descendants()
+        .filter_map(|n| n.attribute("data-explains"))
+        .flat_map(|e| e.split(';').map(str::to_string).collect::<Vec<_>>())
+        .collect();
+    let mut problems: Vec<String> = board_symbols(svg)
+        .into_iter()
+        .filter(|s| !explained.contains(s))
+        .map(|s| format!("`{s}` is drawn without a legend entry"))
+        .collect();
+    let mut texts = 0;
+    for t in legend
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("legend-text"))
+    {
+        let size: f32 = t.attribute("font-size").unwrap().parse().unwrap();
+        let px = size * 350.0 / width;
+        if px < 11.9 {
+            problems.push(format!(
+                "legend text {:?} is {px:.1} px high on a phone",
+                t.text()
+            ));
+        }
+        texts += 1;
+    }
+    if texts == 0 {
+        problems.push("the legend has no words".into());
+    }
+    problems
+}
+
+fn assert_legend_complete(svg: &str, ctx: &str) {
+    let p = legend_problems(svg);
+    assert!(p.is_empty(), "{ctx}: {}", p.join("; "));
+}
+
+/// The legend check fails for a symbol the legend does not explain (so a
+/// new symbol drawn without an entry fails the picture tests).
+#[test]
+fn a_symbol_without_a_legend_entry_is_caught() {
+    for game in GAMES {
+        let svg = std::fs::read_to_string(root().join("tests/golden").join(format!("{game}.svg")))
+            .unwrap();
+        assert_eq!(legend_problems(&svg), Vec::<String>::new(), "{game}");
+        let at = svg.find(r#"<g class="pieces">"#).unwrap();
+        let odd = format!(
+            "{}<circle class=\"comet\" cx=\"1\" cy=\"1\" r=\"1\"/>\n{}",
+            &svg[..at],
+            &svg[at..]
+        );
+        assert_eq!(
+            legend_problems(&odd),
+            ["`comet` is drawn without a legend entry"],
+            "{game}"
+        );
+        let at = svg.find(r#"data-kind=""#).unwrap() + r#"data-kind=""#.len();
+        let odd = format!("{}dragon-{}", &svg[..at], &svg[at..]);
+        assert!(
+            legend_problems(&odd).iter().any(|p| p.contains(":dragon-")),
+            "{game}: a piece of a new kind"
+        );
+    }
+}
+
 #[test]
 fn golden_svgs_of_a_fixed_position() {
     let mut failed = Vec::new();
@@ -134,6 +245,7 @@ fn golden_svgs_of_a_fixed_position() {
         );
         let pieces = piece_hexes(&svg);
         assert!(!pieces.is_empty(), "{game}: no pieces drawn");
+        assert_legend_complete(&svg, game);
         assert!(
             svg.contains(r#"class="arrow "#),
             "{game}: the last phase's moves are not drawn"
@@ -307,6 +419,7 @@ fn every_svg_parses_and_every_png_decodes_at_the_stated_size() {
         assert!(svgs.len() >= 8, "{game}: only {} SVGs", svgs.len());
         for svg_path in &svgs {
             let svg = std::fs::read_to_string(svg_path).unwrap();
+            assert_legend_complete(&svg, &svg_path.display().to_string());
             let (w, h) = svg_size(&svg);
             let png = std::fs::read(svg_path.with_extension("png"))
                 .unwrap_or_else(|e| panic!("{}: no PNG beside it: {e}", svg_path.display()));
