@@ -934,7 +934,7 @@ pub fn report(g: &Loaded, seat: Seat, format: &str) -> Result<String> {
         "json" => Ok(report::json(g, seat, view)),
         "html" => {
             let text = report::text(g, seat, &view, &board)?;
-            report::html(g, seat, &text, &svg()?)
+            report::html(g, seat, &text, &svg()?, &view)
         }
         other => Err(Error::usage(format!(
             "--format {other}: use text, json, svg, png, html or eml"

@@ -1,6 +1,8 @@
 //! Reports: one per player per turn, rendered from that player's view only,
 //! through the game's minijinja templates (`templates/<game>/`).
 
+pub mod compose;
+
 use crate::engine::Loaded;
 use crate::error::{Error, Result};
 use crate::games::Seat;
@@ -159,17 +161,44 @@ pub struct Rendered {
     pub png: Vec<u8>,
 }
 
-/// The report as one self-contained HTML page: the board inline, the text
-/// report, and the blank order form to fill in.
-pub fn html(g: &Loaded, seat: Seat, text: &str, svg: &str) -> Result<String> {
+/// The report as one self-contained HTML page: the board inline with the
+/// order composer (issue 21: `compose`), the text report, and the blank
+/// order form to fill in by hand. `view` is the player's view, as in
+/// `view.json`.
+pub fn html(g: &Loaded, seat: Seat, text: &str, svg: &str, view: &Value) -> Result<String> {
     let form = blank_form(g, seat)?;
     let name = "common/report.html.j2";
     let tmpl = env()
         .get_template(name)
         .map_err(|e| Error::refused(format!("no report template {name}: {e}")))?;
     let you = &g.file.players[seat].id;
-    tmpl.render(context! { game => header(g), you => you, text => text, svg => svg, form => form })
-        .map_err(|e| Error::refused(format!("rendering {name}: {e:#}")))
+    let f = &g.file;
+    let due = f.outcome.is_none() && f.awaiting.iter().any(|a| a == you);
+    let page = compose::Page {
+        game: g.entry.name,
+        title: g.entry.title,
+        id: &f.id,
+        player: you,
+        turn: f.turn,
+        phase: &f.phase,
+        moderator: f.moderator.as_deref(),
+        subject: compose::subject(&f.id, f.turn),
+        due,
+        view,
+        orders: due.then(|| g.session.compose(&g.state, seat)),
+    };
+    let data = compose::data_json(&page);
+    tmpl.render(context! {
+        game => header(g),
+        you => you,
+        text => text,
+        svg => svg,
+        form => form,
+        data => data,
+        script => compose::SCRIPT,
+        moderator => f.moderator.as_deref(),
+    })
+    .map_err(|e| Error::refused(format!("rendering {name}: {e:#}")))
 }
 
 /// The machine-readable report: the header and the player's view.

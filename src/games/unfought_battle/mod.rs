@@ -8,6 +8,7 @@
 //! `view` what a player may see, `playout` random games and the bot.
 //! Rulings: `games/unfought-battle.md`.
 
+pub mod compose;
 pub mod adjudicate;
 pub mod board;
 pub mod combat;
@@ -240,6 +241,11 @@ impl Game for UnfoughtBattle {
             Some(_) => return None,
         }
         Some((next, ev))
+    }
+
+    fn compose(rules: &Rules, st: &State, seat: Seat) -> crate::games::compose::Orders {
+        let _ = rules;
+        compose::compose(rules, st, seat)
     }
 
     fn outcome(_: &Rules, st: &State, players: &[String]) -> Option<Outcome> {
