@@ -123,7 +123,10 @@ impl Page {
         }))
         .unwrap();
         let url = format!("file://{}", path.display());
-        tab.navigate_to(&url).unwrap().wait_until_navigated().unwrap();
+        tab.navigate_to(&url)
+            .unwrap()
+            .wait_until_navigated()
+            .unwrap();
         tab.wait_for_element("#composer.live").unwrap();
         Page {
             tab,
@@ -375,18 +378,36 @@ fn run(browser: &Browser, sc: Scenario) {
     let parsed: Vec<_> = sc
         .orders
         .iter()
-        .map(|o| loaded.session.parse_order(&loaded.state, sc.seat, o).unwrap())
+        .map(|o| {
+            loaded
+                .session
+                .parse_order(&loaded.state, sc.seat, o)
+                .unwrap()
+        })
         .collect();
     let problems = loaded.session.check(&loaded.state, sc.seat, &parsed);
     assert!(problems.is_empty(), "{name}: {:?} {problems:?}", sc.orders);
 
     let html = herald::engine::report(loaded, sc.seat, "html").unwrap();
-    assert!(!html.contains(&g.password(&player)), "{name}: a password in the page");
+    assert!(
+        !html.contains(&g.password(&player)),
+        "{name}: a password in the page"
+    );
     let page = Page::open(browser, &g.dir.join(format!("{player}.html")), &html);
-    assert!(page.state().contains("Not complete") || name == "unfought-battle" || name == "war-of-the-dukes", "{name}: {}", page.state());
+    assert!(
+        page.state().contains("Not complete")
+            || name == "unfought-battle"
+            || name == "war-of-the-dukes",
+        "{name}: {}",
+        page.state()
+    );
     page.compose(&sc.orders);
     assert_eq!(page.orders(), sc.orders, "{name}: the orders listed");
-    assert!(page.state().contains("Complete"), "{name}: {}", page.state());
+    assert!(
+        page.state().contains("Complete"),
+        "{name}: {}",
+        page.state()
+    );
 
     if let Some((extra, why)) = &sc.illegal {
         let before = page.orders();
@@ -412,12 +433,17 @@ fn run(browser: &Browser, sc: Scenario) {
     let pw = g.password(&player);
     page.type_password(&pw);
     let text = page.file();
-    let typed = herald::report::order_file(&loaded.file.id, &player, loaded.file.turn, &pw, &sc.orders);
+    let typed =
+        herald::report::order_file(&loaded.file.id, &player, loaded.file.turn, &pw, &sc.orders);
     assert_eq!(text, typed, "{name}: the composed file");
     let mail = page.js("document.getElementById('hc-mail').getAttribute('href')");
     let mail = mail.as_str().unwrap();
     assert!(
-        mail.starts_with("mailto:") && mail.contains(&format!("subject=%5B{}%5D%20orders%20for%20turn%20{}", loaded.file.id, loaded.file.turn)),
+        mail.starts_with("mailto:")
+            && mail.contains(&format!(
+                "subject=%5B{}%5D%20orders%20for%20turn%20{}",
+                loaded.file.id, loaded.file.turn
+            )),
         "{name}: {mail}"
     );
     page.click("#hc-download");
@@ -450,9 +476,10 @@ fn run(browser: &Browser, sc: Scenario) {
         let docs = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/screenshots");
         std::fs::create_dir_all(&docs).unwrap();
         // a piece selected, so its targets show
-        if let Some(p) = page.data["orders"]["pieces"].as_array().and_then(|ps| {
-            ps.iter().find(|p| p["at"].is_string())
-        }) {
+        if let Some(p) = page.data["orders"]["pieces"]
+            .as_array()
+            .and_then(|ps| ps.iter().find(|p| p["at"].is_string()))
+        {
             let at = p["at"].as_str().unwrap().to_string();
             page.click_cell(&at);
         }
@@ -511,7 +538,13 @@ fn norse_wars_orders_by_pointing() {
 #[test]
 fn hexwar_orders_by_pointing() {
     let b = browser();
-    let mut g = EngineGame::new("hexwar", &["white", "black"], "compose", vec![], "compose-hexwar");
+    let mut g = EngineGame::new(
+        "hexwar",
+        &["white", "black"],
+        "compose",
+        vec![],
+        "compose-hexwar",
+    );
     let all = legal(&g, 0);
     // a move, the moved piece turned on its new hex, another piece turned
     let mv = all
@@ -537,7 +570,12 @@ fn hexwar_orders_by_pointing() {
             })
             .unwrap()
     };
-    let turn_moved = pick(["N", "NE", "SE", "S", "SW", "NW"].iter().map(|d| format!("rotate {to} {d}")).collect());
+    let turn_moved = pick(
+        ["N", "NE", "SE", "S", "SW", "NW"]
+            .iter()
+            .map(|d| format!("rotate {to} {d}"))
+            .collect(),
+    );
     let other = all
         .iter()
         .find(|o| o[0].starts_with("rotate ") && !o[0].contains(&format!(" {from} ")))
@@ -633,7 +671,13 @@ fn unfought_battle_orders_by_pointing() {
             shots: None,
         },
     );
-    g.turn(|_, s| if s == 0 { deploy.clone() } else { theirs.clone() });
+    g.turn(|_, s| {
+        if s == 0 {
+            deploy.clone()
+        } else {
+            theirs.clone()
+        }
+    });
     // orders: moves for two forces, a costly order for a third
     let mut orders = Vec::new();
     let all = legal(&g, 0);
@@ -659,7 +703,11 @@ fn unfought_battle_orders_by_pointing() {
     }
     assert!(orders.len() >= 2, "{orders:?}");
     let again = format!("{} hold", &orders[0][..2]);
-    let theirs = g.loaded.session.hold_orders(&g.loaded.state, 1).unwrap_or_default();
+    let theirs = g
+        .loaded
+        .session
+        .hold_orders(&g.loaded.state, 1)
+        .unwrap_or_default();
     run(
         &b,
         Scenario {
@@ -703,7 +751,13 @@ fn war_of_the_dukes_orders_by_pointing() {
             shots: None,
         },
     );
-    g.turn(|_, s| if s == 0 { deploy.clone() } else { theirs.clone() });
+    g.turn(|_, s| {
+        if s == 0 {
+            deploy.clone()
+        } else {
+            theirs.clone()
+        }
+    });
     // play (the bots) until Orfburg can attack: then a move and an attack
     let mut rng = herald::rng::from_u64(5);
     for _ in 0..40 {
@@ -720,11 +774,17 @@ fn war_of_the_dukes_orders_by_pointing() {
                 .map(str::to_string)
                 .collect();
             let mv = legal(&g, 0).into_iter().find(|o| {
-                o.len() == 1 && !o[0].starts_with("attack ") && !with.iter().any(|w| o[0].starts_with(&format!("{w} ")))
+                o.len() == 1
+                    && !o[0].starts_with("attack ")
+                    && !with.iter().any(|w| o[0].starts_with(&format!("{w} ")))
             });
             let mut orders: Vec<String> = mv.into_iter().flatten().collect();
             orders.push(a[0].clone());
-            let second = format!("attack {} with {}", a[0].split(' ').nth(1).unwrap(), with[0]);
+            let second = format!(
+                "attack {} with {}",
+                a[0].split(' ').nth(1).unwrap(),
+                with[0]
+            );
             run(
                 &b,
                 Scenario {

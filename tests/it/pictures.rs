@@ -4,9 +4,9 @@
 //! mails carry the board, and the HTML report draws its board in headless
 //! Chromium.
 //!
-//! Regenerate the golden files and the README's screenshots after a
-//! deliberate change to a drawing: `HERALD_BLESS=1 cargo test
-//! pictures`, then look at the diff. The Chromium test needs
+//! Regenerate the golden files after a deliberate change to a drawing:
+//! `HERALD_BLESS=1 cargo test --test it pictures`, then look at the diff
+//! (the README's screenshots come from `tests/it/composer.rs`). The Chromium test needs
 //! /usr/bin/chromium (`.ci/run` installs it); `HERALD_NO_BROWSER=1` skips it
 //! where no browser can be had, and nothing else does.
 
@@ -657,11 +657,6 @@ fn html_reports_draw_their_boards_in_chromium() {
             board * 20 > total,
             "{game}: only {board} of {total} pixels are the board's colour"
         );
-        if bless() {
-            let docs = root().join("docs/screenshots");
-            std::fs::create_dir_all(&docs).unwrap();
-            std::fs::copy(&shot, docs.join(format!("{game}.png"))).unwrap();
-        }
         let _ = std::fs::remove_dir_all(&g.dir);
     }
 }

@@ -644,7 +644,10 @@ fn reports_reveal_nothing_beyond_the_rules() {
                         );
                     }
                 }
-                assert!(!html.contains(&m.passwords[other_of(seat)]), "{ctx}: a password in the page");
+                assert!(
+                    !html.contains(&m.passwords[other_of(seat)]),
+                    "{ctx}: a password in the page"
+                );
                 // Hidden enemies: not on the board, not in any line.
                 for f in them.living().filter(|f| !sees(f.at)) {
                     hidden_enemies += 1;

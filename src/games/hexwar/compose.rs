@@ -101,7 +101,10 @@ pub fn compose(rules: &Rules, st: &State, seat: usize) -> Orders {
         if n_rot == 0 || stage_rot <= stage_move || sim.is_over() {
             continue;
         }
-        let cell = rules.geo.cell(LABELS.parse(&to).expect("a board hex")).expect("a cell");
+        let cell = rules
+            .geo
+            .cell(LABELS.parse(&to).expect("a board hex"))
+            .expect("a cell");
         let arrived = sim.piece(cell as usize).expect("the piece that arrived");
         for d in Dir::ALL {
             if d == arrived.facing() {
@@ -154,8 +157,11 @@ pub fn compose(rules: &Rules, st: &State, seat: usize) -> Orders {
     }
     o.choices
         .push(Choice::new(None, "pass", Mark::Tag).alone().uses(&["slot"]));
-    o.choices
-        .push(Choice::new(None, "surrender", Mark::Tag).alone().uses(&["slot"]));
+    o.choices.push(
+        Choice::new(None, "surrender", Mark::Tag)
+            .alone()
+            .uses(&["slot"]),
+    );
     let describe = format!("template {} ({})", t.name, t.describe());
     o.why.insert(
         "slot".into(),

@@ -285,7 +285,6 @@ impl Game for Hexwar {
     }
 
     fn compose(rules: &Rules, st: &State, seat: Seat) -> crate::games::compose::Orders {
-        let _ = rules;
         compose::compose(rules, st, seat)
     }
 

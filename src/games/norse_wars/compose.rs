@@ -24,9 +24,7 @@ pub fn compose(rules: &Rules, st: &State, seat: usize) -> Orders {
     let g = st.grid_radius;
     let side = (2 * g + 1) as usize;
     let seen = vision(rules, st, seat);
-    let sees = |h: Hex| {
-        h.length() <= g && seen[((h.q + g) as usize) * side + (h.r + g) as usize]
-    };
+    let sees = |h: Hex| h.length() <= g && seen[((h.q + g) as usize) * side + (h.r + g) as usize];
     o.why
         .insert("move".into(), "you move exactly one piece per turn".into());
     match st.phase {
@@ -73,9 +71,13 @@ pub fn compose(rules: &Rules, st: &State, seat: usize) -> Orders {
             for h in Hex::spiral_area(st.radius) {
                 if sees(h) && st.shield_spot(h).is_ok() {
                     o.choices.push(
-                        Choice::new(Some("shield"), format!("shield {}", st.label(h)), Mark::Place)
-                            .to(st.label(h))
-                            .uses(&["move"]),
+                        Choice::new(
+                            Some("shield"),
+                            format!("shield {}", st.label(h)),
+                            Mark::Place,
+                        )
+                        .to(st.label(h))
+                        .uses(&["move"]),
                     );
                 }
             }
@@ -108,18 +110,16 @@ mod tests {
             let mut options = Options::new();
             options.insert("fog".into(), "true".into());
             let mut r = rng::from_u64(game);
-            let mut st =
-                super::super::NorseWars::setup(&rules, &players, &options, None, &mut r)
-                    .unwrap()
-                    .state;
+            let mut st = super::super::NorseWars::setup(&rules, &players, &options, None, &mut r)
+                .unwrap()
+                .state;
             for _ in 0..120 {
                 let Some(seat) = st.to_move() else { break };
                 let data = serde_json::to_value(compose(&rules, &st, seat)).unwrap();
                 let seen = vision(&rules, &st, seat);
                 let g = st.grid_radius;
                 let side = (2 * g + 1) as usize;
-                let sees =
-                    |h: Hex| seen[((h.q + g) as usize) * side + (h.r + g) as usize];
+                let sees = |h: Hex| seen[((h.q + g) as usize) * side + (h.r + g) as usize];
                 // every cell named is in sight
                 for c in data["choices"].as_array().unwrap() {
                     if let Some(to) = c["to"].as_str() {

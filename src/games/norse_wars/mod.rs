@@ -459,7 +459,6 @@ impl Game for NorseWars {
     }
 
     fn compose(rules: &Rules, st: &State, seat: Seat) -> crate::games::compose::Orders {
-        let _ = rules;
         compose::compose(rules, st, seat)
     }
 

@@ -16,7 +16,10 @@ pub fn compose(st: &State, seat: usize) -> Orders {
     let reserve = st.reserve(side);
     o.pieces.push(Piece::off(
         "reserve",
-        format!("reserve ({reserve} arm{})", if reserve == 1 { "y" } else { "ies" }),
+        format!(
+            "reserve ({reserve} arm{})",
+            if reserve == 1 { "y" } else { "ies" }
+        ),
     ));
     for (sq, stack) in st.stacks() {
         if stack.side == side {
@@ -32,22 +35,25 @@ pub fn compose(st: &State, seat: usize) -> Orders {
     st.actions(side, &mut all);
     for a in all {
         let c = match a {
-            Action::Fortify(sq) => Choice::new(Some("reserve"), a.to_string(), Mark::Place).to(sq.to_string()),
+            Action::Fortify(sq) => {
+                Choice::new(Some("reserve"), a.to_string(), Mark::Place).to(sq.to_string())
+            }
             Action::Move { from, to } => {
                 Choice::new(Some(&from.to_string()), a.to_string(), Mark::Move).to(to.to_string())
             }
             Action::Attack { from, to } => {
-                Choice::new(Some(&from.to_string()), a.to_string(), Mark::Attack)
-                    .to(to.to_string())
+                Choice::new(Some(&from.to_string()), a.to_string(), Mark::Attack).to(to.to_string())
             }
             Action::Resign => continue,
         };
         o.choices.push(c.uses(&["action"]));
     }
-    o.choices
-        .push(Choice::new(None, "resign", Mark::Tag).alone().uses(&["action"]));
-    o.why
-        .insert("action".into(), "one action per turn".into());
+    o.choices.push(
+        Choice::new(None, "resign", Mark::Tag)
+            .alone()
+            .uses(&["action"]),
+    );
+    o.why.insert("action".into(), "one action per turn".into());
     o.required.push(Required {
         key: "action".into(),
         why: "take one action: fortify, move or attack (there is no passing)".into(),

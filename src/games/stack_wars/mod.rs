@@ -337,8 +337,7 @@ impl Game for StackWars {
         Some((next, ev))
     }
 
-    fn compose(rules: &Rules, st: &State, seat: Seat) -> crate::games::compose::Orders {
-        let _ = rules;
+    fn compose(_: &Rules, st: &State, seat: Seat) -> crate::games::compose::Orders {
         compose::compose(st, seat)
     }
 

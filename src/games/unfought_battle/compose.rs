@@ -30,7 +30,10 @@ pub fn compose(rules: &Rules, st: &State, seat: usize) -> Orders {
                 o.pieces
                     .push(Piece::on(name.clone(), format!("your {name}"), label(f.at)));
                 for &p in &rules.forces.powers {
-                    let order = Order::Deploy { force: f.id, power: p };
+                    let order = Order::Deploy {
+                        force: f.id,
+                        power: p,
+                    };
                     o.choices.push(
                         Choice::new(Some(&name), order.to_string(), Mark::Tag)
                             .uses(&[&format!("force:{name}"), &format!("power:{p}")]),
@@ -41,8 +44,7 @@ pub fn compose(rules: &Rules, st: &State, seat: usize) -> Orders {
                     why: format!("{name} needs a power"),
                 });
             }
-            o.why
-                .insert("force".into(), "one power per force".into());
+            o.why.insert("force".into(), "one power per force".into());
             o.why.insert(
                 "power".into(),
                 "each power goes to exactly one force".into(),
@@ -103,8 +105,7 @@ pub fn compose(rules: &Rules, st: &State, seat: usize) -> Orders {
                 total: side.shih,
                 unit: "Shih".into(),
             });
-            o.why
-                .insert("force".into(), "one order per force".into());
+            o.why.insert("force".into(), "one order per force".into());
             o.why.insert(
                 "end".into(),
                 "two of your forces may not move into one hex".into(),
@@ -157,8 +158,8 @@ mod tests {
                     };
                     for c in data["choices"].as_array().unwrap() {
                         if c["mark"] == "scout" {
-                            let h = super::super::board::parse_hex(c["to"].as_str().unwrap())
-                                .unwrap();
+                            let h =
+                                super::super::board::parse_hex(c["to"].as_str().unwrap()).unwrap();
                             assert!(sees(h), "a scout of a hidden hex");
                             assert!(st.sides[1 - seat].at(h).is_some());
                         }

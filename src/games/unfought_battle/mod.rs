@@ -8,10 +8,10 @@
 //! `view` what a player may see, `playout` random games and the bot.
 //! Rulings: `games/unfought-battle.md`.
 
-pub mod compose;
 pub mod adjudicate;
 pub mod board;
 pub mod combat;
+pub mod compose;
 pub mod events;
 pub mod orders;
 pub mod playout;
@@ -244,7 +244,6 @@ impl Game for UnfoughtBattle {
     }
 
     fn compose(rules: &Rules, st: &State, seat: Seat) -> crate::games::compose::Orders {
-        let _ = rules;
         compose::compose(rules, st, seat)
     }
 

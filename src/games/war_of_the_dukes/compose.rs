@@ -121,7 +121,11 @@ fn play(rules: &Rules, st: &State, side: Side) -> Orders {
     for (n, u) in st.on_map(side) {
         let id = u.id.to_string();
         let at = u.at.expect("on the map").to_string();
-        let mut p = Piece::on(id.clone(), format!("{id} ({}) on {at}", u.id.kind.name()), at.clone());
+        let mut p = Piece::on(
+            id.clone(),
+            format!("{id} ({}) on {at}", u.id.kind.name()),
+            at.clone(),
+        );
         if !u.id.is_duke() {
             p.reach = Some(rules.stats(u.id.kind).range.max(1));
         }

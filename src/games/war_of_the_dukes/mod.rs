@@ -244,7 +244,6 @@ impl Game for WarOfTheDukes {
     }
 
     fn compose(rules: &Rules, st: &State, seat: Seat) -> crate::games::compose::Orders {
-        let _ = rules;
         compose::compose(rules, st, seat)
     }
 
