@@ -213,6 +213,27 @@ impl Svg {
             ArrowKind::Attack => "arrow attack",
             ArrowKind::Place => "arrow place",
         };
+        self.arrow_as(
+            a,
+            b,
+            kind,
+            inset,
+            seat_colour,
+            &format!(r#" class="{cls}""#),
+        );
+    }
+
+    /// [`Svg::arrow`] with `attrs` instead of the board's class (the
+    /// legend draws its arrows without it).
+    pub fn arrow_as(
+        &mut self,
+        a: Point,
+        b: Point,
+        kind: ArrowKind,
+        inset: f64,
+        seat_colour: &str,
+        attrs: &str,
+    ) {
         if kind == ArrowKind::Place || (a.0 - b.0).abs() + (a.1 - b.1).abs() < 0.01 {
             self.circle(
                 b,
@@ -220,7 +241,7 @@ impl Svg {
                 "none",
                 seat_colour,
                 inset * 0.22,
-                &format!(r#" class="{cls}" stroke-dasharray="{}""#, num(inset * 0.3)),
+                &format!(r#"{attrs} stroke-dasharray="{}""#, num(inset * 0.3)),
             );
             return;
         }
@@ -235,7 +256,7 @@ impl Svg {
         };
         let _ = writeln!(
             self.buf,
-            r#"<line class="{cls}" x1="{}" y1="{}" x2="{}" y2="{}" stroke="{colour}" stroke-width="{}" stroke-opacity="0.85" stroke-linecap="round" marker-end="url(#{head})"/>"#,
+            r#"<line{attrs} x1="{}" y1="{}" x2="{}" y2="{}" stroke="{colour}" stroke-width="{}" stroke-opacity="0.85" stroke-linecap="round" marker-end="url(#{head})"/>"#,
             num(p.0),
             num(p.1),
             num(q.0),
@@ -538,6 +559,206 @@ pub fn png_sized(svg: &str) -> Result<Vec<u8>, String> {
         &mut pixmap.as_mut(),
     );
     encode_rgb(&pixmap).map_err(|e| format!("encoding the board picture: {e}"))
+}
+
+// ---------------------------------------------------------------------------
+// Legends (issue 18): every symbol a board draws, explained in words under
+// the board, at sizes that stay legible when the picture is read on a phone.
+
+/// The width in CSS pixels a picture is read at on a phone: a 375-pixel
+/// screen less the page's margins. Legends are laid out so that their text
+/// is at least [`LEGEND_FONT_PX`] pixels high at this width.
+pub const PHONE_WIDTH: f64 = 350.0;
+/// The legend's text height in CSS pixels when the picture is
+/// [`PHONE_WIDTH`] wide.
+pub const LEGEND_FONT_PX: f64 = 12.0;
+
+/// One legend entry: a symbol drawn as the board draws it, and what it
+/// means. `explains` names the board's symbols it stands for: the `class`
+/// of the board's element, `class:kind` where the element has a
+/// `data-kind`, or `owner:<name>` for the colour of a player's pieces
+/// (`tests/it/pictures.rs` checks that every symbol drawn has an entry).
+pub struct LegendEntry<'a> {
+    pub explains: Vec<String>,
+    pub text: String,
+    /// Draws the symbol centred on a point, fitting a square of the size.
+    /// Draw it without the board's classes: the legend is not the board.
+    #[allow(clippy::type_complexity)]
+    pub swatch: Box<dyn Fn(&mut Svg, Point, f64) + 'a>,
+}
+
+impl<'a> LegendEntry<'a> {
+    pub fn new(
+        explains: &[&str],
+        text: impl Into<String>,
+        swatch: impl Fn(&mut Svg, Point, f64) + 'a,
+    ) -> LegendEntry<'a> {
+        LegendEntry {
+            explains: explains.iter().map(|s| s.to_string()).collect(),
+            text: text.into(),
+            swatch: Box::new(swatch),
+        }
+    }
+}
+
+/// A legend laid out for a picture `width` units wide: two columns of
+/// entries, each a swatch and its text wrapped to the column. Lay it out
+/// first ([`Legend::height`] gives the room to leave under the board), then
+/// [`Legend::draw`] it.
+pub struct Legend<'a> {
+    entries: Vec<LegendEntry<'a>>,
+    lines: Vec<Vec<String>>,
+    width: f64,
+    font: f64,
+    pad: f64,
+    swatch: f64,
+    cols: usize,
+    rows: Vec<f64>,
+}
+
+/// Words wrapped into lines of at most `max` characters (a longer word has
+/// a line of its own).
+pub fn wrap_words(text: &str, max: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut line = String::new();
+    for w in text.split_whitespace() {
+        if !line.is_empty() && line.chars().count() + 1 + w.chars().count() > max {
+            out.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(w);
+    }
+    if !line.is_empty() {
+        out.push(line);
+    }
+    out
+}
+
+impl<'a> Legend<'a> {
+    pub fn new(width: f64, entries: Vec<LegendEntry<'a>>) -> Legend<'a> {
+        // units per CSS pixel when the picture is read PHONE_WIDTH wide
+        let k = (width / PHONE_WIDTH).max(1.0);
+        let font = LEGEND_FONT_PX * k;
+        let pad = 5.0 * k;
+        let swatch = 26.0 * k;
+        let cols = 2;
+        let col_w = (width - 2.0 * pad) / cols as f64;
+        let text_w = col_w - swatch - 3.0 * pad;
+        // DejaVu Sans Mono advances 0.602 em per character
+        let chars = ((text_w / (0.602 * font)).floor() as usize).max(8);
+        let lines: Vec<Vec<String>> = entries.iter().map(|e| wrap_words(&e.text, chars)).collect();
+        let entry_h = |n: usize| (n as f64 * font * 1.2).max(swatch) + pad;
+        let rows = lines
+            .chunks(cols)
+            .map(|row| row.iter().map(|l| entry_h(l.len())).fold(0.0, f64::max))
+            .collect();
+        Legend {
+            entries,
+            lines,
+            width,
+            font,
+            pad,
+            swatch,
+            cols,
+            rows,
+        }
+    }
+
+    /// The room the legend takes under the board.
+    pub fn height(&self) -> f64 {
+        (self.rows.iter().sum::<f64>() + 2.0 * self.pad).ceil()
+    }
+
+    /// Draw the legend with its top edge at `y0`.
+    pub fn draw(self, svg: &mut Svg, y0: f64) {
+        svg.group("legend", "");
+        svg.line(
+            (self.pad, y0 + self.pad * 0.5),
+            (self.width - self.pad, y0 + self.pad * 0.5),
+            GRID,
+            1.0,
+            "",
+        );
+        let col_w = (self.width - 2.0 * self.pad) / self.cols as f64;
+        let mut y = y0 + self.pad;
+        for (r, h) in self.rows.iter().enumerate() {
+            for c in 0..self.cols {
+                let i = r * self.cols + c;
+                let Some(e) = self.entries.get(i) else {
+                    continue;
+                };
+                let x = self.pad + c as f64 * col_w;
+                svg.group(
+                    "legend-entry",
+                    &format!(r#" data-explains="{}""#, esc(&e.explains.join(";"))),
+                );
+                let top = y + self.pad * 0.5;
+                (e.swatch)(
+                    svg,
+                    (x + self.pad + self.swatch / 2.0, top + self.swatch / 2.0),
+                    self.swatch,
+                );
+                let tx = x + 2.0 * self.pad + self.swatch;
+                let n = self.lines[i].len() as f64;
+                // centre a short text on the swatch, start a long one at its top
+                let block = n * self.font * 1.2;
+                let start = top + ((self.swatch - block) / 2.0).max(0.0);
+                for (j, l) in self.lines[i].iter().enumerate() {
+                    let y = start + self.font * 0.6 + j as f64 * self.font * 1.2;
+                    svg.raw(&format!(
+                        r#"<text class="legend-text" x="{}" y="{}" font-size="{}" fill="{INK}">{}</text>"#,
+                        num(tx),
+                        num(y + self.font * 0.36),
+                        num(self.font),
+                        esc(l)
+                    ));
+                }
+                svg.end();
+            }
+            y += h;
+        }
+        svg.end();
+    }
+}
+
+/// A hexagon swatch (flat-topped) filling a legend box.
+pub fn hex_swatch(svg: &mut Svg, c: Point, size: f64, fill: &str) {
+    let g = HexGrid::flat(1.0, 0.0, 0.0);
+    svg.polygon(&g.corners_at(c, size * 0.5), fill, GRID, 1.0, "");
+}
+
+/// An arrow swatch: the board's arrow of this kind across a legend box.
+pub fn arrow_swatch(svg: &mut Svg, c: Point, size: f64, kind: ArrowKind) {
+    if kind == ArrowKind::Place {
+        svg.arrow_as(c, c, kind, size * 0.38, INK, "");
+        return;
+    }
+    // the board's arrows are shortened by `inset` at both ends: start and
+    // end that far outside so that the arrow spans the box
+    let inset = size * 0.3;
+    let reach = size * 0.45 + inset;
+    svg.arrow_as((c.0 - reach, c.1), (c.0 + reach, c.1), kind, inset, INK, "");
+}
+
+/// The legend entries for the arrows every game draws (moves, attacks and
+/// captures, pieces placed or turned), with the game's words for each.
+pub fn arrow_entries<'a>(moves: &str, attacks: &str, placed: Option<&str>) -> Vec<LegendEntry<'a>> {
+    let mut v = vec![
+        LegendEntry::new(&["arrow move"], moves, |s, c, z| {
+            arrow_swatch(s, c, z, ArrowKind::Move)
+        }),
+        LegendEntry::new(&["arrow attack"], attacks, |s, c, z| {
+            arrow_swatch(s, c, z, ArrowKind::Attack)
+        }),
+    ];
+    if let Some(p) = placed {
+        v.push(LegendEntry::new(&["arrow place"], p, |s, c, z| {
+            arrow_swatch(s, c, z, ArrowKind::Place)
+        }));
+    }
+    v
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! The Game trait, the object-safe layer the engine drives, and the registry
 //! of rulesets built into herald.
 
+pub mod compose;
 pub mod hexwar;
 pub mod norse_wars;
 pub mod stack_wars;
@@ -193,6 +194,21 @@ pub trait Game: 'static {
     ) -> Option<(Self::State, Vec<Self::Event>)> {
         None
     }
+
+    /// What the HTML report's order composer offers `seat` now (issue 21;
+    /// `compose::Orders` says how): every order each piece may take, the
+    /// board cells (`data-hex` labels) it points at, and how orders
+    /// combine. Computed only from what `seat` may know: nothing in it may
+    /// depend on what the player's view hides. Asked only while `seat`'s
+    /// orders are awaited. By default: the legal sets of one order, picked
+    /// by their words.
+    fn compose(rules: &Self::Rules, state: &Self::State, seat: Seat) -> compose::Orders {
+        let sets: Vec<Vec<String>> = Self::legal_orders(rules, state, seat)
+            .iter()
+            .map(|set| set.iter().map(|o| o.to_string()).collect())
+            .collect();
+        compose::from_legal_sets(&sets)
+    }
 }
 
 /// What happens to a player who sends no orders by the deadline.
@@ -282,6 +298,8 @@ pub trait Session: Send + Sync {
     /// The state after `seat` drops out, and the events; `None` if the game
     /// does not drop players.
     fn drop_out(&self, state: &AnyState, seat: Seat) -> Option<(AnyState, Vec<Value>)>;
+    /// The order composer's data for `seat` now (`Game::compose`), as JSON.
+    fn compose(&self, state: &AnyState, seat: Seat) -> Value;
 }
 
 struct Loaded<G: Game> {
@@ -422,6 +440,10 @@ impl<G: Game> Session for Loaded<G> {
             .map(|e| serde_json::to_value(e).expect("event serialises"))
             .collect();
         Some((Box::new(next) as AnyState, events))
+    }
+    fn compose(&self, s: &AnyState, seat: Seat) -> Value {
+        serde_json::to_value(G::compose(&self.rules, state::<G>(s), seat))
+            .expect("composer data serialises")
     }
 }
 

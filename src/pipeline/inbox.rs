@@ -7,7 +7,6 @@
 
 use super::check::{check_orders, Submitted};
 use super::{open_to_write, Writing};
-use crate::chain::canon::sha256_hex;
 use crate::chain::witness::Receipt;
 use crate::error::Result;
 use crate::mail::eml::{self, Mail};
@@ -48,8 +47,8 @@ pub struct Read {
 /// Read every new mail of `mailbox` into the game; `now` dates the replies.
 pub fn run(game: &Path, mailbox: &Path, now: &str, wait: Duration) -> Result<Vec<Read>> {
     let w = open_to_write(game, wait, now)?;
-    let letters = mailbox::read(mailbox)?;
     let mut done = seen::read(&w.store.dir)?;
+    let letters = mailbox::read(mailbox, &|d| done.contains(d))?;
     let parser = MessageParser::default();
     // Sort by the mail's own Date, then by place, so "later replaces
     // earlier" means later written, whatever order the mailbox holds.
@@ -57,7 +56,8 @@ pub fn run(game: &Path, mailbox: &Path, now: &str, wait: Duration) -> Result<Vec
         .iter()
         .enumerate()
         .map(|(i, l)| {
-            let m = parser.parse(&l.raw);
+            // A mail read before is not parsed again.
+            let m = if l.seen { None } else { parser.parse(&l.raw) };
             let date = m
                 .as_ref()
                 .and_then(|m| m.date().map(|d| d.to_timestamp()))
@@ -68,7 +68,7 @@ pub fn run(game: &Path, mailbox: &Path, now: &str, wait: Duration) -> Result<Vec
     parsed.sort_by_key(|(d, i, _, _)| (*d, *i));
     let mut out = Vec::new();
     for (_, _, letter, m) in parsed {
-        let digest = sha256_hex(&letter.raw);
+        let digest = letter.digest.clone();
         let from = m
             .as_ref()
             .and_then(|m| m.from())
@@ -76,7 +76,7 @@ pub fn run(game: &Path, mailbox: &Path, now: &str, wait: Duration) -> Result<Vec
             .and_then(|a| a.address())
             .unwrap_or("")
             .to_string();
-        if done.contains(&digest) {
+        if letter.seen || done.contains(&digest) {
             out.push(Read {
                 place: letter.place.clone(),
                 from,
@@ -120,7 +120,7 @@ pub fn run(game: &Path, mailbox: &Path, now: &str, wait: Duration) -> Result<Vec
                         None,
                     )
                 } else {
-                    judge(&w, m, &label, &date, &from, &id, &digest)?
+                    judge(&w, m, &label, &date, &from, &id, &digest, now)?
                 };
                 (fate, echo, receipt, id, m.subject().map(str::to_string))
             }
@@ -177,6 +177,7 @@ fn judge(
     from: &str,
     message_id: &str,
     digest: &str,
+    now: &str,
 ) -> Result<(Fate, Vec<String>, Option<Receipt>)> {
     let g = &w.game;
     let found = match extract::order_text(m) {
@@ -252,7 +253,7 @@ fn judge(
         head.turn,
         &record.sha256,
         g.record.chain_head(),
-        date,
+        now,
     );
     orders::put(
         &w.store.dir,

@@ -160,23 +160,35 @@ pub enum Resolved {
     },
 }
 
-/// `herald resolve`: with order files, those; without, the orders stored
-/// for the turn. Before the deadline every awaited player's orders are
+/// `herald resolve`: the order files named and the orders stored for the
+/// turn (a named file replaces its player's stored one). Before the deadline every awaited player's orders are
 /// needed; at or after it, the missed-order policy stands in.
 pub fn resolve(arg: &Path, files: &[PathBuf], now: &str, wait: Duration) -> Result<Resolved> {
     let mut w = open_to_write(arg, wait, now)?;
-    let submitted = if files.is_empty() {
-        stored_orders(&w)?
-    } else {
-        read_order_files(files)?
-    };
+    let named = read_order_files(files)?;
     let completed = w.completed;
-    if let Some(turn) = already_resolved(&w, &submitted) {
+    if let Some(turn) = already_resolved(&w, &named) {
         return Ok(Resolved::Already {
             game: w.game,
             turn,
             completed,
         });
+    }
+    // Orders stored for the turn (by inbox) count too, unless a file named
+    // here is from the same player: the moderator's file replaces theirs.
+    let by: std::collections::BTreeSet<String> = named
+        .iter()
+        .filter_map(|f| crate::orders::OrderFile::parse(&f.name, &f.text).ok())
+        .map(|f| f.player)
+        .collect();
+    let mut submitted = named;
+    for s in stored_orders(&w)? {
+        let player = crate::orders::OrderFile::parse(&s.name, &s.text)
+            .map(|f| f.player)
+            .unwrap_or_default();
+        if !by.contains(&player) {
+            submitted.push(s);
+        }
     }
     if files.is_empty() && submitted.is_empty() && completed {
         // Run again after a cut-short resolve: its orders are in the log.

@@ -127,7 +127,23 @@ pub fn all(g: &Loaded, seat: Seat, signer: Option<&Signer>) -> Result<Rendered> 
         .map_err(Error::refused)?;
     let text = report::text(&header, you(g, seat), &view, &board)?;
     let text = witnessed(g, seat, text, signer);
-    let html = report::html(&header, you(g, seat), &text, &svg, &form(g, seat)?)?;
+    let h = g.head();
+    let who = you(g, seat);
+    let due = h.outcome.is_none() && h.awaiting.iter().any(|a| a == who);
+    let page = report::compose::Page {
+        game: g.entry.name,
+        title: g.entry.title,
+        id: &h.id,
+        player: who,
+        turn: h.turn,
+        phase: &h.phase,
+        moderator: h.moderator.as_deref(),
+        subject: report::compose::subject(&h.id, h.turn),
+        due,
+        view: &view,
+        orders: due.then(|| g.session.compose(&g.state, seat)),
+    };
+    let html = report::html(&header, &text, &svg, &form(g, seat)?, &page)?;
     Ok(Rendered {
         json: report::json(&header, you(g, seat), view),
         text,

@@ -3,6 +3,8 @@
 //! module takes plain data — a [`Header`] the pipeline builds from the
 //! game file, the view, the board — and knows nothing of game files.
 
+pub mod compose;
+
 use crate::error::{Error, Result};
 use minijinja::{context, Environment};
 use serde::Serialize;
@@ -155,15 +157,32 @@ pub struct Rendered {
     pub html: String,
 }
 
-/// The report as one self-contained HTML page: the board inline, the text
-/// report, and the blank order form to fill in.
-pub fn html(header: &Header, you: &str, text: &str, svg: &str, form: &str) -> Result<String> {
+/// The report as one self-contained HTML page: the board inline with the
+/// order composer (issue 21: `compose`; `page` holds its data), the text
+/// report, and the blank order form to fill in by hand.
+pub fn html(
+    header: &Header,
+    text: &str,
+    svg: &str,
+    form: &str,
+    page: &compose::Page,
+) -> Result<String> {
     let name = "common/report.html.j2";
     let tmpl = env()
         .get_template(name)
         .map_err(|e| Error::refused(format!("no report template {name}: {e}")))?;
-    tmpl.render(context! { game => header, you => you, text => text, svg => svg, form => form })
-        .map_err(|e| Error::refused(format!("rendering {name}: {e:#}")))
+    let data = compose::data_json(page);
+    tmpl.render(context! {
+        game => header,
+        you => page.player,
+        text => text,
+        svg => svg,
+        form => form,
+        data => data,
+        script => compose::SCRIPT,
+        moderator => page.moderator,
+    })
+    .map_err(|e| Error::refused(format!("rendering {name}: {e:#}")))
 }
 
 /// The machine-readable report: the header and the player's view.

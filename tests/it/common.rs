@@ -499,3 +499,37 @@ impl CaseGame {
         Ok(())
     }
 }
+
+/// The data an HTML report embeds for its order composer (issue 21).
+pub fn page_data(html: &str) -> serde_json::Value {
+    let start = r#"<script type="application/json" id="herald-data">"#;
+    let a = html.find(start).expect("the page embeds its data") + start.len();
+    let b = a + html[a..].find("</script>").unwrap();
+    serde_json::from_str(&html[a..b]).expect("the page data is JSON")
+}
+
+/// Every board cell the composer's data names (pieces' cells, orders'
+/// targets, cell lists, attack targets and reaches).
+pub fn composer_cells(data: &serde_json::Value) -> Vec<String> {
+    let o = &data["orders"];
+    let mut out = Vec::new();
+    let mut push = |v: &serde_json::Value| {
+        if let Some(s) = v.as_str() {
+            out.push(s.to_string());
+        }
+    };
+    for p in o["pieces"].as_array().into_iter().flatten() {
+        push(&p["at"]);
+    }
+    for c in o["choices"].as_array().into_iter().flatten() {
+        push(&c["to"]);
+        push(&c["from"]);
+    }
+    for l in o["lists"].as_object().into_iter().flat_map(|m| m.values()) {
+        l.as_array().into_iter().flatten().for_each(&mut push);
+    }
+    for g in o["gathers"].as_array().into_iter().flatten() {
+        push(&g["target"]);
+    }
+    out
+}

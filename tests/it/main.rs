@@ -5,6 +5,7 @@ mod common;
 
 mod cases;
 mod cli;
+mod composer;
 mod hexwar;
 mod mail;
 mod mails;

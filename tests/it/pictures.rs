@@ -6,7 +6,8 @@
 //!
 //! Regenerate the golden files and the README's screenshots after a
 //! deliberate change to a drawing: `HERALD_BLESS=1 cargo test
-//! pictures`, then look at the diff. The Chromium test needs
+//! pictures`, then look at the diff
+//! (the README's screenshots come from `tests/it/composer.rs`). The Chromium test needs
 //! /usr/bin/chromium (`./test` installs it) and fails without it.
 
 use crate::common::{herald, scratch, EngineGame};
@@ -115,6 +116,117 @@ fn piece_hexes(svg: &str) -> Vec<String> {
         .collect()
 }
 
+/// The groups that only hold a picture's layers; every other element with
+/// a class is a symbol of the board.
+const LAYERS: [&str; 8] = [
+    "hexes", "labels", "pieces", "arrows", "grid", "roads", "rivers", "areas",
+];
+
+/// The symbols a picture draws on its board (the legend aside): the class
+/// of every classed element, as `class:kind` where it has a `data-kind`,
+/// and `owner:<name>` for every owner whose pieces are drawn.
+fn board_symbols(svg: &str) -> std::collections::BTreeSet<String> {
+    let doc = roxmltree::Document::parse(svg).unwrap();
+    let mut out = std::collections::BTreeSet::new();
+    for n in doc.root_element().descendants().skip(1) {
+        if n.ancestors()
+            .any(|a| a.attribute("class") == Some("legend"))
+        {
+            continue;
+        }
+        let Some(class) = n.attribute("class") else {
+            continue;
+        };
+        if n.tag_name().name() == "g" && LAYERS.contains(&class) {
+            continue;
+        }
+        out.insert(match n.attribute("data-kind") {
+            Some(k) => format!("{class}:{k}"),
+            None => class.to_string(),
+        });
+        if let Some(o) = n.attribute("data-owner") {
+            out.insert(format!("owner:{o}"));
+        }
+    }
+    out
+}
+
+/// What is wrong with a picture's legend: a symbol drawn on the board
+/// without an entry, or text too small to read on a phone (less than 12
+/// CSS pixels high when the picture is shown 350 pixels wide).
+fn legend_problems(svg: &str) -> Vec<String> {
+    let doc = roxmltree::Document::parse(svg).unwrap();
+    let (width, _) = svg_size(svg);
+    let Some(legend) = doc
+        .descendants()
+        .find(|n| n.attribute("class") == Some("legend"))
+    else {
+        return vec!["no legend".into()];
+    };
+    let explained: std::collections::BTreeSet<String> = legend
+        .descendants()
+        .filter_map(|n| n.attribute("data-explains"))
+        .flat_map(|e| e.split(';').map(str::to_string).collect::<Vec<_>>())
+        .collect();
+    let mut problems: Vec<String> = board_symbols(svg)
+        .into_iter()
+        .filter(|s| !explained.contains(s))
+        .map(|s| format!("`{s}` is drawn without a legend entry"))
+        .collect();
+    let mut texts = 0;
+    for t in legend
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("legend-text"))
+    {
+        let size: f32 = t.attribute("font-size").unwrap().parse().unwrap();
+        let px = size * 350.0 / width;
+        if px < 11.9 {
+            problems.push(format!(
+                "legend text {:?} is {px:.1} px high on a phone",
+                t.text()
+            ));
+        }
+        texts += 1;
+    }
+    if texts == 0 {
+        problems.push("the legend has no words".into());
+    }
+    problems
+}
+
+fn assert_legend_complete(svg: &str, ctx: &str) {
+    let p = legend_problems(svg);
+    assert!(p.is_empty(), "{ctx}: {}", p.join("; "));
+}
+
+/// The legend check fails for a symbol the legend does not explain (so a
+/// new symbol drawn without an entry fails the picture tests).
+#[test]
+fn a_symbol_without_a_legend_entry_is_caught() {
+    for game in GAMES {
+        let svg = std::fs::read_to_string(root().join("tests/golden").join(format!("{game}.svg")))
+            .unwrap();
+        assert_eq!(legend_problems(&svg), Vec::<String>::new(), "{game}");
+        let at = svg.find(r#"<g class="pieces">"#).unwrap();
+        let odd = format!(
+            "{}<circle class=\"comet\" cx=\"1\" cy=\"1\" r=\"1\"/>\n{}",
+            &svg[..at],
+            &svg[at..]
+        );
+        assert_eq!(
+            legend_problems(&odd),
+            ["`comet` is drawn without a legend entry"],
+            "{game}"
+        );
+        let at = svg.find(r#"data-kind=""#).unwrap() + r#"data-kind=""#.len();
+        let odd = format!("{}dragon-{}", &svg[..at], &svg[at..]);
+        assert!(
+            legend_problems(&odd).iter().any(|p| p.contains(":dragon-")),
+            "{game}: a piece of a new kind"
+        );
+    }
+}
+
 #[test]
 fn golden_svgs_of_a_fixed_position() {
     let mut failed = Vec::new();
@@ -128,6 +240,7 @@ fn golden_svgs_of_a_fixed_position() {
         );
         let pieces = piece_hexes(&svg);
         assert!(!pieces.is_empty(), "{game}: no pieces drawn");
+        assert_legend_complete(&svg, game);
         assert!(
             svg.contains(r#"class="arrow "#),
             "{game}: the last phase's moves are not drawn"
@@ -276,6 +389,7 @@ fn every_svg_parses_and_every_png_decodes_at_the_stated_size() {
         for _ in 0..8 {
             for seat in 0..players.len() {
                 let svg = crate::common::report(&g.loaded, seat, "svg");
+                assert_legend_complete(&svg, &format!("{game} seat {seat}"));
                 let (w, h) = svg_size(&svg);
                 let png = herald::pipeline::render::png(&g.loaded, seat).unwrap();
                 let (pw, ph, _, _) = png_size(&png);
@@ -539,11 +653,6 @@ fn html_reports_draw_their_boards_in_chromium() {
             board * 20 > total,
             "{game}: only {board} of {total} pixels are the board's colour"
         );
-        if bless() {
-            let docs = root().join("docs/screenshots");
-            std::fs::create_dir_all(&docs).unwrap();
-            std::fs::copy(&shot, docs.join(format!("{game}.png"))).unwrap();
-        }
         let _ = std::fs::remove_dir_all(&g.dir);
     }
 }

@@ -308,6 +308,15 @@ fn engine_games(games: usize, scan: bool, configs: &[(usize, Opts, &'static str)
                             "{n}p {name}: seat {seat}'s HTML names hidden {called}"
                         );
                     }
+                    // the order composer's data names only cells in sight
+                    let data = crate::common::page_data(&html);
+                    for cell in crate::common::composer_cells(&data) {
+                        let h = labels.parse(&cell).unwrap();
+                        assert!(
+                            sees(h),
+                            "{n}p {name}: seat {seat}'s composer names {cell}, out of sight"
+                        );
+                    }
                     // every piece drawn is one the player may see
                     let drawn = svg.matches(r#"class="piece""#).count();
                     let shown = view["view"]["pieces"].as_array().unwrap().len();

@@ -517,6 +517,10 @@ fn learn_from(events: &[Value], seat: usize, known: &mut BTreeSet<u64>) {
     }
 }
 
+fn other_of(seat: usize) -> &'static str {
+    PLAYERS[1 - seat]
+}
+
 fn label(h: Hex) -> String {
     format!("{},{}", h.q, h.r)
 }
@@ -609,6 +613,32 @@ fn reports_reveal_nothing_beyond_the_rules() {
                     "{ctx}"
                 );
                 seen_enemies += visible.len();
+                // The order composer scouts only enemies in sight, and
+                // names no hidden enemy's hex as a target.
+                let html = crate::common::report(m.loaded(), seat, "html");
+                let data = crate::common::page_data(&html);
+                for c in data["orders"]["choices"].as_array().into_iter().flatten() {
+                    if c["mark"] == "scout" {
+                        let at = c["to"].as_str().unwrap();
+                        assert!(
+                            visible.iter().any(|(h, _)| label(*h) == at),
+                            "{ctx}: the composer scouts {at}, not an enemy in sight"
+                        );
+                    }
+                }
+                for f in them.living().filter(|f| !sees(f.at)) {
+                    let hidden = label(f.at);
+                    for c in data["orders"]["choices"].as_array().into_iter().flatten() {
+                        assert!(
+                            !(c["mark"] == "scout" && c["to"] == hidden.as_str()),
+                            "{ctx}: the composer points at hidden {hidden}"
+                        );
+                    }
+                }
+                assert!(
+                    !html.contains(m.eg.password(other_of(seat))),
+                    "{ctx}: a password in the page"
+                );
                 // Hidden enemies: not on the board, not in any line.
                 for f in them.living().filter(|f| !sees(f.at)) {
                     hidden_enemies += 1;

@@ -7,6 +7,7 @@
 //! player sees, `playout` random games, perft and the demo bot. Rulings are
 //! in `games/hexwar.md`.
 
+pub mod compose;
 pub mod movegen;
 pub mod piece;
 pub mod play;
@@ -286,6 +287,10 @@ impl Game for Hexwar {
             },
         ];
         Some((next, ev))
+    }
+
+    fn compose(rules: &Rules, st: &State, seat: Seat) -> crate::games::compose::Orders {
+        compose::compose(rules, st, seat)
     }
 
     fn outcome(rules: &Rules, st: &State, players: &[String]) -> Option<Outcome> {

@@ -7,7 +7,8 @@ use super::rules::{Rules, WHITE};
 use super::state::LABELS;
 use super::view::View;
 use crate::board::svg::{
-    self, disc, HexagonBoard, Svg, BLACK_PIECE, BOARD, GRID, INK, WHITE_PIECE,
+    self, arrow_entries, disc, hex_swatch, HexGrid, HexagonBoard, Legend, LegendEntry, Point, Svg,
+    BLACK_PIECE, BOARD, GRID, INK, WHITE_PIECE,
 };
 use crate::board::{Dir, Hex};
 
@@ -22,12 +23,84 @@ fn colours(side: &str) -> (&'static str, &'static str) {
     }
 }
 
+/// The wedge on a piece's rim pointing the way it faces, for a piece on a
+/// hex of `size` centred on `c`.
+fn wedge(s: &mut Svg, c: Point, size: f64, d: Dir, attrs: &str) {
+    // a grid of this size centred on c: the neighbours' directions
+    let g = HexGrid::flat(size, c.0, c.1);
+    let tip = g.towards(Hex::ORIGIN, d.offset(), size * 0.85);
+    let l = g.towards(Hex::ORIGIN, d.turn(-1).offset(), size * 0.42);
+    let r = g.towards(Hex::ORIGIN, d.turn(1).offset(), size * 0.42);
+    s.polygon(&[l, tip, r], "#b00020", INK, size / 30.0, attrs);
+}
+
+/// A piece: a disc in its side's colour with its symbol.
+fn piece(s: &mut Svg, c: Point, size: f64, side: &str, symbol: &str) {
+    let (fill, ink) = colours(side);
+    disc(s, c, size * 0.55, fill, ink, symbol, "");
+}
+
+/// Every symbol the board may draw, explained: the sides, each kind of
+/// piece with its moves, facing, the centre and the arrows.
+fn legend(v: &View) -> Vec<LegendEntry<'_>> {
+    let mut e = Vec::new();
+    for side in &v.sides {
+        let (fill, _) = colours(&side.side);
+        let mut t = format!("{}: {}, {}", side.side, side.player, side.army);
+        if side.player == v.you {
+            t.push_str(" (you)");
+        }
+        if v.to_move.as_deref() == Some(side.player.as_str()) {
+            t.push_str(", to move");
+        }
+        e.push(LegendEntry::new(
+            &[&format!("owner:{}", side.player)],
+            t,
+            move |s, c, z| s.circle(c, z * 0.3, fill, INK, 1.0, ""),
+        ));
+    }
+    for k in &v.legend {
+        let mut t = format!("{} {}: {}", k.symbol, k.piece, k.moves);
+        if !k.special.is_empty() {
+            t.push_str(&format!("; {}", k.special));
+        }
+        e.push(LegendEntry::new(
+            &[&format!("piece:{}", k.code)],
+            t,
+            move |s, c, z| piece(s, c, z / 1.2, &k.side, &k.symbol),
+        ));
+    }
+    e.push(LegendEntry::new(
+        &["facing"],
+        "red wedge: the way a piece faces; its moves turn with it",
+        |s, c, z| {
+            let size = z / 1.25;
+            wedge(s, c, size, Dir::NE, "");
+            piece(s, c, size, "white", "");
+        },
+    ));
+    e.push(LegendEntry::new(
+        &["hex centre"],
+        format!("the centre, {}", v.centre),
+        |s, c, z| hex_swatch(s, c, z, CENTRE),
+    ));
+    e.push(LegendEntry::new(&["hex"], "an empty hex", |s, c, z| {
+        hex_swatch(s, c, z, BOARD)
+    }));
+    e.extend(arrow_entries(
+        "a move (last turn)",
+        "a capture (last turn)",
+        Some("ring: a piece turned or reborn"),
+    ));
+    e
+}
+
 pub fn svg_board(_: &Rules, v: &View) -> String {
     let radius = LABELS.radius;
     let board = HexagonBoard::new(radius, SIZE);
-    let legend_h = 2.0 * 22.0 + 8.0;
+    let key = Legend::new(board.width, legend(v));
     let title = format!("HEXWAR, turn {}: the board as {} sees it", v.turn, v.you);
-    let mut s = Svg::new(board.width, board.height + legend_h, &title);
+    let mut s = Svg::new(board.width, board.height + key.height(), &title);
     let grid = board.grid;
 
     s.group("hexes", "");
@@ -54,27 +127,22 @@ pub fn svg_board(_: &Rules, v: &View) -> String {
         let Some(h) = LABELS.parse(&p.hex) else {
             continue;
         };
-        let (fill, ink) = colours(&p.side);
         let c = grid.centre(h);
         s.group(
             "piece",
             &format!(
-                r#" data-hex="{}" data-owner="{}" data-piece="{}" data-facing="{}""#,
+                r#" data-hex="{}" data-owner="{}" data-piece="{}" data-kind="{}" data-facing="{}""#,
                 svg::esc(&p.hex),
                 svg::esc(&p.owner),
+                svg::esc(&p.code),
                 svg::esc(&p.code),
                 svg::esc(&p.facing)
             ),
         );
         if let Some(d) = Dir::parse(&p.facing) {
-            // a wedge on the rim, pointing the way the piece faces
-            let o = d.offset();
-            let tip = grid.towards(h, o, SIZE * 0.85);
-            let l = grid.towards(h, d.turn(-1).offset(), SIZE * 0.42);
-            let r = grid.towards(h, d.turn(1).offset(), SIZE * 0.42);
-            s.polygon(&[l, tip, r], "#b00020", INK, 1.0, r#" class="facing""#);
+            wedge(&mut s, c, SIZE, d, r#" class="facing""#);
         }
-        disc(&mut s, c, SIZE * 0.55, fill, ink, &p.symbol, "");
+        piece(&mut s, c, SIZE, &p.side, &p.symbol);
         s.end();
     }
     s.end();
@@ -93,17 +161,6 @@ pub fn svg_board(_: &Rules, v: &View) -> String {
     }
     s.end();
 
-    s.group("legend", "");
-    for (i, side) in v.sides.iter().enumerate() {
-        let y = board.height + 12.0 + i as f64 * 22.0;
-        let (fill, _) = colours(&side.side);
-        s.circle((18.0, y), 8.0, fill, INK, 1.0, "");
-        let mut line = format!("{} {}: {}", side.side, side.player, side.army);
-        if v.to_move.as_deref() == Some(side.player.as_str()) {
-            line.push_str(" (to move)");
-        }
-        s.text_start((32.0, y), 13.0, INK, &line);
-    }
-    s.end();
+    key.draw(&mut s, board.height);
     s.finish()
 }

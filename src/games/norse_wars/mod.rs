@@ -4,6 +4,7 @@
 //! `play` movement and push combat, `view` what one player may see. Rulings
 //! are in `games/norse-wars.md`.
 
+pub mod compose;
 pub mod play;
 pub mod playout;
 pub mod rules;
@@ -479,6 +480,10 @@ impl Game for NorseWars {
         let mut next = st.clone();
         let ev = next.drop_out(rules, seat);
         Some((next, ev))
+    }
+
+    fn compose(rules: &Rules, st: &State, seat: Seat) -> crate::games::compose::Orders {
+        compose::compose(rules, st, seat)
     }
 
     fn outcome(_: &Rules, st: &State, players: &[String]) -> Option<Outcome> {

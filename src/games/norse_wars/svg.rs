@@ -5,7 +5,10 @@
 
 use super::rules::Rules;
 use super::view::View;
-use crate::board::svg::{self, disc, HexagonBoard, Svg, BOARD, GRID, INK};
+use crate::board::svg::{
+    self, arrow_entries, disc, hex_swatch, HexagonBoard, Legend, LegendEntry, Point, Svg, BOARD,
+    GRID, INK,
+};
 use crate::board::{Hex, HexagonLabels};
 
 const SIZE: f64 = 26.0;
@@ -22,16 +25,143 @@ fn seat_of(marker: &str) -> usize {
         .unwrap_or(0)
 }
 
+/// A round Shield with a boss, on a hex of `size`.
+fn shield(s: &mut Svg, c: Point, size: f64) {
+    s.circle(c, size * 0.55, "#5b5e66", "#3a3c42", size * 0.077, "");
+    s.circle(c, size * 0.16, "#c9ccd2", "#3a3c42", size * 0.04, "");
+}
+
+/// The hatch that makes fog read in grey-scale too.
+fn fog_hatch(s: &mut Svg, c: Point, size: f64) {
+    s.line(
+        (c.0 - size * 0.4, c.1 + size * 0.3),
+        (c.0 + size * 0.4, c.1 - size * 0.3),
+        "#6f747c",
+        size * 0.058,
+        "",
+    );
+}
+
+/// A Jarl: a disc in its owner's colour ringed in gold, with its strength.
+fn jarl(s: &mut Svg, c: Point, size: f64, colour: &str, strength: u32) {
+    disc(s, c, size * 0.66, colour, "#fff", "", "");
+    s.circle(c, size * 0.5, "none", THRONE, size * 0.096, "");
+    s.text(c, size * 0.62, "#fff", &format!("J{strength}"));
+}
+
+/// A Warrior: a smaller disc with its number.
+fn warrior(s: &mut Svg, c: Point, size: f64, colour: &str, number: &str) {
+    disc(s, c, size * 0.52, colour, "#fff", number, "");
+}
+
+/// The dashed ring round a piece of the viewer's.
+fn yours(s: &mut Svg, c: Point, size: f64, attrs: &str) {
+    s.circle(
+        c,
+        size * 0.8,
+        "none",
+        INK,
+        size * 0.077,
+        &format!(
+            r#"{attrs} stroke-dasharray="{} {}""#,
+            svg::num(size * 0.115),
+            svg::num(size * 0.077)
+        ),
+    );
+}
+
+/// Every symbol the board may draw in this game, explained.
+fn legend<'a>(rules: &'a Rules, v: &'a View) -> Vec<LegendEntry<'a>> {
+    let strength = rules.pieces.jarl_strength;
+    let mut e = Vec::new();
+    for p in &v.players {
+        let fill = if p.alive {
+            svg::seat_colour(p.seat - 1)
+        } else {
+            GONE
+        };
+        let mut text = format!("{} {}", p.marker, p.id);
+        if p.id == v.you {
+            text.push_str(" (you)");
+        }
+        if !p.alive {
+            text.push_str(" (out)");
+        }
+        e.push(LegendEntry::new(
+            &[&format!("owner:{}", p.id)],
+            text,
+            move |s, c, z| s.circle(c, z * 0.3, fill, INK, 1.0, ""),
+        ));
+    }
+    e.push(LegendEntry::new(
+        &["piece:jarl"],
+        format!("Jarl, strength {strength}: lose it and you are out"),
+        move |s, c, z| jarl(s, c, z / 1.4, svg::seat_colour(0), strength),
+    ));
+    e.push(LegendEntry::new(
+        &["piece:warrior"],
+        "Warrior (its number: W3), strength 1",
+        |s, c, z| warrior(s, c, z / 1.1, svg::seat_colour(0), "3"),
+    ));
+    e.push(LegendEntry::new(
+        &["yours"],
+        "dashed ring: your piece",
+        |s, c, z| {
+            warrior(s, c, z / 1.7, svg::seat_colour(0), "");
+            yours(s, c, z / 1.7, "");
+        },
+    ));
+    e.push(LegendEntry::new(
+        &["hex throne"],
+        "the Throne: a Jarl that moves onto it wins",
+        |s, c, z| hex_swatch(s, c, z, THRONE),
+    ));
+    e.push(LegendEntry::new(
+        &["hex shield"],
+        "Shield: no piece enters it",
+        |s, c, z| {
+            hex_swatch(s, c, z, SHIELD);
+            shield(s, c, z * 0.5);
+        },
+    ));
+    e.push(LegendEntry::new(&["hex"], "an open hex", |s, c, z| {
+        hex_swatch(s, c, z, BOARD)
+    }));
+    if v.fog.is_some() {
+        e.push(LegendEntry::new(
+            &["hex fog"],
+            "fog: out of your sight",
+            |s, c, z| {
+                hex_swatch(s, c, z, svg::FOG);
+                fog_hatch(s, c, z * 0.5);
+            },
+        ));
+    }
+    if v.sudden_death {
+        e.push(LegendEntry::new(
+            &["hex gone"],
+            "lost to sudden death: off the board",
+            |s, c, z| hex_swatch(s, c, z, GONE),
+        ));
+    }
+    e.extend(arrow_entries(
+        "a move (last turn)",
+        "a push (last turn)",
+        None,
+    ));
+    e
+}
+
 pub fn svg_board(rules: &Rules, v: &View) -> String {
     let g = v.grid_radius;
     let labels = HexagonLabels { radius: g };
     let board = HexagonBoard::new(g, SIZE);
-    let legend_h = 22.0 * v.players.len().div_ceil(3) as f64 + 8.0;
+    let key = Legend::new(board.width, legend(rules, v));
     let title = format!(
         "Norse Wars, round {}: the board as {} sees it",
         v.round, v.you
     );
-    let mut s = Svg::new(board.width, board.height + legend_h, &title);
+    let mut s = Svg::new(board.width, board.height + key.height(), &title);
     let grid = board.grid;
     let fogged: Vec<Hex> = v.fogged.iter().filter_map(|l| labels.parse(l)).collect();
     let shields: Vec<Hex> = v.shields.iter().filter_map(|l| labels.parse(l)).collect();
@@ -58,21 +188,10 @@ pub fn svg_board(rules: &Rules, v: &View) -> String {
             &format!(r#" class="{class}" data-hex="{l}""#),
         );
         if shields.contains(&h) && !fogged.contains(&h) {
-            // a round shield with a boss
-            let c = grid.centre(h);
-            s.circle(c, SIZE * 0.55, "#5b5e66", "#3a3c42", 2.0, "");
-            s.circle(c, SIZE * 0.16, "#c9ccd2", "#3a3c42", 1.0, "");
+            shield(&mut s, grid.centre(h), SIZE);
         }
         if fogged.contains(&h) {
-            // hatch so the fog reads in grey-scale too
-            let c = grid.centre(h);
-            s.line(
-                (c.0 - SIZE * 0.4, c.1 + SIZE * 0.3),
-                (c.0 + SIZE * 0.4, c.1 - SIZE * 0.3),
-                "#6f747c",
-                1.5,
-                "",
-            );
+            fog_hatch(&mut s, grid.centre(h), SIZE);
         }
     }
     s.end();
@@ -85,52 +204,24 @@ pub fn svg_board(rules: &Rules, v: &View) -> String {
         };
         let seat = seat_of(&p.marker);
         let c = grid.centre(h);
+        let kind = if p.piece == "J" { "jarl" } else { "warrior" };
         s.group(
             "piece",
             &format!(
-                r#" data-hex="{}" data-owner="{}" data-piece="{}""#,
+                r#" data-hex="{}" data-owner="{}" data-piece="{}" data-kind="{kind}""#,
                 svg::esc(&p.hex),
                 svg::esc(&p.owner),
                 svg::esc(&p.piece)
             ),
         );
         if p.yours {
-            s.circle(
-                c,
-                SIZE * 0.8,
-                "none",
-                INK,
-                2.0,
-                r#" stroke-dasharray="3 2""#,
-            );
+            yours(&mut s, c, SIZE, r#" class="yours""#);
         }
+        let colour = svg::seat_colour(seat);
         if p.piece == "J" {
-            disc(
-                &mut s,
-                c,
-                SIZE * 0.66,
-                svg::seat_colour(seat),
-                "#fff",
-                "",
-                "",
-            );
-            s.circle(c, SIZE * 0.5, "none", THRONE, 2.5, "");
-            s.text(
-                c,
-                SIZE * 0.62,
-                "#fff",
-                &format!("J{}", rules.pieces.jarl_strength),
-            );
+            jarl(&mut s, c, SIZE, colour, rules.pieces.jarl_strength);
         } else {
-            disc(
-                &mut s,
-                c,
-                SIZE * 0.52,
-                svg::seat_colour(seat),
-                "#fff",
-                p.piece.trim_start_matches('W'),
-                "",
-            );
+            warrior(&mut s, c, SIZE, colour, p.piece.trim_start_matches('W'));
         }
         s.end();
     }
@@ -150,25 +241,6 @@ pub fn svg_board(rules: &Rules, v: &View) -> String {
     }
     s.end();
 
-    s.group("legend", "");
-    for (i, p) in v.players.iter().enumerate() {
-        let x = 16.0 + (i % 3) as f64 * (board.width - 16.0) / 3.0;
-        let y = board.height + 10.0 + (i / 3) as f64 * 22.0;
-        let fill = if p.alive {
-            svg::seat_colour(p.seat - 1)
-        } else {
-            GONE
-        };
-        s.circle((x, y), 7.0, fill, INK, 1.0, "");
-        let mut name = format!("{} {}", p.marker, p.id);
-        if !p.alive {
-            name.push_str(" (out)");
-        }
-        if name.chars().count() > 18 {
-            name = name.chars().take(17).collect::<String>() + "…";
-        }
-        s.text_start((x + 12.0, y), 13.0, INK, &name);
-    }
-    s.end();
+    key.draw(&mut s, board.height);
     s.finish()
 }

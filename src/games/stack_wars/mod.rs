@@ -6,6 +6,7 @@
 //! start and position files, `play` every rule, `view` what a player sees,
 //! `playout` random games and the bot. Rulings: `games/stack-wars.md`.
 
+pub mod compose;
 pub mod play;
 pub mod playout;
 pub mod rules;
@@ -342,6 +343,10 @@ impl Game for StackWars {
             &mut ev,
         );
         Some((next, ev))
+    }
+
+    fn compose(_: &Rules, st: &State, seat: Seat) -> crate::games::compose::Orders {
+        compose::compose(st, seat)
     }
 
     fn outcome(_: &Rules, st: &State, players: &[String]) -> Option<Outcome> {

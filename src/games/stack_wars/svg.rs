@@ -7,7 +7,10 @@
 use super::rules::Rules;
 use super::state::Square;
 use super::view::View;
-use crate::board::svg::{self, disc, Point, Svg, BLACK_PIECE, BOARD, GRID, INK, WHITE_PIECE};
+use crate::board::svg::{
+    self, arrow_entries, disc, Legend, LegendEntry, Point, Svg, BLACK_PIECE, BOARD, GRID, INK,
+    WHITE_PIECE,
+};
 
 const STEP: f64 = 64.0;
 const R: f64 = 22.0;
@@ -20,6 +23,82 @@ fn colours(side: &str) -> (&'static str, &'static str) {
     }
 }
 
+const BASELINE: &str = "#d6c394";
+
+/// A stack of `armies` in a side's colour: one disc edge showing for each
+/// army under the top one (up to 4), the count on top. `r` is a
+/// territory's radius.
+fn stack(s: &mut Svg, p: Point, r: f64, side: &str, armies: u16) {
+    let (fill, ink) = colours(side);
+    let under = (armies.saturating_sub(1)).min(4) as usize;
+    for k in (1..=under).rev() {
+        let off = k as f64 * r * 3.0 / 22.0;
+        s.circle(
+            (p.0 + off, p.1 + off),
+            r * 0.8,
+            fill,
+            INK,
+            r * 1.5 / 22.0,
+            "",
+        );
+    }
+    disc(s, p, r * 0.8, fill, ink, &armies.to_string(), "");
+}
+
+/// Every symbol the board may draw, explained: the sides with their
+/// reserves, stacks, territories, baselines, arrows.
+fn legend(v: &View) -> Vec<LegendEntry<'_>> {
+    let mut e = Vec::new();
+    for p in &v.players {
+        let (fill, _) = colours(&p.side);
+        let mut t = format!(
+            "{} {}{}: {} in reserve, {} in play, {} point{}",
+            p.side,
+            p.id,
+            if p.id == v.you { " (you)" } else { "" },
+            p.reserves,
+            p.in_play,
+            p.points,
+            if p.points == 1 { "" } else { "s" }
+        );
+        if v.to_move.as_deref() == Some(p.id.as_str()) {
+            t.push_str("; to move");
+        }
+        e.push(LegendEntry::new(
+            &[&format!("owner:{}", p.id)],
+            t,
+            move |s, c, z| s.circle(c, z * 0.3, fill, INK, 1.0, ""),
+        ));
+    }
+    e.push(LegendEntry::new(
+        &["piece:stack"],
+        "a stack: the number is its armies (3 here)",
+        |s, c, z| stack(s, (c.0 - z * 0.06, c.1 - z * 0.06), z * 0.5, "black", 3),
+    ));
+    e.push(LegendEntry::new(
+        &["territory"],
+        "a territory; lines join neighbours",
+        |s, c, z| {
+            s.line((c.0 - z * 0.5, c.1), (c.0 + z * 0.5, c.1), GRID, 2.0, "");
+            s.circle(c, z * 0.3, BOARD, GRID, 1.5, "");
+        },
+    ));
+    e.push(LegendEntry::new(
+        &["territory baseline"],
+        format!(
+            "a baseline territory (row 0: White's, row {}: Black's)",
+            v.size.saturating_sub(1)
+        ),
+        |s, c, z| s.circle(c, z * 0.3, BASELINE, GRID, 1.5, ""),
+    ));
+    e.extend(arrow_entries(
+        "a move or an invasion (last turn)",
+        "an attack (last turn)",
+        Some("ring: fortified from reserve"),
+    ));
+    e
+}
+
 pub fn svg_board(_: &Rules, v: &View) -> String {
     let n = v.size as usize;
     let margin = 66.0;
@@ -27,8 +106,8 @@ pub fn svg_board(_: &Rules, v: &View) -> String {
     // small boards are centred on a page wide enough for the legend
     let width = board.max(380.0);
     let x0 = (width - board) / 2.0;
-    let legend_h = 2.0 * 22.0 + 8.0;
-    let height = board + legend_h;
+    let key = Legend::new(width, legend(v));
+    let height = board + key.height();
     let title = format!("Stack Wars: the board as {} sees it", v.you);
     let mut s = Svg::new(width, height, &title);
     let at = |row: usize, col: usize| -> Point {
@@ -46,13 +125,18 @@ pub fn svg_board(_: &Rules, v: &View) -> String {
     for r in 0..n {
         for c in 0..n {
             let baseline = r == 0 || r == last;
+            let (fill, class) = if baseline {
+                (BASELINE, "territory baseline")
+            } else {
+                (BOARD, "territory")
+            };
             s.circle(
                 at(r, c),
                 R,
-                if baseline { "#d6c394" } else { BOARD },
+                fill,
                 GRID,
                 2.0,
-                &format!(r#" class="territory" data-hex="{r},{c}""#),
+                &format!(r#" class="{class}" data-hex="{r},{c}""#),
             );
         }
     }
@@ -92,24 +176,17 @@ pub fn svg_board(_: &Rules, v: &View) -> String {
         if r >= n || c >= n {
             continue;
         }
-        let (fill, ink) = colours(&st.side);
         let p = at(r, c);
         s.group(
             "piece",
             &format!(
-                r#" data-hex="{}" data-owner="{}" data-armies="{}""#,
+                r#" data-hex="{}" data-owner="{}" data-armies="{}" data-kind="stack""#,
                 svg::esc(&st.at),
                 svg::esc(&st.owner),
                 st.armies
             ),
         );
-        // a pile: one disc edge showing for each army under the top, up to 4
-        let under = (st.armies.saturating_sub(1)).min(4) as usize;
-        for k in (1..=under).rev() {
-            let off = k as f64 * 3.0;
-            s.circle((p.0 + off, p.1 + off), R * 0.8, fill, INK, 1.5, "");
-        }
-        disc(&mut s, p, R * 0.8, fill, ink, &st.armies.to_string(), "");
+        stack(&mut s, p, R, &st.side, st.armies);
         s.end();
     }
     s.end();
@@ -128,25 +205,6 @@ pub fn svg_board(_: &Rules, v: &View) -> String {
     }
     s.end();
 
-    s.group("legend", "");
-    for (i, p) in v.players.iter().enumerate() {
-        let y = board + 12.0 + i as f64 * 22.0;
-        let (fill, _) = colours(&p.side);
-        s.circle((18.0, y), 8.0, fill, INK, 1.0, "");
-        let mut line = format!(
-            "{} {}: {} reserve, {} in play, {} pt{}",
-            p.side,
-            p.id,
-            p.reserves,
-            p.in_play,
-            p.points,
-            if p.points == 1 { "" } else { "s" }
-        );
-        if v.to_move.as_deref() == Some(p.id.as_str()) {
-            line.push_str(" (to move)");
-        }
-        s.text_start((32.0, y), 11.0, INK, &line);
-    }
-    s.end();
+    key.draw(&mut s, board);
     s.finish()
 }

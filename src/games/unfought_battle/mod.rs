@@ -11,6 +11,7 @@
 pub mod adjudicate;
 pub mod board;
 pub mod combat;
+pub mod compose;
 pub mod events;
 pub mod orders;
 pub mod playout;
@@ -241,6 +242,10 @@ impl Game for UnfoughtBattle {
             Some(_) => return None,
         }
         Some((next, ev))
+    }
+
+    fn compose(rules: &Rules, st: &State, seat: Seat) -> crate::games::compose::Orders {
+        compose::compose(rules, st, seat)
     }
 
     fn outcome(_: &Rules, st: &State, players: &[String]) -> Option<Outcome> {

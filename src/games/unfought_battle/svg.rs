@@ -11,7 +11,10 @@
 use super::board::parse_hex;
 use super::rules::Rules;
 use super::view::View;
-use crate::board::svg::{self, disc, HexGrid, Svg, BOARD, GRID, INK};
+use crate::board::svg::{
+    self, arrow_entries, disc, hex_swatch, HexGrid, Legend, LegendEntry, Point, Svg, BOARD, GRID,
+    INK,
+};
 use crate::board::Hex;
 
 const SIZE: f64 = 34.0;
@@ -20,19 +23,163 @@ const CONTENTIOUS: &str = "#d9b44a";
 const SCORCHED: &str = "#5b4b3c";
 const SOVEREIGN: &str = "#f1c40f";
 
+/// Hatching on Difficult ground, on a hex of `size`.
+fn difficult_hatch(s: &mut Svg, c: Point, size: f64) {
+    for k in [-1.0, 0.0, 1.0] {
+        let dx = k * size * 0.35;
+        s.line(
+            (c.0 + dx - size * 0.25, c.1 + size * 0.45),
+            (c.0 + dx + size * 0.25, c.1 - size * 0.45),
+            "#6f7550",
+            size * 1.5 / 34.0,
+            "",
+        );
+    }
+}
+
+/// The stroke across a fogged hex.
+fn fog_hatch(s: &mut Svg, c: Point, size: f64) {
+    s.line(
+        (c.0 - size * 0.5, c.1 - size * 0.2),
+        (c.0 - size * 0.2, c.1 - size * 0.5),
+        "#6f747c",
+        size * 1.5 / 34.0,
+        "",
+    );
+}
+
+/// One of your forces: a disc in your colour with its power and name; the
+/// Sovereign's gold ring (with these attributes) under the text.
+fn own_force(
+    s: &mut Svg,
+    c: Point,
+    size: f64,
+    colour: &str,
+    power: &str,
+    name: &str,
+    sovereign: Option<&str>,
+) {
+    disc(s, c, size * 0.5, colour, "#fff", "", "");
+    if let Some(attrs) = sovereign {
+        s.circle(c, size * 0.4, "none", SOVEREIGN, size * 3.0 / 34.0, attrs);
+    }
+    s.text((c.0, c.1 - size * 0.08), size * 0.42, "#fff", power);
+    s.text((c.0, c.1 + size * 0.28), size * 0.26, "#fff", name);
+}
+
+/// An enemy force: a square-cornered counter, so the sides differ in shape
+/// as well as colour, with its mark and its power or threat.
+fn enemy_force(s: &mut Svg, c: Point, size: f64, colour: &str, mark: &str, power: &str) {
+    let r = size * 0.48;
+    s.rect(
+        c.0 - r,
+        c.1 - r,
+        2.0 * r,
+        2.0 * r,
+        colour,
+        INK,
+        &format!(
+            r#" stroke-width="{}" rx="{}""#,
+            svg::num(size * 2.0 / 34.0),
+            svg::num(size * 4.0 / 34.0)
+        ),
+    );
+    s.text((c.0, c.1 - size * 0.12), size * 0.34, "#fff", mark);
+    s.text((c.0, c.1 + size * 0.25), size * 0.3, "#fff", power);
+}
+
+/// Every symbol the field may show, explained.
+fn legend(v: &View) -> Vec<LegendEntry<'_>> {
+    let me = v.seat.saturating_sub(1);
+    let them = 1 - me.min(1);
+    let (mine, theirs) = (svg::seat_colour(me), svg::seat_colour(them));
+    let mut e = vec![
+        LegendEntry::new(
+            &[&format!("owner:{}", v.you), "piece:force"],
+            format!(
+                "{} (you): a force, its power and name; {} Shih, turn {}",
+                v.you, v.shih, v.turn
+            ),
+            move |s, c, z| own_force(s, c, z * 1.2, mine, "3", "f2", None),
+        ),
+        LegendEntry::new(
+            &["piece:sovereign", "sovereign"],
+            "gold ring, S: your Sovereign",
+            move |s, c, z| own_force(s, c, z * 1.2, mine, "S5", "f1", Some("")),
+        ),
+    ];
+    let mut enemy = format!(
+        "{}: a force in sight (E1…), its power or ≤ the most it can be; {} alive",
+        v.enemy, v.enemy_alive
+    );
+    if !v.enemy_unknown_powers.is_empty() {
+        let p: Vec<String> = v
+            .enemy_unknown_powers
+            .iter()
+            .map(|p| p.to_string())
+            .collect();
+        enemy.push_str(&format!(", powers unknown: {}", p.join(" ")));
+    }
+    e.push(LegendEntry::new(
+        &[&format!("owner:{}", v.enemy), "piece:enemy"],
+        enemy,
+        move |s, c, z| enemy_force(s, c, z * 1.1, theirs, "E1", "≤5"),
+    ));
+    e.push(LegendEntry::new(
+        &["contentious"],
+        "gold circle: Contentious, Shih income for who holds it",
+        |s, c, z| {
+            hex_swatch(s, c, z, BOARD);
+            s.circle(c, z * 0.39, "none", CONTENTIOUS, z * 0.06, "");
+        },
+    ));
+    e.push(LegendEntry::new(
+        &["hex difficult"],
+        "hatched: Difficult ground",
+        |s, c, z| {
+            hex_swatch(s, c, z, DIFFICULT);
+            difficult_hatch(s, c, z * 0.5);
+        },
+    ));
+    e.push(LegendEntry::new(
+        &["hex scorched"],
+        "dark: Scorched, out of play",
+        |s, c, z| hex_swatch(s, c, z, SCORCHED),
+    ));
+    e.push(LegendEntry::new(
+        &["hex fog"],
+        "grey, one stroke: out of sight (dark inside: Scorched)",
+        |s, c, z| {
+            hex_swatch(s, c, z, svg::FOG);
+            fog_hatch(s, c, z * 0.5);
+        },
+    ));
+    e.push(LegendEntry::new(
+        &["hex"],
+        "open ground, labelled q,r",
+        |s, c, z| hex_swatch(s, c, z, BOARD),
+    ));
+    e.extend(arrow_entries(
+        "your move (last turn)",
+        "a combat (last turn)",
+        Some("ring: an ambush sprung"),
+    ));
+    e
+}
+
 pub fn svg_board(_: &Rules, v: &View) -> String {
     let n = v.size.max(1);
     let sq3 = 3f64.sqrt();
     let margin = SIZE * 1.3;
     let width = 2.0 * margin + SIZE * (1.5 * (n - 1) as f64 + 2.0);
     let board_h = 2.0 * margin + SIZE * sq3 * (1.5 * (n - 1) as f64 + 1.0);
-    let legend_h = 3.0 * 20.0 + 10.0;
     let (width, board_h) = (width.round(), board_h.round());
+    let key = Legend::new(width, legend(v));
     let title = format!(
         "The Unfought Battle, turn {}: the field as {} sees it",
         v.turn, v.you
     );
-    let mut s = Svg::new(width, board_h + legend_h, &title);
+    let mut s = Svg::new(width, board_h + key.height(), &title);
     let grid = HexGrid::flat(SIZE, margin + SIZE, margin + SIZE * sq3 / 2.0);
     let me = v.seat.saturating_sub(1);
     let them = 1 - me.min(1);
@@ -81,16 +228,7 @@ pub fn svg_board(_: &Rules, v: &View) -> String {
             }
             if difficult.contains(&h) {
                 // hatching, so Difficult ground reads in grey-scale and fog
-                for k in [-1.0, 0.0, 1.0] {
-                    let dx = k * SIZE * 0.35;
-                    s.line(
-                        (c.0 + dx - SIZE * 0.25, c.1 + SIZE * 0.45),
-                        (c.0 + dx + SIZE * 0.25, c.1 - SIZE * 0.45),
-                        "#6f7550",
-                        1.5,
-                        "",
-                    );
-                }
+                difficult_hatch(&mut s, c, SIZE);
             }
             if contentious.contains(&h) {
                 s.circle(
@@ -103,13 +241,7 @@ pub fn svg_board(_: &Rules, v: &View) -> String {
                 );
             }
             if fog {
-                s.line(
-                    (c.0 - SIZE * 0.5, c.1 - SIZE * 0.2),
-                    (c.0 - SIZE * 0.2, c.1 - SIZE * 0.5),
-                    "#6f747c",
-                    1.5,
-                    "",
-                );
+                fog_hatch(&mut s, c, SIZE);
             }
             s.text((c.0, c.1 - SIZE * 0.62), SIZE * 0.26, INK, &l);
         }
@@ -136,23 +268,13 @@ pub fn svg_board(_: &Rules, v: &View) -> String {
         s.group(
             "piece",
             &format!(
-                r#" data-hex="{}" data-owner="{}" data-force="{}""#,
+                r#" data-hex="{}" data-owner="{}" data-force="{}" data-kind="{}""#,
                 svg::esc(&f.at),
                 svg::esc(&v.you),
-                svg::esc(&f.name)
+                svg::esc(&f.name),
+                if f.sovereign { "sovereign" } else { "force" }
             ),
         );
-        disc(&mut s, c, SIZE * 0.5, svg::seat_colour(me), "#fff", "", "");
-        if f.sovereign {
-            s.circle(
-                c,
-                SIZE * 0.4,
-                "none",
-                SOVEREIGN,
-                3.0,
-                r#" class="sovereign""#,
-            );
-        }
         let power = if f.power == 0 {
             String::new()
         } else if f.sovereign {
@@ -160,8 +282,8 @@ pub fn svg_board(_: &Rules, v: &View) -> String {
         } else {
             f.power.to_string()
         };
-        s.text((c.0, c.1 - SIZE * 0.08), SIZE * 0.42, "#fff", &power);
-        s.text((c.0, c.1 + SIZE * 0.28), SIZE * 0.26, "#fff", &f.name);
+        let ring = f.sovereign.then_some(r#" class="sovereign""#);
+        own_force(&mut s, c, SIZE, svg::seat_colour(me), &power, &f.name, ring);
         s.end();
     }
     for e in &v.enemies {
@@ -172,30 +294,17 @@ pub fn svg_board(_: &Rules, v: &View) -> String {
         s.group(
             "piece",
             &format!(
-                r#" data-hex="{}" data-owner="{}" data-force="{}""#,
+                r#" data-hex="{}" data-owner="{}" data-force="{}" data-kind="enemy""#,
                 svg::esc(&e.at),
                 svg::esc(&v.enemy),
                 svg::esc(&e.mark)
             ),
         );
-        // enemies are square-cornered counters, so the sides differ in
-        // shape as well as colour
-        let r = SIZE * 0.48;
-        s.rect(
-            c.0 - r,
-            c.1 - r,
-            2.0 * r,
-            2.0 * r,
-            svg::seat_colour(them),
-            INK,
-            r#" stroke-width="2" rx="4""#,
-        );
-        s.text((c.0, c.1 - SIZE * 0.12), SIZE * 0.34, "#fff", &e.mark);
         let power = match e.power {
             Some(p) => p.to_string(),
             None => format!("≤{}", e.threat),
         };
-        s.text((c.0, c.1 + SIZE * 0.25), SIZE * 0.3, "#fff", &power);
+        enemy_force(&mut s, c, SIZE, svg::seat_colour(them), &e.mark, &power);
         s.end();
     }
     s.end();
@@ -214,42 +323,6 @@ pub fn svg_board(_: &Rules, v: &View) -> String {
     }
     s.end();
 
-    s.group("legend", "");
-    let y0 = board_h + 6.0;
-    let line = |i: usize| y0 + 10.0 + i as f64 * 20.0;
-    s.circle((18.0, line(0)), 7.0, svg::seat_colour(me), INK, 1.0, "");
-    s.text_start(
-        (32.0, line(0)),
-        12.0,
-        INK,
-        &format!("{} (you): {} Shih, turn {}", v.you, v.shih, v.turn),
-    );
-    s.rect(
-        11.0,
-        line(1) - 7.0,
-        14.0,
-        14.0,
-        svg::seat_colour(them),
-        INK,
-        "",
-    );
-    let mut enemy = format!("{}: {} forces alive", v.enemy, v.enemy_alive);
-    if !v.enemy_unknown_powers.is_empty() {
-        let p: Vec<String> = v
-            .enemy_unknown_powers
-            .iter()
-            .map(|p| p.to_string())
-            .collect();
-        enemy.push_str(&format!(", unknown powers {}", p.join(" ")));
-    }
-    s.text_start((32.0, line(1)), 12.0, INK, &enemy);
-    s.circle((18.0, line(2)), 7.0, "none", CONTENTIOUS, 3.0, "");
-    s.text_start(
-        (32.0, line(2)),
-        12.0,
-        INK,
-        "Contentious  hatched: Difficult  dark: Scorched  grey: fog",
-    );
-    s.end();
+    key.draw(&mut s, board_h);
     s.finish()
 }

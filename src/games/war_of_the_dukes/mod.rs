@@ -12,6 +12,7 @@
 
 pub mod ascii;
 pub mod combat;
+pub mod compose;
 pub mod events;
 pub mod map;
 pub mod movement;
@@ -241,6 +242,10 @@ impl Game for WarOfTheDukes {
         let mut ev = Vec::new();
         phase::drop_out(&mut next, Side::of_seat(seat), &mut ev);
         Some((next, ev))
+    }
+
+    fn compose(rules: &Rules, st: &State, seat: Seat) -> crate::games::compose::Orders {
+        compose::compose(rules, st, seat)
     }
 
     fn outcome(_: &Rules, st: &State, players: &[String]) -> Option<Outcome> {

@@ -15,9 +15,11 @@
 
 use super::map::{Hexside, Label, Terrain};
 use super::rules::Rules;
-use super::units::Side;
+use super::units::{Kind, Side};
 use super::view::View;
-use crate::board::svg::{self, HexGrid, Point, Svg, BOARD, GRID, INK};
+use crate::board::svg::{
+    self, arrow_entries, hex_swatch, HexGrid, Legend, LegendEntry, Point, Svg, BOARD, GRID, INK,
+};
 
 const SIZE: f64 = 22.0;
 /// The PNG's width for this map (see games/war-of-the-dukes.md).
@@ -53,6 +55,331 @@ fn edge(corners: &[Point; 6], d: usize) -> (Point, Point) {
     (corners[(d + 4) % 6], corners[(d + 5) % 6])
 }
 
+/// The mark a terrain draws inside its hex (forest trees, city houses, a
+/// fortress, cliffs), on a hex of `size` centred on `p`.
+fn terrain_mark(s: &mut Svg, p: Point, size: f64, t: Terrain) {
+    match t {
+        Terrain::Forest => {
+            for (dx, dy) in [(-0.35, 0.2), (0.35, 0.2), (0.0, 0.45)] {
+                s.circle(
+                    (p.0 + size * dx, p.1 + size * dy),
+                    size * 0.16,
+                    "#6f9455",
+                    "none",
+                    0.0,
+                    "",
+                );
+            }
+        }
+        Terrain::City => {
+            s.rect(
+                p.0 - size * 0.3,
+                p.1 + size * 0.1,
+                size * 0.6,
+                size * 0.35,
+                "#9c6b45",
+                "none",
+                "",
+            );
+        }
+        Terrain::Fortress => {
+            let g = HexGrid::flat(size, 0.0, 0.0);
+            s.polygon(
+                &g.corners_at((p.0, p.1 + size * 0.2), size * 0.35),
+                "#7a6e66",
+                INK,
+                size * 0.8 / 22.0,
+                "",
+            );
+        }
+        Terrain::Cliff => {
+            for dx in [-0.3, 0.3] {
+                let x = p.0 + size * dx;
+                s.polygon(
+                    &[
+                        (x - size * 0.2, p.1 + size * 0.45),
+                        (x, p.1 + size * 0.1),
+                        (x + size * 0.2, p.1 + size * 0.45),
+                    ],
+                    "#7d6a52",
+                    "none",
+                    0.0,
+                    "",
+                );
+            }
+        }
+        _ => {}
+    }
+}
+
+fn terrain_fill(t: Terrain) -> (&'static str, &'static str) {
+    match t {
+        Terrain::Plains => (BOARD, "hex"),
+        Terrain::Forest => (FOREST, "hex forest"),
+        Terrain::City => (CITY, "hex city"),
+        Terrain::Cliff => (CLIFF, "hex cliff"),
+        Terrain::Lake => (LAKE, "hex lake"),
+        Terrain::Fortress => (FORTRESS, "hex fortress"),
+    }
+}
+
+/// A combat unit's counter (square, its side's colour, its name and
+/// attack-defence-movement), `r` its half width.
+fn unit_counter(s: &mut Svg, p: Point, r: f64, colour: &str, name: &str, values: &str) {
+    s.rect(
+        p.0 - r,
+        p.1 - r,
+        2.0 * r,
+        2.0 * r,
+        colour,
+        INK,
+        &format!(r#" stroke-width="{}" rx="2""#, svg::num((r * 0.1).max(1.2))),
+    );
+    s.text((p.0, p.1 - r * 0.3), r * 0.62, "#fff", name);
+    s.text((p.0, p.1 + r * 0.45), r * 0.5, "#fff", values);
+}
+
+/// The Duke's counter: gold, edged in his side's colour.
+fn duke_counter(s: &mut Svg, p: Point, r: f64, colour: &str) {
+    s.rect(
+        p.0 - r,
+        p.1 - r,
+        2.0 * r,
+        2.0 * r,
+        DUKE,
+        colour,
+        &format!(r#" stroke-width="{}" rx="2""#, svg::num(r * 0.3)),
+    );
+    s.text(p, r * 1.1, INK, "D");
+}
+
+/// Every symbol the map may show, explained: the sides, the unit kinds with
+/// their values, the Duke, each terrain with what it does, the hexsides,
+/// the lines and the arrows.
+fn legend<'a>(rules: &'a Rules, v: &'a View) -> Vec<LegendEntry<'a>> {
+    let mut e = Vec::new();
+    for side in [Side::Orfburg, Side::Wulfenburg] {
+        let mut t = side.name().to_string();
+        if side.name() == v.side {
+            t.push_str(&format!(" ({}, you)", v.you));
+        }
+        if let Some(lost) = v
+            .eliminated
+            .iter()
+            .find(|e| e.starts_with(&format!("{}:", side.name())))
+        {
+            t.push_str(&format!("; lost {}", &lost[side.name().len() + 1..].trim()));
+        }
+        let colour = svg::seat_colour(side.seat());
+        e.push(LegendEntry::new(
+            &[&format!("owner:{}", side.name())],
+            t,
+            move |s, c, z| {
+                let r = z * 0.3;
+                s.rect(c.0 - r, c.1 - r, 2.0 * r, 2.0 * r, colour, INK, "")
+            },
+        ));
+    }
+    let colour = svg::seat_colour(Side::Orfburg.seat());
+    for (kind, name, letter) in [
+        (Kind::Infantry, "infantry", "I"),
+        (Kind::Cavalry, "cavalry", "C"),
+        (Kind::Artillery, "artillery", "A"),
+    ] {
+        let st = rules.stats(kind);
+        let extra = if st.range >= 2 {
+            format!(", fires {} hexes", st.range)
+        } else {
+            String::new()
+        };
+        // One strength per counter (ruleset 2), two for games begun on
+        // ruleset 1, as the counters on the map show them.
+        let (values, meaning) = if st.attack == st.defence {
+            (
+                format!("{}-{}", st.defence, st.movement),
+                format!(
+                    "strength {} (attack and defence), movement {}",
+                    st.defence, st.movement
+                ),
+            )
+        } else {
+            (
+                format!("{}-{}-{}", st.attack, st.defence, st.movement),
+                format!(
+                    "attack {}, defence {}, movement {}",
+                    st.attack, st.defence, st.movement
+                ),
+            )
+        };
+        e.push(LegendEntry::new(
+            &[&format!("piece:{name}")],
+            format!("{letter}3: {name} no. 3; {values}: {meaning}{extra}"),
+            move |s, c, z| unit_counter(s, c, z * 0.42, colour, &format!("{letter}3"), &values),
+        ));
+    }
+    e.push(LegendEntry::new(
+        &["piece:duke"],
+        format!(
+            "D: the Duke (gold); doubles his units within {} hexes; small in a corner when he shares a hex",
+            rules.duke_aura
+        ),
+        move |s, c, z| duke_counter(s, c, z * 0.4, colour),
+    ));
+    for t in [
+        Terrain::Plains,
+        Terrain::Forest,
+        Terrain::City,
+        Terrain::Fortress,
+        Terrain::Cliff,
+        Terrain::Lake,
+    ] {
+        let r = rules.terrain(t);
+        let mut what = vec![];
+        if r.cost == 0 {
+            what.push("impassable".to_string());
+        } else {
+            what.push(format!("costs {} MP", super::movement::mp(r.cost)));
+        }
+        if r.defence > 1 {
+            what.push(format!("defence ×{}", r.defence));
+        }
+        if r.stack {
+            what.push("holds a unit and the Duke".to_string());
+        }
+        let (fill, class) = terrain_fill(t);
+        e.push(LegendEntry::new(
+            &[class],
+            format!("{}: {}", t.name(), what.join(", ")),
+            move |s, c, z| {
+                hex_swatch(s, c, z, fill);
+                terrain_mark(s, c, z * 0.5, t);
+            },
+        ));
+    }
+    let across = |s: &mut Svg, c: Point, z: f64, colour: &str, w: f64, extra: &str| {
+        s.line(
+            (c.0, c.1 - z * 0.45),
+            (c.0, c.1 + z * 0.45),
+            colour,
+            w,
+            extra,
+        )
+    };
+    e.push(LegendEntry::new(
+        &["river"],
+        "blue line: a river; crossed only at a bridge",
+        move |s, c, z| across(s, c, z, RIVER, z * 0.1, r#" stroke-linecap="round""#),
+    ));
+    e.push(LegendEntry::new(
+        &["bridge"],
+        format!(
+            "brown bar: a bridge ({} MP)",
+            super::movement::mp(rules.bridge)
+        ),
+        move |s, c, z| {
+            across(s, c, z, RIVER, z * 0.1, r#" stroke-linecap="round""#);
+            s.line(
+                (c.0 - z * 0.3, c.1),
+                (c.0 + z * 0.3, c.1),
+                BRIDGE,
+                z * 0.15,
+                "",
+            );
+        },
+    ));
+    e.push(LegendEntry::new(
+        &["road"],
+        format!(
+            "brown line: a road ({} MP a hex along it)",
+            super::movement::mp(rules.road)
+        ),
+        move |s, c, z| {
+            s.line(
+                (c.0 - z * 0.5, c.1),
+                (c.0 + z * 0.5, c.1),
+                ROAD,
+                z * 0.07,
+                r#" stroke-linecap="round""#,
+            )
+        },
+    ));
+    e.push(LegendEntry::new(
+        &["causeway", "causeways"],
+        "pale band across a lake: a causeway; the lake is entered and crossed only by its bridges",
+        move |s, c, z| {
+            s.rect(c.0 - z * 0.5, c.1 - z * 0.45, z, z * 0.9, LAKE, "none", "");
+            s.line(
+                (c.0 - z * 0.5, c.1),
+                (c.0 + z * 0.5, c.1),
+                CAUSEWAY_EDGE,
+                z * 0.3,
+                "",
+            );
+            s.line(
+                (c.0 - z * 0.5, c.1),
+                (c.0 + z * 0.5, c.1),
+                CAUSEWAY,
+                z * 0.2,
+                "",
+            );
+            s.line(
+                (c.0 - z * 0.5, c.1),
+                (c.0 + z * 0.5, c.1),
+                ROAD,
+                z * 0.07,
+                "",
+            );
+        },
+    ));
+    e.push(LegendEntry::new(
+        &["border"],
+        "purple dashes: the border between the duchies",
+        move |s, c, z| {
+            across(
+                s,
+                c,
+                z,
+                "#6a3d7a",
+                z * 0.07,
+                &format!(
+                    r#" stroke-dasharray="{} {}""#,
+                    svg::num(z * 0.14),
+                    svg::num(z * 0.08)
+                ),
+            )
+        },
+    ));
+    e.push(LegendEntry::new(
+        &["between-rivers"],
+        "green dots: edge of the land between the rivers",
+        move |s, c, z| {
+            across(
+                s,
+                c,
+                z,
+                "#1f7a6a",
+                z * 0.07,
+                &format!(
+                    r#" stroke-dasharray="{} {}""#,
+                    svg::num(z * 0.06),
+                    svg::num(z * 0.09)
+                ),
+            )
+        },
+    ));
+    e.push(LegendEntry::new(
+        &["place"],
+        "a named place (Kaiserburg, the capitals…)",
+        |s, c, z| s.text(c, z * 0.45, INK, "Abc"),
+    ));
+    e.extend(arrow_entries(
+        "a move, retreat or advance (last phase)",
+        "an attack (last phase)",
+        None,
+    ));
+    e
+}
+
 pub fn svg_board(rules: &Rules, v: &View) -> String {
     let map = &rules.map;
     let sq3 = 3f64.sqrt();
@@ -61,25 +388,18 @@ pub fn svg_board(rules: &Rules, v: &View) -> String {
     let rows = map.rows as f64;
     let width = (2.0 * margin + SIZE * (1.5 * (cols - 1.0) + 2.0)).round();
     let board_h = (2.0 * margin + SIZE * sq3 * (rows + 0.5)).round();
-    let legend_h = 4.0 * 18.0 + 10.0;
+    let key = Legend::new(width, legend(rules, v));
     let title = format!(
         "War of the Dukes, {}: the map as {} ({}) sees it",
         v.phase, v.you, v.side
     );
-    let mut s = Svg::new(width, board_h + legend_h, &title).png_width(PNG_WIDTH);
+    let mut s = Svg::new(width, board_h + key.height(), &title).png_width(PNG_WIDTH);
     // label 0101 (axial 0,0) sits one hex in from the margin
     let grid = HexGrid::flat(SIZE, margin + SIZE, margin + SIZE * sq3 / 2.0);
 
     s.group("hexes", "");
     for c in &map.cells {
-        let (fill, class) = match c.terrain {
-            Terrain::Plains => (BOARD, "hex"),
-            Terrain::Forest => (FOREST, "hex forest"),
-            Terrain::City => (CITY, "hex city"),
-            Terrain::Cliff => (CLIFF, "hex cliff"),
-            Terrain::Lake => (LAKE, "hex lake"),
-            Terrain::Fortress => (FORTRESS, "hex fortress"),
-        };
+        let (fill, class) = terrain_fill(c.terrain);
         let l = c.label.to_string();
         s.polygon(
             &grid.corners(c.hex),
@@ -89,57 +409,7 @@ pub fn svg_board(rules: &Rules, v: &View) -> String {
             &format!(r#" class="{class}" data-hex="{l}""#),
         );
         let p = grid.centre(c.hex);
-        match c.terrain {
-            Terrain::Forest => {
-                for (dx, dy) in [(-0.35, 0.2), (0.35, 0.2), (0.0, 0.45)] {
-                    s.circle(
-                        (p.0 + SIZE * dx, p.1 + SIZE * dy),
-                        SIZE * 0.16,
-                        "#6f9455",
-                        "none",
-                        0.0,
-                        "",
-                    );
-                }
-            }
-            Terrain::City => {
-                s.rect(
-                    p.0 - SIZE * 0.3,
-                    p.1 + SIZE * 0.1,
-                    SIZE * 0.6,
-                    SIZE * 0.35,
-                    "#9c6b45",
-                    "none",
-                    "",
-                );
-            }
-            Terrain::Fortress => {
-                s.polygon(
-                    &grid.corners_at((p.0, p.1 + SIZE * 0.2), SIZE * 0.35),
-                    "#7a6e66",
-                    INK,
-                    0.8,
-                    "",
-                );
-            }
-            Terrain::Cliff => {
-                for dx in [-0.3, 0.3] {
-                    let x = p.0 + SIZE * dx;
-                    s.polygon(
-                        &[
-                            (x - SIZE * 0.2, p.1 + SIZE * 0.45),
-                            (x, p.1 + SIZE * 0.1),
-                            (x + SIZE * 0.2, p.1 + SIZE * 0.45),
-                        ],
-                        "#7d6a52",
-                        "none",
-                        0.0,
-                        "",
-                    );
-                }
-            }
-            _ => {}
-        }
+        terrain_mark(&mut s, p, SIZE, c.terrain);
         s.text((p.0, p.1 - SIZE * 0.6), SIZE * 0.26, GRID, &l);
     }
     s.end();
@@ -185,7 +455,13 @@ pub fn svg_board(rules: &Rules, v: &View) -> String {
         for d in 0..6 {
             if matches!(c.sides[d], Hexside::Road | Hexside::BridgeWithRoad) {
                 let (a, b) = edge(&corners, d);
-                s.line(p, mid(a, b), ROAD, 2.2, r#" stroke-linecap="round""#);
+                s.line(
+                    p,
+                    mid(a, b),
+                    ROAD,
+                    2.2,
+                    r#" class="road" stroke-linecap="round""#,
+                );
             }
         }
     }
@@ -199,9 +475,11 @@ pub fn svg_board(rules: &Rules, v: &View) -> String {
             }
             let (a, b) = edge(&corners, d);
             match c.sides[d] {
-                Hexside::River => s.line(a, b, RIVER, 3.5, r#" stroke-linecap="round""#),
+                Hexside::River => {
+                    s.line(a, b, RIVER, 3.5, r#" class="river" stroke-linecap="round""#)
+                }
                 Hexside::Bridge | Hexside::BridgeWithRoad => {
-                    s.line(a, b, RIVER, 3.5, r#" stroke-linecap="round""#);
+                    s.line(a, b, RIVER, 3.5, r#" class="river" stroke-linecap="round""#);
                     // a plank across the river, along the way between the
                     // two hexes
                     let m = mid(a, b);
@@ -316,10 +594,11 @@ pub fn svg_board(rules: &Rules, v: &View) -> String {
         s.group(
             "piece",
             &format!(
-                r#" data-hex="{}" data-owner="{}" data-piece="{}""#,
+                r#" data-hex="{}" data-owner="{}" data-piece="{}" data-kind="{}""#,
                 svg::esc(&u.at),
                 svg::esc(&u.side),
-                svg::esc(&u.unit)
+                svg::esc(&u.unit),
+                svg::esc(&u.kind)
             ),
         );
         let colour = side_colour(&u.side);
@@ -331,33 +610,14 @@ pub fn svg_board(rules: &Rules, v: &View) -> String {
             } else {
                 (c, SIZE * 0.56)
             };
-            s.rect(
-                p.0 - r,
-                p.1 - r,
-                2.0 * r,
-                2.0 * r,
-                DUKE,
-                colour,
-                &format!(r#" stroke-width="{}" rx="2""#, svg::num(r * 0.3)),
-            );
-            s.text(p, r * 1.1, INK, "D");
+            duke_counter(&mut s, p, r, colour);
         } else {
             let (p, r) = if stacked {
                 ((c.0 - SIZE * 0.1, c.1 + SIZE * 0.05), SIZE * 0.52)
             } else {
                 (c, SIZE * 0.56)
             };
-            s.rect(
-                p.0 - r,
-                p.1 - r,
-                2.0 * r,
-                2.0 * r,
-                colour,
-                INK,
-                r#" stroke-width="1.2" rx="2""#,
-            );
-            s.text((p.0, p.1 - r * 0.3), r * 0.62, "#fff", &u.unit);
-            s.text((p.0, p.1 + r * 0.45), r * 0.5, "#fff", &u.counter);
+            unit_counter(&mut s, p, r, colour, &u.unit, &u.counter);
         }
         s.end();
     }
@@ -377,47 +637,6 @@ pub fn svg_board(rules: &Rules, v: &View) -> String {
     }
     s.end();
 
-    s.group("legend", "");
-    let line = |i: usize| board_h + 10.0 + i as f64 * 18.0;
-    for (i, side) in [Side::Orfburg, Side::Wulfenburg].into_iter().enumerate() {
-        let y = line(i);
-        s.rect(
-            10.0,
-            y - 7.0,
-            14.0,
-            14.0,
-            svg::seat_colour(side.seat()),
-            INK,
-            "",
-        );
-        let mut t = side.name().to_string();
-        if side.name() == v.side {
-            t.push_str(&format!(" ({}, you)", v.you));
-        }
-        if let Some(lost) = v
-            .eliminated
-            .iter()
-            .find(|e| e.starts_with(&format!("{}:", side.name())))
-        {
-            t.push_str(&format!("; lost {}", &lost[side.name().len() + 1..].trim()));
-        }
-        s.text_start((32.0, y), 12.0, INK, &t);
-    }
-    s.text_start(
-        (32.0, line(2)),
-        12.0,
-        INK,
-        &format!(
-            "{}; counters: unit, {}; gold: the Duke",
-            v.phase, v.counter_key
-        ),
-    );
-    s.text_start(
-        (32.0, line(3)),
-        12.0,
-        INK,
-        "blue: rivers (brown bar: bridge)  brown: roads (on a pale causeway across a lake)  purple dashes: the border  green dots: between the rivers",
-    );
-    s.end();
+    key.draw(&mut s, board_h);
     s.finish()
 }

@@ -1,0 +1,67 @@
+//! The order composer's data (issue 21): a Stack Wars turn is one action.
+//! Tap one of your stacks, then the territory it moves to or attacks; tap
+//! "reserve", then the territory to fortify; or resign. Stack Wars hides
+//! nothing, so the list is the rules' own (`State::actions`).
+
+use super::play::Action;
+use super::state::{Side, State};
+use crate::games::compose::{Choice, Mark, Orders, Piece, Required};
+
+pub fn compose(st: &State, seat: usize) -> Orders {
+    let side = Side::of_seat(seat);
+    let mut o = Orders::default();
+    if st.mover() != Some(side) {
+        return o;
+    }
+    let reserve = st.reserve(side);
+    o.pieces.push(Piece::off(
+        "reserve",
+        format!(
+            "reserve ({reserve} arm{})",
+            if reserve == 1 { "y" } else { "ies" }
+        ),
+    ));
+    for (sq, stack) in st.stacks() {
+        if stack.side == side {
+            let at = sq.to_string();
+            o.pieces.push(Piece::on(
+                at.clone(),
+                format!("your {} on {at}", stack.armies),
+                at,
+            ));
+        }
+    }
+    let mut all = Vec::new();
+    st.actions(side, &mut all);
+    for a in all {
+        let c = match a {
+            Action::Fortify(sq) => {
+                Choice::new(Some("reserve"), a.to_string(), Mark::Place).to(sq.to_string())
+            }
+            Action::Move { from, to } => {
+                Choice::new(Some(&from.to_string()), a.to_string(), Mark::Move).to(to.to_string())
+            }
+            Action::Attack { from, to } => {
+                Choice::new(Some(&from.to_string()), a.to_string(), Mark::Attack).to(to.to_string())
+            }
+            Action::Resign => continue,
+        };
+        o.choices.push(c.uses(&["action"]));
+    }
+    o.choices.push(
+        Choice::new(None, "resign", Mark::Tag)
+            .alone()
+            .uses(&["action"]),
+    );
+    o.why.insert("action".into(), "one action per turn".into());
+    o.required.push(Required {
+        key: "action".into(),
+        why: "take one action: fortify, move or attack (there is no passing)".into(),
+    });
+    o.help = vec![
+        "Tap one of your stacks, then a highlighted territory to move there or attack it.".into(),
+        "Tap \"reserve\", then a highlighted territory to fortify it.".into(),
+        "One action per turn.".into(),
+    ];
+    o
+}

@@ -1,0 +1,196 @@
+//! The order composer's data (issue 21).
+//!
+//! Deployment: tap a force, then its power (the list beside the board);
+//! each power goes to exactly one force and every force needs one.
+//! Orders: tap a force, then a highlighted hex: a neighbour to move there,
+//! or a visible enemy to scout it; or pick hold, fortify or ambush from the
+//! list. One order per force, no two forces moving into one hex, the total
+//! cost within your Shih; a force with no order holds.
+//!
+//! Hidden information: the orders are `orders::options`, whose moves
+//! depend on the board alone and whose scout targets are the enemy forces
+//! in sight (`scout_targets`: within the scout range and the sight range).
+//! Nothing here depends on an enemy force out of sight (tested by moving
+//! hidden forces: the data does not change).
+
+use super::board::label;
+use super::orders::{options, Act, Order};
+use super::rules::Rules;
+use super::state::{Phase, State};
+use crate::games::compose::{Budget, Choice, Mark, Orders, Piece, Required};
+
+pub fn compose(rules: &Rules, st: &State, seat: usize) -> Orders {
+    let mut o = Orders::default();
+    let side = &st.sides[seat];
+    match st.phase {
+        Phase::Over => return o,
+        Phase::Deploy => {
+            for f in &side.forces {
+                let name = f.name();
+                o.pieces
+                    .push(Piece::on(name.clone(), format!("your {name}"), label(f.at)));
+                for &p in &rules.forces.powers {
+                    let order = Order::Deploy {
+                        force: f.id,
+                        power: p,
+                    };
+                    o.choices.push(
+                        Choice::new(Some(&name), order.to_string(), Mark::Tag)
+                            .uses(&[&format!("force:{name}"), &format!("power:{p}")]),
+                    );
+                }
+                o.required.push(Required {
+                    key: format!("force:{name}"),
+                    why: format!("{name} needs a power"),
+                });
+            }
+            o.why.insert("force".into(), "one power per force".into());
+            o.why.insert(
+                "power".into(),
+                "each power goes to exactly one force".into(),
+            );
+            o.help = vec![
+                "Tap one of your forces, then pick its power from the list.".into(),
+                format!(
+                    "Every force gets one of the powers {}; the one with {} is your Sovereign.",
+                    rules
+                        .forces
+                        .powers
+                        .iter()
+                        .map(|p| p.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    rules.forces.sovereign
+                ),
+            ];
+        }
+        Phase::Orders => {
+            for f in side.living() {
+                let name = f.name();
+                let power = if f.power == rules.forces.sovereign {
+                    format!("Sovereign, power {}", f.power)
+                } else {
+                    format!("power {}", f.power)
+                };
+                o.pieces.push(Piece::on(
+                    name.clone(),
+                    format!("your {name} ({power})"),
+                    label(f.at),
+                ));
+                for act in options(rules, st, seat, f.id) {
+                    let text = Order::Act { force: f.id, act }.to_string();
+                    let force = format!("force:{name}");
+                    let c = Choice::new(Some(&name), text, Mark::Tag)
+                        .cost(rules.cost(act.kind()))
+                        .uses(&[&force]);
+                    o.choices.push(match act {
+                        Act::Move(d) => {
+                            let to = label(f.at.step(d));
+                            let mut c = c.to(to.clone()).uses(&[&format!("end:{to}")]).moves();
+                            c.mark = Mark::Move;
+                            c
+                        }
+                        Act::Scout(h) => {
+                            let mut c = c.to(label(h));
+                            c.mark = Mark::Scout;
+                            c
+                        }
+                        _ => c,
+                    });
+                }
+            }
+            o.choices
+                .push(Choice::new(None, "concede", Mark::Tag).alone());
+            o.budget = Some(Budget {
+                total: side.shih,
+                unit: "Shih".into(),
+            });
+            o.why.insert("force".into(), "one order per force".into());
+            o.why.insert(
+                "end".into(),
+                "two of your forces may not move into one hex".into(),
+            );
+            o.help = vec![
+                "Tap one of your forces, then a highlighted hex: a neighbour to move there, or an enemy in sight to scout it; or pick hold, fortify or ambush from the list.".into(),
+                format!(
+                    "One order per force; a force without one holds. Moving and holding are free; fortify costs {}, ambush {}, scout {} (you have {} Shih).",
+                    rules.cost(super::orders::Kind::Fortify),
+                    rules.cost(super::orders::Kind::Ambush),
+                    rules.cost(super::orders::Kind::Scout),
+                    side.shih
+                ),
+            ];
+        }
+    }
+    o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{Game, Options};
+    use crate::rng;
+    use std::collections::BTreeMap;
+
+    /// The composer's data never depends on an enemy force out of sight:
+    /// with every hidden enemy force gone it is the same, and it scouts
+    /// only enemies in sight.
+    #[test]
+    fn fog_hides_nothing_from_the_composer_and_it_tells_nothing() {
+        type G = super::super::UnfoughtBattle;
+        let rules = G::load_rules(G::RULESET).unwrap();
+        let players = vec!["north".to_string(), "south".to_string()];
+        let mut checked = 0;
+        for game in 0..12u64 {
+            let mut r = rng::from_u64(game + 40);
+            let mut st = G::setup(&rules, &players, &Options::new(), None, &mut r)
+                .unwrap()
+                .state;
+            for _ in 0..40 {
+                if st.phase == Phase::Over {
+                    break;
+                }
+                for seat in 0..2 {
+                    let data = serde_json::to_value(compose(&rules, &st, seat)).unwrap();
+                    let me = &st.sides[seat];
+                    let sees = |h: crate::board::Hex| {
+                        me.living().any(|f| f.at.distance(h) <= rules.sight.range)
+                    };
+                    for c in data["choices"].as_array().unwrap() {
+                        if c["mark"] == "scout" {
+                            let h =
+                                super::super::board::parse_hex(c["to"].as_str().unwrap()).unwrap();
+                            assert!(sees(h), "a scout of a hidden hex");
+                            assert!(st.sides[1 - seat].at(h).is_some());
+                        }
+                    }
+                    let mut v = serde_json::to_value(&st).unwrap();
+                    let mut hidden = 0;
+                    for f in v["sides"][1 - seat]["forces"].as_array_mut().unwrap() {
+                        let at: crate::board::Hex =
+                            serde_json::from_value(f["at"].clone()).unwrap();
+                        if f["alive"] == true && !sees(at) {
+                            f["alive"] = false.into();
+                            hidden += 1;
+                        }
+                    }
+                    if hidden > 0 {
+                        let fewer: State = serde_json::from_value(v).unwrap();
+                        assert_eq!(
+                            serde_json::to_value(compose(&rules, &fewer, seat)).unwrap(),
+                            data,
+                            "the composer changed with hidden forces"
+                        );
+                        checked += 1;
+                    }
+                }
+                let mut orders = BTreeMap::new();
+                for seat in 0..2 {
+                    orders.insert(seat, G::bot_orders(&rules, &st, seat, &mut r));
+                }
+                st = G::resolve(&rules, &st, &orders, &mut crate::rng::Dice::quiet(&mut r)).0;
+            }
+        }
+        assert!(checked > 20, "only {checked} positions with hidden forces");
+    }
+}

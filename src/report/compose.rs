@@ -1,0 +1,84 @@
+//! The order composer's page data (issue 21): what the HTML report embeds
+//! for `templates/common/compose.js` to build an order file by pointing.
+//!
+//! It is made of plain data, so whoever renders the page (today
+//! `report::html`) passes: the game's name, title and id, the player, the
+//! turn, the moderator's address, whether orders are due, the player's view
+//! (as in `view.json`) and the game's order descriptions
+//! (`games::compose::Orders`, only while orders are due). Nothing else goes
+//! in: no password, no seed, nothing of another player's.
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// The composer's script, plain JavaScript embedded in every HTML report.
+pub const SCRIPT: &str = include_str!("../../templates/common/compose.js");
+
+/// What a page is built from.
+#[derive(Debug, Clone, Serialize)]
+pub struct Page<'a> {
+    /// The game's name in the registry (`norse-wars`).
+    pub game: &'a str,
+    pub title: &'a str,
+    /// The game's id: the order file's `game`.
+    pub id: &'a str,
+    pub player: &'a str,
+    pub turn: u32,
+    pub phase: &'a str,
+    /// The moderator's mail address, where the game file has one.
+    pub moderator: Option<&'a str>,
+    /// The mail subject the host expects: `[<game id>] orders for turn <N>`.
+    pub subject: String,
+    /// Whether this player's orders are awaited now.
+    pub due: bool,
+    /// The player's view, as in the report's `view.json`.
+    pub view: &'a Value,
+    /// The orders the player may give (`games::compose::Orders`), while due.
+    pub orders: Option<Value>,
+}
+
+/// The subject of an order mail: the host routes it by the `[<id>]` tag.
+pub fn subject(id: &str, turn: u32) -> String {
+    format!("[{id}] orders for turn {turn}")
+}
+
+/// The page data as JSON that is safe inside a `<script>` element: no
+/// `</` (it would end the element) and no `<!--`.
+pub fn data_json(page: &Page) -> String {
+    let s = serde_json::to_string(page).expect("page data serialises");
+    s.replace("</", "<\\/").replace("<!--", "<\\u0021--")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn script_safe_json() {
+        let view = serde_json::json!({"text": "</script><!-- x"});
+        let p = Page {
+            game: "g",
+            title: "G",
+            id: "id",
+            player: "red",
+            turn: 3,
+            phase: "move",
+            moderator: Some("gm@example.org"),
+            subject: subject("id", 3),
+            due: true,
+            view: &view,
+            orders: None,
+        };
+        let s = data_json(&p);
+        assert!(!s.contains("</") && !s.contains("<!--"), "{s}");
+        let back: Value = serde_json::from_str(&s).unwrap();
+        assert_eq!(back["view"]["text"], "</script><!-- x");
+        assert_eq!(back["subject"], "[id] orders for turn 3");
+    }
+
+    #[test]
+    fn the_script_cannot_end_its_element() {
+        assert!(!SCRIPT.contains("</script"));
+        assert!(!SCRIPT.contains("<!--"));
+    }
+}

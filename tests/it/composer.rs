@@ -1,0 +1,819 @@
+//! The order composer of the HTML report, in a real browser (issue 21):
+//! for each game, open a player's report in headless Chromium (driven
+//! through the `headless_chrome` crate), click through a legal order set
+//! on the board as a player would, read the order file the page writes,
+//! feed it to `herald check`, and resolve it to the same state as the same
+//! orders typed by hand; try an illegal order and see the page refuse it
+//! and say why; check that the page made no network request.
+//!
+//! The clicks are real mouse events at the cells' places on the screen.
+//! Which cells to click is read from the data the page embeds (the piece's
+//! cell, the order's target), the way a player reads the board.
+//!
+//! Needs /usr/bin/chromium (`.ci/run` installs it); fails without it.
+//! `HERALD_BLESS=1` also writes the screenshots in docs/screenshots/.
+
+use crate::common::{herald, page_data, EngineGame};
+use headless_chrome::browser::tab::point::Point;
+use headless_chrome::protocol::cdp::types::Event;
+use headless_chrome::protocol::cdp::{Emulation, Page as Cdp};
+use headless_chrome::{Browser, LaunchOptions, Tab};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+const BROWSER: &str = "/usr/bin/chromium";
+
+fn bless() -> bool {
+    std::env::var_os("HERALD_BLESS").is_some_and(|v| v == "1")
+}
+
+fn browser() -> Browser {
+    assert!(
+        Path::new(BROWSER).exists(),
+        "{BROWSER} is missing: the composer tests need Debian's chromium (`.ci/run` installs it)"
+    );
+    let args: Vec<&std::ffi::OsStr> = ["--disable-gpu", "--hide-scrollbars", "--no-first-run"]
+        .iter()
+        .map(std::ffi::OsStr::new)
+        .collect();
+    Browser::new(
+        LaunchOptions::default_builder()
+            .path(Some(PathBuf::from(BROWSER)))
+            .headless(true)
+            .sandbox(false)
+            .window_size(Some((375, 800)))
+            .idle_browser_timeout(Duration::from_secs(600))
+            .args(args)
+            .build()
+            .unwrap(),
+    )
+    .expect("headless Chromium starts")
+}
+
+/// One option of the page's data, as the page expands it.
+#[derive(Debug, Clone)]
+struct Opt {
+    piece: Option<String>,
+    text: String,
+    to: Option<String>,
+    from: Option<String>,
+    moves: bool,
+}
+
+fn options(orders: &Value) -> Vec<Opt> {
+    let mut out = Vec::new();
+    let s = |v: &Value| v.as_str().map(str::to_string);
+    for c in orders["choices"].as_array().unwrap() {
+        let cells: Vec<Option<String>> = match c["over"].as_str() {
+            Some(list) => orders["lists"][list]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(s)
+                .collect(),
+            None => vec![None],
+        };
+        for cell in cells {
+            let text = c["text"].as_str().unwrap();
+            out.push(Opt {
+                piece: s(&c["piece"]),
+                text: match &cell {
+                    Some(x) => text.replace("{c}", x),
+                    None => text.to_string(),
+                },
+                to: cell.or_else(|| s(&c["to"])),
+                from: s(&c["from"]),
+                moves: c["moves"] == true,
+            });
+        }
+    }
+    out
+}
+
+/// A report page open in a tab, with every request it makes recorded.
+struct Page {
+    tab: Arc<Tab>,
+    requests: Arc<Mutex<Vec<String>>>,
+    data: Value,
+    url: String,
+}
+
+impl Page {
+    fn open(browser: &Browser, path: &Path, html: &str) -> Page {
+        std::fs::write(path, html).unwrap();
+        let tab = browser.new_tab().unwrap();
+        tab.set_default_timeout(Duration::from_secs(30));
+        let requests = Arc::new(Mutex::new(Vec::new()));
+        let r = requests.clone();
+        tab.call_method(headless_chrome::protocol::cdp::Network::Enable {
+            max_total_buffer_size: None,
+            max_resource_buffer_size: None,
+            max_post_data_size: None,
+            report_direct_socket_traffic: None,
+            enable_durable_messages: None,
+        })
+        .unwrap();
+        tab.add_event_listener(Arc::new(move |e: &Event| {
+            if let Event::NetworkRequestWillBeSent(ev) = e {
+                r.lock().unwrap().push(ev.params.request.url.clone());
+            }
+        }))
+        .unwrap();
+        let url = format!("file://{}", path.display());
+        tab.navigate_to(&url)
+            .unwrap()
+            .wait_until_navigated()
+            .unwrap();
+        tab.wait_for_element("#composer.live").unwrap();
+        Page {
+            tab,
+            requests,
+            data: page_data(html),
+            url,
+        }
+    }
+
+    /// The value of a JavaScript expression, passed back as JSON text (an
+    /// array or object would otherwise come back as a remote reference).
+    fn js(&self, expr: &str) -> Value {
+        let wrapped = format!("JSON.stringify((function () {{ return ({expr}); }})())");
+        let text = self
+            .tab
+            .evaluate(&wrapped, false)
+            .unwrap_or_else(|e| panic!("{expr}: {e}"))
+            .value
+            .unwrap_or(Value::Null);
+        match text.as_str() {
+            Some(t) => serde_json::from_str(t).unwrap_or(Value::Null),
+            None => Value::Null,
+        }
+    }
+
+    /// A real click at the middle of a board cell, scrolled into view.
+    fn click_cell(&self, cell: &str) {
+        let at = self.js(&format!(
+            r#"(function (c) {{
+                var svg = document.querySelector('#board svg');
+                var n = Array.prototype.find.call(svg.querySelectorAll('[data-hex]'), function (e) {{
+                    return e.getAttribute('data-hex') === c && !e.closest('.piece') && !e.closest('.legend');
+                }});
+                if (!n) return null;
+                n.scrollIntoView({{block: 'center', inline: 'center'}});
+                var b = n.getBoundingClientRect();
+                return [b.left + b.width / 2, b.top + b.height / 2];
+            }})({})"#,
+            serde_json::to_string(cell).unwrap()
+        ));
+        let at = at
+            .as_array()
+            .unwrap_or_else(|| panic!("no cell {cell} on the board"));
+        self.tab
+            .click_point(Point {
+                x: at[0].as_f64().unwrap(),
+                y: at[1].as_f64().unwrap(),
+            })
+            .unwrap();
+    }
+
+    /// A real click on the element a selector finds.
+    fn click(&self, selector: &str) {
+        self.tab
+            .find_element(selector)
+            .unwrap_or_else(|e| panic!("no {selector}: {e}"))
+            .click()
+            .unwrap();
+    }
+
+    fn has(&self, selector: &str) -> bool {
+        self.js(&format!(
+            "!!document.querySelector({})",
+            serde_json::to_string(selector).unwrap()
+        )) == true
+    }
+
+    fn message(&self) -> String {
+        self.js("document.getElementById('hc-msg').textContent")
+            .as_str()
+            .unwrap_or("")
+            .to_string()
+    }
+
+    /// The orders listed, in the file's order.
+    fn orders(&self) -> Vec<String> {
+        let v = self.js(
+            "Array.prototype.map.call(document.querySelectorAll('#hc-list code'), function (c) { return c.textContent; })",
+        );
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap().to_string())
+            .collect()
+    }
+
+    fn file(&self) -> String {
+        self.js("document.getElementById('hc-file').value")
+            .as_str()
+            .unwrap()
+            .to_string()
+    }
+
+    fn state(&self) -> String {
+        self.js("document.getElementById('hc-state').textContent")
+            .as_str()
+            .unwrap()
+            .to_string()
+    }
+
+    fn type_password(&self, pw: &str) {
+        self.click("#hc-password");
+        self.tab.type_str(pw).unwrap();
+    }
+
+    /// Compose `orders` by clicking, each as a player would: the piece (on
+    /// the board where the orders so far leave it, or beside it), then the
+    /// target cell or the order's button.
+    fn compose(&self, orders: &[String]) {
+        let d = &self.data["orders"];
+        let opts = options(d);
+        let mut pos: BTreeMap<String, Option<String>> = d["pieces"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                (
+                    p["id"].as_str().unwrap().to_string(),
+                    p["at"].as_str().map(str::to_string),
+                )
+            })
+            .collect();
+        for want in orders {
+            let before = self.orders().len();
+            if let Some(g) = d["gathers"].as_array().and_then(|gs| {
+                gs.iter()
+                    .find(|g| want.starts_with(&format!("{} ", g["text"].as_str().unwrap())))
+            }) {
+                let rest = &want[g["text"].as_str().unwrap().len() + 1..];
+                let (members, advance) = match rest.split_once(" advance ") {
+                    Some((m, a)) => (m, Some(a)),
+                    None => (rest, None),
+                };
+                self.click_cell(g["target"].as_str().unwrap());
+                assert!(self.has("#hc-gather-add"), "{want}: no attack to gather");
+                for m in members.split(' ') {
+                    let at = pos[m].clone().unwrap();
+                    self.click_cell(&at);
+                }
+                if let Some(a) = advance {
+                    self.click(&format!(r#"[data-advance="{a}"]"#));
+                }
+                self.click("#hc-gather-add");
+            } else {
+                let o = opts
+                    .iter()
+                    .find(|o| &o.text == want)
+                    .unwrap_or_else(|| panic!("{want}: not among the page's orders"));
+                match &o.piece {
+                    None => self.click(&format!(r#"#hc-tray [data-order="{want}"]"#)),
+                    Some(p) => {
+                        match o.from.clone().or_else(|| pos[p].clone()) {
+                            Some(at) => self.click_cell(&at),
+                            None => self.click(&format!(r#"#hc-tray [data-piece="{p}"]"#)),
+                        }
+                        match &o.to {
+                            Some(to) => self.click_cell(to),
+                            None => self.click(&format!(r#"#hc-options [data-order="{want}"]"#)),
+                        }
+                        if self.orders().len() == before
+                            && self.has(&format!(r#"#hc-options [data-order="{want}"]"#))
+                        {
+                            // several orders point at that cell: pick it
+                            self.click(&format!(r#"#hc-options [data-order="{want}"]"#));
+                        }
+                    }
+                }
+                if o.moves {
+                    if let Some(p) = &o.piece {
+                        pos.insert(p.clone(), o.to.clone());
+                    }
+                }
+            }
+            assert!(
+                self.orders().contains(want),
+                "{want}: not added by clicking; the page says: {}",
+                self.message()
+            );
+        }
+    }
+
+    /// Only the page itself was loaded: no other request, ever.
+    fn assert_no_network(&self) {
+        let r = self.requests.lock().unwrap().clone();
+        assert!(
+            r.iter().all(|u| u == &self.url || u.starts_with("blob:")),
+            "the page made requests: {r:?}"
+        );
+    }
+
+    fn screenshot(&self, out: &Path, width: u32, height: u32, full: bool) {
+        self.tab
+            .call_method(Emulation::SetDeviceMetricsOverride {
+                width,
+                height,
+                device_scale_factor: 1.0,
+                mobile: width < 600,
+                scale: None,
+                screen_width: None,
+                screen_height: None,
+                position_x: None,
+                position_y: None,
+                dont_set_visible_size: None,
+                screen_orientation: None,
+                viewport: None,
+                display_feature: None,
+                device_posture: None,
+            })
+            .unwrap();
+        let h = if full {
+            let bottom = self.js(
+                "Math.ceil(document.getElementById('hc-file').getBoundingClientRect().bottom + window.scrollY + 60)",
+            );
+            bottom.as_f64().unwrap().min(4000.0)
+        } else {
+            height as f64
+        };
+        self.js("window.scrollTo(0, 0)");
+        let png = self
+            .tab
+            .capture_screenshot(
+                Cdp::CaptureScreenshotFormatOption::Png,
+                None,
+                Some(Cdp::Viewport {
+                    x: 0.0,
+                    y: 0.0,
+                    width: width as f64,
+                    height: h,
+                    scale: 1.0,
+                }),
+                true,
+            )
+            .unwrap();
+        std::fs::write(out, png).unwrap();
+    }
+}
+
+/// Everything a scenario checks, for one player's orders in one phase.
+struct Scenario<'a> {
+    game: &'a mut EngineGame,
+    seat: usize,
+    /// The orders, as a player would type them (the order file's order).
+    orders: Vec<String>,
+    /// One order that must be refused after them, and words of the reason.
+    illegal: Option<(Vec<String>, &'a str)>,
+    /// The other players' orders this phase (the same in both runs).
+    others: BTreeMap<usize, Vec<String>>,
+    shots: Option<&'a str>,
+}
+
+fn run(browser: &Browser, sc: Scenario) {
+    let g = &*sc.game;
+    let loaded = &g.loaded;
+    let head = loaded.head();
+    let player = head.players[sc.seat].id.clone();
+    let name = loaded.entry.name;
+    // the orders are legal, by herald's own check
+    let parsed: Vec<_> = sc
+        .orders
+        .iter()
+        .map(|o| {
+            loaded
+                .session
+                .parse_order(&loaded.state, sc.seat, o)
+                .unwrap()
+        })
+        .collect();
+    let problems = loaded.session.check(&loaded.state, sc.seat, &parsed);
+    assert!(problems.is_empty(), "{name}: {:?} {problems:?}", sc.orders);
+
+    let html = crate::common::report(loaded, sc.seat, "html");
+    assert!(
+        !html.contains(&g.password(&player)),
+        "{name}: a password in the page"
+    );
+    let page = Page::open(browser, &g.dir.join(format!("{player}.html")), &html);
+    assert!(
+        page.state().contains("Not complete")
+            || name == "unfought-battle"
+            || name == "war-of-the-dukes",
+        "{name}: {}",
+        page.state()
+    );
+    page.compose(&sc.orders);
+    assert_eq!(page.orders(), sc.orders, "{name}: the orders listed");
+    assert!(
+        page.state().contains("Complete"),
+        "{name}: {}",
+        page.state()
+    );
+
+    if let Some((extra, why)) = &sc.illegal {
+        let before = page.orders();
+        let (last, first) = extra.split_last().unwrap();
+        if !first.is_empty() {
+            page.compose(first);
+        }
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            page.compose(std::slice::from_ref(last))
+        }));
+        let msg = page.message();
+        assert!(
+            msg.starts_with("Refused") && msg.contains(why),
+            "{name}: `{last}` should be refused ({why}); the page says: {msg}"
+        );
+        assert!(!page.orders().contains(last), "{name}: `{last}` was added");
+        for o in first.iter().rev() {
+            page.click(&format!(r#"#hc-list [data-remove="{o}"]"#));
+        }
+        assert_eq!(page.orders(), before, "{name}: removing restores the list");
+    }
+
+    let pw = g.password(&player);
+    page.type_password(&pw);
+    let text = page.file();
+    let typed = herald::report::order_file(&head.id, &player, head.turn, &pw, &sc.orders);
+    assert_eq!(text, typed, "{name}: the composed file");
+    let mail = page.js("document.getElementById('hc-mail').getAttribute('href')");
+    let mail = mail.as_str().unwrap();
+    assert!(
+        mail.starts_with("mailto:")
+            && mail.contains(&format!(
+                "subject=%5B{}%5D%20orders%20for%20turn%20{}",
+                head.id, head.turn
+            )),
+        "{name}: {mail}"
+    );
+    page.click("#hc-download");
+    page.assert_no_network();
+
+    // herald check takes the file as the page wrote it
+    let folder = g.save();
+    let file = g.dir.join(format!("{player}-composed.toml"));
+    std::fs::write(&file, &text).unwrap();
+    let (code, out, err) = herald(&["check", folder.to_str().unwrap(), file.to_str().unwrap()]);
+    assert_eq!(code, 0, "{name}: herald check: {out}{err}");
+
+    // and it resolves as the orders typed by hand do
+    let resolve = |mine: &str| {
+        let mut l =
+            herald::pipeline::Loaded::from_text(&g.loaded.record.to_text(), "game").unwrap();
+        let h = l.head().clone();
+        let mut files = vec![herald::pipeline::Submitted::file(
+            format!("{player}.toml"),
+            mine.to_string(),
+        )];
+        for (s, o) in &sc.others {
+            let p = h.players[*s].id.clone();
+            files.push(herald::pipeline::Submitted::file(
+                format!("{p}.toml"),
+                herald::report::order_file(&h.id, &p, h.turn, g.password(&p), o),
+            ));
+        }
+        l.resolve_files(&files, "2026-11-22T13:00:00Z", &g.seed, &g.signer)
+            .unwrap();
+        l.session.encode(&l.state)
+    };
+    assert_eq!(resolve(&text), resolve(&typed), "{name}: the same state");
+
+    if let (Some(tag), true) = (sc.shots, bless()) {
+        let docs = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/screenshots");
+        std::fs::create_dir_all(&docs).unwrap();
+        // a piece selected, so its targets show
+        if let Some(p) = page.data["orders"]["pieces"]
+            .as_array()
+            .and_then(|ps| ps.iter().find(|p| p["at"].is_string()))
+        {
+            let at = p["at"].as_str().unwrap().to_string();
+            page.click_cell(&at);
+        }
+        page.screenshot(&docs.join(format!("{tag}-phone.png")), 375, 800, true);
+        page.screenshot(&docs.join(format!("{tag}-desktop.png")), 1280, 900, false);
+    }
+    page.tab.close(false).unwrap();
+}
+
+/// The legal sets of one player now, as text.
+fn legal(g: &EngineGame, seat: usize) -> Vec<Vec<String>> {
+    g.loaded.session.legal_orders(&g.loaded.state, seat)
+}
+
+fn seat_due(g: &EngineGame) -> usize {
+    g.loaded.session.awaiting(&g.loaded.state)[0]
+}
+
+#[test]
+fn norse_wars_orders_by_pointing() {
+    let b = browser();
+    let mut g = EngineGame::new(
+        "norse-wars",
+        &["red", "blue", "green"],
+        "compose",
+        vec!["fog=true".into()],
+        "compose-norse",
+    );
+    for _ in 0..5 {
+        g.turn(|l, s| {
+            let all = l.session.legal_orders(&l.state, s);
+            all[all.len() / 2].clone()
+        });
+    }
+    let seat = seat_due(&g);
+    let all = legal(&g, seat);
+    let mine = all[all.len() / 3].clone();
+    let other = all
+        .iter()
+        .find(|o| o[0].split(' ').next() != mine[0].split(' ').next())
+        .unwrap()
+        .clone();
+    run(
+        &b,
+        Scenario {
+            game: &mut g,
+            seat,
+            orders: mine,
+            illegal: Some((other, "one piece per turn")),
+            others: BTreeMap::new(),
+            shots: Some("norse-wars"),
+        },
+    );
+}
+
+#[test]
+fn hexwar_orders_by_pointing() {
+    let b = browser();
+    let mut g = EngineGame::new(
+        "hexwar",
+        &["white", "black"],
+        "compose",
+        vec![],
+        "compose-hexwar",
+    );
+    let all = legal(&g, 0);
+    // a move, the moved piece turned on its new hex, another piece turned
+    let mv = all
+        .iter()
+        .find(|o| o[0].starts_with("move ") && o[0].ends_with("c4"))
+        .or_else(|| all.iter().find(|o| o[0].starts_with("move ")))
+        .unwrap()[0]
+        .clone();
+    let to = mv.split(' ').nth(2).unwrap().to_string();
+    let from = mv.split(' ').nth(1).unwrap().to_string();
+    let l = &g.loaded;
+    let pick = |cands: Vec<String>| -> String {
+        cands
+            .into_iter()
+            .find(|r| {
+                let mut o = vec![mv.clone()];
+                o.push(r.clone());
+                let parsed: Vec<_> = o
+                    .iter()
+                    .map(|x| l.session.parse_order(&l.state, 0, x).unwrap())
+                    .collect();
+                l.session.check(&l.state, 0, &parsed).is_empty()
+            })
+            .unwrap()
+    };
+    let turn_moved = pick(
+        ["N", "NE", "SE", "S", "SW", "NW"]
+            .iter()
+            .map(|d| format!("rotate {to} {d}"))
+            .collect(),
+    );
+    let other = all
+        .iter()
+        .find(|o| o[0].starts_with("rotate ") && !o[0].contains(&format!(" {from} ")))
+        .unwrap()[0]
+        .clone();
+    let second_move = all
+        .iter()
+        .find(|o| o[0].starts_with("move ") && !o[0].starts_with(&format!("move {from} ")))
+        .unwrap()[0]
+        .clone();
+    run(
+        &b,
+        Scenario {
+            game: &mut g,
+            seat: 0,
+            orders: vec![mv, turn_moved, other],
+            illegal: Some((vec![second_move], "Move action")),
+            others: BTreeMap::new(),
+            shots: Some("hexwar"),
+        },
+    );
+}
+
+#[test]
+fn stack_wars_orders_by_pointing() {
+    let b = browser();
+    let mut g = EngineGame::new(
+        "stack-wars",
+        &["black", "white"],
+        "compose",
+        vec!["size=7".into()],
+        "compose-stack",
+    );
+    for _ in 0..6 {
+        g.turn(|l, s| {
+            let all = l.session.legal_orders(&l.state, s);
+            all[all.len() / 2].clone()
+        });
+    }
+    let seat = seat_due(&g);
+    let all = legal(&g, seat);
+    let mv = all
+        .iter()
+        .find(|o| o[0].starts_with("move "))
+        .unwrap()
+        .clone();
+    let fortify = all
+        .iter()
+        .find(|o| o[0].starts_with("fortify "))
+        .unwrap()
+        .clone();
+    run(
+        &b,
+        Scenario {
+            game: &mut g,
+            seat,
+            orders: mv,
+            illegal: Some((fortify, "one action per turn")),
+            others: BTreeMap::new(),
+            shots: Some("stack-wars"),
+        },
+    );
+}
+
+#[test]
+fn unfought_battle_orders_by_pointing() {
+    let b = browser();
+    let mut g = EngineGame::new(
+        "unfought-battle",
+        &["north", "south"],
+        "compose",
+        vec![],
+        "compose-unfought",
+    );
+    // deployment: a power for each force, tapped in
+    let deploy: Vec<String> = ["5", "3", "1", "4", "2"]
+        .iter()
+        .enumerate()
+        .map(|(i, p)| format!("f{} power {p}", i + 1))
+        .collect();
+    let theirs = legal(&g, 1)[7].clone();
+    run(
+        &b,
+        Scenario {
+            game: &mut g,
+            seat: 0,
+            orders: deploy.clone(),
+            illegal: Some((
+                vec!["f2 power 5".into()],
+                "each power goes to exactly one force",
+            )),
+            others: BTreeMap::from([(1, theirs.clone())]),
+            shots: None,
+        },
+    );
+    g.turn(|_, s| {
+        if s == 0 {
+            deploy.clone()
+        } else {
+            theirs.clone()
+        }
+    });
+    // orders: moves for two forces, a costly order for a third
+    let mut orders = Vec::new();
+    let all = legal(&g, 0);
+    for f in ["f1", "f2", "f3"] {
+        let pick = all.iter().find(|o| {
+            o.len() == 1
+                && o[0].starts_with(&format!("{f} "))
+                && (o[0].contains(" move ") || o[0].ends_with("fortify"))
+                && {
+                    let mut t = orders.clone();
+                    t.push(o[0].clone());
+                    let l = &g.loaded;
+                    let parsed: Vec<_> = t
+                        .iter()
+                        .map(|x| l.session.parse_order(&l.state, 0, x).unwrap())
+                        .collect();
+                    l.session.check(&l.state, 0, &parsed).is_empty()
+                }
+        });
+        if let Some(p) = pick {
+            orders.push(p[0].clone());
+        }
+    }
+    assert!(orders.len() >= 2, "{orders:?}");
+    let again = format!("{} hold", &orders[0][..2]);
+    let theirs = g
+        .loaded
+        .session
+        .hold_orders(&g.loaded.state, 1)
+        .unwrap_or_default();
+    run(
+        &b,
+        Scenario {
+            game: &mut g,
+            seat: 0,
+            orders,
+            illegal: Some((vec![again], "one order per force")),
+            others: BTreeMap::from([(1, theirs)]),
+            shots: Some("unfought-battle"),
+        },
+    );
+}
+
+#[test]
+fn war_of_the_dukes_orders_by_pointing() {
+    let b = browser();
+    let mut g = EngineGame::new(
+        "war-of-the-dukes",
+        &["orfburg", "wulfenburg"],
+        "compose",
+        vec![],
+        "compose-dukes",
+    );
+    // deployment: every piece placed by tapping it, then its hex
+    let deploy = legal(&g, 0)[0].clone();
+    let theirs = legal(&g, 1)[0].clone();
+    let crowd = {
+        // a second unit onto the first one's hex
+        let units: Vec<&String> = deploy.iter().filter(|o| !o.starts_with("D ")).collect();
+        let hex = units[0].split(' ').nth(1).unwrap();
+        format!("{} {hex}", units[1].split(' ').next().unwrap())
+    };
+    run(
+        &b,
+        Scenario {
+            game: &mut g,
+            seat: 0,
+            orders: deploy.clone(),
+            illegal: Some((vec![crowd], "a hex holds one unit")),
+            others: BTreeMap::from([(1, theirs.clone())]),
+            shots: None,
+        },
+    );
+    g.turn(|_, s| {
+        if s == 0 {
+            deploy.clone()
+        } else {
+            theirs.clone()
+        }
+    });
+    // play (the bots) until Orfburg can attack: then a move and an attack
+    let mut rng = herald::rng::from_u64(5);
+    for _ in 0..40 {
+        let seat = seat_due(&g);
+        let attack = legal(&g, seat)
+            .into_iter()
+            .find(|o| o.len() == 1 && o[0].starts_with("attack "));
+        if let (0, Some(a)) = (seat, attack) {
+            let with: Vec<String> = a[0]
+                .split(" with ")
+                .nth(1)
+                .unwrap()
+                .split(' ')
+                .map(str::to_string)
+                .collect();
+            let mv = legal(&g, 0).into_iter().find(|o| {
+                o.len() == 1
+                    && !o[0].starts_with("attack ")
+                    && !with.iter().any(|w| o[0].starts_with(&format!("{w} ")))
+            });
+            let mut orders: Vec<String> = mv.into_iter().flatten().collect();
+            orders.push(a[0].clone());
+            let second = format!(
+                "attack {} with {}",
+                a[0].split(' ').nth(1).unwrap(),
+                with[0]
+            );
+            run(
+                &b,
+                Scenario {
+                    game: &mut g,
+                    seat: 0,
+                    orders,
+                    illegal: Some((vec![second], "attacked once a phase")),
+                    others: BTreeMap::new(),
+                    shots: Some("war-of-the-dukes"),
+                },
+            );
+            return;
+        }
+        g.turn(|l, s| l.session.bot_orders(&l.state, s, &mut rng));
+        assert!(!g.over(), "the game ended before Orfburg could attack");
+    }
+    panic!("no attack for Orfburg came up");
+}
