@@ -4,6 +4,7 @@
 
 pub mod auth;
 pub mod board;
+pub mod bots;
 pub mod cli;
 pub mod engine;
 pub mod error;
@@ -13,6 +14,7 @@ pub mod history;
 pub mod mail;
 pub mod nmr;
 pub mod orders;
+pub mod playtest;
 pub mod report;
 pub mod rng;
 

@@ -40,7 +40,11 @@ pub fn stand_in(g: &Loaded, seat: Seat, seed: &str) -> (Nmr, Vec<String>) {
         g.file.turn,
         &format!("missed orders of {id}"),
     );
-    (Nmr::Bot, g.session.bot_orders(&g.state, seat, &mut r))
+    (
+        Nmr::Bot,
+        g.session
+            .view_bot_orders(&g.state, &g.players(), seat, &g.events_for(seat), &mut r),
+    )
 }
 
 /// The player's orders from the last phase of the same kind, if every one

@@ -10,6 +10,7 @@ mod inbox;
 mod new;
 mod orders;
 mod passwd;
+mod playtest;
 mod report;
 mod resolve;
 mod status;
@@ -56,6 +57,8 @@ pub enum Command {
     Export(export::Args),
     /// Roll back the last resolved phase (replaying the log without it).
     Undo(undo::Args),
+    /// Play tournaments of view-only bots; `playtest summarize` sums them up.
+    Playtest(playtest::Args),
 }
 
 /// Run a parsed command line; the output to print on success.
@@ -75,6 +78,7 @@ pub fn run(cli: Cli) -> Result<String> {
         Command::Passwd(a) => passwd::run(a),
         Command::Export(a) => export::run(a),
         Command::Undo(a) => undo::run(a),
+        Command::Playtest(a) => playtest::run(a),
     }
 }
 
