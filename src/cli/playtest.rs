@@ -33,6 +33,9 @@ pub struct RunArgs {
     /// ismcts[:…]. Seats are rotated from game to game.
     #[arg(long, value_delimiter = ',', default_value = "greedy,random")]
     pub bots: Vec<String>,
+    /// A variant ruleset (a modified copy of `games/<game>.toml`).
+    #[arg(long)]
+    pub rules: Option<PathBuf>,
     /// A game option, key=value (repeatable), as for `herald new`.
     #[arg(long = "option")]
     pub options: Vec<String>,
@@ -138,8 +141,16 @@ fn tournament(a: RunArgs) -> Result<String> {
         return Err(Error::usage("--jobs: 1 to 256 threads"));
     }
     let shard = parse_shard(&a.shard)?;
+    let rules = match &a.rules {
+        Some(p) => Some((
+            p.display().to_string(),
+            std::fs::read_to_string(p).map_err(|e| Error::io(p, e))?,
+        )),
+        None => None,
+    };
     let run = Run {
         game: entry.name.to_string(),
+        rules,
         games: a.games,
         bots,
         options,
@@ -156,7 +167,7 @@ fn tournament(a: RunArgs) -> Result<String> {
             crate::file::write_atomic(&p, lines.as_bytes())?;
             let unfinished = records.iter().filter(|r| !r.finished).count();
             Ok(format!(
-                "{} games of {} written to {}{}",
+                "{} games of {} written to {}{}\n",
                 records.len(),
                 entry.name,
                 p.display(),
@@ -167,7 +178,7 @@ fn tournament(a: RunArgs) -> Result<String> {
                 }
             ))
         }
-        None => Ok(lines.trim_end().to_string()),
+        None => Ok(lines),
     }
 }
 
@@ -191,8 +202,8 @@ fn summarize(a: SummarizeArgs) -> Result<String> {
         crate::file::write_atomic(p, summary::plot(&tables[0]).as_bytes())?;
     }
     match a.format.as_str() {
-        "text" => Ok(summary::text(&tables).trim_end().to_string()),
-        "json" => Ok(summary::json(&tables).trim_end().to_string()),
+        "text" => Ok(summary::text(&tables).trim_end().to_string() + "\n"),
+        "json" => Ok(summary::json(&tables)),
         f => Err(Error::usage(format!("--format {f}: text or json"))),
     }
 }

@@ -22,6 +22,8 @@ use std::collections::BTreeMap;
 #[derive(Debug, Clone)]
 pub struct Job {
     pub game: String,
+    /// The ruleset file a variant run was given (`--rules`), for the record.
+    pub rules: Option<String>,
     /// The game's number in the run, from 0.
     pub index: u64,
     /// The run's seed.
@@ -39,6 +41,9 @@ pub struct Job {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Record {
     pub game: String,
+    /// A variant ruleset's file (`--rules`); absent for the built-in one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<String>,
     pub options: BTreeMap<String, String>,
     /// The run's seed and this game's number: `herald playtest` with the
     /// same seed plays it again.
@@ -73,6 +78,8 @@ pub struct Record {
 #[derive(Debug, Clone)]
 pub struct Run {
     pub game: String,
+    /// A variant ruleset: its file name and text (`--rules`).
+    pub rules: Option<(String, String)>,
     pub games: u64,
     pub bots: Vec<BotSpec>,
     pub options: Options,
@@ -102,12 +109,16 @@ impl Run {
 
 /// Play `run` (its shard) on `jobs` threads; the records in game order.
 pub fn run(entry: &Entry, run: &Run) -> Result<Vec<Record>, String> {
-    let session = entry.load(entry.ruleset)?;
+    let session = match &run.rules {
+        Some((name, text)) => entry.load(text).map_err(|e| format!("{name}: {e}"))?,
+        None => entry.load(entry.ruleset)?,
+    };
     let jobs: Vec<Job> = run
         .indices()
         .into_iter()
         .map(|index| Job {
             game: run.game.clone(),
+            rules: run.rules.as_ref().map(|r| r.0.clone()),
             index,
             seed: run.seed.clone(),
             options: run.options.clone(),
@@ -246,6 +257,7 @@ pub fn play<G: Game>(rules: &G::Rules, job: &Job) -> Result<Record, String> {
     };
     Ok(Record {
         game: job.game.clone(),
+        rules: job.rules.clone(),
         options: job.options.clone(),
         seed: job.seed.clone(),
         index: job.index,

@@ -12,6 +12,7 @@ use std::fmt::Write;
 #[derive(Debug, Clone, Serialize)]
 pub struct Table {
     pub game: String,
+    pub rules: Option<String>,
     pub options: BTreeMap<String, String>,
     pub seats: usize,
     pub games: u64,
@@ -31,6 +32,28 @@ pub struct Table {
     pub margin: Spread,
     /// Bot strength on the Elo scale (Bradley–Terry), the first bot at 0.
     pub elo: Vec<(String, f64)>,
+    /// How the games ended: the result's reason (the text after the
+    /// winner, numbers as `#`), most frequent first.
+    pub endings: Vec<(String, u64)>,
+}
+
+/// The reason part of a result line: after the first `: `, digits as `#`.
+pub fn ending(result: &str) -> String {
+    let reason = result.split_once(": ").map_or(result, |(_, r)| r);
+    let mut out = String::new();
+    let mut last_hash = false;
+    for c in reason.chars() {
+        if c.is_ascii_digit() {
+            if !last_hash {
+                out.push('#');
+            }
+            last_hash = true;
+        } else {
+            out.push(c);
+            last_hash = false;
+        }
+    }
+    out
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -97,6 +120,7 @@ pub fn tables(records: &[Record]) -> Result<Vec<Table>, String> {
     for r in records {
         let key = (
             r.game.clone(),
+            r.rules.clone(),
             r.seed.clone(),
             r.index,
             options_text(&r.options),
@@ -108,10 +132,16 @@ pub fn tables(records: &[Record]) -> Result<Vec<Table>, String> {
             ));
         }
     }
-    let mut groups: BTreeMap<(String, String, usize), Vec<&Record>> = BTreeMap::new();
+    let mut groups: BTreeMap<(String, Option<String>, String, usize), Vec<&Record>> =
+        BTreeMap::new();
     for r in records {
         groups
-            .entry((r.game.clone(), options_text(&r.options), r.seats))
+            .entry((
+                r.game.clone(),
+                r.rules.clone(),
+                options_text(&r.options),
+                r.seats,
+            ))
             .or_default()
             .push(r);
     }
@@ -255,11 +285,18 @@ fn table(rs: &[&Record]) -> Table {
     } else {
         vec![0.0; bots.len()]
     };
+    let mut counts: BTreeMap<String, u64> = BTreeMap::new();
+    for r in rs {
+        *counts.entry(ending(&r.result)).or_default() += 1;
+    }
+    let mut endings: Vec<(String, u64)> = counts.into_iter().collect();
+    endings.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     let lengths: Vec<f64> = rs.iter().map(|r| r.length as f64).collect();
     let leads: Vec<f64> = rs.iter().map(|r| r.lead_changes as f64).collect();
     let margins: Vec<f64> = rs.iter().map(|r| r.margin as f64).collect();
     Table {
         game: first.game.clone(),
+        rules: first.rules.clone(),
         options: first.options.clone(),
         seats: n,
         games,
@@ -274,6 +311,14 @@ fn table(rs: &[&Record]) -> Table {
         lead_changes: spread(&leads),
         margin: spread(&margins),
         elo: bots.into_iter().zip(ratings).collect(),
+        endings,
+    }
+}
+
+fn label(t: &Table) -> String {
+    match &t.rules {
+        Some(r) => format!("{}, rules {r}, {}", t.game, options_text(&t.options)),
+        None => format!("{} ({})", t.game, options_text(&t.options)),
     }
 }
 
@@ -290,9 +335,8 @@ pub fn text(tables: &[Table]) -> String {
     for t in tables {
         let _ = writeln!(
             o,
-            "{} ({}), {} seats: {} games, {} unfinished",
-            t.game,
-            options_text(&t.options),
+            "{}, {} seats: {} games, {} unfinished",
+            label(t),
             t.seats,
             t.games,
             t.unfinished
@@ -357,6 +401,10 @@ pub fn text(tables: &[Table]) -> String {
         let _ = writeln!(o, "  length in phases: {}", spread_text(&t.length));
         let _ = writeln!(o, "  lead changes: {}", spread_text(&t.lead_changes));
         let _ = writeln!(o, "  final score margin: {}", spread_text(&t.margin));
+        let _ = writeln!(o, "  endings:");
+        for (e, k) in &t.endings {
+            let _ = writeln!(o, "    {k:>5}  {e}");
+        }
         if t.elo.len() > 1 {
             let _ = writeln!(o, "  strength (Elo scale, Bradley-Terry fit, first bot 0):");
             let mut e = t.elo.clone();
@@ -401,9 +449,8 @@ pub fn plot(t: &Table) -> String {
     let width = width.max(420.0);
     let height = top + ph + 90.0 + 18.0 * bots.len() as f64;
     let title = format!(
-        "{} ({}): win rate by seat, {} games, 95% Wilson intervals",
-        t.game,
-        options_text(&t.options),
+        "{}: win rate by seat, {} games, 95% Wilson intervals",
+        label(t),
         t.games
     );
     let mut svg = Svg::new(width, height, &title);

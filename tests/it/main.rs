@@ -9,6 +9,7 @@ mod hexwar;
 mod mail;
 mod pictures;
 mod playouts;
+mod playtest;
 mod stack_wars;
 mod unfought_battle;
 mod war_of_the_dukes;

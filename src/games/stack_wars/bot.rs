@@ -78,9 +78,18 @@ fn worth(st: &State, side: Side) -> i32 {
     w
 }
 
+/// The difference of the sides' worth, fading to nothing as the quiet
+/// count nears its limit (the game is then about to be drawn, whatever the
+/// points): a side ahead is pushed to fortify, attack or invade before the
+/// quiet cap takes its lead away.
 pub fn evaluate(_rules: &Rules, st: &State, seat: usize) -> i32 {
     let me = Side::of_seat(seat);
-    worth(st, me) - worth(st, me.other())
+    let e = worth(st, me) - worth(st, me.other());
+    if st.quiet_limit == 0 {
+        return e;
+    }
+    let left = st.quiet_limit.saturating_sub(st.quiet) as i64;
+    (e as i64 * left / st.quiet_limit as i64) as i32
 }
 
 pub fn scores(st: &State) -> Vec<i32> {

@@ -276,8 +276,11 @@ fn standing(rules: &Rules, st: &State, seat: usize) -> i32 {
     w
 }
 
+/// Three times the difference of the sides' standing: a Sovereign in
+/// danger, a Contentious hex or a force of power 3 is then worth a tenth
+/// of the reward scale to a search, not a fortieth.
 pub fn evaluate(rules: &Rules, st: &State, seat: usize) -> i32 {
-    standing(rules, st, seat) - standing(rules, st, 1 - seat)
+    3 * (standing(rules, st, seat) - standing(rules, st, 1 - seat))
 }
 
 /// The powers of each side's living forces.
