@@ -61,7 +61,14 @@ fn midgame<G: Game>(rules: &G::Rules, options: &Options, seats: usize, phases: u
     st
 }
 
-fn bench_game<G: Game>(c: &mut Criterion, options: &[(&str, &str)], seats: usize, bot: &str, its: u32) {
+fn bench_game<G: Game>(
+    c: &mut Criterion,
+    label: &str,
+    options: &[(&str, &str)],
+    seats: usize,
+    bot: &str,
+    its: u32,
+) {
     let rules = G::load_rules(G::RULESET).unwrap();
     let mut opts = Options::new();
     for (k, v) in options {
@@ -71,7 +78,7 @@ fn bench_game<G: Game>(c: &mut Criterion, options: &[(&str, &str)], seats: usize
     let start = G::setup(&rules, &ids, &opts, None, &mut rng::from_u64(1))
         .unwrap()
         .state;
-    let mut g = c.benchmark_group(format!("playtest/{}", G::NAME));
+    let mut g = c.benchmark_group(format!("playtest/{label}"));
     g.sample_size(10);
     g.measurement_time(std::time::Duration::from_secs(4));
     g.warm_up_time(std::time::Duration::from_secs(1));
@@ -91,7 +98,9 @@ fn bench_game<G: Game>(c: &mut Criterion, options: &[(&str, &str)], seats: usize
     g.bench_function(format!("{bot} iterations"), |b| {
         b.iter_batched(
             || rng::from_u64(9),
-            |mut r| black_box(bots::choose::<G>(&rules, &view, seat, seats, &spec, &mut r).unwrap()),
+            |mut r| {
+                black_box(bots::choose::<G>(&rules, &view, seat, seats, &spec, &mut r).unwrap())
+            },
             BatchSize::SmallInput,
         )
     });
@@ -99,12 +108,12 @@ fn bench_game<G: Game>(c: &mut Criterion, options: &[(&str, &str)], seats: usize
 }
 
 fn benches(c: &mut Criterion) {
-    bench_game::<NorseWars>(c, &[], 2, "mcts", 200);
-    bench_game::<NorseWars>(c, &[("fog", "true")], 3, "ismcts", 200);
-    bench_game::<Hexwar>(c, &[], 2, "mcts", 200);
-    bench_game::<StackWars>(c, &[], 2, "mcts", 200);
-    bench_game::<UnfoughtBattle>(c, &[], 2, "ismcts", 200);
-    bench_game::<WarOfTheDukes>(c, &[], 2, "mcts", 10);
+    bench_game::<NorseWars>(c, "norse-wars", &[], 2, "mcts", 200);
+    bench_game::<NorseWars>(c, "norse-wars-fog-3p", &[("fog", "true")], 3, "ismcts", 200);
+    bench_game::<Hexwar>(c, "hexwar", &[], 2, "mcts", 200);
+    bench_game::<StackWars>(c, "stack-wars", &[], 2, "mcts", 200);
+    bench_game::<UnfoughtBattle>(c, "unfought-battle", &[], 2, "ismcts", 200);
+    bench_game::<WarOfTheDukes>(c, "war-of-the-dukes", &[], 2, "mcts", 10);
 }
 
 criterion_group!(playtest, benches);

@@ -102,6 +102,7 @@ pub struct Pair {
 /// players who met so that an unbeaten or winless player gets a finite
 /// rating. Scaled to Elo (400 × log10 of the strength) with the first
 /// player at 0.
+#[allow(clippy::needless_range_loop)]
 pub fn elo(n: usize, pairs: &[Pair]) -> Vec<f64> {
     let mut wins = vec![0.0f64; n];
     let mut games = vec![vec![0.0f64; n]; n];

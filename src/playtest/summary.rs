@@ -37,12 +37,22 @@ pub struct Table {
     pub endings: Vec<(String, u64)>,
 }
 
-/// The reason part of a result line: after the first `: `, digits as `#`.
+/// The reason part of a result line: after the first `: `, without what
+/// stands in brackets (the pieces that made it so), digits as `#`.
 pub fn ending(result: &str) -> String {
     let reason = result.split_once(": ").map_or(result, |(_, r)| r);
     let mut out = String::new();
     let mut last_hash = false;
+    let mut depth = 0;
     for c in reason.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' if depth > 0 => depth -= 1,
+            _ => {}
+        }
+        if depth > 0 || c == ')' {
+            continue;
+        }
         if c.is_ascii_digit() {
             if !last_hash {
                 out.push('#');
@@ -53,7 +63,7 @@ pub fn ending(result: &str) -> String {
             last_hash = false;
         }
     }
-    out
+    out.trim_end().to_string()
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -528,4 +538,19 @@ pub fn plot(t: &Table) -> String {
         &format!("dashed: fair share {:.0}%", fair * 100.0),
     );
     svg.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ending;
+
+    #[test]
+    fn endings_keep_the_reason_without_numbers_or_pieces() {
+        assert_eq!(ending("0 won: took the Throne"), "took the Throne");
+        assert_eq!(
+            ending("1 (Wulfenburg) won a marginal victory: after turn 15 Orfburg does not hold Kaiserburg and Wulfenburg stands in the between-rivers area (C2 1015, A3 0420)"),
+            "after turn # Orfburg does not hold Kaiserburg and Wulfenburg stands in the between-rivers area"
+        );
+        assert_eq!(ending("draw"), "draw");
+    }
 }

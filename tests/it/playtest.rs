@@ -86,11 +86,17 @@ fn the_command_line_writes_the_same_bytes_for_any_jobs_and_shards() {
     let mut lines: Vec<String> = Vec::new();
     for i in 1..=3 {
         let s = format!("{i}/3");
-        lines.extend(go(&["--shard", &s], &format!("s{i}.jsonl")).lines().map(String::from));
+        lines.extend(
+            go(&["--shard", &s], &format!("s{i}.jsonl"))
+                .lines()
+                .map(String::from),
+        );
     }
-    let index = |l: &String| serde_json::from_str::<serde_json::Value>(l).unwrap()["index"]
-        .as_u64()
-        .unwrap();
+    let index = |l: &String| {
+        serde_json::from_str::<serde_json::Value>(l).unwrap()["index"]
+            .as_u64()
+            .unwrap()
+    };
     lines.sort_by_key(index);
     assert_eq!(lines.join("\n") + "\n", whole);
     // The summary reads shards together, refuses a shard given twice.
@@ -102,8 +108,14 @@ fn the_command_line_writes_the_same_bytes_for_any_jobs_and_shards() {
         &out("s3.jsonl"),
     ]);
     assert_eq!(code, 0, "{err}");
-    assert!(text.contains("unfought-battle (default options), 2 seats: 4 games"), "{text}");
-    assert!(text.contains("seat 1") && text.contains("ismcts:20:d3"), "{text}");
+    assert!(
+        text.contains("unfought-battle (default options), 2 seats: 4 games"),
+        "{text}"
+    );
+    assert!(
+        text.contains("seat 1") && text.contains("ismcts:20:d3"),
+        "{text}"
+    );
     let (code, _, err) = herald(&["playtest", "summarize", &out("s1.jsonl"), &out("s1.jsonl")]);
     assert_eq!(code, 1);
     assert!(err.contains("given twice"), "{err}");
@@ -131,10 +143,15 @@ fn the_command_line_writes_the_same_bytes_for_any_jobs_and_shards() {
 
 #[test]
 fn every_bot_plays_every_game_to_its_end() {
-    let cases: &[(&str, &[&str], &[(&str, &str)])] = &[
+    type Case<'a> = (&'a str, &'a [&'a str], &'a [(&'a str, &'a str)]);
+    let cases: &[Case] = &[
         ("norse-wars", &["mcts:20:d4", "greedy"], &[]),
         ("norse-wars", &["random", "greedy", "mcts:10:d3"], &[]),
-        ("norse-wars", &["ismcts:10:d3", "random"], &[("fog", "true")]),
+        (
+            "norse-wars",
+            &["ismcts:10:d3", "random"],
+            &[("fog", "true")],
+        ),
         ("hexwar", &["mcts:10:d3", "greedy"], &[]),
         ("hexwar", &["random", "random"], &[]),
         ("stack-wars", &["greedy", "random"], &[("size", "5")]),
@@ -169,14 +186,22 @@ fn mcts_beats_random_and_greedy_in_a_small_match() {
     // Deterministic (seeded): a small version of the tournaments in
     // docs/playtest/, to catch a search that stopped searching.
     let entry = games::find("norse-wars").unwrap();
-    let recs = playtest::run(entry, &run("norse-wars", 4, &["mcts:200", "random"], 2, (1, 1))).unwrap();
+    let recs = playtest::run(
+        entry,
+        &run("norse-wars", 4, &["mcts:200", "random"], 2, (1, 1)),
+    )
+    .unwrap();
     let won = recs.iter().filter(|r| {
         let s = r.bots.iter().position(|b| b == "mcts:200").unwrap();
         r.winners == vec![s]
     });
     assert_eq!(won.count(), 4, "{recs:?}");
     let entry = games::find("hexwar").unwrap();
-    let recs = playtest::run(entry, &run("hexwar", 2, &["mcts:100:d6", "random"], 2, (1, 1))).unwrap();
+    let recs = playtest::run(
+        entry,
+        &run("hexwar", 2, &["mcts:100:d6", "random"], 2, (1, 1)),
+    )
+    .unwrap();
     for r in &recs {
         let s = r.bots.iter().position(|b| b == "mcts:100:d6").unwrap();
         assert_eq!(r.winners, vec![s], "{r:?}");
@@ -214,7 +239,8 @@ fn norse_wars_bots_under_fog_do_not_see_hidden_pieces() {
         .unwrap()
         .state;
     let seat = st.to_move().unwrap();
-    let view = |st: &State| serde_json::to_value(NorseWars::view(&r, st, &players, seat, &[])).unwrap();
+    let view =
+        |st: &State| serde_json::to_value(NorseWars::view(&r, st, &players, seat, &[])).unwrap();
     let v0 = view(&st);
     let labels = st.labels();
     let seen: Vec<String> = v0["pieces"]
@@ -247,8 +273,15 @@ fn norse_wars_bots_under_fog_do_not_see_hidden_pieces() {
     // A second hidden difference: that player's Warriors' starvation order.
     let owner = other.pieces[k].seat as usize;
     other.seats[owner].starve_preference = vec![3, 1];
-    assert_ne!(serde_json::to_value(&st).unwrap(), serde_json::to_value(&other).unwrap());
-    assert_eq!(view(&st), view(&other), "the two states must look the same to the seat");
+    assert_ne!(
+        serde_json::to_value(&st).unwrap(),
+        serde_json::to_value(&other).unwrap()
+    );
+    assert_eq!(
+        view(&st),
+        view(&other),
+        "the two states must look the same to the seat"
+    );
     let s = session("norse-wars");
     let a: AnyState = Box::new(st);
     let b: AnyState = Box::new(other);
@@ -281,9 +314,7 @@ fn unfought_battle_bots_do_not_see_hidden_forces_powers_or_shih() {
                 let f = &st.sides[1].forces[i];
                 f.alive
                     && !st.sides[0].knows(f.id)
-                    && st.sides[0]
-                        .living()
-                        .all(|m| m.at.distance(f.at) > sight)
+                    && st.sides[0].living().all(|m| m.at.distance(f.at) > sight)
             })
             .collect()
     };
@@ -311,7 +342,11 @@ fn unfought_battle_bots_do_not_see_hidden_forces_powers_or_shih() {
     let view = |st: &State| {
         serde_json::to_value(UnfoughtBattle::view(&r, st, &players, seat, &[])).unwrap()
     };
-    assert_eq!(view(&st), view(&other), "the two states must look the same to north");
+    assert_eq!(
+        view(&st),
+        view(&other),
+        "the two states must look the same to north"
+    );
     let s = session("unfought-battle");
     let a: AnyState = Box::new(st);
     let b: AnyState = Box::new(other);
@@ -328,7 +363,10 @@ fn war_of_the_dukes_deployment_bots_see_no_deployment() {
     // bot's deployment is the same whichever side it plays against and
     // whatever that side will deploy (it is not in the state to read).
     let s = session("war-of-the-dukes");
-    let players: Vec<String> = ["orfburg", "wulfenburg"].iter().map(|s| s.to_string()).collect();
+    let players: Vec<String> = ["orfburg", "wulfenburg"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
     let (st, _) = s
         .setup(&players, &Options::new(), None, &mut rng::from_u64(1))
         .unwrap();
@@ -356,8 +394,15 @@ fn the_summary_reports_intervals_and_plots_them() {
         assert!(r.low <= r.rate && r.rate <= r.high);
     }
     let out = summary::text(&tables);
-    assert!(out.contains("by seat:") && out.contains("95% Wilson"), "{out}");
-    assert_eq!(out, summary::text(&summary::tables(&back).unwrap()), "same bytes");
+    assert!(
+        out.contains("by seat:") && out.contains("95% Wilson"),
+        "{out}"
+    );
+    assert_eq!(
+        out,
+        summary::text(&summary::tables(&back).unwrap()),
+        "same bytes"
+    );
     let json: serde_json::Value = serde_json::from_str(&summary::json(&tables)).unwrap();
     assert_eq!(json[0]["games"], 6);
     let svg = summary::plot(t);

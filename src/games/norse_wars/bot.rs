@@ -90,8 +90,8 @@ pub fn determinise(rules: &Rules, view: &View, rng: &mut ChaCha20Rng) -> Result<
         free.retain(|h| *h != Hex::ORIGIN && !shields.contains(h));
         let warriors = rules.scaling_for(n).map_or(0, |s| s.warriors) as usize;
         let my_team = seats[me].team;
-        for s in 0..n {
-            if !seats[s].alive || seats[s].team == my_team {
+        for (s, seat) in seats.iter().enumerate() {
+            if !seat.alive || seat.team == my_team {
                 continue;
             }
             for num in 0..=warriors {

@@ -94,8 +94,7 @@ pub fn determinise(rules: &Rules, view: &View, rng: &mut ChaCha20Rng) -> Result<
     let n = rules.forces.powers.len();
     let mut theirs: Vec<Force> = Vec::with_capacity(n);
     let mut known: Vec<u8> = Vec::new();
-    let enemy_shih;
-    if phase == Phase::Deploy {
+    let enemy_shih = if phase == Phase::Deploy {
         // Nothing is hidden yet: the enemy stands on its start, undeployed.
         for (i, h) in rules.board.starts[1 - me].iter().enumerate() {
             theirs.push(Force {
@@ -105,7 +104,7 @@ pub fn determinise(rules: &Rules, view: &View, rng: &mut ChaCha20Rng) -> Result<
                 alive: true,
             });
         }
-        enemy_shih = rules.shih.start;
+        rules.shih.start
     } else {
         let sight = rules.sight.range;
         let eyes: Vec<Hex> = mine.iter().filter(|f| f.alive).map(|f| f.at).collect();
@@ -178,8 +177,8 @@ pub fn determinise(rules: &Rules, view: &View, rng: &mut ChaCha20Rng) -> Result<
                 theirs.len()
             ));
         }
-        enemy_shih = rng::below(rng, rules.shih.max + 1);
-    }
+        rng::below(rng, rules.shih.max + 1)
+    };
     let my_side = Side {
         shih: view.shih,
         forces: mine,
