@@ -14,10 +14,12 @@ pub mod store;
 
 pub mod auth;
 pub mod board;
+pub mod bots;
 pub mod error;
 pub mod games;
 pub mod names;
 pub mod orders;
+pub mod playtest;
 pub mod rng;
 pub mod time;
 

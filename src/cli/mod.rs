@@ -14,6 +14,7 @@ mod keygen;
 mod new;
 mod orders;
 mod passwd;
+mod playtest;
 mod report;
 mod resolve;
 mod status;
@@ -75,6 +76,8 @@ pub enum Command {
     Convert(convert::Args),
     /// Make a moderator's signing key for `new --key`.
     Keygen(keygen::Args),
+    /// Play tournaments of view-only bots; `playtest summarize` sums them up.
+    Playtest(playtest::Args),
 }
 
 /// Run a parsed command line; the output to print on success.
@@ -100,6 +103,7 @@ pub fn run(cli: Cli) -> Result<String> {
         Command::Undo(a) => undo::run(a, wait),
         Command::Convert(a) => convert::run(a),
         Command::Keygen(a) => keygen::run(a),
+        Command::Playtest(a) => playtest::run(a),
     }
 }
 

@@ -209,6 +209,60 @@ pub trait Game: 'static {
             .collect();
         compose::from_legal_sets(&sets)
     }
+    // ---- Bots that see only a player's view, and the playtest lab (issue
+    // 20): the algorithms are in `src/bots/`, the tournaments in
+    // `src/playtest/`, each game's part in `src/games/<game>/bot.rs`. ----
+
+    /// A state the forward model can run, built from `view` (exactly what
+    /// the seat's report is rendered from) and nothing else: the state
+    /// itself where the view shows everything the rules need; otherwise
+    /// one sample of what the view leaves open (pieces out of sight, hidden
+    /// powers, the enemy's treasury), drawn from `rng`, consistent with
+    /// everything the view shows. `Err` where the game has no bot support.
+    fn determinise(
+        _rules: &Self::Rules,
+        _view: &Self::View,
+        _rng: &mut ChaCha20Rng,
+    ) -> Result<Self::State, String> {
+        Err(format!("{} has no view-only bots", Self::TITLE))
+    }
+    /// Whether `view` hides something the forward model needs, so that
+    /// [`Game::determinise`] samples (the bots then need ISMCTS).
+    fn view_hides(_rules: &Self::Rules, _view: &Self::View) -> bool {
+        false
+    }
+    /// A uniformly random legal set of orders for `seat` (the `random`
+    /// bot, random playouts). Never a resignation. By default one of
+    /// [`Game::legal_orders`].
+    fn random_orders(
+        rules: &Self::Rules,
+        state: &Self::State,
+        seat: Seat,
+        rng: &mut ChaCha20Rng,
+    ) -> Vec<Self::Order> {
+        let all = Self::candidate_orders(rules, state, seat, rng);
+        crate::rng::pick(rng, &all).cloned().unwrap_or_default()
+    }
+    /// The order sets a searching bot (greedy, MCTS) chooses among for
+    /// `seat` now; never a resignation. By default [`Game::legal_orders`].
+    fn candidate_orders(
+        rules: &Self::Rules,
+        state: &Self::State,
+        seat: Seat,
+        _rng: &mut ChaCha20Rng,
+    ) -> Vec<Vec<Self::Order>> {
+        Self::legal_orders(rules, state, seat)
+    }
+    /// How good `state` is for `seat`: 0 even, about ±1000 decided.
+    /// Integers, so searches stay deterministic.
+    fn evaluate(_rules: &Self::Rules, _state: &Self::State, _seat: Seat) -> i32 {
+        0
+    }
+    /// Each seat's score in the game's own terms where it has one (points,
+    /// material), for the playtest's margins and lead changes.
+    fn scores(_rules: &Self::Rules, _state: &Self::State) -> Vec<i32> {
+        Vec::new()
+    }
 }
 
 /// What happens to a player who sends no orders by the deadline.
@@ -300,6 +354,33 @@ pub trait Session: Send + Sync {
     fn drop_out(&self, state: &AnyState, seat: Seat) -> Option<(AnyState, Vec<Value>)>;
     /// The order composer's data for `seat` now (`Game::compose`), as JSON.
     fn compose(&self, state: &AnyState, seat: Seat) -> Value;
+
+    // ---- Bots and the playtest lab (issue 20) ----
+
+    /// The orders of the bot that stands in for a player who sent none (the
+    /// `bot` missed-order policy): `seat`'s view is built here from exactly
+    /// what a report takes, and the bot ([`crate::bots::STAND_IN`]) gets
+    /// that view and nothing else. Deterministic from `rng`.
+    fn view_bot_orders(
+        &self,
+        state: &AnyState,
+        players: &[String],
+        seat: Seat,
+        events: &[(u32, Value)],
+        rng: &mut ChaCha20Rng,
+    ) -> Vec<String>;
+    /// The orders of any bot on `seat`'s view, as text.
+    fn bot_on_view(
+        &self,
+        bot: &crate::bots::BotSpec,
+        state: &AnyState,
+        players: &[String],
+        seat: Seat,
+        events: &[(u32, Value)],
+        rng: &mut ChaCha20Rng,
+    ) -> Result<Vec<String>, String>;
+    /// One game of a playtest tournament, played on the typed state.
+    fn playtest(&self, job: &crate::playtest::Job) -> Result<crate::playtest::Record, String>;
 }
 
 struct Loaded<G: Game> {
@@ -444,6 +525,51 @@ impl<G: Game> Session for Loaded<G> {
     fn compose(&self, s: &AnyState, seat: Seat) -> Value {
         serde_json::to_value(G::compose(&self.rules, state::<G>(s), seat))
             .expect("composer data serialises")
+    }
+    fn view_bot_orders(
+        &self,
+        s: &AnyState,
+        players: &[String],
+        seat: Seat,
+        events: &[(u32, Value)],
+        rng: &mut ChaCha20Rng,
+    ) -> Vec<String> {
+        // Events a report could not read would make the report fail too;
+        // the bot then decides on the view without them.
+        let view = self
+            .typed_view(s, players, seat, events)
+            .unwrap_or_else(|_| G::view(&self.rules, state::<G>(s), players, seat, &[]));
+        match crate::bots::choose::<G>(
+            &self.rules,
+            &view,
+            seat,
+            players.len(),
+            &crate::bots::STAND_IN,
+            rng,
+        ) {
+            Ok(orders) => orders.iter().map(|o| o.to_string()).collect(),
+            // A game without view-only bot support: a random legal set (a
+            // player's own legal orders never depend on what they cannot see).
+            Err(_) => crate::rng::pick(rng, &self.legal_orders(s, seat))
+                .cloned()
+                .unwrap_or_default(),
+        }
+    }
+    fn bot_on_view(
+        &self,
+        bot: &crate::bots::BotSpec,
+        s: &AnyState,
+        players: &[String],
+        seat: Seat,
+        events: &[(u32, Value)],
+        rng: &mut ChaCha20Rng,
+    ) -> Result<Vec<String>, String> {
+        let view = self.typed_view(s, players, seat, events)?;
+        let orders = crate::bots::choose::<G>(&self.rules, &view, seat, players.len(), bot, rng)?;
+        Ok(orders.iter().map(|o| o.to_string()).collect())
+    }
+    fn playtest(&self, job: &crate::playtest::Job) -> Result<crate::playtest::Record, String> {
+        crate::playtest::play::<G>(&self.rules, job)
     }
 }
 

@@ -36,7 +36,12 @@ pub fn stand_in(g: &Loaded, seat: Seat, seed: &str) -> (Nmr, Vec<String>) {
     let head = g.head();
     let id = &head.players[seat].id;
     let mut r = rng::phase_rng(seed, &head.id, head.turn, &format!("missed orders of {id}"));
-    (Nmr::Bot, g.session.bot_orders(&g.state, seat, &mut r))
+    // The stand-in bot decides on the player's view only (issue 20).
+    (
+        Nmr::Bot,
+        g.session
+            .view_bot_orders(&g.state, &g.players(), seat, &g.events_for(seat), &mut r),
+    )
 }
 
 /// The player's orders from the last phase of the same kind, if every one

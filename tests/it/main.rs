@@ -13,6 +13,7 @@ mod new_refusals;
 mod orders;
 mod pictures;
 mod playouts;
+mod playtest;
 mod readme;
 mod stack_wars;
 mod unfought_battle;

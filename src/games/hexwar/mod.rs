@@ -7,6 +7,7 @@
 //! player sees, `playout` random games, perft and the demo bot. Rulings are
 //! in `games/hexwar.md`.
 
+pub mod bot;
 pub mod compose;
 pub mod movegen;
 pub mod piece;
@@ -305,5 +306,29 @@ impl Game for Hexwar {
                 play::reason(f.how, None, None)
             ),
         })
+    }
+
+    fn determinise(rules: &Rules, view: &view::View, _: &mut ChaCha20Rng) -> Result<State, String> {
+        bot::determinise(rules, view)
+    }
+    fn candidate_orders(
+        rules: &Rules,
+        st: &State,
+        seat: Seat,
+        _: &mut ChaCha20Rng,
+    ) -> Vec<Vec<Order>> {
+        bot::candidates(rules, st, seat)
+    }
+    /// Uniform over the legal single actions and the pass.
+    fn random_orders(rules: &Rules, st: &State, seat: Seat, rng: &mut ChaCha20Rng) -> Vec<Order> {
+        crate::rng::pick(rng, &Self::legal_orders(rules, st, seat))
+            .cloned()
+            .unwrap_or_default()
+    }
+    fn evaluate(rules: &Rules, st: &State, seat: Seat) -> i32 {
+        bot::evaluate(rules, st, seat)
+    }
+    fn scores(rules: &Rules, st: &State) -> Vec<i32> {
+        bot::scores(rules, st)
     }
 }

@@ -4,6 +4,7 @@
 //! `play` movement and push combat, `view` what one player may see. Rulings
 //! are in `games/norse-wars.md`.
 
+pub mod bot;
 pub mod compose;
 pub mod play;
 pub mod playout;
@@ -502,5 +503,22 @@ impl Game for NorseWars {
             winners: names,
             summary,
         })
+    }
+
+    fn determinise(
+        rules: &Rules,
+        view: &view::View,
+        rng: &mut ChaCha20Rng,
+    ) -> Result<State, String> {
+        bot::determinise(rules, view, rng)
+    }
+    fn view_hides(_: &Rules, view: &view::View) -> bool {
+        bot::hides(view)
+    }
+    fn evaluate(rules: &Rules, st: &State, seat: Seat) -> i32 {
+        bot::evaluate(rules, st, seat)
+    }
+    fn scores(_: &Rules, st: &State) -> Vec<i32> {
+        bot::scores(st)
     }
 }

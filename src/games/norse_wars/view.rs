@@ -57,6 +57,11 @@ pub struct View {
     /// The moves and attacks of those events the player saw, for the picture.
     pub arrows: Vec<Arrow>,
     pub stalemate: u32,
+    /// Whether a piece has been pushed off the board in the current round
+    /// (it decides whether the round counts towards starvation). Public
+    /// without fog; under fog a push-off out of sight is not told, so
+    /// neither is this (`None`).
+    pub eliminated_this_round: Option<bool>,
     /// Rounds without an elimination until the next starvation (or shrink).
     pub next_starvation_in: u32,
     pub legal: Vec<String>,
@@ -521,6 +526,7 @@ pub fn view(
         events,
         arrows,
         stalemate: st.stalemate,
+        eliminated_this_round: (!fog).then_some(st.eliminated_this_round),
         next_starvation_in: cadence.rounds_to_next(st.stalemate),
         legal,
         starve_preference: st.seats[seat]

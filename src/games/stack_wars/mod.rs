@@ -6,6 +6,7 @@
 //! start and position files, `play` every rule, `view` what a player sees,
 //! `playout` random games and the bot. Rulings: `games/stack-wars.md`.
 
+pub mod bot;
 pub mod compose;
 pub mod play;
 pub mod playout;
@@ -366,6 +367,19 @@ impl Game for StackWars {
                 summary: format!("draw, points Black–White {score}: {}", end.how),
             },
         })
+    }
+
+    fn determinise(_: &Rules, view: &view::View, _: &mut ChaCha20Rng) -> Result<State, String> {
+        bot::determinise(view)
+    }
+    fn candidate_orders(_: &Rules, st: &State, seat: Seat, _: &mut ChaCha20Rng) -> Vec<Vec<Order>> {
+        bot::candidates(st, seat)
+    }
+    fn evaluate(rules: &Rules, st: &State, seat: Seat) -> i32 {
+        bot::evaluate(rules, st, seat)
+    }
+    fn scores(_: &Rules, st: &State) -> Vec<i32> {
+        bot::scores(st)
     }
 }
 

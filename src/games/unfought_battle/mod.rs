@@ -10,6 +10,7 @@
 
 pub mod adjudicate;
 pub mod board;
+pub mod bot;
 pub mod combat;
 pub mod compose;
 pub mod events;
@@ -264,6 +265,35 @@ impl Game for UnfoughtBattle {
                 summary: format!("draw on turn {}: {what}", st.turn),
             },
         })
+    }
+
+    fn determinise(
+        rules: &Rules,
+        view: &view::View,
+        rng: &mut ChaCha20Rng,
+    ) -> Result<State, String> {
+        bot::determinise(rules, view, rng)
+    }
+    fn view_hides(_: &Rules, view: &view::View) -> bool {
+        bot::hides(view)
+    }
+    /// Each living force picks uniformly among its affordable orders.
+    fn random_orders(rules: &Rules, st: &State, seat: Seat, rng: &mut ChaCha20Rng) -> Vec<Order> {
+        playout::random_orders(rules, st, seat, rng)
+    }
+    fn candidate_orders(
+        rules: &Rules,
+        st: &State,
+        seat: Seat,
+        _: &mut ChaCha20Rng,
+    ) -> Vec<Vec<Order>> {
+        bot::candidates(rules, st, seat)
+    }
+    fn evaluate(rules: &Rules, st: &State, seat: Seat) -> i32 {
+        bot::evaluate(rules, st, seat)
+    }
+    fn scores(_: &Rules, st: &State) -> Vec<i32> {
+        bot::scores(st)
     }
 }
 

@@ -11,6 +11,7 @@
 //! orders. Rulings: `games/war-of-the-dukes.md`.
 
 pub mod ascii;
+pub mod bot;
 pub mod combat;
 pub mod compose;
 pub mod events;
@@ -260,5 +261,28 @@ impl Game for WarOfTheDukes {
                 end.how
             ),
         })
+    }
+
+    fn determinise(rules: &Rules, view: &view::View, _: &mut ChaCha20Rng) -> Result<State, String> {
+        bot::determinise(rules, view)
+    }
+    /// Each piece moves with probability ½ to a random reachable hex; then
+    /// random attacks (`playout::random_orders`).
+    fn random_orders(rules: &Rules, st: &State, seat: Seat, rng: &mut ChaCha20Rng) -> Vec<Order> {
+        playout::random_orders(rules, st, Side::of_seat(seat), rng)
+    }
+    fn candidate_orders(
+        rules: &Rules,
+        st: &State,
+        seat: Seat,
+        _: &mut ChaCha20Rng,
+    ) -> Vec<Vec<Order>> {
+        bot::candidates(rules, st, seat)
+    }
+    fn evaluate(rules: &Rules, st: &State, seat: Seat) -> i32 {
+        bot::evaluate(rules, st, seat)
+    }
+    fn scores(rules: &Rules, st: &State) -> Vec<i32> {
+        bot::scores(rules, st)
     }
 }

@@ -1,0 +1,228 @@
+//! UCT and single-observer information-set MCTS, open loop.
+//!
+//! A node stands for a sequence of order sets from the root; the state is
+//! replayed from a determinisation of the view in every iteration, so
+//! chance (dice), hidden information (a new determinisation each
+//! iteration) and simultaneous phases need no special states. Each node
+//! keeps, per seat that orders there, one bandit arm per candidate set of
+//! orders (keyed by the orders' text) with its visits, its reward (that
+//! seat's, in millipoints) and its availability: the number of iterations
+//! in which the arm was a candidate. Selection is UCB1 with the
+//! availability in place of the parent's visits (the subset-armed bandit of
+//! ISMCTS), which also covers candidate lists that differ between
+//! determinisations.
+//!
+//! Where several seats order at once (The Unfought Battle, the War of the
+//! Dukes' deployment), each seat selects from its own arms without knowing
+//! the others' choice — decoupled UCT — and the child is the joint choice.
+//! At the root the bot plays the most visited arm, in simultaneous phases
+//! too: a mixed strategy drawn from the visit counts (what decoupled UCT's
+//! statistics converge towards) was tried and, with a dozen candidates and
+//! a thousand iterations, the exploration's visits made it play close to
+//! uniformly among them (`docs/bots.md`).
+
+use super::{greedy, key_of, ln, rewards, seat_ids, Playout, Search};
+use crate::games::{Game, Seat};
+use crate::rng::{self, ChaCha20Rng};
+use std::collections::BTreeMap;
+
+/// The exploration constant, for rewards scaled to 0..1.
+pub const EXPLORATION: f64 = 0.7;
+
+#[derive(Debug, Clone, Default)]
+struct Arm {
+    key: u64,
+    visits: u32,
+    avail: u32,
+    reward: u64,
+}
+
+#[derive(Debug, Clone)]
+struct Stats {
+    seat: Seat,
+    arms: Vec<Arm>,
+}
+
+#[derive(Debug, Clone, Default)]
+struct Node {
+    stats: Vec<Stats>,
+    children: Vec<(u64, u32)>,
+}
+
+fn ucb(a: &Arm) -> f64 {
+    let mean = a.reward as f64 / (a.visits as f64 * 1000.0);
+    mean + EXPLORATION * (ln(a.avail.max(1) as f64) / a.visits as f64).sqrt()
+}
+
+fn mix(h: u64, k: u64) -> u64 {
+    (h ^ k).wrapping_mul(0x0000_0100_0000_01b3).rotate_left(17)
+}
+
+/// Play out from `st` for at most `depth` phases.
+fn playout<G: Game>(
+    rules: &G::Rules,
+    mut st: G::State,
+    search: &Search,
+    seats: usize,
+    rng: &mut ChaCha20Rng,
+) -> G::State {
+    for _ in 0..search.depth {
+        let awaiting = G::awaiting(rules, &st);
+        if awaiting.is_empty() {
+            break;
+        }
+        let mut orders = BTreeMap::new();
+        for s in awaiting {
+            let o = match search.playout {
+                Playout::Random => G::random_orders(rules, &st, s, rng),
+                Playout::Greedy => {
+                    greedy::on_states::<G>(rules, std::slice::from_ref(&st), s, seats, rng)
+                }
+            };
+            orders.insert(s, o);
+        }
+        st = G::resolve(rules, &st, &orders, &mut crate::rng::Dice::quiet(rng)).0;
+    }
+    st
+}
+
+/// The search bot on a view.
+pub fn choose<G: Game>(
+    rules: &G::Rules,
+    view: &G::View,
+    seat: Seat,
+    seats: usize,
+    search: &Search,
+    hides: bool,
+    rng: &mut ChaCha20Rng,
+) -> Result<Vec<G::Order>, String> {
+    let ids = seat_ids(seats);
+    let first = G::determinise(rules, view, rng)?;
+    let root_awaiting = G::awaiting(rules, &first);
+    if !root_awaiting.contains(&seat) {
+        return Ok(Vec::new());
+    }
+    let mut root_orders: BTreeMap<u64, Vec<G::Order>> = BTreeMap::new();
+    {
+        let cands = G::candidate_orders(rules, &first, seat, rng);
+        if cands.len() <= 1 && !hides {
+            return Ok(cands.into_iter().next().unwrap_or_default());
+        }
+    }
+    let mut nodes: Vec<Node> = vec![Node::default()];
+    for it in 0..search.iterations {
+        let mut st = if it == 0 || !hides {
+            first.clone()
+        } else {
+            G::determinise(rules, view, rng)?
+        };
+        let mut node = 0usize;
+        let mut path: Vec<(u32, u16, u32)> = Vec::new();
+        loop {
+            let awaiting = G::awaiting(rules, &st);
+            if awaiting.is_empty() {
+                break;
+            }
+            let mut orders = BTreeMap::new();
+            let mut joint: u64 = 0xcbf2_9ce4_8422_2325;
+            for s in awaiting {
+                let cands = G::candidate_orders(rules, &st, s, rng);
+                if cands.is_empty() {
+                    orders.insert(s, Vec::new());
+                    continue;
+                }
+                let keys: Vec<u64> = cands.iter().map(|c| key_of(c)).collect();
+                if node == 0 && s == seat {
+                    for (k, c) in keys.iter().zip(&cands) {
+                        root_orders.entry(*k).or_insert_with(|| c.clone());
+                    }
+                }
+                let n = &mut nodes[node];
+                let si = match n.stats.iter().position(|x| x.seat == s) {
+                    Some(i) => i,
+                    None => {
+                        n.stats.push(Stats {
+                            seat: s,
+                            arms: Vec::new(),
+                        });
+                        n.stats.len() - 1
+                    }
+                };
+                let arms = &mut n.stats[si].arms;
+                let mut idx = Vec::with_capacity(keys.len());
+                for &k in &keys {
+                    let i = match arms.iter().position(|a| a.key == k) {
+                        Some(i) => i,
+                        None => {
+                            arms.push(Arm {
+                                key: k,
+                                ..Arm::default()
+                            });
+                            arms.len() - 1
+                        }
+                    };
+                    arms[i].avail += 1;
+                    idx.push(i);
+                }
+                let fresh: Vec<usize> = (0..idx.len())
+                    .filter(|&j| arms[idx[j]].visits == 0)
+                    .collect();
+                let j = if let Some(&j) = rng::pick(rng, &fresh) {
+                    j
+                } else {
+                    let mut best = 0;
+                    let mut best_v = f64::NEG_INFINITY;
+                    for (j, &i) in idx.iter().enumerate() {
+                        let v = ucb(&arms[i]);
+                        if v > best_v {
+                            best_v = v;
+                            best = j;
+                        }
+                    }
+                    best
+                };
+                path.push((node as u32, si as u16, idx[j] as u32));
+                joint = mix(joint, keys[j]);
+                orders.insert(s, cands[j].clone());
+            }
+            st = G::resolve(rules, &st, &orders, &mut crate::rng::Dice::quiet(rng)).0;
+            match nodes[node].children.iter().find(|c| c.0 == joint) {
+                Some(&(_, c)) => node = c as usize,
+                None => {
+                    nodes.push(Node::default());
+                    let c = nodes.len() - 1;
+                    nodes[node].children.push((joint, c as u32));
+                    break;
+                }
+            }
+        }
+        let end = playout::<G>(rules, st, search, seats, rng);
+        let r = rewards::<G>(rules, &end, &ids);
+        for (n, si, ai) in path {
+            let stats = &mut nodes[n as usize].stats[si as usize];
+            let who = stats.seat;
+            let arm = &mut stats.arms[ai as usize];
+            arm.visits += 1;
+            arm.reward += r[who] as u64;
+        }
+    }
+    let arms: Vec<Arm> = nodes[0]
+        .stats
+        .iter()
+        .find(|x| x.seat == seat)
+        .map(|x| x.arms.clone())
+        .unwrap_or_default();
+    let chosen = {
+        arms.iter()
+            .enumerate()
+            .max_by(|(i, a), (j, b)| {
+                (a.visits, a.reward)
+                    .cmp(&(b.visits, b.reward))
+                    .then(j.cmp(i))
+            })
+            .map(|(_, a)| a.key)
+    };
+    Ok(chosen
+        .and_then(|k| root_orders.remove(&k))
+        .unwrap_or_default())
+}

@@ -1,0 +1,312 @@
+//! Bots that see only a player's view (issue 20).
+//!
+//! A bot gets exactly what the player's report is rendered from — the
+//! game's `view` for that seat — and returns that player's orders. To think
+//! ahead it turns the view into states the rules can run with
+//! [`Game::determinise`]: the state itself where the view shows everything
+//! the rules need, a sample of the hidden part otherwise. It never gets the
+//! game's state.
+//!
+//! - `random`: a uniformly random legal set of orders ([`Game::random_orders`]).
+//! - `greedy`: one ply: every candidate set of orders is resolved and the
+//!   result scored with [`Game::evaluate`]; the best is played.
+//! - `mcts:N[:greedy][:dD]`: UCT, N iterations, random (or greedy)
+//!   playouts cut off after D phases (default 20) and scored by the
+//!   evaluation; for games whose view hides nothing.
+//! - `ismcts:N[…]`: single-observer information-set MCTS: every iteration
+//!   samples a new determinisation from the view. On a view that hides
+//!   nothing it is the same search as `mcts`.
+//!
+//! Both searches are open loop (a node is a sequence of order sets, the
+//! state is replayed every iteration), so dice, hidden information and
+//! simultaneous phases need nothing else; at a phase where several seats
+//! order at once each seat chooses with its own statistics (decoupled UCT,
+//! see `docs/bots.md`).
+
+pub mod greedy;
+pub mod mcts;
+
+use crate::games::{Game, Seat};
+use crate::rng::{self, ChaCha20Rng};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// How an MCTS playout chooses orders.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Playout {
+    Random,
+    Greedy,
+}
+
+/// A bot and its parameters, as `--bots` names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BotSpec {
+    Random,
+    Greedy,
+    Mcts(Search),
+}
+
+/// The parameters of a tree search.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Search {
+    /// `false`: `mcts` (refuses a view that hides something); `true`: `ismcts`.
+    pub information_sets: bool,
+    pub iterations: u32,
+    pub playout: Playout,
+    /// Phases a playout plays before it is scored by the evaluation.
+    pub depth: u32,
+}
+
+pub const DEFAULT_ITERATIONS: u32 = 1000;
+pub const DEFAULT_DEPTH: u32 = 20;
+
+impl BotSpec {
+    /// `random`, `greedy`, `mcts`, `mcts:1000`, `ismcts:500:greedy:d10`.
+    pub fn parse(s: &str) -> Result<BotSpec, String> {
+        let mut parts = s.trim().split(':');
+        let name = parts.next().unwrap_or("").to_ascii_lowercase();
+        let usage = "bots are `random`, `greedy`, `mcts[:ITERATIONS][:greedy|:random][:dDEPTH]` and `ismcts[:…]`, e.g. `mcts:1000` or `ismcts:500:greedy:d10`";
+        let rest: Vec<&str> = parts.collect();
+        match name.as_str() {
+            "random" | "greedy" if !rest.is_empty() => {
+                Err(format!("bot `{s}`: `{name}` takes no parameters; {usage}"))
+            }
+            "random" => Ok(BotSpec::Random),
+            "greedy" => Ok(BotSpec::Greedy),
+            "mcts" | "ismcts" => {
+                let mut search = Search {
+                    information_sets: name == "ismcts",
+                    iterations: DEFAULT_ITERATIONS,
+                    playout: Playout::Random,
+                    depth: DEFAULT_DEPTH,
+                };
+                for (i, p) in rest.iter().enumerate() {
+                    let p = p.to_ascii_lowercase();
+                    if i == 0 && p.chars().all(|c| c.is_ascii_digit()) && !p.is_empty() {
+                        search.iterations = p
+                            .parse()
+                            .ok()
+                            .filter(|n| (1..=10_000_000).contains(n))
+                            .ok_or_else(|| format!("bot `{s}`: iterations 1 to 10000000"))?;
+                    } else if p == "greedy" {
+                        search.playout = Playout::Greedy;
+                    } else if p == "random" {
+                        search.playout = Playout::Random;
+                    } else if let Some(d) = p.strip_prefix('d') {
+                        search.depth = d
+                            .parse()
+                            .ok()
+                            .filter(|n| (0..=10_000).contains(n))
+                            .ok_or_else(|| format!("bot `{s}`: playout depth `d0` to `d10000`"))?;
+                    } else {
+                        return Err(format!("bot `{s}`: `{p}` is not a parameter; {usage}"));
+                    }
+                }
+                Ok(BotSpec::Mcts(search))
+            }
+            _ => Err(format!("no bot called `{s}`; {usage}")),
+        }
+    }
+}
+
+impl fmt::Display for BotSpec {
+    /// The canonical name: parses back to the same bot.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BotSpec::Random => f.write_str("random"),
+            BotSpec::Greedy => f.write_str("greedy"),
+            BotSpec::Mcts(s) => {
+                write!(
+                    f,
+                    "{}:{}",
+                    if s.information_sets { "ismcts" } else { "mcts" },
+                    s.iterations
+                )?;
+                if s.playout == Playout::Greedy {
+                    f.write_str(":greedy")?;
+                }
+                if s.depth != DEFAULT_DEPTH {
+                    write!(f, ":d{}", s.depth)?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// The bot that stands in for a player who missed the deadline (the `bot`
+/// missed-orders policy): one-ply greedy on the player's view — quick,
+/// sensible, and reading nothing the player could not.
+pub const STAND_IN: BotSpec = BotSpec::Greedy;
+
+/// The orders `spec` gives `seat`, knowing only `view` (the seat's view).
+/// Deterministic: the same view and the same `rng` stream give the same
+/// orders.
+/// `seats` is the number of players.
+pub fn choose<G: Game>(
+    rules: &G::Rules,
+    view: &G::View,
+    seat: Seat,
+    seats: usize,
+    spec: &BotSpec,
+    rng: &mut ChaCha20Rng,
+) -> Result<Vec<G::Order>, String> {
+    let hides = G::view_hides(rules, view);
+    match spec {
+        BotSpec::Random => {
+            let st = G::determinise(rules, view, rng)?;
+            if !G::awaiting(rules, &st).contains(&seat) {
+                return Ok(Vec::new());
+            }
+            Ok(G::random_orders(rules, &st, seat, rng))
+        }
+        BotSpec::Greedy => greedy::choose::<G>(rules, view, seat, seats, hides, rng),
+        BotSpec::Mcts(search) => {
+            if hides && !search.information_sets {
+                return Err(format!(
+                    "{}: this player's view hides part of the game; `mcts` needs perfect information, use `ismcts`",
+                    G::TITLE
+                ));
+            }
+            mcts::choose::<G>(rules, view, seat, seats, search, hides, rng)
+        }
+    }
+}
+
+/// Synthetic player ids for the forward model: `outcome` names winners by id.
+pub fn seat_ids(n: usize) -> Vec<String> {
+    (0..n).map(|s| s.to_string()).collect()
+}
+
+/// A reward per seat in 0..=1000 (millipoints): 1000 a win, 0 a loss, a
+/// draw shared; an unfinished state by the evaluation, 500 meaning even.
+pub fn rewards<G: Game>(rules: &G::Rules, st: &G::State, ids: &[String]) -> Vec<u32> {
+    let n = ids.len();
+    if G::awaiting(rules, st).is_empty() {
+        if let Some(o) = G::outcome(rules, st, ids) {
+            let winners: Vec<usize> = o
+                .winners
+                .iter()
+                .filter_map(|w| w.parse::<usize>().ok())
+                .collect();
+            if winners.is_empty() {
+                return vec![1000 / n as u32; n];
+            }
+            return (0..n)
+                .map(|s| if winners.contains(&s) { 1000 } else { 0 })
+                .collect();
+        }
+    }
+    let evals: Vec<i32> = (0..n).map(|s| G::evaluate(rules, st, s)).collect();
+    (0..n)
+        .map(|s| {
+            let best_other = (0..n)
+                .filter(|&t| t != s)
+                .map(|t| evals[t])
+                .max()
+                .unwrap_or(0);
+            let diff = evals[s] as i64 - best_other as i64;
+            (500 + diff / 2).clamp(0, 1000) as u32
+        })
+        .collect()
+}
+
+/// Resolve one phase with `orders` for the awaited seats.
+pub fn step<G: Game>(
+    rules: &G::Rules,
+    st: &G::State,
+    orders: BTreeMap<Seat, Vec<G::Order>>,
+    rng: &mut ChaCha20Rng,
+) -> G::State {
+    G::resolve(rules, st, &orders, &mut crate::rng::Dice::quiet(rng)).0
+}
+
+/// Orders the other seats of a simultaneous phase are assumed to give when
+/// a one-ply bot looks ahead: holding where the rules allow, else random.
+pub fn assumed_orders<G: Game>(
+    rules: &G::Rules,
+    st: &G::State,
+    seat: Seat,
+    rng: &mut ChaCha20Rng,
+) -> Vec<G::Order> {
+    G::hold_orders(rules, st, seat).unwrap_or_else(|| G::random_orders(rules, st, seat, rng))
+}
+
+/// A stable key for a set of orders: FNV-1a over its text.
+pub fn key_of<O: fmt::Display>(orders: &[O]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for o in orders {
+        for b in o.to_string().bytes().chain(std::iter::once(b'\n')) {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    h
+}
+
+/// Natural logarithm with + − × ÷ only (each correctly rounded by IEEE 754),
+/// so a search takes the same decisions on every machine, whatever its
+/// maths library.
+pub fn ln(x: f64) -> f64 {
+    if x <= 0.0 {
+        return f64::NEG_INFINITY;
+    }
+    let bits = x.to_bits();
+    let e = ((bits >> 52) & 0x7ff) as i64 - 1023;
+    let m = f64::from_bits((bits & ((1u64 << 52) - 1)) | (1023u64 << 52));
+    // ln m = 2 atanh t, t = (m - 1) / (m + 1) in [0, 1/3).
+    let t = (m - 1.0) / (m + 1.0);
+    let t2 = t * t;
+    let mut term = t;
+    let mut sum = 0.0;
+    let mut k = 1.0;
+    for _ in 0..14 {
+        sum += term / k;
+        term *= t2;
+        k += 2.0;
+    }
+    e as f64 * std::f64::consts::LN_2 + 2.0 * sum
+}
+
+/// A ChaCha20 stream from a number.
+pub fn rng_from(seed: u64) -> ChaCha20Rng {
+    rng::from_u64(seed)
+}
+
+/// A new stream for a sub-task, drawn from `rng` (so the sub-task's use of
+/// randomness does not shift the caller's).
+pub fn fork(r: &mut ChaCha20Rng) -> ChaCha20Rng {
+    use rand_chacha::rand_core::RngCore;
+    rng::from_u64(r.next_u64())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bot_names_parse_and_print_back() {
+        for s in [
+            "random",
+            "greedy",
+            "mcts:1000",
+            "ismcts:50",
+            "mcts:200:greedy",
+            "ismcts:10:d5",
+        ] {
+            assert_eq!(BotSpec::parse(s).unwrap().to_string(), s);
+        }
+        assert_eq!(BotSpec::parse("mcts").unwrap().to_string(), "mcts:1000");
+        assert!(BotSpec::parse("mcts:x").is_err());
+        assert!(BotSpec::parse("random:3").is_err());
+        assert!(BotSpec::parse("alphazero").is_err());
+    }
+
+    #[test]
+    fn ln_agrees_with_the_library_to_many_digits() {
+        for n in [1u32, 2, 3, 7, 10, 99, 1000, 65_537, 4_000_000] {
+            let x = n as f64;
+            assert!((ln(x) - x.ln()).abs() < 1e-12, "{n}: {} {}", ln(x), x.ln());
+        }
+    }
+}

@@ -1,0 +1,217 @@
+//! `herald playtest GAME …` plays a tournament of view-only bots;
+//! `herald playtest summarize FILE…` sums up result files.
+
+use crate::bots::BotSpec;
+use crate::error::{Error, Result};
+use crate::games::{self, Options};
+use crate::playtest::{self, summary, Run};
+use std::path::PathBuf;
+
+#[derive(clap::Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct Args {
+    #[command(subcommand)]
+    pub sub: Option<Sub>,
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum Sub {
+    /// Win rates with 95% intervals, lengths, lead changes, bot strength.
+    Summarize(SummarizeArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct RunArgs {
+    /// The game (see `herald games`).
+    pub game: Option<String>,
+    /// How many games to play (a multiple of the seat count keeps seats even).
+    #[arg(long, default_value_t = 10)]
+    pub games: u64,
+    /// One bot per seat: random, greedy, mcts[:ITER][:greedy][:dDEPTH],
+    /// ismcts[:…]. Seats are rotated from game to game.
+    #[arg(long, value_delimiter = ',', default_value = "greedy,random")]
+    pub bots: Vec<String>,
+    /// A variant ruleset (a modified copy of `games/<game>.toml`).
+    #[arg(long)]
+    pub rules: Option<PathBuf>,
+    /// A game option, key=value (repeatable), as for `herald new`.
+    #[arg(long = "option")]
+    pub options: Vec<String>,
+    /// The run's seed: every game's dice and bots derive from it and the
+    /// game's number.
+    #[arg(long, default_value = "1")]
+    pub seed: String,
+    /// Threads (the results do not depend on it).
+    #[arg(long, default_value_t = 1)]
+    pub jobs: usize,
+    /// Play only shard i of n: the games whose number is i-1 modulo n.
+    #[arg(long, default_value = "1/1")]
+    pub shard: String,
+    /// Write one JSON line per game here (default: standard output).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Record every seat's evaluation after each phase.
+    #[arg(long)]
+    pub evals: bool,
+    /// Phases after which a game is recorded unfinished.
+    #[arg(long, default_value_t = 5000)]
+    pub max_phases: u32,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct SummarizeArgs {
+    /// Result files written by `herald playtest GAME --out FILE`.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// text or json.
+    #[arg(long, default_value = "text")]
+    pub format: String,
+    /// Also write the win rate by seat as an SVG plot here.
+    #[arg(long)]
+    pub plot: Option<PathBuf>,
+}
+
+pub fn run(a: Args) -> Result<String> {
+    match a.sub {
+        Some(Sub::Summarize(s)) => summarize(s),
+        None => tournament(a.run),
+    }
+}
+
+fn parse_shard(s: &str) -> Result<(u64, u64)> {
+    let bad = || {
+        Error::usage(format!(
+            "--shard {s}: write it as i/n with 1 <= i <= n, e.g. 2/8"
+        ))
+    };
+    let (i, n) = s.split_once('/').ok_or_else(bad)?;
+    let i: u64 = i.trim().parse().map_err(|_| bad())?;
+    let n: u64 = n.trim().parse().map_err(|_| bad())?;
+    if n == 0 || i == 0 || i > n {
+        return Err(bad());
+    }
+    Ok((i, n))
+}
+
+fn tournament(a: RunArgs) -> Result<String> {
+    let Some(game) = a.game else {
+        return Err(Error::usage(format!(
+            "say which game: `herald playtest GAME` ({}), or `herald playtest summarize FILE…`",
+            games::names().join(", ")
+        )));
+    };
+    let entry = games::find(&game).ok_or_else(|| {
+        Error::usage(format!(
+            "no game called `{game}`; herald knows: {}",
+            games::names().join(", ")
+        ))
+    })?;
+    let mut bots = Vec::new();
+    for b in &a.bots {
+        bots.push(BotSpec::parse(b).map_err(|e| Error::usage(format!("--bots: {e}")))?);
+    }
+    if bots.is_empty() {
+        return Err(Error::usage(
+            "--bots: give one bot per seat, e.g. `--bots mcts:1000,random`",
+        ));
+    }
+    let specs = (entry.options)();
+    let mut options = Options::new();
+    for o in &a.options {
+        let Some((k, v)) = o.split_once('=') else {
+            return Err(Error::usage(format!("--option {o}: write it as key=value")));
+        };
+        if !specs.iter().any(|s| s.name == k) {
+            let names: Vec<&str> = specs.iter().map(|s| s.name).collect();
+            return Err(Error::usage(format!(
+                "--option {k}: {} has no such option; it has: {}",
+                entry.name,
+                if names.is_empty() {
+                    "none".to_string()
+                } else {
+                    names.join(", ")
+                }
+            )));
+        }
+        options.insert(k.to_string(), v.to_string());
+    }
+    if a.jobs == 0 || a.jobs > 256 {
+        return Err(Error::usage("--jobs: 1 to 256 threads"));
+    }
+    let shard = parse_shard(&a.shard)?;
+    let rules = match &a.rules {
+        Some(p) => Some((
+            p.display().to_string(),
+            std::fs::read_to_string(p).map_err(|e| Error::io(p, e))?,
+        )),
+        None => None,
+    };
+    let run = Run {
+        game: entry.name.to_string(),
+        rules,
+        games: a.games,
+        bots,
+        options,
+        seed: a.seed,
+        jobs: a.jobs,
+        shard,
+        evals: a.evals,
+        max_phases: a.max_phases,
+    };
+    let records = playtest::run(entry, &run).map_err(Error::refused)?;
+    let lines = playtest::jsonl(&records);
+    match a.out {
+        Some(p) => {
+            crate::store::write::atomic(
+                &p,
+                lines.as_bytes(),
+                crate::store::write::Durability::Synced,
+            )?;
+            let unfinished = records.iter().filter(|r| !r.finished).count();
+            Ok(format!(
+                "{} games of {} written to {}{}\n",
+                records.len(),
+                entry.name,
+                p.display(),
+                if unfinished > 0 {
+                    format!(" ({unfinished} unfinished at the phase limit)")
+                } else {
+                    String::new()
+                }
+            ))
+        }
+        None => Ok(lines),
+    }
+}
+
+fn summarize(a: SummarizeArgs) -> Result<String> {
+    let mut records = Vec::new();
+    for f in &a.files {
+        let text = std::fs::read_to_string(f).map_err(|e| Error::io(f, e))?;
+        records.extend(summary::read(&f.display().to_string(), &text).map_err(Error::refused)?);
+    }
+    if records.is_empty() {
+        return Err(Error::refused("no result lines in the files given"));
+    }
+    let tables = summary::tables(&records).map_err(Error::refused)?;
+    if let Some(p) = &a.plot {
+        if tables.len() != 1 {
+            return Err(Error::usage(format!(
+                "--plot draws one kind of game; these files hold {} (game, options, seats)",
+                tables.len()
+            )));
+        }
+        crate::store::write::atomic(
+            p,
+            summary::plot(&tables[0]).as_bytes(),
+            crate::store::write::Durability::Synced,
+        )?;
+    }
+    match a.format.as_str() {
+        "text" => Ok(summary::text(&tables).trim_end().to_string() + "\n"),
+        "json" => Ok(summary::json(&tables)),
+        f => Err(Error::usage(format!("--format {f}: text or json"))),
+    }
+}

@@ -1,0 +1,186 @@
+//! What the view-only bots need of HEXWAR (issue 20): the state rebuilt
+//! from a player's view (HEXWAR hides nothing, so exactly), candidate turns
+//! and an evaluation.
+//!
+//! Candidates: every legal Move action (and rebirth) alone and, where the
+//! template lets a rotation follow, the same move followed by turning the
+//! moved piece to the facing that gives it the most captures next turn;
+//! every single rotation; `pass`. The full product of a template's actions
+//! (about 115,000 turns at the start under template E) is far too many for
+//! a search; the "move, then aim" turns keep the branching near a hundred.
+
+use super::movegen::Action;
+use super::piece::Piece;
+use super::play::{order_of, Order};
+use super::rules::{Movement, Rules};
+use super::state::{parse_side, Finish, How, State, LABELS};
+use super::view::View;
+use crate::board::Dir;
+
+pub fn determinise(rules: &Rules, view: &View) -> Result<State, String> {
+    let template = rules
+        .templates
+        .iter()
+        .position(|t| t.name == view.template)
+        .ok_or_else(|| format!("view: no template `{}`", view.template))? as u8;
+    let mut st = State::empty(template);
+    st.turn = view.turn as u16;
+    for p in &view.pieces {
+        let side = parse_side(&p.side).ok_or_else(|| format!("view: no side `{}`", p.side))?;
+        let kind = rules
+            .kinds
+            .iter()
+            .position(|k| k.name == p.piece && k.side == side)
+            .ok_or_else(|| format!("view: no piece `{}` for {}", p.piece, p.side))?;
+        let h = LABELS
+            .parse(&p.hex)
+            .ok_or_else(|| format!("view: no hex `{}`", p.hex))?;
+        let c = rules.geo.cell(h).ok_or("view: a piece off the board")? as usize;
+        let f = Dir::parse(&p.facing).ok_or_else(|| format!("view: no facing `{}`", p.facing))?;
+        st.board[c] = Piece::new(kind as u8, side, f).0;
+    }
+    for s in &view.sides {
+        let side = parse_side(&s.side).ok_or_else(|| format!("view: no side `{}`", s.side))?;
+        for name in &s.graveyard {
+            let k = rules
+                .kinds
+                .iter()
+                .position(|k| &k.name == name)
+                .ok_or_else(|| format!("view: no piece `{name}` in a graveyard"))?;
+            st.graveyard[side as usize][k] += 1;
+        }
+    }
+    match view.to_move_side.as_deref() {
+        Some(s) => st.side = parse_side(s).ok_or_else(|| format!("view: no side `{s}`"))?,
+        None => {
+            st.finish = Some(Finish {
+                winner: 0,
+                how: How::KingCaptured,
+            })
+        }
+    }
+    Ok(st)
+}
+
+/// Captures the piece on `at` could make from where it stands.
+fn captures(rules: &Rules, st: &State, at: usize, buf: &mut Vec<Action>) -> usize {
+    buf.clear();
+    st.piece_moves(rules, at, buf);
+    buf.iter()
+        .filter(|a| matches!(a, Action::Move { to, .. } if st.board[*to as usize] != 0))
+        .count()
+}
+
+pub fn candidates(rules: &Rules, st: &State, seat: usize) -> Vec<Vec<Order>> {
+    if st.is_over() || st.side as usize != seat {
+        return Vec::new();
+    }
+    let t = &rules.templates[st.template as usize];
+    let mut out = Vec::new();
+    let mut acts = Vec::new();
+    let mut buf = Vec::new();
+    let aim = t.slots.len() >= 2 && t.slots[0].takes_move() && t.slots[1].takes_rotate();
+    if t.slots.iter().any(|s| s.takes_move()) {
+        st.moves(rules, &mut acts);
+        for &a in &acts {
+            let first = order_of(rules, st, a);
+            out.push(vec![first.clone()]);
+            let Action::Move { to, .. } = a else {
+                continue;
+            };
+            if !aim {
+                continue;
+            }
+            let mut after = st.clone();
+            after.apply(rules, a);
+            if after.is_over() {
+                continue;
+            }
+            let p = Piece(after.board[to as usize]);
+            let now = captures(rules, &after, to as usize, &mut buf);
+            let mut best = (now, p.facing_index() as u8);
+            for f in 0..6u8 {
+                if f as usize == p.facing_index() {
+                    continue;
+                }
+                after.board[to as usize] = p.with_facing(f).0;
+                let n = captures(rules, &after, to as usize, &mut buf);
+                if n > best.0 {
+                    best = (n, f);
+                }
+            }
+            after.board[to as usize] = p.0;
+            if best.1 as usize != p.facing_index() {
+                let rot = order_of(
+                    rules,
+                    &after,
+                    Action::Rotate {
+                        at: to,
+                        facing: best.1,
+                    },
+                );
+                out.push(vec![first, rot]);
+            }
+        }
+    }
+    if t.slots.iter().any(|s| s.takes_rotate()) {
+        st.rotations(&mut acts);
+        out.extend(acts.iter().map(|a| vec![order_of(rules, st, *a)]));
+    }
+    out.push(vec![Order::Pass]);
+    out
+}
+
+/// What a piece type is worth: more for more reach. Royal pieces end the
+/// game when taken and the phased Specter cannot be taken: neither counts.
+pub fn worth(rules: &Rules, kind: usize) -> i32 {
+    let k = &rules.kinds[kind];
+    if k.royal || k.phased {
+        return 0;
+    }
+    let dirs = k.relative.count_ones() as i32;
+    let reach = match k.movement {
+        Movement::Step(n) => n as i32,
+        Movement::Slide => 4,
+        Movement::Jump(n) => n as i32,
+    };
+    50 + 15 * dirs * reach
+}
+
+fn material(rules: &Rules, st: &State, side: u8) -> i32 {
+    st.pieces()
+        .filter(|(_, p)| p.side() == side)
+        .map(|(_, p)| worth(rules, p.kind() as usize))
+        .sum()
+}
+
+pub fn evaluate(rules: &Rules, st: &State, seat: usize) -> i32 {
+    let me = seat as u8;
+    let mut e = material(rules, st, me) - material(rules, st, me ^ 1);
+    if !st.is_over() {
+        // The side to move takes a royal piece in reach: as good as won.
+        let mover = st.side;
+        if let Some(r) = st.royal(rules, mover ^ 1) {
+            let mut acts = Vec::new();
+            st.moves(rules, &mut acts);
+            if acts
+                .iter()
+                .any(|a| matches!(a, Action::Move { to, .. } if *to as usize == r))
+            {
+                e += if mover == me { 800 } else { -800 };
+            }
+        }
+        // The turn-limit tiebreak: the royal piece nearer the centre.
+        let dist = |side: u8| {
+            st.royal(rules, side)
+                .map_or(9, |c| rules.geo.centre_distance[c] as i32)
+        };
+        let late = st.turn as i32 * 40 / rules.turn_limit.max(1) as i32;
+        e += (dist(me ^ 1) - dist(me)) * (5 + late);
+    }
+    e
+}
+
+pub fn scores(rules: &Rules, st: &State) -> Vec<i32> {
+    (0..2).map(|s| material(rules, st, s)).collect()
+}

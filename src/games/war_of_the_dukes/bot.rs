@@ -1,0 +1,174 @@
+//! What the view-only bots need of War of the Dukes (issue 20): the state
+//! rebuilt from a player's view, candidate phases and an evaluation.
+//!
+//! The view lists every piece of both sides on the map (after deployment
+//! nothing is hidden), the turn and whose phase it is, so the state is
+//! rebuilt exactly. During the simultaneous deployment neither side's
+//! pieces are on the map yet, in the view as in the state: the other
+//! side's deployment is not hidden information but a simultaneous choice,
+//! which the search treats with decoupled statistics (`src/bots/mcts.rs`).
+//!
+//! Candidates. A phase moves any number of 31 pieces and makes any number
+//! of attacks: far too many sets to list. A search chooses among a handful
+//! drawn for the position: doing nothing; the demo bot's phase with three
+//! different tie-breaks; its moves without the attacks; two random phases
+//! (each piece moving with probability ½). The deployment: six shuffles of
+//! the default deployment. The handful comes from a stream seeded by the
+//! position (turn and seat), so the same position always offers the same
+//! sets.
+
+use super::map::Label;
+use super::orders::Order;
+use super::playout;
+use super::rules::Rules;
+use super::setup;
+use super::state::{Phase, State};
+use super::units::{Kind, Side, UnitId};
+use super::view::View;
+use crate::rng;
+
+pub fn determinise(rules: &Rules, view: &View) -> Result<State, String> {
+    let mut st = State::new(rules);
+    st.turn = view.turn;
+    st.phase = if view.deploying {
+        Phase::Deployment
+    } else if view.phase == "over" {
+        Phase::Over
+    } else if view.phase.starts_with(Side::Orfburg.name()) {
+        Phase::Play(Side::Orfburg)
+    } else if view.phase.starts_with(Side::Wulfenburg.name()) {
+        Phase::Play(Side::Wulfenburg)
+    } else {
+        return Err(format!("view: no phase `{}`", view.phase));
+    };
+    for u in &view.units {
+        let side = Side::parse(&u.side).ok_or_else(|| format!("view: no side `{}`", u.side))?;
+        let id = UnitId::parse(&u.unit).ok_or_else(|| format!("view: no unit `{}`", u.unit))?;
+        let n = st
+            .find(side, id)
+            .ok_or_else(|| format!("view: {side} has no {id}"))?;
+        st.units[n].at =
+            Some(Label::parse(&u.at).ok_or_else(|| format!("view: no hex `{}`", u.at))?);
+    }
+    if st.phase == Phase::Over {
+        st.result = Some(super::state::End {
+            winner: Side::Orfburg,
+            victory: String::new(),
+            how: view.result.clone().unwrap_or_default(),
+        });
+    }
+    Ok(st)
+}
+
+pub fn candidates(rules: &Rules, st: &State, seat: usize) -> Vec<Vec<Order>> {
+    let side = Side::of_seat(seat);
+    let mut r = rng::from_u64(0xd0c5_0000 ^ ((st.turn as u64) << 4) ^ seat as u64);
+    let mut out: Vec<Vec<Order>> = Vec::new();
+    let push = |o: Vec<Order>, out: &mut Vec<Vec<Order>>| {
+        if !out.contains(&o) {
+            out.push(o);
+        }
+    };
+    match st.phase {
+        Phase::Deployment => {
+            for _ in 0..6 {
+                push(
+                    setup::default_deployment(rules, st, side, Some(&mut r)),
+                    &mut out,
+                );
+            }
+        }
+        Phase::Play(s) if s == side => {
+            push(Vec::new(), &mut out);
+            for k in 0..3 {
+                let o = playout::bot_orders(rules, st, side, &mut r);
+                if k == 0 {
+                    let moves: Vec<Order> = o
+                        .iter()
+                        .filter(|x| matches!(x, Order::Move { .. }))
+                        .cloned()
+                        .collect();
+                    push(moves, &mut out);
+                }
+                push(o, &mut out);
+            }
+            for _ in 0..2 {
+                push(playout::random_orders(rules, st, side, &mut r), &mut out);
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+fn worth(rules: &Rules, id: UnitId) -> i32 {
+    if id.kind == Kind::Duke {
+        return 0;
+    }
+    let s = rules.stats(id.kind);
+    10 * (s.attack + s.defence) as i32
+}
+
+/// Orfburg's standing minus Wulfenburg's.
+fn orfburg(rules: &Rules, st: &State) -> i32 {
+    let mut e = 0;
+    for u in &st.units {
+        if u.at.is_some() {
+            let w = worth(rules, u.id);
+            e += if u.side == Side::Orfburg { w } else { -w };
+        }
+    }
+    if st.phase == Phase::Deployment {
+        return e;
+    }
+    // The marginal victory, weighed more as the end comes nearer.
+    let late = 5 + st.turn.min(rules.turns) as i32;
+    let mut obj = 0;
+    if st.holds(rules, Side::Orfburg, rules.kaiserburg) {
+        obj += 300;
+    }
+    if st.holds(rules, Side::Wulfenburg, rules.kaiserburg) {
+        obj -= 300;
+    }
+    obj -= 60 * st.intruders(rules).len().min(5) as i32;
+    e += obj * late / (5 + rules.turns as i32);
+    // Dukes in danger: enemy units next to them.
+    let board = st.board(rules);
+    for side in Side::BOTH {
+        let d = st.duke(side);
+        let Some(at) = board.pos[d] else { continue };
+        let near = st
+            .on_map(side.other())
+            .filter(|(n, _)| board.pos[*n].is_some_and(|p| rules.map.distance(p, at) <= 1))
+            .count() as i32;
+        e += if side == Side::Orfburg {
+            -80 * near
+        } else {
+            80 * near
+        };
+    }
+    e
+}
+
+pub fn evaluate(rules: &Rules, st: &State, seat: usize) -> i32 {
+    let e = orfburg(rules, st);
+    if seat == 0 {
+        e
+    } else {
+        -e
+    }
+}
+
+/// Each side's units on the map, weighted by attack plus defence.
+pub fn scores(rules: &Rules, st: &State) -> Vec<i32> {
+    Side::BOTH
+        .iter()
+        .map(|&s| {
+            st.units
+                .iter()
+                .filter(|u| u.side == s && u.at.is_some())
+                .map(|u| worth(rules, u.id) / 10)
+                .sum()
+        })
+        .collect()
+}

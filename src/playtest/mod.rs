@@ -1,0 +1,287 @@
+//! The playtest lab (issue 20): tournaments of view-only bots, one JSON
+//! line per game, and their summaries (win rates with intervals, length,
+//! decisiveness, lead changes, bot strength).
+//!
+//! Every game of a run is played from streams derived from the run's seed
+//! and the game's number alone, so a run gives the same lines whatever the
+//! number of threads (`--jobs`) and however it is cut into shards
+//! (`--shard i/n` plays the games whose number is i-1 modulo n); the lines
+//! of all the shards, sorted by game number, are the whole run's.
+
+pub mod stats;
+pub mod summary;
+
+use crate::bots::{self, BotSpec};
+use crate::games::{Entry, Game, Options, Seat, Seen};
+use crate::rng;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// One game to play.
+#[derive(Debug, Clone)]
+pub struct Job {
+    pub game: String,
+    /// The ruleset file a variant run was given (`--rules`), for the record.
+    pub rules: Option<String>,
+    /// The game's number in the run, from 0.
+    pub index: u64,
+    /// The run's seed.
+    pub seed: String,
+    pub options: Options,
+    /// The bot of each seat (already rotated for this game).
+    pub bots: Vec<BotSpec>,
+    /// Record each seat's evaluation after every phase.
+    pub evals: bool,
+    /// Phases after which a game still running is recorded unfinished.
+    pub max_phases: u32,
+}
+
+/// One finished game: one line of `results.jsonl`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Record {
+    pub game: String,
+    /// A variant ruleset's file (`--rules`); absent for the built-in one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<String>,
+    pub options: BTreeMap<String, String>,
+    /// The run's seed and this game's number: `herald playtest` with the
+    /// same seed plays it again.
+    pub seed: String,
+    pub index: u64,
+    /// Games are played in rounds of one game per seat rotation; the games
+    /// of a round share the setup (board, shields) drawn for the round.
+    pub round: u64,
+    pub seats: usize,
+    /// The bot of each seat.
+    pub bots: Vec<String>,
+    /// Winning seats (from 0); empty for a draw or an unfinished game.
+    pub winners: Vec<usize>,
+    pub draw: bool,
+    /// `false`: stopped at the phase limit.
+    pub finished: bool,
+    /// Phases resolved (orders given and resolved once).
+    pub length: u32,
+    /// Each seat's score at the end in the game's own terms.
+    pub scores: Vec<i32>,
+    /// The leading score minus the next (0 when tied).
+    pub margin: i32,
+    /// How often the seat with the strictly highest score changed.
+    pub lead_changes: u32,
+    pub result: String,
+    /// Each seat's evaluation after every phase, if asked for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evals: Option<Vec<Vec<i32>>>,
+}
+
+/// A whole run, or one shard of it.
+#[derive(Debug, Clone)]
+pub struct Run {
+    pub game: String,
+    /// A variant ruleset: its file name and text (`--rules`).
+    pub rules: Option<(String, String)>,
+    pub games: u64,
+    pub bots: Vec<BotSpec>,
+    pub options: Options,
+    pub seed: String,
+    pub jobs: usize,
+    /// `(i, n)`: play the games whose number is `i - 1` modulo `n`.
+    pub shard: (u64, u64),
+    pub evals: bool,
+    pub max_phases: u32,
+}
+
+impl Run {
+    /// The bots of game `index`: seat s gets bot (s + index) mod n, so
+    /// over every n consecutive games each bot sits in each seat once.
+    pub fn rotated(&self, index: u64) -> Vec<BotSpec> {
+        let n = self.bots.len();
+        (0..n)
+            .map(|s| self.bots[(s + index as usize) % n].clone())
+            .collect()
+    }
+
+    pub fn indices(&self) -> Vec<u64> {
+        let (i, n) = self.shard;
+        (0..self.games).filter(|g| g % n == i - 1).collect()
+    }
+}
+
+/// Play `run` (its shard) on `jobs` threads; the records in game order.
+pub fn run(entry: &Entry, run: &Run) -> Result<Vec<Record>, String> {
+    let session = match &run.rules {
+        Some((name, text)) => entry.load(text).map_err(|e| format!("{name}: {e}"))?,
+        None => entry.load(entry.ruleset)?,
+    };
+    let jobs: Vec<Job> = run
+        .indices()
+        .into_iter()
+        .map(|index| Job {
+            game: run.game.clone(),
+            rules: run.rules.as_ref().map(|r| r.0.clone()),
+            index,
+            seed: run.seed.clone(),
+            options: run.options.clone(),
+            bots: run.rotated(index),
+            evals: run.evals,
+            max_phases: run.max_phases,
+        })
+        .collect();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(run.jobs.max(1))
+        .build()
+        .map_err(|e| format!("cannot start {} threads: {e}", run.jobs))?;
+    let results: Vec<Result<Record, String>> =
+        pool.install(|| jobs.par_iter().map(|j| session.playtest(j)).collect());
+    results.into_iter().collect()
+}
+
+/// The events `seat`'s report would tell: those since the seat's last
+/// orders (the result of them included), at most one phase per player
+/// back — as the engine gives a report.
+fn events_for<E: Clone>(log: &[(u32, Vec<Seat>, Vec<E>)], seat: Seat, n: usize) -> Vec<Seen<E>> {
+    let own = log.iter().rposition(|e| e.1.contains(&seat)).unwrap_or(0);
+    let from = own.max(log.len().saturating_sub(n));
+    log[from..]
+        .iter()
+        .flat_map(|(turn, _, ev)| {
+            ev.iter().map(move |e| Seen {
+                turn: *turn,
+                event: e.clone(),
+            })
+        })
+        .collect()
+}
+
+/// The seat with the strictly highest score, if one.
+fn leader(scores: &[i32]) -> Option<usize> {
+    let best = *scores.iter().max()?;
+    let mut at = scores.iter().enumerate().filter(|(_, s)| **s == best);
+    let first = at.next()?.0;
+    at.next().is_none().then_some(first)
+}
+
+/// Play one game with view-only bots.
+pub fn play<G: Game>(rules: &G::Rules, job: &Job) -> Result<Record, String> {
+    let n = job.bots.len();
+    let ids = bots::seat_ids(n);
+    let round = job.index / n as u64;
+    let mut setup_rng = rng::phase_rng(&job.seed, "playtest", round as u32, "setup");
+    let mut st = G::setup(rules, &ids, &job.options, None, &mut setup_rng)
+        .map_err(|e| format!("{}: {e}", G::TITLE))?
+        .state;
+    let gid = format!("playtest game {}", job.index);
+    let mut log: Vec<(u32, Vec<Seat>, Vec<G::Event>)> = Vec::new();
+    let mut evals: Vec<Vec<i32>> = Vec::new();
+    let mut lead: Option<usize> = None;
+    let mut lead_changes = 0;
+    let score_of = |st: &G::State| -> Vec<i32> {
+        let s = G::scores(rules, st);
+        if s.len() == n {
+            s
+        } else {
+            (0..n).map(|seat| G::evaluate(rules, st, seat)).collect()
+        }
+    };
+    let mut turn: u32 = 0;
+    let mut finished = true;
+    loop {
+        let awaiting = G::awaiting(rules, &st);
+        if awaiting.is_empty() {
+            break;
+        }
+        if turn >= job.max_phases {
+            finished = false;
+            break;
+        }
+        let mut orders = BTreeMap::new();
+        for &s in &awaiting {
+            let events = events_for(&log, s, n);
+            let view = G::view(rules, &st, &ids, s, &events);
+            let mut r = rng::phase_rng(&job.seed, &gid, turn, &format!("bot {s}"));
+            let o = bots::choose::<G>(rules, &view, s, n, &job.bots[s], &mut r)
+                .map_err(|e| format!("game {}, phase {turn}, seat {s}: {e}", job.index))?;
+            let problems = G::check(rules, &st, s, &o);
+            if !problems.is_empty() {
+                let lines: Vec<String> = o.iter().map(|x| x.to_string()).collect();
+                let why: Vec<String> = problems.iter().map(|p| p.message.clone()).collect();
+                return Err(format!(
+                    "game {}, phase {turn}: bot {} (seat {s}) gave orders the rules refuse: {:?}: {}",
+                    job.index,
+                    job.bots[s],
+                    lines,
+                    why.join("; ")
+                ));
+            }
+            orders.insert(s, o);
+        }
+        let mut r = rng::phase_rng(&job.seed, &gid, turn, "resolve");
+        let (next, events) = G::resolve(rules, &st, &orders, &mut crate::rng::Dice::quiet(&mut r));
+        log.push((turn, awaiting, events));
+        st = next;
+        turn += 1;
+        let now = leader(&score_of(&st));
+        if let (Some(a), Some(b)) = (lead, now) {
+            if a != b {
+                lead_changes += 1;
+            }
+        }
+        if now.is_some() {
+            lead = now;
+        }
+        if job.evals {
+            evals.push((0..n).map(|s| G::evaluate(rules, &st, s)).collect());
+        }
+    }
+    let outcome = G::outcome(rules, &st, &ids);
+    let winners: Vec<usize> = outcome
+        .as_ref()
+        .map(|o| {
+            o.winners
+                .iter()
+                .filter_map(|w| w.parse::<usize>().ok())
+                .collect()
+        })
+        .unwrap_or_default();
+    let scores = score_of(&st);
+    let mut sorted = scores.clone();
+    sorted.sort_unstable_by(|a, b| b.cmp(a));
+    let margin = if sorted.len() >= 2 {
+        sorted[0] - sorted[1]
+    } else {
+        0
+    };
+    let result = match &outcome {
+        Some(o) => o.summary.clone(),
+        None => format!("unfinished after {turn} phases"),
+    };
+    Ok(Record {
+        game: job.game.clone(),
+        rules: job.rules.clone(),
+        options: job.options.clone(),
+        seed: job.seed.clone(),
+        index: job.index,
+        round,
+        seats: n,
+        bots: job.bots.iter().map(|b| b.to_string()).collect(),
+        draw: finished && outcome.is_some() && winners.is_empty(),
+        winners,
+        finished: finished && outcome.is_some(),
+        length: turn,
+        scores,
+        margin,
+        lead_changes,
+        result,
+        evals: job.evals.then_some(evals),
+    })
+}
+
+/// The records as JSON lines.
+pub fn jsonl(records: &[Record]) -> String {
+    let mut out = String::new();
+    for r in records {
+        out.push_str(&serde_json::to_string(r).expect("a record serialises"));
+        out.push('\n');
+    }
+    out
+}

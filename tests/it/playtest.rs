@@ -1,0 +1,429 @@
+//! The playtest lab and the view-only bots (issue 20): results do not depend
+//! on the number of threads or the sharding; every bot plays every game to
+//! its end; the bots never read what the view hides (two states that
+//! differ only in hidden pieces give the same orders, through the same
+//! entry point the missed-orders policy uses); the summary, its JSON and
+//! its plot.
+
+use crate::common::{herald, scratch};
+use herald::bots::BotSpec;
+use herald::games::{self, AnyState, Game, Options, Session};
+use herald::playtest::{self, summary, Run};
+use herald::rng;
+
+fn run(game: &str, games: u64, bots: &[&str], jobs: usize, shard: (u64, u64)) -> Run {
+    Run {
+        game: game.to_string(),
+        rules: None,
+        games,
+        bots: bots.iter().map(|b| BotSpec::parse(b).unwrap()).collect(),
+        options: Options::new(),
+        seed: "lab".to_string(),
+        jobs,
+        shard,
+        evals: true,
+        max_phases: 5000,
+    }
+}
+
+#[test]
+fn results_are_the_same_whatever_the_threads_and_shards() {
+    let entry = games::find("norse-wars").unwrap();
+    let bots = ["mcts:30:d4", "greedy", "random"];
+    let one = playtest::run(entry, &run("norse-wars", 6, &bots, 1, (1, 1))).unwrap();
+    let two = playtest::run(entry, &run("norse-wars", 6, &bots, 2, (1, 1))).unwrap();
+    assert_eq!(one.len(), 6);
+    assert_eq!(one, two, "--jobs 2 gave other results than --jobs 1");
+    let mut shards = Vec::new();
+    for i in 1..=4 {
+        shards.extend(playtest::run(entry, &run("norse-wars", 6, &bots, 2, (i, 4))).unwrap());
+    }
+    shards.sort_by_key(|r| r.index);
+    assert_eq!(one, shards, "shards 1/4 … 4/4 are not the whole run");
+    // Seats rotate: each bot sits in each seat twice in six games.
+    for b in bots {
+        for s in 0..3 {
+            let n = one.iter().filter(|r| r.bots[s] == b).count();
+            assert_eq!(n, 2, "{b} in seat {s}");
+        }
+    }
+    // A game of a round shares the setup; other seeds give other games.
+    let other = playtest::run(entry, &{
+        let mut r = run("norse-wars", 6, &bots, 1, (1, 1));
+        r.seed = "other".into();
+        r
+    })
+    .unwrap();
+    assert_ne!(one, other);
+}
+
+#[test]
+fn the_command_line_writes_the_same_bytes_for_any_jobs_and_shards() {
+    let dir = scratch("playtest-cli");
+    let out = |name: &str| dir.join(name).display().to_string();
+    let base = [
+        "playtest",
+        "unfought-battle",
+        "--games",
+        "4",
+        "--bots",
+        "ismcts:20:d3,random",
+        "--seed",
+        "7",
+    ];
+    let go = |extra: &[&str], file: &str| {
+        let mut a: Vec<&str> = base.to_vec();
+        a.extend_from_slice(extra);
+        let f = out(file);
+        a.extend_from_slice(&["--out", &f]);
+        let (code, stdout, stderr) = herald(&a);
+        assert_eq!(code, 0, "{stdout}{stderr}");
+        std::fs::read_to_string(&f).unwrap()
+    };
+    let whole = go(&["--jobs", "1"], "whole.jsonl");
+    assert_eq!(whole.lines().count(), 4);
+    assert_eq!(go(&["--jobs", "2"], "j2.jsonl"), whole);
+    let mut lines: Vec<String> = Vec::new();
+    for i in 1..=3 {
+        let s = format!("{i}/3");
+        lines.extend(
+            go(&["--shard", &s], &format!("s{i}.jsonl"))
+                .lines()
+                .map(String::from),
+        );
+    }
+    let index = |l: &String| {
+        serde_json::from_str::<serde_json::Value>(l).unwrap()["index"]
+            .as_u64()
+            .unwrap()
+    };
+    lines.sort_by_key(index);
+    assert_eq!(lines.join("\n") + "\n", whole);
+    // The summary reads shards together, refuses a shard given twice.
+    let (code, text, err) = herald(&[
+        "playtest",
+        "summarize",
+        &out("s1.jsonl"),
+        &out("s2.jsonl"),
+        &out("s3.jsonl"),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        text.contains("unfought-battle (default options), 2 seats: 4 games"),
+        "{text}"
+    );
+    assert!(
+        text.contains("seat 1") && text.contains("ismcts:20:d3"),
+        "{text}"
+    );
+    let (code, _, err) = herald(&["playtest", "summarize", &out("s1.jsonl"), &out("s1.jsonl")]);
+    assert_eq!(code, 1);
+    assert!(err.contains("given twice"), "{err}");
+    // Usage errors.
+    let (code, _, err) = herald(&["playtest", "hexwar", "--shard", "4/3"]);
+    assert_eq!(code, 2, "{err}");
+    let (code, _, err) = herald(&["playtest", "hexwar", "--bots", "alphazero,random"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no bot called `alphazero`"), "{err}");
+    let (code, _, err) = herald(&["playtest", "hexwar", "--option", "fog=true"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no such option"), "{err}");
+    let (code, _, err) = herald(&[
+        "playtest",
+        "unfought-battle",
+        "--games",
+        "1",
+        "--bots",
+        "mcts:5,random",
+    ]);
+    assert_eq!(code, 1);
+    assert!(err.contains("use `ismcts`"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn every_bot_plays_every_game_to_its_end() {
+    type Case<'a> = (&'a str, &'a [&'a str], &'a [(&'a str, &'a str)]);
+    let cases: &[Case] = &[
+        ("norse-wars", &["mcts:20:d4", "greedy"], &[]),
+        ("norse-wars", &["random", "greedy", "mcts:10:d3"], &[]),
+        (
+            "norse-wars",
+            &["ismcts:10:d3", "random"],
+            &[("fog", "true")],
+        ),
+        ("hexwar", &["mcts:10:d3", "greedy"], &[]),
+        ("hexwar", &["random", "random"], &[]),
+        ("stack-wars", &["greedy", "random"], &[("size", "5")]),
+        ("stack-wars", &["mcts:10:d3", "greedy"], &[("size", "4")]),
+        ("unfought-battle", &["ismcts:20:d3", "greedy"], &[]),
+        ("unfought-battle", &["random", "random"], &[]),
+        ("war-of-the-dukes", &["greedy", "random"], &[]),
+        ("war-of-the-dukes", &["mcts:3:d1", "random"], &[]),
+    ];
+    for (game, bots, opts) in cases {
+        let entry = games::find(game).unwrap();
+        let mut r = run(game, 2, bots, 2, (1, 1));
+        r.games = bots.len() as u64;
+        r.evals = false;
+        for (k, v) in *opts {
+            r.options.insert(k.to_string(), v.to_string());
+        }
+        let records = playtest::run(entry, &r).unwrap_or_else(|e| panic!("{game} {bots:?}: {e}"));
+        for rec in &records {
+            assert!(
+                rec.finished,
+                "{game} {:?} did not finish within the length limit: {rec:?}",
+                rec.bots
+            );
+            assert!(rec.length > 0);
+        }
+    }
+}
+
+#[test]
+fn mcts_beats_random_and_greedy_in_a_small_match() {
+    // Deterministic (seeded): a small version of the tournaments in
+    // docs/playtest/, to catch a search that stopped searching.
+    let entry = games::find("norse-wars").unwrap();
+    let recs = playtest::run(
+        entry,
+        &run("norse-wars", 4, &["mcts:200", "random"], 2, (1, 1)),
+    )
+    .unwrap();
+    let won = recs.iter().filter(|r| {
+        let s = r.bots.iter().position(|b| b == "mcts:200").unwrap();
+        r.winners == vec![s]
+    });
+    assert_eq!(won.count(), 4, "{recs:?}");
+    let entry = games::find("hexwar").unwrap();
+    let recs = playtest::run(
+        entry,
+        &run("hexwar", 2, &["mcts:100:d6", "random"], 2, (1, 1)),
+    )
+    .unwrap();
+    for r in &recs {
+        let s = r.bots.iter().position(|b| b == "mcts:100:d6").unwrap();
+        assert_eq!(r.winners, vec![s], "{r:?}");
+    }
+}
+
+fn session(game: &str) -> Box<dyn Session> {
+    let e = games::find(game).unwrap();
+    e.load(e.ruleset).unwrap()
+}
+
+/// Orders from every bot and from the missed-orders entry point, through
+/// the session (which is handed the whole state and must build the view).
+fn all_orders(s: &dyn Session, st: &AnyState, players: &[String], seat: usize) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    for b in ["random", "greedy", "ismcts:40:d4"] {
+        let spec = BotSpec::parse(b).unwrap();
+        out.push(
+            s.bot_on_view(&spec, st, players, seat, &[], &mut rng::from_u64(11))
+                .unwrap(),
+        );
+    }
+    out.push(s.view_bot_orders(st, players, seat, &[], &mut rng::from_u64(12)));
+    out
+}
+
+#[test]
+fn norse_wars_bots_under_fog_do_not_see_hidden_pieces() {
+    use herald::games::norse_wars::{state::State, NorseWars};
+    let r = NorseWars::load_rules(NorseWars::RULESET).unwrap();
+    let players: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
+    let mut opts = Options::new();
+    opts.insert("fog".into(), "true".into());
+    let st = NorseWars::setup(&r, &players, &opts, None, &mut rng::from_u64(3))
+        .unwrap()
+        .state;
+    let seat = st.to_move().unwrap();
+    let view =
+        |st: &State| serde_json::to_value(NorseWars::view(&r, st, &players, seat, &[])).unwrap();
+    let v0 = view(&st);
+    let labels = st.labels();
+    let seen: Vec<String> = v0["pieces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["hex"].as_str().unwrap().to_string())
+        .collect();
+    let fogged: Vec<herald::board::Hex> = v0["fogged"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| labels.parse(l.as_str().unwrap()).unwrap())
+        .collect();
+    // A hidden piece, and a free fogged hex to move it to.
+    let (k, _) = st
+        .pieces
+        .iter()
+        .enumerate()
+        .find(|(_, p)| p.at.is_some_and(|h| !seen.contains(&st.label(h))))
+        .expect("a piece out of sight");
+    let to = *fogged
+        .iter()
+        .find(|h| {
+            **h != herald::board::Hex::ORIGIN && st.piece_at(**h).is_none() && !st.is_shield(**h)
+        })
+        .expect("a free fogged hex");
+    let mut other = st.clone();
+    other.put(k, Some(to));
+    // A second hidden difference: that player's Warriors' starvation order.
+    let owner = other.pieces[k].seat as usize;
+    other.seats[owner].starve_preference = vec![3, 1];
+    assert_ne!(
+        serde_json::to_value(&st).unwrap(),
+        serde_json::to_value(&other).unwrap()
+    );
+    assert_eq!(
+        view(&st),
+        view(&other),
+        "the two states must look the same to the seat"
+    );
+    let s = session("norse-wars");
+    let a: AnyState = Box::new(st);
+    let b: AnyState = Box::new(other);
+    assert_eq!(
+        all_orders(s.as_ref(), &a, &players, seat),
+        all_orders(s.as_ref(), &b, &players, seat)
+    );
+}
+
+#[test]
+fn unfought_battle_bots_do_not_see_hidden_forces_powers_or_shih() {
+    use herald::games::unfought_battle::{playout, state::State, UnfoughtBattle};
+    let r = UnfoughtBattle::load_rules(UnfoughtBattle::RULESET).unwrap();
+    let players: Vec<String> = ["north", "south"].iter().map(|s| s.to_string()).collect();
+    let mut g = rng::from_u64(5);
+    let mut st = playout::new_game(&r, &mut g);
+    let mut ev = Vec::new();
+    // Deploy, then a turn of random orders: the forces are spread but far apart.
+    for _ in 0..2 {
+        let orders = (0..2)
+            .map(|s| (s, playout::random_orders(&r, &st, s, &mut g)))
+            .collect();
+        st = playout::step(
+            &r,
+            &st,
+            &orders,
+            &mut herald::rng::Dice::quiet(&mut g),
+            &mut ev,
+        );
+    }
+    let seat = 0;
+    let sight = r.sight.range;
+    let hidden = |st: &State| -> Vec<usize> {
+        (0..st.sides[1].forces.len())
+            .filter(|&i| {
+                let f = &st.sides[1].forces[i];
+                f.alive
+                    && !st.sides[0].knows(f.id)
+                    && st.sides[0].living().all(|m| m.at.distance(f.at) > sight)
+            })
+            .collect()
+    };
+    let h = hidden(&st);
+    assert!(h.len() >= 2, "need two enemy forces out of sight: {h:?}");
+    let mut other = st.clone();
+    // Swap the powers of two hidden forces, move one to a free hex out of
+    // sight, and change the enemy's Shih.
+    let (i, j) = (h[0], h[1]);
+    let pi = other.sides[1].forces[i].power;
+    other.sides[1].forces[i].power = other.sides[1].forces[j].power;
+    other.sides[1].forces[j].power = pi;
+    let free = other
+        .board
+        .hexes()
+        .find(|x| {
+            other.board.playable(*x)
+                && other.occupant(*x).is_none()
+                && other.sides[0].living().all(|m| m.at.distance(*x) > sight)
+                && *x != other.sides[1].forces[i].at
+        })
+        .expect("a free hex out of sight");
+    other.sides[1].forces[i].at = free;
+    other.sides[1].shih = if st.sides[1].shih == 0 { 7 } else { 0 };
+    let view = |st: &State| {
+        serde_json::to_value(UnfoughtBattle::view(&r, st, &players, seat, &[])).unwrap()
+    };
+    assert_eq!(
+        view(&st),
+        view(&other),
+        "the two states must look the same to north"
+    );
+    let s = session("unfought-battle");
+    let a: AnyState = Box::new(st);
+    let b: AnyState = Box::new(other);
+    assert_eq!(
+        all_orders(s.as_ref(), &a, &players, seat),
+        all_orders(s.as_ref(), &b, &players, seat)
+    );
+}
+
+#[test]
+fn war_of_the_dukes_deployment_bots_see_no_deployment() {
+    // The deployment is simultaneous: until both files are in, the state
+    // holds no position for either side, so there is nothing to leak; the
+    // bot's deployment is the same whichever side it plays against and
+    // whatever that side will deploy (it is not in the state to read).
+    let s = session("war-of-the-dukes");
+    let players: Vec<String> = ["orfburg", "wulfenburg"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let (st, _) = s
+        .setup(&players, &Options::new(), None, &mut rng::from_u64(1))
+        .unwrap();
+    let (v, _) = s.view(&st, &players, 0, &[]).unwrap();
+    assert!(v["units"].as_array().unwrap().is_empty());
+    let a = s.view_bot_orders(&st, &players, 0, &[], &mut rng::from_u64(2));
+    let b = s.view_bot_orders(&st, &players, 0, &[], &mut rng::from_u64(2));
+    assert_eq!(a, b);
+    assert_eq!(a.len(), 31, "a whole deployment: {a:?}");
+}
+
+#[test]
+fn the_summary_reports_intervals_and_plots_them() {
+    let entry = games::find("hexwar").unwrap();
+    let recs = playtest::run(entry, &run("hexwar", 6, &["greedy", "random"], 2, (1, 1))).unwrap();
+    let text = playtest::jsonl(&recs);
+    let back = summary::read("x", &text).unwrap();
+    assert_eq!(back, recs, "result lines read back as written");
+    let tables = summary::tables(&back).unwrap();
+    assert_eq!(tables.len(), 1);
+    let t = &tables[0];
+    assert_eq!(t.games, 6);
+    assert_eq!(t.by_seat.len(), 2);
+    for r in &t.by_seat {
+        assert!(r.low <= r.rate && r.rate <= r.high);
+    }
+    let out = summary::text(&tables);
+    assert!(
+        out.contains("by seat:") && out.contains("95% Wilson"),
+        "{out}"
+    );
+    assert_eq!(
+        out,
+        summary::text(&summary::tables(&back).unwrap()),
+        "same bytes"
+    );
+    let json: serde_json::Value = serde_json::from_str(&summary::json(&tables)).unwrap();
+    assert_eq!(json[0]["games"], 6);
+    let svg = summary::plot(t);
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let bars: Vec<_> = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("bar"))
+        .collect();
+    assert_eq!(bars.len(), 4, "two bots in two seats");
+    for b in bars {
+        let rate: f64 = b.attribute("data-rate").unwrap().parse().unwrap();
+        let low: f64 = b.attribute("data-low").unwrap().parse().unwrap();
+        assert!(low <= rate);
+    }
+    // Bad lines name the file and line.
+    let err = summary::read("r.jsonl", "{\"game\":1}\n").unwrap_err();
+    assert!(err.starts_with("r.jsonl:1:"), "{err}");
+}
