@@ -10,6 +10,7 @@ pub mod error;
 pub mod file;
 pub mod games;
 pub mod history;
+pub mod host;
 pub mod mail;
 pub mod nmr;
 pub mod orders;
