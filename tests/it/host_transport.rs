@@ -214,8 +214,8 @@ fn a_huge_imap_mail_is_reported_too_big_without_downloading_it() {
         let mine = format!("imap({})", who.address);
         if let Some(l) = text
             .lines()
-            .filter(|l| l.contains(&mine) && l.contains(" out="))
-            .last()
+            .rev()
+            .find(|l| l.contains(&mine) && l.contains(" out="))
         {
             let n = l.split(" out=").nth(1).unwrap().split(' ').next().unwrap();
             break n.parse::<u64>().unwrap();
