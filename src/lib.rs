@@ -17,6 +17,7 @@ pub mod board;
 pub mod bots;
 pub mod error;
 pub mod games;
+pub mod host;
 pub mod names;
 pub mod orders;
 pub mod playtest;

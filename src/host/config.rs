@@ -1,0 +1,543 @@
+//! The host's configuration: `DIR/host.toml` (no secrets in it) and the
+//! passwords in `DIR/host.secrets.toml` beside it, which must be readable by
+//! its owner only (mode 0600). `docs/host.md` has a documented example.
+
+use crate::error::{Error, Result};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+use toml::Spanned;
+
+pub const CONFIG_FILE: &str = "host.toml";
+pub const SECRETS_FILE: &str = "host.secrets.toml";
+/// Polling interval of `--watch` when the file names none.
+pub const DEFAULT_POLL: u64 = 300;
+/// Reminders before a deadline when the file names none: 24 h and 2 h.
+pub const DEFAULT_REMINDERS: [u64; 2] = [24 * 3600, 2 * 3600];
+/// Largest mail the host downloads when the file names no limit. Order
+/// mails are a few kilobytes; 2 MiB leaves room for an attached order file
+/// and a quoted report.
+pub const DEFAULT_MAX_MAIL_BYTES: u64 = 2 * 1024 * 1024;
+/// Log file in DIR when the file names none.
+pub const DEFAULT_LOG: &str = "host.log";
+
+/// A password from the secrets file. Its `Debug` hides it, so no log line,
+/// error or panic message can show it by accident.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(s: impl Into<String>) -> Secret {
+        Secret(s.into())
+    }
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Secret(***)")
+    }
+}
+
+/// How a connection to a mail server is protected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Security {
+    /// TLS from the first byte (IMAPS 993, SMTPS/submissions 465).
+    Tls,
+    /// Plain first, then STARTTLS before anything secret is sent (IMAP
+    /// 143, submission 587). Refused if the server does not offer it.
+    Starttls,
+    /// No encryption: only to a server on the loopback interface.
+    Plain,
+}
+
+#[derive(Debug, Clone)]
+pub struct ServerConfig {
+    pub server: String,
+    pub port: u16,
+    pub security: Security,
+    pub user: String,
+    pub password: Secret,
+    /// A PEM file of extra certificates to trust (a server with a
+    /// self-signed certificate); the system's trusted roots are used too.
+    pub ca_file: Option<PathBuf>,
+    /// Seconds a connect, read or write may take.
+    pub timeout: u64,
+}
+
+#[derive(Debug, Clone)]
+pub struct ImapConfig {
+    pub server: ServerConfig,
+    /// The mailbox read for new mail (`INBOX` unless the file says).
+    pub mailbox: String,
+}
+
+#[derive(Debug, Clone)]
+pub enum SourceConfig {
+    Imap(ImapConfig),
+    /// A local Maildir (the folder holding `cur/ new/ tmp/`).
+    Maildir(PathBuf),
+}
+
+/// The host's mail address, split for plus-addressing:
+/// `herald@example.org` receives `herald+GAMEID@example.org`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostAddress {
+    pub local: String,
+    pub domain: String,
+}
+
+impl HostAddress {
+    pub fn parse(s: &str) -> Option<HostAddress> {
+        let (local, domain) = s.trim().rsplit_once('@')?;
+        let ok = |p: &str| {
+            !p.is_empty()
+                && p.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
+        };
+        (ok(local) && ok(domain)).then(|| HostAddress {
+            local: local.to_string(),
+            domain: domain.to_ascii_lowercase(),
+        })
+    }
+    pub fn plain(&self) -> String {
+        format!("{}@{}", self.local, self.domain)
+    }
+    /// `local+game@domain`: where players write for `game`.
+    pub fn for_game(&self, game: &str) -> String {
+        format!("{}+{game}@{}", self.local, self.domain)
+    }
+    /// The tag of `local+TAG@domain` if `addr` is one of the host's plus
+    /// addresses (local part compared case-insensitively, as most servers
+    /// do); `None` for the plain address or a stranger's.
+    pub fn tag_of<'a>(&self, addr: &'a str) -> Option<&'a str> {
+        let (local, domain) = addr.trim().rsplit_once('@')?;
+        let (base, tag) = local.split_once('+')?;
+        (base.eq_ignore_ascii_case(&self.local)
+            && domain.eq_ignore_ascii_case(&self.domain)
+            && !tag.is_empty())
+        .then_some(tag)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct HostConfig {
+    /// DIR: the folder holding host.toml and one folder per game.
+    pub dir: PathBuf,
+    pub address: HostAddress,
+    pub source: SourceConfig,
+    pub smtp: ServerConfig,
+    /// Seconds between passes of `--watch`.
+    pub poll: u64,
+    /// Seconds before a deadline at which players with missing orders are
+    /// reminded, largest first.
+    pub reminders: Vec<u64>,
+    /// Mails larger than this are not downloaded: they are refused.
+    pub max_mail_bytes: u64,
+    /// The log file (in DIR unless absolute); `None` when `log = ""`.
+    pub log_file: Option<PathBuf>,
+    /// Log lines also go to standard error.
+    pub log_stderr: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawConfig {
+    address: Spanned<String>,
+    poll: Option<Spanned<String>>,
+    reminders: Option<Vec<Spanned<String>>>,
+    max_mail_bytes: Option<u64>,
+    log: Option<String>,
+    log_stderr: Option<bool>,
+    imap: Option<Spanned<RawServer>>,
+    maildir: Option<Spanned<RawMaildir>>,
+    smtp: Spanned<RawServer>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawServer {
+    server: Spanned<String>,
+    port: Option<u16>,
+    security: Spanned<Security>,
+    user: String,
+    mailbox: Option<Spanned<String>>,
+    ca_file: Option<String>,
+    timeout: Option<u64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawMaildir {
+    path: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSecrets {
+    imap_password: Option<String>,
+    smtp_password: Option<String>,
+}
+
+/// "line N" of a byte offset in `text`.
+fn line_of(text: &str, offset: usize) -> usize {
+    text.as_bytes()[..offset.min(text.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
+}
+
+/// Durations in host.toml: a number and a unit, `30s`, `5m`, `2h`, `1d`.
+fn duration(s: &str) -> Option<u64> {
+    crate::time::parse_span(s).ok()
+}
+
+fn is_loopback(server: &str) -> bool {
+    server.eq_ignore_ascii_case("localhost")
+        || server
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
+/// The secrets file must not be readable or writable by group or others.
+pub fn check_secrets_mode(path: &Path) -> Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
+    let mode = meta.permissions().mode() & 0o777;
+    if mode & 0o077 != 0 {
+        return Err(Error::refused(format!(
+            "{}: holds passwords but is readable by others (mode {mode:04o}); \
+             make it readable by its owner only: chmod 600 {}",
+            path.display(),
+            path.display()
+        )));
+    }
+    Ok(())
+}
+
+impl HostConfig {
+    /// Read `DIR/host.toml` and `DIR/host.secrets.toml`.
+    pub fn load(dir: &Path) -> Result<HostConfig> {
+        let path = dir.join(CONFIG_FILE);
+        let text = std::fs::read_to_string(&path).map_err(|e| {
+            Error::refused(format!(
+                "{}: {e} (a host folder holds host.toml; see docs/host.md for an example)",
+                path.display()
+            ))
+        })?;
+        let spath = dir.join(SECRETS_FILE);
+        let secrets = if spath.exists() {
+            check_secrets_mode(&spath)?;
+            let st = std::fs::read_to_string(&spath).map_err(|e| Error::io(&spath, e))?;
+            // The secrets file's own parse errors would quote the line,
+            // password included: say where, never what.
+            Some(toml::from_str::<RawSecrets>(&st).map_err(|e| {
+                let at = e
+                    .span()
+                    .map(|s| format!(" at line {}", line_of(&st, s.start)))
+                    .unwrap_or_default();
+                Error::refused(format!(
+                    "{}: not a valid secrets file{at}; it holds `imap_password = \"...\"` \
+                     and `smtp_password = \"...\"`",
+                    spath.display()
+                ))
+            })?)
+        } else {
+            None
+        };
+        Self::parse(dir, &path, &text, secrets.as_ref(), &spath)
+    }
+
+    fn parse(
+        dir: &Path,
+        path: &Path,
+        text: &str,
+        secrets: Option<&RawSecrets>,
+        spath: &Path,
+    ) -> Result<HostConfig> {
+        let f = path.display();
+        let raw: RawConfig =
+            toml::from_str(text).map_err(|e| Error::refused(format!("{f}: {e}")))?;
+        let at = |offset: usize| format!("{f}, line {}", line_of(text, offset));
+        let address = HostAddress::parse(raw.address.get_ref()).ok_or_else(|| {
+            Error::refused(format!(
+                "{}: `address = \"{}\"` is not a plain mail address like \
+                 \"herald@example.org\" (players write to herald+GAMEID@example.org)",
+                at(raw.address.span().start),
+                raw.address.get_ref()
+            ))
+        })?;
+        let poll = match &raw.poll {
+            None => DEFAULT_POLL,
+            Some(p) => duration(p.get_ref()).ok_or_else(|| {
+                Error::refused(format!(
+                    "{}: `poll = \"{}\"` is not a duration like \"30s\", \"5m\" or \"1h\"",
+                    at(p.span().start),
+                    p.get_ref()
+                ))
+            })?,
+        };
+        let reminders = match &raw.reminders {
+            None => DEFAULT_REMINDERS.to_vec(),
+            Some(list) => {
+                let mut out = Vec::new();
+                for r in list {
+                    out.push(duration(r.get_ref()).ok_or_else(|| {
+                        Error::refused(format!(
+                            "{}: reminder \"{}\" is not a duration like \"24h\" or \"90m\"",
+                            at(r.span().start),
+                            r.get_ref()
+                        ))
+                    })?);
+                }
+                out.sort_unstable_by(|a, b| b.cmp(a));
+                out.dedup();
+                out
+            }
+        };
+        let max_mail_bytes = raw.max_mail_bytes.unwrap_or(DEFAULT_MAX_MAIL_BYTES);
+        if max_mail_bytes < 1024 {
+            return Err(Error::refused(format!(
+                "{f}: `max_mail_bytes = {max_mail_bytes}` is too small for any mail (at least 1024)"
+            )));
+        }
+        let password = |key: &str, value: Option<&String>| -> Result<Secret> {
+            match value {
+                Some(p) if !p.is_empty() => Ok(Secret::new(p.clone())),
+                _ => Err(Error::refused(format!(
+                    "{}: no `{key}`; create the file readable by you only \
+                     (install -m 600 /dev/null {}) and write `{key} = \"...\"` in it",
+                    spath.display(),
+                    spath.display()
+                ))),
+            }
+        };
+        let server = |raw: &Spanned<RawServer>,
+                      what: &str,
+                      pw: Option<&String>,
+                      key: &str|
+         -> Result<ServerConfig> {
+            let r = raw.get_ref();
+            let name = r.server.get_ref().trim().to_string();
+            if name.is_empty() || name.contains(char::is_whitespace) {
+                return Err(Error::refused(format!(
+                    "{}: [{what}] server \"{name}\" is not a host name",
+                    at(r.server.span().start)
+                )));
+            }
+            let security = *r.security.get_ref();
+            if security == Security::Plain && !is_loopback(&name) {
+                return Err(Error::refused(format!(
+                    "{}: [{what}] security = \"plain\" would send the password unencrypted \
+                     to {name}; plain is allowed only to a server on this machine (127.0.0.1, \
+                     ::1, localhost): use \"tls\" or \"starttls\"",
+                    at(r.security.span().start)
+                )));
+            }
+            let port = r.port.unwrap_or(match (what, security) {
+                ("imap", Security::Tls) => 993,
+                ("imap", _) => 143,
+                (_, Security::Tls) => 465,
+                _ => 587,
+            });
+            Ok(ServerConfig {
+                server: name,
+                port,
+                security,
+                user: r.user.clone(),
+                password: password(key, pw)?,
+                ca_file: r.ca_file.as_ref().map(|c| dir.join(c)),
+                timeout: r.timeout.unwrap_or(60).max(1),
+            })
+        };
+        let source = match (&raw.imap, &raw.maildir) {
+            (Some(i), None) => {
+                let mailbox = match &i.get_ref().mailbox {
+                    None => "INBOX".to_string(),
+                    Some(m) if m.get_ref().trim().is_empty() => {
+                        return Err(Error::refused(format!(
+                            "{}: [imap] mailbox is empty (INBOX is the usual one)",
+                            at(m.span().start)
+                        )))
+                    }
+                    Some(m) => m.get_ref().clone(),
+                };
+                SourceConfig::Imap(ImapConfig {
+                    server: server(
+                        i,
+                        "imap",
+                        secrets.and_then(|s| s.imap_password.as_ref()),
+                        "imap_password",
+                    )?,
+                    mailbox,
+                })
+            }
+            (None, Some(m)) => SourceConfig::Maildir(dir.join(&m.get_ref().path)),
+            (Some(_), Some(m)) => {
+                return Err(Error::refused(format!(
+                    "{}: both [imap] and [maildir]: mail comes in from one of them",
+                    at(m.span().start)
+                )))
+            }
+            (None, None) => {
+                return Err(Error::refused(format!(
+                    "{f}: no [imap] or [maildir] section: say where mail comes in"
+                )))
+            }
+        };
+        if raw.smtp.get_ref().mailbox.is_some() {
+            return Err(Error::refused(format!(
+                "{}: [smtp] has no mailbox (that belongs in [imap])",
+                at(raw.smtp.span().start)
+            )));
+        }
+        let smtp = server(
+            &raw.smtp,
+            "smtp",
+            secrets.and_then(|s| s.smtp_password.as_ref()),
+            "smtp_password",
+        )?;
+        let log_file = match raw.log.as_deref() {
+            None => Some(dir.join(DEFAULT_LOG)),
+            Some("") => None,
+            Some(p) => Some(dir.join(p)),
+        };
+        Ok(HostConfig {
+            dir: dir.to_path_buf(),
+            address,
+            source,
+            smtp,
+            poll,
+            reminders,
+            max_mail_bytes,
+            log_stderr: raw.log_stderr.unwrap_or(log_file.is_none()),
+            log_file,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dir_with(config: &str, secrets: Option<(&str, u32)>) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let d = std::env::temp_dir().join(format!("herald-hostcfg-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(d.join(CONFIG_FILE), config).unwrap();
+        if let Some((s, mode)) = secrets {
+            let p = d.join(SECRETS_FILE);
+            std::fs::write(&p, s).unwrap();
+            std::fs::set_permissions(&p, std::fs::Permissions::from_mode(mode)).unwrap();
+        }
+        d
+    }
+
+    const GOOD: &str = r#"
+address = "herald@example.org"
+poll = "2m"
+reminders = ["2h", "24h"]
+
+[imap]
+server = "imap.example.org"
+security = "tls"
+user = "herald@example.org"
+mailbox = "Games"
+
+[smtp]
+server = "smtp.example.org"
+security = "starttls"
+user = "herald@example.org"
+"#;
+    const SECRETS: &str = "imap_password = \"imap-pw\"\nsmtp_password = \"smtp-pw\"\n";
+
+    #[test]
+    fn a_good_file_loads_with_defaults_filled_in() {
+        let d = dir_with(GOOD, Some((SECRETS, 0o600)));
+        let c = HostConfig::load(&d).unwrap();
+        assert_eq!(c.address.for_game("g1"), "herald+g1@example.org");
+        assert_eq!(c.poll, 120);
+        assert_eq!(c.reminders, vec![86400, 7200]);
+        let SourceConfig::Imap(i) = &c.source else {
+            panic!("imap expected")
+        };
+        assert_eq!((i.server.port, i.mailbox.as_str()), (993, "Games"));
+        assert_eq!(i.server.password.expose(), "imap-pw");
+        assert_eq!((c.smtp.port, c.smtp.security), (587, Security::Starttls));
+        assert_eq!(c.log_file, Some(d.join("host.log")));
+        assert!(
+            !format!("{c:?}").contains("imap-pw"),
+            "Debug shows no password"
+        );
+    }
+
+    #[test]
+    fn a_secrets_file_readable_by_others_is_refused_with_the_fix() {
+        let d = dir_with(GOOD, Some((SECRETS, 0o644)));
+        let e = HostConfig::load(&d).unwrap_err().to_string();
+        assert!(e.contains("mode 0644") && e.contains("chmod 600"), "{e}");
+        assert!(!e.contains("imap-pw"));
+    }
+
+    #[test]
+    fn a_missing_password_says_how_to_create_the_file() {
+        let d = dir_with(GOOD, None);
+        let e = HostConfig::load(&d).unwrap_err().to_string();
+        assert!(
+            e.contains("imap_password") && e.contains("install -m 600"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn errors_name_the_file_and_line() {
+        let bad = GOOD.replace("security = \"tls\"", "security = \"ssl\"");
+        let d = dir_with(&bad, Some((SECRETS, 0o600)));
+        let e = HostConfig::load(&d).unwrap_err().to_string();
+        assert!(e.contains("host.toml") && e.contains("line 8"), "{e}");
+
+        let bad = GOOD.replace("poll = \"2m\"", "poll = \"120\"");
+        let d = dir_with(&bad, Some((SECRETS, 0o600)));
+        let e = HostConfig::load(&d).unwrap_err().to_string();
+        assert!(
+            e.contains("host.toml, line 3") && e.contains("duration"),
+            "{e}"
+        );
+
+        let bad = GOOD.replace("security = \"tls\"", "security = \"plain\"");
+        let d = dir_with(&bad, Some((SECRETS, 0o600)));
+        let e = HostConfig::load(&d).unwrap_err().to_string();
+        assert!(e.contains("line 8") && e.contains("127.0.0.1"), "{e}");
+
+        let bad = GOOD.replace("address = \"herald@example.org\"", "address = \"herald\"");
+        let d = dir_with(&bad, Some((SECRETS, 0o600)));
+        let e = HostConfig::load(&d).unwrap_err().to_string();
+        assert!(e.contains("line 2") && e.contains("address"), "{e}");
+
+        let bad = format!("{GOOD}\n[maildir]\npath = \"Maildir\"\n");
+        let d = dir_with(&bad, Some((SECRETS, 0o600)));
+        let e = HostConfig::load(&d).unwrap_err().to_string();
+        assert!(e.contains("both [imap] and [maildir]"), "{e}");
+
+        let d = dir_with(GOOD, Some(("imap_password = \"oops\nsmtp", 0o600)));
+        let e = HostConfig::load(&d).unwrap_err().to_string();
+        assert!(e.contains("line 1") && !e.contains("oops"), "{e}");
+    }
+
+    #[test]
+    fn plus_addresses_map_to_games() {
+        let a = HostAddress::parse("herald@example.org").unwrap();
+        assert_eq!(a.tag_of("Herald+g7@Example.org"), Some("g7"));
+        assert_eq!(a.tag_of("herald@example.org"), None);
+        assert_eq!(a.tag_of("other+g7@example.org"), None);
+        assert_eq!(a.tag_of("herald+@example.org"), None);
+        assert!(HostAddress::parse("her ald@example.org").is_none());
+        assert!(HostAddress::parse("herald+x@example.org").is_none());
+    }
+}

@@ -1,0 +1,66 @@
+//! `herald host`: the unattended loop that runs games by real mail. This is
+//! the only code that talks to mail servers.
+//!
+//! Phase 1 (this module tree) is everything that does not depend on how a
+//! game is stored:
+//!
+//! - [`config`]: `host.toml` and its 0600 secrets file;
+//! - [`source`]: mail in, from an IMAP account ([`imap`]) or a local Maildir
+//!   ([`maildir`]), behind the [`source::MailSource`] trait;
+//! - [`smtp`]: mail out by SMTP submission, failures classified;
+//! - [`outbox`]: a folder of queued `.eml` files sent with retries and
+//!   backoff, refused recipients recorded;
+//! - [`log`]: one line per mail in and out and per failure.
+//!
+//! Phase 2 (the per-game handling: routing a mail to its game, checking,
+//! storing, answering, resolving, reminders, the status page) builds on
+//! these and on the game store. `docs/host.md` describes the interface.
+
+pub mod config;
+pub mod imap;
+pub mod log;
+pub mod maildir;
+pub mod outbox;
+pub mod smtp;
+pub mod source;
+mod tls;
+mod write;
+
+/// What went wrong talking to a mail server or the disk, classified so the
+/// host knows whether to retry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failure {
+    /// Worth retrying later: the server is down or unreachable, a 4xx
+    /// answer, a timeout, a full disk.
+    Temporary(String),
+    /// Retrying will not help: a 5xx answer, a refused recipient, a mail
+    /// that cannot be sent as it is.
+    Permanent(String),
+    /// The host's configuration is wrong (a refused password, a certificate
+    /// that does not verify, a server without a needed feature): report it
+    /// loudly; nothing will work until the moderator fixes it.
+    Config(String),
+}
+
+impl Failure {
+    pub fn message(&self) -> &str {
+        match self {
+            Failure::Temporary(m) | Failure::Permanent(m) | Failure::Config(m) => m,
+        }
+    }
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Failure::Temporary(_) => "temporary",
+            Failure::Permanent(_) => "permanent",
+            Failure::Config(_) => "configuration",
+        }
+    }
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} failure: {}", self.kind(), self.message())
+    }
+}
+
+impl std::error::Error for Failure {}

@@ -1,0 +1,246 @@
+//! Mail out by SMTP submission with AUTH (PLAIN or LOGIN), over TLS from
+//! the first byte (port 465), STARTTLS (port 587) or plain to a server on
+//! the loopback interface, through lettre's SMTP connection. The bytes sent
+//! are an already-built `.eml`, unchanged.
+//!
+//! One connection serves a whole pass (a transaction per recipient); it is
+//! dropped and opened again after a failed transaction. Failures are
+//! classified:
+//!
+//! - the server cannot be reached, drops the connection, answers 4xx, or a
+//!   TLS handshake fails for a network reason: [`Failure::Temporary`];
+//! - a 5xx answer to MAIL, RCPT or DATA (550: no such recipient): the
+//!   recipient is refused, [`Failure::Permanent`];
+//! - AUTH refused (535), no STARTTLS where it was asked for, a certificate
+//!   that does not verify: [`Failure::Config`].
+//!
+//! After a temporary failure of the connection itself, or a configuration
+//! failure, the sender counts as down for the rest of the pass: later sends
+//! fail at once with the same failure, without trying (so 1,000 games'
+//! outboxes do not each wait for a dead server's timeout).
+
+use super::config::{Security, ServerConfig};
+use super::Failure;
+use lettre::address::{Address, Envelope};
+use lettre::transport::smtp::authentication::{Credentials, Mechanism};
+use lettre::transport::smtp::client::{Certificate, SmtpConnection, TlsParameters};
+use lettre::transport::smtp::extension::ClientId;
+use std::time::Duration;
+
+pub struct Smtp {
+    config: ServerConfig,
+    from: Address,
+    hello: ClientId,
+    conn: Option<SmtpConnection>,
+    down: Option<Failure>,
+}
+
+/// What a sender does, so the outbox can be driven by something else in
+/// tests of its bookkeeping; [`Smtp`] is the real one.
+pub trait Sender {
+    /// Send `bytes` to one recipient. `Ok` carries the server's answer
+    /// ("2.0.0 Ok: queued as …").
+    fn send_to(&mut self, to: &str, bytes: &[u8]) -> Result<String, Failure>;
+    /// `Some` once the server is known unreachable or the configuration
+    /// wrong for the rest of this pass.
+    fn down(&self) -> Option<&Failure>;
+}
+
+fn tls_parameters(c: &ServerConfig) -> Result<TlsParameters, Failure> {
+    let mut b = TlsParameters::builder(c.server.clone())
+        .set_min_tls_version(lettre::transport::smtp::client::TlsVersion::Tlsv12);
+    if let Some(pem) = super::tls::extra_roots(c)? {
+        let text = String::from_utf8_lossy(&pem);
+        let mut any = false;
+        for block in text.split("-----BEGIN CERTIFICATE-----").skip(1) {
+            let one = format!("-----BEGIN CERTIFICATE-----{block}");
+            let cert = Certificate::from_pem(one.as_bytes()).map_err(|e| {
+                Failure::Config(format!(
+                    "ca_file {}: not a PEM certificate: {e}",
+                    c.ca_file
+                        .as_ref()
+                        .map(|p| p.display().to_string())
+                        .unwrap_or_default()
+                ))
+            })?;
+            b = b.add_root_certificate(cert);
+            any = true;
+        }
+        if !any {
+            return Err(Failure::Config(format!(
+                "ca_file {}: no PEM certificate in it",
+                c.ca_file
+                    .as_ref()
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_default()
+            )));
+        }
+    }
+    b.build_native()
+        .map_err(|e| Failure::Config(format!("cannot set up TLS: {e}")))
+}
+
+fn describe_error(e: &lettre::transport::smtp::Error) -> String {
+    let mut m = e.to_string();
+    let mut src = std::error::Error::source(e);
+    while let Some(s) = src {
+        let t = s.to_string();
+        if !m.contains(&t) {
+            m.push_str(": ");
+            m.push_str(&t);
+        }
+        src = s.source();
+    }
+    m
+}
+
+impl Smtp {
+    /// A sender for `config`, with `from` (the host's address) as the
+    /// envelope sender, so bounces come back to the host. Connects on the
+    /// first send.
+    pub fn new(config: &ServerConfig, from: &str) -> Result<Smtp, Failure> {
+        let from: Address = from
+            .parse()
+            .map_err(|e| Failure::Config(format!("the host's address {from:?}: {e}")))?;
+        Ok(Smtp {
+            hello: ClientId::Domain(from.domain().to_string()),
+            config: config.clone(),
+            from,
+            conn: None,
+            down: None,
+        })
+    }
+
+    fn where_(&self) -> String {
+        format!("{}:{}", self.config.server, self.config.port)
+    }
+
+    fn connect(&mut self) -> Result<SmtpConnection, Failure> {
+        let c = &self.config;
+        let timeout = Some(Duration::from_secs(c.timeout));
+        let at = self.where_();
+        let params = match c.security {
+            Security::Plain => None,
+            _ => Some(tls_parameters(c)?),
+        };
+        let wrapper = match (c.security, &params) {
+            (Security::Tls, Some(p)) => Some(p),
+            _ => None,
+        };
+        let connect_failure = |e: lettre::transport::smtp::Error| {
+            let m = format!("SMTP {at}: {}", describe_error(&e));
+            if e.is_tls() && (m.contains("certificate") || m.contains("verify")) {
+                Failure::Config(format!(
+                    "{m} (a server with a self-signed certificate needs ca_file)"
+                ))
+            } else {
+                Failure::Temporary(m)
+            }
+        };
+        let mut conn = SmtpConnection::connect(
+            (c.server.as_str(), c.port),
+            timeout,
+            &self.hello,
+            wrapper,
+            None,
+        )
+        .map_err(connect_failure)?;
+        if c.security == Security::Starttls {
+            if !conn.can_starttls() {
+                conn.abort();
+                return Err(Failure::Config(format!(
+                    "SMTP {at} does not offer STARTTLS: use security = \"tls\" (port 465)"
+                )));
+            }
+            let p = params.as_ref().expect("STARTTLS has TLS parameters");
+            conn.starttls(p, &self.hello).map_err(connect_failure)?;
+        }
+        let creds = Credentials::new(c.user.clone(), c.password.expose().to_string());
+        if let Err(e) = conn.auth(&[Mechanism::Plain, Mechanism::Login], &creds) {
+            conn.abort();
+            let m = describe_error(&e);
+            return Err(if e.is_transient() || e.is_timeout() {
+                Failure::Temporary(format!("SMTP login at {at}: {m}"))
+            } else if e.is_permanent() || e.is_client() {
+                Failure::Config(format!(
+                    "SMTP login as {} at {at} refused ({m}): check [smtp] user, security \
+                     and smtp_password in host.secrets.toml",
+                    c.user
+                ))
+            } else {
+                Failure::Temporary(format!("SMTP login at {at}: {m}"))
+            });
+        }
+        Ok(conn)
+    }
+
+    /// Say goodbye to the server (QUIT).
+    pub fn close(&mut self) {
+        if let Some(mut c) = self.conn.take() {
+            let _ = c.quit();
+        }
+    }
+}
+
+impl Drop for Smtp {
+    fn drop(&mut self) {
+        self.close();
+    }
+}
+
+impl Sender for Smtp {
+    fn down(&self) -> Option<&Failure> {
+        self.down.as_ref()
+    }
+
+    fn send_to(&mut self, to: &str, bytes: &[u8]) -> Result<String, Failure> {
+        if let Some(f) = &self.down {
+            return Err(f.clone());
+        }
+        let rcpt: Address = to
+            .parse()
+            .map_err(|e| Failure::Permanent(format!("{to:?} is not a mail address: {e}")))?;
+        let envelope = Envelope::new(Some(self.from.clone()), vec![rcpt])
+            .map_err(|e| Failure::Permanent(format!("envelope for {to}: {e}")))?;
+        let reusable = match self.conn.as_mut() {
+            Some(c) => !c.has_broken() && c.test_connected(),
+            None => false,
+        };
+        let mut conn = match self.conn.take().filter(|_| reusable) {
+            Some(c) => c,
+            None => match self.connect() {
+                Ok(c) => c,
+                Err(f) => {
+                    if !matches!(f, Failure::Permanent(_)) {
+                        self.down = Some(f.clone());
+                    }
+                    return Err(f);
+                }
+            },
+        };
+        match conn.send(&envelope, bytes) {
+            Ok(r) => {
+                self.conn = Some(conn);
+                Ok(format!(
+                    "{} {}",
+                    r.code(),
+                    r.message().collect::<Vec<_>>().join(" ")
+                ))
+            }
+            Err(e) => {
+                // lettre has sent QUIT and closed the connection.
+                let m = format!("SMTP {} to {to}: {}", self.where_(), describe_error(&e));
+                if e.is_permanent() || e.is_client() {
+                    Err(Failure::Permanent(m))
+                } else if e.is_transient() {
+                    Err(Failure::Temporary(m))
+                } else {
+                    // The connection itself failed: the server went away.
+                    let f = Failure::Temporary(m);
+                    self.down = Some(f.clone());
+                    Err(f)
+                }
+            }
+        }
+    }
+}
