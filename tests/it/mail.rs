@@ -746,6 +746,42 @@ fn undo_then_redo_gives_identical_files() {
     assert!(t.game.join("archive/undone-turn-0003-2.jsonl").exists());
 }
 
+/// A password reset after the phase survives its undo: the secrets file
+/// holds only the new password, so the new one must still be accepted.
+#[test]
+fn undo_keeps_a_password_reset_made_after_the_phase() {
+    let t = Table::new("undo-passwd", "hexwar", "red,blue", &[]);
+    let p = t.awaiting()[0].clone();
+    let o = t.legal(&p);
+    let orders = t.orders(&p, &o);
+    t.ok(&["resolve", t.g(), &orders, "--now", "2026-11-23T10:00:00Z"]);
+    t.ok(&[
+        "passwd",
+        t.g(),
+        "--player",
+        "red",
+        "--now",
+        "2026-11-23T11:00:00Z",
+    ]);
+    let secrets: toml::Table =
+        toml::from_str(&std::fs::read_to_string(t.game.join("secrets.toml")).unwrap()).unwrap();
+    let new = secrets["passwords"]["red"].as_str().unwrap().to_string();
+    t.ok(&["undo", t.g(), "--now", "2026-11-23T12:00:00Z"]);
+    assert_eq!(t.turn(), 0, "the phase is undone");
+    let f = t.dir.join("red-new.toml");
+    std::fs::write(&f, t.order_text("red", &new, &t.legal("red"))).unwrap();
+    t.ok(&["check", t.g(), f.to_str().unwrap()]);
+    let stale = t.dir.join("red-old.toml");
+    std::fs::write(
+        &stale,
+        t.order_text("red", &t.passwords["red"], &t.legal("red")),
+    )
+    .unwrap();
+    let (code, _, err) = t.run(&["check", t.g(), stale.to_str().unwrap()]);
+    assert_eq!(code, 1, "the old password is gone: {err}");
+    t.verify();
+}
+
 #[test]
 fn an_export_holds_the_players_own_reports_and_orders_and_nothing_else() {
     // A fogged four-player Norse Wars game played to turn 24 through the
