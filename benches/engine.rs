@@ -5,13 +5,14 @@
 //! Run with `cargo bench --bench engine`.
 //!
 //! Groups:
-//! - `command/*` on a 6-player Norse Wars game at turn 0: `floor` is
-//!   `herald --version` (starting a process); `check` reads the game,
-//!   checks red's password (the standard Argon2id cost every real game
-//!   uses) and parses the order file; `resolve` does that and writes the
-//!   new game file and every player's reports; `resolve_stored` resolves
-//!   orders `inbox` accepted earlier, sealed, whose password is not hashed
-//!   again.
+//! - `command/floor`: `herald --version` (starting a process).
+//! - `command/<game>/*` at each game's turn 0 (Norse Wars with 6 players),
+//!   with the first legal orders of every awaited player: `check` reads the
+//!   game, checks each password (the standard Argon2id cost every real game
+//!   uses) and parses the order files; `resolve` does that and writes the
+//!   new game file and every player's reports; `resolve_stored` (Norse
+//!   Wars) resolves orders `inbox` accepted earlier, sealed, whose password
+//!   is not hashed again.
 //! - `status/*`: `herald status` of a finished 423-phase Stack Wars demo
 //!   against a new game: the head line is read, the log only hashed.
 //! - `picture/png`: one PNG board, made only when asked for
@@ -56,117 +57,117 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-/// A real 6-player game (standard password hashes) and red's order file.
-fn norse_game(dir: &Path) -> (PathBuf, PathBuf) {
-    let game = dir.join("template");
-    herald(&[
-        "new",
-        "norse-wars",
-        "--players",
-        "red,blue,green,gold,white,black",
-        "--seed",
-        "bench",
-        "--out",
-        game.to_str().unwrap(),
-        "--now",
-        NOW,
-    ]);
-    let secrets = std::fs::read_to_string(game.join("secrets.toml")).unwrap();
-    let pw = secrets
-        .lines()
-        .find_map(|l| l.strip_prefix("red = \""))
-        .and_then(|l| l.strip_suffix('"'))
-        .unwrap()
-        .to_string();
-    let form = herald(&["orders", game.to_str().unwrap(), "--player", "red"]);
-    let id = form
-        .lines()
-        .find_map(|l| l.strip_prefix("game = \""))
-        .and_then(|l| l.strip_suffix('"'))
-        .unwrap()
-        .to_string();
-    let legal = form
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("#   "))
-        .map(|l| l.split(';').next().unwrap().trim().to_string())
-        .unwrap();
-    let orders = dir.join("red.toml");
-    std::fs::write(
-        &orders,
-        format!(
-            "game = \"{id}\"\nplayer = \"red\"\nturn = 0\npassword = \"{pw}\"\norders = [\"{legal}\"]\n"
-        ),
-    )
+/// A real game of `game` (standard password hashes, as every real game
+/// has) in `dir/template`, and one order file per awaited player: the first
+/// legal set of orders.
+fn game_files(dir: &Path, game: &str, players: &[&str]) -> (PathBuf, Vec<PathBuf>) {
+    let folder = dir.join("template");
+    let created = herald::pipeline::create(herald::pipeline::NewGame {
+        game: game.into(),
+        rules: None,
+        players: players.iter().map(|p| p.to_string()).collect(),
+        seed: Some("bench".into()),
+        options: Vec::new(),
+        setup: None,
+        id: None,
+        out: folder.clone(),
+        key: None,
+        now: chrono::DateTime::parse_from_rfc3339(NOW).unwrap(),
+        secrets_from_seed: false,
+        light_passwords: false,
+        mail: Default::default(),
+    })
     .unwrap();
-    (game, orders)
+    let (_, g) = herald::pipeline::open(&folder).unwrap();
+    let h = g.head();
+    let mut files = Vec::new();
+    for seat in g.session.awaiting(&g.state) {
+        let id = &h.players[seat].id;
+        let pw = &created.passwords.iter().find(|p| &p.0 == id).unwrap().1;
+        let orders = g.session.legal_orders(&g.state, seat).swap_remove(0);
+        let f = dir.join(format!("{id}.toml"));
+        std::fs::write(&f, herald::report::order_file(&h.id, id, h.turn, pw, &orders)).unwrap();
+        files.push(f);
+    }
+    (folder, files)
 }
 
 fn commands(c: &mut Criterion) {
-    let dir = scratch("commands");
-    let (template, orders) = norse_game(&dir);
-    let o = orders.to_str().unwrap();
-    // The same order, accepted by inbox from a mail and stored sealed.
-    let stored = dir.join("stored");
-    copy_dir(&template, &stored);
-    let md = dir.join("Maildir");
-    for d in ["new", "cur", "tmp"] {
-        std::fs::create_dir_all(md.join(d)).unwrap();
-    }
-    std::fs::write(
-        md.join("new/1.red"),
-        format!(
-            "From: red@example.org\nTo: gm@example.org\nSubject: orders\nDate: Sun, 22 Nov 2026 12:30:00 +0000\nMessage-ID: <1@example.org>\n\n{}",
-            std::fs::read_to_string(&orders).unwrap()
-        ),
-    )
-    .unwrap();
-    herald(&[
-        "inbox",
-        stored.to_str().unwrap(),
-        md.to_str().unwrap(),
-        "--now",
-        NOW,
-    ]);
-
     let mut g = c.benchmark_group("command");
     g.sample_size(20);
     g.measurement_time(Duration::from_secs(8));
     g.bench_function("floor", |b| b.iter(|| herald(&["--version"])));
-    let t = template.to_str().unwrap();
-    g.bench_function("check", |b| b.iter(|| herald(&["check", t, o])));
-    let mut n = 0;
-    g.bench_function("resolve", |b| {
-        b.iter_batched(
-            || {
-                n += 1;
-                let d = dir.join(format!("r{n}"));
-                copy_dir(&template, &d);
-                d
-            },
-            |d| {
-                herald(&["resolve", d.to_str().unwrap(), o, "--now", NOW]);
-                d
-            },
-            BatchSize::PerIteration,
-        )
-    });
-    g.bench_function("resolve_stored", |b| {
-        b.iter_batched(
-            || {
-                n += 1;
-                let d = dir.join(format!("s{n}"));
-                copy_dir(&stored, &d);
-                d
-            },
-            |d| {
-                herald(&["resolve", d.to_str().unwrap(), "--now", NOW]);
-                d
-            },
-            BatchSize::PerIteration,
-        )
-    });
+    for (game, players) in [
+        ("norse-wars", &["red", "blue", "green", "gold", "white", "black"][..]),
+        ("hexwar", &["white", "black"][..]),
+        ("stack-wars", &["black", "white"][..]),
+        ("war-of-the-dukes", &["orfburg", "wulfenburg"][..]),
+        ("unfought-battle", &["north", "south"][..]),
+    ] {
+        let dir = scratch(game);
+        let (template, files) = game_files(&dir, game, players);
+        let names: Vec<String> = files.iter().map(|f| f.to_str().unwrap().to_string()).collect();
+        let t = template.to_str().unwrap().to_string();
+        let mut check = vec!["check", t.as_str()];
+        check.extend(names.iter().map(String::as_str));
+        g.bench_function(format!("{game}/check"), |b| b.iter(|| herald(&check)));
+        let mut n = 0;
+        g.bench_function(format!("{game}/resolve"), |b| {
+            b.iter_batched(
+                || {
+                    n += 1;
+                    let d = dir.join(format!("r{n}"));
+                    copy_dir(&template, &d);
+                    d
+                },
+                |d| {
+                    let d_s = d.to_str().unwrap().to_string();
+                    let mut args = vec!["resolve", d_s.as_str()];
+                    args.extend(names.iter().map(String::as_str));
+                    args.extend(["--now", NOW]);
+                    herald(&args);
+                    d
+                },
+                BatchSize::PerIteration,
+            )
+        });
+        if game == "norse-wars" {
+            // The same orders, accepted by inbox from a mail and stored
+            // sealed: resolve does not hash the password again.
+            let stored = dir.join("stored");
+            copy_dir(&template, &stored);
+            let md = dir.join("Maildir");
+            for d in ["new", "cur", "tmp"] {
+                std::fs::create_dir_all(md.join(d)).unwrap();
+            }
+            std::fs::write(
+                md.join("new/1.red"),
+                format!(
+                    "From: red@example.org\nTo: gm@example.org\nSubject: orders\nDate: Sun, 22 Nov 2026 12:30:00 +0000\nMessage-ID: <1@example.org>\n\n{}",
+                    std::fs::read_to_string(&files[0]).unwrap()
+                ),
+            )
+            .unwrap();
+            herald(&["inbox", stored.to_str().unwrap(), md.to_str().unwrap(), "--now", NOW]);
+            g.bench_function(format!("{game}/resolve_stored"), |b| {
+                b.iter_batched(
+                    || {
+                        n += 1;
+                        let d = dir.join(format!("s{n}"));
+                        copy_dir(&stored, &d);
+                        d
+                    },
+                    |d| {
+                        herald(&["resolve", d.to_str().unwrap(), "--now", NOW]);
+                        d
+                    },
+                    BatchSize::PerIteration,
+                )
+            });
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
     g.finish();
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 fn status(c: &mut Criterion) {
@@ -211,7 +212,7 @@ fn status(c: &mut Criterion) {
 
 fn picture(c: &mut Criterion) {
     let dir = scratch("picture");
-    let (template, _) = norse_game(&dir);
+    let (template, _) = game_files(&dir, "norse-wars", &["red", "blue", "green", "gold", "white", "black"]);
     let t = template.to_str().unwrap();
     let mut g = c.benchmark_group("picture");
     g.sample_size(20);
