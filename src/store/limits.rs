@@ -41,10 +41,16 @@ pub fn too_big(name: &str, what: &str, limit: u64) -> Error {
 }
 
 /// Read a regular file of at most `limit` bytes. A larger file, a folder
-/// or a device is refused without reading it whole.
+/// or a device is refused without reading it whole. Opened non-blocking:
+/// a FIFO planted where a file should be is refused, not waited on.
 pub fn read(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>> {
+    use std::os::unix::fs::OpenOptionsExt;
     let name = path.display().to_string();
-    let f = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let f = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(|e| Error::io(path, e))?;
     let meta = f.metadata().map_err(|e| Error::io(path, e))?;
     if !meta.is_file() {
         return Err(Error::refused(format!(
