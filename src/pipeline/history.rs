@@ -85,12 +85,14 @@ pub fn undo(
     ));
     write::atomic(&log, text.as_bytes(), Durability::Synced)?;
     store.commit(&back.record.to_text())?;
-    // The undone turn's reports would mislead.
+    // The undone turn's reports would mislead. (The turn's own reports,
+    // trimmed to their text, are made whole again by `derived::finish`,
+    // whichever command runs it: its `done` stays, so no mail is queued
+    // again for the turn, whether or not this run is cut short here.)
     let stale = dir.report_dir(phase.turn + 1);
     if stale.exists() {
         std::fs::remove_dir_all(&stale).map_err(|e| Error::io(&stale, e))?;
     }
-    let _ = std::fs::remove_file(dir.reports_done(phase.turn));
     Ok((
         Undone {
             turn: phase.turn,
