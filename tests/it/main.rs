@@ -14,5 +14,6 @@ mod pictures;
 mod playouts;
 mod readme;
 mod stack_wars;
+mod store;
 mod unfought_battle;
 mod war_of_the_dukes;
