@@ -1,6 +1,8 @@
 //! Reading a local mailbox: a Maildir (`new/` and `cur/`) or an mbox file.
 //! Each mail is size-limited (a larger one is passed on as too big, unread)
-//! and a run takes at most `limits::MAILS_PER_RUN` mails.
+//! and a run takes at most `limits::MAILS_PER_RUN` new mails: mails read
+//! before (herald leaves them where they are) do not count, or a mailbox
+//! that had collected that many would never have its new mail read.
 
 use crate::error::{Error, Result};
 use crate::store::limits;
@@ -14,13 +16,27 @@ pub struct Letter {
     pub raw: Vec<u8>,
     /// Over the size limit: `raw` holds only its first bytes.
     pub too_big: bool,
+    /// Read before (`known` said so): `raw` is left empty.
+    pub known: bool,
 }
 
 /// How much of a too-big mail is kept, to read its headers for a reply.
 const HEAD: u64 = 16 * 1024;
 
-pub fn read(path: &Path) -> Result<Vec<Letter>> {
+/// The mailbox's mails; `known` tells a mail read before by its bytes.
+pub fn read(path: &Path, known: impl Fn(&[u8]) -> bool) -> Result<Vec<Letter>> {
     let mut out = Vec::new();
+    let mut new = 0;
+    let mut take = |mut l: Letter| {
+        l.known = known(&l.raw);
+        if l.known {
+            l.raw = Vec::new();
+        } else {
+            new += 1;
+        }
+        out.push(l);
+        new < limits::MAILS_PER_RUN
+    };
     if path.is_dir() {
         let mut files = Vec::new();
         for sub in ["new", "cur"] {
@@ -41,7 +57,6 @@ pub fn read(path: &Path) -> Result<Vec<Letter>> {
         // Maildir names start with the delivery time: sorted, they are in
         // arrival order, and the same on every machine.
         files.sort_by_key(|p| p.file_name().map(|n| n.to_os_string()));
-        files.truncate(limits::MAILS_PER_RUN);
         for p in files {
             let f = std::fs::File::open(&p).map_err(|e| Error::io(&p, e))?;
             let len = f.metadata().map(|m| m.len()).unwrap_or(0);
@@ -50,30 +65,38 @@ pub fn read(path: &Path) -> Result<Vec<Letter>> {
             f.take(if too_big { HEAD } else { limits::MAIL })
                 .read_to_end(&mut raw)
                 .map_err(|e| Error::io(&p, e))?;
-            out.push(Letter {
+            let more = take(Letter {
                 place: p
                     .file_name()
                     .map(|n| n.to_string_lossy().into_owned())
                     .unwrap_or_default(),
                 raw,
                 too_big,
+                known: false,
             });
+            if !more {
+                break;
+            }
         }
     } else {
         let f = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
         let it = mail_parser::mailbox::mbox::MessageIterator::new(std::io::BufReader::new(f));
-        for (i, m) in it.enumerate().take(limits::MAILS_PER_RUN) {
+        for (i, m) in it.enumerate() {
             let m = m.map_err(|e| Error::io(path, e))?;
             let mut raw = m.unwrap_contents();
             let too_big = raw.len() as u64 > limits::MAIL;
             if too_big {
                 raw.truncate(HEAD as usize);
             }
-            out.push(Letter {
+            let more = take(Letter {
                 place: format!("mbox message {}", i + 1),
                 raw,
                 too_big,
+                known: false,
             });
+            if !more {
+                break;
+            }
         }
     }
     Ok(out)

@@ -48,8 +48,8 @@ pub struct Read {
 /// Read every new mail of `mailbox` into the game; `now` dates the replies.
 pub fn run(game: &Path, mailbox: &Path, now: &str, wait: Duration) -> Result<Vec<Read>> {
     let w = open_to_write(game, wait, now)?;
-    let letters = mailbox::read(mailbox)?;
     let mut done = seen::read(&w.store.dir)?;
+    let letters = mailbox::read(mailbox, |raw| done.contains(&sha256_hex(raw)))?;
     let parser = MessageParser::default();
     // Sort by the mail's own Date, then by place, so "later replaces
     // earlier" means later written, whatever order the mailbox holds.
@@ -68,6 +68,15 @@ pub fn run(game: &Path, mailbox: &Path, now: &str, wait: Duration) -> Result<Vec
     parsed.sort_by_key(|(d, i, _, _)| (*d, *i));
     let mut out = Vec::new();
     for (_, _, letter, m) in parsed {
+        if letter.known {
+            out.push(Read {
+                place: letter.place.clone(),
+                from: String::new(),
+                fate: Fate::AlreadyRead,
+                reply: None,
+            });
+            continue;
+        }
         let digest = sha256_hex(&letter.raw);
         let from = m
             .as_ref()
