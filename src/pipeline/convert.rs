@@ -310,6 +310,7 @@ pub fn convert(path: &Path, out: &Path, key: Option<&Path>, now: &str) -> Result
                     chain_head: r.chain_head,
                     accepted: r.accepted,
                     signature: r.signature,
+                    replaced: None,
                 },
             )?;
             carried.push(rec.player);

@@ -263,6 +263,13 @@ fn judge(
         g.record.chain_head(),
         date,
     );
+    // The same mail stored by a run cut short before it recorded the mail
+    // as read: it replaced what that run's reply said it replaced.
+    let replaced = match earlier {
+        Some(e) if e.mail_sha256.as_deref() == Some(digest) => e.replaced,
+        Some(e) => Some(e.received.unwrap_or_else(|| "an earlier file".into())),
+        None => None,
+    };
     orders::put(
         &w.store.dir,
         &name,
@@ -279,9 +286,9 @@ fn judge(
             chain_head: receipt.chain_head.clone(),
             accepted: receipt.accepted.clone(),
             signature: receipt.signature.clone(),
+            replaced: replaced.clone(),
         },
     )?;
-    let replaced = earlier.map(|e| e.received.unwrap_or_else(|| "an earlier file".into()));
     Ok((Fate::Accepted { player, replaced }, echo, Some(receipt)))
 }
 
