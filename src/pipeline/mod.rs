@@ -178,6 +178,22 @@ pub fn resolve(arg: &Path, files: &[PathBuf], now: &str, wait: Duration) -> Resu
             completed,
         });
     }
+    let mut submitted = submitted;
+    if !files.is_empty() {
+        // Orders stored for players the files leave out were accepted, with
+        // a receipt: they count, as they would without files.
+        let player = |f: &Submitted| {
+            crate::orders::OrderFile::parse(&f.name, &f.text)
+                .ok()
+                .map(|o| o.player)
+        };
+        let given: Vec<String> = submitted.iter().filter_map(player).collect();
+        for s in stored_orders(&w)? {
+            if player(&s).is_some_and(|p| !given.contains(&p)) {
+                submitted.push(s);
+            }
+        }
+    }
     if files.is_empty() && submitted.is_empty() && completed {
         // Run again after a cut-short resolve: its orders are in the log.
         let turn = w.game.head().turn.saturating_sub(1);
