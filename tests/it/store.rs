@@ -726,6 +726,17 @@ fn inbox_killed_at_any_instant_is_completed_by_running_it_again() {
         .collect::<Vec<_>>());
     let span = started.elapsed();
     let want = snapshot(&reference);
+    // The narrowest window, made on purpose: cut after the last mail was
+    // stored and answered, before it was recorded as read.
+    let g = t.copy(&spot.join("cut"));
+    ok(&args(&g).iter().map(String::as_str).collect::<Vec<_>>());
+    let seen = std::fs::read_to_string(g.join("inbox/seen")).unwrap();
+    let mut kept: Vec<&str> = seen.lines().collect();
+    kept.pop();
+    std::fs::write(g.join("inbox/seen"), format!("{}\n", kept.join("\n"))).unwrap();
+    ok(&args(&g).iter().map(String::as_str).collect::<Vec<_>>());
+    let d = differences(&want, &snapshot(&g), leftover);
+    assert!(d.is_empty(), "the last mail taken again:\n{}", d.join("\n"));
     let n = count("HERALD_KILLS", 24) / 2;
     let (mut killed, mut left) = (0, 0);
     for (i, at) in instants(span, n).enumerate() {
@@ -1549,4 +1560,100 @@ fn format_1_fixtures_verify_convert_and_play_on() {
     }
     assert!(found.is_empty(), "red's password survives in {found:?}");
     assert_eq!(before, snapshot(&fixtures()), "the fixtures were changed");
+}
+
+/// Orders `inbox` accepted (and gave a receipt for) still count when the
+/// moderator resolves with order files of the other players: they are not
+/// replaced by the missed-order policy and thrown away.
+#[test]
+fn stored_orders_count_when_resolve_is_given_the_other_players_files() {
+    let spot = Spot::new("stored-and-given");
+    let g = spot.join("game");
+    ok(&[
+        "new",
+        "unfought-battle",
+        "--players",
+        "north,south",
+        "--seed",
+        "5",
+        "--out",
+        s(&g),
+        "--now",
+        NEW,
+        "--deadline",
+        DEADLINE,
+    ]);
+    let pw = secrets_passwords(&g);
+    let id = crate::common::head(&g)["id"].as_str().unwrap().to_string();
+    let (north, south) = (first_legal(&g, "north"), first_legal(&g, "south"));
+    let md = maildir(&spot.join("Maildir"));
+    mail(
+        &md,
+        "1.south",
+        "south@example.org",
+        MAIL_DATE,
+        "<1@s>",
+        &herald::report::order_file(&id, "south", 0, &pw["south"], &south),
+    );
+    let out = ok(&["inbox", s(&g), s(&md), "--now", "2026-11-22T12:15:00Z"]);
+    assert!(out.contains("accepted, orders of south"), "{out}");
+    let f = spot.join("north.toml");
+    std::fs::write(
+        &f,
+        herald::report::order_file(&id, "north", 0, &pw["north"], &north),
+    )
+    .unwrap();
+    // Before the deadline: south's stored orders complete the turn.
+    let early = spot.join("early");
+    copy_dir(&g, &early);
+    ok(&["resolve", s(&early), s(&f), "--now", "2026-11-22T12:20:00Z"]);
+    // After it: the same, not a stand-in.
+    ok(&["resolve", s(&g), s(&f), "--now", LATER]);
+    for game in [&early, &g] {
+        let log = phases(game);
+        assert_eq!(recorded(&log[0], "north"), Some((north.clone(), false)));
+        assert_eq!(
+            recorded(&log[0], "south"),
+            Some((south.clone(), false)),
+            "south's accepted orders were replaced"
+        );
+        verify_ok(game);
+    }
+}
+
+/// The per-run limit on mails counts new mails only: a Maildir that has
+/// collected more mails than one run takes, all read before, still has its
+/// new mail read (herald leaves read mail where it is).
+#[test]
+fn mail_read_before_does_not_count_against_the_limit_of_a_run() {
+    let t = template();
+    let spot = Spot::new("mail-limit");
+    let g = t.copy(&spot.join("game"));
+    let md = maildir(&spot.join("Maildir"));
+    let limit = herald::store::limits::MAILS_PER_RUN;
+    let mut seen = String::new();
+    for i in 0..limit {
+        let name = format!("{i:06}.old");
+        mail(
+            &md,
+            &name,
+            "x@example.org",
+            MAIL_DATE,
+            "<old@x>",
+            &format!("old {i}\n"),
+        );
+        let bytes = std::fs::read(md.join("new").join(&name)).unwrap();
+        seen.push_str(&herald::chain::canon::sha256_hex(&bytes));
+        seen.push('\n');
+    }
+    std::fs::create_dir_all(g.join("inbox")).unwrap();
+    std::fs::write(g.join("inbox/seen"), seen).unwrap();
+    t.order_mail(&md, "999999.red", "red", &["W3 NE 2"], MAIL_DATE);
+    let out = ok(&["inbox", s(&g), s(&md), "--now", LATER]);
+    assert!(
+        out.contains("999999.red from red@example.org: accepted"),
+        "{}",
+        out.lines().last().unwrap()
+    );
+    assert!(g.join("orders/turn-0000/red.json").exists());
 }
