@@ -36,6 +36,7 @@ use std::time::Duration;
 pub fn open(arg: &Path) -> Result<(Store, Loaded)> {
     let store = Store::reader(loaded::folder(arg)?);
     let g = Loaded::open(&store)?;
+    loaded::own_key(&store, &g)?;
     Ok((store, g))
 }
 
