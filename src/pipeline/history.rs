@@ -33,7 +33,9 @@ pub struct Undone {
 /// `herald undo`: roll back the last resolved phase (and any entry after
 /// it) by replaying the log without it, not from a backup. The game file
 /// becomes byte for byte what it was before that phase was resolved, so
-/// resolving the same orders again at the same time gives the same file.
+/// resolving the same orders again at the same time gives the same file;
+/// but a password changed after the phase stays changed (its entry is
+/// appended again): the secrets file and the player hold the new one.
 /// The undone file is kept in `archive/`, with a line in `archive/undo.log`.
 pub fn undo(
     store: &Store,
@@ -59,6 +61,20 @@ pub fn undo(
         )));
     };
     let mut back = replay(&g.record, &g.genesis, seed, at, |_, _| Ok(()))?.map_err(departed)?;
+    for e in &g.record.entries[at + 1..] {
+        if let Ok(Body::Passwd(p)) = e.decode() {
+            if let Some(x) = back
+                .record
+                .head
+                .players
+                .iter_mut()
+                .find(|x| x.id == p.player)
+            {
+                x.password = p.password.clone();
+            }
+            back.record.append(&Body::Passwd(p), signer);
+        }
+    }
     back.record.seal_with(signer);
     let dir = &store.dir;
     let archive = dir.archive();
