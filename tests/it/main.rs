@@ -15,5 +15,6 @@ mod playouts;
 mod readme;
 mod stack_wars;
 mod store;
+mod trust;
 mod unfought_battle;
 mod war_of_the_dukes;

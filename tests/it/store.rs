@@ -1657,3 +1657,29 @@ fn mail_read_before_does_not_count_against_the_limit_of_a_run() {
     );
     assert!(g.join("orders/turn-0000/red.json").exists());
 }
+
+/// A password changed after the last phase survives an undo of that
+/// phase: the secrets file holds the new password, and it still works.
+#[test]
+fn undo_keeps_a_password_changed_after_the_phase() {
+    let t = template();
+    let spot = Spot::new("undo-passwd");
+    let g = t.copy(&spot.join("game"));
+    let red = t.orders(&spot.join("red.toml"), "red", 0, &["W3 NE 2"]);
+    ok(&["resolve", s(&g), s(&red), "--now", LATER]);
+    ok(&["passwd", s(&g), "--player", "blue", "--now", LATER]);
+    let pw = secrets_passwords(&g)["blue"].clone();
+    assert_ne!(pw, t.passwords["blue"]);
+    ok(&["undo", s(&g), "--now", LATER]);
+    verify_ok(&g);
+    ok(&["resolve", s(&g), s(&red), "--now", LATER]);
+    let blue = first_legal(&g, "blue");
+    let blue: Vec<&str> = blue.iter().map(String::as_str).collect();
+    let f = t.orders_with(&spot.join("blue.toml"), "blue", 1, &pw, &blue);
+    ok(&["resolve", s(&g), s(&f), "--now", LATER]);
+    let old = t.orders(&spot.join("old.toml"), "blue", 1, &blue);
+    let (code, _, err) = herald(&["check", s(&g), s(&old)]);
+    assert_eq!(code, 1);
+    assert!(err.contains("wrong password for blue"), "{err}");
+    verify_ok(&g);
+}
