@@ -75,6 +75,7 @@ impl Store {
     pub fn writer(dir: GameDir, wait: Duration) -> Result<Store> {
         let label = dir.root().display().to_string();
         let lock = Lock::acquire(&dir.lock(), &label, wait)?;
+        write::sweep(dir.root());
         Ok(Store {
             dir,
             lock: Some(lock),

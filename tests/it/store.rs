@@ -454,8 +454,11 @@ fn reply_texts(game: &Path) -> Vec<String> {
     };
     let mut paths: Vec<PathBuf> = list.map(|e| e.unwrap().path()).collect();
     paths.sort();
-    for p in paths {
-        let bytes = std::fs::read(&p).unwrap();
+    for p in paths
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "eml"))
+    {
+        let bytes = std::fs::read(p).unwrap();
         let m = mail_parser::MessageParser::default().parse(&bytes).unwrap();
         if m.in_reply_to().as_text().is_some() {
             out.push(m.body_text(0).unwrap().into_owned());
@@ -622,17 +625,26 @@ fn kill_after(args: &[&str], delay: Duration) -> bool {
     running && st.code().is_none()
 }
 
+/// How long an uninterrupted run takes.
+fn timed(args: &[String]) -> Duration {
+    let a: Vec<&str> = args.iter().map(String::as_str).collect();
+    let started = Instant::now();
+    ok(&a);
+    started.elapsed()
+}
+
 /// The kill instants of `n` runs: from 0 to a little past the time an
 /// uninterrupted run took.
 fn instants(span: Duration, n: usize) -> impl Iterator<Item = Duration> {
     (0..n).map(move |i| span.mul_f64(1.2 * i as f64 / n as f64))
 }
 
-/// Files a killed command may leave behind: its temporary files, which no
-/// command reads.
+/// A killed command's temporary files: the next writer removes them.
 fn leftover(p: &Path) -> bool {
     let name = p.file_name().unwrap().to_string_lossy();
-    name.starts_with(".tmp-") || name.starts_with(".previous-")
+    herald::store::write::TEMPORARY
+        .iter()
+        .any(|t| name.starts_with(t))
 }
 
 /// `resolve` killed at any instant: the game file is the old one or the
@@ -649,12 +661,12 @@ fn resolve_killed_at_any_instant_is_completed_by_running_it_again() {
             .to_vec()
     };
     let reference = t.copy(&spot.join("reference"));
-    let started = Instant::now();
-    ok(&args(&reference)
-        .iter()
-        .map(String::as_str)
-        .collect::<Vec<_>>());
-    let span = started.elapsed();
+    // The shortest of three uninterrupted runs: a run slowed by other
+    // work on the machine would put every kill after the end.
+    let span = (0..2).fold(timed(&args(&reference)), |m, k| {
+        let fresh = t.copy(&spot.join(&format!("time{k}")));
+        m.min(timed(&args(&fresh)))
+    });
     let want = snapshot(&reference);
     let (old, new) = (
         std::fs::read(t.game.join("game.jsonl")).unwrap(),
@@ -672,12 +684,11 @@ fn resolve_killed_at_any_instant_is_completed_by_running_it_again() {
             now == old || now == new,
             "kill {i} at {at:?}: a game file half written"
         );
+        left += snapshot(&g).keys().filter(|p| leftover(p)).count();
         let out = ok(&a);
         assert!(out.contains("turn 0"), "{out}");
         verify_ok(&g);
-        let have = snapshot(&g);
-        left += have.keys().filter(|p| leftover(p)).count();
-        let d = differences(&want, &have, leftover);
+        let d = differences(&want, &snapshot(&g), |_| false);
         assert!(
             d.is_empty(),
             "kill {i} at {at:?}, then resolve again:\n{}",
@@ -685,8 +696,8 @@ fn resolve_killed_at_any_instant_is_completed_by_running_it_again() {
         );
         let _ = std::fs::remove_dir_all(&g);
     }
-    assert!(killed * 2 >= n, "only {killed} of {n} runs were cut short");
-    eprintln!("resolve: {killed} of {n} runs killed; {left} temporary files left behind");
+    assert!(killed * 3 >= n, "only {killed} of {n} runs were cut short");
+    eprintln!("resolve: {killed} of {n} runs killed; {left} temporary files left, removed by the run again");
 }
 
 /// `inbox` killed at any instant: run again, the folder is what one
@@ -719,12 +730,12 @@ fn inbox_killed_at_any_instant_is_completed_by_running_it_again() {
             .to_vec()
     };
     let reference = t.copy(&spot.join("reference"));
-    let started = Instant::now();
-    ok(&args(&reference)
-        .iter()
-        .map(String::as_str)
-        .collect::<Vec<_>>());
-    let span = started.elapsed();
+    // The shortest of three uninterrupted runs: a run slowed by other
+    // work on the machine would put every kill after the end.
+    let span = (0..2).fold(timed(&args(&reference)), |m, k| {
+        let fresh = t.copy(&spot.join(&format!("time{k}")));
+        m.min(timed(&args(&fresh)))
+    });
     let want = snapshot(&reference);
     // The narrowest window, made on purpose: cut after the last mail was
     // stored and answered, before it was recorded as read.
@@ -735,7 +746,7 @@ fn inbox_killed_at_any_instant_is_completed_by_running_it_again() {
     kept.pop();
     std::fs::write(g.join("inbox/seen"), format!("{}\n", kept.join("\n"))).unwrap();
     ok(&args(&g).iter().map(String::as_str).collect::<Vec<_>>());
-    let d = differences(&want, &snapshot(&g), leftover);
+    let d = differences(&want, &snapshot(&g), |_| false);
     assert!(d.is_empty(), "the last mail taken again:\n{}", d.join("\n"));
     let n = count("HERALD_KILLS", 24) / 2;
     let (mut killed, mut left) = (0, 0);
@@ -744,11 +755,10 @@ fn inbox_killed_at_any_instant_is_completed_by_running_it_again() {
         let a = args(&g);
         let a: Vec<&str> = a.iter().map(String::as_str).collect();
         killed += kill_after(&a, at) as usize;
+        left += snapshot(&g).keys().filter(|p| leftover(p)).count();
         let out = ok(&a);
         assert!(out.contains("4 mails"), "{out}");
-        let have = snapshot(&g);
-        left += have.keys().filter(|p| leftover(p)).count();
-        let d = differences(&want, &have, leftover);
+        let d = differences(&want, &snapshot(&g), |_| false);
         assert!(
             d.is_empty(),
             "kill {i} at {at:?}, then inbox again:\n{}",
@@ -756,8 +766,10 @@ fn inbox_killed_at_any_instant_is_completed_by_running_it_again() {
         );
         let _ = std::fs::remove_dir_all(&g);
     }
-    assert!(killed * 2 >= n, "only {killed} of {n} runs were cut short");
-    eprintln!("inbox: {killed} of {n} runs killed; {left} temporary files left behind");
+    assert!(killed * 3 >= n, "only {killed} of {n} runs were cut short");
+    eprintln!(
+        "inbox: {killed} of {n} runs killed; {left} temporary files left, removed by the run again"
+    );
 }
 
 /// `new` killed at any instant: either no game folder (and `new` again
@@ -785,12 +797,12 @@ fn new_killed_at_any_instant_leaves_nothing_or_a_whole_game() {
         .to_vec()
     };
     let reference = spot.join("reference/game");
-    let started = Instant::now();
-    ok(&args(&reference)
-        .iter()
-        .map(String::as_str)
-        .collect::<Vec<_>>());
-    let span = started.elapsed();
+    // The shortest of three uninterrupted runs: a run slowed by other
+    // work on the machine would put every kill after the end.
+    let span = (0..2).fold(timed(&args(&reference)), |m, k| {
+        let fresh = spot.join(&format!("time{k}/game"));
+        m.min(timed(&args(&fresh)))
+    });
     let want = crate::common::head(&reference);
     let n = count("HERALD_KILLS", 24) / 3;
     let mut killed = 0;
@@ -833,7 +845,7 @@ fn new_killed_at_any_instant_leaves_nothing_or_a_whole_game() {
             }
         }
     }
-    assert!(killed * 2 >= n, "only {killed} of {n} runs were cut short");
+    assert!(killed * 3 >= n, "only {killed} of {n} runs were cut short");
     assert!(
         behind.is_empty(),
         "a killed `new` left these beside the game folder:\n{}",
@@ -856,12 +868,12 @@ fn passwd_killed_at_any_instant_is_completed_by_running_it_again() {
             .to_vec()
     };
     let reference = t.copy(&spot.join("reference"));
-    let started = Instant::now();
-    ok(&args(&reference)
-        .iter()
-        .map(String::as_str)
-        .collect::<Vec<_>>());
-    let span = started.elapsed();
+    // The shortest of three uninterrupted runs: a run slowed by other
+    // work on the machine would put every kill after the end.
+    let span = (0..2).fold(timed(&args(&reference)), |m, k| {
+        let fresh = t.copy(&spot.join(&format!("time{k}")));
+        m.min(timed(&args(&fresh)))
+    });
     let n = count("HERALD_KILLS", 24) / 3;
     let mut killed = 0;
     for (i, at) in instants(span, n).enumerate() {
@@ -870,6 +882,8 @@ fn passwd_killed_at_any_instant_is_completed_by_running_it_again() {
         let a: Vec<&str> = a.iter().map(String::as_str).collect();
         killed += kill_after(&a, at) as usize;
         let out = ok(&a);
+        let left: Vec<PathBuf> = snapshot(&g).into_keys().filter(|p| leftover(p)).collect();
+        assert!(left.is_empty(), "temporary files left: {left:?}");
         let pw = secrets_passwords(&g)["red"].clone();
         assert!(out.contains(&pw), "{out}");
         verify_ok(&g);
@@ -886,7 +900,7 @@ fn passwd_killed_at_any_instant_is_completed_by_running_it_again() {
         );
         let _ = std::fs::remove_dir_all(&g);
     }
-    assert!(killed * 2 >= n, "only {killed} of {n} runs were cut short");
+    assert!(killed * 3 >= n, "only {killed} of {n} runs were cut short");
 }
 
 /// `undo` killed at any instant: the game file is the old one or the new
@@ -903,12 +917,16 @@ fn undo_killed_at_any_instant_is_completed_by_the_next_command() {
         |g: &Path| -> Vec<String> { ["undo", s(g), "--now", LATER].map(String::from).to_vec() };
     let reference = spot.join("reference");
     copy_dir(&resolved, &reference);
-    let started = Instant::now();
-    ok(&args(&reference)
-        .iter()
-        .map(String::as_str)
-        .collect::<Vec<_>>());
-    let span = started.elapsed();
+    // The shortest of three uninterrupted runs: a run slowed by other
+    // work on the machine would put every kill after the end.
+    let span = (0..2).fold(timed(&args(&reference)), |m, k| {
+        let fresh = {
+            let c = spot.join(&format!("time{k}"));
+            copy_dir(&resolved, &c);
+            c
+        };
+        m.min(timed(&args(&fresh)))
+    });
     let want = snapshot(&reference);
     assert_eq!(
         want[Path::new("game.jsonl")],
@@ -917,7 +935,7 @@ fn undo_killed_at_any_instant_is_completed_by_the_next_command() {
     );
     let old = std::fs::read(resolved.join("game.jsonl")).unwrap();
     // The undone file is kept under a new name each time: not compared.
-    let archive = |p: &Path| leftover(p) || p.starts_with("archive");
+    let archive = |p: &Path| p.starts_with("archive") && !leftover(p);
     let n = count("HERALD_KILLS", 24) / 3;
     let mut killed = 0;
     for (i, at) in instants(span, n).enumerate() {
@@ -945,7 +963,7 @@ fn undo_killed_at_any_instant_is_completed_by_the_next_command() {
         );
         let _ = std::fs::remove_dir_all(&g);
     }
-    assert!(killed * 2 >= n, "only {killed} of {n} runs were cut short");
+    assert!(killed * 3 >= n, "only {killed} of {n} runs were cut short");
 }
 
 // ---------------------------------------------------------------------------
@@ -1470,6 +1488,8 @@ fn a_thousand_bad_mails_are_handled_once_across_a_kill() {
         "{}",
         out.lines().last().unwrap()
     );
+    let left: Vec<PathBuf> = snapshot(&g).into_keys().filter(|p| leftover(p)).collect();
+    assert!(left.is_empty(), "temporary files left: {left:?}");
     let all = std::fs::read_to_string(&seen).unwrap();
     let unique: BTreeSet<&str> = all.lines().collect();
     assert_eq!((all.lines().count(), unique.len()), (n, n));
