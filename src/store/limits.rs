@@ -92,7 +92,7 @@ mod tests {
         let p = dir.path().join("big.toml");
         std::fs::write(&p, vec![b'x'; 2000]).unwrap();
         let e = read(&p, 1024, "an order file").unwrap_err();
-        assert!(e.problems[0].contains("the limit is 1 KiB"), "{e}");
+        assert!(e.problems[0].contains("at most 1024 bytes (1 KiB)"), "{e}");
         assert_eq!(read(&p, 2000, "x").unwrap().len(), 2000);
         let e = read(dir.path(), 10, "an order file").unwrap_err();
         assert!(e.problems[0].contains("not a regular file"), "{e}");
