@@ -86,7 +86,11 @@ fn game_files(dir: &Path, game: &str, players: &[&str]) -> (PathBuf, Vec<PathBuf
         let pw = &created.passwords.iter().find(|p| &p.0 == id).unwrap().1;
         let orders = g.session.legal_orders(&g.state, seat).swap_remove(0);
         let f = dir.join(format!("{id}.toml"));
-        std::fs::write(&f, herald::report::order_file(&h.id, id, h.turn, pw, &orders)).unwrap();
+        std::fs::write(
+            &f,
+            herald::report::order_file(&h.id, id, h.turn, pw, &orders),
+        )
+        .unwrap();
         files.push(f);
     }
     (folder, files)
@@ -98,7 +102,10 @@ fn commands(c: &mut Criterion) {
     g.measurement_time(Duration::from_secs(8));
     g.bench_function("floor", |b| b.iter(|| herald(&["--version"])));
     for (game, players) in [
-        ("norse-wars", &["red", "blue", "green", "gold", "white", "black"][..]),
+        (
+            "norse-wars",
+            &["red", "blue", "green", "gold", "white", "black"][..],
+        ),
         ("hexwar", &["white", "black"][..]),
         ("stack-wars", &["black", "white"][..]),
         ("war-of-the-dukes", &["orfburg", "wulfenburg"][..]),
@@ -106,7 +113,10 @@ fn commands(c: &mut Criterion) {
     ] {
         let dir = scratch(game);
         let (template, files) = game_files(&dir, game, players);
-        let names: Vec<String> = files.iter().map(|f| f.to_str().unwrap().to_string()).collect();
+        let names: Vec<String> = files
+            .iter()
+            .map(|f| f.to_str().unwrap().to_string())
+            .collect();
         let t = template.to_str().unwrap().to_string();
         let mut check = vec!["check", t.as_str()];
         check.extend(names.iter().map(String::as_str));
@@ -148,7 +158,13 @@ fn commands(c: &mut Criterion) {
                 ),
             )
             .unwrap();
-            herald(&["inbox", stored.to_str().unwrap(), md.to_str().unwrap(), "--now", NOW]);
+            herald(&[
+                "inbox",
+                stored.to_str().unwrap(),
+                md.to_str().unwrap(),
+                "--now",
+                NOW,
+            ]);
             g.bench_function(format!("{game}/resolve_stored"), |b| {
                 b.iter_batched(
                     || {
@@ -212,7 +228,11 @@ fn status(c: &mut Criterion) {
 
 fn picture(c: &mut Criterion) {
     let dir = scratch("picture");
-    let (template, _) = game_files(&dir, "norse-wars", &["red", "blue", "green", "gold", "white", "black"]);
+    let (template, _) = game_files(
+        &dir,
+        "norse-wars",
+        &["red", "blue", "green", "gold", "white", "black"],
+    );
     let t = template.to_str().unwrap();
     let mut g = c.benchmark_group("picture");
     g.sample_size(20);

@@ -2,16 +2,18 @@
 //!
 //! [`open`] is what every command runs: the layout of every line, every
 //! entry's hash and link to the one before (one pass of SHA-256 over the
-//! file's bytes), the head record's seal, and the genesis entry and the
-//! current state against the head. Any edit anywhere breaks one of these;
-//! a file that passes was written, as it stands, by the holder of the
-//! game's key. When something is broken, [`open`] goes on to find the
-//! first entry or field that differs and names it.
+//! file's bytes), the head record's seal, the genesis entry and the
+//! current state against the head, and the head record derived again from
+//! the log's bodies and compared field by field. Any edit anywhere breaks
+//! one of these; a file that passes was written, as it stands, by the
+//! holder of the game's key, and its head says what its log says. When
+//! something is broken, [`open`] goes on to find the first entry or field
+//! that differs and names it.
 //!
-//! [`walk`] is what `verify` adds: every entry's body is read and its
-//! signature checked, the sequence of entries is checked, and the head
-//! record is derived again from the log and compared field by field.
-//! Replaying the rules is the pipeline's part of `verify`.
+//! [`walk`] is what `verify` adds: every entry's signature checked, the
+//! order files' hashes and players. Replaying the rules is the pipeline's
+//! part of `verify`: an edit of a log entry's body that its key holder
+//! signed again is found there (and by the witnesses players keep).
 
 use super::body::{Body, Genesis, Missed, Phase, Player};
 use super::canon::{canonical, is_digest, sha256_hex};
@@ -79,6 +81,14 @@ pub fn open(text: &str) -> Result<Opened, Vec<String>> {
             }
             Some(Err(e)) => problems.push(e),
             None => problems.push("the log holds no genesis entry".into()),
+        }
+    }
+    if problems.is_empty() {
+        // The head record is what the log says: a field the moderator's
+        // key re-sealed after an edit is refused here, as `verify` does.
+        match derive(&record) {
+            Ok(d) => problems.extend(compare(&d, head)),
+            Err(p) => problems.extend(p),
         }
     }
     if !problems.is_empty() {

@@ -47,6 +47,7 @@ pub fn run(a: Args) -> Result<String> {
         Found::Folder(dir) => {
             let text = limits::read_text(&dir.game_file(), limits::GAME_FILE, "a game file")?;
             let g = Loaded::from_text(&text, &name)?;
+            pipeline::loaded::own_key(&crate::store::Store::reader(dir.clone()), &g)?;
             let seed = crate::store::Secrets::read(&dir.secrets())
                 .ok()
                 .map(|s| s.seed);

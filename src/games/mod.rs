@@ -114,6 +114,13 @@ pub trait Game: 'static {
         position: Option<&str>,
         rng: &mut ChaCha20Rng,
     ) -> Result<Setup<Self::State>, String>;
+    /// What is wrong with a state read from a game file, if anything: a
+    /// file is input, and a state the rules never make (re-sealed by hand)
+    /// is refused when it is loaded, before a command works on it. By
+    /// default nothing is checked beyond the state's shape.
+    fn validate(_rules: &Self::Rules, _state: &Self::State) -> Result<(), String> {
+        Ok(())
+    }
     /// The name of the phase the game waits for, e.g. "move".
     fn phase(rules: &Self::Rules, state: &Self::State) -> String;
     /// Whose orders this phase needs.
@@ -419,6 +426,8 @@ impl<G: Game> Session for Loaded<G> {
     fn decode(&self, v: &Value) -> Result<AnyState, String> {
         let s: G::State = G::State::deserialize(v)
             .map_err(|e| format!("the game state does not read as {}: {e}", G::TITLE))?;
+        G::validate(&self.rules, &s)
+            .map_err(|e| format!("the game state is not one {} makes: {e}", G::TITLE))?;
         Ok(Box::new(s))
     }
     fn encode(&self, s: &AnyState) -> Value {

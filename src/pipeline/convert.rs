@@ -222,9 +222,10 @@ pub fn convert(path: &Path, out: &Path, key: Option<&Path>, now: &str) -> Result
         _ => PathBuf::from("."),
     };
     std::fs::create_dir_all(&parent).map_err(|e| Error::io(&parent, e))?;
+    crate::store::sweep_unfinished(&parent);
     let tmp = tempfile::Builder::new()
         .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o700))
-        .prefix(".herald-convert-")
+        .prefix(crate::store::BUILDING[1])
         .tempdir_in(&parent)
         .map_err(|e| Error::io(&parent, e))?;
     let dir = GameDir::at(tmp.path());
@@ -309,6 +310,7 @@ pub fn convert(path: &Path, out: &Path, key: Option<&Path>, now: &str) -> Result
                     chain_head: r.chain_head,
                     accepted: r.accepted,
                     signature: r.signature,
+                    replaced: None,
                 },
             )?;
             carried.push(rec.player);

@@ -1,7 +1,8 @@
 //! `herald new`: a game folder, made whole in a temporary folder beside
-//! its destination and renamed into place, so a killed `new` leaves
-//! nothing behind and can simply be run again. Every argument is checked
-//! before the first byte is written.
+//! its destination and renamed into place, so a killed `new` leaves no
+//! half game and can simply be run again (the next `new` or `convert`
+//! beside it removes the folder it was building). Every argument is
+//! checked before the first byte is written.
 
 use super::derived;
 use super::loaded::{summary, Loaded};
@@ -361,9 +362,10 @@ pub fn create(req: NewGame) -> Result<Created> {
         _ => PathBuf::from("."),
     };
     std::fs::create_dir_all(&parent).map_err(|e| Error::io(&parent, e))?;
+    crate::store::sweep_unfinished(&parent);
     let tmp = tempfile::Builder::new()
         .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o700))
-        .prefix(".herald-new-")
+        .prefix(crate::store::BUILDING[0])
         .tempdir_in(&parent)
         .map_err(|e| Error::io(&parent, e))?;
     let building = GameDir::at(tmp.path());

@@ -36,9 +36,14 @@ pub fn finish(store: &Store, g: &Loaded, signer: &Signer, now: Option<&str>) -> 
     let chain_head = g.record.chain_head();
     let previous = std::fs::read_to_string(&done).ok();
     let mut completed = false;
-    if previous.as_deref().map(str::trim) != Some(chain_head) {
+    let names = super::create::names_of(head)?;
+    // An undo gives back a file whose `done` still stands, but whose
+    // reports were trimmed to their text: every form must be there too.
+    let whole = names
+        .iter()
+        .all(|n| FORMS.iter().all(|ext| dir.report(turn, n, ext).exists()));
+    if previous.as_deref().map(str::trim) != Some(chain_head) || !whole {
         completed = previous.is_none();
-        let names = super::create::names_of(head)?;
         let rendered = render_all(g, signer)?;
         dir.ensure_parent(&done)?;
         for (name, r) in names.iter().zip(&rendered) {
@@ -60,6 +65,11 @@ pub fn finish(store: &Store, g: &Loaded, signer: &Signer, now: Option<&str>) -> 
             format!("{chain_head}\n").as_bytes(),
             Durability::Replaceable,
         )?;
+    }
+    // A later turn's reports can only be an undone turn's: they would mislead.
+    let undone = dir.report_dir(turn + 1);
+    if undone.exists() {
+        std::fs::remove_dir_all(&undone).map_err(|e| crate::error::Error::io(&undone, e))?;
     }
     // Orders of resolved turns are in the log now.
     if turn > 0 && dir.orders_dir(turn - 1).exists() {

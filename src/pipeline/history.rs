@@ -30,11 +30,12 @@ pub struct Undone {
     pub kept: PathBuf,
 }
 
-/// `herald undo`: roll back the last resolved phase (and any deadline set
-/// after it) by replaying the log without it, not from a backup. The game
-/// file becomes byte for byte what it was before that phase was resolved
-/// (but for password resets made since, which are kept), so resolving the
-/// same orders again at the same time gives the same file.
+/// `herald undo`: roll back the last resolved phase (and any entry after
+/// it) by replaying the log without it, not from a backup. The game file
+/// becomes byte for byte what it was before that phase was resolved, so
+/// resolving the same orders again at the same time gives the same file;
+/// but a password changed after the phase stays changed (its entry is
+/// appended again): the secrets file and the player hold the new one.
 /// The undone file is kept in `archive/`, with a line in `archive/undo.log`.
 pub fn undo(
     store: &Store,
@@ -60,14 +61,18 @@ pub fn undo(
         )));
     };
     let mut back = replay(&g.record, &g.genesis, seed, at, |_, _| Ok(()))?.map_err(departed)?;
-    // A password reset after the phase stands: the secrets file already
-    // holds the new password, so its hash goes back on the record.
     for e in &g.record.entries[at + 1..] {
         if let Ok(Body::Passwd(p)) = e.decode() {
-            if let Some(seat) = back.head().player_index(&p.player) {
-                back.record.head.players[seat].password = p.password.clone();
-                back.record.append(&Body::Passwd(p), signer);
+            if let Some(x) = back
+                .record
+                .head
+                .players
+                .iter_mut()
+                .find(|x| x.id == p.player)
+            {
+                x.password = p.password.clone();
             }
+            back.record.append(&Body::Passwd(p), signer);
         }
     }
     back.record.seal_with(signer);
@@ -95,16 +100,15 @@ pub fn undo(
         kept.file_name().unwrap_or_default().to_string_lossy()
     ));
     write::atomic(&log, text.as_bytes(), Durability::Synced)?;
-    // The undone turn's reports would mislead; they go before the commit,
-    // so that a run cut short between the two leaves reports marked
-    // unfinished (the next command makes them again), never stale ones
-    // marked done.
+    store.commit(&back.record.to_text())?;
+    // The undone turn's reports would mislead. (The turn's own reports,
+    // trimmed to their text, are made whole again by `derived::finish`,
+    // whichever command runs it: its `done` stays, so no mail is queued
+    // again for the turn, whether or not this run is cut short here.)
     let stale = dir.report_dir(phase.turn + 1);
     if stale.exists() {
         std::fs::remove_dir_all(&stale).map_err(|e| Error::io(&stale, e))?;
     }
-    let _ = std::fs::remove_file(dir.reports_done(phase.turn));
-    store.commit(&back.record.to_text())?;
     Ok((
         Undone {
             turn: phase.turn,

@@ -7,6 +7,7 @@
 
 use super::check::{check_orders, Submitted};
 use super::{open_to_write, Writing};
+use crate::chain::canon::sha256_hex;
 use crate::chain::witness::Receipt;
 use crate::error::Result;
 use crate::mail::eml::{self, Mail};
@@ -48,7 +49,7 @@ pub struct Read {
 pub fn run(game: &Path, mailbox: &Path, now: &str, wait: Duration) -> Result<Vec<Read>> {
     let w = open_to_write(game, wait, now)?;
     let mut done = seen::read(&w.store.dir)?;
-    let letters = mailbox::read(mailbox, &|d| done.contains(d))?;
+    let letters = mailbox::read(mailbox, |raw| done.contains(&sha256_hex(raw)))?;
     let parser = MessageParser::default();
     // Sort by the mail's own Date, then by place, so "later replaces
     // earlier" means later written, whatever order the mailbox holds.
@@ -57,7 +58,7 @@ pub fn run(game: &Path, mailbox: &Path, now: &str, wait: Duration) -> Result<Vec
         .enumerate()
         .map(|(i, l)| {
             // A mail read before is not parsed again.
-            let m = if l.seen { None } else { parser.parse(&l.raw) };
+            let m = if l.known { None } else { parser.parse(&l.raw) };
             let date = m
                 .as_ref()
                 .and_then(|m| m.date().map(|d| d.to_timestamp()))
@@ -68,7 +69,16 @@ pub fn run(game: &Path, mailbox: &Path, now: &str, wait: Duration) -> Result<Vec
     parsed.sort_by_key(|(d, i, _, _)| (*d, *i));
     let mut out = Vec::new();
     for (_, _, letter, m) in parsed {
-        let digest = letter.digest.clone();
+        if letter.known {
+            out.push(Read {
+                place: letter.place.clone(),
+                from: String::new(),
+                fate: Fate::AlreadyRead,
+                reply: None,
+            });
+            continue;
+        }
+        let digest = sha256_hex(&letter.raw);
         let from = m
             .as_ref()
             .and_then(|m| m.from())
@@ -76,7 +86,7 @@ pub fn run(game: &Path, mailbox: &Path, now: &str, wait: Duration) -> Result<Vec
             .and_then(|a| a.address())
             .unwrap_or("")
             .to_string();
-        if letter.seen || done.contains(&digest) {
+        if done.contains(&digest) {
             out.push(Read {
                 place: letter.place.clone(),
                 from,
@@ -255,6 +265,13 @@ fn judge(
         g.record.chain_head(),
         now,
     );
+    // The same mail stored by a run cut short before it recorded the mail
+    // as read: it replaced what that run's reply said it replaced.
+    let replaced = match earlier {
+        Some(e) if e.mail_sha256.as_deref() == Some(digest) => e.replaced,
+        Some(e) => Some(e.received.unwrap_or_else(|| "an earlier file".into())),
+        None => None,
+    };
     orders::put(
         &w.store.dir,
         &name,
@@ -271,9 +288,9 @@ fn judge(
             chain_head: receipt.chain_head.clone(),
             accepted: receipt.accepted.clone(),
             signature: receipt.signature.clone(),
+            replaced: replaced.clone(),
         },
     )?;
-    let replaced = earlier.map(|e| e.received.unwrap_or_else(|| "an earlier file".into()));
     Ok((Fate::Accepted { player, replaced }, echo, Some(receipt)))
 }
 

@@ -174,6 +174,27 @@ fn named(name: &str, problems: Vec<String>) -> Error {
     )
 }
 
+/// A moderator's game folder holds the game's signing key: a game file
+/// signed with another key (every line re-signed by someone else) is
+/// refused, by readers as by writers. A copy without the key file (a
+/// published one) is checked with `verify --key` instead.
+pub fn own_key(store: &Store, g: &Loaded) -> Result<()> {
+    let p = store.dir.key();
+    if std::fs::symlink_metadata(&p).is_err() {
+        return Ok(());
+    }
+    let signer = store.signer()?;
+    if signer.public() != g.key {
+        return Err(Error::refused(format!(
+            "{}: signed with key {}, but the key there is not this game's ({}): the game file was re-signed by someone else",
+            store.dir.game_file().display(),
+            g.key.fingerprint(),
+            p.display()
+        )));
+    }
+    Ok(())
+}
+
 /// The game folder a command was given (a folder or its `game.jsonl`). A
 /// herald 0.1 game file is refused with the command that converts it.
 pub fn folder(arg: &Path) -> Result<GameDir> {

@@ -36,6 +36,7 @@ use std::time::Duration;
 pub fn open(arg: &Path) -> Result<(Store, Loaded)> {
     let store = Store::reader(loaded::folder(arg)?);
     let g = Loaded::open(&store)?;
+    loaded::own_key(&store, &g)?;
     Ok((store, g))
 }
 
@@ -160,34 +161,38 @@ pub enum Resolved {
     },
 }
 
-/// `herald resolve`: the order files named and the orders stored for the
-/// turn (a named file replaces its player's stored one). Before the deadline every awaited player's orders are
+/// `herald resolve`: with order files, those; without, the orders stored
+/// for the turn. Before the deadline every awaited player's orders are
 /// needed; at or after it, the missed-order policy stands in.
 pub fn resolve(arg: &Path, files: &[PathBuf], now: &str, wait: Duration) -> Result<Resolved> {
     let mut w = open_to_write(arg, wait, now)?;
-    let named = read_order_files(files)?;
+    let submitted = if files.is_empty() {
+        stored_orders(&w)?
+    } else {
+        read_order_files(files)?
+    };
     let completed = w.completed;
-    if let Some(turn) = already_resolved(&w, &named) {
+    if let Some(turn) = already_resolved(&w, &submitted) {
         return Ok(Resolved::Already {
             game: w.game,
             turn,
             completed,
         });
     }
-    // Orders stored for the turn (by inbox) count too, unless a file named
-    // here is from the same player: the moderator's file replaces theirs.
-    let by: std::collections::BTreeSet<String> = named
-        .iter()
-        .filter_map(|f| crate::orders::OrderFile::parse(&f.name, &f.text).ok())
-        .map(|f| f.player)
-        .collect();
-    let mut submitted = named;
-    for s in stored_orders(&w)? {
-        let player = crate::orders::OrderFile::parse(&s.name, &s.text)
-            .map(|f| f.player)
-            .unwrap_or_default();
-        if !by.contains(&player) {
-            submitted.push(s);
+    let mut submitted = submitted;
+    if !files.is_empty() {
+        // Orders stored for players the files leave out were accepted, with
+        // a receipt: they count, as they would without files.
+        let player = |f: &Submitted| {
+            crate::orders::OrderFile::parse(&f.name, &f.text)
+                .ok()
+                .map(|o| o.player)
+        };
+        let given: Vec<String> = submitted.iter().filter_map(player).collect();
+        for s in stored_orders(&w)? {
+            if player(&s).is_some_and(|p| !given.contains(&p)) {
+                submitted.push(s);
+            }
         }
     }
     if files.is_empty() && submitted.is_empty() && completed {

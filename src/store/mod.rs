@@ -28,6 +28,35 @@ use lock::Lock;
 use std::time::Duration;
 use write::Durability;
 
+/// The prefixes of the folders `new` and `convert` build a game in, beside
+/// its destination, before renaming it into place.
+pub const BUILDING: [&str; 2] = [".herald-new-", ".herald-convert-"];
+
+/// Remove what a `new` or `convert` killed midway left in `parent`: a
+/// building folder (holding a seed, passwords and a key) whose lock no
+/// process holds. One still being built holds its lock from its first
+/// instants on; one so young it has no lock file yet is left alone.
+pub fn sweep_unfinished(parent: &std::path::Path) {
+    let Ok(list) = std::fs::read_dir(parent) else {
+        return;
+    };
+    for e in list.flatten() {
+        let name = e.file_name();
+        let name = name.to_string_lossy();
+        if !BUILDING.iter().any(|b| name.starts_with(b)) || !e.path().is_dir() {
+            continue;
+        }
+        let dir = GameDir::at(e.path());
+        if !dir.lock().is_file() {
+            continue;
+        }
+        if let Ok(held) = Lock::acquire(&dir.lock(), &name, Duration::ZERO) {
+            let _ = std::fs::remove_dir_all(dir.root());
+            drop(held);
+        }
+    }
+}
+
 /// A game folder opened for reading, or for writing with its lock held.
 #[derive(Debug)]
 pub struct Store {
@@ -46,6 +75,7 @@ impl Store {
     pub fn writer(dir: GameDir, wait: Duration) -> Result<Store> {
         let label = dir.root().display().to_string();
         let lock = Lock::acquire(&dir.lock(), &label, wait)?;
+        write::sweep(dir.root());
         Ok(Store {
             dir,
             lock: Some(lock),

@@ -32,6 +32,10 @@ pub struct Stored {
     pub chain_head: String,
     pub accepted: String,
     pub signature: String,
+    /// When the file this one replaced was sent, as the reply said: a mail
+    /// taken again after a run was cut short is answered the same way.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replaced: Option<String>,
 }
 
 /// Store `s` for its player (replacing theirs, if any).

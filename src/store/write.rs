@@ -52,6 +52,29 @@ pub fn outside(path: &Path, bytes: &[u8]) -> Result<()> {
     atomic(path, bytes, Durability::Synced)
 }
 
+/// The prefixes of the temporary files herald writes inside a game
+/// folder: [`atomic`]'s, and the commit's link to the file it replaces.
+pub const TEMPORARY: [&str; 2] = [".tmp-", ".previous-"];
+
+/// Remove the temporary files a killed command left anywhere in the game
+/// folder `root` (never followed through a symlink). Only the writer,
+/// holding the game's lock, calls this: no other process is writing one.
+pub fn sweep(root: &Path) {
+    let Ok(list) = std::fs::read_dir(root) else {
+        return;
+    };
+    for e in list.flatten() {
+        let Ok(t) = e.file_type() else { continue };
+        let name = e.file_name();
+        let name = name.to_string_lossy();
+        if t.is_dir() {
+            sweep(&e.path());
+        } else if TEMPORARY.iter().any(|p| name.starts_with(p)) {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+}
+
 /// Make sure a folder's entries (a rename, a new file) are on disk.
 pub fn sync_dir(dir: &Path) -> Result<()> {
     let d = std::fs::File::open(dir).map_err(|e| Error::io(dir, e))?;

@@ -18,5 +18,7 @@ mod playouts;
 mod playtest;
 mod readme;
 mod stack_wars;
+mod store;
+mod trust;
 mod unfought_battle;
 mod war_of_the_dukes;

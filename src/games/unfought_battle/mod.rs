@@ -63,6 +63,10 @@ impl Game for UnfoughtBattle {
         (2, 2)
     }
 
+    fn validate(rules: &Rules, state: &State) -> Result<(), String> {
+        state.validate(rules)
+    }
+
     fn setup(
         rules: &Rules,
         players: &[String],

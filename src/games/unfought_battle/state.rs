@@ -3,6 +3,7 @@
 //! domination counters, the phase and the result.
 
 use super::board::Board;
+use super::rules::Rules;
 use crate::board::Hex;
 use serde::{Deserialize, Serialize};
 
@@ -83,6 +84,60 @@ pub struct State {
 }
 
 impl State {
+    /// What is wrong with a state read from a game file: a board other
+    /// than the ruleset's, a force off it or numbered out of turn, a power
+    /// or a count beyond what the rules give.
+    pub fn validate(&self, rules: &Rules) -> Result<(), String> {
+        let b = &self.board;
+        if b.size != rules.board.size || !b.on_board(b.centre) {
+            return Err(format!(
+                "a board of size {}, where the ruleset's is {}",
+                b.size, rules.board.size
+            ));
+        }
+        for h in b.contentious.iter().chain(&b.difficult) {
+            if !b.on_board(*h) {
+                return Err(format!("{} is not on the board", super::board::label(*h)));
+            }
+        }
+        if b.radius.is_some_and(|r| !rules.shrink.radii.contains(&r)) {
+            return Err(format!(
+                "a safe radius of {:?}, not one of the ruleset's",
+                b.radius
+            ));
+        }
+        if !b.contentious.is_sorted() || !b.difficult.is_sorted() {
+            return Err("the board's hex lists are out of order".into());
+        }
+        if self.turn > rules.victory.turn_cap + 1 {
+            return Err(format!("turn {} is past the turn cap", self.turn));
+        }
+        for (seat, side) in self.sides.iter().enumerate() {
+            let fail = |what: String| Err(format!("side {}: {what}", seat + 1));
+            if side.shih > rules.shih.max {
+                return fail(format!("{} shih, more than {}", side.shih, rules.shih.max));
+            }
+            if side.domination > rules.victory.domination_turns {
+                return fail(format!("{} turns of domination", side.domination));
+            }
+            if side.forces.len() != rules.forces.powers.len() {
+                return fail(format!("{} forces", side.forces.len()));
+            }
+            for (i, f) in side.forces.iter().enumerate() {
+                if usize::from(f.id) != i + 1 {
+                    return fail(format!("force {} is numbered {}", i + 1, f.id));
+                }
+                if f.power != 0 && !rules.forces.powers.contains(&f.power) {
+                    return fail(format!("{} has power {}", f.name(), f.power));
+                }
+                if !b.on_board(f.at) {
+                    return fail(format!("{} is off the board", f.name()));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// The living force of either side on `h`, with its seat.
     pub fn occupant(&self, h: Hex) -> Option<(usize, &Force)> {
         (0..2).find_map(|s| self.sides[s].at(h).map(|f| (s, f)))

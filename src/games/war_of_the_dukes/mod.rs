@@ -69,6 +69,15 @@ impl Game for WarOfTheDukes {
         (2, 2)
     }
 
+    fn validate(rules: &Rules, state: &State) -> Result<(), String> {
+        for side in Side::BOTH {
+            if !state.units.iter().any(|u| u.side == side && u.id.is_duke()) {
+                return Err(format!("{side} has no Duke"));
+            }
+        }
+        state.validate(rules)
+    }
+
     fn setup(
         rules: &Rules,
         players: &[String],
