@@ -512,6 +512,67 @@ fn seat_due(g: &EngineGame) -> usize {
     g.loaded.session.awaiting(&g.loaded.state)[0]
 }
 
+/// The page finds a refusal's reason by the key's kind (the part before
+/// the first `:`), so every kind an order uses or needs has its reason
+/// under that kind, and no reason sits under a whole key where the page
+/// would never look (HEXWAR's `slot:move` did: a second move was refused
+/// for a full template). No browser: the data of each game's first phases.
+#[test]
+fn composer_refusals_have_reasons() {
+    let games: [(&str, &[&str], Vec<String>); 5] = [
+        (
+            "norse-wars",
+            &["red", "blue", "green"],
+            vec!["fog=true".into()],
+        ),
+        ("hexwar", &["white", "black"], vec![]),
+        ("stack-wars", &["black", "white"], vec!["size=7".into()]),
+        ("unfought-battle", &["north", "south"], vec![]),
+        ("war-of-the-dukes", &["orfburg", "wulfenburg"], vec![]),
+    ];
+    let kind = |k: &str| k.split(':').next().unwrap().to_string();
+    for (name, players, opts) in games {
+        let mut g = EngineGame::new(name, players, "keys", opts, "compose-keys");
+        let mut rng = herald::rng::from_u64(3);
+        for _ in 0..3 {
+            for seat in g.loaded.session.awaiting(&g.loaded.state) {
+                let d = g.loaded.session.compose(&g.loaded.state, seat);
+                let ctx = format!("{name} turn {} seat {seat}", g.loaded.head().turn);
+                for table in ["why", "need_why"] {
+                    for k in d[table].as_object().into_iter().flat_map(|m| m.keys()) {
+                        assert!(!k.contains(':'), "{ctx}: {table} under a whole key {k}");
+                    }
+                }
+                let mut uses = Vec::new();
+                let mut needs = Vec::new();
+                for c in d["choices"].as_array().unwrap() {
+                    for (list, out) in [("uses", &mut uses), ("needs", &mut needs)] {
+                        for k in c[list].as_array().into_iter().flatten() {
+                            out.push(kind(k.as_str().unwrap()));
+                        }
+                    }
+                }
+                for gth in d["gathers"].as_array().into_iter().flatten() {
+                    uses.push(kind(gth["member"].as_str().unwrap()));
+                    for k in gth["uses"].as_array().unwrap() {
+                        uses.push(kind(k.as_str().unwrap()));
+                    }
+                }
+                for k in &uses {
+                    assert!(d["why"][k].is_string(), "{ctx}: no reason for {k} keys");
+                }
+                for k in &needs {
+                    assert!(
+                        d["need_why"][k].is_string(),
+                        "{ctx}: no reason for {k} needs"
+                    );
+                }
+            }
+            g.turn(|l, s| l.session.bot_orders(&l.state, s, &mut rng));
+        }
+    }
+}
+
 #[test]
 fn norse_wars_orders_by_pointing() {
     let b = browser();
