@@ -400,34 +400,59 @@ impl Page {
         );
     }
 
+    /// The page at `width`: one screen of `height`, or (`full`) a screen
+    /// as tall as the page down to the order file, so that it is painted
+    /// whole and the panel of the selection's orders, which sticks to the
+    /// bottom of a phone's screen while the board scrolls, stands in its
+    /// place under the board. A zoomed map (War of the Dukes) is shown on
+    /// one screen whatever `full` says: its box is a share of the screen's
+    /// height, so a taller screen would show another page (and Chromium's
+    /// capture beyond the screen scrolls the map back to its corner).
     fn screenshot(&self, out: &Path, width: u32, height: u32, full: bool) {
-        self.tab
-            .call_method(Emulation::SetDeviceMetricsOverride {
-                width,
-                height,
-                device_scale_factor: 1.0,
-                mobile: width < 600,
-                scale: None,
-                screen_width: None,
-                screen_height: None,
-                position_x: None,
-                position_y: None,
-                dont_set_visible_size: None,
-                screen_orientation: None,
-                viewport: None,
-                display_feature: None,
-                device_posture: None,
-            })
-            .unwrap();
-        let h = if full {
-            let bottom = self.js(
-                "Math.ceil(document.getElementById('hc-file').getBoundingClientRect().bottom + window.scrollY + 60)",
-            );
-            bottom.as_f64().unwrap().min(4000.0)
-        } else {
-            height as f64
+        let screen = |h: u32| {
+            self.tab
+                .call_method(Emulation::SetDeviceMetricsOverride {
+                    width,
+                    height: h,
+                    device_scale_factor: 1.0,
+                    mobile: width < 600,
+                    scale: None,
+                    screen_width: None,
+                    screen_height: None,
+                    position_x: None,
+                    position_y: None,
+                    dont_set_visible_size: None,
+                    screen_orientation: None,
+                    viewport: None,
+                    display_feature: None,
+                    device_posture: None,
+                })
+                .unwrap();
         };
-        self.js("window.scrollTo(0, 0)");
+        screen(height);
+        let mut h = height;
+        let zoomed = self.js("document.getElementById('hc-scroll').classList.contains('zoomed')");
+        if full && zoomed != true {
+            // a few rounds: a zoomed map's box is a share of the screen's height
+            for _ in 0..4 {
+                let bottom = self.js(
+                    "Math.ceil(document.getElementById('hc-file').getBoundingClientRect().bottom + window.scrollY + 60)",
+                );
+                let bottom = (bottom.as_f64().unwrap() as u32).min(4000);
+                if bottom == h {
+                    break;
+                }
+                h = bottom;
+                screen(h);
+            }
+        }
+        // a zoomed map scrolled to the selection, as the page does when a
+        // piece is picked; the page from its top
+        self.js("(function () {
+                var s = document.querySelector('#board svg .plan .sel');
+                if (s) s.scrollIntoView({block: 'center', inline: 'center'});
+                window.scrollTo(0, 0);
+            })()");
         let png = self
             .tab
             .capture_screenshot(
@@ -437,7 +462,7 @@ impl Page {
                     x: 0.0,
                     y: 0.0,
                     width: width as f64,
-                    height: h,
+                    height: h as f64,
                     scale: 1.0,
                 }),
                 true,
@@ -582,10 +607,27 @@ fn run(browser: &Browser, sc: Scenario) {
     if let (Some(tag), true) = (sc.shots, bless()) {
         let docs = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/screenshots");
         std::fs::create_dir_all(&docs).unwrap();
-        // a piece selected, so its targets show
-        if let Some(p) = page.data["orders"]["pieces"]
-            .as_array()
-            .and_then(|ps| ps.iter().find(|p| p["at"].is_string()))
+        // what the illegal step left closed (an attack being gathered, a
+        // selection), then a piece without an order selected, so its
+        // orders and targets show
+        if page.has("#hc-gather-cancel") {
+            page.click("#hc-gather-cancel");
+        } else if page.has("#hc-options button.act") {
+            page.click("#hc-options button.act");
+        }
+        let listed = page.orders();
+        let opts = options(&page.data["orders"]);
+        let free = |id: &str| {
+            let mine = || opts.iter().filter(|o| o.piece.as_deref() == Some(id));
+            !mine().any(|o| listed.contains(&o.text)) && mine().any(|o| o.to.is_some())
+        };
+        let ps = page.data["orders"]["pieces"].as_array().unwrap();
+        let on = |p: &&Value| p["at"].is_string();
+        if let Some(p) = ps
+            .iter()
+            .filter(on)
+            .find(|p| free(p["id"].as_str().unwrap()))
+            .or_else(|| ps.iter().find(on))
         {
             let at = p["at"].as_str().unwrap().to_string();
             page.click_cell(&at);
