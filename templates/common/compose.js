@@ -326,7 +326,14 @@
       if (opts.length) { add(opts[0]); return; }
     }
     var here = piecesAt(cell, r.pos);
-    if (here.length) { select(here[0]); return; }
+    if (here.length) {
+      // two pieces on one hex (one moved in, one not yet ordered away):
+      // the one still waiting for an order first; tapping again, the next
+      var i = here.indexOf(sel), free = here.filter(function (id) { return !given(id); });
+      select(i >= 0 ? here[(i + 1) % here.length] : (free.length ? free : here)[0]);
+      if (here.length > 1) say(here.length + " of your pieces on " + cell + ": " + here.map(function (id) { return pieces[id].label || id; }).join(", ") + ". Tap the hex again for the next one.");
+      return;
+    }
     var gs = gathers.filter(function (x) { return x.target === cell; });
     if (gs.length) { startGather(gs[0]); return; }
     if (sel) say((pieces[sel].label || sel) + " has no order that points at " + cell + ": tap a highlighted hex, or pick from the list.", true);

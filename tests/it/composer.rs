@@ -14,9 +14,8 @@
 //! `HERALD_BLESS=1` also writes the screenshots in docs/screenshots/.
 
 use crate::common::{herald, page_data, EngineGame};
-use headless_chrome::browser::tab::point::Point;
 use headless_chrome::protocol::cdp::types::Event;
-use headless_chrome::protocol::cdp::{Emulation, Page as Cdp};
+use headless_chrome::protocol::cdp::{Emulation, Input, Page as Cdp};
 use headless_chrome::{Browser, LaunchOptions, Tab};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -167,24 +166,62 @@ impl Page {
             }})({})"#,
             serde_json::to_string(cell).unwrap()
         ));
-        let at = at
-            .as_array()
-            .unwrap_or_else(|| panic!("no cell {cell} on the board"));
-        self.tab
-            .click_point(Point {
-                x: at[0].as_f64().unwrap(),
-                y: at[1].as_f64().unwrap(),
-            })
-            .unwrap();
+        self.click_at(&at, &format!("cell {cell} on the board"));
     }
 
-    /// A real click on the element a selector finds.
+    /// A real click: the mouse button pressed and released at a point of
+    /// the screen, as input events that Chromium hit-tests like a user's.
+    ///
+    /// Each call to Chromium costs about 100 ms through headless_chrome
+    /// (its reader holds the socket with a 100 ms timeout), so a click
+    /// makes two (`Tab::click_point` moves the mouse first, a third) and
+    /// the element is found with one call to the page (`Element::click`
+    /// makes about ten).
+    fn click_at(&self, at: &Value, what: &str) {
+        let at = at.as_array().unwrap_or_else(|| panic!("no {what}"));
+        let (x, y) = (at[0].as_f64().unwrap(), at[1].as_f64().unwrap());
+        for kind in [
+            Input::DispatchMouseEventTypeOption::MousePressed,
+            Input::DispatchMouseEventTypeOption::MouseReleased,
+        ] {
+            self.tab
+                .call_method(Input::DispatchMouseEvent {
+                    Type: kind,
+                    x,
+                    y,
+                    button: Some(Input::MouseButton::Left),
+                    click_count: Some(1),
+                    modifiers: None,
+                    timestamp: None,
+                    buttons: None,
+                    force: None,
+                    tangential_pressure: None,
+                    tilt_x: None,
+                    tilt_y: None,
+                    twist: None,
+                    delta_x: None,
+                    delta_y: None,
+                    pointer_Type: None,
+                })
+                .unwrap();
+        }
+    }
+
+    /// A real click at the middle of the element a selector finds,
+    /// scrolled into view.
     fn click(&self, selector: &str) {
-        self.tab
-            .find_element(selector)
-            .unwrap_or_else(|e| panic!("no {selector}: {e}"))
-            .click()
-            .unwrap();
+        let at = self.js(&format!(
+            r#"(function (s) {{
+                var n = document.querySelector(s);
+                if (!n) return null;
+                n.scrollIntoView({{block: 'center', inline: 'center'}});
+                var b = n.getBoundingClientRect();
+                if (!b.width || !b.height) return null;
+                return [b.left + b.width / 2, b.top + b.height / 2];
+            }})({})"#,
+            serde_json::to_string(selector).unwrap()
+        ));
+        self.click_at(&at, &format!("{selector} shown on the page"));
     }
 
     fn has(&self, selector: &str) -> bool {
@@ -199,6 +236,35 @@ impl Page {
             .as_str()
             .unwrap_or("")
             .to_string()
+    }
+
+    /// What the page shows, in one call: the orders listed, its message,
+    /// the piece selected beside the board, and whether the selection's
+    /// options offer `want`.
+    fn look(&self, want: &str) -> Look {
+        let v = self.js(&format!(
+            r#"(function (w) {{
+                var on = document.querySelector('#hc-tray .opt.on[data-piece]');
+                return {{
+                    orders: Array.prototype.map.call(document.querySelectorAll('#hc-list code'), function (c) {{ return c.textContent; }}),
+                    message: document.getElementById('hc-msg').textContent,
+                    tray: on ? on.getAttribute('data-piece') : null,
+                    offered: Array.prototype.some.call(document.querySelectorAll('#hc-options [data-order]'), function (b) {{ return b.getAttribute('data-order') === w; }})
+                }};
+            }})({})"#,
+            serde_json::to_string(want).unwrap()
+        ));
+        Look {
+            orders: v["orders"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s.as_str().unwrap().to_string())
+                .collect(),
+            message: v["message"].as_str().unwrap_or("").to_string(),
+            tray: v["tray"].as_str().map(str::to_string),
+            offered: v["offered"] == true,
+        }
     }
 
     /// The orders listed, in the file's order.
@@ -227,14 +293,18 @@ impl Page {
             .to_string()
     }
 
+    /// The password typed into its field, as a phone's keyboard enters
+    /// text (`Input.insertText`: one call, where a key press per
+    /// character takes two).
     fn type_password(&self, pw: &str) {
         self.click("#hc-password");
-        self.tab.type_str(pw).unwrap();
+        self.tab.send_character(pw).unwrap();
     }
 
     /// Compose `orders` by clicking, each as a player would: the piece (on
-    /// the board where the orders so far leave it, or beside it), then the
-    /// target cell or the order's button.
+    /// the board where the orders already listed leave it, or beside it,
+    /// unless the page has picked it already), then the target cell or the
+    /// order's button.
     fn compose(&self, orders: &[String]) {
         let d = &self.data["orders"];
         let opts = options(d);
@@ -249,8 +319,19 @@ impl Page {
                 )
             })
             .collect();
+        let mut now = self.look("");
+        let moved = |pos: &mut BTreeMap<String, Option<String>>, o: &Opt| {
+            if let (true, Some(p)) = (o.moves, &o.piece) {
+                pos.insert(p.clone(), o.to.clone());
+            }
+        };
+        for given in &now.orders {
+            if let Some(o) = opts.iter().find(|o| &o.text == given) {
+                moved(&mut pos, o);
+            }
+        }
         for want in orders {
-            let before = self.orders().len();
+            let before = now.orders.len();
             if let Some(g) = d["gathers"].as_array().and_then(|gs| {
                 gs.iter()
                     .find(|g| want.starts_with(&format!("{} ", g["text"].as_str().unwrap())))
@@ -270,40 +351,42 @@ impl Page {
                     self.click(&format!(r#"[data-advance="{a}"]"#));
                 }
                 self.click("#hc-gather-add");
+                now = self.look(want);
             } else {
                 let o = opts
                     .iter()
                     .find(|o| &o.text == want)
                     .unwrap_or_else(|| panic!("{want}: not among the page's orders"));
                 match &o.piece {
-                    None => self.click(&format!(r#"#hc-tray [data-order="{want}"]"#)),
                     Some(p) => {
                         match o.from.clone().or_else(|| pos[p].clone()) {
                             Some(at) => self.click_cell(&at),
+                            // the page picks the next piece to place itself
+                            None if now.tray.as_deref() == Some(p) => {}
                             None => self.click(&format!(r#"#hc-tray [data-piece="{p}"]"#)),
                         }
                         match &o.to {
                             Some(to) => self.click_cell(to),
                             None => self.click(&format!(r#"#hc-options [data-order="{want}"]"#)),
                         }
-                        if self.orders().len() == before
-                            && self.has(&format!(r#"#hc-options [data-order="{want}"]"#))
-                        {
+                        now = self.look(want);
+                        if now.orders.len() == before && now.offered {
                             // several orders point at that cell: pick it
                             self.click(&format!(r#"#hc-options [data-order="{want}"]"#));
+                            now = self.look(want);
                         }
                     }
-                }
-                if o.moves {
-                    if let Some(p) = &o.piece {
-                        pos.insert(p.clone(), o.to.clone());
+                    None => {
+                        self.click(&format!(r#"#hc-tray [data-order="{want}"]"#));
+                        now = self.look(want);
                     }
                 }
+                moved(&mut pos, o);
             }
             assert!(
-                self.orders().contains(want),
+                now.orders.contains(want),
                 "{want}: not added by clicking; the page says: {}",
-                self.message()
+                now.message
             );
         }
     }
@@ -317,34 +400,59 @@ impl Page {
         );
     }
 
+    /// The page at `width`: one screen of `height`, or (`full`) a screen
+    /// as tall as the page down to the order file, so that it is painted
+    /// whole and the panel of the selection's orders, which sticks to the
+    /// bottom of a phone's screen while the board scrolls, stands in its
+    /// place under the board. A zoomed map (War of the Dukes) is shown on
+    /// one screen whatever `full` says: its box is a share of the screen's
+    /// height, so a taller screen would show another page (and Chromium's
+    /// capture beyond the screen scrolls the map back to its corner).
     fn screenshot(&self, out: &Path, width: u32, height: u32, full: bool) {
-        self.tab
-            .call_method(Emulation::SetDeviceMetricsOverride {
-                width,
-                height,
-                device_scale_factor: 1.0,
-                mobile: width < 600,
-                scale: None,
-                screen_width: None,
-                screen_height: None,
-                position_x: None,
-                position_y: None,
-                dont_set_visible_size: None,
-                screen_orientation: None,
-                viewport: None,
-                display_feature: None,
-                device_posture: None,
-            })
-            .unwrap();
-        let h = if full {
-            let bottom = self.js(
-                "Math.ceil(document.getElementById('hc-file').getBoundingClientRect().bottom + window.scrollY + 60)",
-            );
-            bottom.as_f64().unwrap().min(4000.0)
-        } else {
-            height as f64
+        let screen = |h: u32| {
+            self.tab
+                .call_method(Emulation::SetDeviceMetricsOverride {
+                    width,
+                    height: h,
+                    device_scale_factor: 1.0,
+                    mobile: width < 600,
+                    scale: None,
+                    screen_width: None,
+                    screen_height: None,
+                    position_x: None,
+                    position_y: None,
+                    dont_set_visible_size: None,
+                    screen_orientation: None,
+                    viewport: None,
+                    display_feature: None,
+                    device_posture: None,
+                })
+                .unwrap();
         };
-        self.js("window.scrollTo(0, 0)");
+        screen(height);
+        let mut h = height;
+        let zoomed = self.js("document.getElementById('hc-scroll').classList.contains('zoomed')");
+        if full && zoomed != true {
+            // a few rounds: a zoomed map's box is a share of the screen's height
+            for _ in 0..4 {
+                let bottom = self.js(
+                    "Math.ceil(document.getElementById('hc-file').getBoundingClientRect().bottom + window.scrollY + 60)",
+                );
+                let bottom = (bottom.as_f64().unwrap() as u32).min(4000);
+                if bottom == h {
+                    break;
+                }
+                h = bottom;
+                screen(h);
+            }
+        }
+        // a zoomed map scrolled to the selection, as the page does when a
+        // piece is picked; the page from its top
+        self.js("(function () {
+                var s = document.querySelector('#board svg .plan .sel');
+                if (s) s.scrollIntoView({block: 'center', inline: 'center'});
+                window.scrollTo(0, 0);
+            })()");
         let png = self
             .tab
             .capture_screenshot(
@@ -354,7 +462,7 @@ impl Page {
                     x: 0.0,
                     y: 0.0,
                     width: width as f64,
-                    height: h,
+                    height: h as f64,
                     scale: 1.0,
                 }),
                 true,
@@ -362,6 +470,16 @@ impl Page {
             .unwrap();
         std::fs::write(out, png).unwrap();
     }
+}
+
+/// What the page shows after a click (`Page::look`).
+struct Look {
+    orders: Vec<String>,
+    message: String,
+    /// The piece selected in the list beside the board.
+    tray: Option<String>,
+    /// Whether the selection's options offer the order looked for.
+    offered: bool,
 }
 
 /// Everything a scenario checks, for one player's orders in one phase.
@@ -399,7 +517,7 @@ fn run(browser: &Browser, sc: Scenario) {
 
     let html = crate::common::report(loaded, sc.seat, "html");
     assert!(
-        !html.contains(&g.password(&player)),
+        !html.contains(g.password(&player)),
         "{name}: a password in the page"
     );
     let page = Page::open(browser, &g.dir.join(format!("{player}.html")), &html);
@@ -440,9 +558,9 @@ fn run(browser: &Browser, sc: Scenario) {
     }
 
     let pw = g.password(&player);
-    page.type_password(&pw);
+    page.type_password(pw);
     let text = page.file();
-    let typed = herald::report::order_file(&head.id, &player, head.turn, &pw, &sc.orders);
+    let typed = herald::report::order_file(&head.id, &player, head.turn, pw, &sc.orders);
     assert_eq!(text, typed, "{name}: the composed file");
     let mail = page.js("document.getElementById('hc-mail').getAttribute('href')");
     let mail = mail.as_str().unwrap();
@@ -489,10 +607,27 @@ fn run(browser: &Browser, sc: Scenario) {
     if let (Some(tag), true) = (sc.shots, bless()) {
         let docs = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/screenshots");
         std::fs::create_dir_all(&docs).unwrap();
-        // a piece selected, so its targets show
-        if let Some(p) = page.data["orders"]["pieces"]
-            .as_array()
-            .and_then(|ps| ps.iter().find(|p| p["at"].is_string()))
+        // what the illegal step left closed (an attack being gathered, a
+        // selection), then a piece without an order selected, so its
+        // orders and targets show
+        if page.has("#hc-gather-cancel") {
+            page.click("#hc-gather-cancel");
+        } else if page.has("#hc-options button.act") {
+            page.click("#hc-options button.act");
+        }
+        let listed = page.orders();
+        let opts = options(&page.data["orders"]);
+        let free = |id: &str| {
+            let mine = || opts.iter().filter(|o| o.piece.as_deref() == Some(id));
+            !mine().any(|o| listed.contains(&o.text)) && mine().any(|o| o.to.is_some())
+        };
+        let ps = page.data["orders"]["pieces"].as_array().unwrap();
+        let on = |p: &&Value| p["at"].is_string();
+        if let Some(p) = ps
+            .iter()
+            .filter(on)
+            .find(|p| free(p["id"].as_str().unwrap()))
+            .or_else(|| ps.iter().find(on))
         {
             let at = p["at"].as_str().unwrap().to_string();
             page.click_cell(&at);
@@ -510,6 +645,67 @@ fn legal(g: &EngineGame, seat: usize) -> Vec<Vec<String>> {
 
 fn seat_due(g: &EngineGame) -> usize {
     g.loaded.session.awaiting(&g.loaded.state)[0]
+}
+
+/// The page finds a refusal's reason by the key's kind (the part before
+/// the first `:`), so every kind an order uses or needs has its reason
+/// under that kind, and no reason sits under a whole key where the page
+/// would never look (HEXWAR's `slot:move` did: a second move was refused
+/// for a full template). No browser: the data of each game's first phases.
+#[test]
+fn composer_refusals_have_reasons() {
+    let games: [(&str, &[&str], Vec<String>); 5] = [
+        (
+            "norse-wars",
+            &["red", "blue", "green"],
+            vec!["fog=true".into()],
+        ),
+        ("hexwar", &["white", "black"], vec![]),
+        ("stack-wars", &["black", "white"], vec!["size=7".into()]),
+        ("unfought-battle", &["north", "south"], vec![]),
+        ("war-of-the-dukes", &["orfburg", "wulfenburg"], vec![]),
+    ];
+    let kind = |k: &str| k.split(':').next().unwrap().to_string();
+    for (name, players, opts) in games {
+        let mut g = EngineGame::new(name, players, "keys", opts, "compose-keys");
+        let mut rng = herald::rng::from_u64(3);
+        for _ in 0..3 {
+            for seat in g.loaded.session.awaiting(&g.loaded.state) {
+                let d = g.loaded.session.compose(&g.loaded.state, seat);
+                let ctx = format!("{name} turn {} seat {seat}", g.loaded.head().turn);
+                for table in ["why", "need_why"] {
+                    for k in d[table].as_object().into_iter().flat_map(|m| m.keys()) {
+                        assert!(!k.contains(':'), "{ctx}: {table} under a whole key {k}");
+                    }
+                }
+                let mut uses = Vec::new();
+                let mut needs = Vec::new();
+                for c in d["choices"].as_array().unwrap() {
+                    for (list, out) in [("uses", &mut uses), ("needs", &mut needs)] {
+                        for k in c[list].as_array().into_iter().flatten() {
+                            out.push(kind(k.as_str().unwrap()));
+                        }
+                    }
+                }
+                for gth in d["gathers"].as_array().into_iter().flatten() {
+                    uses.push(kind(gth["member"].as_str().unwrap()));
+                    for k in gth["uses"].as_array().unwrap() {
+                        uses.push(kind(k.as_str().unwrap()));
+                    }
+                }
+                for k in &uses {
+                    assert!(d["why"][k].is_string(), "{ctx}: no reason for {k} keys");
+                }
+                for k in &needs {
+                    assert!(
+                        d["need_why"][k].is_string(),
+                        "{ctx}: no reason for {k} needs"
+                    );
+                }
+            }
+            g.turn(|l, s| l.session.bot_orders(&l.state, s, &mut rng));
+        }
+    }
 }
 
 #[test]
@@ -716,6 +912,29 @@ fn unfought_battle_orders_by_pointing() {
         }
     }
     assert!(orders.len() >= 2, "{orders:?}");
+    // a force moves onto the hex of one ordered after it: the page lets the
+    // player tap the one still without an order there
+    let data = g.loaded.session.compose(&g.loaded.state, 0);
+    let opts = options(&data);
+    let at = |f: &str| {
+        data["pieces"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["id"] == f)
+            .and_then(|p| p["at"].as_str())
+            .map(str::to_string)
+    };
+    let onto = orders.iter().enumerate().any(|(i, o)| {
+        let to = opts
+            .iter()
+            .find(|x| &x.text == o)
+            .and_then(|x| x.to.clone());
+        orders[i + 1..]
+            .iter()
+            .any(|later| to.is_some() && to == at(&later[..2]))
+    });
+    assert!(onto, "no force moves onto a later one's hex: {orders:?}");
     let again = format!("{} hold", &orders[0][..2]);
     let theirs = g
         .loaded
@@ -745,8 +964,18 @@ fn war_of_the_dukes_orders_by_pointing() {
         vec![],
         "compose-dukes",
     );
-    // deployment: every piece placed by tapping it, then its hex
-    let deploy = legal(&g, 0)[0].clone();
+    // deployment: every piece placed by tapping its hex, in the order the
+    // page picks the pieces (the first tapped in the list beside the map,
+    // then each next one picked for the player after a placement)
+    let mut deploy = legal(&g, 0)[0].clone();
+    let data = g.loaded.session.compose(&g.loaded.state, 0);
+    let picked: Vec<&str> = data["pieces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_str().unwrap())
+        .collect();
+    deploy.sort_by_key(|o| picked.iter().position(|p| o.split(' ').next() == Some(*p)));
     let theirs = legal(&g, 1)[0].clone();
     let crowd = {
         // a second unit onto the first one's hex
@@ -772,33 +1001,48 @@ fn war_of_the_dukes_orders_by_pointing() {
             theirs.clone()
         }
     });
-    // play (the bots) until Orfburg can attack: then a move and an attack
+    // play (the bots) until Orfburg can attack one enemy piece with two or
+    // more units: then a move and an attack by all of them but one. The
+    // last one's attack on the same piece is refused ("a given unit may not
+    // be attacked more than once during a single phase", Combat): an order
+    // legal on its own, and not the first one given twice
     let mut rng = herald::rng::from_u64(5);
+    let legal_alone = |g: &EngineGame, o: &str| {
+        let l = &g.loaded;
+        let parsed = l.session.parse_order(&l.state, 0, o).unwrap();
+        l.session.check(&l.state, 0, &[parsed]).is_empty()
+    };
     for _ in 0..40 {
         let seat = seat_due(&g);
-        let attack = legal(&g, seat)
+        let pair = (seat == 0)
+            .then(|| legal(&g, 0))
             .into_iter()
-            .find(|o| o.len() == 1 && o[0].starts_with("attack "));
-        if let (0, Some(a)) = (seat, attack) {
-            let with: Vec<String> = a[0]
-                .split(" with ")
-                .nth(1)
-                .unwrap()
-                .split(' ')
-                .map(str::to_string)
-                .collect();
+            .flatten()
+            .filter(|o| o.len() == 1 && o[0].starts_with("attack "))
+            .find_map(|o| {
+                let (head, with) = o[0].split_once(" with ").unwrap();
+                let with: Vec<String> = with
+                    .split(" advance ")
+                    .next()
+                    .unwrap()
+                    .split(' ')
+                    .map(str::to_string)
+                    .collect();
+                let (last, first) = with.split_last()?;
+                let a = format!("{head} with {}", first.join(" "));
+                let b = format!("{head} with {last}");
+                (!first.is_empty() && legal_alone(&g, &a) && legal_alone(&g, &b))
+                    .then_some((a, b, with))
+            });
+        if let Some((a, second, busy)) = pair {
+            // a move by a unit of neither attack
             let mv = legal(&g, 0).into_iter().find(|o| {
                 o.len() == 1
                     && !o[0].starts_with("attack ")
-                    && !with.iter().any(|w| o[0].starts_with(&format!("{w} ")))
+                    && !busy.iter().any(|w| o[0].starts_with(&format!("{w} ")))
             });
             let mut orders: Vec<String> = mv.into_iter().flatten().collect();
-            orders.push(a[0].clone());
-            let second = format!(
-                "attack {} with {}",
-                a[0].split(' ').nth(1).unwrap(),
-                with[0]
-            );
+            orders.push(a);
             run(
                 &b,
                 Scenario {

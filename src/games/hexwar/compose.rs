@@ -33,9 +33,11 @@ pub fn compose(rules: &Rules, st: &State, seat: usize) -> Orders {
     let n_rot = t.slots.iter().filter(|s| s.takes_rotate()).count() as u32;
     let stage_move = t.slots.iter().position(|s| s.takes_move()).unwrap_or(0) as u32;
     let stage_rot = t.slots.iter().position(|s| s.takes_rotate()).unwrap_or(0) as u32;
+    // keys `move` and `rotate` are kinds of their own (no `:`): the page
+    // finds a refusal's reason by the key's kind
     o.capacity.insert("slot".into(), t.slots.len() as u32);
-    o.capacity.insert("slot:move".into(), n_move);
-    o.capacity.insert("slot:rotate".into(), n_rot);
+    o.capacity.insert("move".into(), n_move);
+    o.capacity.insert("rotate".into(), n_rot);
     let hex = |c: u8| rules.geo.hex[c as usize];
     let name = |p: super::piece::Piece| rules.kinds[p.kind() as usize].name.clone();
 
@@ -74,7 +76,7 @@ pub fn compose(rules: &Rules, st: &State, seat: usize) -> Orders {
                         .to(tl.clone())
                         .stage(stage_move)
                         .moves()
-                        .uses(&["slot", "slot:move", &format!("stay:{f}")])
+                        .uses(&["slot", "move", &format!("stay:{f}")])
                         .gives(&[&went]),
                 );
                 (f.clone(), went, tl)
@@ -90,7 +92,7 @@ pub fn compose(rules: &Rules, st: &State, seat: usize) -> Orders {
                         .to(tl.clone())
                         .stage(stage_move)
                         .moves()
-                        .uses(&["slot", "slot:move"])
+                        .uses(&["slot", "move"])
                         .gives(&[&born]),
                 );
                 ("graveyard".to_string(), born, tl)
@@ -118,7 +120,7 @@ pub fn compose(rules: &Rules, st: &State, seat: usize) -> Orders {
                 .from(to.clone())
                 .stage(stage_rot)
                 .needs(&[&from])
-                .uses(&["slot", "slot:rotate", &format!("turn:{piece}")]);
+                .uses(&["slot", "rotate", &format!("turn:{piece}")]);
             if let Some(n) = towards(hex(cell), d) {
                 c = c.to(n);
             }
@@ -145,7 +147,7 @@ pub fn compose(rules: &Rules, st: &State, seat: usize) -> Orders {
                 .stage(stage_rot)
                 .uses(&[
                     "slot",
-                    "slot:rotate",
+                    "rotate",
                     &format!("stay:{at}"),
                     &format!("turn:{at}"),
                 ]);
@@ -167,13 +169,21 @@ pub fn compose(rules: &Rules, st: &State, seat: usize) -> Orders {
         "slot".into(),
         format!("{describe} has room for no more actions this turn"),
     );
+    let count = |n: u32, what: &str| match n {
+        0 => format!("no {what} action"),
+        1 => format!("one {what} action"),
+        n => format!("{n} {what} actions"),
+    };
     o.why.insert(
-        "slot:move".into(),
-        format!("{describe} has {n_move} Move action(s): a move or a rebirth"),
+        "move".into(),
+        format!(
+            "{describe} has {} (a move or a rebirth)",
+            count(n_move, "Move")
+        ),
     );
     o.why.insert(
-        "slot:rotate".into(),
-        format!("{describe} has {n_rot} Rotate action(s)"),
+        "rotate".into(),
+        format!("{describe} has {}", count(n_rot, "Rotate")),
     );
     o.why.insert(
         "stay".into(),
