@@ -13,7 +13,7 @@
 //!
 //! The engine and whole-process timings of every game are in `benches/engine.rs`.
 
-use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use herald::games::norse_wars::play::Event;
 use herald::games::norse_wars::rules::Rules;
 use herald::games::norse_wars::state::{Opts, State};
