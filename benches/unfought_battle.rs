@@ -37,7 +37,13 @@ fn midgame(r: &Rules) -> State {
             let orders: BTreeMap<usize, Vec<Order>> = (0..2)
                 .map(|s| (s, playout::bot_orders(r, &st, s, &mut g)))
                 .collect();
-            st = playout::step(r, &st, &orders, &mut herald::rng::Dice::quiet(&mut g), &mut ev);
+            st = playout::step(
+                r,
+                &st,
+                &orders,
+                &mut herald::rng::Dice::quiet(&mut g),
+                &mut ev,
+            );
         }
         if st.phase == Phase::Orders && st.sides.iter().all(|s| s.living().count() >= 4) {
             return st;
@@ -60,7 +66,13 @@ fn benches(c: &mut Criterion) {
                 .map(|s| (s, playout::random_orders(&r, &mid, s, &mut g)))
                 .collect();
             ev.clear();
-            black_box(playout::step(&r, &mid, &orders, &mut herald::rng::Dice::quiet(&mut g), &mut ev))
+            black_box(playout::step(
+                &r,
+                &mid,
+                &orders,
+                &mut herald::rng::Dice::quiet(&mut g),
+                &mut ev,
+            ))
         })
     });
     let mut group = c.benchmark_group("random_game");

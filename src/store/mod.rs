@@ -109,6 +109,9 @@ impl Store {
             std::fs::hard_link(&current, &tmp)
                 .and_then(|_| std::fs::rename(&tmp, &keep))
                 .map_err(|e| Error::io(&keep, e))?;
+            // Where `keep` is already a link to the same file (a commit cut
+            // short after this step), rename does nothing and leaves `tmp`.
+            let _ = std::fs::remove_file(&tmp);
         }
         write::atomic(&current, text.as_bytes(), Durability::Synced)
     }
