@@ -35,7 +35,7 @@ fn random_game<G: Game>(rules: &G::Rules, start: &G::State, seed: u64) -> u32 {
             .into_iter()
             .map(|s| (s, G::random_orders(rules, &st, s, &mut r)))
             .collect();
-        st = G::resolve(rules, &st, &orders, &mut r).0;
+        st = G::resolve(rules, &st, &orders, &mut herald::rng::Dice::quiet(&mut r)).0;
         n += 1;
     }
     n
@@ -56,7 +56,7 @@ fn midgame<G: Game>(rules: &G::Rules, options: &Options, seats: usize, phases: u
             .into_iter()
             .map(|s| (s, G::random_orders(rules, &st, s, &mut r)))
             .collect();
-        st = G::resolve(rules, &st, &orders, &mut r).0;
+        st = G::resolve(rules, &st, &orders, &mut herald::rng::Dice::quiet(&mut r)).0;
     }
     st
 }
