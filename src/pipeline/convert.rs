@@ -20,8 +20,8 @@ use crate::error::{Error, Result};
 use crate::games;
 use crate::store::v1::GameFile;
 use crate::store::write::{self, Durability};
-use crate::store::{limits, orders, GameDir, Name, Secrets, Store};
-use std::path::{Path, PathBuf};
+use crate::store::{limits, orders, GameDir, Name, Secrets};
+use std::path::Path;
 
 pub struct Conversion {
     pub loaded: Loaded,
@@ -217,19 +217,8 @@ pub fn convert(path: &Path, out: &Path, key: Option<&Path>, now: &str) -> Result
             }
         }
     }
-    let parent = match out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    std::fs::create_dir_all(&parent).map_err(|e| Error::io(&parent, e))?;
-    crate::store::sweep_unfinished(&parent);
-    let tmp = tempfile::Builder::new()
-        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o700))
-        .prefix(crate::store::BUILDING[1])
-        .tempdir_in(&parent)
-        .map_err(|e| Error::io(&parent, e))?;
-    let dir = GameDir::at(tmp.path());
-    let store = Store::writer(dir.clone(), std::time::Duration::ZERO)?;
+    let (tmp, store) = crate::store::building(out, crate::store::BUILDING[1])?;
+    let dir = store.dir.clone();
     let head = c.loaded.head().clone();
     Secrets {
         seed: c.seed.clone(),
@@ -341,7 +330,7 @@ pub fn convert(path: &Path, out: &Path, key: Option<&Path>, now: &str) -> Result
         let _ = std::fs::remove_dir_all(&tmp);
         Error::io(out, e)
     })?;
-    write::sync_dir(&parent)?;
+    write::sync_dir(tmp.parent().unwrap_or(std::path::Path::new(".")))?;
     Ok(Converted2 {
         dir: GameDir::at(out),
         unproven: c.unproven,

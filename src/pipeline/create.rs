@@ -15,7 +15,7 @@ use crate::error::{Error, Result};
 use crate::games::{self, Nmr};
 use crate::rng;
 use crate::store::write::{self, Durability};
-use crate::store::{limits, GameDir, Name, Secrets, Store};
+use crate::store::{limits, GameDir, Name, Secrets};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -357,19 +357,8 @@ pub fn create(req: NewGame) -> Result<Created> {
         }
     }
     let begun = begin(&req)?;
-    let parent = match out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    std::fs::create_dir_all(&parent).map_err(|e| Error::io(&parent, e))?;
-    crate::store::sweep_unfinished(&parent);
-    let tmp = tempfile::Builder::new()
-        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o700))
-        .prefix(crate::store::BUILDING[0])
-        .tempdir_in(&parent)
-        .map_err(|e| Error::io(&parent, e))?;
-    let building = GameDir::at(tmp.path());
-    let store = Store::writer(building.clone(), std::time::Duration::ZERO)?;
+    let (tmp, store) = crate::store::building(out, crate::store::BUILDING[0])?;
+    let building = store.dir.clone();
     let secrets = Secrets {
         seed: begun.seed.clone(),
         passwords: begun.passwords.iter().cloned().collect(),
@@ -394,7 +383,7 @@ pub fn create(req: NewGame) -> Result<Created> {
         let _ = std::fs::remove_dir_all(&tmp);
         Error::io(out, e)
     })?;
-    write::sync_dir(&parent)?;
+    write::sync_dir(tmp.parent().unwrap_or(std::path::Path::new(".")))?;
     let dir = GameDir::at(out.clone());
     let reports = derived::report_files(&dir, &begun.loaded);
     Ok(Created {

@@ -32,6 +32,26 @@ use write::Durability;
 /// its destination, before renaming it into place.
 pub const BUILDING: [&str; 2] = [".herald-new-", ".herald-convert-"];
 
+/// A folder to build a game in beside its destination `out` (0700, named
+/// with `prefix`, one of [`BUILDING`]), already locked for writing; what
+/// earlier killed builds left there is swept first. Dropping the
+/// `TempDir` without persisting it removes the folder.
+pub fn building(out: &std::path::Path, prefix: &str) -> Result<(tempfile::TempDir, Store)> {
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&parent).map_err(|e| Error::io(&parent, e))?;
+    sweep_unfinished(&parent);
+    let tmp = tempfile::Builder::new()
+        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o700))
+        .prefix(prefix)
+        .tempdir_in(&parent)
+        .map_err(|e| Error::io(&parent, e))?;
+    let store = Store::writer(GameDir::at(tmp.path()), std::time::Duration::ZERO)?;
+    Ok((tmp, store))
+}
+
 /// Remove what a `new` or `convert` killed midway left in `parent`: a
 /// building folder (holding a seed, passwords and a key) whose lock no
 /// process holds. One still being built holds its lock from its first
