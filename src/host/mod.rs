@@ -23,6 +23,7 @@ pub mod maildir;
 pub mod outbox;
 pub mod smtp;
 pub mod source;
+pub mod state;
 mod tls;
 mod write;
 
