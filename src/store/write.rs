@@ -56,22 +56,43 @@ pub fn outside(path: &Path, bytes: &[u8]) -> Result<()> {
 /// folder: [`atomic`]'s, and the commit's link to the file it replaces.
 pub const TEMPORARY: [&str; 2] = [".tmp-", ".previous-"];
 
-/// Remove the temporary files a killed command left anywhere in the game
-/// folder `root` (never followed through a symlink). Only the writer,
-/// holding the game's lock, calls this: no other process is writing one.
+/// Remove the temporary files a killed command left in the game folder
+/// `root` (never followed through a symlink). Only the writer, holding the
+/// game's lock, calls this: no other process is writing one.
+///
+/// Every folder is swept except the turn folders of `reports/` and
+/// `orders/` older than the newest two: commands write only the current
+/// turn's (and an undo the one before), so a long game's hundreds of old
+/// turns are not listed on every write.
 pub fn sweep(root: &Path) {
-    let Ok(list) = std::fs::read_dir(root) else {
+    sweep_in(root, 0);
+}
+
+fn sweep_in(dir: &Path, depth: usize) {
+    let Ok(list) = std::fs::read_dir(dir) else {
         return;
     };
+    let by_turn = depth == 1
+        && dir
+            .file_name()
+            .is_some_and(|n| n == "reports" || n == "orders");
+    let mut turns: Vec<(u64, std::path::PathBuf)> = Vec::new();
     for e in list.flatten() {
         let Ok(t) = e.file_type() else { continue };
         let name = e.file_name();
         let name = name.to_string_lossy();
         if t.is_dir() {
-            sweep(&e.path());
+            match name.strip_prefix("turn-").and_then(|n| n.parse().ok()) {
+                Some(turn) if by_turn => turns.push((turn, e.path())),
+                _ => sweep_in(&e.path(), depth + 1),
+            }
         } else if TEMPORARY.iter().any(|p| name.starts_with(p)) {
             let _ = std::fs::remove_file(e.path());
         }
+    }
+    turns.sort();
+    for (_, p) in turns.iter().rev().take(2) {
+        sweep_in(p, depth + 1);
     }
 }
 
@@ -139,5 +160,43 @@ mod tests {
         let ok = dir.path().join("ok.txt");
         outside(&ok, b"x").unwrap();
         assert_eq!(std::fs::read(&ok).unwrap(), b"x");
+    }
+
+    #[test]
+    fn sweep_clears_temporaries_where_commands_write() {
+        let d = tempfile::tempdir().unwrap();
+        let r = d.path();
+        let mk = |p: &str| {
+            let p = r.join(p);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(&p, b"x").unwrap();
+        };
+        let swept = [
+            ".tmp-a",
+            "archive/.previous-12",
+            "outbox/.tmp-b",
+            "inbox/.tmp-c",
+            "reports/turn-0010/.tmp-d",
+            "reports/turn-0009/.tmp-e",
+            "orders/turn-0010/.tmp-f",
+        ];
+        let kept = [
+            "game.jsonl",
+            "reports/turn-0010/red.txt",
+            "reports/turn-0009/red.txt",
+            "reports/turn-0001/red.txt",
+            // an old turn's folder: no command writes there
+            "reports/turn-0001/.tmp-g",
+        ];
+        for p in swept.iter().chain(&kept) {
+            mk(p);
+        }
+        sweep(r);
+        for p in swept {
+            assert!(!r.join(p).exists(), "{p} left");
+        }
+        for p in kept {
+            assert!(r.join(p).exists(), "{p} removed");
+        }
     }
 }

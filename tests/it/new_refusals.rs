@@ -277,3 +277,37 @@ fn good_arguments_still_make_a_game() {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+/// `new --light-passwords` (test and practice games) hashes with Argon2id's
+/// lightest cost; without it, the standard cost. The parameters are in the
+/// hash, so the same checking code serves both.
+#[test]
+fn light_passwords_only_when_asked() {
+    let dir = crate::common::scratch("light-passwords");
+    for (light, want) in [(true, "m=64,t=1"), (false, "m=19456,t=2")] {
+        let out = dir.join(format!("g-{light}"));
+        let out_s = out.to_str().unwrap();
+        let mut args = vec![
+            "new",
+            "stack-wars",
+            "--players",
+            "black,white",
+            "--seed",
+            "1",
+            "--out",
+            out_s,
+            "--now",
+            "2026-11-22T12:00:00Z",
+        ];
+        if light {
+            args.push("--light-passwords");
+        }
+        let (code, _, err) = crate::common::herald(&args);
+        assert_eq!(code, 0, "{err}");
+        let text = std::fs::read_to_string(out.join("game.jsonl")).unwrap();
+        let hashes = text.matches("$argon2id$").count();
+        assert_eq!(hashes, text.matches(want).count(), "light={light}");
+        assert!(hashes >= 2, "light={light}: {hashes} hashes");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

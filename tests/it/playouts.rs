@@ -110,7 +110,7 @@ fn assert_sound(st: &State, ctx: &str) {
 #[test]
 fn random_games_finish_soundly() {
     let rules = rules();
-    let games = count("HERALD_PLAYOUTS", 2000);
+    let games = count("HERALD_PLAYOUTS", 500);
     let mut total_moves = 0usize;
     for (n, opts, name) in configs() {
         let mut rng = rng::from_u64(n as u64 * 1000 + name.len() as u64);
@@ -194,7 +194,7 @@ fn visible(st: &State, seat: usize, range: i32) -> impl Fn(Hex) -> bool + '_ {
 
 #[test]
 fn engine_games_verify() {
-    engine_games(count("HERALD_ENGINE_GAMES", 12), false, &configs());
+    engine_games(count("HERALD_ENGINE_GAMES", 4), false, &configs());
 }
 
 #[test]
@@ -229,7 +229,7 @@ fn fogged_reports_never_name_hidden_pieces() {
             "fog+sudden death",
         )])
         .collect();
-    engine_games(count("HERALD_FOG_GAMES", 6), true, &fogged);
+    engine_games(count("HERALD_FOG_GAMES", 2), true, &fogged);
 }
 
 /// Play whole games through the engine (order files, checks, resolve, the

@@ -454,7 +454,7 @@ fn assert_sound(st: &State, start: u16, lost: [u16; 2], ctx: &str) {
 #[test]
 fn random_games_finish_soundly() {
     let rules = rules();
-    let games = count("SW_PLAYOUTS", 300);
+    let games = count("SW_PLAYOUTS", 100);
     let mut total = 0;
     let mut endings: BTreeMap<&str, usize> = BTreeMap::new();
     for size in [3u8, 4, 5, 9, 13] {
@@ -551,7 +551,7 @@ fn bot_games_end_by_the_rules() {
 
 #[test]
 fn engine_games_verify() {
-    let games = count("SW_ENGINE_GAMES", 12);
+    let games = count("SW_ENGINE_GAMES", 4);
     let mut verified = 0;
     for (size, onto_own) in [(3u8, false), (5, true), (9, false), (9, true)] {
         for g in 0..games {
