@@ -17,6 +17,7 @@
 //! these and on the game store. `docs/host.md` describes the interface.
 
 pub mod config;
+pub mod due;
 pub mod imap;
 pub mod log;
 pub mod maildir;
@@ -24,6 +25,7 @@ pub mod outbox;
 pub mod smtp;
 pub mod source;
 pub mod state;
+pub mod status_page;
 mod tls;
 mod write;
 
