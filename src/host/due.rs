@@ -458,8 +458,13 @@ fn fail(st: &mut GameState, id: &Name, e: &Error, now_t: i64, log: &Log) {
         &[("game", id.as_str()), ("error", &msg)],
     );
     st.due_problem = Some(msg);
+    // Something still due later keeps its time; what is due now (the
+    // thing that failed) waits for the retry.
     let retry = now_t + RETRY_SECS;
-    st.wake = Some(st.wake.map_or(retry, |w| w.min(retry)));
+    st.wake = Some(match st.wake {
+        Some(w) if w > now_t => w.min(retry),
+        _ => retry,
+    });
 }
 
 /// The game's summary for the status page and the idle check.
