@@ -15,8 +15,15 @@
 //! Phase 2 (the per-game handling: routing a mail to its game, checking,
 //! storing, answering, resolving, reminders, the status page) builds on
 //! these and on the game store. `docs/host.md` describes the interface.
+//! Its game-time side:
+//!
+//! - [`state`]: the host's record of each game, `DIR/state/<game>.json`;
+//! - [`due`]: early and deadline resolution, reminders, the end, and the
+//!   idle check that leaves an unchanged game closed;
+//! - [`status_page`]: `DIR/index.html` and `DIR/index.json`.
 
 pub mod config;
+pub mod due;
 pub mod imap;
 pub mod log;
 pub mod maildir;
@@ -24,6 +31,7 @@ pub mod outbox;
 pub mod smtp;
 pub mod source;
 pub mod state;
+pub mod status_page;
 mod tls;
 mod write;
 
