@@ -43,6 +43,14 @@ pub fn seat_colour(seat: usize) -> &'static str {
 /// A number as SVG text: one decimal, never `-0.0`, the same on every machine
 /// (Rust formats floats itself, exactly rounded).
 pub fn num(x: f64) -> String {
+    let mut s = String::new();
+    push_num(&mut s, x);
+    s
+}
+
+/// [`num`], written onto the end of `out` (no string of its own).
+pub fn push_num(out: &mut String, x: f64) {
+    use std::fmt::Write as _;
     // Fast path (pictures print thousands of numbers): tenths by integer
     // arithmetic wherever that cannot differ from exact rounding, that is
     // away from a halfway point, where `x * 10` might round the other way
@@ -53,17 +61,20 @@ pub fn num(x: f64) -> String {
         if (frac - 0.5).abs() > 1e-6 {
             let tenths = t.round() as i64;
             let (whole, tenth) = (tenths.abs() / 10, tenths.abs() % 10);
-            let sign = if tenths < 0 { "-" } else { "" };
-            return if tenth == 0 {
-                format!("{sign}{whole}")
+            if tenths < 0 {
+                out.push('-');
+            }
+            let _ = if tenth == 0 {
+                write!(out, "{whole}")
             } else {
-                format!("{sign}{whole}.{tenth}")
+                write!(out, "{whole}.{tenth}")
             };
+            return;
         }
     }
     let s = format!("{x:.1}");
-    let s = if s == "-0.0" { "0.0".to_string() } else { s };
-    s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
+    let s = if s == "-0.0" { "0.0" } else { s.as_str() };
+    out.push_str(s.strip_suffix(".0").unwrap_or(s));
 }
 
 /// Text escaped for XML content and attribute values.
@@ -153,14 +164,18 @@ impl Svg {
     }
 
     pub fn polygon(&mut self, points: &[Point], fill: &str, stroke: &str, width: f64, extra: &str) {
-        let pts: Vec<String> = points
-            .iter()
-            .map(|(x, y)| format!("{},{}", num(*x), num(*y)))
-            .collect();
+        self.buf.push_str(r#"<polygon points=""#);
+        for (i, (x, y)) in points.iter().enumerate() {
+            if i > 0 {
+                self.buf.push(' ');
+            }
+            push_num(&mut self.buf, *x);
+            self.buf.push(',');
+            push_num(&mut self.buf, *y);
+        }
         let _ = writeln!(
             self.buf,
-            r#"<polygon points="{}" fill="{fill}" stroke="{stroke}" stroke-width="{}"{extra}/>"#,
-            pts.join(" "),
+            r#"" fill="{fill}" stroke="{stroke}" stroke-width="{}"{extra}/>"#,
             num(width)
         );
     }
