@@ -12,15 +12,25 @@
 //!   backoff, refused recipients recorded;
 //! - [`log`]: one line per mail in and out and per failure.
 //!
-//! Phase 2 (the per-game handling: routing a mail to its game, checking,
-//! storing, answering, resolving, reminders, the status page) builds on
-//! these and on the game store. `docs/host.md` describes the interface.
+//! Phase 2 builds the per-game handling on these and on the game store:
+//!
+//! - [`route`]: which game a mail is for (plus-address, `[GAME]` subject
+//!   tag), and which mails get no answer (bounces, automatic mail);
+//! - [`commands`]: `help`, `status`, `form`, `report`, `withdraw` by mail;
+//! - [`pass`]: one pass of `herald host DIR` (mail in, game time, mail
+//!   out, the status page);
+//! - [`state`]: the host's record of each game.
+//!
+//! `docs/host.md` describes it all.
 
+pub mod commands;
 pub mod config;
 pub mod imap;
 pub mod log;
 pub mod maildir;
 pub mod outbox;
+pub mod pass;
+pub mod route;
 pub mod smtp;
 pub mod source;
 pub mod state;
