@@ -25,6 +25,7 @@
 
 pub mod commands;
 pub mod config;
+pub mod due;
 pub mod imap;
 pub mod log;
 pub mod maildir;
@@ -34,6 +35,7 @@ pub mod route;
 pub mod smtp;
 pub mod source;
 pub mod state;
+pub mod status_page;
 mod tls;
 mod write;
 

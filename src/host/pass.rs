@@ -181,7 +181,7 @@ pub fn run(p: &Pass) -> PassReport {
             (g.clone(), s)
         })
         .collect();
-    if let Err(e) = due_shim::status_page(dir, &states, &r.host_problems, &p.now) {
+    if let Err(e) = super::status_page::write(dir, &states, &r.host_problems, &p.now) {
         let msg = format!("the status page: {e}");
         p.log
             .line(p.now_secs, "host", "failure", &[("error", &msg)]);
@@ -334,7 +334,10 @@ fn handle_game(p: &Pass, game: &Name, items: Vec<Item>) -> Vec<(MailId, Outcome)
     let dir = &p.cfg.dir;
     let folder = dir.join(game.as_str());
     let left = |items: Vec<Item>| items.into_iter().map(|i| (i.id, Outcome::Left)).collect();
-    let w = match crate::pipeline::open_to_write(&folder, p.wait, &p.now) {
+    // Report mails a cut-short command left undone are completed as
+    // due::run builds them (with the PNG).
+    let form = crate::pipeline::derived::MailForm { png: true };
+    let w = match crate::pipeline::open_to_write_with(&folder, p.wait, &p.now, form) {
         Ok(w) => w,
         Err(e) => {
             let event = if e.kind == Kind::Busy {
@@ -625,8 +628,13 @@ fn game_time(p: &Pass, games: &[Name], r: &mut PassReport) {
                 return (Vec::new(), None);
             }
             let folder = p.cfg.dir.join(g.as_str());
-            match due_shim::run(&p.cfg.dir, &folder, &p.now, p.cfg, p.log, p.wait) {
-                Ok(done) => (done.iter().map(|d| format!("{g}: {d}")).collect(), None),
+            match super::due::run(&p.cfg.dir, &folder, &p.now, p.cfg, p.log, p.wait) {
+                Ok(done) => (
+                    done.iter()
+                        .map(|d| format!("{g}: {}", done_text(d)))
+                        .collect(),
+                    None,
+                ),
                 Err(e) if e.kind == Kind::Busy => {
                     p.log
                         .line(p.now_secs, "game", "busy", &[("game", g.as_str())]);
@@ -729,12 +737,8 @@ fn mail_out(p: &Pass, games: &[Name], r: &mut PassReport) {
                     what: format!("sent {}", s.file),
                 });
             }
-            for f in &rep.refused {
-                for x in &f.refused {
-                    st.problems
-                        .push(format!("mail {} to {} refused: {}", f.file, x.to, x.error));
-                }
-            }
+            // Refused mails are on the status page from outbox/refused/
+            // itself; only unreadable files are problems here.
             st.problems.extend(rep.problems.iter().cloned());
             if let Err(e) = st.save(dir, g) {
                 r.game_problems.push(format!("{g}: {e}"));
@@ -751,66 +755,23 @@ fn mail_out(p: &Pass, games: &[Name], r: &mut PassReport) {
     }
 }
 
-/// The game-time half of the pass (host-due's `due::run`) and the status
-/// page (host-due's `status_page::write`), behind one seam so this module
-/// builds before those exist.
-mod due_shim {
-    use super::*;
-
-    pub fn run(
-        host_dir: &Path,
-        game_dir: &Path,
-        now: &str,
-        cfg: &HostConfig,
-        log: &Log,
-        wait: Duration,
-    ) -> Result<Vec<String>> {
-        let _ = (host_dir, cfg, log);
-        // A stand-in until due.rs is merged: resolve early when every
-        // awaited player's orders are stored, or at the deadline.
-        let (store, g) = crate::pipeline::open(game_dir)?;
-        let h = g.head();
-        if h.outcome.is_some() {
-            return Ok(Vec::new());
-        }
-        let stored: BTreeSet<String> = crate::store::orders::waiting(&store.dir, h.turn)?
-            .into_iter()
-            .map(|s| s.player)
-            .collect();
-        let all_in = h.awaiting.iter().all(|a| stored.contains(a));
-        let due = h.deadline.as_deref().is_some_and(|d| {
-            match (crate::time::parse_time(d), crate::time::parse_time(now)) {
-                (Ok(d), Ok(n)) => n >= d,
-                _ => false,
+/// One line of what game time did, for the command's output (due::run
+/// logs its own lines).
+fn done_text(d: &super::due::Done) -> String {
+    use super::due::Done;
+    match d {
+        Done::Resolved {
+            turn,
+            early,
+            missing,
+        } => {
+            let mut s = format!("resolved turn {turn}{}", if *early { " early" } else { "" });
+            if !missing.is_empty() {
+                s.push_str(&format!(" (stand-ins for {})", missing.join(", ")));
             }
-        });
-        if !all_in && !due {
-            return Ok(Vec::new());
+            s
         }
-        match crate::pipeline::resolve(game_dir, &[], now, wait)? {
-            crate::pipeline::Resolved::Phase { turn, .. } => Ok(vec![format!(
-                "resolved turn {turn}{}",
-                if all_in { " early" } else { "" }
-            )]),
-            crate::pipeline::Resolved::Already { .. } => Ok(Vec::new()),
-        }
-    }
-
-    pub fn status_page(
-        host_dir: &Path,
-        games: &[(Name, GameState)],
-        host_problems: &[String],
-        now: &str,
-    ) -> Result<()> {
-        let v = serde_json::json!({
-            "now": now,
-            "host_problems": host_problems,
-            "games": games.iter().map(|(g, s)| serde_json::json!({"id": g.as_str(), "state": s})).collect::<Vec<_>>(),
-        });
-        write::atomic(
-            &host_dir.join("index.json"),
-            serde_json::to_string_pretty(&v).expect("json").as_bytes(),
-            Durability::Replaceable,
-        )
+        Done::Reminded { player, turn } => format!("reminded {player} of turn {turn}"),
+        Done::Finished { outcome } => format!("game over: {outcome}"),
     }
 }

@@ -33,6 +33,90 @@ pub struct GameState {
     /// For the moderator, shown on the status page.
     #[serde(default)]
     pub problems: Vec<String>,
+    /// The game as the host last read it (`host::due`): for the status
+    /// page and the idle check. `None` until the first pass opened it.
+    #[serde(default)]
+    pub summary: Option<Summary>,
+    /// What the game folder looked like when `summary` was read: while it
+    /// is unchanged and `wake` has not come, a pass leaves the game closed.
+    #[serde(default)]
+    pub fingerprint: Option<Fingerprint>,
+    /// The next instant something is due by time alone (a reminder, the
+    /// deadline, a retry after a failure), Unix seconds; `None`: nothing.
+    #[serde(default)]
+    pub wake: Option<i64>,
+    /// Reminders queued for the current turn, one per (turn, deadline,
+    /// offset, player); older turns' are dropped.
+    #[serde(default)]
+    pub reminders: Vec<ReminderSent>,
+    /// The host has seen the game end (and said so once).
+    #[serde(default)]
+    pub finished: bool,
+    /// The last failure of the game-time work (a resolve refused, a game
+    /// file that does not read, a folder whose game has another id), for
+    /// the moderator; cleared by the next pass that succeeds.
+    #[serde(default)]
+    pub due_problem: Option<String>,
+}
+
+/// The game as the host last read it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Summary {
+    /// The id the game file names (the folder's name, unless misplaced).
+    pub id: String,
+    /// The game's registry name and title ("norse-wars", "Norse Wars").
+    pub game: String,
+    pub title: String,
+    pub turn: u32,
+    pub phase: String,
+    pub deadline: Option<String>,
+    /// Players the turn waits for.
+    pub awaiting: Vec<String>,
+    /// Awaited players whose orders are not stored yet.
+    pub missing: Vec<String>,
+    /// The outcome's summary, once the game is over.
+    pub outcome: Option<String>,
+    /// When the current turn began (the last resolve, the game's creation,
+    /// or a later change of its deadline): reminders due before it are not sent.
+    pub turn_began: Option<String>,
+    pub players: Vec<String>,
+}
+
+/// A file's identity and size as `stat` gives them. Every change herald
+/// makes to a game file is a new file renamed into place (a new inode).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileStamp {
+    pub dev: u64,
+    pub ino: u64,
+    pub len: u64,
+    pub mtime: i64,
+    pub mtime_ns: i64,
+}
+
+/// What the idle check compares.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fingerprint {
+    pub game_file: FileStamp,
+    /// The turn whose orders folder `orders` lists.
+    pub turn: u32,
+    /// The names in `orders/turn-NNNN/` (the players whose orders are stored).
+    pub orders: Vec<String>,
+    /// The reminder offsets of host.toml, in seconds, when this was taken.
+    pub reminders: Vec<u64>,
+}
+
+/// One reminder queued.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReminderSent {
+    pub turn: u32,
+    pub deadline: String,
+    /// Seconds before the deadline.
+    pub offset: u64,
+    pub player: String,
+    /// The mail that carried it (one mail may stand for several offsets
+    /// that came due together).
+    pub message_id: String,
+    pub at: String,
 }
 
 /// The host's state folder in `host_dir`.
@@ -89,9 +173,17 @@ mod tests {
             }),
             last_out: None,
             problems: vec!["p".into()],
+            ..GameState::default()
         };
         s.save(d.path(), &g).unwrap();
         assert_eq!(GameState::load(d.path(), &g).unwrap(), s);
+        // A state written before the game-time fields existed still loads.
+        std::fs::write(
+            d.path().join("state/g1.json"),
+            r#"{"last_in":null,"last_out":null,"problems":["q"]}"#,
+        )
+        .unwrap();
+        assert_eq!(GameState::load(d.path(), &g).unwrap().problems, vec!["q"]);
         std::fs::write(d.path().join("state/g1.json"), "{").unwrap();
         assert!(GameState::load(d.path(), &g).is_err());
     }

@@ -25,10 +25,31 @@ use std::path::PathBuf;
 /// turns keep only the text.
 const FORMS: [&str; 4] = ["txt", "json", "svg", "html"];
 
+/// How report mails are built. The host attaches the board as PNG too
+/// (mail programs show a PNG inline, an SVG often not); `herald resolve`
+/// and the other commands do not, so no PNG is drawn on their resolve path
+/// (issue 17).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MailForm {
+    /// Attach `board.png`, drawn from the report's SVG, to each report mail.
+    pub png: bool,
+}
+
 /// Complete the derived files of the current turn. `now` dates the report
 /// mails; without it none are queued (a conversion). Returns whether
 /// anything was missing (an interrupted command completed now).
 pub fn finish(store: &Store, g: &Loaded, signer: &Signer, now: Option<&str>) -> Result<bool> {
+    finish_with(store, g, signer, now, MailForm::default())
+}
+
+/// [`finish`], with report mails built as `form` says.
+pub fn finish_with(
+    store: &Store,
+    g: &Loaded,
+    signer: &Signer,
+    now: Option<&str>,
+    form: MailForm,
+) -> Result<bool> {
     let dir = &store.dir;
     let head = g.head();
     let turn = head.turn;
@@ -53,7 +74,7 @@ pub fn finish(store: &Store, g: &Loaded, signer: &Signer, now: Option<&str>) -> 
         }
         if let (None, Some(now)) = (&previous, now) {
             for (seat, r) in rendered.iter().enumerate() {
-                if let Some((digest, mail)) = report_mail(g, seat, r, now) {
+                if let Some((digest, mail)) = report_mail_with(g, seat, r, now, form)? {
                     let p = dir.outbox_mail(&digest);
                     dir.ensure_parent(&p)?;
                     write::atomic(&p, &mail, Durability::Synced)?;
@@ -137,13 +158,27 @@ pub fn report_files(dir: &GameDir, g: &Loaded) -> Vec<PathBuf> {
 
 /// A player's report as a mail: To their address, the text report as the
 /// body, view.json, the board (SVG) and the HTML page (the board and the
-/// order form, for a browser) attached; the PNG is drawn only on demand. `None` if the game has no
+/// order form, for a browser) attached; the PNG is drawn only on demand
+/// ([`report_mail_with`], for the host). `None` if the game has no
 /// address for them. Returns the outbox name (a digest of the Message-ID)
 /// and the bytes.
 pub fn report_mail(g: &Loaded, seat: usize, r: &Rendered, now: &str) -> Option<(String, Vec<u8>)> {
+    report_mail_with(g, seat, r, now, MailForm::default()).unwrap_or(None)
+}
+
+/// [`report_mail`], built as `form` says (with `board.png` for the host).
+pub fn report_mail_with(
+    g: &Loaded,
+    seat: usize,
+    r: &Rendered,
+    now: &str,
+    form: MailForm,
+) -> Result<Option<(String, Vec<u8>)>> {
     let h = g.head();
     let p = &h.players[seat];
-    let to = p.email.clone()?;
+    let Some(to) = p.email.clone() else {
+        return Ok(None);
+    };
     let turn = h.turn.to_string();
     let subject = match &h.outcome {
         Some(_) => format!("[{}] {}: final report for {}", h.id, g.entry.title, p.id),
@@ -153,6 +188,31 @@ pub fn report_mail(g: &Loaded, seat: usize, r: &Rendered, now: &str) -> Option<(
         ),
     };
     let message_id = eml::message_id(&h.id, &["report", &turn, &p.id, g.record.chain_head()]);
+    let mut attachments = vec![
+        eml::Attachment {
+            name: "view.json".into(),
+            mime: "application/json".into(),
+            bytes: r.json.as_bytes().to_vec(),
+        },
+        eml::Attachment {
+            name: "board.svg".into(),
+            mime: "image/svg+xml".into(),
+            bytes: r.svg.as_bytes().to_vec(),
+        },
+    ];
+    if form.png {
+        let png = crate::board::svg::png_sized(&r.svg).map_err(crate::error::Error::refused)?;
+        attachments.push(eml::Attachment {
+            name: "board.png".into(),
+            mime: "image/png".into(),
+            bytes: png,
+        });
+    }
+    attachments.push(eml::Attachment {
+        name: "report.html".into(),
+        mime: "text/html".into(),
+        bytes: r.html.as_bytes().to_vec(),
+    });
     let mail = eml::Mail {
         from: h
             .moderator
@@ -164,23 +224,7 @@ pub fn report_mail(g: &Loaded, seat: usize, r: &Rendered, now: &str) -> Option<(
         message_id: message_id.clone(),
         in_reply_to: None,
         text: r.text.clone(),
-        attachments: vec![
-            eml::Attachment {
-                name: "view.json".into(),
-                mime: "application/json".into(),
-                bytes: r.json.as_bytes().to_vec(),
-            },
-            eml::Attachment {
-                name: "board.svg".into(),
-                mime: "image/svg+xml".into(),
-                bytes: r.svg.as_bytes().to_vec(),
-            },
-            eml::Attachment {
-                name: "report.html".into(),
-                mime: "text/html".into(),
-                bytes: r.html.as_bytes().to_vec(),
-            },
-        ],
+        attachments,
     };
-    Some((eml::digest(&message_id), eml::build(&mail)))
+    Ok(Some((eml::digest(&message_id), eml::build(&mail))))
 }

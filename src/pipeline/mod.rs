@@ -49,9 +49,22 @@ pub struct Writing {
     pub signer: Signer,
     /// An interrupted command's work was completed on opening.
     pub completed: bool,
+    /// How the report mails this writer queues are built.
+    pub mail: derived::MailForm,
 }
 
 pub fn open_to_write(arg: &Path, wait: Duration, now: &str) -> Result<Writing> {
+    open_to_write_with(arg, wait, now, derived::MailForm::default())
+}
+
+/// [`open_to_write`], with report mails (those completed on opening and
+/// those the commit queues) built as `mail` says: the host's carry a PNG.
+pub fn open_to_write_with(
+    arg: &Path,
+    wait: Duration,
+    now: &str,
+    mail: derived::MailForm,
+) -> Result<Writing> {
     let store = Store::writer(loaded::folder(arg)?, wait)?;
     let game = Loaded::open(&store)?;
     let signer = store.signer()?;
@@ -62,12 +75,13 @@ pub fn open_to_write(arg: &Path, wait: Duration, now: &str) -> Result<Writing> {
             game.key.fingerprint()
         )));
     }
-    let completed = derived::finish(&store, &game, &signer, Some(now))?;
+    let completed = derived::finish_with(&store, &game, &signer, Some(now), mail)?;
     Ok(Writing {
         store,
         game,
         signer,
         completed,
+        mail,
     })
 }
 
@@ -87,7 +101,7 @@ impl Writing {
     /// Commit the game's record and complete what follows from it.
     pub fn commit(&self, now: &str) -> Result<()> {
         self.store.commit(&self.game.record.to_text())?;
-        derived::finish(&self.store, &self.game, &self.signer, Some(now))?;
+        derived::finish_with(&self.store, &self.game, &self.signer, Some(now), self.mail)?;
         Ok(())
     }
 }
@@ -166,18 +180,37 @@ pub enum Resolved {
 /// needed; at or after it, the missed-order policy stands in.
 pub fn resolve(arg: &Path, files: &[PathBuf], now: &str, wait: Duration) -> Result<Resolved> {
     let mut w = open_to_write(arg, wait, now)?;
+    let completed = w.completed;
+    Ok(match resolve_writing(&mut w, files, now)? {
+        Step::Phase(turn) => Resolved::Phase { game: w.game, turn },
+        Step::Already(turn) => Resolved::Already {
+            game: w.game,
+            turn,
+            completed,
+        },
+    })
+}
+
+/// What [`resolve_writing`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// This turn was resolved and committed.
+    Phase(u32),
+    /// This turn had been resolved already (see [`Resolved::Already`]).
+    Already(u32),
+}
+
+/// `herald resolve` on a game already open to write (the host resolves
+/// under the lock it holds): the same checks, the same commit.
+pub fn resolve_writing(w: &mut Writing, files: &[PathBuf], now: &str) -> Result<Step> {
     let submitted = if files.is_empty() {
-        stored_orders(&w)?
+        stored_orders(w)?
     } else {
         read_order_files(files)?
     };
     let completed = w.completed;
-    if let Some(turn) = already_resolved(&w, &submitted) {
-        return Ok(Resolved::Already {
-            game: w.game,
-            turn,
-            completed,
-        });
+    if let Some(turn) = already_resolved(w, &submitted) {
+        return Ok(Step::Already(turn));
     }
     let mut submitted = submitted;
     if !files.is_empty() {
@@ -189,7 +222,7 @@ pub fn resolve(arg: &Path, files: &[PathBuf], now: &str, wait: Duration) -> Resu
                 .map(|o| o.player)
         };
         let given: Vec<String> = submitted.iter().filter_map(player).collect();
-        for s in stored_orders(&w)? {
+        for s in stored_orders(w)? {
             if player(&s).is_some_and(|p| !given.contains(&p)) {
                 submitted.push(s);
             }
@@ -197,19 +230,14 @@ pub fn resolve(arg: &Path, files: &[PathBuf], now: &str, wait: Duration) -> Resu
     }
     if files.is_empty() && submitted.is_empty() && completed {
         // Run again after a cut-short resolve: its orders are in the log.
-        let turn = w.game.head().turn.saturating_sub(1);
-        return Ok(Resolved::Already {
-            game: w.game,
-            turn,
-            completed,
-        });
+        return Ok(Step::Already(w.game.head().turn.saturating_sub(1)));
     }
     let seed = w.seed()?;
     let accepted = resolve::accept_all(&w.game, &submitted, now, &seed)?;
     let turn = w.game.head().turn;
     w.game.advance(accepted, now, &seed, &w.signer);
     w.commit(now)?;
-    Ok(Resolved::Phase { game: w.game, turn })
+    Ok(Step::Phase(turn))
 }
 
 /// Files that are exactly the orders the last phase recorded: a resolve

@@ -7,6 +7,7 @@ mod cases;
 mod cli;
 mod composer;
 mod hexwar;
+mod host_due;
 mod host_mail;
 mod host_transport;
 mod mail;

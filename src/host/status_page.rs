@@ -1,0 +1,235 @@
+//! The status page: `DIR/index.html` for the moderator's browser and its
+//! twin `DIR/index.json` for scripts, written atomically after each pass
+//! from every game's host state (`host::state`) and the refused mails of
+//! its outbox. Every string from outside herald (subjects, addresses,
+//! error texts, a game file's id) is escaped: the page runs no script and
+//! loads nothing.
+
+use super::outbox::{self, Refusal};
+use super::state::{GameState, MailNote};
+use crate::error::Result;
+use crate::names::Name;
+use crate::store::write::{self, Durability};
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// One game's line on the page.
+#[derive(Debug, Clone, Serialize)]
+pub struct GameLine {
+    /// The folder's name: the game's id.
+    pub id: String,
+    pub game: Option<String>,
+    pub title: Option<String>,
+    pub turn: Option<u32>,
+    pub phase: Option<String>,
+    pub deadline: Option<String>,
+    pub awaiting: Vec<String>,
+    /// Awaited players whose orders are not in yet.
+    pub missing: Vec<String>,
+    pub outcome: Option<String>,
+    pub last_in: Option<MailNote>,
+    pub last_out: Option<MailNote>,
+    /// Mails the mail server refused for good (or that were given up).
+    pub refused: Vec<Refusal>,
+    /// For the moderator: the mail side's problems and the last failure
+    /// of the game-time work.
+    pub problems: Vec<String>,
+}
+
+/// The whole page's data (`index.json`).
+#[derive(Debug, Clone, Serialize)]
+pub struct Page {
+    pub generated: String,
+    pub host_problems: Vec<String>,
+    pub games: Vec<GameLine>,
+}
+
+/// The page's data from the games' states and their outboxes' refusals.
+pub fn page(
+    host_dir: &Path,
+    games: &[(Name, GameState)],
+    host_problems: &[String],
+    now: &str,
+) -> Page {
+    let mut lines: Vec<GameLine> = games
+        .iter()
+        .map(|(name, st)| {
+            let s = st.summary.as_ref();
+            let mut problems = st.problems.clone();
+            problems.extend(st.due_problem.iter().cloned());
+            GameLine {
+                id: name.as_str().to_string(),
+                game: s.map(|s| s.game.clone()),
+                title: s.map(|s| s.title.clone()),
+                turn: s.map(|s| s.turn),
+                phase: s.map(|s| s.phase.clone()),
+                deadline: s.and_then(|s| s.deadline.clone()),
+                awaiting: s.map(|s| s.awaiting.clone()).unwrap_or_default(),
+                missing: s.map(|s| s.missing.clone()).unwrap_or_default(),
+                outcome: s.and_then(|s| s.outcome.clone()),
+                last_in: st.last_in.clone(),
+                last_out: st.last_out.clone(),
+                refused: outbox::refusals(&host_dir.join(name.as_str()).join("outbox")),
+                problems,
+            }
+        })
+        .collect();
+    lines.sort_by(|a, b| a.id.cmp(&b.id));
+    Page {
+        generated: now.to_string(),
+        host_problems: host_problems.to_vec(),
+        games: lines,
+    }
+}
+
+/// Write `DIR/index.html` and `DIR/index.json` atomically (each replaced
+/// whole; mode 0600 like every file herald writes: they hold players'
+/// addresses).
+pub fn write(
+    host_dir: &Path,
+    games: &[(Name, GameState)],
+    host_problems: &[String],
+    now: &str,
+) -> Result<()> {
+    let p = page(host_dir, games, host_problems, now);
+    let mut json = serde_json::to_vec_pretty(&p).expect("the page serialises");
+    json.push(b'\n');
+    write::atomic(&host_dir.join("index.json"), &json, Durability::Replaceable)?;
+    write::atomic(
+        &host_dir.join("index.html"),
+        html(&p).as_bytes(),
+        Durability::Replaceable,
+    )
+}
+
+/// Text made safe for HTML, in element content and quoted attributes.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c if c.is_control() && c != '\n' && c != '\t' => out.push('\u{fffd}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn note(n: &Option<MailNote>) -> String {
+    match n {
+        None => "—".into(),
+        Some(n) => format!(
+            "{}<br>{}<br>{}<br><small>{}</small>",
+            escape(&n.at),
+            escape(&n.who),
+            escape(&n.what),
+            escape(&n.message_id)
+        ),
+    }
+}
+
+fn list(items: &[String]) -> String {
+    if items.is_empty() {
+        "—".into()
+    } else {
+        escape(&items.join(", "))
+    }
+}
+
+/// The page itself: one table, a row per game; plain HTML, no script.
+pub fn html(p: &Page) -> String {
+    let mut h = String::new();
+    let problems: usize = p.games.iter().filter(|g| !g.problems.is_empty()).count();
+    let refused: usize = p.games.iter().map(|g| g.refused.len()).sum();
+    let _ = write!(
+        h,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n\
+         <title>herald host: {n} games</title>\n<style>\n\
+         body {{ font-family: sans-serif; margin: 1em; }}\n\
+         table {{ border-collapse: collapse; }}\n\
+         th, td {{ border: 1px solid #999; padding: .3em .5em; vertical-align: top; text-align: left; }}\n\
+         .bad {{ color: #a00; }}\n</style>\n</head>\n<body>\n\
+         <h1>herald host</h1>\n<p>Written {gen}. {n} games; {problems} with problems; {refused} refused mails.</p>\n",
+        n = p.games.len(),
+        gen = escape(&p.generated),
+    );
+    if !p.host_problems.is_empty() {
+        h.push_str("<h2 class=\"bad\">Problems of the host</h2>\n<ul>\n");
+        for x in &p.host_problems {
+            let _ = writeln!(h, "<li class=\"bad\">{}</li>", escape(x));
+        }
+        h.push_str("</ul>\n");
+    }
+    h.push_str(
+        "<table>\n<thead><tr><th>game</th><th>title</th><th>turn</th><th>deadline</th>\
+         <th>awaited (orders missing)</th><th>last mail in</th><th>last mail out</th>\
+         <th>refused mails</th><th>problems</th></tr></thead>\n<tbody>\n",
+    );
+    for g in &p.games {
+        let turn = match (&g.turn, &g.phase) {
+            (Some(t), Some(ph)) => format!("{t} ({})", escape(ph)),
+            _ => "—".into(),
+        };
+        let state = match &g.outcome {
+            Some(o) => format!("over: {}", escape(o)),
+            None => format!("{}<br>missing: {}", list(&g.awaiting), list(&g.missing)),
+        };
+        let mut refused = String::new();
+        for r in &g.refused {
+            let to: Vec<String> = r
+                .refused
+                .iter()
+                .map(|x| format!("{}: {}", x.to, x.error))
+                .collect();
+            let _ = write!(
+                refused,
+                "<div class=\"bad\">{} — {}<br><small>{}</small></div>",
+                escape(r.subject.as_deref().unwrap_or("(no subject)")),
+                escape(&to.join("; ")),
+                escape(&r.file),
+            );
+        }
+        if refused.is_empty() {
+            refused.push('—');
+        }
+        let problems = if g.problems.is_empty() {
+            "—".to_string()
+        } else {
+            g.problems
+                .iter()
+                .map(|x| format!("<div class=\"bad\">{}</div>", escape(x)))
+                .collect()
+        };
+        let _ = writeln!(
+            h,
+            "<tr id=\"game-{id}\"><td>{id}</td><td>{title}</td><td>{turn}</td><td>{deadline}</td>\
+             <td>{state}</td><td>{last_in}</td><td>{last_out}</td><td>{refused}</td><td>{problems}</td></tr>",
+            id = escape(&g.id),
+            title = escape(g.title.as_deref().unwrap_or("—")),
+            deadline = escape(g.deadline.as_deref().unwrap_or("none")),
+            last_in = note(&g.last_in),
+            last_out = note(&g.last_out),
+        );
+    }
+    h.push_str("</tbody>\n</table>\n</body>\n</html>\n");
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escape_leaves_no_markup() {
+        let e = escape("<script>alert('x')</script> & \"q\"");
+        assert!(!e.contains('<') && !e.contains('>') && !e.contains('"') && !e.contains('\''));
+        assert_eq!(escape("a&b"), "a&amp;b");
+    }
+}
