@@ -142,7 +142,7 @@ impl Host {
             "--out",
             &out,
             "--seed",
-            "7",
+            "host-seed-7",
             "--now",
             T0,
             "--moderator",
@@ -255,60 +255,88 @@ fn stored(folder: &Path) -> usize {
         .unwrap_or(0)
 }
 
-#[test]
-fn a_two_player_game_is_played_by_mail_to_its_end() {
+/// A whole 2-player game of `game` played by mail through the real
+/// servers: the bots' orders sent by SMTP to the game's address, a
+/// deadline every 48 h, and each turn one pass 25 h in (the 24 h reminder
+/// goes to whoever is awaited), then the orders, then a pass that resolves
+/// early. Ends with every order acknowledged, every reminder, report and
+/// the final report (with the seed) delivered, and a pass that does
+/// nothing.
+fn play_by_mail(game: &str, players: [&str; 2]) {
     let s = servers();
     let h = Host::new(s, "");
-    let (white, black) = (s.account(), s.account());
+    let accts = [s.account(), s.account()];
+    let id = format!("w{}", &game[..3]);
     let pw = h.game(
-        "hexwar",
-        "hx1",
-        &[("white", &white.address), ("black", &black.address)],
-        &[],
+        game,
+        &id,
+        &[
+            (players[0], &accts[0].address),
+            (players[1], &accts[1].address),
+        ],
+        &["--deadline-every", "48h"],
     );
-    let folder = h.dir.join("hx1");
-    let to = h.game_addr("hx1");
-    let (mut sent_in, mut minute, mut turns) = (0, 1, 0);
+    let folder = h.dir.join(&id);
+    let to = h.game_addr(&id);
+    let (mut sent_in, mut minute, mut turns) = (0, 0, 0);
     let mut sent_by: std::collections::BTreeMap<String, usize> = Default::default();
+    let mut reminded = sent_by.clone();
     loop {
         if status(&folder).contains("game over") {
             break;
         }
-        assert!(turns < 40, "the game does not end");
+        assert!(turns < 60, "{game}: the game does not end");
+        minute += 25 * 60;
+        if turns < 2 {
+            // The first two turns: a pass past the 24 h reminder (a pass
+            // each turn would double the test's time for nothing new).
+            let out = h.pass_ok(&at(minute));
+            assert!(out.contains("reminded"), "{game} turn {turns}: {out}");
+        }
         for (player, file) in bot_files(&folder, &pw) {
-            let who = if player == "white" { &white } else { &black };
-            let id = format!("t{turns}-{player}@players.test");
+            let who = &accts[players.iter().position(|p| *p == player).unwrap()];
+            let mid = format!("t{turns}-{player}@players.test");
             send(
                 s,
                 &who.address,
                 &to,
-                &mail(&who.address, &to, "orders", &id, minute, &file),
+                &mail(&who.address, &to, "orders", &mid, minute, &file),
             );
             sent_in += 1;
+            if turns < 2 {
+                *reminded.entry(player.clone()).or_default() += 1;
+            }
             *sent_by.entry(player).or_default() += 1;
         }
         s.wait_for_mails(&h.acct, sent_in);
         minute += 1;
         let out = h.pass_ok(&at(minute));
-        assert!(out.contains("1 orders accepted"), "{out}");
+        assert!(out.contains("early"), "{game} turn {turns}: {out}");
         turns += 1;
     }
-    // Every order acknowledged, every report mailed, through the servers.
+    // Every order acknowledged, every reminder and report mailed.
     let log = std::fs::read_to_string(h.dir.join("host.log")).unwrap();
     assert_eq!(log.matches(" in accepted ").count(), sent_in, "{log}");
-    for (who, p) in [(&white, "white"), (&black, "black")] {
-        let n = sent_by[p];
-        let got = s.wait_for_mails(who, n + turns + 1);
-        let acks = got
+    for (i, p) in players.iter().enumerate() {
+        let n = sent_by[*p];
+        let got: Vec<String> = s
+            .wait_for_mails(&accts[i], n + turns + 1 + reminded[*p])
             .iter()
-            .filter(|m| text(m).contains("are ACCEPTED"))
-            .count();
-        assert_eq!(acks, n, "{p}");
-        assert!(got.iter().any(|m| text(m).contains("final report")), "{p}");
-        // Replies come from the game's address, so answering them routes.
+            .map(|m| text(m))
+            .collect();
+        let count = |what: &str| got.iter().filter(|t| t.contains(what)).count();
+        assert_eq!(count("are ACCEPTED"), n, "{game} {p}");
+        assert_eq!(count(": reminder, your orders"), reminded[*p], "{game} {p}");
         assert!(
-            got.iter().all(|m| text(m).contains(&format!("From: {to}"))),
-            "{p}"
+            got.iter()
+                .any(|t| t.contains("final report")
+                    && t.contains("The seed is revealed: host-seed-7")),
+            "{game} {p}"
+        );
+        // Every mail comes from the game's address, so answering routes.
+        assert!(
+            got.iter().all(|t| t.contains(&format!("From: {to}"))),
+            "{game} {p}"
         );
     }
     // A second pass changes nothing and sends nothing.
@@ -319,6 +347,21 @@ fn a_two_player_game_is_played_by_mail_to_its_end() {
     );
     let (code, o, e) = herald(&["verify", &folder.display().to_string()]);
     assert_eq!(code, 0, "{o}{e}");
+}
+
+#[test]
+fn a_two_player_game_is_played_by_mail_to_its_end() {
+    play_by_mail("hexwar", ["white", "black"]);
+}
+
+#[test]
+fn the_unfought_battle_is_played_by_mail_to_its_end() {
+    play_by_mail("unfought-battle", ["north", "south"]);
+}
+
+#[test]
+fn war_of_the_dukes_is_played_by_mail_to_its_end() {
+    play_by_mail("war-of-the-dukes", ["orfburg", "wulfenburg"]);
 }
 
 #[test]
