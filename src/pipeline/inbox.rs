@@ -273,7 +273,7 @@ pub fn queue_reply(
 
 /// Find, check and (if good) store the order file in one mail. Also the
 /// orders as herald read them and the receipt, for the reply.
-#[allow(clippy::type_complexity)]
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
 fn judge(
     w: &Writing,
     m: &mail_parser::Message,
