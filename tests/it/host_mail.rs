@@ -918,3 +918,82 @@ fn kill_9_at_random_instants_loses_and_doubles_nothing() {
 fn acct_plain(h: &Host) -> String {
     h.acct.address.clone()
 }
+
+/// `--watch` passes every `poll` until SIGTERM, then stops cleanly (exit 0).
+#[test]
+fn watch_passes_until_sigterm_and_stops_cleanly() {
+    let s = servers();
+    let acct = s.account();
+    let dir = scratch("host-watch");
+    let maildir = dir.join("Maildir");
+    for d in ["new", "cur", "tmp"] {
+        std::fs::create_dir_all(maildir.join(d)).unwrap();
+    }
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::write(
+        dir.join("host.toml"),
+        format!(
+            "address = \"{a}\"\npoll = \"1s\"\n[maildir]\npath = \"{m}\"\n[smtp]\nserver = \"127.0.0.1\"\nport = {p}\nsecurity = \"starttls\"\nuser = \"{a}\"\nca_file = \"{ca}\"\n",
+            a = acct.address,
+            m = maildir.display(),
+            p = s.submission_port,
+            ca = s.ca_pem.display()
+        ),
+    )
+    .unwrap();
+    let sp = dir.join("host.secrets.toml");
+    std::fs::write(&sp, format!("smtp_password = \"{}\"\n", acct.password)).unwrap();
+    std::fs::set_permissions(&sp, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let h = Host {
+        dir: dir.clone(),
+        acct,
+    };
+    let player = s.account();
+    h.game(
+        "hexwar",
+        "wt1",
+        &[("white", &player.address), ("black", &player.address)],
+        &[],
+    );
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_herald"))
+        .args(["host", &dir.display().to_string(), "--watch"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A mail arriving while it runs is handled by a later pass.
+    let to = h.game_addr("wt1");
+    std::fs::write(
+        maildir.join("new").join("m1"),
+        mail(&player.address, &to, "status", "wt-1@p.test", 1, ""),
+    )
+    .unwrap();
+    let handled = maildir.join(".herald-handled/cur");
+    let t = std::time::Instant::now();
+    while std::fs::read_dir(&handled).map(|d| d.count()).unwrap_or(0) < 1 {
+        assert!(t.elapsed() < Duration::from_secs(30), "not handled");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // The answer goes out by the real server.
+    let got = s.wait_for_mails(&player, 3);
+    assert!(got.iter().any(|m| text(m).contains("awaiting orders from")));
+    unsafe {
+        libc::kill(c.id() as i32, libc::SIGTERM);
+    }
+    let t = std::time::Instant::now();
+    let status = loop {
+        if let Some(st) = c.try_wait().unwrap() {
+            break st;
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(20),
+            "--watch did not stop"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let mut out = String::new();
+    use std::io::Read;
+    c.stdout.take().unwrap().read_to_string(&mut out).unwrap();
+    assert!(status.success(), "{status:?} {out}");
+    assert!(out.contains("stopped"), "{out}");
+}
