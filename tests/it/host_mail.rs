@@ -914,16 +914,16 @@ fn kill_9_at_random_instants_loses_and_doubles_nothing() {
             .filter(|e| e.path().extension().is_some_and(|x| x == "eml"))
             .count()
     };
-    for gi in 0..3 {
+    for (gi, &n) in per_game.iter().enumerate() {
         let g = dir.join(format!("k{gi}"));
         let seen = std::fs::read_to_string(g.join("inbox/seen")).unwrap();
         let mut lines: Vec<&str> = seen.lines().collect();
-        assert_eq!(lines.len(), per_game[gi], "k{gi}: each mail recorded once");
+        assert_eq!(lines.len(), n, "k{gi}: each mail recorded once");
         lines.sort();
         lines.dedup();
-        assert_eq!(lines.len(), per_game[gi]);
+        assert_eq!(lines.len(), n);
         // One reply per mail, plus the turn-0 report mails (2).
-        assert_eq!(emls(&g.join("outbox")), per_game[gi] + 2, "k{gi}");
+        assert_eq!(emls(&g.join("outbox")), n + 2, "k{gi}");
         assert_eq!(stored(&g), 1);
     }
     let seen = std::fs::read_to_string(dir.join("state/seen")).unwrap();
