@@ -118,7 +118,14 @@ pub fn run(
         return Err(e);
     }
     let mut done = Vec::new();
-    let outcome = work(&mut w, &mut st, &dir, now, now_t, cfg, log, &mut done);
+    let cx = Ctx {
+        dir: &dir,
+        now,
+        now_t,
+        cfg,
+        log,
+    };
+    let outcome = work(&mut w, &mut st, &cx, &mut done);
     let head = w.game.head();
     let listed = stored(&dir, head.turn);
     st.summary = Some(summary(&w.game, &listed));
@@ -137,18 +144,24 @@ pub fn run(
     Ok(done)
 }
 
-/// The work under the lock: resolve what is due, note the end, remind.
-#[allow(clippy::too_many_arguments)]
-fn work(
-    w: &mut Writing,
-    st: &mut GameState,
-    dir: &GameDir,
-    now: &str,
+/// What one call works with.
+struct Ctx<'a> {
+    dir: &'a GameDir,
+    now: &'a str,
     now_t: i64,
-    cfg: &HostConfig,
-    log: &Log,
-    done: &mut Vec<Done>,
-) -> Result<()> {
+    cfg: &'a HostConfig,
+    log: &'a Log,
+}
+
+/// The work under the lock: resolve what is due, note the end, remind.
+fn work(w: &mut Writing, st: &mut GameState, cx: &Ctx, done: &mut Vec<Done>) -> Result<()> {
+    let Ctx {
+        dir,
+        now,
+        now_t,
+        log,
+        ..
+    } = *cx;
     let id = w.game.head().id.clone();
     let mut retried = false;
     let mut resolves = 0;
@@ -216,22 +229,20 @@ fn work(
         }
         return Ok(());
     }
-    remind(w, st, dir, now, now_t, cfg, log, done)
+    remind(w, st, cx, done)
 }
 
 /// The reminders due at `now` that are not queued yet: for each awaited
 /// player without stored orders and with an address, the offsets whose
 /// instant has come and is not before the turn began.
-fn remind(
-    w: &Writing,
-    st: &mut GameState,
-    dir: &GameDir,
-    now: &str,
-    now_t: i64,
-    cfg: &HostConfig,
-    log: &Log,
-    done: &mut Vec<Done>,
-) -> Result<()> {
+fn remind(w: &Writing, st: &mut GameState, cx: &Ctx, done: &mut Vec<Done>) -> Result<()> {
+    let Ctx {
+        dir,
+        now,
+        now_t,
+        cfg,
+        log,
+    } = *cx;
     let g = &w.game;
     let head = g.head();
     let Some(deadline) = head.deadline.clone() else {

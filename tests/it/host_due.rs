@@ -622,6 +622,7 @@ fn the_status_page_lists_every_game_escaped_and_its_json_twin_parses() {
         what: "orders accepted for red".into(),
     });
     st.problems = vec!["a <b>bold</b> problem".into()];
+    st.due_problem = Some("resolve <x> refused".into());
     st.save(&h.dir, &p1).unwrap();
     // A refused mail, as the outbox records it.
     let refused = g.join("outbox/refused");
@@ -661,6 +662,8 @@ fn the_status_page_lists_every_game_escaped_and_its_json_twin_parses() {
         "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;@evil.test",
         "&lt;img src=x onerror=alert(1)&gt;",
         "IMAP &lt;login&gt; refused",
+        "resolve &lt;x&gt; refused",
+        "a &lt;b&gt;bold&lt;/b&gt; problem",
         "War of the Dukes",
         "missing: blue",
         DEADLINE.trim_end_matches('Z'),
@@ -678,6 +681,10 @@ fn the_status_page_lists_every_game_escaped_and_its_json_twin_parses() {
     assert_eq!(games[0]["id"], "p1");
     assert_eq!(games[0]["last_in"]["who"], evil);
     assert_eq!(games[0]["missing"], serde_json::json!(["blue"]));
+    assert_eq!(
+        games[0]["problems"],
+        serde_json::json!(["a <b>bold</b> problem", "resolve <x> refused"])
+    );
     assert_eq!(
         games[0]["refused"][0]["refused"][0]["to"],
         "nobody@players.test"
