@@ -9,6 +9,7 @@ mod deadline;
 mod demo;
 mod export;
 mod games;
+mod host;
 mod inbox;
 mod keygen;
 mod new;
@@ -78,6 +79,8 @@ pub enum Command {
     Keygen(keygen::Args),
     /// Play tournaments of view-only bots; `playtest summarize` sums them up.
     Playtest(playtest::Args),
+    /// Run games by mail: read mail, answer it, resolve, send (one pass, or --watch).
+    Host(host::Args),
 }
 
 /// Run a parsed command line; the output to print on success.
@@ -104,6 +107,7 @@ pub fn run(cli: Cli) -> Result<String> {
         Command::Convert(a) => convert::run(a),
         Command::Keygen(a) => keygen::run(a),
         Command::Playtest(a) => playtest::run(a),
+        Command::Host(a) => host::run(a, wait),
     }
 }
 

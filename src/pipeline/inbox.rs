@@ -15,6 +15,7 @@ use crate::mail::{extract, mailbox};
 use crate::store::write::{self, Durability};
 use crate::store::{orders, seen, Name};
 use mail_parser::MessageParser;
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -78,107 +79,201 @@ pub fn run(game: &Path, mailbox: &Path, now: &str, wait: Duration) -> Result<Vec
             });
             continue;
         }
-        let digest = sha256_hex(&letter.raw);
-        let from = m
-            .as_ref()
-            .and_then(|m| m.from())
-            .and_then(|a| a.first())
-            .and_then(|a| a.address())
-            .unwrap_or("")
-            .to_string();
-        if done.contains(&digest) {
-            out.push(Read {
-                place: letter.place.clone(),
-                from,
-                fate: Fate::AlreadyRead,
-                reply: None,
-            });
-            continue;
-        }
-        let (fate, echo, receipt, id, subject) = match &m {
-            None => (
-                Fate::Refused {
-                    problems: vec!["not a mail message".into()],
-                },
-                Vec::new(),
-                None,
-                format!("sha256:{digest}"),
-                None,
-            ),
-            Some(m) => {
-                let id = m
-                    .message_id()
-                    .map(str::to_string)
-                    .unwrap_or_else(|| format!("sha256:{digest}"));
-                let date = m
-                    .date()
-                    .map(|d| d.to_rfc3339())
-                    .unwrap_or_else(|| now.to_string());
-                let label = format!(
-                    "mail from {} ({date})",
-                    if from.is_empty() { "?" } else { &from }
-                );
-                let (fate, echo, receipt) = if letter.too_big {
-                    (
-                        Fate::Refused {
-                            problems: vec![format!(
-                                "{label}: too large (the limit is {} MiB); send the order file alone, as plain text",
-                                crate::store::limits::MAIL / (1024 * 1024)
-                            )],
-                        },
-                        Vec::new(),
-                        None,
-                    )
-                } else {
-                    judge(&w, m, &label, &date, &from, &id, &digest, now)?
-                };
-                (fate, echo, receipt, id, m.subject().map(str::to_string))
-            }
-        };
-        let reply = if from.is_empty() {
-            None
-        } else {
-            let text = reply_text(&w, &fate, &echo, receipt.as_ref());
-            let head = w.game.head();
-            let subject = match subject {
-                Some(s) if s.to_ascii_lowercase().starts_with("re:") => s,
-                Some(s) => format!("Re: {s}"),
-                None => format!("Re: [{}] orders", head.id),
-            };
-            let message_id = eml::message_id(&head.id, &["reply", &digest]);
-            let mail = Mail {
-                from: head
-                    .moderator
-                    .clone()
-                    .unwrap_or_else(|| eml::NO_MODERATOR.into()),
-                to: from.clone(),
-                subject,
-                date: now.to_string(),
-                message_id: message_id.clone(),
-                in_reply_to: Some(id.clone()),
-                text,
-                attachments: Vec::new(),
-            };
-            let p = w.store.dir.outbox_mail(&eml::digest(&message_id));
-            w.store.dir.ensure_parent(&p)?;
-            write::atomic(&p, &eml::build(&mail), Durability::Synced)?;
-            Some(p)
-        };
-        seen::add(&w.store.dir, &digest)?;
-        done.insert(digest);
+        let one = handle_one(
+            &w,
+            &mut done,
+            &letter.raw,
+            m.as_ref(),
+            letter.too_big,
+            now,
+            &Options::default(),
+        )?;
         out.push(Read {
             place: letter.place.clone(),
-            from,
-            fate,
-            reply,
+            from: one.from,
+            fate: one.fate,
+            reply: one.reply,
         });
     }
     Ok(out)
 }
 
+/// How [`handle_one`] answers: `herald inbox` uses the defaults (replies
+/// from the game's moderator address); the host sets its own.
+#[derive(Debug, Clone, Default)]
+pub struct Options<'a> {
+    /// The From of the reply (default: the game's moderator address).
+    pub reply_from: Option<&'a str>,
+    /// A paragraph added to a refusal (the host names its commands there).
+    pub refused_note: Option<&'a str>,
+}
+
+/// What became of one mail handed to [`handle_one`].
+#[derive(Debug, Clone)]
+pub struct One {
+    /// The sender's address ("" when the mail names none).
+    pub from: String,
+    /// The mail's Message-ID, or `sha256:<digest>` when it has none.
+    pub message_id: String,
+    /// sha256 of the mail's bytes: its name in `inbox/seen`.
+    pub digest: String,
+    pub fate: Fate,
+    /// The reply queued in the game's outbox.
+    pub reply: Option<PathBuf>,
+}
+
+/// The sender's address of a parsed mail, or "".
+pub fn sender(m: Option<&mail_parser::Message>) -> String {
+    m.and_then(|m| m.from())
+        .and_then(|a| a.first())
+        .and_then(|a| a.address())
+        .unwrap_or("")
+        .to_string()
+}
+
+/// Handle ONE mail against a game opened to write (its lock held): the
+/// per-mail work shared by `herald inbox` and `herald host`. A mail whose
+/// sha256 is in `done` (the game's `inbox/seen`) is skipped without a
+/// reply; otherwise its order file is found, checked (the password, once)
+/// and if good stored sealed with a receipt; a reply goes into the game's
+/// outbox (none when the mail names no sender); and the digest is appended
+/// to `inbox/seen` (and to `done`) last, so a run killed at any point
+/// judges the mail again and rewrites the same files under the same names.
+/// `too_big`: only the head of the mail is in `raw`; it is refused.
+pub fn handle_one(
+    w: &Writing,
+    done: &mut BTreeSet<String>,
+    raw: &[u8],
+    m: Option<&mail_parser::Message>,
+    too_big: bool,
+    now: &str,
+    opts: &Options,
+) -> Result<One> {
+    let digest = sha256_hex(raw);
+    let from = sender(m);
+    let id = m
+        .and_then(|m| m.message_id())
+        .map(str::to_string)
+        .unwrap_or_else(|| format!("sha256:{digest}"));
+    if done.contains(&digest) {
+        return Ok(One {
+            from,
+            message_id: id,
+            digest,
+            fate: Fate::AlreadyRead,
+            reply: None,
+        });
+    }
+    let (fate, echo, receipt, subject) = match m {
+        None => (
+            Fate::Refused {
+                problems: vec!["not a mail message".into()],
+            },
+            Vec::new(),
+            None,
+            None,
+        ),
+        Some(m) => {
+            let date = m
+                .date()
+                .map(|d| d.to_rfc3339())
+                .unwrap_or_else(|| now.to_string());
+            let label = format!(
+                "mail from {} ({date})",
+                if from.is_empty() { "?" } else { &from }
+            );
+            let (fate, echo, receipt) = if too_big {
+                (
+                    Fate::Refused {
+                        problems: vec![format!(
+                            "{label}: too large (the limit is {} MiB); send the order file alone, as plain text",
+                            crate::store::limits::MAIL / (1024 * 1024)
+                        )],
+                    },
+                    Vec::new(),
+                    None,
+                )
+            } else {
+                judge(w, m, &label, &date, &from, &id, &digest, now)?
+            };
+            (fate, echo, receipt, m.subject().map(str::to_string))
+        }
+    };
+    let reply = if from.is_empty() {
+        None
+    } else {
+        let mut text = reply_text(w, &fate, &echo, receipt.as_ref());
+        if let (Fate::Refused { .. }, Some(note)) = (&fate, opts.refused_note) {
+            text.push('\n');
+            text.push_str(note);
+        }
+        Some(queue_reply(
+            w,
+            &from,
+            subject.as_deref(),
+            &id,
+            &digest,
+            text,
+            now,
+            opts.reply_from,
+        )?)
+    };
+    seen::add(&w.store.dir, &digest)?;
+    done.insert(digest.clone());
+    Ok(One {
+        from,
+        message_id: id,
+        digest,
+        fate,
+        reply,
+    })
+}
+
+/// Queue a reply to a mail (its Message-ID `in_reply_to`, sha256 `digest`)
+/// in the game's outbox, synced; named by its own Message-ID, which is made
+/// from the game and `digest`, so the same mail answered again after a
+/// crash is the same file. `from`: the reply's From (default: the game's
+/// moderator address). Returns the file.
+#[allow(clippy::too_many_arguments)]
+pub fn queue_reply(
+    w: &Writing,
+    to: &str,
+    subject: Option<&str>,
+    in_reply_to: &str,
+    digest: &str,
+    text: String,
+    now: &str,
+    from: Option<&str>,
+) -> Result<PathBuf> {
+    let head = w.game.head();
+    let subject = match subject {
+        Some(s) if s.to_ascii_lowercase().starts_with("re:") => s.to_string(),
+        Some(s) => format!("Re: {s}"),
+        None => format!("Re: [{}] orders", head.id),
+    };
+    let message_id = eml::message_id(&head.id, &["reply", digest]);
+    let mail = Mail {
+        from: from
+            .map(str::to_string)
+            .or_else(|| head.moderator.clone())
+            .unwrap_or_else(|| eml::NO_MODERATOR.into()),
+        to: to.to_string(),
+        subject,
+        date: now.to_string(),
+        message_id: message_id.clone(),
+        in_reply_to: Some(in_reply_to.to_string()),
+        text,
+        attachments: Vec::new(),
+    };
+    let p = w.store.dir.outbox_mail(&eml::digest(&message_id));
+    w.store.dir.ensure_parent(&p)?;
+    write::atomic(&p, &eml::build(&mail), Durability::Synced)?;
+    Ok(p)
+}
+
 /// Find, check and (if good) store the order file in one mail. Also the
 /// orders as herald read them and the receipt, for the reply.
-#[allow(clippy::type_complexity)]
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
 fn judge(
     w: &Writing,
     m: &mail_parser::Message,

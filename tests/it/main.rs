@@ -8,6 +8,7 @@ mod cli;
 mod composer;
 mod hexwar;
 mod host_due;
+mod host_mail;
 mod host_transport;
 mod mail;
 mod mails;

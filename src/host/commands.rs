@@ -1,0 +1,355 @@
+//! Commands by mail, as the Diplomacy judges offer them. A mail to a game
+//! whose subject (after `Re:`/`Fwd:` and `[tag]`s) or first non-empty body
+//! line is one of
+//!
+//! ```text
+//! help                          what the host accepts
+//! status                        the game's status (public, as `herald status`)
+//! form PLAYER PASSWORD          the player's blank order form (as `herald orders`)
+//! report PLAYER PASSWORD        the player's current report again (text, with its witness)
+//! withdraw PLAYER PASSWORD      delete the player's stored orders for the current turn
+//! ```
+//!
+//! is answered by mail to its sender. A mail that holds an order file is
+//! orders, never a command. Words are case-insensitive except the
+//! password. `form` and `report` show a player's own view (hidden
+//! information), so they need the password like `withdraw`. The reply
+//! never echoes the password: its subject is made anew, not the mail's.
+
+use crate::error::{Error, Result};
+use crate::mail::extract;
+use crate::names::Name;
+use crate::pipeline::inbox::queue_reply;
+use crate::pipeline::{render, Writing};
+use mail_parser::Message;
+use std::path::PathBuf;
+
+/// The words the host accepts, for replies.
+pub const HELP: &str = "\
+What herald accepts at this address:
+
+  - an order file (reply to your report with the form filled in, or attach
+    the order file as text): checked, stored and acknowledged;
+  - a command, as the subject or as the first line of the mail:
+      help                         this list
+      status                       the game's status
+      form PLAYER PASSWORD         your blank order form
+      report PLAYER PASSWORD       your current report again
+      withdraw PLAYER PASSWORD     withdraw the orders you sent for this turn
+                                   (before the deadline)
+";
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    Help,
+    Status,
+    Form { player: String, password: String },
+    Report { player: String, password: String },
+    Withdraw { player: String, password: String },
+}
+
+impl Command {
+    /// The command without its password: for logs and replies.
+    pub fn describe(&self) -> String {
+        match self {
+            Command::Help => "help".into(),
+            Command::Status => "status".into(),
+            Command::Form { player, .. } => format!("form {player}"),
+            Command::Report { player, .. } => format!("report {player}"),
+            Command::Withdraw { player, .. } => format!("withdraw {player}"),
+        }
+    }
+}
+
+/// What a mail asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Asked {
+    /// Not a command: orders (or nothing herald understands).
+    Orders,
+    Command(Command),
+    /// A command word with the wrong words after it: the reply says why.
+    Bad {
+        word: String,
+        why: String,
+    },
+}
+
+const WORDS: [&str; 5] = ["help", "status", "form", "report", "withdraw"];
+
+/// A subject without its `Re:`/`Fwd:` prefixes and `[tag]`s.
+fn bare_subject(s: &str) -> String {
+    let mut s = s.trim();
+    loop {
+        let lower = s.to_ascii_lowercase();
+        if let Some(p) = ["re:", "fwd:", "fw:", "aw:", "wg:"]
+            .iter()
+            .find(|p| lower.starts_with(*p))
+        {
+            s = s[p.len()..].trim_start();
+        } else if s.starts_with('[') {
+            match s.find(']') {
+                Some(j) => s = s[j + 1..].trim_start(),
+                None => break,
+            }
+        } else {
+            break;
+        }
+    }
+    s.to_string()
+}
+
+/// Read one line as a command, or `None` if its first word is not one.
+fn parse_line(line: &str) -> Option<Asked> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let word = words.first()?.to_ascii_lowercase();
+    let word = word.trim_end_matches([':', '.', '!']).to_string();
+    if !WORDS.contains(&word.as_str()) {
+        return None;
+    }
+    let args = &words[1..];
+    let with_player = |make: fn(String, String) -> Command| match args {
+        [p, pw] => Asked::Command(make(p.to_ascii_lowercase(), pw.to_string())),
+        _ => Asked::Bad {
+            word: word.clone(),
+            why: format!(
+                "`{word}` takes your player id and your password: `{word} PLAYER PASSWORD`"
+            ),
+        },
+    };
+    Some(match word.as_str() {
+        "help" => Asked::Command(Command::Help),
+        "status" if args.is_empty() => Asked::Command(Command::Status),
+        "status" => Asked::Bad {
+            word,
+            why: "`status` takes nothing after it".into(),
+        },
+        "form" => with_player(|player, password| Command::Form { player, password }),
+        "report" => with_player(|player, password| Command::Report { player, password }),
+        _ => with_player(|player, password| Command::Withdraw { player, password }),
+    })
+}
+
+/// What `m` asks for. A mail holding an order file is orders.
+pub fn asked(m: &Message) -> Asked {
+    if extract::order_text(m).is_ok() {
+        return Asked::Orders;
+    }
+    if let Some(a) = m.subject().and_then(|s| parse_line(&bare_subject(s))) {
+        return a;
+    }
+    let body = m.body_text(0).unwrap_or_default();
+    if let Some(line) = body.lines().map(str::trim).find(|l| !l.is_empty()) {
+        if let Some(a) = parse_line(line) {
+            return a;
+        }
+    }
+    Asked::Orders
+}
+
+/// What a command did, for the log and the host's state.
+#[derive(Debug, Clone)]
+pub struct Answered {
+    /// "command: status", "command: withdraw red: refused (…)".
+    pub what: String,
+    pub player: Option<String>,
+    pub ok: bool,
+    pub reply: PathBuf,
+}
+
+/// Answer `asked` (a command or a bad one) from mail `m` (sha256
+/// `digest`, Message-ID `id`, sender `from`) in the game's outbox, From
+/// `reply_from`. The caller records the mail in `inbox/seen` afterwards.
+#[allow(clippy::too_many_arguments)]
+pub fn answer(
+    w: &Writing,
+    asked: &Asked,
+    from: &str,
+    id: &str,
+    digest: &str,
+    now: &str,
+    reply_from: &str,
+) -> Result<Answered> {
+    let h = w.game.head();
+    let title = format!(
+        "{} — game {}, turn {}\n\n",
+        w.game.entry.title, h.id, h.turn
+    );
+    let (cmd, result) = match asked {
+        Asked::Command(c) => (c.describe(), run(w, c, now)),
+        Asked::Bad { word, why } => (word.clone(), Err(why.clone())),
+        Asked::Orders => ("orders".into(), Err("not a command".into())),
+    };
+    let player = match asked {
+        Asked::Command(
+            Command::Form { player, .. }
+            | Command::Report { player, .. }
+            | Command::Withdraw { player, .. },
+        ) => Some(player.clone()),
+        _ => None,
+    };
+    let (ok, text, what) = match result {
+        Ok(body) => (true, format!("{title}{body}"), format!("command: {cmd}")),
+        Err(why) => (
+            false,
+            format!("{title}Your command `{cmd}` is REFUSED: {why}\n\n{HELP}"),
+            format!("command: {cmd}: refused"),
+        ),
+    };
+    let subject = format!("[{}] {cmd}", h.id);
+    let reply = queue_reply(
+        w,
+        from,
+        Some(&subject),
+        id,
+        digest,
+        text,
+        now,
+        Some(reply_from),
+    )?;
+    Ok(Answered {
+        what,
+        player,
+        ok,
+        reply,
+    })
+}
+
+/// The seat of `player` if `password` is theirs; else why not (never
+/// echoing the password).
+fn authorised(w: &Writing, player: &str, password: &str) -> std::result::Result<usize, String> {
+    let h = w.game.head();
+    let Some(seat) = h.player_index(player) else {
+        return Err(format!(
+            "`{}` is not a player of this game ({})",
+            player.chars().take(32).collect::<String>(),
+            w.game.players().join(", ")
+        ));
+    };
+    if !crate::auth::matches(password, &h.players[seat].password) {
+        return Err(format!("the password for {player} is not right"));
+    }
+    Ok(seat)
+}
+
+/// Do a command; the reply's body, or why it is refused.
+fn run(w: &Writing, c: &Command, now: &str) -> std::result::Result<String, String> {
+    let h = w.game.head();
+    let err = |e: Error| e.to_string();
+    match c {
+        Command::Help => Ok(HELP.to_string()),
+        Command::Status => {
+            let t = crate::time::parse_time(now).map_err(|e| format!("internal: {e}"))?;
+            crate::pipeline::status::text(&w.store, &w.game, &t).map_err(err)
+        }
+        Command::Form { player, password } => {
+            let seat = authorised(w, player, password)?;
+            if h.outcome.is_some() {
+                return Err("the game is over".into());
+            }
+            let form = render::form(&w.game, seat).map_err(err)?;
+            Ok(format!(
+                "Your blank order form as {player} for turn {}: fill in your password and orders and send it back.\n\n{form}",
+                h.turn
+            ))
+        }
+        Command::Report { player, password } => {
+            let seat = authorised(w, player, password)?;
+            let name = Name::new("player", player).map_err(|e| e.to_string())?;
+            let path = w.store.dir.report(h.turn, &name, "txt");
+            let text = match std::fs::read_to_string(&path) {
+                Ok(t) => t,
+                Err(_) => String::from_utf8_lossy(
+                    &render::one(&w.game, seat, "text", Some(&w.signer)).map_err(err)?,
+                )
+                .into_owned(),
+            };
+            Ok(format!(
+                "Your report as {player}, turn {}:\n\n{text}",
+                h.turn
+            ))
+        }
+        Command::Withdraw { player, password } => {
+            let _seat = authorised(w, player, password)?;
+            if h.outcome.is_some() {
+                return Err("the game is over".into());
+            }
+            if let Some(d) = &h.deadline {
+                let (d, n) = (
+                    crate::time::parse_time(d).map_err(|e| format!("the deadline: {e}"))?,
+                    crate::time::parse_time(now).map_err(|e| format!("internal: {e}"))?,
+                );
+                if n >= d {
+                    return Err(format!(
+                        "the deadline of turn {} ({}) has passed",
+                        h.turn,
+                        h.deadline.as_deref().unwrap_or("")
+                    ));
+                }
+            }
+            let name = Name::new("player", player).map_err(|e| e.to_string())?;
+            let path = w.store.dir.stored_order(h.turn, &name);
+            match std::fs::remove_file(&path) {
+                Ok(()) => {
+                    if let Some(dir) = path.parent() {
+                        if let Ok(f) = std::fs::File::open(dir) {
+                            let _ = f.sync_all();
+                        }
+                    }
+                    Ok(format!(
+                        "The orders you sent as {player} for turn {} are WITHDRAWN: none are stored for you now.\nSend a new order file before the deadline, or the game's missed-orders policy plays for you.\n",
+                        h.turn
+                    ))
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(format!(
+                    "no orders of {player} are stored for turn {}",
+                    h.turn
+                )),
+                Err(e) => Err(Error::io(&path, e).to_string()),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mail_parser::MessageParser;
+
+    fn asked_of(mail: &str) -> Asked {
+        asked(&MessageParser::default().parse(mail.as_bytes()).unwrap())
+    }
+
+    #[test]
+    fn commands_come_from_the_subject_or_the_first_line() {
+        let c = |s: &str, body: &str| {
+            asked_of(&format!("From: a@b.c\r\nSubject: {s}\r\n\r\n{body}\r\n"))
+        };
+        assert_eq!(c("status", ""), Asked::Command(Command::Status));
+        assert_eq!(c("Re: [g1] STATUS", ""), Asked::Command(Command::Status));
+        assert_eq!(
+            c("hello", "\r\n  report Red s3cret\r\nthanks"),
+            Asked::Command(Command::Report {
+                player: "red".into(),
+                password: "s3cret".into()
+            })
+        );
+        assert!(matches!(c("withdraw red", ""), Asked::Bad { .. }));
+        assert!(matches!(c("status now", ""), Asked::Bad { .. }));
+        assert_eq!(
+            c("Re: [g1] Hexwar: turn 3 report for red", ""),
+            Asked::Orders
+        );
+        assert_eq!(
+            c(
+                "orders",
+                "game = \"g1\"\nplayer = \"red\"\nturn = 0\npassword = \"x\"\norders = []\n"
+            ),
+            Asked::Orders
+        );
+        let cmd = Command::Withdraw {
+            player: "red".into(),
+            password: "pw".into(),
+        };
+        assert!(!cmd.describe().contains("pw"));
+    }
+}

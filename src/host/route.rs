@@ -1,0 +1,289 @@
+//! Routing: which game a mail is for, and whether it deserves an answer at
+//! all.
+//!
+//! A mail goes to game `G` by plus-addressing, `local+G@domain` in
+//! `Delivered-To`, `X-Original-To`, `To` or `Cc` (in that order, the first
+//! of the host's plus addresses wins), or, failing that, by a `[G]` tag in
+//! its subject (herald's report mails carry `[G]`, so a reply routes). `G`
+//! must be a valid name (`crate::names`) and a game folder `DIR/G/` whose
+//! `game.jsonl` names `G` as its id; anything else is mail for no game.
+//!
+//! No mail loops: a mail from the host's own address (plain or plus), a
+//! bounce (an empty `Return-Path`, a sender `MAILER-DAEMON@…` or
+//! `postmaster@…`, a delivery report) or an automatic mail
+//! (`Auto-Submitted` other than `no`, `Precedence: bulk/junk/list`) is
+//! never answered and never handled: it is logged and marked handled.
+
+use super::config::HostAddress;
+use crate::names::{self, Name};
+use mail_parser::Message;
+use std::path::Path;
+
+/// Where a mail goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Route {
+    /// To this game (a folder `DIR/<game>/` holding its game).
+    Game(Name),
+    /// For no game (no tag, or a tag naming no game here): answered from
+    /// `DIR/outbox/` with how to address a game. `tag` is what the mail
+    /// named, if anything.
+    NoGame { tag: Option<String> },
+    /// Not answered, not handled: a bounce, an automatic mail, the host's
+    /// own mail. `why` is for the log.
+    Ignore { why: String },
+}
+
+/// The header values named `name` (case-insensitive), raw.
+fn raw_headers<'a>(m: &'a Message, name: &str) -> Vec<&'a str> {
+    m.headers_raw()
+        .filter(|(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v)
+        .collect()
+}
+
+/// Bare addresses in a raw header value: `<a@b>` pieces, else the
+/// whitespace- and comma-separated words holding `@`.
+fn addresses(raw: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = raw;
+    while let Some(i) = rest.find('<') {
+        let after = &rest[i + 1..];
+        let Some(j) = after.find('>') else { break };
+        out.push(after[..j].trim().to_string());
+        rest = &after[j + 1..];
+    }
+    if out.is_empty() {
+        out.extend(
+            raw.split(|c: char| c == ',' || c.is_whitespace())
+                .filter(|w| w.contains('@'))
+                .map(|w| w.trim_matches(|c| c == '"' || c == '\'').to_string()),
+        );
+    }
+    out
+}
+
+/// Every recipient address the mail names, in routing order.
+fn recipients(m: &Message) -> Vec<String> {
+    let mut out = Vec::new();
+    for h in ["Delivered-To", "X-Original-To", "To", "Cc"] {
+        for v in raw_headers(m, h) {
+            out.extend(addresses(v));
+        }
+    }
+    out
+}
+
+/// The `[TAG]` tags of a subject, in order.
+pub fn subject_tags(subject: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = subject;
+    while let Some(i) = rest.find('[') {
+        let after = &rest[i + 1..];
+        let Some(j) = after.find(']') else { break };
+        out.push(after[..j].trim());
+        rest = &after[j + 1..];
+    }
+    out
+}
+
+/// Why a mail must not be answered (a bounce, an automatic mail, the
+/// host's own), or `None`.
+pub fn no_reply(m: &Message, host: &HostAddress) -> Option<String> {
+    for v in raw_headers(m, "Return-Path") {
+        let v = v.trim();
+        if v == "<>" || v.is_empty() {
+            return Some("a bounce (empty Return-Path)".into());
+        }
+    }
+    for v in raw_headers(m, "Auto-Submitted") {
+        let v = v.trim().to_ascii_lowercase();
+        if !v.starts_with("no") {
+            return Some(format!("an automatic mail (Auto-Submitted: {v})"));
+        }
+    }
+    for v in raw_headers(m, "Precedence") {
+        let v = v.trim().to_ascii_lowercase();
+        if ["bulk", "junk", "list"].contains(&v.as_str()) {
+            return Some(format!("an automatic mail (Precedence: {v})"));
+        }
+    }
+    let ct = raw_headers(m, "Content-Type")
+        .first()
+        .map(|v| v.to_ascii_lowercase())
+        .unwrap_or_default();
+    if ct.contains("multipart/report") {
+        return Some("a delivery or read report".into());
+    }
+    let from = crate::pipeline::inbox::sender(Some(m));
+    if from.is_empty() {
+        return Some("no sender address".into());
+    }
+    let local = from.rsplit_once('@').map(|(l, _)| l).unwrap_or(&from);
+    if local.eq_ignore_ascii_case("mailer-daemon") || local.eq_ignore_ascii_case("postmaster") {
+        return Some(format!("a bounce (from {from})"));
+    }
+    if from.eq_ignore_ascii_case(&host.plain()) || host.tag_of(&from).is_some() {
+        return Some(format!("from the host's own address ({from})"));
+    }
+    None
+}
+
+/// The id a game folder's `game.jsonl` names, read from its first line
+/// (the head record), or `None` when it does not read.
+pub fn game_id_of(folder: &Path) -> Option<String> {
+    use std::io::{BufRead, Read};
+    #[derive(serde::Deserialize)]
+    struct Head {
+        id: String,
+    }
+    #[derive(serde::Deserialize)]
+    struct First {
+        head: Head,
+    }
+    let f = std::fs::File::open(folder.join("game.jsonl")).ok()?;
+    let mut line = Vec::new();
+    std::io::BufReader::new(f.take(crate::store::limits::GAME_FILE))
+        .read_until(b'\n', &mut line)
+        .ok()?;
+    serde_json::from_slice::<First>(&line)
+        .ok()
+        .map(|f| f.head.id)
+}
+
+/// Is `tag` a game of `host_dir`: a valid name, a folder holding a
+/// game.jsonl that names it?
+pub fn is_game(host_dir: &Path, tag: &str) -> Option<Name> {
+    let name = Name::new("game id", tag).ok()?;
+    let folder = host_dir.join(name.as_str());
+    (game_id_of(&folder).as_deref() == Some(name.as_str())).then_some(name)
+}
+
+/// Where the mail `m` goes. Tags are compared in lowercase (game ids are
+/// lowercase; mail programs may change the case of an address).
+pub fn route(m: &Message, host: &HostAddress, host_dir: &Path) -> Route {
+    if let Some(why) = no_reply(m, host) {
+        return Route::Ignore { why };
+    }
+    let mut named = None;
+    for a in recipients(m) {
+        if let Some(tag) = host.tag_of(&a) {
+            let tag = tag.to_ascii_lowercase();
+            if let Some(g) = is_game(host_dir, &tag) {
+                return Route::Game(g);
+            }
+            named.get_or_insert(tag);
+        }
+    }
+    if let Some(s) = m.subject() {
+        for tag in subject_tags(s) {
+            let tag = tag.to_ascii_lowercase();
+            if !names::valid(&tag) {
+                continue;
+            }
+            if let Some(g) = is_game(host_dir, &tag) {
+                return Route::Game(g);
+            }
+            named.get_or_insert(tag);
+        }
+    }
+    Route::NoGame { tag: named }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mail_parser::MessageParser;
+
+    fn host() -> HostAddress {
+        HostAddress::parse("herald@example.org").unwrap()
+    }
+
+    fn game(dir: &Path, folder: &str, id: &str) {
+        std::fs::create_dir_all(dir.join(folder)).unwrap();
+        std::fs::write(
+            dir.join(folder).join("game.jsonl"),
+            format!("{{\"head\":{{\"id\":\"{id}\",\"x\":1}}}}\n{{}}\n"),
+        )
+        .unwrap();
+    }
+
+    fn route_of(dir: &Path, mail: &str) -> Route {
+        let m = MessageParser::default().parse(mail.as_bytes()).unwrap();
+        route(&m, &host(), dir)
+    }
+
+    #[test]
+    fn plus_address_then_subject_tag_then_no_game() {
+        let d = tempfile::tempdir().unwrap();
+        game(d.path(), "g1", "g1");
+        game(d.path(), "g2", "g2");
+        game(d.path(), "liar", "other");
+        let r = |h: &str| route_of(d.path(), &format!("From: a@b.org\r\n{h}\r\n\r\nhi\r\n"));
+        let g = |s: &str| Route::Game(Name::new("game", s).unwrap());
+        assert_eq!(r("To: Herald <herald+g1@example.org>"), g("g1"));
+        assert_eq!(r("To: HERALD+G2@Example.org"), g("g2"));
+        assert_eq!(
+            r("Delivered-To: herald+g2@example.org\r\nTo: herald+g1@example.org"),
+            g("g2")
+        );
+        assert_eq!(
+            r("To: herald@example.org, x@y.z\r\nCc: herald+g1@example.org"),
+            g("g1")
+        );
+        assert_eq!(
+            r("To: herald@example.org\r\nSubject: Re: [g2] Hexwar: turn 3"),
+            g("g2")
+        );
+        // A plus address naming no game here, then a good subject tag.
+        assert_eq!(
+            r("To: herald+nope@example.org\r\nSubject: [g1] orders"),
+            g("g1")
+        );
+        assert_eq!(
+            r("To: herald+nope@example.org"),
+            Route::NoGame {
+                tag: Some("nope".into())
+            }
+        );
+        // A folder whose file names another id gets no mail.
+        assert_eq!(
+            r("To: herald+liar@example.org"),
+            Route::NoGame {
+                tag: Some("liar".into())
+            }
+        );
+        assert_eq!(
+            r("To: herald+../../etc@example.org\r\nSubject: [../x] [Re"),
+            Route::NoGame {
+                tag: Some("../../etc".into())
+            }
+        );
+        assert_eq!(r("To: herald@example.org"), Route::NoGame { tag: None });
+        // Someone else's plus address is not the host's.
+        assert_eq!(r("To: other+g1@example.org"), Route::NoGame { tag: None });
+    }
+
+    #[test]
+    fn bounces_automatic_mail_and_the_host_itself_are_ignored() {
+        let d = tempfile::tempdir().unwrap();
+        game(d.path(), "g1", "g1");
+        let ignored = |h: &str| {
+            matches!(
+                route_of(
+                    d.path(),
+                    &format!("{h}\r\nTo: herald+g1@example.org\r\n\r\nx\r\n")
+                ),
+                Route::Ignore { .. }
+            )
+        };
+        assert!(ignored("Return-Path: <>\r\nFrom: a@b.org"));
+        assert!(ignored("From: MAILER-DAEMON@mx.example.org"));
+        assert!(ignored("From: a@b.org\r\nAuto-Submitted: auto-replied"));
+        assert!(ignored("From: a@b.org\r\nPrecedence: bulk"));
+        assert!(ignored("From: herald@example.org"));
+        assert!(ignored("From: herald+g1@example.org"));
+        assert!(ignored("To: x@y.z"));
+        assert!(!ignored("From: a@b.org\r\nAuto-Submitted: no"));
+        assert!(!ignored("Return-Path: <a@b.org>\r\nFrom: a@b.org"));
+    }
+}
