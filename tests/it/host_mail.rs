@@ -263,10 +263,19 @@ fn stored(folder: &Path) -> usize {
 /// the final report (with the seed) delivered, and a pass that does
 /// nothing.
 fn play_by_mail(game: &str, players: [&str; 2]) {
+    play_by_mail_with(game, players, &[], 60);
+}
+
+/// [`play_by_mail`] with `new`'s options and a bound on the phases.
+fn play_by_mail_with(game: &str, players: [&str; 2], options: &[&str], max_turns: usize) {
     let s = servers();
     let h = Host::new(s, "");
     let accts = [s.account(), s.account()];
     let id = format!("w{}", &game[..3]);
+    let mut extra = vec!["--deadline-every", "48h"];
+    for o in options {
+        extra.extend(["--option", o]);
+    }
     let pw = h.game(
         game,
         &id,
@@ -274,7 +283,7 @@ fn play_by_mail(game: &str, players: [&str; 2]) {
             (players[0], &accts[0].address),
             (players[1], &accts[1].address),
         ],
-        &["--deadline-every", "48h"],
+        &extra,
     );
     let folder = h.dir.join(&id);
     let to = h.game_addr(&id);
@@ -285,7 +294,7 @@ fn play_by_mail(game: &str, players: [&str; 2]) {
         if status(&folder).contains("game over") {
             break;
         }
-        assert!(turns < 60, "{game}: the game does not end");
+        assert!(turns < max_turns, "{game}: the game does not end");
         minute += 25 * 60;
         if turns < 2 {
             // The first two turns: a pass past the 24 h reminder (a pass
@@ -357,6 +366,19 @@ fn a_two_player_game_is_played_by_mail_to_its_end() {
 #[test]
 fn the_unfought_battle_is_played_by_mail_to_its_end() {
     play_by_mail("unfought-battle", ["north", "south"]);
+}
+
+#[test]
+fn norse_wars_is_played_by_mail_to_its_end() {
+    play_by_mail_with("norse-wars", ["red", "blue"], &[], 200);
+}
+
+/// Stack Wars on its smallest board (the standard one takes hundreds of
+/// phases: its whole game by mail is `herald demo`'s, tested in
+/// tests/it/stack_wars.rs).
+#[test]
+fn stack_wars_is_played_by_mail_to_its_end() {
+    play_by_mail_with("stack-wars", ["black", "white"], &["size=3"], 200);
 }
 
 #[test]
