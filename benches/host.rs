@@ -11,6 +11,10 @@
 //! - `status_page/1000_games`: every game's host state read and
 //!   `host::status_page::write` (index.html and index.json); and the write
 //!   alone, the states already in memory.
+//! - `pass/idle_1000_games`: a whole `herald host` pass (`host::pass::run`)
+//!   over the same 1,000 games with nothing new: an empty Maildir, empty
+//!   outboxes (no SMTP connection), every game's time checked, the status
+//!   page written.
 //! - `due/resolve_20_games`: `host::due::run` at the deadline on 20 fresh
 //!   copies of games waiting for orders: each resolved with a stand-in,
 //!   reports written and report mails (with the board as PNG) queued.
@@ -21,6 +25,7 @@ use herald::host::config::{
 };
 use herald::host::due;
 use herald::host::log::Log;
+use herald::host::pass;
 use herald::host::state::GameState;
 use herald::host::status_page;
 use herald::names::Name;
@@ -155,6 +160,44 @@ fn benches(c: &mut Criterion) {
             },
             BatchSize::PerIteration,
         )
+    });
+    g.finish();
+
+    // The whole pass: the turn-0 report mails `new` queued are taken out
+    // of the outboxes (as if sent), the Maildir is empty.
+    for f in &folders {
+        for e in std::fs::read_dir(f.join("outbox"))
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+    for sub in ["new", "cur", "tmp"] {
+        std::fs::create_dir_all(dir.join("Maildir").join(sub)).unwrap();
+    }
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let idle_secs = chrono::DateTime::parse_from_rfc3339(IDLE)
+        .unwrap()
+        .timestamp();
+    let mut g = c.benchmark_group("pass");
+    g.sample_size(10);
+    g.measurement_time(Duration::from_secs(10));
+    g.bench_function("idle_1000_games", |b| {
+        b.iter(|| {
+            let r = pass::run(&pass::Pass {
+                cfg: &cfg,
+                log: &log,
+                now: IDLE.into(),
+                now_secs: idle_secs,
+                wait: Duration::from_secs(5),
+                stop: &stop,
+            });
+            assert_eq!(r.games, GAMES);
+            assert!(r.mails == 0 && r.sent == 0 && r.game_time.is_empty());
+            assert!(r.host_problems.is_empty(), "{:?}", r.host_problems);
+        })
     });
     g.finish();
 
