@@ -508,27 +508,13 @@ fn host_seen(dir: &Path) -> PathBuf {
 }
 
 fn read_host_seen(dir: &Path) -> BTreeSet<String> {
-    std::fs::read_to_string(host_seen(dir))
-        .map(|t| t.lines().map(str::to_string).collect())
-        .unwrap_or_default()
+    crate::store::seen::read_at(&host_seen(dir)).unwrap_or_default()
 }
 
 fn add_host_seen(dir: &Path, digest: &str) -> Result<()> {
-    use std::io::Write;
-    use std::os::unix::fs::OpenOptionsExt;
-    let p = host_seen(dir);
     let folder = super::state::folder(dir);
     std::fs::create_dir_all(&folder).map_err(|e| Error::io(&folder, e))?;
-    let mut f = std::fs::OpenOptions::new()
-        .append(true)
-        .create(true)
-        .mode(0o600)
-        .custom_flags(libc::O_NOFOLLOW)
-        .open(&p)
-        .map_err(|e| Error::io(&p, e))?;
-    f.write_all(format!("{digest}\n").as_bytes())
-        .and_then(|_| f.sync_data())
-        .map_err(|e| Error::io(&p, e))
+    crate::store::seen::add_at(&host_seen(dir), digest)
 }
 
 /// The host's own outbox, `DIR/outbox/`.

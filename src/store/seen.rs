@@ -10,13 +10,19 @@ use crate::error::{Error, Result};
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::os::unix::fs::OpenOptionsExt;
+use std::path::Path;
 
 pub fn read(dir: &GameDir) -> Result<BTreeSet<String>> {
-    let p = dir.inbox_seen();
+    read_at(&dir.inbox_seen())
+}
+
+/// A record of this kind anywhere (the host keeps one for mail that
+/// belongs to no game): the digests in it, none when there is no file.
+pub fn read_at(p: &Path) -> Result<BTreeSet<String>> {
     if !p.exists() {
         return Ok(BTreeSet::new());
     }
-    let text = limits::read_text(&p, limits::GAME_FILE, "the inbox's record")?;
+    let text = limits::read_text(p, limits::GAME_FILE, "the record of mail read")?;
     Ok(text
         .lines()
         .filter(|l| crate::chain::canon::is_digest(l))
@@ -28,14 +34,20 @@ pub fn read(dir: &GameDir) -> Result<BTreeSet<String>> {
 pub fn add(dir: &GameDir, digest: &str) -> Result<()> {
     let p = dir.inbox_seen();
     dir.ensure_parent(&p)?;
+    add_at(&p, digest)
+}
+
+/// Append one digest to the record at `p` (whose folder exists): created
+/// 0600, never through a symlink, on disk when this returns.
+pub fn add_at(p: &Path, digest: &str) -> Result<()> {
     let mut f = std::fs::OpenOptions::new()
         .append(true)
         .create(true)
         .mode(0o600)
         .custom_flags(libc::O_NOFOLLOW)
-        .open(&p)
-        .map_err(|e| Error::io(&p, e))?;
+        .open(p)
+        .map_err(|e| Error::io(p, e))?;
     f.write_all(format!("{digest}\n").as_bytes())
         .and_then(|_| f.sync_data())
-        .map_err(|e| Error::io(&p, e))
+        .map_err(|e| Error::io(p, e))
 }
