@@ -25,8 +25,6 @@ use std::time::Duration;
 const SEEDS: std::ops::Range<u64> = 0..16;
 /// A safety cap; games end long before it.
 const MAX_MOVES: usize = 1_000_000;
-/// The time recorded as the resolution time in the process benchmark.
-const NOW: &str = "2026-11-22T13:00:00Z";
 
 fn rules() -> Rules {
     Rules::parse(NorseWars::RULESET_TEXT).expect("the built-in ruleset parses")
