@@ -84,6 +84,8 @@ impl Log {
                     .append(true)
                     .create(true)
                     .mode(0o640)
+                    // appended to in place: never through a planted symlink
+                    .custom_flags(libc::O_NOFOLLOW)
                     .open(p)
                     .map_err(|e| Error::io(p, e))?;
                 Some(Mutex::new(f))
