@@ -73,8 +73,13 @@ pub fn finish_with(
             }
         }
         if let (None, Some(now)) = (&previous, now) {
-            for (seat, r) in rendered.iter().enumerate() {
-                if let Some((digest, mail)) = report_mail_with(g, seat, r, now, form)? {
+            let pngs = if form.png {
+                pictures(&rendered)?
+            } else {
+                vec![None; rendered.len()]
+            };
+            for ((seat, r), png) in rendered.iter().enumerate().zip(pngs) {
+                if let Some((digest, mail)) = report_mail_png(g, seat, r, now, png)? {
                     let p = dir.outbox_mail(&digest);
                     dir.ensure_parent(&p)?;
                     write::atomic(&p, &mail, Durability::Synced)?;
@@ -174,6 +179,48 @@ pub fn report_mail_with(
     now: &str,
     form: MailForm,
 ) -> Result<Option<(String, Vec<u8>)>> {
+    let png = match form.png {
+        true => Some(draw_png(&r.svg)?),
+        false => None,
+    };
+    report_mail_png(g, seat, r, now, png)
+}
+
+fn draw_png(svg: &str) -> Result<Vec<u8>> {
+    crate::board::svg::png_sized(svg).map_err(crate::error::Error::refused)
+}
+
+/// Every player's board as PNG, each distinct picture drawn once and the
+/// distinct ones drawn side by side: a PNG costs more than the rest of a
+/// report (a War of the Dukes map is 1800 × 4814 pixels, about a second).
+/// Pictures are titled for their player, so two players share one only
+/// when their SVGs are the same bytes.
+fn pictures(rendered: &[Rendered]) -> Result<Vec<Option<Vec<u8>>>> {
+    use rayon::prelude::*;
+    let mut distinct: Vec<&str> = rendered.iter().map(|r| r.svg.as_str()).collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let drawn: Vec<Vec<u8>> = distinct
+        .par_iter()
+        .map(|svg| draw_png(svg))
+        .collect::<Result<_>>()?;
+    Ok(rendered
+        .iter()
+        .map(|r| {
+            let i = distinct.binary_search(&r.svg.as_str()).ok()?;
+            Some(drawn[i].clone())
+        })
+        .collect())
+}
+
+/// [`report_mail`] with `board.png` attached when there is one.
+fn report_mail_png(
+    g: &Loaded,
+    seat: usize,
+    r: &Rendered,
+    now: &str,
+    png: Option<Vec<u8>>,
+) -> Result<Option<(String, Vec<u8>)>> {
     let h = g.head();
     let p = &h.players[seat];
     let Some(to) = p.email.clone() else {
@@ -200,8 +247,7 @@ pub fn report_mail_with(
             bytes: r.svg.as_bytes().to_vec(),
         },
     ];
-    if form.png {
-        let png = crate::board::svg::png_sized(&r.svg).map_err(crate::error::Error::refused)?;
+    if let Some(png) = png {
         attachments.push(eml::Attachment {
             name: "board.png".into(),
             mime: "image/png".into(),
