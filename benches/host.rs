@@ -56,6 +56,7 @@ fn config(dir: &Path) -> HostConfig {
         poll: 300,
         reminders: DEFAULT_REMINDERS.to_vec(),
         max_mail_bytes: 1 << 20,
+        attach_png: true,
         log_file: None,
         log_stderr: false,
     }

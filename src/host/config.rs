@@ -136,6 +136,9 @@ pub struct HostConfig {
     pub reminders: Vec<u64>,
     /// Mails larger than this are not downloaded: they are refused.
     pub max_mail_bytes: u64,
+    /// Report mails carry the board as PNG beside its SVG (default). A War
+    /// of the Dukes map is about 1.2 MB of PNG per player per turn.
+    pub attach_png: bool,
     /// The log file (in DIR unless absolute); `None` when `log = ""`.
     pub log_file: Option<PathBuf>,
     /// Log lines also go to standard error.
@@ -149,6 +152,7 @@ struct RawConfig {
     poll: Option<Spanned<String>>,
     reminders: Option<Vec<Spanned<String>>>,
     max_mail_bytes: Option<u64>,
+    attach_png: Option<bool>,
     log: Option<String>,
     log_stderr: Option<bool>,
     imap: Option<Spanned<RawServer>>,
@@ -413,6 +417,7 @@ impl HostConfig {
             poll,
             reminders,
             max_mail_bytes,
+            attach_png: raw.attach_png.unwrap_or(true),
             log_stderr: raw.log_stderr.unwrap_or(log_file.is_none()),
             log_file,
         })
@@ -464,6 +469,11 @@ user = "herald@example.org"
         assert_eq!(c.address.for_game("g1"), "herald+g1@example.org");
         assert_eq!(c.poll, 120);
         assert_eq!(c.reminders, vec![86400, 7200]);
+        assert!(c.attach_png);
+        let off = GOOD.replace("poll = \"2m\"", "poll = \"2m\"\nattach_png = false");
+        assert!(off.contains("attach_png"));
+        let off = HostConfig::load(&dir_with(&off, Some((SECRETS, 0o600)))).unwrap();
+        assert!(!off.attach_png);
         let SourceConfig::Imap(i) = &c.source else {
             panic!("imap expected")
         };

@@ -89,7 +89,14 @@ pub fn run(
     if is_idle(&state, &dir, now_t, cfg) {
         return Ok(Vec::new());
     }
-    let mut w = match pipeline::open_to_write_with(game_dir, wait, now, MailForm { png: true }) {
+    let mut w = match pipeline::open_to_write_with(
+        game_dir,
+        wait,
+        now,
+        MailForm {
+            png: cfg.attach_png,
+        },
+    ) {
         Ok(w) => w,
         Err(e) if e.kind == Kind::Busy => return Err(e),
         Err(e) => {

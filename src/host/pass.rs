@@ -335,8 +335,10 @@ fn handle_game(p: &Pass, game: &Name, items: Vec<Item>) -> Vec<(MailId, Outcome)
     let folder = dir.join(game.as_str());
     let left = |items: Vec<Item>| items.into_iter().map(|i| (i.id, Outcome::Left)).collect();
     // Report mails a cut-short command left undone are completed as
-    // due::run builds them (with the PNG).
-    let form = crate::pipeline::derived::MailForm { png: true };
+    // due::run builds them (with the PNG unless host.toml says not).
+    let form = crate::pipeline::derived::MailForm {
+        png: p.cfg.attach_png,
+    };
     let w = match crate::pipeline::open_to_write_with(&folder, p.wait, &p.now, form) {
         Ok(w) => w,
         Err(e) => {

@@ -49,6 +49,7 @@ fn host(tag: &str) -> Host {
         poll: 300,
         reminders: DEFAULT_REMINDERS.to_vec(),
         max_mail_bytes: 1 << 20,
+        attach_png: true,
         log_file: Some(dir.join("host.log")),
         log_stderr: false,
     };

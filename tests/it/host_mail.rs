@@ -5,6 +5,7 @@
 
 use crate::common::{herald, scratch};
 use crate::mailservers::{servers, Account, MailServers};
+use mail_parser::MimeHeaders;
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
@@ -262,14 +263,23 @@ fn stored(folder: &Path) -> usize {
 /// early. Ends with every order acknowledged, every reminder, report and
 /// the final report (with the seed) delivered, and a pass that does
 /// nothing.
-fn play_by_mail(game: &str, players: [&str; 2]) {
-    play_by_mail_with(game, players, &[], 60);
+fn play_by_mail(game: &str, players: [&str; 2], attach_png: bool) {
+    play_by_mail_with(game, players, &[], 60, attach_png);
 }
 
-/// [`play_by_mail`] with `new`'s options and a bound on the phases.
-fn play_by_mail_with(game: &str, players: [&str; 2], options: &[&str], max_turns: usize) {
+/// [`play_by_mail`] with `new`'s options and a bound on the phases. With
+/// `attach_png` false the host is set not to attach PNGs (`attach_png =
+/// false`): the large maps' pictures are most of a pass's time, and two of
+/// the five games check the PNG by mail.
+fn play_by_mail_with(
+    game: &str,
+    players: [&str; 2],
+    options: &[&str],
+    max_turns: usize,
+    attach_png: bool,
+) {
     let s = servers();
-    let h = Host::new(s, "");
+    let h = Host::new(s, if attach_png { "" } else { "attach_png = false" });
     let accts = [s.account(), s.account()];
     let id = format!("w{}", &game[..3]);
     let mut extra = vec!["--deadline-every", "48h"];
@@ -328,11 +338,31 @@ fn play_by_mail_with(game: &str, players: [&str; 2], options: &[&str], max_turns
     assert_eq!(log.matches(" in accepted ").count(), sent_in, "{log}");
     for (i, p) in players.iter().enumerate() {
         let n = sent_by[*p];
-        let got: Vec<String> = s
-            .wait_for_mails(&accts[i], n + turns + 1 + reminded[*p])
+        let raw = s.wait_for_mails(&accts[i], n + turns + 1 + reminded[*p]);
+        let got: Vec<String> = raw.iter().map(|m| text(m)).collect();
+        // Every report mail the host made carries board.png exactly when it
+        // is set to. The turn 0 report is `herald new`'s, made before the
+        // host had the game: a command run by hand attaches no PNG.
+        let reports: Vec<(bool, bool)> = raw
             .iter()
-            .map(|m| text(m))
+            .filter(|m| text(m).contains(" report for "))
+            .map(|m| {
+                let t = text(m);
+                let png = mail_parser::MessageParser::default()
+                    .parse(&m[..])
+                    .unwrap()
+                    .attachments()
+                    .any(|a| a.attachment_name() == Some("board.png"));
+                (t.contains(": turn 0 report for "), png)
+            })
             .collect();
+        assert_eq!(reports.len(), turns + 1, "{game} {p}");
+        assert!(
+            reports
+                .iter()
+                .all(|&(first, png)| png == (attach_png && !first)),
+            "{game} {p}: {reports:?}"
+        );
         let count = |what: &str| got.iter().filter(|t| t.contains(what)).count();
         assert_eq!(count("are ACCEPTED"), n, "{game} {p}");
         assert_eq!(count(": reminder, your orders"), reminded[*p], "{game} {p}");
@@ -360,17 +390,17 @@ fn play_by_mail_with(game: &str, players: [&str; 2], options: &[&str], max_turns
 
 #[test]
 fn a_two_player_game_is_played_by_mail_to_its_end() {
-    play_by_mail("hexwar", ["white", "black"]);
+    play_by_mail("hexwar", ["white", "black"], false);
 }
 
 #[test]
 fn the_unfought_battle_is_played_by_mail_to_its_end() {
-    play_by_mail("unfought-battle", ["north", "south"]);
+    play_by_mail("unfought-battle", ["north", "south"], true);
 }
 
 #[test]
 fn norse_wars_is_played_by_mail_to_its_end() {
-    play_by_mail_with("norse-wars", ["red", "blue"], &[], 200);
+    play_by_mail_with("norse-wars", ["red", "blue"], &[], 200, false);
 }
 
 /// Stack Wars on its smallest board (the standard one takes hundreds of
@@ -378,12 +408,12 @@ fn norse_wars_is_played_by_mail_to_its_end() {
 /// tests/it/stack_wars.rs).
 #[test]
 fn stack_wars_is_played_by_mail_to_its_end() {
-    play_by_mail_with("stack-wars", ["black", "white"], &["size=3"], 200);
+    play_by_mail_with("stack-wars", ["black", "white"], &["size=3"], 200, true);
 }
 
 #[test]
 fn war_of_the_dukes_is_played_by_mail_to_its_end() {
-    play_by_mail("war-of-the-dukes", ["orfburg", "wulfenburg"]);
+    play_by_mail("war-of-the-dukes", ["orfburg", "wulfenburg"], false);
 }
 
 #[test]
