@@ -164,26 +164,11 @@ pub fn report_files(dir: &GameDir, g: &Loaded) -> Vec<PathBuf> {
 /// A player's report as a mail: To their address, the text report as the
 /// body, view.json, the board (SVG) and the HTML page (the board and the
 /// order form, for a browser) attached; the PNG is drawn only on demand
-/// ([`report_mail_with`], for the host). `None` if the game has no
+/// ([`finish_with`], for the host). `None` if the game has no
 /// address for them. Returns the outbox name (a digest of the Message-ID)
 /// and the bytes.
 pub fn report_mail(g: &Loaded, seat: usize, r: &Rendered, now: &str) -> Option<(String, Vec<u8>)> {
-    report_mail_with(g, seat, r, now, MailForm::default()).unwrap_or(None)
-}
-
-/// [`report_mail`], built as `form` says (with `board.png` for the host).
-pub fn report_mail_with(
-    g: &Loaded,
-    seat: usize,
-    r: &Rendered,
-    now: &str,
-    form: MailForm,
-) -> Result<Option<(String, Vec<u8>)>> {
-    let png = match form.png {
-        true => Some(draw_png(&r.svg)?),
-        false => None,
-    };
-    report_mail_png(g, seat, r, now, png)
+    report_mail_png(g, seat, r, now, None).unwrap_or(None)
 }
 
 fn draw_png(svg: &str) -> Result<Vec<u8>> {
