@@ -50,7 +50,6 @@ pub fn num(x: f64) -> String {
 
 /// [`num`], written onto the end of `out` (no string of its own).
 pub fn push_num(out: &mut String, x: f64) {
-    use std::fmt::Write as _;
     // Fast path (pictures print thousands of numbers): tenths by integer
     // arithmetic wherever that cannot differ from exact rounding, that is
     // away from a halfway point, where `x * 10` might round the other way
@@ -64,11 +63,11 @@ pub fn push_num(out: &mut String, x: f64) {
             if tenths < 0 {
                 out.push('-');
             }
-            let _ = if tenth == 0 {
-                write!(out, "{whole}")
-            } else {
-                write!(out, "{whole}.{tenth}")
-            };
+            push_digits(out, whole as u64);
+            if tenth != 0 {
+                out.push('.');
+                out.push(char::from(b'0' + tenth as u8));
+            }
             return;
         }
     }
@@ -77,9 +76,33 @@ pub fn push_num(out: &mut String, x: f64) {
     out.push_str(s.strip_suffix(".0").unwrap_or(s));
 }
 
+/// `n` in decimal, without the formatting machinery (a picture prints
+/// thousands of numbers).
+fn push_digits(out: &mut String, mut n: u64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &b in &buf[i..] {
+        out.push(char::from(b));
+    }
+}
+
 /// Text escaped for XML content and attribute values.
 pub fn esc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
+    push_esc(&mut out, s);
+    out
+}
+
+/// [`esc`], written onto the end of `out`.
+pub fn push_esc(out: &mut String, s: &str) {
     for c in s.chars() {
         match c {
             '&' => out.push_str("&amp;"),
@@ -91,7 +114,6 @@ pub fn esc(s: &str) -> String {
             c => out.push(c),
         }
     }
-    out
 }
 
 pub type Point = (f64, f64);
@@ -163,6 +185,30 @@ impl Svg {
         self.buf.push_str("</g>\n");
     }
 
+    /// ` name="x"` with `x` a number.
+    fn num_attr(&mut self, name: &str, x: f64) {
+        self.buf.push(' ');
+        self.buf.push_str(name);
+        self.buf.push_str("=\"");
+        push_num(&mut self.buf, x);
+        self.buf.push('"');
+    }
+
+    /// ` name="value"` with the value as it is.
+    fn attr(&mut self, name: &str, value: &str) {
+        self.buf.push(' ');
+        self.buf.push_str(name);
+        self.buf.push_str("=\"");
+        self.buf.push_str(value);
+        self.buf.push('"');
+    }
+
+    /// `extra` (attributes written by the caller), then `/>` and a line end.
+    fn close(&mut self, extra: &str) {
+        self.buf.push_str(extra);
+        self.buf.push_str("/>\n");
+    }
+
     pub fn polygon(&mut self, points: &[Point], fill: &str, stroke: &str, width: f64, extra: &str) {
         self.buf.push_str(r#"<polygon points=""#);
         for (i, (x, y)) in points.iter().enumerate() {
@@ -173,69 +219,66 @@ impl Svg {
             self.buf.push(',');
             push_num(&mut self.buf, *y);
         }
-        let _ = writeln!(
-            self.buf,
-            r#"" fill="{fill}" stroke="{stroke}" stroke-width="{}"{extra}/>"#,
-            num(width)
-        );
+        self.buf.push('"');
+        self.attr("fill", fill);
+        self.attr("stroke", stroke);
+        self.num_attr("stroke-width", width);
+        self.close(extra);
     }
 
     pub fn circle(&mut self, c: Point, r: f64, fill: &str, stroke: &str, width: f64, extra: &str) {
-        let _ = writeln!(
-            self.buf,
-            r#"<circle cx="{}" cy="{}" r="{}" fill="{fill}" stroke="{stroke}" stroke-width="{}"{extra}/>"#,
-            num(c.0),
-            num(c.1),
-            num(r),
-            num(width)
-        );
+        self.buf.push_str("<circle");
+        self.num_attr("cx", c.0);
+        self.num_attr("cy", c.1);
+        self.num_attr("r", r);
+        self.attr("fill", fill);
+        self.attr("stroke", stroke);
+        self.num_attr("stroke-width", width);
+        self.close(extra);
     }
 
     pub fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, fill: &str, stroke: &str, extra: &str) {
-        let _ = writeln!(
-            self.buf,
-            r#"<rect x="{}" y="{}" width="{}" height="{}" fill="{fill}" stroke="{stroke}"{extra}/>"#,
-            num(x),
-            num(y),
-            num(w),
-            num(h)
-        );
+        self.buf.push_str("<rect");
+        self.num_attr("x", x);
+        self.num_attr("y", y);
+        self.num_attr("width", w);
+        self.num_attr("height", h);
+        self.attr("fill", fill);
+        self.attr("stroke", stroke);
+        self.close(extra);
     }
 
     pub fn line(&mut self, a: Point, b: Point, stroke: &str, width: f64, extra: &str) {
-        let _ = writeln!(
-            self.buf,
-            r#"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{stroke}" stroke-width="{}"{extra}/>"#,
-            num(a.0),
-            num(a.1),
-            num(b.0),
-            num(b.1),
-            num(width)
-        );
+        self.buf.push_str("<line");
+        self.num_attr("x1", a.0);
+        self.num_attr("y1", a.1);
+        self.num_attr("x2", b.0);
+        self.num_attr("y2", b.1);
+        self.attr("stroke", stroke);
+        self.num_attr("stroke-width", width);
+        self.close(extra);
     }
 
     /// Text centred on `at` (horizontally and, roughly, vertically).
     pub fn text(&mut self, at: Point, size: f64, fill: &str, s: &str) {
-        let _ = writeln!(
-            self.buf,
-            r#"<text x="{}" y="{}" font-size="{}" fill="{fill}" text-anchor="middle">{}</text>"#,
-            num(at.0),
-            num(at.1 + size * 0.36),
-            num(size),
-            esc(s)
-        );
+        self.text_element(at, size, fill, " text-anchor=\"middle\"", s);
     }
 
     /// Text starting at `at` (left-aligned, vertically centred).
     pub fn text_start(&mut self, at: Point, size: f64, fill: &str, s: &str) {
-        let _ = writeln!(
-            self.buf,
-            r#"<text x="{}" y="{}" font-size="{}" fill="{fill}">{}</text>"#,
-            num(at.0),
-            num(at.1 + size * 0.36),
-            num(size),
-            esc(s)
-        );
+        self.text_element(at, size, fill, "", s);
+    }
+
+    fn text_element(&mut self, at: Point, size: f64, fill: &str, extra: &str, s: &str) {
+        self.buf.push_str("<text");
+        self.num_attr("x", at.0);
+        self.num_attr("y", at.1 + size * 0.36);
+        self.num_attr("font-size", size);
+        self.attr("fill", fill);
+        self.buf.push_str(extra);
+        self.buf.push('>');
+        push_esc(&mut self.buf, s);
+        self.buf.push_str("</text>\n");
     }
 
     /// An arrow from `a` to `b` for one move or combat, shortened at both ends
