@@ -256,10 +256,11 @@ fn engine_games(games: usize, scan: bool, configs: &[(usize, Opts, &'static str)
                 let loaded = &game.loaded;
                 let st: &State = loaded.state.downcast_ref::<State>().unwrap();
                 for seat in (0..n).filter(|_| scan) {
-                    let text = crate::common::report(loaded, seat, "text");
-                    let json = crate::common::report(loaded, seat, "json");
+                    // every form at once, as a resolve writes them
+                    let herald::report::Rendered {
+                        text, json, html, ..
+                    } = herald::pipeline::render::all(loaded, seat, None).unwrap();
                     // the picture (and so the PNG drawn from it) and the HTML page
-                    let html = crate::common::report(loaded, seat, "html");
                     let svg = &html[html.find("<svg").unwrap()..html.find("</svg>").unwrap()];
                     let sees = visible(st, seat, rules.fog.range);
                     let view: serde_json::Value = serde_json::from_str(&json).unwrap();
