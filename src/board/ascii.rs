@@ -65,26 +65,3 @@ pub fn hexagon(radius: i32, token: &dyn Fn(Hex) -> String) -> String {
     out.push('\n');
     out
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn draws_every_hex_once() {
-        let pic = hexagon(2, &|_| "..".to_string());
-        assert_eq!(pic.matches("..").count(), 19);
-        assert!(pic.starts_with("    a  b  c  d  e"));
-        let pic = hexagon(1, &|h| {
-            if h == Hex::ORIGIN {
-                "()".into()
-            } else {
-                "..".into()
-            }
-        });
-        // centre sits in the middle column, middle line
-        let lines: Vec<&str> = pic.lines().collect();
-        assert_eq!(lines.len(), 7);
-        assert_eq!(&lines[3][7..9], "()");
-    }
-}

@@ -44,7 +44,7 @@ pub mod source;
 pub mod state;
 pub mod status_page;
 mod tls;
-mod write;
+pub mod write;
 
 /// What went wrong talking to a mail server or the disk, classified so the
 /// host knows whether to retry.

@@ -12,7 +12,7 @@ use serde_json::Value;
 use std::sync::OnceLock;
 
 /// The templates, embedded at build time.
-const TEMPLATES: &[(&str, &str)] = &[
+pub const TEMPLATES: &[(&str, &str)] = &[
     (
         "common/header.txt.j2",
         include_str!("../../templates/common/header.txt.j2"),
@@ -47,7 +47,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ),
 ];
 
-fn env() -> &'static Environment<'static> {
+pub fn env() -> &'static Environment<'static> {
     static ENV: OnceLock<Environment<'static>> = OnceLock::new();
     ENV.get_or_init(|| {
         let mut env = Environment::new();
@@ -68,7 +68,7 @@ fn env() -> &'static Environment<'static> {
 
 /// `{{ list | wrap(prefix, width) }}`: join words into lines of at most
 /// `width` characters, each starting with `prefix`.
-fn wrap_filter(items: Vec<String>, prefix: String, width: usize) -> String {
+pub fn wrap_filter(items: Vec<String>, prefix: String, width: usize) -> String {
     let mut out = String::new();
     let mut line = prefix.clone();
     for (i, item) in items.iter().enumerate() {
@@ -239,37 +239,4 @@ pub fn blank_form(header: &Header, you: &str, view: &Value, legal: &[String]) ->
         .map_err(|e| Error::refused(e.to_string()))?;
     tmpl.render(context! { game => header, you => you, view => view, legal => legal })
         .map_err(|e| Error::refused(format!("rendering the order form: {e:#}")))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_template_compiles() {
-        for (name, _) in TEMPLATES {
-            env()
-                .get_template(name)
-                .unwrap_or_else(|e| panic!("{name}: {e:#}"));
-        }
-    }
-
-    #[test]
-    fn wraps_lists() {
-        let items: Vec<String> = (0..30).map(|i| format!("W{i} NE 2")).collect();
-        let w = wrap_filter(items, "# ".into(), 40);
-        assert!(
-            w.lines().all(|l| l.len() <= 40 && l.starts_with("# ")),
-            "{w}"
-        );
-        assert!(w.contains("W29 NE 2"));
-    }
-
-    #[test]
-    fn order_files_round_trip() {
-        let t = order_file("g", "red", 3, "pw", &["W1 N".into(), "say \"hi\"".into()]);
-        let f = crate::orders::OrderFile::parse("x", &t).unwrap();
-        assert_eq!(f.orders[1].text, "say \"hi\"");
-        assert_eq!(f.turn, 3);
-    }
 }

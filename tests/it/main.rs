@@ -2,6 +2,7 @@
 //! nine): each module drives the real `herald` binary or the library.
 
 mod common;
+mod unit;
 
 mod cases;
 mod cli;

@@ -1,0 +1,50 @@
+//! The library's unit tests, one module per source file (named by its
+//! path). They live here, not beside the code, so that `cargo test`
+//! compiles the library once instead of a second time as a test harness
+//! (docs/performance.md, "The suite").
+
+mod auth;
+mod board_ascii;
+mod board_hex;
+mod board_svg;
+mod bots;
+mod chain_canon;
+mod chain_dice;
+mod chain_keys;
+mod chain_record;
+mod chain_witness;
+mod games_hexwar_piece;
+mod games_hexwar_rules;
+mod games_norse_wars_compose;
+mod games_norse_wars_setup;
+mod games_stack_wars;
+mod games_unfought_battle_board;
+mod games_unfought_battle_compose;
+mod games_unfought_battle_setup;
+mod games_war_of_the_dukes_ascii;
+mod games_war_of_the_dukes_map;
+mod games_war_of_the_dukes_movement;
+mod games_war_of_the_dukes_units;
+mod host_commands;
+mod host_config;
+mod host_due;
+mod host_log;
+mod host_maildir;
+mod host_outbox;
+mod host_route;
+mod host_state;
+mod host_status_page;
+mod mail_eml;
+mod mail_extract;
+mod names;
+mod orders;
+mod orders_slips;
+mod playtest_stats;
+mod playtest_summary;
+mod report;
+mod report_compose;
+mod rng;
+mod store_limits;
+mod store_lock;
+mod store_write;
+mod time;

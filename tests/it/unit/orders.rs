@@ -1,0 +1,73 @@
+//! Unit tests of `herald::orders` (src/orders/mod.rs).
+
+use herald::orders::*;
+
+const GOOD: &str = "game = \"g1\"\nplayer = \"red\"\nturn = 4\npassword = \"abc\"\norders = [\n  \"W3 NE 2\",\n  \"\",\n  \"J S\",\n]\n";
+
+#[test]
+fn parses_with_lines() {
+    let f = OrderFile::parse("o.toml", GOOD).unwrap();
+    assert_eq!(f.game, "g1");
+    assert_eq!(f.turn, 4);
+    assert_eq!(f.orders.len(), 2);
+    assert_eq!(f.orders[0].line, 6);
+    assert_eq!(f.orders[1].line, 8);
+    assert_eq!(f.lines.password, 4);
+}
+
+#[test]
+fn names_what_is_missing() {
+    let e = OrderFile::parse("o.toml", "game = \"g\"\norders = []\n").unwrap_err();
+    assert_eq!(e.len(), 3, "{e:?}");
+    let e = OrderFile::parse("o.toml", "game = \"g\nplayer=1").unwrap_err();
+    assert!(e[0].starts_with("o.toml:1:"), "{e:?}");
+    let e = OrderFile::parse("o.toml", "game = \"g\"\norder = []\n").unwrap_err();
+    assert!(e[0].contains("o.toml:2"), "{e:?}");
+}
+
+#[test]
+fn redacts_only_the_password() {
+    let r = OrderFile::parse("o.toml", GOOD).unwrap().redacted();
+    assert!(!r.contains("abc"));
+    assert!(r.contains("password = \"\"\n"));
+    assert_eq!(r.lines().count(), GOOD.lines().count());
+    // quoted keys and multi-line strings are blanked too
+    for text in [
+        "game = \"g\"\nplayer = \"r\"\nturn = 1\n\"password\" = \"abc\"\norders = []\n",
+        "game = \"g\"\nplayer = \"r\"\nturn = 1\npassword = \"\"\"\nab\nc\"\"\"\norders = []\n",
+        "\u{feff}game = \"g\"\r\nplayer = \"r\"\r\nturn = 1\r\npassword = 'abc'\r\norders = []\r\n",
+    ] {
+        let f = OrderFile::parse("o.toml", text).unwrap();
+        let r = f.redacted();
+        assert!(!r.contains("ab"), "{r}");
+        assert!(OrderFile::parse("o.toml", &r).is_ok());
+    }
+}
+
+#[test]
+fn line_index_counts_like_counting_newlines() {
+    let t = "a\nbb\n\nccc\n";
+    let idx = LineIndex::new(t);
+    for off in 0..=t.len() {
+        let slow = t[..off].bytes().filter(|&b| b == b'\n').count() + 1;
+        assert_eq!(idx.line(off), slow, "offset {off}");
+    }
+}
+
+#[test]
+fn normalising_keeps_every_offset() {
+    let t = "\u{feff}a\u{a0}b\r\nc\rd\u{200b}e\u{3000}";
+    let n = normalise(t);
+    assert_eq!(n.len(), t.len());
+    assert_eq!(n, "   a  b \nc\nd   e   ");
+}
+
+#[test]
+fn keys_nearly_right_are_named() {
+    assert_eq!(meant_key("pasword"), Some("password"));
+    assert_eq!(meant_key("Orders"), Some("orders"));
+    assert_eq!(meant_key("order"), Some("orders"));
+    assert_eq!(meant_key("plyer"), Some("player"));
+    assert_eq!(meant_key("trun"), Some("turn"));
+    assert_eq!(meant_key("colour"), None);
+}

@@ -1,0 +1,31 @@
+//! Unit tests of `herald::report` (src/report/mod.rs).
+
+use herald::report::*;
+
+#[test]
+fn every_template_compiles() {
+    for (name, _) in TEMPLATES {
+        env()
+            .get_template(name)
+            .unwrap_or_else(|e| panic!("{name}: {e:#}"));
+    }
+}
+
+#[test]
+fn wraps_lists() {
+    let items: Vec<String> = (0..30).map(|i| format!("W{i} NE 2")).collect();
+    let w = wrap_filter(items, "# ".into(), 40);
+    assert!(
+        w.lines().all(|l| l.len() <= 40 && l.starts_with("# ")),
+        "{w}"
+    );
+    assert!(w.contains("W29 NE 2"));
+}
+
+#[test]
+fn order_files_round_trip() {
+    let t = order_file("g", "red", 3, "pw", &["W1 N".into(), "say \"hi\"".into()]);
+    let f = herald::orders::OrderFile::parse("x", &t).unwrap();
+    assert_eq!(f.orders[1].text, "say \"hi\"");
+    assert_eq!(f.turn, 3);
+}

@@ -1,0 +1,33 @@
+//! Unit tests of `herald::report::compose` (src/report/compose.rs).
+
+use herald::report::compose::*;
+use serde_json::Value;
+
+#[test]
+fn script_safe_json() {
+    let view = serde_json::json!({"text": "</script><!-- x"});
+    let p = Page {
+        game: "g",
+        title: "G",
+        id: "id",
+        player: "red",
+        turn: 3,
+        phase: "move",
+        moderator: Some("gm@example.org"),
+        subject: subject("id", 3),
+        due: true,
+        view: &view,
+        orders: None,
+    };
+    let s = data_json(&p);
+    assert!(!s.contains("</") && !s.contains("<!--"), "{s}");
+    let back: Value = serde_json::from_str(&s).unwrap();
+    assert_eq!(back["view"]["text"], "</script><!-- x");
+    assert_eq!(back["subject"], "[id] orders for turn 3");
+}
+
+#[test]
+fn the_script_cannot_end_its_element() {
+    assert!(!SCRIPT.contains("</script"));
+    assert!(!SCRIPT.contains("<!--"));
+}
