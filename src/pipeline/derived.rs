@@ -78,12 +78,24 @@ pub fn finish_with(
             } else {
                 vec![None; rendered.len()]
             };
-            for ((seat, r), png) in rendered.iter().enumerate().zip(pngs) {
-                if let Some((digest, mail)) = report_mail_png(g, seat, r, now, png)? {
-                    let p = dir.outbox_mail(&digest);
-                    dir.ensure_parent(&p)?;
-                    write::atomic(&p, &mail, Durability::Synced)?;
-                }
+            // Each mail is ~150 KB of quoted-printable text to encode:
+            // built side by side, then written and synced together (the
+            // outbox folder synced once, not once per mail).
+            use rayon::prelude::*;
+            let mails: Vec<Option<(String, Vec<u8>)>> = rendered
+                .par_iter()
+                .zip(pngs)
+                .enumerate()
+                .map(|(seat, (r, png))| report_mail_png(g, seat, r, now, png))
+                .collect::<Result<_>>()?;
+            let files: Vec<(PathBuf, Vec<u8>)> = mails
+                .into_iter()
+                .flatten()
+                .map(|(digest, mail)| (dir.outbox_mail(&digest), mail))
+                .collect();
+            if let Some((first, _)) = files.first() {
+                dir.ensure_parent(first)?;
+                write::atomic_synced_all(&dir.outbox(), &files)?;
             }
         }
         write::atomic(
