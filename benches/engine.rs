@@ -13,8 +13,12 @@
 //!   new game file and every player's reports; `resolve_stored` (Norse
 //!   Wars) resolves orders `inbox` accepted earlier, sealed, whose password
 //!   is not hashed again.
+//! - `command/norse-wars/resolve_mailed`: `resolve` of the same orders in
+//!   the same game with every player's mail address, so six report mails
+//!   are built and queued too (what a host's games pay).
 //! - `status/*`: `herald status` of a finished 423-phase Stack Wars demo
-//!   against a new game: the head line is read, the log only hashed.
+//!   against a new game: the head line is read, the log only hashed. The
+//!   demo's folder size per phase is printed (storage, linear in phases).
 //! - `picture/png`: one PNG board, made only when asked for
 //!   (`report --format png`), never on the resolve path.
 
@@ -61,7 +65,32 @@ fn copy_dir(from: &Path, to: &Path) {
 /// has) in `dir/template`, and one order file per awaited player: the first
 /// legal set of orders.
 fn game_files(dir: &Path, game: &str, players: &[&str]) -> (PathBuf, Vec<PathBuf>) {
-    let folder = dir.join("template");
+    game_files_mailed(dir, "template", game, players, false)
+}
+
+/// [`game_files`] into `dir/name`; with `mailed`, every player has a mail
+/// address, so each resolve queues a report mail per player (as a host's
+/// games do).
+fn game_files_mailed(
+    dir: &Path,
+    name: &str,
+    game: &str,
+    players: &[&str],
+    mailed: bool,
+) -> (PathBuf, Vec<PathBuf>) {
+    let folder = dir.join(name);
+    let mail = if mailed {
+        herald::pipeline::MailSettings {
+            moderator: Some("gm@example.org".into()),
+            emails: players
+                .iter()
+                .map(|p| format!("{p}={p}@example.org"))
+                .collect(),
+            ..Default::default()
+        }
+    } else {
+        Default::default()
+    };
     let created = herald::pipeline::create(herald::pipeline::NewGame {
         game: game.into(),
         rules: None,
@@ -75,7 +104,7 @@ fn game_files(dir: &Path, game: &str, players: &[&str]) -> (PathBuf, Vec<PathBuf
         now: chrono::DateTime::parse_from_rfc3339(NOW).unwrap(),
         secrets_from_seed: false,
         light_passwords: false,
-        mail: Default::default(),
+        mail,
     })
     .unwrap();
     let (_, g) = herald::pipeline::open(&folder).unwrap();
@@ -142,6 +171,29 @@ fn commands(c: &mut Criterion) {
             )
         });
         if game == "norse-wars" {
+            // The same game with every player's mail address: the resolve
+            // also queues six report mails (text, view.json, board.svg and
+            // report.html each), as a host's games do.
+            let (mailed, _) = game_files_mailed(&dir, "mailed", game, players, true);
+            g.bench_function(format!("{game}/resolve_mailed"), |b| {
+                b.iter_batched(
+                    || {
+                        n += 1;
+                        let d = dir.join(format!("m{n}"));
+                        copy_dir(&mailed, &d);
+                        d
+                    },
+                    |d| {
+                        let d_s = d.to_str().unwrap().to_string();
+                        let mut args = vec!["resolve", d_s.as_str()];
+                        args.extend(names.iter().map(String::as_str));
+                        args.extend(["--now", NOW]);
+                        herald(&args);
+                        d
+                    },
+                    BatchSize::PerIteration,
+                )
+            });
             // The same orders, accepted by inbox from a mail and stored
             // sealed: resolve does not hash the password again.
             let stored = dir.join("stored");
@@ -186,6 +238,21 @@ fn commands(c: &mut Criterion) {
     g.finish();
 }
 
+fn folder_bytes(d: &Path) -> u64 {
+    std::fs::read_dir(d)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            let m = e.metadata().unwrap();
+            if m.is_dir() {
+                folder_bytes(&e.path())
+            } else {
+                m.len()
+            }
+        })
+        .sum()
+}
+
 fn status(c: &mut Criterion) {
     let dir = scratch("status");
     let long = dir.join("long");
@@ -211,6 +278,18 @@ fn status(c: &mut Criterion) {
         NOW,
     ]);
     let (l, s) = (long.join("game"), new);
+    // Storage per phase: what a finished game keeps on disk.
+    let phases = std::fs::read_to_string(l.join("game.jsonl"))
+        .unwrap()
+        .lines()
+        .filter(|line| line.contains(r#""kind":"phase""#))
+        .count();
+    let bytes = folder_bytes(&l);
+    eprintln!(
+        "storage: {bytes} bytes for {phases} phases ({} bytes a phase) in {}",
+        bytes / phases.max(1) as u64,
+        l.display()
+    );
     let mut g = c.benchmark_group("status");
     g.sample_size(20);
     g.bench_function("new_game", |b| {
