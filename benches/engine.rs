@@ -38,7 +38,7 @@ fn herald(args: &[&str]) -> String {
         args.join(" "),
         String::from_utf8_lossy(&out.stderr)
     );
-    String::from_utf8(out.stdout).unwrap()
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 fn scratch(tag: &str) -> PathBuf {
@@ -114,7 +114,7 @@ fn game_files_mailed(
         let id = &h.players[seat].id;
         let pw = &created.passwords.iter().find(|p| &p.0 == id).unwrap().1;
         let orders = g.session.legal_orders(&g.state, seat).swap_remove(0);
-        let f = dir.join(format!("{id}.toml"));
+        let f = dir.join(format!("{name}-{id}.toml"));
         std::fs::write(
             &f,
             herald::report::order_file(&h.id, id, h.turn, pw, &orders),
@@ -174,7 +174,11 @@ fn commands(c: &mut Criterion) {
             // The same game with every player's mail address: the resolve
             // also queues six report mails (text, view.json, board.svg and
             // report.html each), as a host's games do.
-            let (mailed, _) = game_files_mailed(&dir, "mailed", game, players, true);
+            let (mailed, mailed_files) = game_files_mailed(&dir, "mailed", game, players, true);
+            let mailed_names: Vec<String> = mailed_files
+                .iter()
+                .map(|f| f.to_str().unwrap().to_string())
+                .collect();
             g.bench_function(format!("{game}/resolve_mailed"), |b| {
                 b.iter_batched(
                     || {
@@ -186,7 +190,7 @@ fn commands(c: &mut Criterion) {
                     |d| {
                         let d_s = d.to_str().unwrap().to_string();
                         let mut args = vec!["resolve", d_s.as_str()];
-                        args.extend(names.iter().map(String::as_str));
+                        args.extend(mailed_names.iter().map(String::as_str));
                         args.extend(["--now", NOW]);
                         herald(&args);
                         d
