@@ -151,25 +151,28 @@ fn commands(c: &mut Criterion) {
         check.extend(names.iter().map(String::as_str));
         g.bench_function(format!("{game}/check"), |b| b.iter(|| herald(&check)));
         let mut n = 0;
-        g.bench_function(format!("{game}/resolve"), |b| {
-            b.iter_batched(
-                || {
-                    n += 1;
-                    let d = dir.join(format!("r{n}"));
-                    copy_dir(&template, &d);
-                    d
-                },
-                |d| {
-                    let d_s = d.to_str().unwrap().to_string();
-                    let mut args = vec!["resolve", d_s.as_str()];
-                    args.extend(names.iter().map(String::as_str));
-                    args.extend(["--now", NOW]);
-                    herald(&args);
-                    d
-                },
-                BatchSize::PerIteration,
-            )
-        });
+        let mut resolve = |name: &str, from: &Path, orders: &[String]| {
+            g.bench_function(format!("{game}/{name}"), |b| {
+                b.iter_batched(
+                    || {
+                        n += 1;
+                        let d = dir.join(format!("{name}-{n}"));
+                        copy_dir(from, &d);
+                        d
+                    },
+                    |d| {
+                        let d_s = d.to_str().unwrap().to_string();
+                        let mut args = vec!["resolve", d_s.as_str()];
+                        args.extend(orders.iter().map(String::as_str));
+                        args.extend(["--now", NOW]);
+                        herald(&args);
+                        d
+                    },
+                    BatchSize::PerIteration,
+                )
+            });
+        };
+        resolve("resolve", &template, &names);
         if game == "norse-wars" {
             // The same game with every player's mail address: the resolve
             // also queues six report mails (text, view.json, board.svg and
@@ -179,25 +182,7 @@ fn commands(c: &mut Criterion) {
                 .iter()
                 .map(|f| f.to_str().unwrap().to_string())
                 .collect();
-            g.bench_function(format!("{game}/resolve_mailed"), |b| {
-                b.iter_batched(
-                    || {
-                        n += 1;
-                        let d = dir.join(format!("m{n}"));
-                        copy_dir(&mailed, &d);
-                        d
-                    },
-                    |d| {
-                        let d_s = d.to_str().unwrap().to_string();
-                        let mut args = vec!["resolve", d_s.as_str()];
-                        args.extend(mailed_names.iter().map(String::as_str));
-                        args.extend(["--now", NOW]);
-                        herald(&args);
-                        d
-                    },
-                    BatchSize::PerIteration,
-                )
-            });
+            resolve("resolve_mailed", &mailed, &mailed_names);
             // The same orders, accepted by inbox from a mail and stored
             // sealed: resolve does not hash the password again.
             let stored = dir.join("stored");
@@ -221,21 +206,7 @@ fn commands(c: &mut Criterion) {
                 "--now",
                 NOW,
             ]);
-            g.bench_function(format!("{game}/resolve_stored"), |b| {
-                b.iter_batched(
-                    || {
-                        n += 1;
-                        let d = dir.join(format!("s{n}"));
-                        copy_dir(&stored, &d);
-                        d
-                    },
-                    |d| {
-                        herald(&["resolve", d.to_str().unwrap(), "--now", NOW]);
-                        d
-                    },
-                    BatchSize::PerIteration,
-                )
-            });
+            resolve("resolve_stored", &stored, &[]);
         }
         let _ = std::fs::remove_dir_all(&dir);
     }
