@@ -96,20 +96,23 @@ pub fn png(g: &Loaded, seat: Seat) -> Result<Vec<u8>> {
     crate::board::svg::png_sized(&svg(g, seat)?).map_err(Error::refused)
 }
 
-/// The blank order form for the phase (`herald orders`, the HTML page).
+/// The blank order form for the phase (`herald orders`, the HTML page). The
+/// legal orders are listed above the form only for a player the phase
+/// awaits, so only theirs are worked out.
 pub fn form(g: &Loaded, seat: Seat) -> Result<String> {
     let header = header(g, seat);
-    let (view, _) = g
-        .session
-        .view(&g.state, &g.players(), seat, &[])
-        .map_err(Error::refused)?;
-    let legal: Vec<String> = g
-        .session
-        .legal_orders(&g.state, seat)
-        .into_iter()
-        .map(|set| set.join("; "))
-        .collect();
-    report::blank_form(&header, you(g, seat), &view, &legal)
+    let who = you(g, seat);
+    let due = !header.over && header.awaiting.iter().any(|a| a == who);
+    let legal: Vec<String> = if due {
+        g.session
+            .legal_orders(&g.state, seat)
+            .into_iter()
+            .map(|set| set.join("; "))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    report::blank_form(&header, who, &legal)
 }
 
 /// The machine-readable report (view.json): the header and the view, with

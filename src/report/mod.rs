@@ -232,11 +232,12 @@ pub fn order_file(
 }
 
 /// A blank order form for the current phase (`herald orders`): `legal`
-/// lists the legal order sets, for the comment above the form.
-pub fn blank_form(header: &Header, you: &str, view: &Value, legal: &[String]) -> Result<String> {
+/// lists the legal order sets, for the comment above the form. The form
+/// needs nothing of the player's view.
+pub fn blank_form(header: &Header, you: &str, legal: &[String]) -> Result<String> {
     let tmpl = env()
         .get_template("common/order_form.txt.j2")
         .map_err(|e| Error::refused(e.to_string()))?;
-    tmpl.render(context! { game => header, you => you, view => view, legal => legal })
+    tmpl.render(context! { game => header, you => you, legal => legal })
         .map_err(|e| Error::refused(format!("rendering the order form: {e:#}")))
 }
