@@ -45,6 +45,13 @@ pub fn atomic(path: &Path, bytes: &[u8], durability: Durability) -> Result<()> {
 /// or the new one.
 pub fn atomic_synced_all(dir: &Path, files: &[(std::path::PathBuf, Vec<u8>)]) -> Result<()> {
     use rayon::prelude::*;
+    if let Some((path, _)) = files.iter().find(|(path, _)| parent(path) != dir) {
+        return Err(Error::refused(format!(
+            "internal: {} is not in {}",
+            path.display(),
+            dir.display()
+        )));
+    }
     let written: Vec<tempfile::NamedTempFile> = files
         .par_iter()
         .map(|(path, bytes)| {
@@ -58,13 +65,6 @@ pub fn atomic_synced_all(dir: &Path, files: &[(std::path::PathBuf, Vec<u8>)]) ->
         })
         .collect::<Result<_>>()?;
     for (tmp, (path, _)) in written.into_iter().zip(files) {
-        if parent(path) != dir {
-            return Err(Error::refused(format!(
-                "internal: {} is not in {}",
-                path.display(),
-                dir.display()
-            )));
-        }
         tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
     }
     if !files.is_empty() {

@@ -77,3 +77,39 @@ fn sweep_clears_temporaries_where_commands_write() {
         assert!(r.join(p).exists(), "{p} removed");
     }
 }
+
+#[test]
+fn files_written_together_are_private_whole_and_leave_nothing_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("b.eml"), b"old").unwrap();
+    let files: Vec<(std::path::PathBuf, Vec<u8>)> = ["a", "b", "c"]
+        .iter()
+        .map(|n| (d.join(format!("{n}.eml")), format!("mail {n}").into_bytes()))
+        .collect();
+    atomic_synced_all(d, &files).unwrap();
+    for (p, bytes) in &files {
+        assert_eq!(&std::fs::read(p).unwrap(), bytes);
+        let mode = std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "{}", p.display());
+    }
+    assert_eq!(std::fs::read_dir(d).unwrap().count(), 3);
+    // a file meant for another folder refuses the batch before anything
+    // is written
+    let elsewhere = tempfile::tempdir().unwrap();
+    let bad = vec![
+        (d.join("d.eml"), b"d".to_vec()),
+        (elsewhere.path().join("e.eml"), b"e".to_vec()),
+    ];
+    assert!(atomic_synced_all(d, &bad).is_err());
+    assert!(!elsewhere.path().join("e.eml").exists());
+    assert!(!d.join("d.eml").exists());
+    let names: Vec<String> = std::fs::read_dir(d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".tmp-"))
+        .collect();
+    assert!(names.is_empty(), "{names:?}");
+    // nothing to write is nothing done
+    atomic_synced_all(d, &[]).unwrap();
+}
