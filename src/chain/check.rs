@@ -15,11 +15,12 @@
 //! part of `verify`: an edit of a log entry's body that its key holder
 //! signed again is found there (and by the witnesses players keep).
 
-use super::body::{Body, Genesis, Missed, Phase, Player};
+use super::body::{Body, Genesis, Missed, Player};
 use super::canon::{canonical, is_digest, sha256_hex};
 use super::head::{Head, FORMAT};
 use super::keys::PublicKey;
 use super::record::{Record, ZERO};
+use super::step::{PhaseStep, Step};
 use crate::names;
 
 /// A game file that passed [`open`].
@@ -63,17 +64,19 @@ pub fn open(text: &str) -> Result<Opened, Vec<String>> {
     problems.extend(head_problems(head));
     if problems.is_empty() {
         // The state the log ends in: the last phase's, or the initial one.
-        let last = record
-            .entries
-            .iter()
-            .enumerate()
-            .rev()
-            .find_map(|(i, e)| match e.decode() {
-                Ok(Body::Phase(p)) => Some(Ok(p.state_sha256)),
-                Ok(Body::Genesis(g)) => Some(Ok(g.initial_sha256)),
-                Ok(_) => None,
-                Err(err) => Some(Err(format!("{}: {err}", e.describe(i)))),
-            });
+        let last =
+            record
+                .entries
+                .iter()
+                .enumerate()
+                .rev()
+                .find_map(|(i, e)| match Step::read(&e.body) {
+                    Ok(Step::Phase(p)) => Some(Ok(p.state_sha256)),
+                    Ok(Step::Genesis) if i == 0 => Some(Ok(genesis.initial_sha256.clone())),
+                    Ok(Step::Genesis) => Some(Err(format!("entry {i} is a second genesis entry"))),
+                    Ok(_) => None,
+                    Err(err) => Some(Err(format!("{}: {err}", e.describe(i)))),
+                });
         match last {
             Some(Ok(h)) if h == head.state_sha256 => {}
             Some(Ok(_)) => {
@@ -86,7 +89,7 @@ pub fn open(text: &str) -> Result<Opened, Vec<String>> {
     if problems.is_empty() {
         // The head record is what the log says: a field the moderator's
         // key re-sealed after an edit is refused here, as `verify` does.
-        match derive(&record) {
+        match derive_from(&record, &genesis) {
             Ok(d) => problems.extend(compare(&d, head)),
             Err(p) => problems.extend(p),
         }
@@ -254,49 +257,64 @@ fn head_problems(h: &Head) -> Vec<String> {
 /// phase, awaiting and outcome follow from the state, which the pipeline
 /// checks). Returned as a Head whose other fields are copied.
 pub fn derive(r: &Record) -> Result<Head, Vec<String>> {
+    let Some(first) = r.entries.first() else {
+        return Err(vec![
+            "the log is empty: a game file holds at least its genesis entry".into(),
+        ]);
+    };
+    match first.decode() {
+        Ok(Body::Genesis(g)) => derive_from(r, &g),
+        Ok(b) => Err(vec![format!(
+            "entry 0 is a {} entry, not the genesis",
+            b.kind()
+        )]),
+        Err(err) => Err(vec![format!("{}: {err}", first.describe(0))]),
+    }
+}
+
+/// [`derive`] with the genesis entry already decoded. The entries after
+/// it are read as [`Step`]s: only the fields the head follows from.
+fn derive_from(r: &Record, g: &Genesis) -> Result<Head, Vec<String>> {
     let mut h = r.head.clone();
     let mut problems = Vec::new();
+    h.game = g.game.clone();
+    h.id = g.id.clone();
+    h.created = g.created.clone();
+    h.players = g.players.clone();
+    h.options = g.options.clone();
+    h.ruleset.name = g.ruleset.name.clone();
+    h.ruleset.sha256 = g.ruleset.sha256.clone();
+    h.seed_commitment = g.seed_commitment.clone();
+    h.key = g.key.clone();
+    h.deadline_every = g.deadline_every;
+    h.nmr = g.nmr.clone();
+    h.drop_after = g.drop_after;
+    h.moderator = g.moderator.clone();
+    h.deadline = g.deadline.clone();
+    h.state_sha256 = g.initial_sha256.clone();
+    h.seed = None;
+    h.missed = g
+        .players
+        .iter()
+        .map(|p| Missed {
+            player: p.id.clone(),
+            total: 0,
+            in_a_row: 0,
+            dropped: false,
+        })
+        .collect();
     let mut turn = 0u32;
-    for (i, e) in r.entries.iter().enumerate() {
-        let body = match e.decode() {
-            Ok(b) => b,
+    for (i, e) in r.entries.iter().enumerate().skip(1) {
+        let step = match Step::read(&e.body) {
+            Ok(s) => s,
             Err(err) => {
                 problems.push(format!("{}: {err}", e.describe(i)));
                 return Err(problems);
             }
         };
-        match (i, &body) {
-            (0, Body::Genesis(g)) => {
-                h.game = g.game.clone();
-                h.id = g.id.clone();
-                h.created = g.created.clone();
-                h.players = g.players.clone();
-                h.options = g.options.clone();
-                h.ruleset.name = g.ruleset.name.clone();
-                h.ruleset.sha256 = g.ruleset.sha256.clone();
-                h.seed_commitment = g.seed_commitment.clone();
-                h.key = g.key.clone();
-                h.deadline_every = g.deadline_every;
-                h.nmr = g.nmr.clone();
-                h.drop_after = g.drop_after;
-                h.moderator = g.moderator.clone();
-                h.deadline = g.deadline.clone();
-                h.state_sha256 = g.initial_sha256.clone();
-                h.seed = None;
-                h.missed = g
-                    .players
-                    .iter()
-                    .map(|p| Missed {
-                        player: p.id.clone(),
-                        total: 0,
-                        in_a_row: 0,
-                        dropped: false,
-                    })
-                    .collect();
-            }
-            (0, b) => problems.push(format!("entry 0 is a {} entry, not the genesis", b.kind())),
-            (_, Body::Genesis(_)) => problems.push(format!("entry {i} is a second genesis entry")),
-            (_, Body::Phase(p)) => {
+        match step {
+            Step::Genesis => problems.push(format!("entry {i} is a second genesis entry")),
+            Step::Phase(p) => {
                 if p.turn != turn {
                     problems.push(format!(
                         "entry {i} resolves turn {} where turn {turn} was due (phases out of order or missing)",
@@ -308,24 +326,25 @@ pub fn derive(r: &Record) -> Result<Head, Vec<String>> {
                         "entry {i} resolves a phase after the seed was revealed"
                     ));
                 }
-                apply_phase(&mut h, p);
+                apply_phase(&mut h, &p);
                 turn += 1;
             }
-            (_, Body::Passwd(p)) => match h.players.iter_mut().find(|x| x.id == p.player) {
-                Some(x) => x.password = p.password.clone(),
-                None => problems.push(format!(
-                    "entry {i} (passwd): `{}` is not a player",
-                    p.player
-                )),
-            },
-            (_, Body::Deadline(d)) => h.deadline = d.deadline.clone(),
-            (_, Body::Reveal(rv)) => {
-                if sha256_hex(rv.seed.as_bytes()) != h.seed_commitment {
+            Step::Passwd { player, password } => {
+                match h.players.iter_mut().find(|x| x.id == player) {
+                    Some(x) => x.password = password,
+                    None => {
+                        problems.push(format!("entry {i} (passwd): `{player}` is not a player"))
+                    }
+                }
+            }
+            Step::Deadline(d) => h.deadline = d,
+            Step::Reveal(seed) => {
+                if sha256_hex(seed.as_bytes()) != h.seed_commitment {
                     problems.push(format!(
                         "entry {i} (reveal): the seed does not match the commitment"
                     ));
                 }
-                h.seed = Some(rv.seed.clone());
+                h.seed = Some(seed);
                 h.deadline = None;
             }
         }
@@ -340,10 +359,10 @@ pub fn derive(r: &Record) -> Result<Head, Vec<String>> {
 
 /// What a resolved phase changes in the head: turn, deadline, missed
 /// counts, drop-outs, the state's hash.
-pub fn apply_phase(h: &mut Head, p: &Phase) {
-    for o in &p.orders {
-        if let Some(m) = h.missed.iter_mut().find(|m| m.player == o.player) {
-            if o.nmr.is_some() {
+pub fn apply_phase(h: &mut Head, p: &PhaseStep) {
+    for (player, stood_in) in &p.orders {
+        if let Some(m) = h.missed.iter_mut().find(|m| &m.player == player) {
+            if *stood_in {
                 m.total += 1;
                 m.in_a_row += 1;
             } else {

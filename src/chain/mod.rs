@@ -11,6 +11,7 @@ pub mod dice;
 pub mod head;
 pub mod keys;
 pub mod record;
+pub mod step;
 pub mod witness;
 
 pub use body::{Body, Genesis, Missed, OrderRecord, Phase, Player, Roll, Ruleset};

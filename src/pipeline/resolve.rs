@@ -10,6 +10,7 @@ use crate::chain::body::{Body, Phase, Reveal, Roll};
 use crate::chain::canon::sha256_hex;
 use crate::chain::check::apply_phase;
 use crate::chain::dice::phase_stream;
+use crate::chain::step::PhaseStep;
 use crate::chain::{Head, Signer};
 use crate::error::{Error, Result};
 use crate::games::{AnyState, Seat, Session};
@@ -166,7 +167,7 @@ pub fn step(
         resolved_at: now.to_string(),
         deadline: head.deadline.clone(),
     };
-    apply_phase(head, &body);
+    apply_phase(head, &PhaseStep::of(&body));
     head.turn += 1;
     head.state = value;
     let (phase, awaiting, outcome) = summary(session, &next, &players);

@@ -354,6 +354,23 @@ fn edits() -> Vec<Edit> {
             verify_only: true,
         },
         Edit {
+            // A field the head does not follow from: every command reads
+            // the log's entries only as far as the head needs (issue 17),
+            // so only verify, which decodes every body, finds it.
+            what: "a phase entry's events made unreadable",
+            edit: |l| entry(l, 3)["events"] = "lost".into(),
+            stranger: &["entry 3 (phase, turn 2) is not signed"],
+            moderator: &["entry 3 (phase, turn 2): its body does not read"],
+            verify_only: true,
+        },
+        Edit {
+            what: "an order file's player in a phase entry made unreadable",
+            edit: |l| entry(l, 3)["orders"][0]["player"] = 7.into(),
+            stranger: &["entry 3 (phase, turn 2) is not signed"],
+            moderator: &["entry 3 (phase, turn 2): its body does not read"],
+            verify_only: false,
+        },
+        Edit {
             what: "a roll added to a phase",
             edit: |l| {
                 entry(l, 4)["rolls"] =

@@ -12,6 +12,7 @@ mod chain_canon;
 mod chain_dice;
 mod chain_keys;
 mod chain_record;
+mod chain_step;
 mod chain_witness;
 mod games_hexwar_piece;
 mod games_hexwar_rules;

@@ -1,0 +1,124 @@
+//! What a log entry after the genesis changes in the head record, read
+//! from the entry's body without building the rest of it.
+//!
+//! Every command derives the head record again from the whole log
+//! (`check::open`), so that a head field re-sealed after an edit is
+//! refused everywhere. Decoding each body in full for that — every order
+//! file, roll and event of the game, through serde's buffer for tagged
+//! enums — was what made `status` of a long game cost more than a new
+//! one's (issue 17). A [`Step`] names only the fields the head follows
+//! from; the JSON reader skips the others without building them. The
+//! body's hash and the chain are checked over its bytes as before, so
+//! nothing unsigned gets past; a body its key holder signed with a
+//! malformed field the step does not read is found by `verify`, whose
+//! replay decodes every body in full (docs/trust.md).
+
+use super::body::Phase;
+use serde::Deserialize;
+
+/// An entry body as the head derivation reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Step {
+    Genesis,
+    Phase(PhaseStep),
+    Passwd { player: String, password: String },
+    Deadline(Option<String>),
+    Reveal(String),
+}
+
+/// What a resolved phase changes in the head record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PhaseStep {
+    pub turn: u32,
+    /// Each order file's player, and whether herald stood in for them.
+    pub orders: Vec<(String, bool)>,
+    pub dropped: Vec<String>,
+    pub state_sha256: String,
+    pub resolved_at: String,
+}
+
+impl PhaseStep {
+    pub fn of(p: &Phase) -> PhaseStep {
+        PhaseStep {
+            turn: p.turn,
+            orders: p
+                .orders
+                .iter()
+                .map(|o| (o.player.clone(), o.nmr.is_some()))
+                .collect(),
+            dropped: p.dropped.clone(),
+            state_sha256: p.state_sha256.clone(),
+            resolved_at: p.resolved_at.clone(),
+        }
+    }
+}
+
+/// The union of the fields the kinds of entry hold that the head follows
+/// from; any other field is skipped unread.
+#[derive(Deserialize)]
+struct Fields {
+    kind: String,
+    turn: Option<u32>,
+    orders: Option<Vec<OrderFields>>,
+    dropped: Option<Vec<String>>,
+    state_sha256: Option<String>,
+    resolved_at: Option<String>,
+    player: Option<String>,
+    password: Option<String>,
+    deadline: Option<String>,
+    seed: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct OrderFields {
+    player: String,
+    nmr: Option<String>,
+}
+
+fn need<T>(v: Option<T>, name: &str) -> Result<T, String> {
+    v.ok_or_else(|| format!("its body does not read: missing field `{name}`"))
+}
+
+impl Step {
+    /// Read an entry's body (its canonical JSON as stored).
+    pub fn read(body: &str) -> Result<Step, String> {
+        let f: Fields =
+            serde_json::from_str(body).map_err(|e| format!("its body does not read: {e}"))?;
+        Ok(match f.kind.as_str() {
+            "genesis" => Step::Genesis,
+            "phase" => Step::Phase(PhaseStep {
+                turn: need(f.turn, "turn")?,
+                orders: need(f.orders, "orders")?
+                    .into_iter()
+                    .map(|o| (o.player, o.nmr.is_some()))
+                    .collect(),
+                dropped: f.dropped.unwrap_or_default(),
+                state_sha256: need(f.state_sha256, "state_sha256")?,
+                resolved_at: need(f.resolved_at, "resolved_at")?,
+            }),
+            "passwd" => Step::Passwd {
+                player: need(f.player, "player")?,
+                password: need(f.password, "password")?,
+            },
+            "deadline" => Step::Deadline(f.deadline),
+            "reveal" => Step::Reveal(need(f.seed, "seed")?),
+            other => {
+                return Err(format!(
+                    "its body does not read: unknown kind `{}`, expected one of \
+                     genesis, phase, passwd, deadline, reveal",
+                    other.escape_debug()
+                ))
+            }
+        })
+    }
+
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Step::Genesis => "genesis",
+            Step::Phase(_) => "phase",
+            Step::Passwd { .. } => "passwd",
+            Step::Deadline(_) => "deadline",
+            Step::Reveal(_) => "reveal",
+        }
+    }
+}
