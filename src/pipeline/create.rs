@@ -275,6 +275,7 @@ pub fn begin(req: &NewGame) -> Result<Begun> {
         entry,
         session,
         state,
+        recent: Default::default(),
     };
     Ok(Begun {
         loaded,

@@ -3,12 +3,14 @@
 
 use crate::chain::body::{Body, Genesis, Phase};
 use crate::chain::check::{self, Opened};
+use crate::chain::step::Step;
 use crate::chain::{Head, PublicKey, Record};
 use crate::error::{Error, Result};
 use crate::games::{self, AnyState, Entry, Outcome, Seat, Session};
 use crate::store::{Found, GameDir, Store};
 use serde_json::Value;
 use std::path::Path;
+use std::sync::{Arc, Mutex};
 
 pub struct Loaded {
     pub record: Record,
@@ -17,7 +19,15 @@ pub struct Loaded {
     pub entry: &'static Entry,
     pub session: Box<dyn Session>,
     pub state: AnyState,
+    /// The last phases the reports tell, decoded once for every player's
+    /// report: see [`Loaded::recent`].
+    pub recent: Recent,
 }
+
+/// The last phases of a log, newest first, with the chain head they were
+/// read at (a log that grew since is read again).
+#[derive(Default)]
+pub struct Recent(Mutex<Option<(String, Arc<Vec<Phase>>)>>);
 
 impl Loaded {
     /// Check and load a game file's text; `name` says where it came from
@@ -65,6 +75,7 @@ impl Loaded {
             entry,
             session,
             state,
+            recent: Recent::default(),
         };
         let (phase, awaiting, outcome) = loaded.summary();
         let h = &loaded.record.head;
@@ -104,21 +115,44 @@ impl Loaded {
         summary(self.session.as_ref(), &self.state, &self.players())
     }
 
-    /// Phase entries from the newest back, decoded one by one.
+    /// Phase entries from the newest back, decoded one by one (other
+    /// entries, the genesis with its ruleset among them, are only peeked at).
     pub fn phases_back(&self) -> impl Iterator<Item = Phase> + '_ {
         self.record
             .entries
             .iter()
             .rev()
+            .filter(|e| matches!(Step::read(&e.body), Ok(Step::Phase(_))))
             .filter_map(|e| match e.decode() {
                 Ok(Body::Phase(p)) => Some(p),
                 _ => None,
             })
     }
 
+    /// The last phases, newest first, as many as the game has players:
+    /// all that any report tells ([`Loaded::events_for`], the header's last
+    /// phase). Decoded once per state of the log, however many reports
+    /// are rendered from it, on however many threads.
+    pub fn recent(&self) -> Arc<Vec<Phase>> {
+        let at = self.record.chain_head();
+        let mut kept = self.recent.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((head, phases)) = kept.as_ref() {
+            if head == at {
+                return phases.clone();
+            }
+        }
+        let phases: Arc<Vec<Phase>> = Arc::new(
+            self.phases_back()
+                .take(self.record.head.players.len().max(1))
+                .collect(),
+        );
+        *kept = Some((at.to_string(), phases.clone()));
+        phases
+    }
+
     /// The last resolved phase, if any.
     pub fn last_phase(&self) -> Option<Phase> {
-        self.phases_back().next()
+        self.recent().first().cloned()
     }
 
     /// Events a player's report tells: those since the player's last
@@ -127,21 +161,18 @@ impl Loaded {
     /// or never asked) gets the last round, not the whole game.
     pub fn events_for(&self, seat: Seat) -> Vec<(u32, Value)> {
         let id = &self.record.head.players[seat].id;
+        let recent = self.recent();
         let mut phases = Vec::new();
-        for p in self.phases_back().take(self.record.head.players.len()) {
-            let own = p.orders.iter().any(|o| &o.player == id);
+        for p in recent.iter() {
             phases.push(p);
-            if own {
+            if p.orders.iter().any(|o| &o.player == id) {
                 break;
             }
         }
         phases
             .into_iter()
             .rev()
-            .flat_map(|p| {
-                let turn = p.turn;
-                p.events.into_iter().map(move |v| (turn, v))
-            })
+            .flat_map(|p| p.events.iter().map(move |v| (p.turn, v.clone())))
             .collect()
     }
 }

@@ -77,6 +77,7 @@ pub fn replay(
         entry,
         session,
         state,
+        recent: Default::default(),
     };
     sync_log(&mut g.record);
     visit(&g, 0)?;
