@@ -197,3 +197,18 @@ pub struct Missed {
     pub in_a_row: u32,
     pub dropped: bool,
 }
+
+impl Missed {
+    /// Every player's record as a game begins: nothing missed.
+    pub fn none_yet(players: &[Player]) -> Vec<Missed> {
+        players
+            .iter()
+            .map(|p| Missed {
+                player: p.id.clone(),
+                total: 0,
+                in_a_row: 0,
+                dropped: false,
+            })
+            .collect()
+    }
+}

@@ -293,16 +293,7 @@ fn derive_from(r: &Record, g: &Genesis) -> Result<Head, Vec<String>> {
     h.deadline = g.deadline.clone();
     h.state_sha256 = g.initial_sha256.clone();
     h.seed = None;
-    h.missed = g
-        .players
-        .iter()
-        .map(|p| Missed {
-            player: p.id.clone(),
-            total: 0,
-            in_a_row: 0,
-            dropped: false,
-        })
-        .collect();
+    h.missed = Missed::none_yet(&g.players);
     let mut turn = 0u32;
     for (i, e) in r.entries.iter().enumerate().skip(1) {
         let step = match Step::read(&e.body) {

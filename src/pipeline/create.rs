@@ -316,16 +316,7 @@ pub fn head_of(
         awaiting,
         outcome,
         deadline: g.deadline.clone(),
-        missed: g
-            .players
-            .iter()
-            .map(|p| Missed {
-                player: p.id.clone(),
-                total: 0,
-                in_a_row: 0,
-                dropped: false,
-            })
-            .collect(),
+        missed: Missed::none_yet(&g.players),
         state: g.initial.clone(),
         state_sha256: g.initial_sha256.clone(),
         log: LogRef {
