@@ -40,6 +40,7 @@ mod mail_extract;
 mod names;
 mod orders;
 mod orders_slips;
+mod pipeline_check;
 mod playtest_stats;
 mod playtest_summary;
 mod report;
