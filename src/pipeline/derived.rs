@@ -50,6 +50,20 @@ pub fn finish_with(
     now: Option<&str>,
     form: MailForm,
 ) -> Result<bool> {
+    finish_rendered(store, g, signer, now, form, None)
+}
+
+/// [`finish_with`], given the reports if they were rendered already from
+/// `g` ([`render_all`]; a commit renders them while the game file is
+/// being synced).
+pub fn finish_rendered(
+    store: &Store,
+    g: &Loaded,
+    signer: &Signer,
+    now: Option<&str>,
+    form: MailForm,
+    rendered: Option<Vec<Rendered>>,
+) -> Result<bool> {
     let dir = &store.dir;
     let head = g.head();
     let turn = head.turn;
@@ -65,13 +79,17 @@ pub fn finish_with(
         .all(|n| FORMS.iter().all(|ext| dir.report(turn, n, ext).exists()));
     if previous.as_deref().map(str::trim) != Some(chain_head) || !whole {
         completed = previous.is_none();
-        let rendered = render_all(g, signer)?;
+        let rendered = match rendered {
+            Some(r) => r,
+            None => render_all(g, signer)?,
+        };
         dir.ensure_parent(&done)?;
-        for (name, r) in names.iter().zip(&rendered) {
-            for (ext, bytes) in forms(r) {
-                write::atomic(&dir.report(turn, name, ext), bytes, Durability::Replaceable)?;
-            }
-        }
+        let files: Vec<(PathBuf, &[u8])> = names
+            .iter()
+            .zip(&rendered)
+            .flat_map(|(name, r)| forms(r).map(|(ext, bytes)| (dir.report(turn, name, ext), bytes)))
+            .collect();
+        write_side_by_side(&files)?;
         if let (None, Some(now)) = (&previous, now) {
             let pngs = if form.png {
                 pictures(&rendered)?
@@ -126,6 +144,26 @@ pub fn finish_with(
         }
     }
     Ok(completed)
+}
+
+/// Write report files on two threads: each is a temporary file created,
+/// written and renamed, mostly time in the file system (a 6-player
+/// resolve's 24 files: ~1.5 ms on one thread, ~1.0 ms on two).
+fn write_side_by_side(files: &[(PathBuf, &[u8])]) -> Result<()> {
+    let (a, b) = files.split_at(files.len() / 2);
+    let write = |part: &[(PathBuf, &[u8])]| -> Result<()> {
+        for (path, bytes) in part {
+            write::atomic(path, bytes, Durability::Replaceable)?;
+        }
+        Ok(())
+    };
+    let (first, second) = std::thread::scope(|s| {
+        let first = s.spawn(|| write(a));
+        let second = write(b);
+        (first.join(), second)
+    });
+    first.map_err(|_| crate::error::Error::refused("internal: a writing thread failed"))??;
+    second
 }
 
 fn forms(r: &Rendered) -> [(&'static str, &[u8]); 4] {

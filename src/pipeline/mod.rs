@@ -98,10 +98,28 @@ impl Writing {
         Ok(s.seed)
     }
 
-    /// Commit the game's record and complete what follows from it.
+    /// Commit the game's record and complete what follows from it. The
+    /// reports are rendered in memory while the game file is written and
+    /// synced (the sync waits on the disk, the rendering on the cores);
+    /// they are written only once the commit has succeeded, as before.
     pub fn commit(&self, now: &str) -> Result<()> {
-        self.store.commit(&self.game.record.to_text())?;
-        derived::finish_with(&self.store, &self.game, &self.signer, Some(now), self.mail)?;
+        let text = self.game.record.to_text();
+        let (committed, rendered) = std::thread::scope(|s| {
+            let commit = s.spawn(|| self.store.commit(&text));
+            // A rendering that fails is tried again, and its error told, by
+            // `finish` below, after the commit.
+            let rendered = derived::render_all(&self.game, &self.signer).ok();
+            (commit.join(), rendered)
+        });
+        committed.map_err(|_| Error::refused("internal: the commit's thread failed"))??;
+        derived::finish_rendered(
+            &self.store,
+            &self.game,
+            &self.signer,
+            Some(now),
+            self.mail,
+            rendered,
+        )?;
         Ok(())
     }
 }
