@@ -353,6 +353,15 @@ pub trait Session: Send + Sync {
         seat: Seat,
         events: &[(u32, Value)],
     ) -> Result<String, String>;
+    /// [`Session::view`] and [`Session::svg`] from one view worked out once
+    /// (a report renders both).
+    fn view_and_svg(
+        &self,
+        state: &AnyState,
+        players: &[String],
+        seat: Seat,
+        events: &[(u32, Value)],
+    ) -> Result<(Value, String, String), String>;
     fn outcome(&self, state: &AnyState, players: &[String]) -> Option<Outcome>;
     /// Orders under the `hold` policy, as text; `None` where holding is not legal.
     fn hold_orders(&self, state: &AnyState, seat: Seat) -> Option<Vec<String>>;
@@ -515,6 +524,22 @@ impl<G: Game> Session for Loaded<G> {
     ) -> Result<String, String> {
         let view = self.typed_view(s, players, seat, events)?;
         Ok(G::svg_board(&self.rules, &view))
+    }
+    fn view_and_svg(
+        &self,
+        s: &AnyState,
+        players: &[String],
+        seat: Seat,
+        events: &[(u32, Value)],
+    ) -> Result<(Value, String, String), String> {
+        let view = self.typed_view(s, players, seat, events)?;
+        let board = G::ascii_board(&self.rules, &view);
+        let svg = G::svg_board(&self.rules, &view);
+        Ok((
+            serde_json::to_value(&view).expect("view serialises"),
+            board,
+            svg,
+        ))
     }
     fn outcome(&self, s: &AnyState, players: &[String]) -> Option<Outcome> {
         G::outcome(&self.rules, state::<G>(s), players)

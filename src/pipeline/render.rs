@@ -100,7 +100,11 @@ pub fn png(g: &Loaded, seat: Seat) -> Result<Vec<u8>> {
 /// legal orders are listed above the form only for a player the phase
 /// awaits, so only theirs are worked out.
 pub fn form(g: &Loaded, seat: Seat) -> Result<String> {
-    let header = header(g, seat);
+    form_under(g, seat, &header(g, seat))
+}
+
+/// [`form`], under a header made already.
+fn form_under(g: &Loaded, seat: Seat, header: &Header) -> Result<String> {
     let who = you(g, seat);
     let due = !header.over && header.awaiting.iter().any(|a| a == who);
     let legal: Vec<String> = if due {
@@ -112,7 +116,7 @@ pub fn form(g: &Loaded, seat: Seat) -> Result<String> {
     } else {
         Vec::new()
     };
-    report::blank_form(&header, who, &legal)
+    report::blank_form(header, who, &legal)
 }
 
 /// The machine-readable report (view.json): the header and the view, with
@@ -131,13 +135,9 @@ pub fn all(g: &Loaded, seat: Seat, signer: Option<&Signer>) -> Result<Rendered> 
     let header = header(g, seat);
     let players = g.players();
     let events = g.events_for(seat);
-    let (view, board) = g
+    let (view, board, svg) = g
         .session
-        .view(&g.state, &players, seat, &events)
-        .map_err(Error::refused)?;
-    let svg = g
-        .session
-        .svg(&g.state, &players, seat, &events)
+        .view_and_svg(&g.state, &players, seat, &events)
         .map_err(Error::refused)?;
     let text = report::text(&header, you(g, seat), &view, &board)?;
     let text = witnessed(g, seat, text, signer);
@@ -157,7 +157,7 @@ pub fn all(g: &Loaded, seat: Seat, signer: Option<&Signer>) -> Result<Rendered> 
         view: &view,
         orders: due.then(|| g.session.compose(&g.state, seat)),
     };
-    let html = report::html(&header, &text, &svg, &form(g, seat)?, &page)?;
+    let html = report::html(&header, &text, &svg, &form_under(g, seat, &header)?, &page)?;
     Ok(Rendered {
         json: report::json(&header, you(g, seat), view),
         text,
