@@ -44,59 +44,18 @@ pub struct Accepted {
     pub summary: Vec<(String, String, Vec<String>)>,
 }
 
-/// Whether each file's password matched (`None`: not checked), worked
-/// out before the files are checked, every hash side by side: an order
-/// file's Argon2id check costs ~25 ms of one core, and a phase where every
-/// player moves at once brings one file per player.
-struct Verdicts(Vec<Option<bool>>);
-
-impl Verdicts {
-    /// Check the passwords [`password_checks`] found, on every core.
-    fn work_out(checks: Vec<Option<PasswordCheck>>) -> Verdicts {
-        let one = |c: Option<PasswordCheck>| c.map(|c| auth::matches(&c.password, &c.stored));
-        if checks.iter().flatten().count() < 2 {
-            return Verdicts(checks.into_iter().map(one).collect());
-        }
-        use rayon::prelude::*;
-        Verdicts(checks.into_par_iter().map(one).collect())
+/// Whether each password matches its stored hash (`None` where there is
+/// nothing to check), the hashes worked out side by side on every core:
+/// an Argon2id check costs ~25 ms of one core, and a phase where every
+/// player moves at once brings one order file per player.
+fn hash_side_by_side(checks: &[Option<(&str, &str)>]) -> Vec<Option<bool>> {
+    let one =
+        |c: &Option<(&str, &str)>| c.map(|(password, stored)| auth::matches(password, stored));
+    if checks.iter().flatten().count() < 2 {
+        return checks.iter().map(one).collect();
     }
-
-    /// File `file`'s verdict; worked out now if it was not (a file
-    /// [`password_checks`] did not reach).
-    fn matches(&self, file: usize, password: &str, stored: &str) -> bool {
-        match self.0.get(file) {
-            Some(Some(v)) => *v,
-            _ => auth::matches(password, stored),
-        }
-    }
-}
-
-/// A password to check against a player's stored hash. Not `Debug`: it
-/// holds the plaintext.
-struct PasswordCheck {
-    password: String,
-    stored: String,
-}
-
-/// The password checks [`check_orders`] will make, one per file (`None`
-/// for a file whose password is not checked or that fails before its
-/// password is read), taken out so that they can run side by side.
-fn password_checks(g: &Loaded, files: &[Submitted]) -> Vec<Option<PasswordCheck>> {
-    let head = g.head();
-    let ids = g.players();
-    files
-        .iter()
-        .map(|f| {
-            if !f.check_password {
-                return None;
-            }
-            let (of, seat) = envelope(g, &ids, f).ok()?;
-            Some(PasswordCheck {
-                password: of.password,
-                stored: head.players[seat].password.clone(),
-            })
-        })
-        .collect()
+    use rayon::prelude::*;
+    checks.par_iter().map(one).collect()
 }
 
 /// A file's envelope read: its order file and the seat of its player, or
@@ -142,23 +101,36 @@ pub fn check_orders(g: &Loaded, files: &[Submitted]) -> Result<Accepted> {
         }
         return Err(Error::all(problems));
     }
-    let verdicts = Verdicts::work_out(password_checks(g, files));
+    let ids = g.players();
+    // Every envelope read first, so that the files' passwords are hashed
+    // together; each file is then told what it would be told alone.
+    let envelopes: Vec<_> = files.iter().map(|f| envelope(g, &ids, f)).collect();
+    let checks: Vec<Option<(&str, &str)>> = files
+        .iter()
+        .zip(&envelopes)
+        .map(|(f, e)| match e {
+            Ok((of, seat)) if f.check_password => {
+                Some((of.password.as_str(), head.players[*seat].password.as_str()))
+            }
+            _ => None,
+        })
+        .collect();
+    let verdicts = hash_side_by_side(&checks);
     let mut problems = Vec::new();
     let mut orders: BTreeMap<Seat, Vec<AnyOrder>> = BTreeMap::new();
     let mut records = Vec::new();
     let mut summary = Vec::new();
     let awaiting = g.session.awaiting(&g.state);
-    let ids = g.players();
-    for (i, f) in files.iter().enumerate() {
+    for ((f, envelope), verdict) in files.iter().zip(&envelopes).zip(verdicts) {
         let name = &f.name;
-        let (of, seat) = match envelope(g, &ids, f) {
-            Ok(o) => o,
+        let (of, seat) = match envelope {
+            Ok((of, seat)) => (of, *seat),
             Err(p) => {
-                problems.extend(p);
+                problems.extend(p.iter().cloned());
                 continue;
             }
         };
-        if f.check_password && !verdicts.matches(i, &of.password, &head.players[seat].password) {
+        if verdict == Some(false) {
             problems.push(format!(
                 "{name}:{}: wrong password for {}; nothing from this file is used",
                 of.lines.password, of.player
