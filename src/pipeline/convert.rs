@@ -197,14 +197,10 @@ pub fn convert(path: &Path, out: &Path, key: Option<&Path>, now: &str) -> Result
         None => Signer::generate(),
     };
     let c = convert_file(path, signer, now)?;
-    let stem = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "game".into());
-    let beside = |suffix: &str| path.with_file_name(format!("{stem}{suffix}"));
+    let beside = crate::store::v1::Beside::of(path);
     // The passwords as issued, if the old secrets file is there.
     let mut passwords = std::collections::BTreeMap::new();
-    let old_secrets = beside(".secrets.toml");
+    let old_secrets = beside.secrets();
     if old_secrets.exists() {
         let t = limits::read_text(&old_secrets, limits::SECRETS_FILE, "a secrets file")?;
         let v: toml::Table = toml::from_str(&t)
@@ -233,7 +229,7 @@ pub fn convert(path: &Path, out: &Path, key: Option<&Path>, now: &str) -> Result
     store.commit(&c.loaded.record.to_text())?;
     // Orders waiting in the old order folder: checked, then sealed.
     let mut carried = Vec::new();
-    let waiting = beside(".orders").join(format!("turn-{:04}", head.turn));
+    let waiting = beside.orders_dir(head.turn);
     if waiting.is_dir() && head.outcome.is_none() {
         let mut files: Vec<_> = std::fs::read_dir(&waiting)
             .map_err(|e| Error::io(&waiting, e))?
@@ -246,7 +242,7 @@ pub fn convert(path: &Path, out: &Path, key: Option<&Path>, now: &str) -> Result
         files.sort();
         for f in files {
             let text = limits::read_text(&f, limits::ORDER_FILE, "an order file")?;
-            let note = f.with_extension("mail.toml");
+            let note = crate::store::v1::Beside::mail_note(&f);
             let (received, from, message_id) = if note.exists() {
                 let t: toml::Table = toml::from_str(&limits::read_text(
                     &note,
@@ -307,7 +303,7 @@ pub fn convert(path: &Path, out: &Path, key: Option<&Path>, now: &str) -> Result
     }
     // Mails not yet sent.
     let mut mails = 0;
-    let outbox = beside(".outbox");
+    let outbox = beside.outbox();
     if outbox.is_dir() {
         let mut files: Vec<_> = std::fs::read_dir(&outbox)
             .map_err(|e| Error::io(&outbox, e))?

@@ -77,13 +77,12 @@ pub fn undo(
     }
     back.record.seal_with(signer);
     let dir = &store.dir;
-    let archive = dir.archive();
-    dir.ensure_parent(&archive.join("x"))?;
-    let mut kept = archive.join(format!("undone-turn-{:04}.jsonl", phase.turn));
     let mut k = 1;
+    let mut kept = dir.undone(phase.turn, k);
+    dir.ensure_parent(&kept)?;
     while kept.exists() {
         k += 1;
-        kept = archive.join(format!("undone-turn-{:04}-{k}.jsonl", phase.turn));
+        kept = dir.undone(phase.turn, k);
     }
     write::atomic(&kept, g.record.to_text().as_bytes(), Durability::Synced)?;
     let log = dir.undo_log();

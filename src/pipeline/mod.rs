@@ -157,11 +157,12 @@ pub fn stored_orders(w: &Writing) -> Result<Vec<Submitted>> {
             key: head.key.clone(),
             signature: s.signature.clone(),
         };
-        let place = w
-            .store
-            .dir
-            .orders_dir(head.turn)
-            .join(format!("{}.json", s.player));
+        // Its place, named by its player (the file's name, checked by
+        // `orders::waiting`): the turn's folder if that is no plain name.
+        let place = match crate::names::Name::new("player id", &s.player) {
+            Ok(player) => w.store.dir.stored_order(head.turn, &player),
+            Err(_) => w.store.dir.orders_dir(head.turn),
+        };
         if s.game != head.id || !receipt.signature_ok() || sha256_hex(s.text.as_bytes()) != s.sha256
         {
             return Err(Error::refused(format!(

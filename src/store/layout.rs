@@ -1,5 +1,7 @@
 //! The game folder's layout: the only place herald builds a path inside a
-//! game. Every name that goes into a path is a validated [`Name`], a turn
+//! game (beside `v1.rs`, the layout of herald 0.1's files; a test,
+//! `tests/it/store.rs`, holds every other source file to it). Every name
+//! that goes into a path is one of [`NAMES`], a validated [`Name`], a turn
 //! number, or a hex digest herald computed.
 //!
 //! ```text
@@ -15,7 +17,8 @@
 //!   outbox/<digest>.eml      mails waiting to be sent
 //!   inbox/seen               sha256 of every mail read, one a line
 //!   archive/previous.jsonl   the game file before its last change
-//!   archive/                 undone game files and undo.log
+//!   archive/undone-turn-NNNN[-k].jsonl   game files rolled back by `undo`
+//!   archive/undo.log         one line an undo
 //! ```
 
 use super::write;
@@ -24,6 +27,46 @@ use crate::names::Name;
 use std::path::{Path, PathBuf};
 
 pub const GAME_FILE: &str = "game.jsonl";
+const SECRETS: &str = "secrets.toml";
+const KEY: &str = "moderator.key";
+const LOCK: &str = "lock";
+const REPORTS: &str = "reports";
+const DONE: &str = "done";
+const ORDERS: &str = "orders";
+const OUTBOX: &str = "outbox";
+const INBOX: &str = "inbox";
+const SEEN: &str = "seen";
+const ARCHIVE: &str = "archive";
+const PREVIOUS: &str = "previous.jsonl";
+const UNDO_LOG: &str = "undo.log";
+/// herald 0.1's game file, looked for in a folder given to a command.
+const FORMAT1_FILE: &str = "game.json";
+
+/// Every name herald gives a file or folder in a game folder.
+pub const NAMES: [&str; 14] = [
+    GAME_FILE,
+    SECRETS,
+    KEY,
+    LOCK,
+    REPORTS,
+    DONE,
+    ORDERS,
+    OUTBOX,
+    INBOX,
+    SEEN,
+    ARCHIVE,
+    PREVIOUS,
+    UNDO_LOG,
+    FORMAT1_FILE,
+];
+
+/// The folders kept one subfolder a turn (`turn-NNNN`).
+pub const BY_TURN: [&str; 2] = [REPORTS, ORDERS];
+
+/// The name of a turn's folder in `reports/` and `orders/`.
+fn turn_folder(turn: u32) -> String {
+    format!("turn-{turn:04}")
+}
 
 /// A game folder.
 #[derive(Debug, Clone)]
@@ -56,7 +99,7 @@ impl GameDir {
             if arg.join(GAME_FILE).is_file() {
                 return Ok(Found::Folder(GameDir::at(arg)));
             }
-            let old = arg.join("game.json");
+            let old = arg.join(FORMAT1_FILE);
             if old.is_file() && is_format1(&old) {
                 return Ok(Found::Format1(old));
             }
@@ -84,20 +127,20 @@ impl GameDir {
         self.root.join(GAME_FILE)
     }
     pub fn secrets(&self) -> PathBuf {
-        self.root.join("secrets.toml")
+        self.root.join(SECRETS)
     }
     pub fn key(&self) -> PathBuf {
-        self.root.join("moderator.key")
+        self.root.join(KEY)
     }
     pub fn lock(&self) -> PathBuf {
-        self.root.join("lock")
+        self.root.join(LOCK)
     }
 
     pub fn reports(&self) -> PathBuf {
-        self.root.join("reports")
+        self.root.join(REPORTS)
     }
     pub fn report_dir(&self, turn: u32) -> PathBuf {
-        self.reports().join(format!("turn-{turn:04}"))
+        self.reports().join(turn_folder(turn))
     }
     /// `ext` is one of herald's own: txt, json, svg, html, png.
     pub fn report(&self, turn: u32, player: &Name, ext: &'static str) -> PathBuf {
@@ -105,21 +148,21 @@ impl GameDir {
     }
     /// Written last into a turn's report folder: its reports are complete.
     pub fn reports_done(&self, turn: u32) -> PathBuf {
-        self.report_dir(turn).join("done")
+        self.report_dir(turn).join(DONE)
     }
 
     pub fn orders(&self) -> PathBuf {
-        self.root.join("orders")
+        self.root.join(ORDERS)
     }
     pub fn orders_dir(&self, turn: u32) -> PathBuf {
-        self.orders().join(format!("turn-{turn:04}"))
+        self.orders().join(turn_folder(turn))
     }
     pub fn stored_order(&self, turn: u32, player: &Name) -> PathBuf {
         self.orders_dir(turn).join(format!("{player}.json"))
     }
 
     pub fn outbox(&self) -> PathBuf {
-        self.root.join("outbox")
+        self.root.join(OUTBOX)
     }
     /// A queued mail, named by a digest of its Message-ID, so queueing the
     /// same mail twice leaves one file.
@@ -129,18 +172,32 @@ impl GameDir {
     }
 
     pub fn inbox_seen(&self) -> PathBuf {
-        self.root.join("inbox").join("seen")
+        self.root.join(INBOX).join(SEEN)
     }
 
     pub fn archive(&self) -> PathBuf {
-        self.root.join("archive")
+        self.root.join(ARCHIVE)
     }
     /// The game file as it was before its last change.
     pub fn previous(&self) -> PathBuf {
-        self.archive().join("previous.jsonl")
+        self.archive().join(PREVIOUS)
+    }
+    /// Where the commit links the game file it replaces before renaming
+    /// the link to [`GameDir::previous`]: a temporary name of process `pid`.
+    pub fn previous_link(&self, pid: u32) -> PathBuf {
+        self.archive().join(format!(".previous-{pid}"))
+    }
+    /// The `k`th game file rolled back from `turn` (`k` from 1: the first
+    /// has no number).
+    pub fn undone(&self, turn: u32, k: u32) -> PathBuf {
+        let turn = turn_folder(turn);
+        match k {
+            0 | 1 => self.archive().join(format!("undone-{turn}.jsonl")),
+            k => self.archive().join(format!("undone-{turn}-{k}.jsonl")),
+        }
     }
     pub fn undo_log(&self) -> PathBuf {
-        self.archive().join("undo.log")
+        self.archive().join(UNDO_LOG)
     }
 
     /// Create the folder holding `path` (inside this game) if missing, 0700.

@@ -10,9 +10,50 @@ use crate::games::Outcome;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub const FORMAT: u32 = 1;
+
+/// The files herald 0.1 kept beside a game file `<stem>.json`: the only
+/// place herald builds their paths.
+pub struct Beside {
+    game_file: PathBuf,
+    stem: String,
+}
+
+impl Beside {
+    pub fn of(game_file: &Path) -> Beside {
+        let stem = game_file
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "game".into());
+        Beside {
+            game_file: game_file.to_path_buf(),
+            stem,
+        }
+    }
+    fn named(&self, suffix: &str) -> PathBuf {
+        self.game_file
+            .with_file_name(format!("{}{suffix}", self.stem))
+    }
+    /// `<stem>.secrets.toml`: the seed and the passwords as issued.
+    pub fn secrets(&self) -> PathBuf {
+        self.named(".secrets.toml")
+    }
+    /// `<stem>.orders/turn-NNNN/`: the order files waiting for `turn`.
+    pub fn orders_dir(&self, turn: u32) -> PathBuf {
+        self.named(".orders").join(format!("turn-{turn:04}"))
+    }
+    /// The note of the mail an order file came in (`<player>.mail.toml`
+    /// beside `<player>.toml`).
+    pub fn mail_note(order_file: &Path) -> PathBuf {
+        order_file.with_extension("mail.toml")
+    }
+    /// `<stem>.outbox/`: mails not yet sent.
+    pub fn outbox(&self) -> PathBuf {
+        self.named(".outbox")
+    }
+}
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct LogEntry {

@@ -111,7 +111,7 @@ fn sweep_in(dir: &Path, depth: usize) {
     let by_turn = depth == 1
         && dir
             .file_name()
-            .is_some_and(|n| n == "reports" || n == "orders");
+            .is_some_and(|n| super::layout::BY_TURN.iter().any(|b| n == *b));
     let mut turns: Vec<(u64, std::path::PathBuf)> = Vec::new();
     for e in list.flatten() {
         let Ok(t) = e.file_type() else { continue };
