@@ -1,6 +1,19 @@
 //! The one error type: what went wrong, said so the user knows what to do,
-//! and which exit status it maps to: 0 success, 1 refused input (nothing
-//! written), 2 usage, 3 busy (another herald holds the game's lock).
+//! and the exit status it maps to ([`Kind::exit_code`]):
+//!
+//! | status | kind | meaning |
+//! |---|---|---|
+//! | 0 | | success |
+//! | 1 | [`Kind::Refused`] | refused input (bad orders, a bad or damaged file, a failed check, a failed read or write): nothing written |
+//! | 2 | [`Kind::Usage`] | the command line was wrong |
+//! | 3 | [`Kind::Busy`] | another herald holds the game's lock: try again later |
+//! | 70 | [`Kind::Internal`] | a fault in herald itself (a bug: report it); `EX_SOFTWARE` of sysexits.h |
+//!
+//! Refused input is described by [`Problem`]s, each naming the file and
+//! line where they are known and the reason; they become the lines the user
+//! reads when they become an [`Error`] (`file:line: reason`). The lines are
+//! kept as text in [`Error::problems`] because the host's mail replies and
+//! logs read them as such.
 
 use std::fmt;
 
@@ -12,16 +25,91 @@ pub enum Kind {
     Usage,
     /// Another herald holds the game's lock (exit 3): try again later.
     Busy,
+    /// A fault in herald itself, not in what it was given (exit 70).
+    Internal,
+}
+
+impl Kind {
+    /// The process exit status of this kind of error (the table above).
+    pub fn exit_code(self) -> i32 {
+        match self {
+            Kind::Refused => 1,
+            Kind::Usage => 2,
+            Kind::Busy => 3,
+            Kind::Internal => 70,
+        }
+    }
+}
+
+/// One reason a piece of input was refused: the file and the line where
+/// they are known, and what is wrong (and what would be accepted).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// How the file is named to the user (its path as given), if any.
+    pub file: Option<String>,
+    /// The 1-based line in that file, if known.
+    pub line: Option<usize>,
+    pub reason: String,
+}
+
+impl Problem {
+    /// A problem at a line of a file.
+    pub fn at(file: &str, line: usize, reason: impl Into<String>) -> Problem {
+        Problem {
+            file: Some(file.to_string()),
+            line: Some(line),
+            reason: reason.into(),
+        }
+    }
+    /// A problem with a file as a whole.
+    pub fn in_file(file: &str, reason: impl Into<String>) -> Problem {
+        Problem {
+            file: Some(file.to_string()),
+            line: None,
+            reason: reason.into(),
+        }
+    }
+}
+
+impl fmt::Display for Problem {
+    /// `file:line: reason`, `file: reason` or `reason`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (&self.file, self.line) {
+            (Some(file), Some(line)) => write!(f, "{file}:{line}: {}", self.reason),
+            (Some(file), None) => write!(f, "{file}: {}", self.reason),
+            (None, _) => write!(f, "{}", self.reason),
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
 pub struct Error {
     pub kind: Kind,
-    /// Every problem found, one line each.
+    /// Every problem found, one line each, as the user reads them.
     pub problems: Vec<String>,
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Why a write found no room, told apart from other I/O errors by
+/// [`no_room`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoRoom {
+    /// The disk (or the quota) is full: `ENOSPC`.
+    DiskFull,
+    /// The file would pass the size this process may write: `EFBIG`.
+    FileTooLarge,
+}
+
+/// Whether an I/O error says there is no room to write, and which: the
+/// standard library's [`std::io::ErrorKind`]s for `ENOSPC` and `EFBIG`.
+pub fn no_room(e: &std::io::Error) -> Option<NoRoom> {
+    match e.kind() {
+        std::io::ErrorKind::StorageFull => Some(NoRoom::DiskFull),
+        std::io::ErrorKind::FileTooLarge => Some(NoRoom::FileTooLarge),
+        _ => None,
+    }
+}
 
 impl Error {
     pub fn refused(msg: impl Into<String>) -> Error {
@@ -36,6 +124,10 @@ impl Error {
             problems,
         }
     }
+    /// Input refused for these problems, each said as `file:line: reason`.
+    pub fn from_problems(problems: Vec<Problem>) -> Error {
+        Error::all(problems.iter().map(Problem::to_string).collect())
+    }
     pub fn usage(msg: impl Into<String>) -> Error {
         Error {
             kind: Kind::Usage,
@@ -46,6 +138,14 @@ impl Error {
         Error {
             kind: Kind::Busy,
             problems: vec![msg.into()],
+        }
+    }
+    /// A fault in herald itself (a thread that died, a broken invariant):
+    /// said as `internal: <what>`, exit status 70.
+    pub fn internal(what: impl fmt::Display) -> Error {
+        Error {
+            kind: Kind::Internal,
+            problems: vec![format!("internal: {what}")],
         }
     }
     /// A failed read or write, said so the user can act: a full disk or
@@ -59,11 +159,13 @@ impl Error {
         Error::refused(format!("{}: {why}", path.display()))
     }
     pub fn exit_code(&self) -> i32 {
-        match self.kind {
-            Kind::Refused => 1,
-            Kind::Usage => 2,
-            Kind::Busy => 3,
-        }
+        self.kind.exit_code()
+    }
+}
+
+impl From<Vec<Problem>> for Error {
+    fn from(problems: Vec<Problem>) -> Error {
+        Error::from_problems(problems)
     }
 }
 
@@ -80,3 +182,40 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_kind_has_its_own_exit_status() {
+        let codes = [Kind::Refused, Kind::Usage, Kind::Busy, Kind::Internal].map(Kind::exit_code);
+        assert_eq!(codes, [1, 2, 3, 70]);
+        let e = Error::internal("a thread failed");
+        assert_eq!(
+            (e.exit_code(), e.to_string().as_str()),
+            (70, "internal: a thread failed")
+        );
+    }
+
+    #[test]
+    fn a_problem_names_what_is_known_of_where() {
+        assert_eq!(Problem::at("o.toml", 3, "bad").to_string(), "o.toml:3: bad");
+        assert_eq!(Problem::in_file("o.toml", "bad").to_string(), "o.toml: bad");
+        let e = Error::from(vec![Problem::at("a", 1, "x"), Problem::in_file("b", "y")]);
+        assert_eq!(
+            (e.kind, e.problems),
+            (Kind::Refused, vec!["a:1: x".into(), "b: y".into()])
+        );
+    }
+
+    #[test]
+    fn no_room_is_told_by_the_kind_of_io_error() {
+        let full = std::io::Error::from_raw_os_error(libc::ENOSPC);
+        let big = std::io::Error::from_raw_os_error(libc::EFBIG);
+        let denied = std::io::Error::from_raw_os_error(libc::EACCES);
+        assert_eq!(no_room(&full), Some(NoRoom::DiskFull));
+        assert_eq!(no_room(&big), Some(NoRoom::FileTooLarge));
+        assert_eq!(no_room(&denied), None);
+    }
+}

@@ -1,4 +1,4 @@
-//! Seeded randomness (DESIGN.md, "Determinism and verifiable dice").
+//! Seeded randomness (docs/design.md, "Turns, phases and randomness").
 //!
 //! Every stream is ChaCha20. A phase's dice are seeded from the seed and
 //! the orders accepted for the phase (`chain::dice`, docs/trust.md); set-up,

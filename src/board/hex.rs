@@ -1,4 +1,4 @@
-//! Axial hex coordinates on flat-topped boards (DESIGN.md, "Conventions").
+//! Axial hex coordinates on flat-topped boards.
 //!
 //! N = (0,-1), NE = (1,-1), SE = (1,0), S = (0,1), SW = (-1,1), NW = (-1,0).
 //! Directions are listed clockwise starting from north, so `dir.turn(k)`

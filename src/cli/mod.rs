@@ -1,7 +1,8 @@
 //! The command line: one file per subcommand. Each takes its arguments,
 //! makes one call into the library and returns the text to print, or an
 //! [`Error`] that `main` turns into a message and an exit status:
-//! 0 success, 1 refused input (nothing written), 2 usage, 3 busy.
+//! 0 success, 1 refused input (nothing written), 2 usage, 3 busy, 70 an
+//! internal fault (`crate::error::Kind`).
 
 mod check;
 mod convert;
@@ -32,7 +33,7 @@ use std::time::Duration;
     version,
     about = "A play-by-email turn processor",
     long_about = None,
-    after_help = "A game is a folder (`herald new <game> --out <folder>`); every other command takes the folder or the game.jsonl in it.\n\nExit status: 0 success; 1 refused (bad orders, a bad game file, a failed check: nothing written); 2 usage (a wrong argument); 3 busy (another herald is writing the game: try again)."
+    after_help = "A game is a folder (`herald new <game> --out <folder>`); every other command takes the folder or the game.jsonl in it.\n\nExit status: 0 success; 1 refused (bad orders, a bad game file, a failed check: nothing written); 2 usage (a wrong argument); 3 busy (another herald is writing the game: try again); 70 an internal fault (a bug in herald: please report it)."
 )]
 pub struct Cli {
     /// How long a command that changes a game waits for another herald
@@ -117,14 +118,4 @@ pub fn now(arg: Option<&str>) -> Result<chrono::DateTime<chrono::FixedOffset>> {
         Some(s) => crate::time::parse_time(s).map_err(|e| Error::usage(format!("--now {s}: {e}"))),
         None => Ok(chrono::Utc::now().fixed_offset()),
     }
-}
-
-/// Find a player's seat by id, or say who the players are.
-pub fn seat_of(g: &crate::pipeline::Loaded, id: &str) -> Result<usize> {
-    g.head().player_index(id).ok_or_else(|| {
-        Error::usage(format!(
-            "`{id}` is not a player of this game ({})",
-            g.players().join(", ")
-        ))
-    })
 }

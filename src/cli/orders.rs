@@ -12,6 +12,6 @@ pub struct Args {
 
 pub fn run(a: Args) -> Result<String> {
     let (_, g) = pipeline::open(&a.game)?;
-    let seat = super::seat_of(&g, &a.player)?;
+    let seat = g.seat_of(&a.player)?;
     pipeline::render::form(&g, seat)
 }

@@ -59,7 +59,7 @@ pub fn run(a: Args, wait: Duration) -> Result<String> {
         }
         _ => g,
     };
-    let seat = super::seat_of(&g, &player)?;
+    let seat = g.seat_of(&player)?;
     let bytes = match a.format.as_str() {
         "eml" => {
             let now = super::now(a.now.as_deref())?.to_rfc3339();

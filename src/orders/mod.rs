@@ -1,4 +1,4 @@
-//! The order-file envelope (DESIGN.md, "Order file"): which game, which
+//! The order-file envelope (docs/design.md, "Errors and order files"): which game, which
 //! player, which turn, the password, and the order lines with the line
 //! numbers they stand on in the file, so errors can point at them.
 //!
@@ -22,6 +22,7 @@
 
 pub mod slips;
 
+use crate::error::Problem;
 use std::ops::Range;
 
 #[derive(Debug, Clone)]
@@ -78,12 +79,12 @@ pub const SHAPE: &str = "an order file looks like:\n  game = \"<game id>\"\n  pl
 /// Where each line starts, to turn byte offsets into line numbers in
 /// O(log n) each (counting newlines from the start for every order was the
 /// quadratic step that made a 1 MB file take minutes).
-pub struct LineIndex {
+struct LineIndex {
     starts: Vec<usize>,
 }
 
 impl LineIndex {
-    pub fn new(text: &str) -> LineIndex {
+    fn new(text: &str) -> LineIndex {
         let mut starts = vec![0];
         starts.extend(
             text.bytes()
@@ -95,7 +96,7 @@ impl LineIndex {
     }
 
     /// The 1-based line holding byte `offset`.
-    pub fn line(&self, offset: usize) -> usize {
+    fn line(&self, offset: usize) -> usize {
         self.starts.partition_point(|&s| s <= offset)
     }
 }
@@ -182,7 +183,7 @@ pub fn normalise(text: &str) -> String {
 }
 
 /// `key` written nearly right: the key meant, if it is plain which.
-pub fn meant_key(key: &str) -> Option<&'static str> {
+fn meant_key(key: &str) -> Option<&'static str> {
     let k = key.trim().to_ascii_lowercase();
     let k = k.trim_matches(['"', '\'']);
     let synonym = match k {
@@ -225,7 +226,7 @@ fn distance(a: &str, b: &str) -> usize {
 }
 
 /// How errors call the value of a key.
-pub fn what(key: &str) -> &'static str {
+fn what(key: &str) -> &'static str {
     match key {
         "game" => "game id",
         "player" => "player id",
@@ -238,168 +239,60 @@ pub fn what(key: &str) -> &'static str {
 
 impl OrderFile {
     /// Parse an order file. Every problem with the envelope is listed, one
-    /// line each, naming the line and what to write instead.
+    /// each, naming the line and what to write instead.
     ///
     /// A whole report pasted back (or quoted in a mail reply) works too:
     /// everything up to the report's `----- ORDERS` line is ignored, and a
     /// form quoted with `>` is unquoted. Without that line, words before the
     /// first `game =` line (a greeting in a mail) are ignored. Line numbers
     /// still count from the top of what was sent.
-    pub fn parse(name: &str, sent: &str) -> Result<OrderFile, Vec<String>> {
+    pub fn parse(name: &str, sent: &str) -> Result<OrderFile, Vec<Problem>> {
         if sent.len() > MAX_BYTES {
-            return Err(vec![format!(
-                "{name}: this is {} bytes; an order file may be at most {MAX_BYTES} bytes (64 KiB): send only the order form",
-                sent.len()
+            return Err(vec![Problem::in_file(
+                name,
+                format!(
+                    "this is {} bytes; an order file may be at most {MAX_BYTES} bytes (64 KiB): send only the order form",
+                    sent.len()
+                ),
             )]);
         }
         let (body, skipped) = order_form(sent);
         let norm = normalise(&body);
-        let index = LineIndex::new(&norm);
-        let line_of = |offset: usize| index.line(offset) + skipped;
-        let doc = match toml_edit::ImDocument::parse(norm.as_str()) {
-            Ok(d) => d,
-            Err(e) => {
-                let found = slips::diagnose(&norm);
-                if !found.is_empty() {
-                    return Err(found
-                        .into_iter()
-                        .map(|(line, msg)| format!("{name}:{}: {msg}", line + skipped))
-                        .collect());
-                }
-                let line = e.span().map(|s| line_of(s.start)).unwrap_or(1 + skipped);
-                let msg = e.message().trim().replace('\n', " ");
-                return Err(vec![format!(
-                    "{name}:{line}: this is not a valid order file ({msg}); {SHAPE}"
-                )]);
-            }
+        let mut r = Reader {
+            name,
+            norm: &norm,
+            index: LineIndex::new(&norm),
+            skipped,
+            problems: Vec::new(),
         };
-        let mut problems = Vec::new();
+        let doc = r.document()?;
+        let header = r.header(&doc);
         let mut lines = HeaderLines::default();
-        let mut fields: [Option<(&toml_edit::Item, usize)>; 5] = [None; 5];
-        let mut meant: Vec<&str> = Vec::new();
-        for (key, item) in doc.as_table().iter() {
-            let line = doc
-                .as_table()
-                .key(key)
-                .and_then(|k| k.span())
-                .or_else(|| item.span())
-                .map(|s| line_of(s.start))
-                .unwrap_or(1 + skipped);
-            match KEYS.iter().position(|k| *k == key) {
-                Some(i) => fields[i] = Some((item, line)),
-                None => {
-                    meant.extend(meant_key(key));
-                    problems.push(format!("{name}:{line}: {}", slips::unknown_key(key)));
-                }
-            }
-        }
-        let mut string = |i: usize, line: &mut usize| -> Option<(String, Range<usize>)> {
-            let key = KEYS[i];
-            let (item, at) = fields[i]?;
-            *line = at;
-            match item.as_value() {
-                Some(toml_edit::Value::String(s)) => {
-                    Some((s.value().trim().to_string(), s.span().unwrap_or(0..0)))
-                }
-                Some(v) => {
-                    let shown = raw_of(&norm, v.span());
-                    let shown = if key == "password" { "…" } else { shown };
-                    problems.push(format!(
-                        "{name}:{at}: the {} needs double quotes: {key} = \"{shown}\"",
-                        what(key)
-                    ));
-                    None
-                }
-                None => {
-                    problems.push(format!(
-                        "{name}:{at}: write the {} as {key} = \"…\", not as a table",
-                        what(key)
-                    ));
-                    None
-                }
-            }
-        };
-        let game = string(0, &mut lines.game);
-        let player = string(1, &mut lines.player);
-        let password = string(3, &mut lines.password);
-        let turn = fields[2].and_then(|(item, at)| {
-            lines.turn = at;
-            let bad = |problems: &mut Vec<String>, shown: &str| {
-                problems.push(format!(
-                    "{name}:{at}: the turn is a number, without quotes: turn = {shown}"
-                ));
-            };
-            match item.as_value() {
-                Some(toml_edit::Value::Integer(v)) => match u32::try_from(*v.value()) {
-                    Ok(t) => Some(t),
-                    Err(_) => {
-                        problems.push(format!(
-                            "{name}:{at}: turn {} is not a turn number; write the turn your report asks orders for",
-                            v.value()
-                        ));
-                        None
-                    }
-                },
-                Some(toml_edit::Value::String(s)) if s.value().trim().parse::<u32>().is_ok() => {
-                    bad(&mut problems, s.value().trim());
-                    None
-                }
-                _ => {
-                    problems.push(format!(
-                        "{name}:{at}: the turn is a number, without quotes: turn = 3 (the turn your report asks orders for)"
-                    ));
-                    None
-                }
-            }
-        });
-        let orders = fields[4].and_then(|(item, at)| {
-            orders_of(name, &norm, item, at, &index, skipped, &mut problems)
-        });
-        let missing = |key: &str, what: &str| format!("{name}: `{key}` is missing: {what}");
-        if fields[0].is_none() && !meant.contains(&"game") {
-            problems.push(missing(
-                "game",
-                "write game = \"<the game id in your report>\"",
-            ));
-        }
-        if fields[1].is_none() && !meant.contains(&"player") {
-            problems.push(missing("player", "write player = \"<your player id>\""));
-        }
-        if fields[2].is_none() && !meant.contains(&"turn") {
-            problems.push(missing(
-                "turn",
-                "write turn = <number> (the turn your report asks orders for)",
-            ));
-        }
-        if fields[3].is_none() && !meant.contains(&"password") {
-            problems.push(missing(
-                "password",
-                "write password = \"<the password the moderator sent you>\"",
-            ));
-        }
-        if fields[4].is_none() && !meant.contains(&"orders") {
-            problems.push(missing(
-                "orders",
-                "after the password write your orders in quotes, one a line, between orders = [ and ]",
-            ));
-        }
+        let game = r.string(&header.game, "game", &mut lines.game);
+        let player = r.string(&header.player, "player", &mut lines.player);
+        let password = r.string(&header.password, "password", &mut lines.password);
+        let turn = r.turn(&header.turn, &mut lines.turn);
+        let orders = header.orders.as_ref().and_then(|k| r.orders(k));
+        r.missing(&header);
         match (game, player, turn, password, orders) {
-            (Some(game), Some(player), Some(turn), Some((password, span)), Some(orders))
-                if problems.is_empty() =>
-            {
-                Ok(OrderFile {
-                    name: name.to_string(),
-                    text: body,
-                    game: game.0,
-                    player: player.0,
-                    turn,
-                    password,
-                    orders,
-                    lines,
-                    password_span: span,
-                })
-            }
-            _ => Err(problems),
+            (
+                Some((game, _)),
+                Some((player, _)),
+                Some(turn),
+                Some((password, span)),
+                Some(orders),
+            ) if r.problems.is_empty() => Ok(OrderFile {
+                name: name.to_string(),
+                text: body,
+                game,
+                player,
+                turn,
+                password,
+                orders,
+                lines,
+                password_span: span,
+            }),
+            _ => Err(r.problems),
         }
     }
 
@@ -409,6 +302,282 @@ impl OrderFile {
         let r = &self.password_span;
         format!("{}\"\"{}", &self.text[..r.start], &self.text[r.end..])
     }
+}
+
+/// What to write for each key an order file leaves out, in [`KEYS`] order.
+const MISSING: [(&str, &str); 5] = [
+    ("game", "write game = \"<the game id in your report>\""),
+    ("player", "write player = \"<your player id>\""),
+    (
+        "turn",
+        "write turn = <number> (the turn your report asks orders for)",
+    ),
+    (
+        "password",
+        "write password = \"<the password the moderator sent you>\"",
+    ),
+    (
+        "orders",
+        "after the password write your orders in quotes, one a line, between orders = [ and ]",
+    ),
+];
+
+/// A key of the header as found: its value and the line it stands on.
+struct Keyed<'d> {
+    item: &'d toml_edit::Item,
+    line: usize,
+}
+
+/// The header's keys as found in the document, by name; `meant` holds the
+/// keys that misspelt keys stand for (told already, so not "missing").
+#[derive(Default)]
+struct Header<'d> {
+    game: Option<Keyed<'d>>,
+    player: Option<Keyed<'d>>,
+    turn: Option<Keyed<'d>>,
+    password: Option<Keyed<'d>>,
+    orders: Option<Keyed<'d>>,
+    meant: Vec<&'static str>,
+}
+
+impl<'d> Header<'d> {
+    /// The place for `key`, if it is one of [`KEYS`].
+    fn slot(&mut self, key: &str) -> Option<&mut Option<Keyed<'d>>> {
+        match key {
+            "game" => Some(&mut self.game),
+            "player" => Some(&mut self.player),
+            "turn" => Some(&mut self.turn),
+            "password" => Some(&mut self.password),
+            "orders" => Some(&mut self.orders),
+            _ => None,
+        }
+    }
+
+    /// Whether `key` was given (or a misspelling of it, told already).
+    fn has(&self, key: &str) -> bool {
+        let given = match key {
+            "game" => &self.game,
+            "player" => &self.player,
+            "turn" => &self.turn,
+            "password" => &self.password,
+            _ => &self.orders,
+        };
+        given.is_some() || self.meant.contains(&key)
+    }
+}
+
+/// One order file being read: its name, its normalised text, where its
+/// lines start, and the problems found so far.
+struct Reader<'a> {
+    name: &'a str,
+    norm: &'a str,
+    index: LineIndex,
+    /// Lines of what was sent above the order form.
+    skipped: usize,
+    problems: Vec<Problem>,
+}
+
+impl<'a> Reader<'a> {
+    /// The line, counted from the top of what was sent, of a byte offset.
+    fn line_of(&self, offset: usize) -> usize {
+        self.index.line(offset) + self.skipped
+    }
+
+    fn problem(&mut self, line: usize, reason: String) {
+        self.problems.push(Problem::at(self.name, line, reason));
+    }
+
+    /// The text as a TOML document, or the slips that keep it from being
+    /// one (or TOML's own word when no slip is recognised).
+    fn document(&self) -> Result<toml_edit::ImDocument<&'a str>, Vec<Problem>> {
+        toml_edit::ImDocument::parse(self.norm).map_err(|e| {
+            let found = slips::diagnose(self.norm);
+            if !found.is_empty() {
+                return found
+                    .into_iter()
+                    .map(|(line, msg)| Problem::at(self.name, line + self.skipped, msg))
+                    .collect();
+            }
+            let line = e
+                .span()
+                .map(|s| self.line_of(s.start))
+                .unwrap_or(1 + self.skipped);
+            let msg = e.message().trim().replace('\n', " ");
+            vec![Problem::at(
+                self.name,
+                line,
+                format!("this is not a valid order file ({msg}); {SHAPE}"),
+            )]
+        })
+    }
+
+    /// The document's keys: each of [`KEYS`] with its line; any other key
+    /// told as a problem, and the key it was meant to be remembered.
+    fn header<'d>(&mut self, doc: &'d toml_edit::ImDocument<&'a str>) -> Header<'d> {
+        let mut header = Header::default();
+        for (key, item) in doc.as_table().iter() {
+            let line = doc
+                .as_table()
+                .key(key)
+                .and_then(|k| k.span())
+                .or_else(|| item.span())
+                .map(|s| self.line_of(s.start))
+                .unwrap_or(1 + self.skipped);
+            match header.slot(key) {
+                Some(slot) => *slot = Some(Keyed { item, line }),
+                None => {
+                    header.meant.extend(meant_key(key));
+                    self.problem(line, slips::unknown_key(key));
+                }
+            }
+        }
+        header
+    }
+
+    /// A string key's value (trimmed) and where it stands in the text;
+    /// `line` is set to the key's line when the key is there.
+    fn string(
+        &mut self,
+        found: &Option<Keyed>,
+        key: &str,
+        line: &mut usize,
+    ) -> Option<(String, Range<usize>)> {
+        let Keyed { item, line: at } = found.as_ref()?;
+        *line = *at;
+        let what = what(key);
+        let reason = match item.as_value() {
+            Some(toml_edit::Value::String(s)) => {
+                return Some((s.value().trim().to_string(), s.span().unwrap_or(0..0)))
+            }
+            Some(v) => {
+                let shown = raw_of(self.norm, v.span());
+                let shown = if key == "password" { "…" } else { shown };
+                format!("the {what} needs double quotes: {key} = \"{shown}\"")
+            }
+            None => format!("write the {what} as {key} = \"…\", not as a table"),
+        };
+        self.problem(*at, reason);
+        None
+    }
+
+    /// The turn: a whole number without quotes; `line` is set to the
+    /// key's line when the key is there.
+    fn turn(&mut self, found: &Option<Keyed>, line: &mut usize) -> Option<u32> {
+        let Keyed { item, line: at } = found.as_ref()?;
+        *line = *at;
+        let reason = match item.as_value() {
+            Some(toml_edit::Value::Integer(v)) => match u32::try_from(*v.value()) {
+                Ok(t) => return Some(t),
+                Err(_) => format!(
+                    "turn {} is not a turn number; write the turn your report asks orders for",
+                    v.value()
+                ),
+            },
+            Some(toml_edit::Value::String(s)) if s.value().trim().parse::<u32>().is_ok() => {
+                format!(
+                    "the turn is a number, without quotes: turn = {}",
+                    s.value().trim()
+                )
+            }
+            _ => "the turn is a number, without quotes: turn = 3 (the turn your report asks orders for)".to_string(),
+        };
+        self.problem(*at, reason);
+        None
+    }
+
+    /// The orders: a list of strings (the form's way), or one string (one
+    /// order, or one order a line); empty orders left out.
+    fn orders(&mut self, found: &Keyed) -> Option<Vec<OrderLine>> {
+        let at = found.line;
+        let mut out = match found.item.as_value() {
+            Some(toml_edit::Value::Array(list)) => self.order_list(list, at)?,
+            Some(toml_edit::Value::String(s)) => self.order_lines(s, at),
+            _ => {
+                self.problem(
+                    at,
+                    "the orders are a list, each in double quotes: orders = [\"<order>\", \"<order>\"]".into(),
+                );
+                return None;
+            }
+        };
+        if !self.within_limit(out.len(), at) {
+            return None;
+        }
+        out.retain(|o| !o.text.is_empty());
+        Some(out)
+    }
+
+    /// Whether `n` orders are few enough for one file ([`MAX_ORDERS`]).
+    fn within_limit(&mut self, n: usize, at: usize) -> bool {
+        if n > MAX_ORDERS {
+            self.problem(
+                at,
+                format!("{n} orders; an order file may hold at most {MAX_ORDERS}"),
+            );
+        }
+        n <= MAX_ORDERS
+    }
+
+    /// `orders = ["…", "…"]`: each string an order on its own line.
+    fn order_list(&mut self, list: &toml_edit::Array, at: usize) -> Option<Vec<OrderLine>> {
+        if !self.within_limit(list.len(), at) {
+            return None;
+        }
+        let before = self.problems.len();
+        let mut out = Vec::new();
+        for v in list.iter() {
+            let line = v.span().map(|s| self.line_of(s.start)).unwrap_or(at);
+            match v {
+                toml_edit::Value::String(s) => out.push(OrderLine {
+                    line,
+                    text: tidy(s.value()),
+                }),
+                other => {
+                    let shown = raw_of(self.norm, other.span());
+                    let shown = shown.trim_matches(['[', ']', '{', '}']).trim();
+                    self.problem(
+                        line,
+                        format!("each order goes in double quotes: \"{shown}\""),
+                    );
+                }
+            }
+        }
+        (self.problems.len() == before).then_some(out)
+    }
+
+    /// `orders = "…"`: each line of the string an order. A multi-line
+    /// string starts on the line after its opening quotes.
+    fn order_lines(&self, s: &toml_edit::Formatted<String>, at: usize) -> Vec<OrderLine> {
+        let start = s.span().map(|r| self.line_of(r.start)).unwrap_or(at);
+        let raw = s.span().and_then(|r| self.norm.get(r)).unwrap_or("");
+        let first = start + usize::from(raw.starts_with("\"\"\"\n") || raw.starts_with("'''\n"));
+        s.value()
+            .split('\n')
+            .enumerate()
+            .map(|(k, l)| OrderLine {
+                line: first + k,
+                text: tidy(l),
+            })
+            .collect()
+    }
+
+    /// Each key left out (and not misspelt: that was told already), with
+    /// what to write.
+    fn missing(&mut self, header: &Header) {
+        for (key, what) in MISSING {
+            if !header.has(key) {
+                self.problems.push(Problem::in_file(
+                    self.name,
+                    format!("`{key}` is missing: {what}"),
+                ));
+            }
+        }
+    }
+}
+
+/// An order with its runs of white space made single spaces.
+fn tidy(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The text a value was written as (one line of it, at most 60 bytes).
@@ -424,78 +593,54 @@ fn raw_of(text: &str, span: Option<Range<usize>>) -> &str {
     }
 }
 
-/// The orders: a list of strings (the form's way), or one string (one
-/// order, or one order a line).
-fn orders_of(
-    name: &str,
-    norm: &str,
-    item: &toml_edit::Item,
-    at: usize,
-    index: &LineIndex,
-    skipped: usize,
-    problems: &mut Vec<String>,
-) -> Option<Vec<OrderLine>> {
-    let line_of = |offset: usize| index.line(offset) + skipped;
-    let tidy = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
-    let mut out = Vec::new();
-    match item.as_value() {
-        Some(toml_edit::Value::Array(list)) => {
-            if list.len() > MAX_ORDERS {
-                problems.push(format!(
-                    "{name}:{at}: {} orders; an order file may hold at most {MAX_ORDERS}",
-                    list.len()
-                ));
-                return None;
-            }
-            let before = problems.len();
-            for v in list.iter() {
-                let line = v.span().map(|s| line_of(s.start)).unwrap_or(at);
-                match v {
-                    toml_edit::Value::String(s) => out.push(OrderLine {
-                        line,
-                        text: tidy(s.value()),
-                    }),
-                    other => {
-                        let shown = raw_of(norm, other.span());
-                        problems.push(format!(
-                            "{name}:{line}: each order goes in double quotes: \"{}\"",
-                            shown.trim_matches(['[', ']', '{', '}']).trim()
-                        ));
-                    }
-                }
-            }
-            if problems.len() > before {
-                return None;
-            }
-        }
-        Some(toml_edit::Value::String(s)) => {
-            // One string: each of its lines an order. A multi-line string
-            // starts on the line after its opening quotes.
-            let start = s.span().map(|r| line_of(r.start)).unwrap_or(at);
-            let raw = s.span().and_then(|r| norm.get(r)).unwrap_or("");
-            let first =
-                start + usize::from(raw.starts_with("\"\"\"\n") || raw.starts_with("'''\n"));
-            for (k, l) in s.value().split('\n').enumerate() {
-                out.push(OrderLine {
-                    line: first + k,
-                    text: tidy(l),
-                });
-            }
-            if out.len() > MAX_ORDERS {
-                problems.push(format!(
-                    "{name}:{at}: {} orders; an order file may hold at most {MAX_ORDERS}",
-                    out.len()
-                ));
-                return None;
-            }
-        }
-        _ => {
-            problems.push(format!(
-                "{name}:{at}: the orders are a list, each in double quotes: orders = [\"<order>\", \"<order>\"]"
-            ));
-            return None;
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_index_counts_like_counting_newlines() {
+        let t = "a\nbb\n\nccc\n";
+        let idx = LineIndex::new(t);
+        for off in 0..=t.len() {
+            let slow = t[..off].bytes().filter(|&b| b == b'\n').count() + 1;
+            assert_eq!(idx.line(off), slow, "offset {off}");
         }
     }
-    out.retain(|o| !o.text.is_empty());
-    Some(out)
+
+    #[test]
+    fn keys_nearly_right_are_named() {
+        assert_eq!(meant_key("pasword"), Some("password"));
+        assert_eq!(meant_key("Orders"), Some("orders"));
+        assert_eq!(meant_key("order"), Some("orders"));
+        assert_eq!(meant_key("plyer"), Some("player"));
+        assert_eq!(meant_key("trun"), Some("turn"));
+        assert_eq!(meant_key("colour"), None);
+    }
+
+    #[test]
+    fn a_misspelt_key_is_not_also_missing() {
+        let doc = toml_edit::ImDocument::parse("pasword = \"x\"\n").unwrap();
+        let mut r = Reader {
+            name: "o",
+            norm: "pasword = \"x\"\n",
+            index: LineIndex::new("pasword = \"x\"\n"),
+            skipped: 2,
+            problems: Vec::new(),
+        };
+        let header = r.header(&doc);
+        assert!(header.has("password") && !header.has("game"));
+        assert_eq!(r.problems.len(), 1);
+        assert_eq!(
+            r.problems[0].line,
+            Some(3),
+            "counted from the top of what was sent"
+        );
+        r.missing(&header);
+        let missing: Vec<String> = r.problems[1..].iter().map(|p| p.reason.clone()).collect();
+        assert_eq!(missing.len(), 4, "{missing:?}");
+        assert!(
+            missing.iter().all(|m| !m.contains("`password`")),
+            "{missing:?}"
+        );
+    }
 }

@@ -162,7 +162,7 @@ fn write_side_by_side(files: &[(PathBuf, &[u8])]) -> Result<()> {
         let second = write(b);
         (first.join(), second)
     });
-    first.map_err(|_| crate::error::Error::refused("internal: a writing thread failed"))??;
+    first.map_err(|_| crate::error::Error::internal("a writing thread failed"))??;
     second
 }
 
@@ -192,9 +192,7 @@ pub fn render_all(g: &Loaded, signer: &Signer) -> Result<Vec<Rendered>> {
         (first.join().unwrap_or_default(), second)
     });
     if a.len() != half {
-        return Err(crate::error::Error::refused(
-            "internal: a report thread failed",
-        ));
+        return Err(crate::error::Error::internal("a report thread failed"));
     }
     a.into_iter().chain(b).collect()
 }

@@ -130,12 +130,7 @@ pub fn export(
     player: &str,
     out: &Path,
 ) -> Result<Vec<PathBuf>> {
-    let seat = g.head().player_index(player).ok_or_else(|| {
-        Error::usage(format!(
-            "`{player}` is not a player of this game ({})",
-            g.players().join(", ")
-        ))
-    })?;
+    let seat = g.seat_of(player)?;
     let mut files: Vec<(String, String)> = Vec::new();
     let n = g.record.entries.len();
     let mut last_turn = None;

@@ -111,6 +111,23 @@ impl Loaded {
         self.record.head.player_ids()
     }
 
+    /// The seat of player `id`, or a usage error saying who the players
+    /// are (a player named on the command line).
+    pub fn seat_of(&self, id: &str) -> Result<Seat> {
+        self.head()
+            .player_index(id)
+            .ok_or_else(|| Error::usage(self.not_a_player(id)))
+    }
+
+    /// "`id` is not a player of this game (red, blue)": the one wording,
+    /// for a player named on the command line or in an order file.
+    pub fn not_a_player(&self, id: &str) -> String {
+        format!(
+            "`{id}` is not a player of this game ({})",
+            self.players().join(", ")
+        )
+    }
+
     pub fn summary(&self) -> (String, Vec<String>, Option<Outcome>) {
         summary(self.session.as_ref(), &self.state, &self.players())
     }

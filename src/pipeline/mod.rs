@@ -111,7 +111,7 @@ impl Writing {
             let rendered = derived::render_all(&self.game, &self.signer).ok();
             (commit.join(), rendered)
         });
-        committed.map_err(|_| Error::refused("internal: the commit's thread failed"))??;
+        committed.map_err(|_| Error::internal("the commit's thread failed"))??;
         derived::finish_rendered(
             &self.store,
             &self.game,
@@ -314,12 +314,7 @@ pub fn passwd(
     wait: Duration,
 ) -> Result<(Loaded, String, PathBuf)> {
     let mut w = open_to_write(arg, wait, now)?;
-    let seat = w.game.head().player_index(player).ok_or_else(|| {
-        Error::usage(format!(
-            "`{player}` is not a player of this game ({})",
-            w.game.players().join(", ")
-        ))
-    })?;
+    let seat = w.game.seat_of(player)?;
     let (pw, salt) = crate::auth::new_secret(None);
     let hash = crate::auth::hash(&pw, &salt, crate::auth::Cost::Standard);
     let mut secrets = w.store.secrets()?;

@@ -68,7 +68,7 @@ pub fn env() -> &'static Environment<'static> {
 
 /// `{{ list | wrap(prefix, width) }}`: join words into lines of at most
 /// `width` characters, each starting with `prefix`.
-pub fn wrap_filter(items: Vec<String>, prefix: String, width: usize) -> String {
+fn wrap_filter(items: Vec<String>, prefix: String, width: usize) -> String {
     let mut out = String::new();
     let mut line = prefix.clone();
     for (i, item) in items.iter().enumerate() {
@@ -240,4 +240,20 @@ pub fn blank_form(header: &Header, you: &str, legal: &[String]) -> Result<String
         .map_err(|e| Error::refused(e.to_string()))?;
     tmpl.render(context! { game => header, you => you, legal => legal })
         .map_err(|e| Error::refused(format!("rendering the order form: {e:#}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wraps_lists() {
+        let items: Vec<String> = (0..30).map(|i| format!("W{i} NE 2")).collect();
+        let w = wrap_filter(items, "# ".into(), 40);
+        assert!(
+            w.lines().all(|l| l.len() <= 40 && l.starts_with("# ")),
+            "{w}"
+        );
+        assert!(w.contains("W29 NE 2"));
+    }
 }

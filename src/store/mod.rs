@@ -116,15 +116,13 @@ impl Store {
     /// game file is ever damaged.
     pub fn commit(&self, text: &str) -> Result<()> {
         if self.lock.is_none() {
-            return Err(Error::refused(
-                "internal: a game file written without its lock",
-            ));
+            return Err(Error::internal("a game file written without its lock"));
         }
         let current = self.dir.game_file();
         if current.exists() {
             let keep = self.dir.previous();
             self.dir.ensure_parent(&keep)?;
-            let tmp = keep.with_file_name(format!(".previous-{}", std::process::id()));
+            let tmp = self.dir.previous_link(std::process::id());
             let _ = std::fs::remove_file(&tmp);
             std::fs::hard_link(&current, &tmp)
                 .and_then(|_| std::fs::rename(&tmp, &keep))

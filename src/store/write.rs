@@ -46,8 +46,8 @@ pub fn atomic(path: &Path, bytes: &[u8], durability: Durability) -> Result<()> {
 pub fn atomic_synced_all(dir: &Path, files: &[(std::path::PathBuf, Vec<u8>)]) -> Result<()> {
     use rayon::prelude::*;
     if let Some((path, _)) = files.iter().find(|(path, _)| parent(path) != dir) {
-        return Err(Error::refused(format!(
-            "internal: {} is not in {}",
+        return Err(Error::internal(format!(
+            "{} is not in {}",
             path.display(),
             dir.display()
         )));

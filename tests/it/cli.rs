@@ -1,10 +1,11 @@
 //! End-to-end tests of the `herald` command line: the real binary, driven
 //! through `std::process::Command`, each test in its own scratch folder.
 //!
-//! What they hold the CLI to (DESIGN.md): refused input exits 1, names the
-//! file and line, and writes nothing; bad usage exits 2; a hand-edited game
-//! file is refused everywhere; the same inputs give the same bytes; resolve
-//! keeps the file it replaces; verify replays the game with the seed.
+//! What they hold the CLI to (docs/design.md, "Errors and order files"):
+//! refused input exits 1, names the file and line, and writes nothing; bad
+//! usage exits 2; a hand-edited game file is refused everywhere; the same
+//! inputs give the same bytes; resolve keeps the file it replaces; verify
+//! replays the game with the seed.
 
 use serde_json::Value;
 use std::collections::BTreeMap;

@@ -1,5 +1,6 @@
 //! herald's integration tests, as modules of one test binary (one link, not
-//! nine): each module drives the real `herald` binary or the library.
+//! one per module): each module drives the real `herald` binary or the
+//! library.
 
 mod common;
 mod unit;

@@ -353,7 +353,7 @@ fn fuzzed_order_files_never_panic_and_answer_in_time() {
             refused += 1;
             for p in &problems {
                 assert!(
-                    p.starts_with("fuzz.toml"),
+                    p.to_string().starts_with("fuzz.toml"),
                     "every problem names the file: {p}"
                 );
             }

@@ -374,7 +374,7 @@ fn every_readme_example_runs_as_written() {
                         Ok(t) if t.contains_key("orders") => {
                             herald::orders::OrderFile::parse("README", &b.body)
                                 .map(|_| ())
-                                .map_err(|e| e.join("\n"))
+                                .map_err(|e| herald::error::Error::from(e).to_string())
                         }
                         Ok(_) => Ok(()),
                     }

@@ -1,6 +1,6 @@
-//! The library's unit tests, one module per source file (named by its
-//! path). They live here, not beside the code, so that `cargo test`
-//! compiles the library once instead of a second time as a test harness
+//! The library's unit tests that need only its public items, one module
+//! per source file (named by its path). Tests of private parts live beside
+//! the code, in the file's own `#[cfg(test)] mod tests`
 //! (docs/performance.md, "The suite").
 
 mod auth;

@@ -2,9 +2,22 @@
 
 use herald::orders::{normalise, OrderFile};
 
+/// The problems as the user reads them.
+trait Told {
+    fn told(&self) -> Vec<String>;
+}
+
+impl Told for Vec<herald::error::Problem> {
+    fn told(&self) -> Vec<String> {
+        self.iter().map(ToString::to_string).collect()
+    }
+}
+
 /// The one message the file gets.
 fn one(text: &str) -> String {
-    let e = OrderFile::parse("o.toml", text).expect_err("refused");
+    let e = OrderFile::parse("o.toml", text)
+        .expect_err("refused")
+        .told();
     assert_eq!(e.len(), 1, "{e:#?}");
     assert!(!e[0].contains('\n'), "one line: {}", e[0]);
     e[0].clone()
@@ -134,7 +147,9 @@ fn keys_written_wrong() {
         m.contains("o.toml:4: `pasword` is not a key of an order file; did you mean `password`?"),
         "{m}"
     );
-    let e = OrderFile::parse("o", &format!("{HEAD}password: \"s\"\norders = []\n")).unwrap_err();
+    let e = OrderFile::parse("o", &format!("{HEAD}password: \"s\"\norders = []\n"))
+        .unwrap_err()
+        .told();
     assert!(
         e[0].contains("o:4: write `password = …` with =, not with :"),
         "{e:?}"
@@ -205,13 +220,13 @@ fn limits_are_named() {
         "{HEAD}password = \"s\"\norders = [\n{}]\n",
         "  \"J S\",\n".repeat(8000)
     );
-    let e = OrderFile::parse("o", &big).unwrap_err();
+    let e = OrderFile::parse("o", &big).unwrap_err().told();
     assert!(e[0].contains("at most 65536 bytes"), "{e:?}");
     let many = format!(
         "{HEAD}password = \"s\"\norders = [\n{}]\n",
         "\"J S\",".repeat(501)
     );
-    let e = OrderFile::parse("o", &many).unwrap_err();
+    let e = OrderFile::parse("o", &many).unwrap_err().told();
     assert!(
         e[0].contains("501 orders; an order file may hold at most 500"),
         "{e:?}"

@@ -12,17 +12,6 @@ fn every_template_compiles() {
 }
 
 #[test]
-fn wraps_lists() {
-    let items: Vec<String> = (0..30).map(|i| format!("W{i} NE 2")).collect();
-    let w = wrap_filter(items, "# ".into(), 40);
-    assert!(
-        w.lines().all(|l| l.len() <= 40 && l.starts_with("# ")),
-        "{w}"
-    );
-    assert!(w.contains("W29 NE 2"));
-}
-
-#[test]
 fn order_files_round_trip() {
     let t = order_file("g", "red", 3, "pw", &["W1 N".into(), "say \"hi\"".into()]);
     let f = herald::orders::OrderFile::parse("x", &t).unwrap();
