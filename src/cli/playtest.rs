@@ -95,6 +95,9 @@ fn parse_shard(s: &str) -> Result<(u64, u64)> {
     Ok((i, n))
 }
 
+/// `herald playtest run`: its arguments checked and its output written in
+/// the order they are printed; long (about 90 lines) because it is one
+/// command's whole edge.
 fn tournament(a: RunArgs) -> Result<String> {
     let Some(game) = a.game else {
         return Err(Error::usage(format!(

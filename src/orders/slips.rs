@@ -182,6 +182,9 @@ impl Diagnosis {
     }
 
     /// Look at line `n` (`next` is the line after it).
+    ///
+    /// Long (about 100 lines): one branch a kind of line, sharing the
+    /// scanner's state as [`Self::value`] does.
     fn line(&mut self, n: usize, line: &str, next: Option<&str>) {
         let mut rest = line;
         let mut resumed = false;
@@ -283,6 +286,9 @@ impl Diagnosis {
     }
 
     /// Scan a value (after `key =`, or a line inside a list).
+    ///
+    /// Long (about 170 lines): one branch a slip, each reading and changing
+    /// the scanner's state; split, every piece would take the whole state.
     fn value(&mut self, n: usize, seg: &str, key: Option<&str>, next: Option<&str>) {
         let cs: Vec<(usize, char)> = seg.char_indices().collect();
         let mut j = 0;

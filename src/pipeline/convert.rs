@@ -32,6 +32,10 @@ pub struct Conversion {
 
 /// Verify an old file by replaying it, and build its format-2 record in
 /// memory, signed by `signer`.
+///
+/// Long (about 140 lines): one pass over the old log, each entry replayed
+/// and re-recorded in order; the pass's state (the game, the record, what
+/// is unproven) is shared by every step.
 pub fn convert_file(path: &Path, signer: Signer, now: &str) -> Result<Conversion> {
     let bytes = limits::read(path, limits::GAME_FILE, "a game file")?;
     let old = GameFile::load(path)?;
@@ -180,6 +184,10 @@ pub struct Converted2 {
 
 /// Convert the old game at `path` (and the folders beside it) into the
 /// new game folder `out`.
+///
+/// Long (about 150 lines): the steps of a conversion in the order a killed
+/// `convert` must find them done (secrets, key, game file, waiting orders,
+/// unsent mails, reports, the rename into place).
 pub fn convert(path: &Path, out: &Path, key: Option<&Path>, now: &str) -> Result<Converted2> {
     if out.exists()
         && std::fs::read_dir(out)
@@ -320,13 +328,7 @@ pub fn convert(path: &Path, out: &Path, key: Option<&Path>, now: &str) -> Result
         }
     }
     derived::finish(&store, &c.loaded, &c.signer, None)?;
-    drop(store);
-    let tmp = tmp.keep();
-    std::fs::rename(&tmp, out).map_err(|e| {
-        let _ = std::fs::remove_dir_all(&tmp);
-        Error::io(out, e)
-    })?;
-    write::sync_dir(tmp.parent().unwrap_or(std::path::Path::new(".")))?;
+    crate::store::built(tmp, store, out)?;
     Ok(Converted2 {
         dir: GameDir::at(out),
         unproven: c.unproven,

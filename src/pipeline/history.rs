@@ -180,6 +180,9 @@ pub fn export(
 
 /// `herald verify --witness`: every receipt and report in `files` checked
 /// against the archive `g`. Each finding names the file and what differs.
+///
+/// Long (about 125 lines): one branch a kind of witness (report, receipt,
+/// order file), each told in the order the files were given.
 pub fn witnesses(
     g: &Loaded,
     seed: Option<&str>,

@@ -140,6 +140,8 @@ pub fn sender(m: Option<&mail_parser::Message>) -> String {
 /// to `inbox/seen` (and to `done`) last, so a run killed at any point
 /// judges the mail again and rewrites the same files under the same names.
 /// `too_big`: only the head of the mail is in `raw`; it is refused.
+///
+/// Long (about 90 lines): the steps above, in the order they are written.
 pub fn handle_one(
     w: &Writing,
     done: &mut BTreeSet<String>,
@@ -273,6 +275,9 @@ pub fn queue_reply(
 
 /// Find, check and (if good) store the order file in one mail. Also the
 /// orders as herald read them and the receipt, for the reply.
+///
+/// Long (about 115 lines): a mail's order file found, checked and stored in
+/// the order a killed run must find the files written.
 #[allow(clippy::type_complexity, clippy::too_many_arguments)]
 fn judge(
     w: &Writing,

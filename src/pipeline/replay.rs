@@ -23,6 +23,9 @@ pub type Findings = Vec<String>;
 /// `upto` entries, checking each produced entry against the recorded one.
 /// `visit` sees the game after the genesis and after each entry (with the
 /// entry's index). `Ok(Err(findings))` when the replay departs.
+///
+/// Long (about 100 lines): one loop rebuilding each entry and comparing it
+/// with the recorded one, field by field, so each departure names its field.
 pub fn replay(
     source: &Record,
     genesis: &Genesis,

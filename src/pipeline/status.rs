@@ -6,6 +6,8 @@ use super::nmr;
 use crate::error::Result;
 use crate::store::{orders, Store};
 
+/// `herald status`'s text, top to bottom as it is printed: long (about 95
+/// lines) because it is one page.
 pub fn text(
     store: &Store,
     g: &Loaded,

@@ -52,6 +52,19 @@ pub fn building(out: &std::path::Path, prefix: &str) -> Result<(tempfile::TempDi
     Ok((tmp, store))
 }
 
+/// Move a game built by [`building`] into place at `out`, its lock
+/// released first; the folder is removed if the move fails, and the
+/// move is on disk when this returns.
+pub fn built(tmp: tempfile::TempDir, store: Store, out: &std::path::Path) -> Result<()> {
+    drop(store);
+    let tmp = tmp.keep();
+    std::fs::rename(&tmp, out).map_err(|e| {
+        let _ = std::fs::remove_dir_all(&tmp);
+        Error::io(out, e)
+    })?;
+    write::sync_dir(tmp.parent().unwrap_or(std::path::Path::new(".")))
+}
+
 /// Remove what a `new` or `convert` killed midway left in `parent`: a
 /// building folder (holding a seed, passwords and a key) whose lock no
 /// process holds. One still being built holds its lock from its first

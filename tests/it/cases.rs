@@ -49,6 +49,7 @@ fn default_seed() -> String {
     "1".into()
 }
 
+// Long: one whole fixture or table of cases, set up in one place.
 fn run_case(game: &str, file: &Path, n: usize, c: &Case) -> Result<(), String> {
     let tag = format!("{}-{n}", file.file_stem().unwrap().to_string_lossy());
     let game = match CaseGame::new(

@@ -305,6 +305,7 @@ impl Page {
     /// the board where the orders already listed leave it, or beside it,
     /// unless the page has picked it already), then the target cell or the
     /// order's button.
+    // Long: one whole fixture or table of cases, set up in one place.
     fn compose(&self, orders: &[String]) {
         let d = &self.data["orders"];
         let opts = options(d);
@@ -495,6 +496,7 @@ struct Scenario<'a> {
     shots: Option<&'a str>,
 }
 
+// Long: one whole fixture or table of cases, set up in one place.
 fn run(browser: &Browser, sc: Scenario) {
     let g = &*sc.game;
     let loaded = &g.loaded;
@@ -851,6 +853,7 @@ fn stack_wars_orders_by_pointing() {
 }
 
 #[test]
+// Long: one scenario told step by step, each check beside the step it checks.
 fn unfought_battle_orders_by_pointing() {
     let b = browser();
     let mut g = EngineGame::new(
@@ -955,6 +958,7 @@ fn unfought_battle_orders_by_pointing() {
 }
 
 #[test]
+// Long: one scenario told step by step, each check beside the step it checks.
 fn war_of_the_dukes_orders_by_pointing() {
     let b = browser();
     let mut g = EngineGame::new(

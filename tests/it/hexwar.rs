@@ -80,6 +80,7 @@ fn default_players() -> Vec<String> {
     vec!["white".into(), "black".into()]
 }
 
+// Long: one whole fixture or table of cases, set up in one place.
 fn run_case(file: &Path, n: usize, c: &Case) -> Result<(), String> {
     let tag = format!("{}-{n}", file.file_stem().unwrap().to_string_lossy());
     let players: Vec<String> = c.players.clone();
@@ -606,6 +607,7 @@ fn start_counts(st: &State) -> [usize; 2] {
 }
 
 #[test]
+// Long: one scenario told step by step, each check beside the step it checks.
 fn random_games_finish_soundly() {
     let rules = rules();
     let games = count("HERALD_HEXWAR_PLAYOUTS", 500);

@@ -210,6 +210,7 @@ const T0: &str = "2026-11-24T12:00:00Z";
 const DEADLINE: &str = "2026-11-27T12:00:00Z";
 
 #[test]
+// Long: one scenario told step by step, each check beside the step it checks.
 fn every_order_in_resolves_at_once_and_not_before_with_the_board_as_png() {
     let h = host("early");
     let (g, pw) = game(&h, "e1", "war-of-the-dukes", T0, Some(DEADLINE), None);
@@ -607,6 +608,7 @@ fn a_folder_whose_game_has_another_id_gets_no_mail_and_is_a_problem() {
 }
 
 #[test]
+// Long: one scenario told step by step, each check beside the step it checks.
 fn the_status_page_lists_every_game_escaped_and_its_json_twin_parses() {
     let h = host("page");
     let (g, pw) = game(&h, "p1", "war-of-the-dukes", T0, Some(DEADLINE), None);

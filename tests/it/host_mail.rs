@@ -271,6 +271,7 @@ fn play_by_mail(game: &str, players: [&str; 2], attach_png: bool) {
 /// `attach_png` false the host is set not to attach PNGs (`attach_png =
 /// false`): the large maps' pictures are most of a pass's time, and two of
 /// the five games check the PNG by mail.
+// Long: one whole fixture or table of cases, set up in one place.
 fn play_by_mail_with(
     game: &str,
     players: [&str; 2],
@@ -537,6 +538,7 @@ fn mail_for_no_game_gets_one_polite_answer_and_bounces_none() {
 }
 
 #[test]
+// Long: one scenario told step by step, each check beside the step it checks.
 fn commands_by_mail_are_answered_and_never_echo_a_password() {
     let s = servers();
     let h = Host::new(s, "");
@@ -839,6 +841,7 @@ fn an_unreachable_smtp_server_loses_nothing_and_a_refused_recipient_is_shown() {
 
 /// kill -9 at random instants; a last full pass; every mail answered once.
 #[test]
+// Long: one scenario told step by step, each check beside the step it checks.
 fn kill_9_at_random_instants_loses_and_doubles_nothing() {
     let s = servers();
     let runs = crate::common::count("HERALD_KILL_RUNS", 60);

@@ -418,6 +418,7 @@ fn outbox(game: &Path) -> Vec<(bool, Vec<u8>)> {
 }
 
 #[test]
+// Long: one scenario told step by step, each check beside the step it checks.
 fn the_inbox_takes_good_mail_refuses_bad_and_skips_what_it_read() {
     let t = Table::new(
         "inbox",
@@ -783,6 +784,7 @@ fn undo_keeps_a_password_reset_made_after_the_phase() {
 }
 
 #[test]
+// Long: one scenario told step by step, each check beside the step it checks.
 fn an_export_holds_the_players_own_reports_and_orders_and_nothing_else() {
     // A fogged four-player Norse Wars game played to turn 24 through the
     // library, recording every report red was sent.

@@ -259,6 +259,7 @@ impl MailServers {
         Self::start_in(&root).inspect_err(|_| stop_recorded(&root))
     }
 
+    // Long: one whole fixture or table of cases, set up in one place.
     fn start_in(root: &Path) -> Result<MailServers, String> {
         let root = root.to_path_buf();
         for p in [

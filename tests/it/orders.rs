@@ -58,6 +58,7 @@ const FORM: &str =
     "game = \"first\"\nplayer = \"red\"\nturn = 0\npassword = \"PW\"\norders = [\n  \"J NE\",\n]\n";
 
 #[test]
+// Long: one scenario told step by step, each check beside the step it checks.
 fn each_slip_is_one_line_naming_the_line_and_the_fix() {
     let (dir, g, pw) = game("slips");
     let good = FORM.replace("PW", &pw);

@@ -235,6 +235,7 @@ fn fogged_reports_never_name_hidden_pieces() {
 /// Play whole games through the engine (order files, checks, resolve, the
 /// hash chain) and verify each archive; with `scan`, check every report of
 /// every turn for pieces its player may not see.
+// Long: one whole fixture or table of cases, set up in one place.
 fn engine_games(games: usize, scan: bool, configs: &[(usize, Opts, &'static str)]) {
     let names = ["red", "blue", "green", "yellow", "white", "black"];
     let rules = rules();

@@ -58,6 +58,7 @@ fn results_are_the_same_whatever_the_threads_and_shards() {
 }
 
 #[test]
+// Long: one scenario told step by step, each check beside the step it checks.
 fn the_command_line_writes_the_same_bytes_for_any_jobs_and_shards() {
     let dir = scratch("playtest-cli");
     let out = |name: &str| dir.join(name).display().to_string();

@@ -327,6 +327,7 @@ fn shell(b: &Block, dir: &Path, path: &str) -> Result<(), String> {
 }
 
 #[test]
+// Long: one scenario told step by step, each check beside the step it checks.
 fn every_readme_example_runs_as_written() {
     let md = readme();
     let all = blocks(&md);

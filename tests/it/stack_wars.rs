@@ -190,6 +190,7 @@ struct Case {
     error: Option<String>,
 }
 
+// Long: one whole fixture or table of cases, set up in one place.
 fn run_case(file: &Path, n: usize, c: &Case) -> Result<(), String> {
     let dir = scratch(&format!(
         "{}-{n}",
@@ -313,6 +314,7 @@ fn rule_cases() {
 /// per column in reserve: three each), every turn through `herald resolve`,
 /// checked after each turn, ending Black 2 – White 1.
 #[test]
+// Long: one scenario told step by step, each check beside the step it checks.
 fn scripted_game_through_resolve() {
     let dir = scratch("scripted");
     let variant = dir.join("three-each.toml");

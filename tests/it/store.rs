@@ -1017,6 +1017,7 @@ fn assert_sealed(game: &Path, passwords: &BTreeSet<String>, after: &str) {
 }
 
 #[test]
+// Long: one scenario told step by step, each check beside the step it checks.
 fn secrets_stay_sealed_after_every_command() {
     let t = template();
     let spot = Spot::new("secrets");
@@ -1420,6 +1421,7 @@ fn huge_order_files_are_refused_fast_naming_the_limit() {
 /// does not answer again what the first finished, and in the end every
 /// mail is answered and recorded exactly once.
 #[test]
+// Long: one scenario told step by step, each check beside the step it checks.
 fn a_thousand_bad_mails_are_handled_once_across_a_kill() {
     let t = template();
     let spot = Spot::new("thousand");

@@ -178,6 +178,7 @@ fn bump(v: &mut Value) -> bool {
 
 /// The edits (log entries of the played game: 0 genesis, 1–4 the phases
 /// of turns 0–3, 5 passwd, 6 deadline).
+// Long: one whole fixture or table of cases, set up in one place.
 fn edits() -> Vec<Edit> {
     vec![
         Edit {
@@ -638,6 +639,7 @@ fn rolls(game: &Path) -> Vec<(u64, u64, String)> {
 }
 
 #[test]
+// Long: one scenario told step by step, each check beside the step it checks.
 fn the_dice_follow_from_the_seed_and_the_orders() {
     let spot = Spot::new("dice");
     let g = dukes(&spot, "3");
@@ -755,6 +757,7 @@ fn verify_with(game: &Path, extra: &[&str], witnesses: &[String]) -> (i32, Strin
 }
 
 #[test]
+// Long: one scenario told step by step, each check beside the step it checks.
 fn a_players_export_and_receipts_witness_the_archive() {
     let p = played();
     let spot = Spot::new("witness");
@@ -975,6 +978,7 @@ fn judge(text: &str, store: &herald::store::Store, seed: &str) -> Result<(), Str
 }
 
 /// One mutant of `text`, by the stream `r`.
+// Long: one whole fixture or table of cases, set up in one place.
 fn mutate(text: &str, r: &mut herald::rng::ChaCha20Rng) -> (String, &'static str) {
     use herald::rng::below;
     let b = text.as_bytes();

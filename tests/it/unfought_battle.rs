@@ -526,6 +526,7 @@ fn label(h: Hex) -> String {
 }
 
 #[test]
+// Long: one scenario told step by step, each check beside the step it checks.
 fn reports_reveal_nothing_beyond_the_rules() {
     let r = rules();
     let games = count("UB_SCAN_GAMES", 40);

@@ -606,6 +606,7 @@ fn assert_sound(r: &Rules, st: &State, before: &State, events: &[Event], ctx: &s
 }
 
 #[test]
+// Long: one scenario told step by step, each check beside the step it checks.
 fn random_games_finish_soundly() {
     let r = rules();
     let games = count("WOTD_PLAYOUTS", 24);
