@@ -22,7 +22,7 @@ fn players(n: usize) -> Vec<String> {
 }
 
 /// One whole random game; the number of phases.
-fn random_game<G: Game>(rules: &G::Rules, start: &G::State, seed: u64) -> u32 {
+fn random_game<G: Game>(rules: &G::Ruleset, start: &G::State, seed: u64) -> u32 {
     let mut r = rng::from_u64(seed);
     let mut st = start.clone();
     let mut n = 0;
@@ -43,7 +43,7 @@ fn random_game<G: Game>(rules: &G::Rules, start: &G::State, seed: u64) -> u32 {
 
 /// A state a few random phases in, so that the search's first seat is to
 /// order on a real position (and past simultaneous deployments).
-fn midgame<G: Game>(rules: &G::Rules, options: &Options, seats: usize, phases: u32) -> G::State {
+fn midgame<G: Game>(rules: &G::Ruleset, options: &Options, seats: usize, phases: u32) -> G::State {
     let ids = players(seats);
     let mut r = rng::from_u64(1);
     let mut st = G::setup(rules, &ids, options, None, &mut r).unwrap().state;
@@ -69,7 +69,7 @@ fn bench_game<G: Game>(
     bot: &str,
     its: u32,
 ) {
-    let rules = G::load_rules(G::RULESET).unwrap();
+    let rules = G::load_ruleset(G::RULESET).unwrap();
     let mut opts = Options::new();
     for (k, v) in options {
         opts.insert(k.to_string(), v.to_string());

@@ -17,7 +17,7 @@ const WIN: i64 = 1_000_000;
 
 /// The value of `st` for `seat`: a decided game is worth more than any
 /// evaluation.
-pub fn value<G: Game>(rules: &G::Rules, st: &G::State, seat: Seat, ids: &[String]) -> i64 {
+pub fn value<G: Game>(rules: &G::Ruleset, st: &G::State, seat: Seat, ids: &[String]) -> i64 {
     if G::awaiting(rules, st).is_empty() {
         if let Some(o) = G::outcome(rules, st, ids) {
             let won = o.winners.iter().any(|w| w == &ids[seat]);
@@ -35,7 +35,7 @@ pub fn value<G: Game>(rules: &G::Rules, st: &G::State, seat: Seat, ids: &[String
 
 /// The greedy choice for `seat` on a concrete state (MCTS playouts).
 pub fn on_states<G: Game>(
-    rules: &G::Rules,
+    rules: &G::Ruleset,
     states: &[G::State],
     seat: Seat,
     seats: usize,
@@ -83,7 +83,7 @@ pub fn on_states<G: Game>(
 
 /// The greedy bot on a view.
 pub fn choose<G: Game>(
-    rules: &G::Rules,
+    rules: &G::Ruleset,
     view: &G::View,
     seat: Seat,
     seats: usize,

@@ -60,7 +60,7 @@ fn mix(h: u64, k: u64) -> u64 {
 
 /// Play out from `st` for at most `depth` phases.
 fn playout<G: Game>(
-    rules: &G::Rules,
+    rules: &G::Ruleset,
     mut st: G::State,
     search: &Search,
     seats: usize,
@@ -88,7 +88,7 @@ fn playout<G: Game>(
 
 /// The search bot on a view.
 pub fn choose<G: Game>(
-    rules: &G::Rules,
+    rules: &G::Ruleset,
     view: &G::View,
     seat: Seat,
     seats: usize,

@@ -144,7 +144,7 @@ pub const STAND_IN: BotSpec = BotSpec::Greedy;
 /// orders.
 /// `seats` is the number of players.
 pub fn choose<G: Game>(
-    rules: &G::Rules,
+    rules: &G::Ruleset,
     view: &G::View,
     seat: Seat,
     seats: usize,
@@ -180,7 +180,7 @@ pub fn seat_ids(n: usize) -> Vec<String> {
 
 /// A reward per seat in 0..=1000 (millipoints): 1000 a win, 0 a loss, a
 /// draw shared; an unfinished state by the evaluation, 500 meaning even.
-pub fn rewards<G: Game>(rules: &G::Rules, st: &G::State, ids: &[String]) -> Vec<u32> {
+pub fn rewards<G: Game>(rules: &G::Ruleset, st: &G::State, ids: &[String]) -> Vec<u32> {
     let n = ids.len();
     if G::awaiting(rules, st).is_empty() {
         if let Some(o) = G::outcome(rules, st, ids) {
@@ -213,7 +213,7 @@ pub fn rewards<G: Game>(rules: &G::Rules, st: &G::State, ids: &[String]) -> Vec<
 
 /// Resolve one phase with `orders` for the awaited seats.
 pub fn step<G: Game>(
-    rules: &G::Rules,
+    rules: &G::Ruleset,
     st: &G::State,
     orders: BTreeMap<Seat, Vec<G::Order>>,
     rng: &mut ChaCha20Rng,
@@ -224,7 +224,7 @@ pub fn step<G: Game>(
 /// Orders the other seats of a simultaneous phase are assumed to give when
 /// a one-ply bot looks ahead: holding where the rules allow, else random.
 pub fn assumed_orders<G: Game>(
-    rules: &G::Rules,
+    rules: &G::Ruleset,
     st: &G::State,
     seat: Seat,
     rng: &mut ChaCha20Rng,

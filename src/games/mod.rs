@@ -90,25 +90,25 @@ pub trait Game: 'static {
     /// white, black), for messages; empty where the seats have no names.
     const SEATS: &'static [&'static str] = &[];
 
-    type Rules: Send + Sync;
+    type Ruleset: Send + Sync;
     type State: Serialize + DeserializeOwned + Clone + Send + Sync;
     type Order: Clone + Display + Send + Sync;
     type Event: Serialize + DeserializeOwned + Clone;
     type View: Serialize;
 
-    fn load_rules(text: &str) -> Result<Self::Rules, String>;
+    fn load_ruleset(text: &str) -> Result<Self::Ruleset, String>;
     fn options() -> Vec<OptionSpec>;
     /// The player counts the ruleset allows, smallest and largest.
-    fn players(rules: &Self::Rules) -> (usize, usize);
+    fn players(rules: &Self::Ruleset) -> (usize, usize);
     /// What is wrong with these option values for this many players, one
     /// line each (the names are already checked against [`Game::options`],
     /// each given once, and the count against [`Game::players`]). Called
     /// by `herald new` before anything is written; by default nothing.
-    fn check_options(_rules: &Self::Rules, _players: usize, _options: &Options) -> Vec<String> {
+    fn check_options(_rules: &Self::Ruleset, _players: usize, _options: &Options) -> Vec<String> {
         Vec::new()
     }
     fn setup(
-        rules: &Self::Rules,
+        rules: &Self::Ruleset,
         players: &[String],
         options: &Options,
         position: Option<&str>,
@@ -118,22 +118,22 @@ pub trait Game: 'static {
     /// file is input, and a state the rules never make (re-sealed by hand)
     /// is refused when it is loaded, before a command works on it. By
     /// default nothing is checked beyond the state's shape.
-    fn validate(_rules: &Self::Rules, _state: &Self::State) -> Result<(), String> {
+    fn validate(_rules: &Self::Ruleset, _state: &Self::State) -> Result<(), String> {
         Ok(())
     }
     /// The name of the phase the game waits for, e.g. "move".
-    fn phase(rules: &Self::Rules, state: &Self::State) -> String;
+    fn phase(rules: &Self::Ruleset, state: &Self::State) -> String;
     /// Whose orders this phase needs.
-    fn awaiting(rules: &Self::Rules, state: &Self::State) -> Vec<Seat>;
+    fn awaiting(rules: &Self::Ruleset, state: &Self::State) -> Vec<Seat>;
     fn parse_order(
-        rules: &Self::Rules,
+        rules: &Self::Ruleset,
         state: &Self::State,
         seat: Seat,
         line: &str,
     ) -> Result<Self::Order, String>;
     /// Everything wrong with one player's orders taken together.
     fn check(
-        rules: &Self::Rules,
+        rules: &Self::Ruleset,
         state: &Self::State,
         seat: Seat,
         orders: &[Self::Order],
@@ -141,16 +141,20 @@ pub trait Game: 'static {
     /// Resolve a phase. Every die is rolled through `dice`, which records
     /// what each roll decided and who may see it.
     fn resolve(
-        rules: &Self::Rules,
+        rules: &Self::Ruleset,
         state: &Self::State,
         orders: &BTreeMap<Seat, Vec<Self::Order>>,
         dice: &mut Dice,
     ) -> (Self::State, Vec<Self::Event>);
     /// Every legal set of orders for `seat` now (bots, missed orders, playouts).
-    fn legal_orders(rules: &Self::Rules, state: &Self::State, seat: Seat) -> Vec<Vec<Self::Order>>;
+    fn legal_orders(
+        rules: &Self::Ruleset,
+        state: &Self::State,
+        seat: Seat,
+    ) -> Vec<Vec<Self::Order>>;
     /// The orders a bot sends: by default a uniformly random legal set.
     fn bot_orders(
-        rules: &Self::Rules,
+        rules: &Self::Ruleset,
         state: &Self::State,
         seat: Seat,
         rng: &mut ChaCha20Rng,
@@ -162,19 +166,19 @@ pub trait Game: 'static {
     /// `players` are the ids by seat; `events` the events since the player's
     /// last orders, which the view filters.
     fn view(
-        rules: &Self::Rules,
+        rules: &Self::Ruleset,
         state: &Self::State,
         players: &[String],
         seat: Seat,
         events: &[Seen<Self::Event>],
     ) -> Self::View;
     /// The board as text, from a view.
-    fn ascii_board(rules: &Self::Rules, view: &Self::View) -> String;
+    fn ascii_board(rules: &Self::Ruleset, view: &Self::View) -> String;
     /// The board as an SVG picture, from the view alone: what the player may
     /// not see is absent from the file (drawing helpers: `crate::board::svg`).
     /// The same view must give the same bytes.
-    fn svg_board(rules: &Self::Rules, view: &Self::View) -> String;
-    fn outcome(rules: &Self::Rules, state: &Self::State, players: &[String]) -> Option<Outcome>;
+    fn svg_board(rules: &Self::Ruleset, view: &Self::View) -> String;
+    fn outcome(rules: &Self::Ruleset, state: &Self::State, players: &[String]) -> Option<Outcome>;
 
     /// The missed-order policies this game offers, its default first
     /// (issue 7; `games/<game>.md` says why).
@@ -183,7 +187,7 @@ pub trait Game: 'static {
     /// rules allow no such order now (the engine then uses the bot). By
     /// default: no orders at all, where the game's check accepts that.
     fn hold_orders(
-        rules: &Self::Rules,
+        rules: &Self::Ruleset,
         state: &Self::State,
         seat: Seat,
     ) -> Option<Vec<Self::Order>> {
@@ -195,7 +199,7 @@ pub trait Game: 'static {
     /// without them and the events that tell it. `None`: this game keeps
     /// such a player under the missed-order policy to the end.
     fn drop_out(
-        _rules: &Self::Rules,
+        _rules: &Self::Ruleset,
         _state: &Self::State,
         _seat: Seat,
     ) -> Option<(Self::State, Vec<Self::Event>)> {
@@ -209,7 +213,7 @@ pub trait Game: 'static {
     /// depend on what the player's view hides. Asked only while `seat`'s
     /// orders are awaited. By default: the legal sets of one order, picked
     /// by their words.
-    fn compose(rules: &Self::Rules, state: &Self::State, seat: Seat) -> compose::Orders {
+    fn compose(rules: &Self::Ruleset, state: &Self::State, seat: Seat) -> compose::Orders {
         let sets: Vec<Vec<String>> = Self::legal_orders(rules, state, seat)
             .iter()
             .map(|set| set.iter().map(|o| o.to_string()).collect())
@@ -227,7 +231,7 @@ pub trait Game: 'static {
     /// powers, the enemy's treasury), drawn from `rng`, consistent with
     /// everything the view shows. `Err` where the game has no bot support.
     fn determinise(
-        _rules: &Self::Rules,
+        _rules: &Self::Ruleset,
         _view: &Self::View,
         _rng: &mut ChaCha20Rng,
     ) -> Result<Self::State, String> {
@@ -235,14 +239,14 @@ pub trait Game: 'static {
     }
     /// Whether `view` hides something the forward model needs, so that
     /// [`Game::determinise`] samples (the bots then need ISMCTS).
-    fn view_hides(_rules: &Self::Rules, _view: &Self::View) -> bool {
+    fn view_hides(_rules: &Self::Ruleset, _view: &Self::View) -> bool {
         false
     }
     /// A uniformly random legal set of orders for `seat` (the `random`
     /// bot, random playouts). Never a resignation. By default one of
     /// [`Game::legal_orders`].
     fn random_orders(
-        rules: &Self::Rules,
+        rules: &Self::Ruleset,
         state: &Self::State,
         seat: Seat,
         rng: &mut ChaCha20Rng,
@@ -253,7 +257,7 @@ pub trait Game: 'static {
     /// The order sets a searching bot (greedy, MCTS) chooses among for
     /// `seat` now; never a resignation. By default [`Game::legal_orders`].
     fn candidate_orders(
-        rules: &Self::Rules,
+        rules: &Self::Ruleset,
         state: &Self::State,
         seat: Seat,
         _rng: &mut ChaCha20Rng,
@@ -262,12 +266,12 @@ pub trait Game: 'static {
     }
     /// How good `state` is for `seat`: 0 even, about ±1000 decided.
     /// Integers, so searches stay deterministic.
-    fn evaluate(_rules: &Self::Rules, _state: &Self::State, _seat: Seat) -> i32 {
+    fn evaluate(_rules: &Self::Ruleset, _state: &Self::State, _seat: Seat) -> i32 {
         0
     }
     /// Each seat's score in the game's own terms where it has one (points,
     /// material), for the playtest's margins and lead changes.
-    fn scores(_rules: &Self::Rules, _state: &Self::State) -> Vec<i32> {
+    fn scores(_rules: &Self::Ruleset, _state: &Self::State) -> Vec<i32> {
         Vec::new()
     }
 }
@@ -400,7 +404,7 @@ pub trait Session: Send + Sync {
 }
 
 struct Loaded<G: Game> {
-    rules: G::Rules,
+    rules: G::Ruleset,
 }
 
 fn state<G: Game>(s: &AnyState) -> &G::State {
@@ -722,7 +726,7 @@ impl Entry {
 
 fn loader<G: Game>(text: &str) -> Result<Box<dyn Session>, String> {
     Ok(Box::new(Loaded::<G> {
-        rules: G::load_rules(text)?,
+        rules: G::load_ruleset(text)?,
     }))
 }
 

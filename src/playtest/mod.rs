@@ -162,7 +162,7 @@ fn leader(scores: &[i32]) -> Option<usize> {
 }
 
 /// Play one game with view-only bots.
-pub fn play<G: Game>(rules: &G::Rules, job: &Job) -> Result<Record, String> {
+pub fn play<G: Game>(rules: &G::Ruleset, job: &Job) -> Result<Record, String> {
     let n = job.bots.len();
     let ids = bots::seat_ids(n);
     let round = job.index / n as u64;

@@ -231,7 +231,7 @@ fn all_orders(s: &dyn Session, st: &AnyState, players: &[String], seat: usize) -
 #[test]
 fn norse_wars_bots_under_fog_do_not_see_hidden_pieces() {
     use herald::games::norse_wars::{state::State, NorseWars};
-    let r = NorseWars::load_rules(NorseWars::RULESET).unwrap();
+    let r = NorseWars::load_ruleset(NorseWars::RULESET).unwrap();
     let players: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
     let mut opts = Options::new();
     opts.insert("fog".into(), "true".into());
@@ -294,7 +294,7 @@ fn norse_wars_bots_under_fog_do_not_see_hidden_pieces() {
 #[test]
 fn unfought_battle_bots_do_not_see_hidden_forces_powers_or_shih() {
     use herald::games::unfought_battle::{playout, state::State, UnfoughtBattle};
-    let r = UnfoughtBattle::load_rules(UnfoughtBattle::RULESET).unwrap();
+    let r = UnfoughtBattle::load_ruleset(UnfoughtBattle::RULESET).unwrap();
     let players: Vec<String> = ["north", "south"].iter().map(|s| s.to_string()).collect();
     let mut g = rng::from_u64(5);
     let mut st = playout::new_game(&r, &mut g);

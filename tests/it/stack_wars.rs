@@ -14,7 +14,7 @@
 
 use crate::common::{check_text, count, herald, run_cases, scratch, EngineGame};
 use herald::games::stack_wars::play::{Action, Event};
-use herald::games::stack_wars::rules::Rules;
+use herald::games::stack_wars::ruleset::Ruleset;
 use herald::games::stack_wars::state::{Side, State};
 use herald::games::stack_wars::{playout, StackWars};
 use herald::rng;
@@ -25,8 +25,8 @@ use std::path::{Path, PathBuf};
 
 // ---------------------------------------------------------------- helpers
 
-fn rules() -> Rules {
-    Rules::parse(StackWars::RULESET_TEXT).unwrap()
+fn rules() -> Ruleset {
+    Ruleset::parse(StackWars::RULESET_TEXT).unwrap()
 }
 
 /// A game started with `herald new` in `dir`, and its passwords.

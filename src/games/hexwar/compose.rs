@@ -12,7 +12,7 @@
 
 use super::movegen::Action;
 use super::play::{order_of, Order};
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 use super::state::{label, State, LABELS};
 use crate::board::{Dir, Hex};
 use crate::games::compose::{Choice, Mark, Orders, Piece, Required};
@@ -23,7 +23,7 @@ fn towards(h: Hex, d: Dir) -> Option<String> {
     (n.length() <= LABELS.radius).then(|| label(n))
 }
 
-pub fn compose(rules: &Rules, st: &State, seat: usize) -> Orders {
+pub fn compose(rules: &Ruleset, st: &State, seat: usize) -> Orders {
     let mut o = Orders::default();
     if st.is_over() || st.side as usize != seat {
         return o;

@@ -3,7 +3,7 @@
 //! symbol and a wedge pointing where it faces, and the last turn's moves,
 //! captures, turns and rebirths.
 
-use super::rules::{Rules, WHITE};
+use super::ruleset::{Ruleset, WHITE};
 use super::state::LABELS;
 use super::view::View;
 use crate::board::svg::{
@@ -16,7 +16,7 @@ const SIZE: f64 = 30.0;
 const CENTRE: &str = "#d9b44a";
 
 fn colours(side: &str) -> (&'static str, &'static str) {
-    if side == super::rules::side_name(WHITE) {
+    if side == super::ruleset::side_name(WHITE) {
         (WHITE_PIECE, INK)
     } else {
         (BLACK_PIECE, "#fbfaf5")
@@ -95,7 +95,7 @@ fn legend(v: &View) -> Vec<LegendEntry<'_>> {
     e
 }
 
-pub fn svg_board(_: &Rules, v: &View) -> String {
+pub fn svg_board(_: &Ruleset, v: &View) -> String {
     let radius = LABELS.radius;
     let board = HexagonBoard::new(radius, SIZE);
     let key = Legend::new(board.width, legend(v));

@@ -13,7 +13,7 @@
 //! sight, so the bot assumes the worst, that none did. Whether a piece
 //! fell this round is then unknown too and taken as not.
 
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 use super::state::{Core, Opts, Phase, Piece, SeatState, State, SLOTS};
 use super::view::View;
 use crate::board::{Hex, HexagonLabels};
@@ -27,7 +27,7 @@ pub fn hides(view: &View) -> bool {
     view.fog.is_some() && !view.fogged.is_empty()
 }
 
-pub fn determinise(rules: &Rules, view: &View, rng: &mut ChaCha20Rng) -> Result<State, String> {
+pub fn determinise(rules: &Ruleset, view: &View, rng: &mut ChaCha20Rng) -> Result<State, String> {
     let labels = HexagonLabels {
         radius: view.grid_radius,
     };
@@ -178,7 +178,7 @@ fn standing(st: &State, seat: usize, to_move: Option<usize>) -> i32 {
     w
 }
 
-pub fn evaluate(_rules: &Rules, st: &State, seat: usize) -> i32 {
+pub fn evaluate(_rules: &Ruleset, st: &State, seat: usize) -> i32 {
     let to_move = st.to_move();
     let team = st.seats[seat].team;
     let n = st.seats.len();

@@ -10,13 +10,13 @@
 //! target hex is in sight; Shield spots are offered only in sight.
 
 use super::order_text;
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 use super::state::{Phase, State};
 use super::view::vision;
 use crate::board::Hex;
 use crate::games::compose::{Choice, Mark, Orders, Piece, Required};
 
-pub fn compose(rules: &Rules, st: &State, seat: usize) -> Orders {
+pub fn compose(rules: &Ruleset, st: &State, seat: usize) -> Orders {
     let mut o = Orders::default();
     if st.to_move() != Some(seat) {
         return o;

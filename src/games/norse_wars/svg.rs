@@ -3,7 +3,7 @@
 //! every visible piece in its owner's colour (Jarls crowned, with their
 //! strength; Warriors numbered), and the moves and pushes the player saw.
 
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 use super::view::View;
 use crate::board::svg::{
     self, arrow_entries, disc, hex_swatch, HexagonBoard, Legend, LegendEntry, Point, Svg, BOARD,
@@ -71,7 +71,7 @@ fn yours(s: &mut Svg, c: Point, size: f64, attrs: &str) {
 }
 
 /// Every symbol the board may draw in this game, explained.
-fn legend<'a>(rules: &'a Rules, v: &'a View) -> Vec<LegendEntry<'a>> {
+fn legend<'a>(rules: &'a Ruleset, v: &'a View) -> Vec<LegendEntry<'a>> {
     let strength = rules.pieces.jarl_strength;
     let mut e = Vec::new();
     for p in &v.players {
@@ -152,7 +152,7 @@ fn legend<'a>(rules: &'a Rules, v: &'a View) -> Vec<LegendEntry<'a>> {
     e
 }
 
-pub fn svg_board(rules: &Rules, v: &View) -> String {
+pub fn svg_board(rules: &Ruleset, v: &View) -> String {
     let g = v.grid_radius;
     let labels = HexagonLabels { radius: g };
     let board = HexagonBoard::new(g, SIZE);

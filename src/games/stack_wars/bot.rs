@@ -3,7 +3,7 @@
 //! actions (every legal one but `resign`), and an evaluation.
 
 use super::play::Action;
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 use super::state::{Core, Ending, Placed, Side, Square, State};
 use super::view::View;
 
@@ -82,7 +82,7 @@ fn worth(st: &State, side: Side) -> i32 {
 /// count nears its limit (the game is then about to be drawn, whatever the
 /// points): a side ahead is pushed to fortify, attack or invade before the
 /// quiet cap takes its lead away.
-pub fn evaluate(_rules: &Rules, st: &State, seat: usize) -> i32 {
+pub fn evaluate(_rules: &Ruleset, st: &State, seat: usize) -> i32 {
     let me = Side::of_seat(seat);
     let e = worth(st, me) - worth(st, me.other());
     if st.quiet_limit == 0 {

@@ -4,7 +4,7 @@
 //! armies in its side's colour with its size, and the last turn's moves,
 //! attacks, invasions and fortifications.
 
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 use super::state::Square;
 use super::view::View;
 use crate::board::svg::{
@@ -99,7 +99,7 @@ fn legend(v: &View) -> Vec<LegendEntry<'_>> {
     e
 }
 
-pub fn svg_board(_: &Rules, v: &View) -> String {
+pub fn svg_board(_: &Ruleset, v: &View) -> String {
     let n = v.size as usize;
     let margin = 66.0;
     let board = 2.0 * margin + STEP * (n as f64 - 1.0);

@@ -26,7 +26,7 @@
 use super::board::{parse_hex, Board};
 use super::orders::Order;
 use super::playout;
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 use super::state::{End, Force, Phase, Side, State};
 use super::view::View;
 use crate::board::Hex;
@@ -40,7 +40,7 @@ pub fn hides(view: &View) -> bool {
     view.phase == "orders"
 }
 
-pub fn determinise(rules: &Rules, view: &View, rng: &mut ChaCha20Rng) -> Result<State, String> {
+pub fn determinise(rules: &Ruleset, view: &View, rng: &mut ChaCha20Rng) -> Result<State, String> {
     let me = view.seat - 1;
     let board = Board {
         size: view.size,
@@ -214,7 +214,7 @@ pub fn determinise(rules: &Rules, view: &View, rng: &mut ChaCha20Rng) -> Result<
 /// How many random order sets a candidate list holds.
 pub const RANDOM_CANDIDATES: usize = 12;
 
-pub fn candidates(rules: &Rules, st: &State, seat: usize) -> Vec<Vec<Order>> {
+pub fn candidates(rules: &Ruleset, st: &State, seat: usize) -> Vec<Vec<Order>> {
     let mut r = rng::from_u64(0x5eed_0000 ^ ((st.turn as u64) << 4) ^ seat as u64);
     let mut out: Vec<Vec<Order>> = Vec::new();
     let push = |o: Vec<Order>, out: &mut Vec<Vec<Order>>| {
@@ -242,7 +242,7 @@ pub fn candidates(rules: &Rules, st: &State, seat: usize) -> Vec<Vec<Order>> {
     out
 }
 
-fn standing(rules: &Rules, st: &State, seat: usize) -> i32 {
+fn standing(rules: &Ruleset, st: &State, seat: usize) -> i32 {
     let me = &st.sides[seat];
     let them = &st.sides[1 - seat];
     let sovereign = rules.forces.sovereign;
@@ -278,7 +278,7 @@ fn standing(rules: &Rules, st: &State, seat: usize) -> i32 {
 /// Three times the difference of the sides' standing: a Sovereign in
 /// danger, a Contentious hex or a force of power 3 is then worth a tenth
 /// of the reward scale to a search, not a fortieth.
-pub fn evaluate(rules: &Rules, st: &State, seat: usize) -> i32 {
+pub fn evaluate(rules: &Ruleset, st: &State, seat: usize) -> i32 {
     3 * (standing(rules, st, seat) - standing(rules, st, 1 - seat))
 }
 

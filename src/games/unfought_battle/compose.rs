@@ -15,11 +15,11 @@
 
 use super::board::label;
 use super::orders::{options, Act, Order};
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 use super::state::{Phase, State};
 use crate::games::compose::{Budget, Choice, Mark, Orders, Piece, Required};
 
-pub fn compose(rules: &Rules, st: &State, seat: usize) -> Orders {
+pub fn compose(rules: &Ruleset, st: &State, seat: usize) -> Orders {
     let mut o = Orders::default();
     let side = &st.sides[seat];
     match st.phase {

@@ -9,7 +9,7 @@
 //! is not in the file.
 
 use super::board::parse_hex;
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 use super::view::View;
 use crate::board::svg::{
     self, arrow_entries, disc, hex_swatch, HexGrid, Legend, LegendEntry, Point, Svg, BOARD, GRID,
@@ -167,7 +167,7 @@ fn legend(v: &View) -> Vec<LegendEntry<'_>> {
     e
 }
 
-pub fn svg_board(_: &Rules, v: &View) -> String {
+pub fn svg_board(_: &Ruleset, v: &View) -> String {
     let n = v.size.max(1);
     let sq3 = 3f64.sqrt();
     let margin = SIZE * 1.3;

@@ -24,13 +24,13 @@
 use super::combat::contact;
 use super::map::Ix;
 use super::movement::{end_problem, reach, UNREACHED};
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 use super::state::{Phase, State};
 use super::units::Side;
 use super::zoc::zoc;
 use crate::games::compose::{Choice, Gather, Mark, Orders, Piece, Required};
 
-pub fn compose(rules: &Rules, st: &State, seat: usize) -> Orders {
+pub fn compose(rules: &Ruleset, st: &State, seat: usize) -> Orders {
     let side = Side::of_seat(seat);
     match st.phase {
         Phase::Deployment => deployment(rules, st, side),
@@ -39,7 +39,7 @@ pub fn compose(rules: &Rules, st: &State, seat: usize) -> Orders {
     }
 }
 
-fn deployment(rules: &Rules, st: &State, side: Side) -> Orders {
+fn deployment(rules: &Ruleset, st: &State, side: Side) -> Orders {
     let mut o = Orders::default();
     let map = &rules.map;
     let mut open = Vec::new();
@@ -113,7 +113,7 @@ fn deployment(rules: &Rules, st: &State, side: Side) -> Orders {
     o
 }
 
-fn play(rules: &Rules, st: &State, side: Side) -> Orders {
+fn play(rules: &Ruleset, st: &State, side: Side) -> Orders {
     let mut o = Orders::default();
     let map = &rules.map;
     let board = st.board(rules);

@@ -14,7 +14,7 @@
 //! framework's default, so that counters and labels stay legible.
 
 use super::map::{Hexside, Label, Terrain};
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 use super::units::{Kind, Side};
 use super::view::View;
 use crate::board::svg::{
@@ -156,7 +156,7 @@ fn duke_counter(s: &mut Svg, p: Point, r: f64, colour: &str) {
 /// Every symbol the map may show, explained: the sides, the unit kinds with
 /// their values, the Duke, each terrain with what it does, the hexsides,
 /// the lines and the arrows.
-fn legend<'a>(rules: &'a Rules, v: &'a View) -> Vec<LegendEntry<'a>> {
+fn legend<'a>(rules: &'a Ruleset, v: &'a View) -> Vec<LegendEntry<'a>> {
     let mut e = Vec::new();
     for side in [Side::Orfburg, Side::Wulfenburg] {
         let mut t = side.name().to_string();
@@ -380,7 +380,7 @@ fn legend<'a>(rules: &'a Rules, v: &'a View) -> Vec<LegendEntry<'a>> {
     e
 }
 
-pub fn svg_board(rules: &Rules, v: &View) -> String {
+pub fn svg_board(rules: &Ruleset, v: &View) -> String {
     let map = &rules.map;
     let sq3 = 3f64.sqrt();
     let margin = SIZE * 1.8;

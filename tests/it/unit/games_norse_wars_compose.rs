@@ -2,7 +2,7 @@
 
 use herald::board::Hex;
 use herald::games::norse_wars::compose::*;
-use herald::games::norse_wars::rules::Rules;
+use herald::games::norse_wars::ruleset::Ruleset;
 use herald::games::norse_wars::state::State;
 use herald::games::norse_wars::view::vision;
 use herald::games::{Game, Options};
@@ -13,7 +13,7 @@ use herald::rng;
 /// names is in sight.
 #[test]
 fn fog_hides_nothing_from_the_composer_and_it_tells_nothing() {
-    let rules = Rules::parse(herald::games::norse_wars::NorseWars::RULESET_TEXT).unwrap();
+    let rules = Ruleset::parse(herald::games::norse_wars::NorseWars::RULESET_TEXT).unwrap();
     let mut checked = 0;
     for (n, game) in [(2usize, 1u64), (3, 2), (4, 3), (6, 4)] {
         let players: Vec<String> = (0..n).map(|i| format!("p{i}")).collect();

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 #[test]
 fn fog_hides_nothing_from_the_composer_and_it_tells_nothing() {
     type G = herald::games::unfought_battle::UnfoughtBattle;
-    let rules = G::load_rules(G::RULESET).unwrap();
+    let rules = G::load_ruleset(G::RULESET).unwrap();
     let players = vec!["north".to_string(), "south".to_string()];
     let mut checked = 0;
     for game in 0..12u64 {

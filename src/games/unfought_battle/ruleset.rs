@@ -5,7 +5,7 @@ use serde::Deserialize;
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Rules {
+pub struct Ruleset {
     pub name: String,
     pub title: String,
     pub version: String,
@@ -91,9 +91,9 @@ pub struct VictoryRules {
     pub turn_cap: u32,
 }
 
-impl Rules {
-    pub fn parse(text: &str) -> Result<Rules, String> {
-        let r: Rules = toml::from_str(text)
+impl Ruleset {
+    pub fn parse(text: &str) -> Result<Ruleset, String> {
+        let r: Ruleset = toml::from_str(text)
             .map_err(|e| format!("the Unfought Battle ruleset does not read: {e}"))?;
         let mut p = Vec::new();
         let b = &r.board;
