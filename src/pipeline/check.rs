@@ -120,7 +120,7 @@ pub fn check_orders(g: &Loaded, files: &[Submitted]) -> Result<Accepted> {
     let mut orders: BTreeMap<Seat, Vec<AnyOrder>> = BTreeMap::new();
     let mut records = Vec::new();
     let mut summary = Vec::new();
-    let awaiting = g.session.awaiting(&g.state);
+    let awaiting = g.rules.awaiting(&g.state);
     for ((f, envelope), verdict) in files.iter().zip(&envelopes).zip(verdicts) {
         let name = &f.name;
         let (of, seat) = match envelope {
@@ -173,7 +173,7 @@ pub fn check_orders(g: &Loaded, files: &[Submitted]) -> Result<Accepted> {
         let mut lines = Vec::new();
         let mut bad = false;
         for line in &of.orders {
-            match g.session.parse_order(&g.state, seat, &line.text) {
+            match g.rules.parse_order(&g.state, seat, &line.text) {
                 Ok(o) => {
                     lines.push(line.line);
                     parsed.push(o);
@@ -187,7 +187,7 @@ pub fn check_orders(g: &Loaded, files: &[Submitted]) -> Result<Accepted> {
         if bad {
             continue;
         }
-        let found = g.session.check(&g.state, seat, &parsed);
+        let found = g.rules.check(&g.state, seat, &parsed);
         for p in &found {
             match p
                 .order

@@ -93,7 +93,7 @@ pub fn begin(req: &NewGame) -> Result<Begun> {
         Some(p) => limits::read_text(p, limits::SETUP_FILE, "a ruleset")?,
         None => entry.ruleset.to_string(),
     };
-    let session = entry.load(&rules_text).map_err(|e| {
+    let rules = entry.load(&rules_text).map_err(|e| {
         Error::refused(format!(
             "{}: {e}",
             req.rules
@@ -102,7 +102,7 @@ pub fn begin(req: &NewGame) -> Result<Begun> {
                 .display()
         ))
     })?;
-    let options = entry.check_new(session.as_ref(), &req.players, &req.options)?;
+    let options = entry.check_new(rules.as_ref(), &req.players, &req.options)?;
     let mut problems = Vec::new();
     let nmr = match &req.mail.nmr {
         None => entry.nmr[0],
@@ -184,7 +184,7 @@ pub fn begin(req: &NewGame) -> Result<Begun> {
         ),
     };
     let mut setup_rng = rng::phase_rng(&seed, &id, 0, "setup");
-    let (state, notes) = session
+    let (state, notes) = rules
         .setup(
             &req.players,
             &options,
@@ -199,7 +199,7 @@ pub fn begin(req: &NewGame) -> Result<Begun> {
                 .unwrap_or_else(|| "setup".into());
             Error::all(e.lines().map(|l| format!("{place}: {l}")).collect())
         })?;
-    let value = session.encode(&state);
+    let value = rules.encode(&state);
     let cost = if req.light_passwords || req.secrets_from_seed {
         auth::Cost::Light
     } else {
@@ -265,7 +265,7 @@ pub fn begin(req: &NewGame) -> Result<Begun> {
         initial_sha256: initial_sha256.clone(),
         converted: None,
     };
-    let (phase, awaiting, outcome) = summary(session.as_ref(), &state, &req.players);
+    let (phase, awaiting, outcome) = summary(rules.as_ref(), &state, &req.players);
     let head = head_of(&genesis, phase, awaiting, outcome);
     let record = Record::begin(&genesis, head, &signer);
     let loaded = Loaded {
@@ -273,7 +273,7 @@ pub fn begin(req: &NewGame) -> Result<Begun> {
         record,
         genesis,
         entry,
-        session,
+        rules,
         state,
         recent: Default::default(),
     };

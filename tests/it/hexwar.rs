@@ -717,9 +717,14 @@ fn engine_games_verify() {
                     // half the games: the demo bot (whole multi-action turns);
                     // the other half: a random legal order set
                     if g % 2 == 0 {
-                        loaded.session.bot_orders(&loaded.state, seat, &mut bot)
+                        herald::bots::scripted_orders(
+                            loaded.rules.as_ref(),
+                            &loaded.state,
+                            seat,
+                            &mut bot,
+                        )
                     } else {
-                        let legal = loaded.session.legal_orders(&loaded.state, seat);
+                        let legal = loaded.rules.legal_orders(&loaded.state, seat);
                         rng::pick(&mut bot, &legal).unwrap().clone()
                     }
                 });

@@ -328,7 +328,7 @@ fn engine_games(games: usize, scan: bool, configs: &[(usize, Opts, &'static str)
                     break;
                 }
                 game.turn(|loaded, seat| {
-                    let legal = loaded.session.legal_orders(&loaded.state, seat);
+                    let legal = loaded.rules.legal_orders(&loaded.state, seat);
                     rng::pick(&mut bot, &legal).unwrap().clone()
                 });
                 turns += 1;

@@ -565,7 +565,7 @@ fn engine_games_verify() {
             let mut bot = rng::from_u64(g as u64 + 99);
             while !game.over() {
                 game.turn(|loaded, seat| {
-                    let mut legal = loaded.session.legal_orders(&loaded.state, seat);
+                    let mut legal = loaded.rules.legal_orders(&loaded.state, seat);
                     assert_eq!(legal.last().unwrap(), &vec!["resign".to_string()]);
                     // Resign now and then, not every thirtieth turn.
                     if legal.len() > 1 && rng::below(&mut bot, 200) != 0 {

@@ -709,11 +709,16 @@ fn engine_games_verify() {
             while !game.over() {
                 game.turn(|loaded, seat| {
                     if legal {
-                        let all = loaded.session.legal_orders(&loaded.state, seat);
+                        let all = loaded.rules.legal_orders(&loaded.state, seat);
                         assert!(!all.is_empty());
                         rng::pick(&mut r, &all).unwrap().clone()
                     } else {
-                        loaded.session.bot_orders(&loaded.state, seat, &mut r)
+                        herald::bots::scripted_orders(
+                            loaded.rules.as_ref(),
+                            &loaded.state,
+                            seat,
+                            &mut r,
+                        )
                     }
                 });
             }

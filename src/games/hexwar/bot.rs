@@ -11,11 +11,15 @@
 
 use super::movegen::Action;
 use super::piece::Piece;
+use super::play::Plan;
 use super::play::{order_of, Order};
 use super::ruleset::{Movement, Ruleset};
 use super::state::{parse_side, Finish, How, State, LABELS};
 use super::view::View;
+use super::{playout, Hexwar};
 use crate::board::Dir;
+use crate::games::{BotSupport, Game, Seat};
+use crate::rng::ChaCha20Rng;
 
 pub fn determinise(rules: &Ruleset, view: &View) -> Result<State, String> {
     let template = rules
@@ -183,4 +187,55 @@ pub fn evaluate(rules: &Ruleset, st: &State, seat: usize) -> i32 {
 
 pub fn scores(rules: &Ruleset, st: &State) -> Vec<i32> {
     (0..2).map(|s| material(rules, st, s)).collect()
+}
+
+impl BotSupport for Hexwar {
+    fn determinise(rules: &Ruleset, view: &View, _: &mut ChaCha20Rng) -> Result<State, String> {
+        determinise(rules, view)
+    }
+    fn candidate_orders(
+        rules: &Ruleset,
+        st: &State,
+        seat: Seat,
+        _: &mut ChaCha20Rng,
+    ) -> Vec<Vec<Order>> {
+        candidates(rules, st, seat)
+    }
+    /// Uniform over the legal single actions and the pass.
+    fn random_orders(rules: &Ruleset, st: &State, seat: Seat, rng: &mut ChaCha20Rng) -> Vec<Order> {
+        crate::rng::pick(rng, &Hexwar::legal_orders(rules, st, seat))
+            .cloned()
+            .unwrap_or_default()
+    }
+    /// The turn [`playout::bot_turn`] plans, as orders.
+    fn scripted_orders(
+        rules: &Ruleset,
+        st: &State,
+        seat: Seat,
+        rng: &mut ChaCha20Rng,
+    ) -> Vec<Order> {
+        if st.is_over() || st.side as Seat != seat {
+            return Vec::new();
+        }
+        match playout::bot_turn(rules, st, rng) {
+            Plan::Actions(list) => {
+                let mut sim = st.clone();
+                list.iter()
+                    .map(|a| {
+                        let o = order_of(rules, &sim, *a);
+                        sim.apply(rules, *a);
+                        o
+                    })
+                    .collect()
+            }
+            Plan::Pass => vec![Order::Pass],
+            Plan::Surrender => vec![Order::Surrender],
+        }
+    }
+    fn evaluate(rules: &Ruleset, st: &State, seat: Seat) -> i32 {
+        evaluate(rules, st, seat)
+    }
+    fn scores(rules: &Ruleset, st: &State) -> Vec<i32> {
+        scores(rules, st)
+    }
 }

@@ -14,8 +14,10 @@ use super::movegen::Action;
 use super::play::{order_of, Order};
 use super::ruleset::Ruleset;
 use super::state::{label, State, LABELS};
+use super::Hexwar;
 use crate::board::{Dir, Hex};
 use crate::games::compose::{Choice, Mark, Orders, Piece, Required};
+use crate::games::{Compose, Seat};
 
 /// The neighbour of `h` in direction `d`, if it is on the board.
 fn towards(h: Hex, d: Dir) -> Option<String> {
@@ -209,4 +211,10 @@ pub fn compose(rules: &Ruleset, st: &State, seat: usize) -> Orders {
         "After a move, tap the piece on its new hex to turn it there.".into(),
     ];
     o
+}
+
+impl Compose for Hexwar {
+    fn compose(rules: &Ruleset, st: &State, seat: Seat) -> Orders {
+        compose(rules, st, seat)
+    }
 }

@@ -223,26 +223,6 @@ impl Game for Hexwar {
         out
     }
 
-    fn bot_orders(rules: &Ruleset, st: &State, seat: Seat, rng: &mut ChaCha20Rng) -> Vec<Order> {
-        if st.is_over() || st.side as Seat != seat {
-            return Vec::new();
-        }
-        match playout::bot_turn(rules, st, rng) {
-            Plan::Actions(list) => {
-                let mut sim = st.clone();
-                list.iter()
-                    .map(|a| {
-                        let o = play::order_of(rules, &sim, *a);
-                        sim.apply(rules, *a);
-                        o
-                    })
-                    .collect()
-            }
-            Plan::Pass => vec![Order::Pass],
-            Plan::Surrender => vec![Order::Surrender],
-        }
-    }
-
     fn view(
         rules: &Ruleset,
         st: &State,
@@ -251,13 +231,6 @@ impl Game for Hexwar {
         events: &[Seen<Event>],
     ) -> view::View {
         view::view(rules, st, players, seat, events)
-    }
-
-    fn ascii_board(_: &Ruleset, v: &view::View) -> String {
-        view::ascii_board(v)
-    }
-    fn svg_board(rules: &Ruleset, v: &view::View) -> String {
-        svg::svg_board(rules, v)
     }
 
     /// A missed turn passes under `hold` (HEXWAR has `pass`); the default.
@@ -290,10 +263,6 @@ impl Game for Hexwar {
         Some((next, ev))
     }
 
-    fn compose(rules: &Ruleset, st: &State, seat: Seat) -> crate::games::compose::Orders {
-        compose::compose(rules, st, seat)
-    }
-
     fn outcome(rules: &Ruleset, st: &State, players: &[String]) -> Option<Outcome> {
         let f = st.finish?;
         Some(Outcome {
@@ -306,33 +275,5 @@ impl Game for Hexwar {
                 play::reason(f.how, None, None)
             ),
         })
-    }
-
-    fn determinise(
-        rules: &Ruleset,
-        view: &view::View,
-        _: &mut ChaCha20Rng,
-    ) -> Result<State, String> {
-        bot::determinise(rules, view)
-    }
-    fn candidate_orders(
-        rules: &Ruleset,
-        st: &State,
-        seat: Seat,
-        _: &mut ChaCha20Rng,
-    ) -> Vec<Vec<Order>> {
-        bot::candidates(rules, st, seat)
-    }
-    /// Uniform over the legal single actions and the pass.
-    fn random_orders(rules: &Ruleset, st: &State, seat: Seat, rng: &mut ChaCha20Rng) -> Vec<Order> {
-        crate::rng::pick(rng, &Self::legal_orders(rules, st, seat))
-            .cloned()
-            .unwrap_or_default()
-    }
-    fn evaluate(rules: &Ruleset, st: &State, seat: Seat) -> i32 {
-        bot::evaluate(rules, st, seat)
-    }
-    fn scores(rules: &Ruleset, st: &State) -> Vec<i32> {
-        bot::scores(rules, st)
     }
 }

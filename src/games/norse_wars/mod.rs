@@ -420,20 +420,6 @@ impl Game for NorseWars {
         (next, ev)
     }
 
-    fn bot_orders(rules: &Ruleset, st: &State, seat: Seat, rng: &mut ChaCha20Rng) -> Vec<Order> {
-        if st.to_move() != Some(seat) {
-            return Vec::new();
-        }
-        match st.phase {
-            Phase::Move => playout::bot_move(rules, st, rng)
-                .map(|m| vec![Order::Move(m)])
-                .unwrap_or_default(),
-            _ => crate::rng::pick(rng, &Self::legal_orders(rules, st, seat))
-                .cloned()
-                .unwrap_or_default(),
-        }
-    }
-
     fn legal_orders(rules: &Ruleset, st: &State, seat: Seat) -> Vec<Vec<Order>> {
         if st.to_move() != Some(seat) {
             return Vec::new();
@@ -463,13 +449,6 @@ impl Game for NorseWars {
         view::view(rules, st, players, seat, events)
     }
 
-    fn ascii_board(_: &Ruleset, v: &view::View) -> String {
-        view::ascii_board(v)
-    }
-    fn svg_board(rules: &Ruleset, v: &view::View) -> String {
-        svg::svg_board(rules, v)
-    }
-
     /// Dropped out: eliminated, pieces removed (see games/norse-wars.md).
     /// Not while Shields are drafted: the draft's turn order has no gap for
     /// a missing seat, so the bot drafts for them and the drop-out happens at
@@ -481,10 +460,6 @@ impl Game for NorseWars {
         let mut next = st.clone();
         let ev = next.drop_out(rules, seat);
         Some((next, ev))
-    }
-
-    fn compose(rules: &Ruleset, st: &State, seat: Seat) -> crate::games::compose::Orders {
-        compose::compose(rules, st, seat)
     }
 
     fn outcome(_: &Ruleset, st: &State, players: &[String]) -> Option<Outcome> {
@@ -503,22 +478,5 @@ impl Game for NorseWars {
             winners: names,
             summary,
         })
-    }
-
-    fn determinise(
-        rules: &Ruleset,
-        view: &view::View,
-        rng: &mut ChaCha20Rng,
-    ) -> Result<State, String> {
-        bot::determinise(rules, view, rng)
-    }
-    fn view_hides(_: &Ruleset, view: &view::View) -> bool {
-        bot::hides(view)
-    }
-    fn evaluate(rules: &Ruleset, st: &State, seat: Seat) -> i32 {
-        bot::evaluate(rules, st, seat)
-    }
-    fn scores(_: &Ruleset, st: &State) -> Vec<i32> {
-        bot::scores(st)
     }
 }

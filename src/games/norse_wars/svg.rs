@@ -5,11 +5,13 @@
 
 use super::ruleset::Ruleset;
 use super::view::View;
+use super::NorseWars;
 use crate::board::svg::{
     self, arrow_entries, disc, hex_swatch, HexagonBoard, Legend, LegendEntry, Point, Svg, BOARD,
     GRID, INK,
 };
 use crate::board::{Hex, HexagonLabels};
+use crate::games::Draw;
 
 const SIZE: f64 = 26.0;
 const THRONE: &str = "#d9b44a";
@@ -243,4 +245,15 @@ pub fn svg_board(rules: &Ruleset, v: &View) -> String {
 
     key.draw(&mut s, board.height);
     s.finish()
+}
+
+/// NorseWars's boards: the text board is drawn beside the view (`view.rs`), the
+/// picture here.
+impl Draw for NorseWars {
+    fn ascii_board(_: &Ruleset, v: &View) -> String {
+        super::view::ascii_board(v)
+    }
+    fn svg_board(rules: &Ruleset, v: &View) -> String {
+        svg_board(rules, v)
+    }
 }

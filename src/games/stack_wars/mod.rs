@@ -302,13 +302,6 @@ impl Game for StackWars {
         all.into_iter().map(|a| vec![a]).collect()
     }
 
-    fn bot_orders(_: &Ruleset, st: &State, seat: Seat, rng: &mut ChaCha20Rng) -> Vec<Order> {
-        if st.mover() != Some(Side::of_seat(seat)) {
-            return Vec::new();
-        }
-        playout::bot_action(st, rng).into_iter().collect()
-    }
-
     fn view(
         rules: &Ruleset,
         st: &State,
@@ -317,13 +310,6 @@ impl Game for StackWars {
         events: &[Seen<Event>],
     ) -> view::View {
         view::view(rules, st, players, seat, events)
-    }
-
-    fn ascii_board(_: &Ruleset, v: &view::View) -> String {
-        view::ascii_board(v)
-    }
-    fn svg_board(rules: &Ruleset, v: &view::View) -> String {
-        svg::svg_board(rules, v)
     }
 
     /// Dropping out is resigning: the other side wins (games/stack-wars.md).
@@ -346,10 +332,6 @@ impl Game for StackWars {
         Some((next, ev))
     }
 
-    fn compose(_: &Ruleset, st: &State, seat: Seat) -> crate::games::compose::Orders {
-        compose::compose(st, seat)
-    }
-
     fn outcome(_: &Ruleset, st: &State, players: &[String]) -> Option<Outcome> {
         let end = st.result.as_ref()?;
         let score = format!("{}–{}", st.score(Side::Black), st.score(Side::White));
@@ -367,23 +349,5 @@ impl Game for StackWars {
                 summary: format!("draw, points Black–White {score}: {}", end.how),
             },
         })
-    }
-
-    fn determinise(_: &Ruleset, view: &view::View, _: &mut ChaCha20Rng) -> Result<State, String> {
-        bot::determinise(view)
-    }
-    fn candidate_orders(
-        _: &Ruleset,
-        st: &State,
-        seat: Seat,
-        _: &mut ChaCha20Rng,
-    ) -> Vec<Vec<Order>> {
-        bot::candidates(st, seat)
-    }
-    fn evaluate(rules: &Ruleset, st: &State, seat: Seat) -> i32 {
-        bot::evaluate(rules, st, seat)
-    }
-    fn scores(_: &Ruleset, st: &State) -> Vec<i32> {
-        bot::scores(st)
     }
 }

@@ -29,7 +29,9 @@ use super::playout;
 use super::ruleset::Ruleset;
 use super::state::{End, Force, Phase, Side, State};
 use super::view::View;
+use super::UnfoughtBattle;
 use crate::board::Hex;
+use crate::games::{BotSupport, Seat};
 use crate::rng::{self, ChaCha20Rng};
 
 fn hex(l: &str) -> Result<Hex, String> {
@@ -287,4 +289,40 @@ pub fn scores(st: &State) -> Vec<i32> {
     (0..2)
         .map(|s| st.sides[s].living().map(|f| f.power as i32).sum())
         .collect()
+}
+
+impl BotSupport for UnfoughtBattle {
+    fn determinise(rules: &Ruleset, view: &View, rng: &mut ChaCha20Rng) -> Result<State, String> {
+        determinise(rules, view, rng)
+    }
+    fn view_hides(_: &Ruleset, view: &View) -> bool {
+        hides(view)
+    }
+    fn candidate_orders(
+        rules: &Ruleset,
+        st: &State,
+        seat: Seat,
+        _: &mut ChaCha20Rng,
+    ) -> Vec<Vec<Order>> {
+        candidates(rules, st, seat)
+    }
+    /// Each living force picks uniformly among its affordable orders.
+    fn random_orders(rules: &Ruleset, st: &State, seat: Seat, rng: &mut ChaCha20Rng) -> Vec<Order> {
+        playout::random_orders(rules, st, seat, rng)
+    }
+    /// [`playout::bot_orders`].
+    fn scripted_orders(
+        rules: &Ruleset,
+        st: &State,
+        seat: Seat,
+        rng: &mut ChaCha20Rng,
+    ) -> Vec<Order> {
+        playout::bot_orders(rules, st, seat, rng)
+    }
+    fn evaluate(rules: &Ruleset, st: &State, seat: Seat) -> i32 {
+        evaluate(rules, st, seat)
+    }
+    fn scores(_: &Ruleset, st: &State) -> Vec<i32> {
+        scores(st)
+    }
 }

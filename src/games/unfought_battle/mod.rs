@@ -181,10 +181,6 @@ impl Game for UnfoughtBattle {
         }
     }
 
-    fn bot_orders(rules: &Ruleset, st: &State, seat: Seat, rng: &mut ChaCha20Rng) -> Vec<Order> {
-        playout::bot_orders(rules, st, seat, rng)
-    }
-
     fn view(
         rules: &Ruleset,
         st: &State,
@@ -193,14 +189,6 @@ impl Game for UnfoughtBattle {
         events: &[Seen<Event>],
     ) -> view::View {
         view::view(rules, st, players, seat, events)
-    }
-
-    fn ascii_board(_: &Ruleset, v: &view::View) -> String {
-        view::ascii_board(v)
-    }
-
-    fn svg_board(rules: &Ruleset, v: &view::View) -> String {
-        svg::svg_board(rules, v)
     }
 
     /// Missed orders: `hold` (the default: every force holds; a missed
@@ -249,10 +237,6 @@ impl Game for UnfoughtBattle {
         Some((next, ev))
     }
 
-    fn compose(rules: &Ruleset, st: &State, seat: Seat) -> crate::games::compose::Orders {
-        compose::compose(rules, st, seat)
-    }
-
     fn outcome(_: &Ruleset, st: &State, players: &[String]) -> Option<Outcome> {
         let end = st.end.as_ref()?;
         let what = match end.subject {
@@ -269,35 +253,6 @@ impl Game for UnfoughtBattle {
                 summary: format!("draw on turn {}: {what}", st.turn),
             },
         })
-    }
-
-    fn determinise(
-        rules: &Ruleset,
-        view: &view::View,
-        rng: &mut ChaCha20Rng,
-    ) -> Result<State, String> {
-        bot::determinise(rules, view, rng)
-    }
-    fn view_hides(_: &Ruleset, view: &view::View) -> bool {
-        bot::hides(view)
-    }
-    /// Each living force picks uniformly among its affordable orders.
-    fn random_orders(rules: &Ruleset, st: &State, seat: Seat, rng: &mut ChaCha20Rng) -> Vec<Order> {
-        playout::random_orders(rules, st, seat, rng)
-    }
-    fn candidate_orders(
-        rules: &Ruleset,
-        st: &State,
-        seat: Seat,
-        _: &mut ChaCha20Rng,
-    ) -> Vec<Vec<Order>> {
-        bot::candidates(rules, st, seat)
-    }
-    fn evaluate(rules: &Ruleset, st: &State, seat: Seat) -> i32 {
-        bot::evaluate(rules, st, seat)
-    }
-    fn scores(_: &Ruleset, st: &State) -> Vec<i32> {
-        bot::scores(st)
     }
 }
 

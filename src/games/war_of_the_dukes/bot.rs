@@ -25,7 +25,10 @@ use super::setup;
 use super::state::{Phase, State};
 use super::units::{Kind, Side, UnitId};
 use super::view::View;
+use super::WarOfTheDukes;
+use crate::games::{BotSupport, Seat};
 use crate::rng;
+use crate::rng::ChaCha20Rng;
 
 pub fn determinise(rules: &Ruleset, view: &View) -> Result<State, String> {
     let mut st = State::new(rules);
@@ -171,4 +174,38 @@ pub fn scores(rules: &Ruleset, st: &State) -> Vec<i32> {
                 .sum()
         })
         .collect()
+}
+
+impl BotSupport for WarOfTheDukes {
+    fn determinise(rules: &Ruleset, view: &View, _: &mut ChaCha20Rng) -> Result<State, String> {
+        determinise(rules, view)
+    }
+    fn candidate_orders(
+        rules: &Ruleset,
+        st: &State,
+        seat: Seat,
+        _: &mut ChaCha20Rng,
+    ) -> Vec<Vec<Order>> {
+        candidates(rules, st, seat)
+    }
+    /// Each piece moves with probability ½ to a random reachable hex; then
+    /// random attacks (`playout::random_orders`).
+    fn random_orders(rules: &Ruleset, st: &State, seat: Seat, rng: &mut ChaCha20Rng) -> Vec<Order> {
+        playout::random_orders(rules, st, Side::of_seat(seat), rng)
+    }
+    /// [`playout::bot_orders`].
+    fn scripted_orders(
+        rules: &Ruleset,
+        st: &State,
+        seat: Seat,
+        rng: &mut ChaCha20Rng,
+    ) -> Vec<Order> {
+        playout::bot_orders(rules, st, Side::of_seat(seat), rng)
+    }
+    fn evaluate(rules: &Ruleset, st: &State, seat: Seat) -> i32 {
+        evaluate(rules, st, seat)
+    }
+    fn scores(rules: &Ruleset, st: &State) -> Vec<i32> {
+        scores(rules, st)
+    }
 }

@@ -28,7 +28,9 @@ use super::ruleset::Ruleset;
 use super::state::{Phase, State};
 use super::units::Side;
 use super::zoc::zoc;
+use super::WarOfTheDukes;
 use crate::games::compose::{Choice, Gather, Mark, Orders, Piece, Required};
+use crate::games::{Compose, Seat};
 
 pub fn compose(rules: &Ruleset, st: &State, seat: usize) -> Orders {
     let side = Side::of_seat(seat);
@@ -263,4 +265,10 @@ fn play(rules: &Ruleset, st: &State, side: Side) -> Orders {
         "Zoom with + and −; drag to pan.".into(),
     ];
     o
+}
+
+impl Compose for WarOfTheDukes {
+    fn compose(rules: &Ruleset, st: &State, seat: Seat) -> Orders {
+        compose(rules, st, seat)
+    }
 }

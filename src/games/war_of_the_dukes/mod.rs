@@ -214,10 +214,6 @@ impl Game for WarOfTheDukes {
         }
     }
 
-    fn bot_orders(rules: &Ruleset, st: &State, seat: Seat, rng: &mut ChaCha20Rng) -> Vec<Order> {
-        playout::bot_orders(rules, st, Side::of_seat(seat), rng)
-    }
-
     fn view(
         rules: &Ruleset,
         st: &State,
@@ -226,14 +222,6 @@ impl Game for WarOfTheDukes {
         events: &[Seen<Event>],
     ) -> view::View {
         view::view(rules, st, players, seat, events)
-    }
-
-    fn ascii_board(rules: &Ruleset, v: &view::View) -> String {
-        view::ascii_board(rules, v)
-    }
-
-    fn svg_board(rules: &Ruleset, v: &view::View) -> String {
-        svg::svg_board(rules, v)
     }
 
     /// Missed orders: `hold` (the default: the side does nothing this
@@ -254,10 +242,6 @@ impl Game for WarOfTheDukes {
         Some((next, ev))
     }
 
-    fn compose(rules: &Ruleset, st: &State, seat: Seat) -> crate::games::compose::Orders {
-        compose::compose(rules, st, seat)
-    }
-
     fn outcome(_: &Ruleset, st: &State, players: &[String]) -> Option<Outcome> {
         let end = st.result.as_ref()?;
         let w = end.winner;
@@ -270,32 +254,5 @@ impl Game for WarOfTheDukes {
                 end.how
             ),
         })
-    }
-
-    fn determinise(
-        rules: &Ruleset,
-        view: &view::View,
-        _: &mut ChaCha20Rng,
-    ) -> Result<State, String> {
-        bot::determinise(rules, view)
-    }
-    /// Each piece moves with probability ½ to a random reachable hex; then
-    /// random attacks (`playout::random_orders`).
-    fn random_orders(rules: &Ruleset, st: &State, seat: Seat, rng: &mut ChaCha20Rng) -> Vec<Order> {
-        playout::random_orders(rules, st, Side::of_seat(seat), rng)
-    }
-    fn candidate_orders(
-        rules: &Ruleset,
-        st: &State,
-        seat: Seat,
-        _: &mut ChaCha20Rng,
-    ) -> Vec<Vec<Order>> {
-        bot::candidates(rules, st, seat)
-    }
-    fn evaluate(rules: &Ruleset, st: &State, seat: Seat) -> i32 {
-        bot::evaluate(rules, st, seat)
-    }
-    fn scores(rules: &Ruleset, st: &State) -> Vec<i32> {
-        bot::scores(rules, st)
     }
 }

@@ -17,9 +17,11 @@ use super::map::{Hexside, Label, Terrain};
 use super::ruleset::Ruleset;
 use super::units::{Kind, Side};
 use super::view::View;
+use super::WarOfTheDukes;
 use crate::board::svg::{
     self, arrow_entries, hex_swatch, HexGrid, Legend, LegendEntry, Point, Svg, BOARD, GRID, INK,
 };
+use crate::games::Draw;
 
 const SIZE: f64 = 22.0;
 /// The PNG's width for this map (see games/war-of-the-dukes.md).
@@ -639,4 +641,15 @@ pub fn svg_board(rules: &Ruleset, v: &View) -> String {
 
     key.draw(&mut s, board_h);
     s.finish()
+}
+
+/// WarOfTheDukes's boards: the text board is drawn beside the view (`view.rs`), the
+/// picture here.
+impl Draw for WarOfTheDukes {
+    fn ascii_board(rules: &Ruleset, v: &View) -> String {
+        super::view::ascii_board(rules, v)
+    }
+    fn svg_board(rules: &Ruleset, v: &View) -> String {
+        svg_board(rules, v)
+    }
 }

@@ -5,7 +5,7 @@ use herald::games::norse_wars::compose::*;
 use herald::games::norse_wars::ruleset::Ruleset;
 use herald::games::norse_wars::state::State;
 use herald::games::norse_wars::view::vision;
-use herald::games::{Game, Options};
+use herald::games::{BotSupport, Game, Options};
 use herald::rng;
 
 /// The composer's data never depends on what fog hides: taking every
@@ -57,7 +57,7 @@ fn fog_hides_nothing_from_the_composer_and_it_tells_nothing() {
                 checked += 1;
             }
             let orders =
-                herald::games::norse_wars::NorseWars::bot_orders(&rules, &st, seat, &mut r);
+                herald::games::norse_wars::NorseWars::scripted_orders(&rules, &st, seat, &mut r);
             let mut all = std::collections::BTreeMap::new();
             all.insert(seat, orders);
             st = herald::games::norse_wars::NorseWars::resolve(

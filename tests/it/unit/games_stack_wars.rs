@@ -1,7 +1,7 @@
 //! Unit tests of `herald::games::stack_wars` (src/games/stack_wars/mod.rs).
 
 use herald::games::stack_wars::*;
-use herald::games::{Game, Options};
+use herald::games::{Draw, Game, Options};
 use play::{Action, Event};
 use ruleset::Ruleset;
 use state::Stack;
