@@ -386,12 +386,3 @@ pub fn create(req: NewGame) -> Result<Created> {
         reports,
     })
 }
-
-/// Every player id of a game is a valid name (a check the head record
-/// already passed; this gives the names their type).
-pub fn names_of(head: &Head) -> Result<Vec<Name>> {
-    head.players
-        .iter()
-        .map(|p| Name::new("player id", &p.id).map_err(Error::refused))
-        .collect()
-}

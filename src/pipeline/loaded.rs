@@ -7,7 +7,7 @@ use crate::chain::step::Step;
 use crate::chain::{Head, PublicKey, Record};
 use crate::error::{Error, Result};
 use crate::games::{self, AnyState, Entry, Outcome, Rules, Seat};
-use crate::store::{Found, GameDir, Store};
+use crate::store::{Found, GameDir, Name, Store};
 use serde_json::Value;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -109,6 +109,18 @@ impl Loaded {
 
     pub fn players(&self) -> Vec<String> {
         self.record.head.player_ids()
+    }
+
+    /// The player ids as names, for the paths of their reports: every id
+    /// is a valid name (a check the head record already passed; this gives
+    /// the names their type).
+    pub fn player_names(&self) -> Result<Vec<Name>> {
+        self.record
+            .head
+            .players
+            .iter()
+            .map(|p| Name::new("player id", &p.id).map_err(Error::refused))
+            .collect()
     }
 
     pub fn summary(&self) -> (String, Vec<String>, Option<Outcome>) {

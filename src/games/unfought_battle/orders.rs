@@ -3,6 +3,7 @@
 //! into one hex, affordable in Shih).
 
 use super::board::{label, parse_hex};
+pub use super::ruleset::Kind;
 use super::ruleset::Ruleset;
 use super::state::{Phase, State};
 use crate::board::{Dir, Hex};
@@ -18,16 +19,6 @@ pub enum Act {
     Ambush,
     /// Learn the power of the enemy force standing on this hex.
     Scout(Hex),
-}
-
-/// The kinds of order, for costs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    Hold,
-    Move,
-    Fortify,
-    Ambush,
-    Scout,
 }
 
 impl Act {

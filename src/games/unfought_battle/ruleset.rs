@@ -178,8 +178,7 @@ impl Ruleset {
     }
 
     /// The Shih an order kind costs.
-    pub fn cost(&self, kind: super::orders::Kind) -> u32 {
-        use super::orders::Kind;
+    pub fn cost(&self, kind: Kind) -> u32 {
         match kind {
             Kind::Hold => 0,
             Kind::Move => self.orders.r#move,
@@ -188,4 +187,14 @@ impl Ruleset {
             Kind::Scout => self.orders.scout,
         }
     }
+}
+
+/// The kinds of order, for costs (`orders::Act::kind`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Hold,
+    Move,
+    Fortify,
+    Ambush,
+    Scout,
 }
