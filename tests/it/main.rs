@@ -1,5 +1,6 @@
 //! herald's integration tests, as modules of one test binary (one link, not
-//! nine): each module drives the real `herald` binary or the library.
+//! one per module): each module drives the real `herald` binary or the
+//! library.
 
 mod common;
 mod unit;
@@ -11,6 +12,7 @@ mod hexwar;
 mod host_due;
 mod host_mail;
 mod host_transport;
+mod layers;
 mod mail;
 mod mails;
 mod mailservers;
