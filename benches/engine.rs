@@ -110,10 +110,10 @@ fn game_files_mailed(
     let (_, g) = herald::pipeline::open(&folder).unwrap();
     let h = g.head();
     let mut files = Vec::new();
-    for seat in g.session.awaiting(&g.state) {
+    for seat in g.rules.awaiting(&g.state) {
         let id = &h.players[seat].id;
         let pw = &created.passwords.iter().find(|p| &p.0 == id).unwrap().1;
-        let orders = g.session.legal_orders(&g.state, seat).swap_remove(0);
+        let orders = g.rules.legal_orders(&g.state, seat).swap_remove(0);
         let f = dir.join(format!("{name}-{id}.toml"));
         std::fs::write(
             &f,

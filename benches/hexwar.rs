@@ -12,7 +12,7 @@
 
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use herald::games::hexwar::playout::{self, Scratch};
-use herald::games::hexwar::rules::Rules;
+use herald::games::hexwar::ruleset::Ruleset;
 use herald::games::hexwar::state::State;
 use herald::games::hexwar::{self, Hexwar};
 use herald::games::Options;
@@ -21,11 +21,11 @@ use std::time::Duration;
 
 const SEEDS: std::ops::Range<u64> = 0..64;
 
-fn rules() -> Rules {
-    Rules::parse(Hexwar::RULESET_TEXT).expect("the built-in ruleset parses")
+fn rules() -> Ruleset {
+    Ruleset::parse(Hexwar::RULESET_TEXT).expect("the built-in ruleset parses")
 }
 
-fn start(rules: &Rules, template: &str) -> State {
+fn start(rules: &Ruleset, template: &str) -> State {
     let mut o = Options::new();
     o.insert("template".into(), template.into());
     hexwar::new_game(rules, &o).expect("the built-in setup")

@@ -15,7 +15,7 @@
 
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use herald::games::norse_wars::play::Event;
-use herald::games::norse_wars::rules::Rules;
+use herald::games::norse_wars::ruleset::Ruleset;
 use herald::games::norse_wars::state::{Opts, State};
 use herald::games::norse_wars::{playout, NorseWars};
 use herald::rng::{self, ChaCha20Rng};
@@ -26,8 +26,8 @@ const SEEDS: std::ops::Range<u64> = 0..16;
 /// A safety cap; games end long before it.
 const MAX_MOVES: usize = 1_000_000;
 
-fn rules() -> Rules {
-    Rules::parse(NorseWars::RULESET_TEXT).expect("the built-in ruleset parses")
+fn rules() -> Ruleset {
+    Ruleset::parse(NorseWars::RULESET_TEXT).expect("the built-in ruleset parses")
 }
 
 /// The rng a seed's game is set up with, and the one its moves are drawn from.

@@ -1,5 +1,5 @@
 //! The playtest lab's speed (issue 20), for every game: whole random games
-//! through the generic `Game` interface the lab uses (setup, random orders
+//! through the generic `Game` and `BotSupport` traits the lab uses (setup, random orders
 //! for every awaited seat, resolve, until the end), and MCTS iterations
 //! from the opening view of the first seat (random playouts cut off after
 //! the default 20 phases). Throughput is reported per game and per
@@ -12,7 +12,7 @@ use herald::games::norse_wars::NorseWars;
 use herald::games::stack_wars::StackWars;
 use herald::games::unfought_battle::UnfoughtBattle;
 use herald::games::war_of_the_dukes::WarOfTheDukes;
-use herald::games::{Game, Options};
+use herald::games::{BotSupport, Options};
 use herald::rng;
 use std::collections::BTreeMap;
 use std::hint::black_box;
@@ -22,7 +22,7 @@ fn players(n: usize) -> Vec<String> {
 }
 
 /// One whole random game; the number of phases.
-fn random_game<G: Game>(rules: &G::Rules, start: &G::State, seed: u64) -> u32 {
+fn random_game<G: BotSupport>(rules: &G::Ruleset, start: &G::State, seed: u64) -> u32 {
     let mut r = rng::from_u64(seed);
     let mut st = start.clone();
     let mut n = 0;
@@ -43,7 +43,12 @@ fn random_game<G: Game>(rules: &G::Rules, start: &G::State, seed: u64) -> u32 {
 
 /// A state a few random phases in, so that the search's first seat is to
 /// order on a real position (and past simultaneous deployments).
-fn midgame<G: Game>(rules: &G::Rules, options: &Options, seats: usize, phases: u32) -> G::State {
+fn midgame<G: BotSupport>(
+    rules: &G::Ruleset,
+    options: &Options,
+    seats: usize,
+    phases: u32,
+) -> G::State {
     let ids = players(seats);
     let mut r = rng::from_u64(1);
     let mut st = G::setup(rules, &ids, options, None, &mut r).unwrap().state;
@@ -61,7 +66,7 @@ fn midgame<G: Game>(rules: &G::Rules, options: &Options, seats: usize, phases: u
     st
 }
 
-fn bench_game<G: Game>(
+fn bench_game<G: BotSupport>(
     c: &mut Criterion,
     label: &str,
     options: &[(&str, &str)],
@@ -69,7 +74,7 @@ fn bench_game<G: Game>(
     bot: &str,
     its: u32,
 ) {
-    let rules = G::load_rules(G::RULESET).unwrap();
+    let rules = G::load_ruleset(G::RULESET).unwrap();
     let mut opts = Options::new();
     for (k, v) in options {
         opts.insert(k.to_string(), v.to_string());

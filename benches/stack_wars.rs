@@ -15,7 +15,7 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use herald::games::stack_wars::play::Event;
-use herald::games::stack_wars::rules::Rules;
+use herald::games::stack_wars::ruleset::Ruleset;
 use herald::games::stack_wars::state::State;
 use herald::games::stack_wars::{playout, StackWars};
 use herald::rng::{self, ChaCha20Rng};
@@ -25,8 +25,8 @@ use std::time::Duration;
 const SEEDS: std::ops::Range<u64> = 0..16;
 const MAX_MOVES: usize = 1_000_000;
 
-fn rules() -> Rules {
-    Rules::parse(StackWars::RULESET_TEXT).expect("the built-in ruleset parses")
+fn rules() -> Ruleset {
+    Ruleset::parse(StackWars::RULESET_TEXT).expect("the built-in ruleset parses")
 }
 
 fn play_rng(seed: u64) -> ChaCha20Rng {

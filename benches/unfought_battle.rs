@@ -16,19 +16,19 @@
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use herald::games::unfought_battle::events::Event;
 use herald::games::unfought_battle::orders::Order;
-use herald::games::unfought_battle::rules::Rules;
+use herald::games::unfought_battle::ruleset::Ruleset;
 use herald::games::unfought_battle::state::{Phase, State};
 use herald::games::unfought_battle::{playout, setup, view, UnfoughtBattle};
 use herald::games::Seen;
 use herald::rng;
 use std::collections::BTreeMap;
 
-fn rules() -> Rules {
-    Rules::parse(UnfoughtBattle::RULESET_TEXT).expect("the built-in ruleset parses")
+fn rules() -> Ruleset {
+    Ruleset::parse(UnfoughtBattle::RULESET_TEXT).expect("the built-in ruleset parses")
 }
 
 /// A position after deployment and a few random turns, with forces close.
-fn midgame(r: &Rules) -> State {
+fn midgame(r: &Ruleset) -> State {
     let mut g = rng::from_u64(11);
     loop {
         let mut st = playout::new_game(r, &mut g);

@@ -15,7 +15,7 @@
 //!   written).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use herald::games::war_of_the_dukes::rules::Rules;
+use herald::games::war_of_the_dukes::ruleset::Ruleset;
 use herald::games::war_of_the_dukes::state::State;
 use herald::games::war_of_the_dukes::units::Side;
 use herald::games::war_of_the_dukes::{playout, WarOfTheDukes};
@@ -23,12 +23,12 @@ use herald::games::Game;
 use herald::rng;
 use std::collections::BTreeMap;
 
-fn rules() -> Rules {
-    Rules::parse(WarOfTheDukes::RULESET_TEXT).expect("the built-in ruleset parses")
+fn rules() -> Ruleset {
+    Ruleset::parse(WarOfTheDukes::RULESET_TEXT).expect("the built-in ruleset parses")
 }
 
 /// Deployment and six phases by the bot.
-fn midgame(r: &Rules) -> State {
+fn midgame(r: &Ruleset) -> State {
     let mut st = State::new(r);
     let mut rr = rng::from_u64(11);
     for _ in 0..7 {

@@ -1,26 +1,55 @@
 //! herald: a play-by-email turn processor.
 //!
-//! The library does the work; `main.rs` only parses the command line.
-//! Imports flow down this list and never back up: `cli` calls `pipeline`;
-//! `pipeline` uses `store`, `chain`, `games`, `report` and `mail`.
+//! The library does the work; `main.rs` only parses the command line and
+//! calls `cli`. `docs/design.md` draws the whole shape.
+//!
+//! ## The import order
+//!
+//! Imports flow down this list and never back up: a module uses only the
+//! modules on the lines below its own, and none beside it on its line.
+//! `tests/it/layers.rs` reads this block and checks every `crate::` path
+//! in the source against it (and that the files of one folder do not
+//! import each other in a circle).
+//!
+//! ```text
+//! cli                      one file per subcommand: arguments in, one call into the library
+//! host                     the unattended mail host over many game folders
+//! pipeline                 what happens to a game: create, check, resolve, replay, nmr, …
+//! playtest mail report     the lab's tournaments; mails in and out; reports from plain data
+//! store                    the game folder: layout, lock, atomic writes, secrets, limits
+//! auth                     passwords
+//! chain                    the game file as bytes and proofs: entries, head, keys, dice
+//! bots                     view-only bots over games::BotSupport
+//! games                    the rules by capability (Game, Draw, Compose, BotSupport), the games
+//! board orders             hex geometry and drawing; the order-file envelope
+//! rng names time error     seeded streams, names that become paths, times, the error type
+//! ```
+//!
+//! So the games know nothing of the bots or the lab: `bots` reaches a game
+//! through its traits (`games::visit` gives a game chosen at run time back
+//! its types), `playtest` through `bots`, and the one stand-in for missed
+//! orders (`pipeline::nmr`) hands a bot a player's view.
 
 pub mod cli;
+pub mod host;
 pub mod pipeline;
 
-pub mod chain;
 pub mod mail;
+pub mod playtest;
 pub mod report;
-pub mod store;
 
 pub mod auth;
-pub mod board;
+pub mod chain;
+pub mod store;
+
 pub mod bots;
-pub mod error;
 pub mod games;
-pub mod host;
-pub mod names;
+
+pub mod board;
 pub mod orders;
-pub mod playtest;
+
+pub mod error;
+pub mod names;
 pub mod rng;
 pub mod time;
 

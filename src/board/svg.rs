@@ -3,7 +3,7 @@
 //! and combats, fog shading, and the PNG rasteriser (resvg, in-process, with
 //! an embedded font so every machine draws the same pixels).
 //!
-//! A game draws its board from its view alone (`Game::svg_board`): what the
+//! A game draws its board from its view alone (`games::Draw::svg_board`): what the
 //! view does not hold cannot reach the picture. Output is deterministic:
 //! numbers are printed with one decimal by [`num`], attributes in a fixed
 //! order, and nothing is read from the clock or the system.

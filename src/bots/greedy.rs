@@ -4,7 +4,7 @@
 //! several determinisations and adds the scores up.
 
 use super::{assumed_orders, rng_from, seat_ids};
-use crate::games::{Game, Seat};
+use crate::games::{BotSupport, Seat};
 use crate::rng::{self, ChaCha20Rng};
 use rand_chacha::rand_core::RngCore;
 use std::collections::BTreeMap;
@@ -17,7 +17,7 @@ const WIN: i64 = 1_000_000;
 
 /// The value of `st` for `seat`: a decided game is worth more than any
 /// evaluation.
-pub fn value<G: Game>(rules: &G::Rules, st: &G::State, seat: Seat, ids: &[String]) -> i64 {
+pub fn value<G: BotSupport>(rules: &G::Ruleset, st: &G::State, seat: Seat, ids: &[String]) -> i64 {
     if G::awaiting(rules, st).is_empty() {
         if let Some(o) = G::outcome(rules, st, ids) {
             let won = o.winners.iter().any(|w| w == &ids[seat]);
@@ -34,8 +34,8 @@ pub fn value<G: Game>(rules: &G::Rules, st: &G::State, seat: Seat, ids: &[String
 }
 
 /// The greedy choice for `seat` on a concrete state (MCTS playouts).
-pub fn on_states<G: Game>(
-    rules: &G::Rules,
+pub fn on_states<G: BotSupport>(
+    rules: &G::Ruleset,
     states: &[G::State],
     seat: Seat,
     seats: usize,
@@ -82,8 +82,8 @@ pub fn on_states<G: Game>(
 }
 
 /// The greedy bot on a view.
-pub fn choose<G: Game>(
-    rules: &G::Rules,
+pub fn choose<G: BotSupport>(
+    rules: &G::Ruleset,
     view: &G::View,
     seat: Seat,
     seats: usize,

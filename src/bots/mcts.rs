@@ -22,7 +22,7 @@
 //! uniformly among them (`docs/bots.md`).
 
 use super::{greedy, key_of, ln, rewards, seat_ids, Playout, Search};
-use crate::games::{Game, Seat};
+use crate::games::{BotSupport, Seat};
 use crate::rng::{self, ChaCha20Rng};
 use std::collections::BTreeMap;
 
@@ -59,8 +59,8 @@ fn mix(h: u64, k: u64) -> u64 {
 }
 
 /// Play out from `st` for at most `depth` phases.
-fn playout<G: Game>(
-    rules: &G::Rules,
+fn playout<G: BotSupport>(
+    rules: &G::Ruleset,
     mut st: G::State,
     search: &Search,
     seats: usize,
@@ -87,8 +87,8 @@ fn playout<G: Game>(
 }
 
 /// The search bot on a view.
-pub fn choose<G: Game>(
-    rules: &G::Rules,
+pub fn choose<G: BotSupport>(
+    rules: &G::Ruleset,
     view: &G::View,
     seat: Seat,
     seats: usize,

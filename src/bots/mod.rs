@@ -3,19 +3,25 @@
 //! A bot gets exactly what the player's report is rendered from — the
 //! game's `view` for that seat — and returns that player's orders. To think
 //! ahead it turns the view into states the rules can run with
-//! [`Game::determinise`]: the state itself where the view shows everything
+//! [`BotSupport::determinise`]: the state itself where the view shows everything
 //! the rules need, a sample of the hidden part otherwise. It never gets the
 //! game's state.
 //!
-//! - `random`: a uniformly random legal set of orders ([`Game::random_orders`]).
+//! - `random`: a uniformly random legal set of orders ([`BotSupport::random_orders`]).
 //! - `greedy`: one ply: every candidate set of orders is resolved and the
-//!   result scored with [`Game::evaluate`]; the best is played.
+//!   result scored with [`BotSupport::evaluate`]; the best is played.
 //! - `mcts:N[:greedy][:dD]`: UCT, N iterations, random (or greedy)
 //!   playouts cut off after D phases (default 20) and scored by the
 //!   evaluation; for games whose view hides nothing.
 //! - `ismcts:N[…]`: single-observer information-set MCTS: every iteration
 //!   samples a new determinisation from the view. On a view that hides
 //!   nothing it is the same search as `mcts`.
+//!
+//! A game known only at run time (a `dyn Rules`, as the pipeline holds it)
+//! reaches them through [`choose_on_view`], which gets a player's view and
+//! nothing else: how the `bot` missed-order policy (`pipeline::nmr`) plays.
+//! [`scripted_orders`] is the other way in, for `herald demo` only: the
+//! game's scripted player on the whole state.
 //!
 //! Both searches are open loop (a node is a sequence of order sets, the
 //! state is replayed every iteration), so dice, hidden information and
@@ -26,7 +32,7 @@
 pub mod greedy;
 pub mod mcts;
 
-use crate::games::{Game, Seat};
+use crate::games::{self, AnyState, AnyView, BotSupport, BuiltIn, Rules, Seat, Visitor};
 use crate::rng::{self, ChaCha20Rng};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -143,8 +149,8 @@ pub const STAND_IN: BotSpec = BotSpec::Greedy;
 /// Deterministic: the same view and the same `rng` stream give the same
 /// orders.
 /// `seats` is the number of players.
-pub fn choose<G: Game>(
-    rules: &G::Rules,
+pub fn choose<G: BotSupport>(
+    rules: &G::Ruleset,
     view: &G::View,
     seat: Seat,
     seats: usize,
@@ -173,6 +179,78 @@ pub fn choose<G: Game>(
     }
 }
 
+/// The orders `spec` gives `seat` in a game known only at run time,
+/// knowing only `view` (that seat's view, as [`Rules::view`] made it), as
+/// text. `seats` is the number of players. Deterministic from `rng`.
+pub fn choose_on_view(
+    rules: &dyn Rules,
+    view: &AnyView,
+    seat: Seat,
+    seats: usize,
+    spec: &BotSpec,
+    rng: &mut ChaCha20Rng,
+) -> Result<Vec<String>, String> {
+    struct OnView<'a> {
+        view: &'a AnyView,
+        seat: Seat,
+        seats: usize,
+        spec: &'a BotSpec,
+        rng: &'a mut ChaCha20Rng,
+    }
+    impl Visitor for OnView<'_> {
+        type Output = Result<Vec<String>, String>;
+        fn visit<G: BuiltIn>(self, ruleset: &G::Ruleset) -> Self::Output {
+            let view = self
+                .view
+                .get::<G>()
+                .ok_or_else(|| format!("not a view of {}", G::TITLE))?;
+            let orders = choose::<G>(ruleset, view, self.seat, self.seats, self.spec, self.rng)?;
+            Ok(orders.iter().map(|o| o.to_string()).collect())
+        }
+    }
+    games::visit(
+        rules,
+        OnView {
+            view,
+            seat,
+            seats,
+            spec,
+            rng,
+        },
+    )
+}
+
+/// The orders of the game's scripted player ([`BotSupport::scripted_orders`])
+/// for `seat`, as text: `herald demo`'s players. It reads the whole
+/// `state`, so it never plays a seat of a real game (that is
+/// [`choose_on_view`]'s work).
+pub fn scripted_orders(
+    rules: &dyn Rules,
+    state: &AnyState,
+    seat: Seat,
+    rng: &mut ChaCha20Rng,
+) -> Vec<String> {
+    struct Scripted<'a> {
+        state: &'a AnyState,
+        seat: Seat,
+        rng: &'a mut ChaCha20Rng,
+    }
+    impl Visitor for Scripted<'_> {
+        type Output = Vec<String>;
+        fn visit<G: BuiltIn>(self, ruleset: &G::Ruleset) -> Self::Output {
+            let state = self
+                .state
+                .downcast_ref::<G::State>()
+                .expect("a state of this game");
+            G::scripted_orders(ruleset, state, self.seat, self.rng)
+                .iter()
+                .map(|o| o.to_string())
+                .collect()
+        }
+    }
+    games::visit(rules, Scripted { state, seat, rng })
+}
+
 /// Synthetic player ids for the forward model: `outcome` names winners by id.
 pub fn seat_ids(n: usize) -> Vec<String> {
     (0..n).map(|s| s.to_string()).collect()
@@ -180,7 +258,7 @@ pub fn seat_ids(n: usize) -> Vec<String> {
 
 /// A reward per seat in 0..=1000 (millipoints): 1000 a win, 0 a loss, a
 /// draw shared; an unfinished state by the evaluation, 500 meaning even.
-pub fn rewards<G: Game>(rules: &G::Rules, st: &G::State, ids: &[String]) -> Vec<u32> {
+pub fn rewards<G: BotSupport>(rules: &G::Ruleset, st: &G::State, ids: &[String]) -> Vec<u32> {
     let n = ids.len();
     if G::awaiting(rules, st).is_empty() {
         if let Some(o) = G::outcome(rules, st, ids) {
@@ -212,8 +290,8 @@ pub fn rewards<G: Game>(rules: &G::Rules, st: &G::State, ids: &[String]) -> Vec<
 }
 
 /// Resolve one phase with `orders` for the awaited seats.
-pub fn step<G: Game>(
-    rules: &G::Rules,
+pub fn step<G: BotSupport>(
+    rules: &G::Ruleset,
     st: &G::State,
     orders: BTreeMap<Seat, Vec<G::Order>>,
     rng: &mut ChaCha20Rng,
@@ -223,8 +301,8 @@ pub fn step<G: Game>(
 
 /// Orders the other seats of a simultaneous phase are assumed to give when
 /// a one-ply bot looks ahead: holding where the rules allow, else random.
-pub fn assumed_orders<G: Game>(
-    rules: &G::Rules,
+pub fn assumed_orders<G: BotSupport>(
+    rules: &G::Ruleset,
     st: &G::State,
     seat: Seat,
     rng: &mut ChaCha20Rng,

@@ -1,5 +1,5 @@
 use crate::error::Result;
-use crate::pipeline::{self, Resolved};
+use crate::pipeline::{self, Step};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -17,14 +17,12 @@ pub struct Args {
 
 pub fn run(a: Args, wait: Duration) -> Result<String> {
     let now = super::now(a.now.as_deref())?;
-    let (g, turn, again) = match pipeline::resolve(&a.game, &a.orders, &now.to_rfc3339(), wait)? {
-        Resolved::Phase { game, turn } => (game, turn, None),
-        Resolved::Already {
-            game,
-            turn,
-            completed,
-        } => (game, turn, Some(completed)),
+    let resolved = pipeline::resolve(&a.game, &a.orders, &now.to_rfc3339(), wait)?;
+    let (turn, again) = match resolved.step {
+        Step::Phase(turn) => (turn, None),
+        Step::Already(turn) => (turn, Some(resolved.completed)),
     };
+    let g = resolved.game;
     let h = g.head();
     let mut s = match again {
         Some(true) => format!(

@@ -32,8 +32,27 @@
 //! - `moves`: the piece stands on `to` for the orders after it (a later
 //!   order for it is clicked there, and an attack counts it there).
 
+use super::{Game, Seat};
 use serde::Serialize;
 use std::collections::BTreeMap;
+
+/// What the HTML report's order composer offers a player: the
+/// [`Compose`] capability.
+pub trait Compose: Game {
+    /// What the composer offers `seat` now (issue 21; [`Orders`] says how):
+    /// every order each piece may take, the board cells (`data-hex`
+    /// labels) it points at, and how orders combine. Computed only from
+    /// what `seat` may know: nothing in it may depend on what the player's
+    /// view hides. Asked only while `seat`'s orders are awaited. By
+    /// default: the legal sets of one order, picked by their words.
+    fn compose(ruleset: &Self::Ruleset, state: &Self::State, seat: Seat) -> Orders {
+        let sets: Vec<Vec<String>> = Self::legal_orders(ruleset, state, seat)
+            .iter()
+            .map(|set| set.iter().map(|o| o.to_string()).collect())
+            .collect();
+        from_legal_sets(&sets)
+    }
+}
 
 /// Everything the composer needs for one player's orders now.
 #[derive(Debug, Clone, Default, Serialize)]

@@ -99,7 +99,7 @@ pub fn check_orders(g: &Loaded, files: &[Submitted]) -> Result<Accepted> {
     // together; each file is then told what it would be told alone.
     let envelopes: Vec<_> = files.iter().map(|f| envelope(g, f)).collect();
     let verdicts = hash_side_by_side(&password_checks(g, files, &envelopes));
-    let awaiting = g.session.awaiting(&g.state);
+    let awaiting = g.rules.awaiting(&g.state);
     let mut problems = Vec::new();
     let mut checked: Vec<Checked> = Vec::new();
     let mut summary = Vec::new();
@@ -267,7 +267,7 @@ fn parse_orders(
     let mut parsed = Vec::new();
     let mut problems = Vec::new();
     for line in &of.orders {
-        match g.session.parse_order(&g.state, seat, &line.text) {
+        match g.rules.parse_order(&g.state, seat, &line.text) {
             Ok(o) => parsed.push(o),
             Err(e) => problems.push(Problem::at(
                 name,
@@ -292,7 +292,7 @@ fn check_together(
     seat: Seat,
     orders: &[AnyOrder],
 ) -> std::result::Result<(), Vec<Problem>> {
-    let found = g.session.check(&g.state, seat, orders);
+    let found = g.rules.check(&g.state, seat, orders);
     if found.is_empty() {
         return Ok(());
     }

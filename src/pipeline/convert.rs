@@ -110,10 +110,10 @@ pub fn convert_file(path: &Path, signer: Signer, now: &str) -> Result<Conversion
             unproven: unproven.clone(),
         }),
     };
-    let session = entry.load(&genesis.ruleset.text).map_err(Error::refused)?;
-    let initial = session.decode(&old.initial).map_err(Error::refused)?;
+    let rules = entry.load(&genesis.ruleset.text).map_err(Error::refused)?;
+    let initial = rules.decode(&old.initial).map_err(Error::refused)?;
     let players = old.player_ids();
-    let (phase, awaiting, outcome) = summary(session.as_ref(), &initial, &players);
+    let (phase, awaiting, outcome) = summary(rules.as_ref(), &initial, &players);
     let mut record = Record::begin(
         &genesis,
         head_of(&genesis, phase, awaiting, outcome),

@@ -98,7 +98,7 @@ pub fn begin(req: &NewGame) -> Result<Begun> {
         Some(p) => limits::read_text(p, limits::SETUP_FILE, "a ruleset")?,
         None => entry.ruleset.to_string(),
     };
-    let session = entry.load(&rules_text).map_err(|e| {
+    let rules = entry.load(&rules_text).map_err(|e| {
         Error::refused(format!(
             "{}: {e}",
             req.rules
@@ -107,7 +107,7 @@ pub fn begin(req: &NewGame) -> Result<Begun> {
                 .display()
         ))
     })?;
-    let options = entry.check_new(session.as_ref(), &req.players, &req.options)?;
+    let options = entry.check_new(rules.as_ref(), &req.players, &req.options)?;
     let mut problems = Vec::new();
     let nmr = match &req.mail.nmr {
         None => entry.nmr[0],
@@ -189,7 +189,7 @@ pub fn begin(req: &NewGame) -> Result<Begun> {
         ),
     };
     let mut setup_rng = rng::phase_rng(&seed, &id, 0, "setup");
-    let (state, notes) = session
+    let (state, notes) = rules
         .setup(
             &req.players,
             &options,
@@ -204,7 +204,7 @@ pub fn begin(req: &NewGame) -> Result<Begun> {
                 .unwrap_or_else(|| "setup".into());
             Error::all(e.lines().map(|l| format!("{place}: {l}")).collect())
         })?;
-    let value = session.encode(&state);
+    let value = rules.encode(&state);
     let cost = if req.light_passwords || req.secrets_from_seed {
         auth::Cost::Light
     } else {
@@ -270,7 +270,7 @@ pub fn begin(req: &NewGame) -> Result<Begun> {
         initial_sha256: initial_sha256.clone(),
         converted: None,
     };
-    let (phase, awaiting, outcome) = summary(session.as_ref(), &state, &req.players);
+    let (phase, awaiting, outcome) = summary(rules.as_ref(), &state, &req.players);
     let head = head_of(&genesis, phase, awaiting, outcome);
     let record = Record::begin(&genesis, head, &signer);
     let loaded = Loaded {
@@ -278,7 +278,7 @@ pub fn begin(req: &NewGame) -> Result<Begun> {
         record,
         genesis,
         entry,
-        session,
+        rules,
         state,
         recent: Default::default(),
     };
@@ -384,13 +384,4 @@ pub fn create(req: NewGame) -> Result<Created> {
         notes: begun.notes,
         reports,
     })
-}
-
-/// Every player id of a game is a valid name (a check the head record
-/// already passed; this gives the names their type).
-pub fn names_of(head: &Head) -> Result<Vec<Name>> {
-    head.players
-        .iter()
-        .map(|p| Name::new("player id", &p.id).map_err(Error::refused))
-        .collect()
 }

@@ -2,6 +2,7 @@
 //! same resolve as `herald resolve`, then verified.
 
 use super::create::{create, MailSettings, NewGame};
+use crate::bots;
 use crate::error::{Error, Result};
 use crate::games::Outcome;
 use crate::report;
@@ -75,10 +76,12 @@ pub fn demo(
             break;
         }
         let mut paths = Vec::new();
-        for seat in g.session.awaiting(&g.state) {
+        for seat in g.rules.awaiting(&g.state) {
             let id = &head.players[seat].id;
             let mut r = rng::phase_rng(seed, &head.id, head.turn, &format!("bot {id}"));
-            let lines = g.session.bot_orders(&g.state, seat, &mut r);
+            // The demo's players are the game's scripted players, on the
+            // whole state: a demo keeps no secret from anyone.
+            let lines = bots::scripted_orders(g.rules.as_ref(), &g.state, seat, &mut r);
             let pw = passwords.get(id).map(String::as_str).unwrap_or("");
             let text = report::order_file(&head.id, id, head.turn, pw, &lines);
             let p = sent.join(format!("turn-{:04}-{id}.toml", head.turn));

@@ -75,7 +75,7 @@ pub fn finish_rendered(
     let chain_head = g.record.chain_head();
     let previous = std::fs::read_to_string(&done).ok();
     let mut completed = false;
-    let names = super::create::names_of(head)?;
+    let names = g.player_names()?;
     // An undo gives back a file whose `done` still stands, but whose
     // reports were trimmed to their text: every form must be there too.
     let whole = names
@@ -138,7 +138,7 @@ pub fn finish_rendered(
     }
     // The previous turn keeps its text report only.
     if turn > 0 {
-        for name in super::create::names_of(head)? {
+        for name in g.player_names()? {
             for ext in ["json", "svg", "html", "png"] {
                 let p = dir.report(turn - 1, &name, ext);
                 if p.exists() {

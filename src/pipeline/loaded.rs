@@ -6,8 +6,8 @@ use crate::chain::check::{self, Opened};
 use crate::chain::step::Step;
 use crate::chain::{Head, PublicKey, Record};
 use crate::error::{Error, Result};
-use crate::games::{self, AnyState, Entry, Outcome, Seat, Session};
-use crate::store::{Found, GameDir, Store};
+use crate::games::{self, AnyState, Entry, Outcome, Rules, Seat};
+use crate::store::{Found, GameDir, Name, Store};
 use serde_json::Value;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -17,7 +17,7 @@ pub struct Loaded {
     pub genesis: Genesis,
     pub key: PublicKey,
     pub entry: &'static Entry,
-    pub session: Box<dyn Session>,
+    pub rules: Box<dyn Rules>,
     pub state: AnyState,
     /// The last phases the reports tell, decoded once for every player's
     /// report: see [`Loaded::recent`].
@@ -54,18 +54,18 @@ impl Loaded {
                 )));
             }
         }
-        let session = entry
+        let rules = entry
             .load(&genesis.ruleset.text)
             .map_err(|e| Error::refused(format!("{name}: entry 0 (genesis): the ruleset: {e}")))?;
         let n = record.head.players.len();
-        let (lo, hi) = session.players();
+        let (lo, hi) = rules.players();
         if n < lo || n > hi {
             return Err(Error::refused(format!(
                 "{name}: head record: {n} players, where {} takes {lo} to {hi}",
                 entry.title
             )));
         }
-        let state = session
+        let state = rules
             .decode(&record.head.state)
             .map_err(|e| Error::refused(format!("{name}: head record: state: {e}")))?;
         let loaded = Loaded {
@@ -73,7 +73,7 @@ impl Loaded {
             genesis,
             key,
             entry,
-            session,
+            rules,
             state,
             recent: Recent::default(),
         };
@@ -128,8 +128,20 @@ impl Loaded {
         )
     }
 
+    /// The player ids as names, for the paths of their reports: every id
+    /// is a valid name (a check the head record already passed; this gives
+    /// the names their type).
+    pub fn player_names(&self) -> Result<Vec<Name>> {
+        self.record
+            .head
+            .players
+            .iter()
+            .map(|p| Name::new("player id", &p.id).map_err(Error::refused))
+            .collect()
+    }
+
     pub fn summary(&self) -> (String, Vec<String>, Option<Outcome>) {
-        summary(self.session.as_ref(), &self.state, &self.players())
+        summary(self.rules.as_ref(), &self.state, &self.players())
     }
 
     /// Phase entries from the newest back, decoded one by one (other
@@ -196,21 +208,21 @@ impl Loaded {
 
 /// The phase, who is awaited and the outcome, as the game sees its state.
 pub fn summary(
-    session: &dyn Session,
+    rules: &dyn Rules,
     state: &AnyState,
     players: &[String],
 ) -> (String, Vec<String>, Option<Outcome>) {
-    let outcome = session.outcome(state, players);
+    let outcome = rules.outcome(state, players);
     let awaiting = if outcome.is_some() {
         Vec::new()
     } else {
-        session
+        rules
             .awaiting(state)
             .into_iter()
             .filter_map(|s| players.get(s).cloned())
             .collect()
     };
-    (session.phase(state), awaiting, outcome)
+    (rules.phase(state), awaiting, outcome)
 }
 
 fn named(name: &str, problems: Vec<String>) -> Error {

@@ -3,8 +3,11 @@
 //! workflows of the commands that change a game, each under the game's
 //! lock with the game file as its commit point.
 //!
-//! Imports flow one way: `cli` and the host call this; this uses `store`,
-//! `chain`, `games`, `report` and `mail`, which know nothing of it.
+//! Imports flow one way (`src/lib.rs` gives the order): `cli` and the host
+//! call this; this uses `mail`, `report`, `store`, `auth`, `chain`, `bots`
+//! and `games`, which know nothing of it. Within it, files use each other
+//! one way too: `create` and `derived` both use `loaded`, and `create`
+//! uses `derived`, not the other way.
 
 pub mod check;
 pub mod convert;
@@ -181,17 +184,13 @@ pub fn stored_orders(w: &Writing) -> Result<Vec<Submitted>> {
     Ok(out)
 }
 
-/// What `resolve` did.
-pub enum Resolved {
-    /// The phase was resolved.
-    Phase { game: Loaded, turn: u32 },
-    /// These orders had already been resolved; `completed`: by a run that
-    /// was cut short, whose unfinished work is done now.
-    Already {
-        game: Loaded,
-        turn: u32,
-        completed: bool,
-    },
+/// What `herald resolve` did, and the game as it is now.
+pub struct Resolved {
+    pub game: Loaded,
+    pub step: Step,
+    /// An earlier run was cut short, and its unfinished work (reports,
+    /// mails) is done now.
+    pub completed: bool,
 }
 
 /// `herald resolve`: with order files, those; without, the orders stored
@@ -200,22 +199,20 @@ pub enum Resolved {
 pub fn resolve(arg: &Path, files: &[PathBuf], now: &str, wait: Duration) -> Result<Resolved> {
     let mut w = open_to_write(arg, wait, now)?;
     let completed = w.completed;
-    Ok(match resolve_writing(&mut w, files, now)? {
-        Step::Phase(turn) => Resolved::Phase { game: w.game, turn },
-        Step::Already(turn) => Resolved::Already {
-            game: w.game,
-            turn,
-            completed,
-        },
+    let step = resolve_writing(&mut w, files, now)?;
+    Ok(Resolved {
+        game: w.game,
+        step,
+        completed,
     })
 }
 
-/// What [`resolve_writing`] did.
+/// What a resolve did with the turn it was given.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Step {
     /// This turn was resolved and committed.
     Phase(u32),
-    /// This turn had been resolved already (see [`Resolved::Already`]).
+    /// These orders had been resolved already, in this turn.
     Already(u32),
 }
 

@@ -1,14 +1,20 @@
 //! Missed orders (NMR, "no moves received"): what herald sends for a player
 //! who sent nothing by the deadline, and what the last phase had to say
 //! about orders. The counts themselves live in the head record.
+//!
+//! [`stand_in`] is the one path a missed order takes, whatever the policy:
+//! the player's last orders (`repeat`), the game's hold (`hold`), or a bot
+//! that is handed the player's view and nothing else (`bot`).
 
 use super::loaded::Loaded;
+use crate::bots;
 use crate::chain::body::Phase;
 use crate::chain::Head;
-use crate::games::{Entry, Nmr, Seat};
+use crate::games::{AnyState, Entry, Nmr, Rules, Seat};
 use crate::orders::OrderFile;
 use crate::report::LastPhase;
-use crate::rng;
+use crate::rng::{self, ChaCha20Rng};
+use serde_json::Value;
 
 /// The game's policy (the head record's, if this herald knows it).
 pub fn policy(head: &Head, entry: &Entry) -> Nmr {
@@ -29,26 +35,59 @@ pub fn stand_in(g: &Loaded, seat: Seat, seed: &str) -> (Nmr, Vec<String>) {
         }
     }
     if matches!(wanted, Nmr::Hold | Nmr::Repeat) {
-        if let Some(lines) = g.session.hold_orders(&g.state, seat) {
+        if let Some(lines) = g.rules.hold_orders(&g.state, seat) {
             return (Nmr::Hold, lines);
         }
     }
     let head = g.head();
     let id = &head.players[seat].id;
     let mut r = rng::phase_rng(seed, &head.id, head.turn, &format!("missed orders of {id}"));
-    // The stand-in bot decides on the player's view only (issue 20).
-    (
-        Nmr::Bot,
-        g.session
-            .view_bot_orders(&g.state, &g.players(), seat, &g.events_for(seat), &mut r),
-    )
+    let orders = bot_orders(
+        g.rules.as_ref(),
+        &g.state,
+        &g.players(),
+        seat,
+        &g.events_for(seat),
+        &mut r,
+    );
+    (Nmr::Bot, orders)
+}
+
+/// The `bot` policy's orders for `seat`: the stand-in bot
+/// ([`bots::STAND_IN`]) decides on `seat`'s view, built here from exactly
+/// what a report takes (the state, the players, the events the report
+/// tells), and gets nothing else (issue 20). Deterministic from `r`.
+pub fn bot_orders(
+    rules: &dyn Rules,
+    state: &AnyState,
+    players: &[String],
+    seat: Seat,
+    events: &[(u32, Value)],
+    r: &mut ChaCha20Rng,
+) -> Vec<String> {
+    // Events a report could not read would make the report fail too; the
+    // bot then decides on the view without them.
+    let view = rules
+        .view(state, players, seat, events)
+        .or_else(|_| rules.view(state, players, seat, &[]));
+    let chosen = view.and_then(|view| {
+        bots::choose_on_view(rules, &view, seat, players.len(), &bots::STAND_IN, r)
+    });
+    match chosen {
+        Ok(orders) => orders,
+        // A view the bot cannot work from: a random legal set (a player's
+        // own legal orders never depend on what they cannot see).
+        Err(_) => rng::pick(r, &rules.legal_orders(state, seat))
+            .cloned()
+            .unwrap_or_default(),
+    }
 }
 
 /// The player's orders from the last phase of the same kind, if every one
 /// of them still parses and the set passes the game's check.
 fn repeat(g: &Loaded, seat: Seat) -> Option<Vec<String>> {
     let id = &g.head().players[seat].id;
-    let phase = g.session.phase(&g.state);
+    let phase = g.rules.phase(&g.state);
     let last = g
         .phases_back()
         .filter(|e| e.phase == phase)
@@ -57,10 +96,10 @@ fn repeat(g: &Loaded, seat: Seat) -> Option<Vec<String>> {
     let parsed = file
         .orders
         .iter()
-        .map(|l| g.session.parse_order(&g.state, seat, &l.text))
+        .map(|l| g.rules.parse_order(&g.state, seat, &l.text))
         .collect::<Result<Vec<_>, _>>()
         .ok()?;
-    g.session
+    g.rules
         .check(&g.state, seat, &parsed)
         .is_empty()
         .then(|| parsed.into_iter().map(|o| o.text).collect())

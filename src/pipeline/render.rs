@@ -7,7 +7,7 @@ use super::nmr;
 use crate::chain::witness::Witness;
 use crate::chain::Signer;
 use crate::error::{Error, Result};
-use crate::games::Seat;
+use crate::games::{AnyView, Seat};
 use crate::report::{self, Header, Rendered};
 
 /// The report header for `seat` (the rolls it may see).
@@ -62,11 +62,9 @@ fn you(g: &Loaded, seat: Seat) -> &str {
 /// (the moderator's copy); without one, the text the block would sign.
 pub fn text(g: &Loaded, seat: Seat, signer: Option<&Signer>) -> Result<String> {
     let header = header(g, seat);
-    let (view, board) = g
-        .session
-        .view(&g.state, &g.players(), seat, &g.events_for(seat))
-        .map_err(Error::refused)?;
-    let text = report::text(&header, you(g, seat), &view, &board)?;
+    let view = view(g, seat)?;
+    let board = g.rules.ascii_board(&view);
+    let text = report::text(&header, you(g, seat), &g.rules.view_json(&view), &board)?;
     Ok(witnessed(g, seat, text, signer))
 }
 
@@ -84,11 +82,16 @@ fn witnessed(g: &Loaded, seat: Seat, mut text: String, signer: Option<&Signer>) 
     text
 }
 
+/// What `seat` may see now: every form of the report is made from it.
+fn view(g: &Loaded, seat: Seat) -> Result<AnyView> {
+    g.rules
+        .view(&g.state, &g.players(), seat, &g.events_for(seat))
+        .map_err(Error::refused)
+}
+
 /// The board as SVG.
 pub fn svg(g: &Loaded, seat: Seat) -> Result<String> {
-    g.session
-        .svg(&g.state, &g.players(), seat, &g.events_for(seat))
-        .map_err(Error::refused)
+    Ok(g.rules.svg_board(&view(g, seat)?))
 }
 
 /// The board as PNG (drawn on demand, never on the resolve path).
@@ -108,7 +111,7 @@ fn form_under(g: &Loaded, seat: Seat, header: &Header) -> Result<String> {
     let who = you(g, seat);
     let due = !header.over && header.awaiting.iter().any(|a| a == who);
     let legal: Vec<String> = if due {
-        g.session
+        g.rules
             .legal_orders(&g.state, seat)
             .into_iter()
             .map(|set| set.join("; "))
@@ -123,22 +126,17 @@ fn form_under(g: &Loaded, seat: Seat, header: &Header) -> Result<String> {
 /// nothing else rendered.
 pub fn json(g: &Loaded, seat: Seat) -> Result<String> {
     let header = header(g, seat);
-    let (view, _) = g
-        .session
-        .view(&g.state, &g.players(), seat, &g.events_for(seat))
-        .map_err(Error::refused)?;
+    let view = g.rules.view_json(&view(g, seat)?);
     Ok(report::json(&header, you(g, seat), view))
 }
 
 /// One player's report in every form the reports folder keeps.
 pub fn all(g: &Loaded, seat: Seat, signer: Option<&Signer>) -> Result<Rendered> {
     let header = header(g, seat);
-    let players = g.players();
-    let events = g.events_for(seat);
-    let (view, board, svg) = g
-        .session
-        .view_and_svg(&g.state, &players, seat, &events)
-        .map_err(Error::refused)?;
+    let seen = view(g, seat)?;
+    let board = g.rules.ascii_board(&seen);
+    let svg = g.rules.svg_board(&seen);
+    let view = g.rules.view_json(&seen);
     let text = report::text(&header, you(g, seat), &view, &board)?;
     let text = witnessed(g, seat, text, signer);
     let h = g.head();
@@ -155,7 +153,7 @@ pub fn all(g: &Loaded, seat: Seat, signer: Option<&Signer>) -> Result<Rendered> 
         subject: report::compose::subject(&h.id, h.turn),
         due,
         view: &view,
-        orders: due.then(|| g.session.compose(&g.state, seat)),
+        orders: due.then(|| g.rules.compose(&g.state, seat)),
     };
     let html = report::html(&header, &text, &svg, &form_under(g, seat, &header)?, &page)?;
     Ok(Rendered {

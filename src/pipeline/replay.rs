@@ -40,10 +40,10 @@ pub fn replay(
     }
     let entry = games::find(&genesis.game)
         .ok_or_else(|| Error::refused(format!("unknown game `{}`", genesis.game)))?;
-    let session = entry.load(&genesis.ruleset.text).map_err(Error::refused)?;
+    let rules = entry.load(&genesis.ruleset.text).map_err(Error::refused)?;
     let players: Vec<String> = genesis.players.iter().map(|p| p.id.clone()).collect();
     let mut setup_rng = rng::phase_rng(seed, &genesis.id, 0, "setup");
-    let state = match session.setup(
+    let state = match rules.setup(
         &players,
         &genesis.options,
         genesis.setup.as_deref(),
@@ -56,13 +56,13 @@ pub fn replay(
             )]))
         }
     };
-    let value = session.encode(&state);
+    let value = rules.encode(&state);
     if sha256_hex(canonical(&value).as_bytes()) != genesis.initial_sha256 {
         return Ok(Err(vec![
             "entry 0 (genesis): the seed and options do not give the recorded initial state".into(),
         ]));
     }
-    let (phase, awaiting, outcome) = summary(session.as_ref(), &state, &players);
+    let (phase, awaiting, outcome) = summary(rules.as_ref(), &state, &players);
     let mut head = head_of(genesis, phase, awaiting, outcome);
     head.herald = source.head.herald.clone();
     let Some(first) = source.entries.first() else {
@@ -78,7 +78,7 @@ pub fn replay(
         genesis: genesis.clone(),
         key: crate::chain::PublicKey::parse(&genesis.key).map_err(Error::refused)?,
         entry,
-        session,
+        rules,
         state,
         recent: Default::default(),
     };
@@ -167,7 +167,7 @@ fn replay_phase(
     }
     g.record.head.deadline = p.deadline.clone();
     let (next, mut body) = step(
-        g.session.as_ref(),
+        g.rules.as_ref(),
         &mut g.record.head,
         &g.state,
         seed,

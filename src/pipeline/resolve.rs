@@ -13,7 +13,7 @@ use crate::chain::dice::phase_stream;
 use crate::chain::step::PhaseStep;
 use crate::chain::{Head, Signer};
 use crate::error::{Error, Result};
-use crate::games::{AnyState, Seat, Session};
+use crate::games::{AnyState, Rules, Seat};
 use crate::report;
 use crate::rng::{Dice, Seen};
 
@@ -37,7 +37,7 @@ pub fn accept_all(g: &Loaded, files: &[Submitted], now: &str, seed: &str) -> Res
     let head = g.head();
     let ids = g.players();
     let missing: Vec<Seat> = g
-        .session
+        .rules
         .awaiting(&g.state)
         .into_iter()
         .filter(|s| !accepted.orders.contains_key(s))
@@ -97,7 +97,7 @@ pub fn accept_all(g: &Loaded, files: &[Submitted], now: &str, seed: &str) -> Res
 /// record's turn, state, summary, deadline and missed counts brought up to
 /// date in place (not its log reference: the caller appends the body).
 pub fn step(
-    session: &dyn Session,
+    rules: &dyn Rules,
     head: &mut Head,
     state: &AnyState,
     seed: &str,
@@ -105,11 +105,11 @@ pub fn step(
     now: &str,
     dice: u32,
 ) -> (AnyState, Phase) {
-    let phase = session.phase(state);
+    let phase = rules.phase(state);
     let players = head.player_ids();
     let mut stream = phase_stream(dice, seed, &head.id, head.turn, &phase, &accepted.records);
     let mut dice_log = Dice::recording(&mut stream);
-    let (mut next, mut events) = session.resolve(state, &accepted.orders, &mut dice_log);
+    let (mut next, mut events) = rules.resolve(state, &accepted.orders, &mut dice_log);
     let rolls = dice_log
         .rolls()
         .into_iter()
@@ -147,14 +147,14 @@ pub fn step(
             let Some(seat) = head.player_index(&r.player) else {
                 continue;
             };
-            if let Some((after, more)) = session.drop_out(&next, seat) {
+            if let Some((after, more)) = rules.drop_out(&next, seat) {
                 next = after;
                 events.extend(more);
                 dropped.push(r.player.clone());
             }
         }
     }
-    let value = session.encode(&next);
+    let value = rules.encode(&next);
     let body = Phase {
         turn: head.turn,
         phase,
@@ -170,7 +170,7 @@ pub fn step(
     apply_phase(head, &PhaseStep::of(&body));
     head.turn += 1;
     head.state = value;
-    let (phase, awaiting, outcome) = summary(session, &next, &players);
+    let (phase, awaiting, outcome) = summary(rules, &next, &players);
     head.phase = phase;
     head.awaiting = awaiting;
     head.outcome = outcome;
@@ -183,7 +183,7 @@ pub fn preview(g: &Loaded, files: &[Submitted], now: &str, seed: &str) -> Result
     let accepted = accept_all(g, files, now, seed)?;
     let mut head = g.head().clone();
     let (_, body) = step(
-        g.session.as_ref(),
+        g.rules.as_ref(),
         &mut head,
         &g.state,
         seed,
@@ -200,7 +200,7 @@ impl Loaded {
     /// `signer`. In memory: the caller commits the record.
     pub fn advance(&mut self, accepted: Accepted, now: &str, seed: &str, signer: &Signer) {
         let (next, body) = step(
-            self.session.as_ref(),
+            self.rules.as_ref(),
             &mut self.record.head,
             &self.state,
             seed,

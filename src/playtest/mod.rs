@@ -12,7 +12,7 @@ pub mod stats;
 pub mod summary;
 
 use crate::bots::{self, BotSpec};
-use crate::games::{Entry, Game, Options, Seat, Seen};
+use crate::games::{self, BotSupport, BuiltIn, Entry, Options, Seat, Seen, Visitor};
 use crate::rng;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -109,7 +109,7 @@ impl Run {
 
 /// Play `run` (its shard) on `jobs` threads; the records in game order.
 pub fn run(entry: &Entry, run: &Run) -> Result<Vec<Record>, String> {
-    let session = match &run.rules {
+    let rules = match &run.rules {
         Some((name, text)) => entry.load(text).map_err(|e| format!("{name}: {e}"))?,
         None => entry.load(entry.ruleset)?,
     };
@@ -131,8 +131,29 @@ pub fn run(entry: &Entry, run: &Run) -> Result<Vec<Record>, String> {
         .num_threads(run.jobs.max(1))
         .build()
         .map_err(|e| format!("cannot start {} threads: {e}", run.jobs))?;
-    let results: Vec<Result<Record, String>> =
-        pool.install(|| jobs.par_iter().map(|j| session.playtest(j)).collect());
+    /// The games of a run, played on the game's own types.
+    struct Tournament<'a> {
+        jobs: &'a [Job],
+        pool: &'a rayon::ThreadPool,
+    }
+    impl Visitor for Tournament<'_> {
+        type Output = Vec<Result<Record, String>>;
+        fn visit<G: BuiltIn>(self, ruleset: &G::Ruleset) -> Self::Output {
+            self.pool.install(|| {
+                self.jobs
+                    .par_iter()
+                    .map(|j| play::<G>(ruleset, j))
+                    .collect()
+            })
+        }
+    }
+    let results = games::visit(
+        rules.as_ref(),
+        Tournament {
+            jobs: &jobs,
+            pool: &pool,
+        },
+    );
     results.into_iter().collect()
 }
 
@@ -162,7 +183,7 @@ fn leader(scores: &[i32]) -> Option<usize> {
 }
 
 /// Play one game with view-only bots.
-pub fn play<G: Game>(rules: &G::Rules, job: &Job) -> Result<Record, String> {
+pub fn play<G: BotSupport>(rules: &G::Ruleset, job: &Job) -> Result<Record, String> {
     let n = job.bots.len();
     let ids = bots::seat_ids(n);
     let round = job.index / n as u64;

@@ -324,7 +324,7 @@ impl EngineGame {
     ) -> Vec<herald::pipeline::Submitted> {
         let g = &self.loaded;
         let h = g.head();
-        g.session
+        g.rules
             .awaiting(&g.state)
             .into_iter()
             .map(|seat| {

@@ -507,14 +507,9 @@ fn run(browser: &Browser, sc: Scenario) {
     let parsed: Vec<_> = sc
         .orders
         .iter()
-        .map(|o| {
-            loaded
-                .session
-                .parse_order(&loaded.state, sc.seat, o)
-                .unwrap()
-        })
+        .map(|o| loaded.rules.parse_order(&loaded.state, sc.seat, o).unwrap())
         .collect();
-    let problems = loaded.session.check(&loaded.state, sc.seat, &parsed);
+    let problems = loaded.rules.check(&loaded.state, sc.seat, &parsed);
     assert!(problems.is_empty(), "{name}: {:?} {problems:?}", sc.orders);
 
     let html = crate::common::report(loaded, sc.seat, "html");
@@ -602,7 +597,7 @@ fn run(browser: &Browser, sc: Scenario) {
         }
         l.resolve_files(&files, "2026-11-22T13:00:00Z", &g.seed, &g.signer)
             .unwrap();
-        l.session.encode(&l.state)
+        l.rules.encode(&l.state)
     };
     assert_eq!(resolve(&text), resolve(&typed), "{name}: the same state");
 
@@ -642,11 +637,11 @@ fn run(browser: &Browser, sc: Scenario) {
 
 /// The legal sets of one player now, as text.
 fn legal(g: &EngineGame, seat: usize) -> Vec<Vec<String>> {
-    g.loaded.session.legal_orders(&g.loaded.state, seat)
+    g.loaded.rules.legal_orders(&g.loaded.state, seat)
 }
 
 fn seat_due(g: &EngineGame) -> usize {
-    g.loaded.session.awaiting(&g.loaded.state)[0]
+    g.loaded.rules.awaiting(&g.loaded.state)[0]
 }
 
 /// The page finds a refusal's reason by the key's kind (the part before
@@ -672,8 +667,8 @@ fn composer_refusals_have_reasons() {
         let mut g = EngineGame::new(name, players, "keys", opts, "compose-keys");
         let mut rng = herald::rng::from_u64(3);
         for _ in 0..3 {
-            for seat in g.loaded.session.awaiting(&g.loaded.state) {
-                let d = g.loaded.session.compose(&g.loaded.state, seat);
+            for seat in g.loaded.rules.awaiting(&g.loaded.state) {
+                let d = g.loaded.rules.compose(&g.loaded.state, seat);
                 let ctx = format!("{name} turn {} seat {seat}", g.loaded.head().turn);
                 for table in ["why", "need_why"] {
                     for k in d[table].as_object().into_iter().flat_map(|m| m.keys()) {
@@ -705,7 +700,7 @@ fn composer_refusals_have_reasons() {
                     );
                 }
             }
-            g.turn(|l, s| l.session.bot_orders(&l.state, s, &mut rng));
+            g.turn(|l, s| herald::bots::scripted_orders(l.rules.as_ref(), &l.state, s, &mut rng));
         }
     }
 }
@@ -722,7 +717,7 @@ fn norse_wars_orders_by_pointing() {
     );
     for _ in 0..5 {
         g.turn(|l, s| {
-            let all = l.session.legal_orders(&l.state, s);
+            let all = l.rules.legal_orders(&l.state, s);
             all[all.len() / 2].clone()
         });
     }
@@ -776,9 +771,9 @@ fn hexwar_orders_by_pointing() {
                 o.push(r.clone());
                 let parsed: Vec<_> = o
                     .iter()
-                    .map(|x| l.session.parse_order(&l.state, 0, x).unwrap())
+                    .map(|x| l.rules.parse_order(&l.state, 0, x).unwrap())
                     .collect();
-                l.session.check(&l.state, 0, &parsed).is_empty()
+                l.rules.check(&l.state, 0, &parsed).is_empty()
             })
             .unwrap()
     };
@@ -823,7 +818,7 @@ fn stack_wars_orders_by_pointing() {
     );
     for _ in 0..6 {
         g.turn(|l, s| {
-            let all = l.session.legal_orders(&l.state, s);
+            let all = l.rules.legal_orders(&l.state, s);
             all[all.len() / 2].clone()
         });
     }
@@ -905,9 +900,9 @@ fn unfought_battle_orders_by_pointing() {
                     let l = &g.loaded;
                     let parsed: Vec<_> = t
                         .iter()
-                        .map(|x| l.session.parse_order(&l.state, 0, x).unwrap())
+                        .map(|x| l.rules.parse_order(&l.state, 0, x).unwrap())
                         .collect();
-                    l.session.check(&l.state, 0, &parsed).is_empty()
+                    l.rules.check(&l.state, 0, &parsed).is_empty()
                 }
         });
         if let Some(p) = pick {
@@ -917,7 +912,7 @@ fn unfought_battle_orders_by_pointing() {
     assert!(orders.len() >= 2, "{orders:?}");
     // a force moves onto the hex of one ordered after it: the page lets the
     // player tap the one still without an order there
-    let data = g.loaded.session.compose(&g.loaded.state, 0);
+    let data = g.loaded.rules.compose(&g.loaded.state, 0);
     let opts = options(&data);
     let at = |f: &str| {
         data["pieces"]
@@ -941,7 +936,7 @@ fn unfought_battle_orders_by_pointing() {
     let again = format!("{} hold", &orders[0][..2]);
     let theirs = g
         .loaded
-        .session
+        .rules
         .hold_orders(&g.loaded.state, 1)
         .unwrap_or_default();
     run(
@@ -972,7 +967,7 @@ fn war_of_the_dukes_orders_by_pointing() {
     // page picks the pieces (the first tapped in the list beside the map,
     // then each next one picked for the player after a placement)
     let mut deploy = legal(&g, 0)[0].clone();
-    let data = g.loaded.session.compose(&g.loaded.state, 0);
+    let data = g.loaded.rules.compose(&g.loaded.state, 0);
     let picked: Vec<&str> = data["pieces"]
         .as_array()
         .unwrap()
@@ -1013,8 +1008,8 @@ fn war_of_the_dukes_orders_by_pointing() {
     let mut rng = herald::rng::from_u64(5);
     let legal_alone = |g: &EngineGame, o: &str| {
         let l = &g.loaded;
-        let parsed = l.session.parse_order(&l.state, 0, o).unwrap();
-        l.session.check(&l.state, 0, &[parsed]).is_empty()
+        let parsed = l.rules.parse_order(&l.state, 0, o).unwrap();
+        l.rules.check(&l.state, 0, &[parsed]).is_empty()
     };
     for _ in 0..40 {
         let seat = seat_due(&g);
@@ -1060,7 +1055,7 @@ fn war_of_the_dukes_orders_by_pointing() {
             );
             return;
         }
-        g.turn(|l, s| l.session.bot_orders(&l.state, s, &mut rng));
+        g.turn(|l, s| herald::bots::scripted_orders(l.rules.as_ref(), &l.state, s, &mut rng));
         assert!(!g.over(), "the game ended before Orfburg could attack");
     }
     panic!("no attack for Orfburg came up");

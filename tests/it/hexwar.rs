@@ -11,7 +11,7 @@ use crate::common::{count, herald, run_cases, CaseGame, EngineGame};
 use herald::games::hexwar::movegen::Action;
 use herald::games::hexwar::play::{self, Plan};
 use herald::games::hexwar::playout::{self, Scratch};
-use herald::games::hexwar::rules::Rules;
+use herald::games::hexwar::ruleset::Ruleset;
 use herald::games::hexwar::state::State;
 use herald::games::hexwar::{self, Hexwar};
 use herald::games::Options;
@@ -21,8 +21,8 @@ use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-fn rules() -> Rules {
-    Rules::parse(Hexwar::RULESET_TEXT).unwrap()
+fn rules() -> Ruleset {
+    Ruleset::parse(Hexwar::RULESET_TEXT).unwrap()
 }
 
 fn options(template: &str) -> Options {
@@ -453,7 +453,7 @@ fn brute_start() -> BPos {
 }
 
 /// The engine's state read through its public API into the brute-force form.
-fn from_engine(rules: &Rules, st: &State) -> BPos {
+fn from_engine(rules: &Ruleset, st: &State) -> BPos {
     let names: Vec<&'static str> = [
         "King",
         "Wyvern",
@@ -719,9 +719,14 @@ fn engine_games_verify() {
                     // half the games: the demo bot (whole multi-action turns);
                     // the other half: a random legal order set
                     if g % 2 == 0 {
-                        loaded.session.bot_orders(&loaded.state, seat, &mut bot)
+                        herald::bots::scripted_orders(
+                            loaded.rules.as_ref(),
+                            &loaded.state,
+                            seat,
+                            &mut bot,
+                        )
                     } else {
-                        let legal = loaded.session.legal_orders(&loaded.state, seat);
+                        let legal = loaded.rules.legal_orders(&loaded.state, seat);
                         rng::pick(&mut bot, &legal).unwrap().clone()
                     }
                 });
@@ -768,8 +773,8 @@ black = ["necromancer i5 S", "ghast e5 S", "skeleton c4 S"]
 // The catalogue is data: variants through a modified ruleset
 // ---------------------------------------------------------------------------
 
-fn variant(edit: impl Fn(String) -> String) -> Rules {
-    Rules::parse(&edit(Hexwar::RULESET_TEXT.to_string())).unwrap()
+fn variant(edit: impl Fn(String) -> String) -> Ruleset {
+    Ruleset::parse(&edit(Hexwar::RULESET_TEXT.to_string())).unwrap()
 }
 
 #[test]

@@ -227,10 +227,10 @@ fn bot_files(folder: &Path, passwords: &[(String, String)]) -> Vec<(String, Stri
     let (_, g) = herald::pipeline::open(folder).unwrap();
     let head = g.head();
     let mut out = Vec::new();
-    for seat in g.session.awaiting(&g.state) {
+    for seat in g.rules.awaiting(&g.state) {
         let id = &head.players[seat].id;
         let mut r = herald::rng::phase_rng("bots", &head.id, head.turn, &format!("bot {id}"));
-        let lines = g.session.bot_orders(&g.state, seat, &mut r);
+        let lines = herald::bots::scripted_orders(g.rules.as_ref(), &g.state, seat, &mut r);
         let pw = &passwords.iter().find(|(p, _)| p == id).unwrap().1;
         out.push((
             id.clone(),

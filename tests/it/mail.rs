@@ -84,7 +84,7 @@ impl Table {
     fn legal(&self, player: &str) -> Vec<String> {
         let (_, g) = herald::pipeline::open(&self.game).unwrap();
         let seat = g.head().player_index(player).unwrap();
-        g.session.legal_orders(&g.state, seat).swap_remove(0)
+        g.rules.legal_orders(&g.state, seat).swap_remove(0)
     }
 
     fn order_text(&self, player: &str, password: &str, orders: &[String]) -> String {
@@ -802,7 +802,7 @@ fn an_export_holds_the_players_own_reports_and_orders_and_nothing_else() {
             break;
         }
         eg.turn(|g, seat| {
-            let all = g.session.legal_orders(&g.state, seat);
+            let all = g.rules.legal_orders(&g.state, seat);
             herald::rng::pick(&mut rng, &all).unwrap().clone()
         });
         sent.push(crate::common::report(&eg.loaded, 0, "text"));

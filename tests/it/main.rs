@@ -12,6 +12,7 @@ mod hexwar;
 mod host_due;
 mod host_mail;
 mod host_transport;
+mod layers;
 mod mail;
 mod mails;
 mod mailservers;

@@ -55,7 +55,7 @@ fn position(game: &str, tag: &str) -> EngineGame {
         }
         g.turn(|loaded, seat| {
             let legal: Vec<Vec<String>> = loaded
-                .session
+                .rules
                 .legal_orders(&loaded.state, seat)
                 .into_iter()
                 .filter(|set| {
@@ -290,7 +290,7 @@ fn golden_norse_wars_position_is_fogged() {
 #[test]
 fn unfought_battle_hidden_forces_are_absent_from_the_pictures() {
     let g = position("unfought-battle", "golden-unfought-fog");
-    let state = g.loaded.session.encode(&g.loaded.state);
+    let state = g.loaded.rules.encode(&g.loaded.state);
     let mut hidden_total = 0;
     for seat in 0..2 {
         let svg = crate::common::report(&g.loaded, seat, "svg");
@@ -427,7 +427,9 @@ fn every_svg_parses_and_every_png_decodes_at_the_stated_size() {
             if g.over() {
                 break;
             }
-            g.turn(|l, seat| l.session.bot_orders(&l.state, seat, &mut rng));
+            g.turn(|l, seat| {
+                herald::bots::scripted_orders(l.rules.as_ref(), &l.state, seat, &mut rng)
+            });
         }
         assert!(pictures >= 8, "{game}: only {pictures} pictures");
         let _ = std::fs::remove_dir_all(&g.dir);

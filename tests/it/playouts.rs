@@ -10,13 +10,13 @@
 use crate::common::{count, EngineGame};
 use herald::board::Hex;
 use herald::games::norse_wars::play::Event;
-use herald::games::norse_wars::rules::Rules;
+use herald::games::norse_wars::ruleset::Ruleset;
 use herald::games::norse_wars::state::{Opts, Phase, State};
 use herald::games::norse_wars::{playout, NorseWars};
 use herald::rng;
 
-fn rules() -> Rules {
-    Rules::parse(NorseWars::RULESET_TEXT).unwrap()
+fn rules() -> Ruleset {
+    Ruleset::parse(NorseWars::RULESET_TEXT).unwrap()
 }
 
 fn configs() -> Vec<(usize, Opts, &'static str)> {
@@ -329,7 +329,7 @@ fn engine_games(games: usize, scan: bool, configs: &[(usize, Opts, &'static str)
                     break;
                 }
                 game.turn(|loaded, seat| {
-                    let legal = loaded.session.legal_orders(&loaded.state, seat);
+                    let legal = loaded.rules.legal_orders(&loaded.state, seat);
                     rng::pick(&mut bot, &legal).unwrap().clone()
                 });
                 turns += 1;

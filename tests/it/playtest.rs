@@ -7,7 +7,8 @@
 
 use crate::common::{herald, scratch};
 use herald::bots::BotSpec;
-use herald::games::{self, AnyState, Game, Options, Session};
+use herald::games::{self, AnyState, Game, Options, Rules};
+use herald::pipeline::nmr;
 use herald::playtest::{self, summary, Run};
 use herald::rng;
 
@@ -209,30 +210,45 @@ fn mcts_beats_random_and_greedy_in_a_small_match() {
     }
 }
 
-fn session(game: &str) -> Box<dyn Session> {
+fn rules_of(game: &str) -> Box<dyn Rules> {
     let e = games::find(game).unwrap();
     e.load(e.ruleset).unwrap()
 }
 
-/// Orders from every bot and from the missed-orders entry point, through
-/// the session (which is handed the whole state and must build the view).
-fn all_orders(s: &dyn Session, st: &AnyState, players: &[String], seat: usize) -> Vec<Vec<String>> {
+/// Orders from every bot on the seat's view, and from the missed-orders
+/// entry point (which is handed the whole state and must build the view).
+fn all_orders(s: &dyn Rules, st: &AnyState, players: &[String], seat: usize) -> Vec<Vec<String>> {
     let mut out = Vec::new();
+    let view = s.view(st, players, seat, &[]).unwrap();
     for b in ["random", "greedy", "ismcts:40:d4"] {
         let spec = BotSpec::parse(b).unwrap();
         out.push(
-            s.bot_on_view(&spec, st, players, seat, &[], &mut rng::from_u64(11))
-                .unwrap(),
+            herald::bots::choose_on_view(
+                s,
+                &view,
+                seat,
+                players.len(),
+                &spec,
+                &mut rng::from_u64(11),
+            )
+            .unwrap(),
         );
     }
-    out.push(s.view_bot_orders(st, players, seat, &[], &mut rng::from_u64(12)));
+    out.push(nmr::bot_orders(
+        s,
+        st,
+        players,
+        seat,
+        &[],
+        &mut rng::from_u64(12),
+    ));
     out
 }
 
 #[test]
 fn norse_wars_bots_under_fog_do_not_see_hidden_pieces() {
     use herald::games::norse_wars::{state::State, NorseWars};
-    let r = NorseWars::load_rules(NorseWars::RULESET).unwrap();
+    let r = NorseWars::load_ruleset(NorseWars::RULESET).unwrap();
     let players: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
     let mut opts = Options::new();
     opts.insert("fog".into(), "true".into());
@@ -283,7 +299,7 @@ fn norse_wars_bots_under_fog_do_not_see_hidden_pieces() {
         view(&other),
         "the two states must look the same to the seat"
     );
-    let s = session("norse-wars");
+    let s = rules_of("norse-wars");
     let a: AnyState = Box::new(st);
     let b: AnyState = Box::new(other);
     assert_eq!(
@@ -295,7 +311,7 @@ fn norse_wars_bots_under_fog_do_not_see_hidden_pieces() {
 #[test]
 fn unfought_battle_bots_do_not_see_hidden_forces_powers_or_shih() {
     use herald::games::unfought_battle::{playout, state::State, UnfoughtBattle};
-    let r = UnfoughtBattle::load_rules(UnfoughtBattle::RULESET).unwrap();
+    let r = UnfoughtBattle::load_ruleset(UnfoughtBattle::RULESET).unwrap();
     let players: Vec<String> = ["north", "south"].iter().map(|s| s.to_string()).collect();
     let mut g = rng::from_u64(5);
     let mut st = playout::new_game(&r, &mut g);
@@ -354,7 +370,7 @@ fn unfought_battle_bots_do_not_see_hidden_forces_powers_or_shih() {
         view(&other),
         "the two states must look the same to north"
     );
-    let s = session("unfought-battle");
+    let s = rules_of("unfought-battle");
     let a: AnyState = Box::new(st);
     let b: AnyState = Box::new(other);
     assert_eq!(
@@ -369,7 +385,7 @@ fn war_of_the_dukes_deployment_bots_see_no_deployment() {
     // holds no position for either side, so there is nothing to leak; the
     // bot's deployment is the same whichever side it plays against and
     // whatever that side will deploy (it is not in the state to read).
-    let s = session("war-of-the-dukes");
+    let s = rules_of("war-of-the-dukes");
     let players: Vec<String> = ["orfburg", "wulfenburg"]
         .iter()
         .map(|s| s.to_string())
@@ -377,10 +393,10 @@ fn war_of_the_dukes_deployment_bots_see_no_deployment() {
     let (st, _) = s
         .setup(&players, &Options::new(), None, &mut rng::from_u64(1))
         .unwrap();
-    let (v, _) = s.view(&st, &players, 0, &[]).unwrap();
+    let v = s.view_json(&s.view(&st, &players, 0, &[]).unwrap());
     assert!(v["units"].as_array().unwrap().is_empty());
-    let a = s.view_bot_orders(&st, &players, 0, &[], &mut rng::from_u64(2));
-    let b = s.view_bot_orders(&st, &players, 0, &[], &mut rng::from_u64(2));
+    let a = nmr::bot_orders(s.as_ref(), &st, &players, 0, &[], &mut rng::from_u64(2));
+    let b = nmr::bot_orders(s.as_ref(), &st, &players, 0, &[], &mut rng::from_u64(2));
     assert_eq!(a, b);
     assert_eq!(a.len(), 31, "a whole deployment: {a:?}");
 }

@@ -190,13 +190,13 @@ impl Table {
             let g = &b.loaded;
             let h = g.head();
             let files: Vec<herald::pipeline::Submitted> = g
-                .session
+                .rules
                 .awaiting(&g.state)
                 .into_iter()
                 .map(|seat| {
                     let id = &h.players[seat].id;
                     let pw = &b.passwords.iter().find(|p| &p.0 == id).unwrap().1;
-                    let orders = g.session.legal_orders(&g.state, seat).swap_remove(0);
+                    let orders = g.rules.legal_orders(&g.state, seat).swap_remove(0);
                     herald::pipeline::Submitted::file(
                         format!("{id}.toml"),
                         herald::report::order_file(&h.id, id, h.turn, pw, &orders),

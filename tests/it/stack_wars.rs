@@ -14,7 +14,7 @@
 
 use crate::common::{check_text, count, herald, run_cases, scratch, EngineGame};
 use herald::games::stack_wars::play::{Action, Event};
-use herald::games::stack_wars::rules::Rules;
+use herald::games::stack_wars::ruleset::Ruleset;
 use herald::games::stack_wars::state::{Side, State};
 use herald::games::stack_wars::{playout, StackWars};
 use herald::rng;
@@ -25,8 +25,8 @@ use std::path::{Path, PathBuf};
 
 // ---------------------------------------------------------------- helpers
 
-fn rules() -> Rules {
-    Rules::parse(StackWars::RULESET_TEXT).unwrap()
+fn rules() -> Ruleset {
+    Ruleset::parse(StackWars::RULESET_TEXT).unwrap()
 }
 
 /// A game started with `herald new` in `dir`, and its passwords.
@@ -567,7 +567,7 @@ fn engine_games_verify() {
             let mut bot = rng::from_u64(g as u64 + 99);
             while !game.over() {
                 game.turn(|loaded, seat| {
-                    let mut legal = loaded.session.legal_orders(&loaded.state, seat);
+                    let mut legal = loaded.rules.legal_orders(&loaded.state, seat);
                     assert_eq!(legal.last().unwrap(), &vec!["resign".to_string()]);
                     // Resign now and then, not every thirtieth turn.
                     if legal.len() > 1 && rng::below(&mut bot, 200) != 0 {

@@ -1137,7 +1137,7 @@ fn secrets_stay_sealed_after_every_command() {
 pub fn first_legal(game: &Path, player: &str) -> Vec<String> {
     let (_, g) = herald::pipeline::open(game).unwrap();
     let seat = g.head().player_index(player).unwrap();
-    g.session.legal_orders(&g.state, seat).swap_remove(0)
+    g.rules.legal_orders(&g.state, seat).swap_remove(0)
 }
 
 // ---------------------------------------------------------------------------
@@ -1547,9 +1547,9 @@ fn format_1_fixtures_verify_convert_and_play_on() {
         } else {
             let pw = secrets_passwords(&new);
             let mut files = Vec::new();
-            for seat in g.session.awaiting(&g.state) {
+            for seat in g.rules.awaiting(&g.state) {
                 let id = &g.head().players[seat].id;
-                let orders = g.session.legal_orders(&g.state, seat).swap_remove(0);
+                let orders = g.rules.legal_orders(&g.state, seat).swap_remove(0);
                 let text = herald::report::order_file(&g.head().id, id, turn, &pw[id], &orders);
                 let f = spot.join(&format!("{name}-{id}.toml"));
                 std::fs::write(&f, text).unwrap();

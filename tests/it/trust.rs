@@ -673,7 +673,7 @@ fn the_dice_follow_from_the_seed_and_the_orders() {
     // elsewhere; the attack is the same): other dice.
     let (_, loaded) = herald::pipeline::open(&g).unwrap();
     let duke_moves: Vec<String> = loaded
-        .session
+        .rules
         .legal_orders(&loaded.state, 0)
         .into_iter()
         .filter(|set| set.len() == 1 && set[0].starts_with("D "))
@@ -797,7 +797,7 @@ fn a_players_export_and_receipts_witness_the_archive() {
     ok(&["undo", s(&rewritten), "--now", LATER]);
     let (_, loaded) = herald::pipeline::open(&rewritten).unwrap();
     let other = loaded
-        .session
+        .rules
         .legal_orders(&loaded.state, 1)
         .into_iter()
         .find(|o| o.iter().map(String::as_str).collect::<Vec<_>>() != blue)
@@ -1146,13 +1146,13 @@ fn every_command(text: &str, b: &herald::pipeline::create::Begun) -> Result<(), 
         herald::pipeline::render::all(&g, seat, Some(&b.signer)).map_err(e("report"))?;
     }
     let files: Vec<herald::pipeline::Submitted> = g
-        .session
+        .rules
         .awaiting(&g.state)
         .into_iter()
         .map(|seat| {
             let id = g.head().players[seat].id.clone();
             let orders = g
-                .session
+                .rules
                 .legal_orders(&g.state, seat)
                 .into_iter()
                 .next()

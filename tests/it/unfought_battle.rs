@@ -18,7 +18,7 @@
 use crate::common::{check_report, check_status, check_verify, count, herald, run_cases, scratch};
 use herald::board::Hex;
 use herald::games::unfought_battle::orders::Order;
-use herald::games::unfought_battle::rules::Rules;
+use herald::games::unfought_battle::ruleset::Ruleset;
 use herald::games::unfought_battle::state::{Phase, State};
 use herald::games::unfought_battle::{playout, UnfoughtBattle};
 use herald::rng;
@@ -27,8 +27,8 @@ use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-fn rules() -> Rules {
-    Rules::parse(UnfoughtBattle::RULESET_TEXT).unwrap()
+fn rules() -> Ruleset {
+    Ruleset::parse(UnfoughtBattle::RULESET_TEXT).unwrap()
 }
 
 const PLAYERS: [&str; 2] = ["north", "south"];
@@ -383,7 +383,7 @@ forces = ["f1 6,6 1", "f2 4,3 4", "f3 3,3 2", "f4 4,2 5", "f5 3,4 3"]
 
 // ------------------------------------------------------------ playouts
 
-fn assert_sound(r: &Rules, st: &State, ctx: &str) {
+fn assert_sound(r: &Ruleset, st: &State, ctx: &str) {
     let mut taken = BTreeSet::new();
     for (s, side) in st.sides.iter().enumerate() {
         let mut powers: Vec<u8> = side.forces.iter().map(|f| f.power).collect();

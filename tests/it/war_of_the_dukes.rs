@@ -18,7 +18,7 @@
 
 use crate::common::{check_text, count, herald, run_cases, scratch, CaseGame, EngineGame};
 use herald::games::war_of_the_dukes::events::Event;
-use herald::games::war_of_the_dukes::rules::{Res, Rules};
+use herald::games::war_of_the_dukes::ruleset::{Res, Ruleset};
 use herald::games::war_of_the_dukes::state::{Phase, State};
 use herald::games::war_of_the_dukes::units::{Kind, Side};
 use herald::games::war_of_the_dukes::{orders, phase, playout, WarOfTheDukes};
@@ -31,8 +31,8 @@ use std::path::Path;
 
 const GAME: &str = "war-of-the-dukes";
 
-fn rules() -> Rules {
-    Rules::parse(WarOfTheDukes::RULESET_TEXT).unwrap()
+fn rules() -> Ruleset {
+    Ruleset::parse(WarOfTheDukes::RULESET_TEXT).unwrap()
 }
 
 fn players() -> Vec<String> {
@@ -327,7 +327,7 @@ fn a_game_of_ruleset_version_1_still_verifies() {
     let path = game.to_str().unwrap();
     let before = std::fs::read(&game).unwrap();
     let file: Value = serde_json::from_slice(&before).unwrap();
-    let old = Rules::parse(file["ruleset"]["text"].as_str().unwrap()).unwrap();
+    let old = Ruleset::parse(file["ruleset"]["text"].as_str().unwrap()).unwrap();
     assert_eq!(old.version, "1");
     for (kind, a, d) in [
         (Kind::Infantry, 5, 3),
@@ -564,7 +564,7 @@ fn scripted_game_through_resolve() {
 // ---------------------------------------------------------------- playouts
 
 /// Everything a resolved phase must respect.
-fn assert_sound(r: &Rules, st: &State, before: &State, events: &[Event], ctx: &str) {
+fn assert_sound(r: &Ruleset, st: &State, before: &State, events: &[Event], ctx: &str) {
     st.validate(r).unwrap_or_else(|e| panic!("{ctx}: {e}"));
     let on = |s: &State| s.units.iter().filter(|u| u.at.is_some()).count();
     if before.phase != Phase::Deployment {
@@ -710,11 +710,16 @@ fn engine_games_verify() {
             while !game.over() {
                 game.turn(|loaded, seat| {
                     if legal {
-                        let all = loaded.session.legal_orders(&loaded.state, seat);
+                        let all = loaded.rules.legal_orders(&loaded.state, seat);
                         assert!(!all.is_empty());
                         rng::pick(&mut r, &all).unwrap().clone()
                     } else {
-                        loaded.session.bot_orders(&loaded.state, seat, &mut r)
+                        herald::bots::scripted_orders(
+                            loaded.rules.as_ref(),
+                            &loaded.state,
+                            seat,
+                            &mut r,
+                        )
                     }
                 });
             }

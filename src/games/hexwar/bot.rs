@@ -11,13 +11,17 @@
 
 use super::movegen::Action;
 use super::piece::Piece;
+use super::play::Plan;
 use super::play::{order_of, Order};
-use super::rules::{Movement, Rules};
+use super::ruleset::{Movement, Ruleset};
 use super::state::{parse_side, Finish, How, State, LABELS};
 use super::view::View;
+use super::{playout, Hexwar};
 use crate::board::Dir;
+use crate::games::{BotSupport, Game, Seat};
+use crate::rng::ChaCha20Rng;
 
-pub fn determinise(rules: &Rules, view: &View) -> Result<State, String> {
+pub fn determinise(rules: &Ruleset, view: &View) -> Result<State, String> {
     let template = rules
         .templates
         .iter()
@@ -63,7 +67,7 @@ pub fn determinise(rules: &Rules, view: &View) -> Result<State, String> {
 }
 
 /// Captures the piece on `at` could make from where it stands.
-fn captures(rules: &Rules, st: &State, at: usize, buf: &mut Vec<Action>) -> usize {
+fn captures(rules: &Ruleset, st: &State, at: usize, buf: &mut Vec<Action>) -> usize {
     buf.clear();
     st.piece_moves(rules, at, buf);
     buf.iter()
@@ -71,7 +75,7 @@ fn captures(rules: &Rules, st: &State, at: usize, buf: &mut Vec<Action>) -> usiz
         .count()
 }
 
-pub fn candidates(rules: &Rules, st: &State, seat: usize) -> Vec<Vec<Order>> {
+pub fn candidates(rules: &Ruleset, st: &State, seat: usize) -> Vec<Vec<Order>> {
     if st.is_over() || st.side as usize != seat {
         return Vec::new();
     }
@@ -133,7 +137,7 @@ pub fn candidates(rules: &Rules, st: &State, seat: usize) -> Vec<Vec<Order>> {
 
 /// What a piece type is worth: more for more reach. Royal pieces end the
 /// game when taken and the phased Specter cannot be taken: neither counts.
-pub fn worth(rules: &Rules, kind: usize) -> i32 {
+pub fn worth(rules: &Ruleset, kind: usize) -> i32 {
     let k = &rules.kinds[kind];
     if k.royal || k.phased {
         return 0;
@@ -147,14 +151,14 @@ pub fn worth(rules: &Rules, kind: usize) -> i32 {
     50 + 15 * dirs * reach
 }
 
-fn material(rules: &Rules, st: &State, side: u8) -> i32 {
+fn material(rules: &Ruleset, st: &State, side: u8) -> i32 {
     st.pieces()
         .filter(|(_, p)| p.side() == side)
         .map(|(_, p)| worth(rules, p.kind() as usize))
         .sum()
 }
 
-pub fn evaluate(rules: &Rules, st: &State, seat: usize) -> i32 {
+pub fn evaluate(rules: &Ruleset, st: &State, seat: usize) -> i32 {
     let me = seat as u8;
     let mut e = material(rules, st, me) - material(rules, st, me ^ 1);
     if !st.is_over() {
@@ -181,6 +185,57 @@ pub fn evaluate(rules: &Rules, st: &State, seat: usize) -> i32 {
     e
 }
 
-pub fn scores(rules: &Rules, st: &State) -> Vec<i32> {
+pub fn scores(rules: &Ruleset, st: &State) -> Vec<i32> {
     (0..2).map(|s| material(rules, st, s)).collect()
+}
+
+impl BotSupport for Hexwar {
+    fn determinise(rules: &Ruleset, view: &View, _: &mut ChaCha20Rng) -> Result<State, String> {
+        determinise(rules, view)
+    }
+    fn candidate_orders(
+        rules: &Ruleset,
+        st: &State,
+        seat: Seat,
+        _: &mut ChaCha20Rng,
+    ) -> Vec<Vec<Order>> {
+        candidates(rules, st, seat)
+    }
+    /// Uniform over the legal single actions and the pass.
+    fn random_orders(rules: &Ruleset, st: &State, seat: Seat, rng: &mut ChaCha20Rng) -> Vec<Order> {
+        crate::rng::pick(rng, &Hexwar::legal_orders(rules, st, seat))
+            .cloned()
+            .unwrap_or_default()
+    }
+    /// The turn [`playout::bot_turn`] plans, as orders.
+    fn scripted_orders(
+        rules: &Ruleset,
+        st: &State,
+        seat: Seat,
+        rng: &mut ChaCha20Rng,
+    ) -> Vec<Order> {
+        if st.is_over() || st.side as Seat != seat {
+            return Vec::new();
+        }
+        match playout::bot_turn(rules, st, rng) {
+            Plan::Actions(list) => {
+                let mut sim = st.clone();
+                list.iter()
+                    .map(|a| {
+                        let o = order_of(rules, &sim, *a);
+                        sim.apply(rules, *a);
+                        o
+                    })
+                    .collect()
+            }
+            Plan::Pass => vec![Order::Pass],
+            Plan::Surrender => vec![Order::Surrender],
+        }
+    }
+    fn evaluate(rules: &Ruleset, st: &State, seat: Seat) -> i32 {
+        evaluate(rules, st, seat)
+    }
+    fn scores(rules: &Ruleset, st: &State) -> Vec<i32> {
+        scores(rules, st)
+    }
 }

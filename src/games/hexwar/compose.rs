@@ -12,10 +12,12 @@
 
 use super::movegen::Action;
 use super::play::{order_of, Order};
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 use super::state::{label, State, LABELS};
+use super::Hexwar;
 use crate::board::{Dir, Hex};
 use crate::games::compose::{Choice, Mark, Orders, Piece, Required};
+use crate::games::{Compose, Seat};
 
 /// The neighbour of `h` in direction `d`, if it is on the board.
 fn towards(h: Hex, d: Dir) -> Option<String> {
@@ -23,7 +25,7 @@ fn towards(h: Hex, d: Dir) -> Option<String> {
     (n.length() <= LABELS.radius).then(|| label(n))
 }
 
-pub fn compose(rules: &Rules, st: &State, seat: usize) -> Orders {
+pub fn compose(rules: &Ruleset, st: &State, seat: usize) -> Orders {
     let mut o = Orders::default();
     if st.is_over() || st.side as usize != seat {
         return o;
@@ -209,4 +211,10 @@ pub fn compose(rules: &Rules, st: &State, seat: usize) -> Orders {
         "After a move, tap the piece on its new hex to turn it there.".into(),
     ];
     o
+}
+
+impl Compose for Hexwar {
+    fn compose(rules: &Ruleset, st: &State, seat: Seat) -> Orders {
+        compose(rules, st, seat)
+    }
 }

@@ -1,7 +1,7 @@
 //! HEXWAR: Copper Pass — Orcs & Goblins against the Necromancers on a hex
 //! board of radius 4, pieces with facing, turns of several actions.
 //!
-//! `rules` reads the catalogue (`games/hexwar.toml`) into tables, `piece`
+//! `ruleset` reads the catalogue (`games/hexwar.toml`) into tables, `piece`
 //! packs a piece into a byte, `state` is the whole truth, `movegen` the
 //! rules of movement, `play` orders, templates and turns, `view` what a
 //! player sees, `playout` random games, perft and the demo bot. Rulings are
@@ -13,7 +13,7 @@ pub mod movegen;
 pub mod piece;
 pub mod play;
 pub mod playout;
-pub mod rules;
+pub mod ruleset;
 pub mod state;
 pub mod svg;
 pub mod view;
@@ -22,7 +22,7 @@ use crate::games::Outcome;
 use crate::games::{Game, OptionSpec, Options, Problem, Seat, Seen, Setup};
 use crate::rng::ChaCha20Rng;
 use play::{Event, Order, Plan};
-use rules::{side_name, Geometry, Rules};
+use ruleset::{side_name, Geometry, Ruleset};
 use state::State;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -40,7 +40,7 @@ pub fn geometry() -> &'static Geometry {
 }
 
 /// The options a game is started with: template and setup indices.
-pub fn parse_options(rules: &Rules, options: &Options) -> Result<(u8, usize), String> {
+pub fn parse_options(rules: &Ruleset, options: &Options) -> Result<(u8, usize), String> {
     let template = match options.get("template") {
         None => rules.default_template,
         Some(v) => rules.template(v).ok_or_else(|| {
@@ -69,7 +69,7 @@ pub fn parse_options(rules: &Rules, options: &Options) -> Result<(u8, usize), St
 }
 
 /// A new game from the rules and options (no position file).
-pub fn new_game(rules: &Rules, options: &Options) -> Result<State, String> {
+pub fn new_game(rules: &Ruleset, options: &Options) -> Result<State, String> {
     let (template, setup) = parse_options(rules, options)?;
     Ok(State::scenario(rules, setup, template))
 }
@@ -81,14 +81,14 @@ impl Game for Hexwar {
     const DEMO_PLAYERS: &'static [&'static str] = &["white", "black"];
     const SEATS: &'static [&'static str] = &["white", "black"];
 
-    type Rules = Rules;
+    type Ruleset = Ruleset;
     type State = State;
     type Order = Order;
     type Event = Event;
     type View = view::View;
 
-    fn load_rules(text: &str) -> Result<Rules, String> {
-        Rules::parse(text)
+    fn load_ruleset(text: &str) -> Result<Ruleset, String> {
+        Ruleset::parse(text)
     }
 
     fn options() -> Vec<OptionSpec> {
@@ -106,16 +106,16 @@ impl Game for Hexwar {
         ]
     }
 
-    fn players(_: &Rules) -> (usize, usize) {
+    fn players(_: &Ruleset) -> (usize, usize) {
         (2, 2)
     }
 
-    fn check_options(rules: &Rules, _players: usize, options: &Options) -> Vec<String> {
+    fn check_options(rules: &Ruleset, _players: usize, options: &Options) -> Vec<String> {
         parse_options(rules, options).err().into_iter().collect()
     }
 
     fn setup(
-        rules: &Rules,
+        rules: &Ruleset,
         players: &[String],
         options: &Options,
         position: Option<&str>,
@@ -143,7 +143,7 @@ impl Game for Hexwar {
         Ok(Setup { state, notes })
     }
 
-    fn phase(_: &Rules, st: &State) -> String {
+    fn phase(_: &Ruleset, st: &State) -> String {
         if st.is_over() {
             "over".into()
         } else {
@@ -151,7 +151,7 @@ impl Game for Hexwar {
         }
     }
 
-    fn awaiting(_: &Rules, st: &State) -> Vec<Seat> {
+    fn awaiting(_: &Ruleset, st: &State) -> Vec<Seat> {
         if st.is_over() {
             Vec::new()
         } else {
@@ -159,11 +159,11 @@ impl Game for Hexwar {
         }
     }
 
-    fn parse_order(rules: &Rules, st: &State, _seat: Seat, line: &str) -> Result<Order, String> {
+    fn parse_order(rules: &Ruleset, st: &State, _seat: Seat, line: &str) -> Result<Order, String> {
         play::parse(rules, st, line)
     }
 
-    fn check(rules: &Rules, st: &State, seat: Seat, orders: &[Order]) -> Vec<Problem> {
+    fn check(rules: &Ruleset, st: &State, seat: Seat, orders: &[Order]) -> Vec<Problem> {
         if st.is_over() {
             return vec![Problem::whole("the game is over")];
         }
@@ -180,7 +180,7 @@ impl Game for Hexwar {
     }
 
     fn resolve(
-        rules: &Rules,
+        rules: &Ruleset,
         st: &State,
         orders: &BTreeMap<Seat, Vec<Order>>,
         _dice: &mut crate::rng::Dice,
@@ -204,7 +204,7 @@ impl Game for Hexwar {
     /// several actions these are legal whole turns too, but not all of them:
     /// the combinations (about a hundred thousand under template E) are left
     /// out, as they would only swamp the order forms.
-    fn legal_orders(rules: &Rules, st: &State, seat: Seat) -> Vec<Vec<Order>> {
+    fn legal_orders(rules: &Ruleset, st: &State, seat: Seat) -> Vec<Vec<Order>> {
         if st.is_over() || st.side as Seat != seat {
             return Vec::new();
         }
@@ -223,28 +223,8 @@ impl Game for Hexwar {
         out
     }
 
-    fn bot_orders(rules: &Rules, st: &State, seat: Seat, rng: &mut ChaCha20Rng) -> Vec<Order> {
-        if st.is_over() || st.side as Seat != seat {
-            return Vec::new();
-        }
-        match playout::bot_turn(rules, st, rng) {
-            Plan::Actions(list) => {
-                let mut sim = st.clone();
-                list.iter()
-                    .map(|a| {
-                        let o = play::order_of(rules, &sim, *a);
-                        sim.apply(rules, *a);
-                        o
-                    })
-                    .collect()
-            }
-            Plan::Pass => vec![Order::Pass],
-            Plan::Surrender => vec![Order::Surrender],
-        }
-    }
-
     fn view(
-        rules: &Rules,
+        rules: &Ruleset,
         st: &State,
         players: &[String],
         seat: Seat,
@@ -253,22 +233,15 @@ impl Game for Hexwar {
         view::view(rules, st, players, seat, events)
     }
 
-    fn ascii_board(_: &Rules, v: &view::View) -> String {
-        view::ascii_board(v)
-    }
-    fn svg_board(rules: &Rules, v: &view::View) -> String {
-        svg::svg_board(rules, v)
-    }
-
     /// A missed turn passes under `hold` (HEXWAR has `pass`); the default.
     const NMR: &'static [crate::games::Nmr] = &[crate::games::Nmr::Hold, crate::games::Nmr::Bot];
 
-    fn hold_orders(_: &Rules, st: &State, seat: Seat) -> Option<Vec<Order>> {
+    fn hold_orders(_: &Ruleset, st: &State, seat: Seat) -> Option<Vec<Order>> {
         (!st.is_over() && st.side as Seat == seat).then(|| vec![Order::Pass])
     }
 
     /// Dropping out is surrendering (games/hexwar.md).
-    fn drop_out(_: &Rules, st: &State, seat: Seat) -> Option<(State, Vec<Event>)> {
+    fn drop_out(_: &Ruleset, st: &State, seat: Seat) -> Option<(State, Vec<Event>)> {
         if st.is_over() {
             return None;
         }
@@ -290,11 +263,7 @@ impl Game for Hexwar {
         Some((next, ev))
     }
 
-    fn compose(rules: &Rules, st: &State, seat: Seat) -> crate::games::compose::Orders {
-        compose::compose(rules, st, seat)
-    }
-
-    fn outcome(rules: &Rules, st: &State, players: &[String]) -> Option<Outcome> {
+    fn outcome(rules: &Ruleset, st: &State, players: &[String]) -> Option<Outcome> {
         let f = st.finish?;
         Some(Outcome {
             winners: vec![players[f.winner as usize].clone()],
@@ -306,29 +275,5 @@ impl Game for Hexwar {
                 play::reason(f.how, None, None)
             ),
         })
-    }
-
-    fn determinise(rules: &Rules, view: &view::View, _: &mut ChaCha20Rng) -> Result<State, String> {
-        bot::determinise(rules, view)
-    }
-    fn candidate_orders(
-        rules: &Rules,
-        st: &State,
-        seat: Seat,
-        _: &mut ChaCha20Rng,
-    ) -> Vec<Vec<Order>> {
-        bot::candidates(rules, st, seat)
-    }
-    /// Uniform over the legal single actions and the pass.
-    fn random_orders(rules: &Rules, st: &State, seat: Seat, rng: &mut ChaCha20Rng) -> Vec<Order> {
-        crate::rng::pick(rng, &Self::legal_orders(rules, st, seat))
-            .cloned()
-            .unwrap_or_default()
-    }
-    fn evaluate(rules: &Rules, st: &State, seat: Seat) -> i32 {
-        bot::evaluate(rules, st, seat)
-    }
-    fn scores(rules: &Rules, st: &State) -> Vec<i32> {
-        bot::scores(rules, st)
     }
 }

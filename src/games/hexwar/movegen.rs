@@ -1,7 +1,7 @@
 //! Legal actions and applying them: the rules of movement in one place.
 
 use super::piece::Piece;
-use super::rules::{Movement, Rules, CELLS, OFF};
+use super::ruleset::{Movement, Ruleset, CELLS, OFF};
 use super::state::{Finish, How, State};
 use crate::board::Dir;
 
@@ -34,7 +34,7 @@ impl State {
     /// May the piece `p` end its move on `cell`? (empty, or an enemy that can
     /// be captured by this piece).
     #[inline]
-    fn may_land(&self, rules: &Rules, p: Piece, cell: usize) -> bool {
+    fn may_land(&self, rules: &Ruleset, p: Piece, cell: usize) -> bool {
         let b = self.board[cell];
         if b == 0 {
             return true;
@@ -47,7 +47,7 @@ impl State {
 
     /// The Move actions of the piece on `from` (no rebirths), into `out`.
     #[inline]
-    pub fn piece_moves(&self, rules: &Rules, from: usize, out: &mut Vec<Action>) {
+    pub fn piece_moves(&self, rules: &Ruleset, from: usize, out: &mut Vec<Action>) {
         let p = Piece(self.board[from]);
         let kind = &rules.kinds[p.kind() as usize];
         let mask = kind.absolute[p.facing_index()];
@@ -100,7 +100,7 @@ impl State {
     }
 
     /// The rebirths open to the side to move, into `out`.
-    pub fn rebirths(&self, rules: &Rules, out: &mut Vec<Action>) {
+    pub fn rebirths(&self, rules: &Ruleset, out: &mut Vec<Action>) {
         let side = self.side as usize;
         let mut any = false;
         for (k, kind) in rules.kinds.iter().enumerate() {
@@ -131,7 +131,7 @@ impl State {
     }
 
     /// Every Move action of the side to move (piece moves, then rebirths).
-    pub fn moves(&self, rules: &Rules, out: &mut Vec<Action>) {
+    pub fn moves(&self, rules: &Ruleset, out: &mut Vec<Action>) {
         out.clear();
         for c in 0..CELLS {
             let b = self.board[c];
@@ -163,7 +163,7 @@ impl State {
     }
 
     /// Is `a` a legal action for the side to move now (ignoring the template)?
-    pub fn is_legal(&self, rules: &Rules, a: Action) -> bool {
+    pub fn is_legal(&self, rules: &Ruleset, a: Action) -> bool {
         if self.is_over() {
             return false;
         }
@@ -192,7 +192,7 @@ impl State {
     /// Apply a legal action of the side to move. Capturing a royal piece
     /// ends the game at once.
     #[inline]
-    pub fn apply(&mut self, rules: &Rules, a: Action) -> Done {
+    pub fn apply(&mut self, rules: &Ruleset, a: Action) -> Done {
         match a {
             Action::Move { from, to } => {
                 let p = Piece(self.board[from as usize]);
@@ -239,11 +239,11 @@ impl State {
 
     /// End the turn of the side to move: the other side moves; after Black's
     /// move of the last turn the game is adjudicated.
-    pub fn end_turn(&mut self, rules: &Rules) {
+    pub fn end_turn(&mut self, rules: &Ruleset) {
         if self.is_over() {
             return;
         }
-        if self.side == super::rules::BLACK {
+        if self.side == super::ruleset::BLACK {
             if self.turn as u32 >= rules.turn_limit {
                 self.finish = Some(self.adjudicate(rules));
                 return;
@@ -255,7 +255,7 @@ impl State {
 
     /// The turn-limit result: the royal piece nearer the centre, then more
     /// pieces on the board, then White.
-    pub fn adjudicate(&self, rules: &Rules) -> Finish {
+    pub fn adjudicate(&self, rules: &Ruleset) -> Finish {
         let dist = |side| {
             self.royal(rules, side)
                 .map(|c| rules.geo.centre_distance[c])

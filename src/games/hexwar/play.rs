@@ -4,7 +4,7 @@
 
 use super::movegen::Action;
 use super::piece::Piece;
-use super::rules::{side_name, Movement, Rules};
+use super::ruleset::{side_name, Movement, Ruleset};
 use super::state::{label, How, State, LABELS};
 use crate::board::{Dir, Hex};
 use crate::games::Problem;
@@ -50,7 +50,7 @@ fn hex_word(w: &str) -> Result<Hex, String> {
     })
 }
 
-pub fn parse(rules: &Rules, st: &State, line: &str) -> Result<Order, String> {
+pub fn parse(rules: &Ruleset, st: &State, line: &str) -> Result<Order, String> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let Some(first) = words.first() else {
         return Err(format!("empty order; {NOTATION}"));
@@ -113,7 +113,7 @@ pub fn parse(rules: &Rules, st: &State, line: &str) -> Result<Order, String> {
 }
 
 /// The order that writes an action.
-pub fn order_of(rules: &Rules, st: &State, a: Action) -> Order {
+pub fn order_of(rules: &Ruleset, st: &State, a: Action) -> Order {
     let hex = |c: u8| rules.geo.hex[c as usize];
     match a {
         Action::Move { from, to } => Order::Move {
@@ -142,7 +142,7 @@ pub fn order_of(rules: &Rules, st: &State, a: Action) -> Order {
 }
 
 /// What the piece on `from` can do, as hex labels.
-fn targets(rules: &Rules, st: &State, from: usize) -> Vec<String> {
+fn targets(rules: &Ruleset, st: &State, from: usize) -> Vec<String> {
     let mut v = Vec::new();
     st.piece_moves(rules, from, &mut v);
     v.iter()
@@ -153,7 +153,7 @@ fn targets(rules: &Rules, st: &State, from: usize) -> Vec<String> {
         .collect()
 }
 
-fn movable_list(rules: &Rules, st: &State) -> String {
+fn movable_list(rules: &Ruleset, st: &State) -> String {
     let mut parts = Vec::new();
     for (c, p) in st.pieces() {
         if p.side() != st.side {
@@ -176,12 +176,12 @@ fn movable_list(rules: &Rules, st: &State) -> String {
     }
 }
 
-fn piece_name(rules: &Rules, p: Piece) -> &str {
+fn piece_name(rules: &Ruleset, p: Piece) -> &str {
     &rules.kinds[p.kind() as usize].name
 }
 
 /// Why `move from to` is not legal now, and what is.
-fn explain_move(rules: &Rules, st: &State, from: Hex, to: Hex) -> String {
+fn explain_move(rules: &Ruleset, st: &State, from: Hex, to: Hex) -> String {
     let geo = &rules.geo;
     let fc = geo.cell(from).expect("a board hex") as usize;
     // An enemy piece is answered as an empty hex is: an order never
@@ -282,7 +282,7 @@ fn explain_move(rules: &Rules, st: &State, from: Hex, to: Hex) -> String {
 }
 
 /// Why a piece may not end its move on `cell` (or "no reason" if it may).
-fn landing(rules: &Rules, st: &State, p: Piece, cell: usize) -> String {
+fn landing(rules: &Ruleset, st: &State, p: Piece, cell: usize) -> String {
     let here = label(rules.geo.hex[cell]);
     match st.piece(cell) {
         None => "that move is not open".into(),
@@ -300,7 +300,7 @@ fn landing(rules: &Rules, st: &State, p: Piece, cell: usize) -> String {
     }
 }
 
-fn explain_rebirth(rules: &Rules, st: &State, at: Hex, kind: Option<u8>) -> String {
+fn explain_rebirth(rules: &Ruleset, st: &State, at: Hex, kind: Option<u8>) -> String {
     let side = st.side as usize;
     let ready: Vec<usize> = rules
         .kinds
@@ -371,7 +371,7 @@ fn explain_rebirth(rules: &Rules, st: &State, at: Hex, kind: Option<u8>) -> Stri
 
 /// The action an order stands for, if it is legal on `st` (the position
 /// after the turn's earlier actions); else why not.
-fn action(rules: &Rules, st: &State, o: &Order) -> Result<Action, String> {
+fn action(rules: &Ruleset, st: &State, o: &Order) -> Result<Action, String> {
     let cell = |h: Hex| rules.geo.cell(h).expect("parsed hexes are on the board");
     match o {
         Order::Move { from, to } => {
@@ -442,7 +442,7 @@ pub enum Plan {
 
 /// Fit the orders to the active template and check each action on the
 /// position the earlier ones leave. Every problem is listed.
-pub fn plan(rules: &Rules, st: &State, orders: &[Order]) -> Result<Plan, Vec<Problem>> {
+pub fn plan(rules: &Ruleset, st: &State, orders: &[Order]) -> Result<Plan, Vec<Problem>> {
     let template = &rules.templates[st.template as usize];
     let mut problems = Vec::new();
     if orders.is_empty() {
@@ -588,7 +588,7 @@ pub enum Event {
 }
 
 impl Event {
-    pub fn text(&self, rules: &Rules) -> String {
+    pub fn text(&self, rules: &Ruleset) -> String {
         let army = |s: u8| format!("{} ({})", side_name(s), rules.army(s).name);
         match self {
             Event::Moved {
@@ -669,7 +669,7 @@ pub fn reason(how: How, distances: Option<[u8; 2]>, pieces: Option<[u8; 2]>) -> 
 
 impl State {
     /// Play a planned turn for the side to move, recording events.
-    pub fn play_turn(&mut self, rules: &Rules, plan: &Plan, ev: &mut Vec<Event>) {
+    pub fn play_turn(&mut self, rules: &Ruleset, plan: &Plan, ev: &mut Vec<Event>) {
         let side = self.side;
         match plan {
             Plan::Pass => ev.push(Event::Passed { side }),
@@ -739,7 +739,7 @@ impl State {
 }
 
 /// The template's slots, for reports.
-pub fn template_text(rules: &Rules, st: &State) -> String {
+pub fn template_text(rules: &Ruleset, st: &State) -> String {
     let t = &rules.templates[st.template as usize];
     format!("{}: {}", t.name, t.help)
 }

@@ -4,7 +4,7 @@
 use super::movegen::Action;
 use super::piece::Piece;
 use super::play::Plan;
-use super::rules::{Rules, Slot, CELLS};
+use super::ruleset::{Ruleset, Slot, CELLS};
 use super::state::State;
 use crate::rng::{self, ChaCha20Rng};
 
@@ -47,14 +47,19 @@ fn random_rotation(st: &State, rng: &mut ChaCha20Rng, own: &[u8], n: usize) -> O
 /// move-or-rotate slot uniform over moves, rotations and skipping.
 /// Returns the number of actions taken.
 #[inline]
-pub fn random_turn(rules: &Rules, st: &mut State, rng: &mut ChaCha20Rng, s: &mut Scratch) -> usize {
+pub fn random_turn(
+    rules: &Ruleset,
+    st: &mut State,
+    rng: &mut ChaCha20Rng,
+    s: &mut Scratch,
+) -> usize {
     random_turn_with(rules, st, rng, s, |_| {})
 }
 
 /// [`random_turn`], telling `record` each action before it is applied.
 #[inline]
 pub fn random_turn_with(
-    rules: &Rules,
+    rules: &Ruleset,
     st: &mut State,
     rng: &mut ChaCha20Rng,
     s: &mut Scratch,
@@ -124,7 +129,7 @@ pub fn random_turn_with(
 /// Random turns until the game ends (or `max_turns`). Returns the turns
 /// (player moves) played.
 pub fn random_game(
-    rules: &Rules,
+    rules: &Ruleset,
     st: &mut State,
     rng: &mut ChaCha20Rng,
     max_turns: usize,
@@ -140,7 +145,7 @@ pub fn random_game(
 
 /// Every whole turn under a one-action template from `st`: each Move
 /// action, each rotation, and the pass.
-pub fn single_turns(rules: &Rules, st: &State, out: &mut Vec<Action>) {
+pub fn single_turns(rules: &Ruleset, st: &State, out: &mut Vec<Action>) {
     let mut rot = Vec::new();
     st.moves(rules, out);
     st.rotations(&mut rot);
@@ -149,7 +154,7 @@ pub fn single_turns(rules: &Rules, st: &State, out: &mut Vec<Action>) {
 
 /// Perft under the one-action template: the number of turn sequences of
 /// `depth` turns (a pass counts as a turn; a game that ends stops its line).
-pub fn perft_single(rules: &Rules, st: &State, depth: u32) -> u64 {
+pub fn perft_single(rules: &Ruleset, st: &State, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -173,7 +178,7 @@ pub fn perft_single(rules: &Rules, st: &State, depth: u32) -> u64 {
 }
 
 /// How many enemy pieces the piece on `cell` could capture now.
-fn threats(rules: &Rules, st: &State, cell: usize, buf: &mut Vec<Action>) -> i32 {
+fn threats(rules: &Ruleset, st: &State, cell: usize, buf: &mut Vec<Action>) -> i32 {
     buf.clear();
     st.piece_moves(rules, cell, buf);
     buf.iter()
@@ -194,7 +199,7 @@ fn threats(rules: &Rules, st: &State, cell: usize, buf: &mut Vec<Action>) -> i32
 
 /// Score of a Move action for the bot: captures first (the royal piece
 /// above all), then rebirths.
-fn move_score(rules: &Rules, st: &State, a: Action) -> i32 {
+fn move_score(rules: &Ruleset, st: &State, a: Action) -> i32 {
     match a {
         Action::Move { to, .. } => match st.piece(to as usize) {
             Some(t) if rules.kinds[t.kind() as usize].royal => 1000,
@@ -208,7 +213,7 @@ fn move_score(rules: &Rules, st: &State, a: Action) -> i32 {
 
 /// The best rotation for the bot: the one that most raises what a piece
 /// threatens; none if no rotation raises it.
-fn best_rotation(rules: &Rules, st: &State, rng: &mut ChaCha20Rng) -> Option<Action> {
+fn best_rotation(rules: &Ruleset, st: &State, rng: &mut ChaCha20Rng) -> Option<Action> {
     let mut buf = Vec::new();
     let mut best = 0;
     let mut top = Vec::new();
@@ -242,7 +247,7 @@ fn best_rotation(rules: &Rules, st: &State, rng: &mut ChaCha20Rng) -> Option<Act
 
 /// The demo bot's turn: the best-scoring Move (captures first; otherwise a
 /// random move), then rotations that aim pieces at enemies.
-pub fn bot_turn(rules: &Rules, st: &State, rng: &mut ChaCha20Rng) -> Plan {
+pub fn bot_turn(rules: &Ruleset, st: &State, rng: &mut ChaCha20Rng) -> Plan {
     let template = &rules.templates[st.template as usize];
     let mut sim = st.clone();
     let mut actions = Vec::new();

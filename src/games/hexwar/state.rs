@@ -3,7 +3,7 @@
 //! (pieces by hex label) so the game file stays legible.
 
 use super::piece::Piece;
-use super::rules::{side_name, Rules, BLACK, CELLS, RADIUS, WHITE};
+use super::ruleset::{side_name, Ruleset, BLACK, CELLS, RADIUS, WHITE};
 use crate::board::{Dir, Hex, HexagonLabels};
 use serde::{Deserialize, Serialize};
 
@@ -146,7 +146,7 @@ impl State {
     }
 
     /// The start of a scenario of the rules.
-    pub fn scenario(rules: &Rules, setup: usize, template: u8) -> State {
+    pub fn scenario(rules: &Ruleset, setup: usize, template: u8) -> State {
         let mut st = State::empty(template);
         for p in &rules.scenarios[setup].pieces {
             let c = rules.geo.cell(p.at).expect("checked on load") as usize;
@@ -165,7 +165,7 @@ impl State {
     }
 
     /// The cell of `side`'s royal piece.
-    pub fn royal(&self, rules: &Rules, side: u8) -> Option<usize> {
+    pub fn royal(&self, rules: &Ruleset, side: u8) -> Option<usize> {
         (0..CELLS).find(|&c| {
             self.board[c] != 0 && {
                 let p = Piece(self.board[c]);
@@ -229,7 +229,7 @@ struct PositionGraveyard {
 /// [graveyard]
 /// black = ["skeleton"]
 /// ```
-pub fn from_position(rules: &Rules, text: &str, template: u8) -> Result<State, String> {
+pub fn from_position(rules: &Ruleset, text: &str, template: u8) -> Result<State, String> {
     let p: Position =
         toml::from_str(text).map_err(|e| format!("the position file does not read: {e}"))?;
     let mut st = State::empty(template);

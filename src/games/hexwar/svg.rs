@@ -3,20 +3,22 @@
 //! symbol and a wedge pointing where it faces, and the last turn's moves,
 //! captures, turns and rebirths.
 
-use super::rules::{Rules, WHITE};
+use super::ruleset::{Ruleset, WHITE};
 use super::state::LABELS;
 use super::view::View;
+use super::Hexwar;
 use crate::board::svg::{
     self, arrow_entries, disc, hex_swatch, HexGrid, HexagonBoard, Legend, LegendEntry, Point, Svg,
     BLACK_PIECE, BOARD, GRID, INK, WHITE_PIECE,
 };
 use crate::board::{Dir, Hex};
+use crate::games::Draw;
 
 const SIZE: f64 = 30.0;
 const CENTRE: &str = "#d9b44a";
 
 fn colours(side: &str) -> (&'static str, &'static str) {
-    if side == super::rules::side_name(WHITE) {
+    if side == super::ruleset::side_name(WHITE) {
         (WHITE_PIECE, INK)
     } else {
         (BLACK_PIECE, "#fbfaf5")
@@ -95,7 +97,7 @@ fn legend(v: &View) -> Vec<LegendEntry<'_>> {
     e
 }
 
-pub fn svg_board(_: &Rules, v: &View) -> String {
+pub fn svg_board(_: &Ruleset, v: &View) -> String {
     let radius = LABELS.radius;
     let board = HexagonBoard::new(radius, SIZE);
     let key = Legend::new(board.width, legend(v));
@@ -163,4 +165,15 @@ pub fn svg_board(_: &Rules, v: &View) -> String {
 
     key.draw(&mut s, board.height);
     s.finish()
+}
+
+/// Hexwar's boards: the text board is drawn beside the view (`view.rs`), the
+/// picture here.
+impl Draw for Hexwar {
+    fn ascii_board(_: &Ruleset, v: &View) -> String {
+        super::view::ascii_board(v)
+    }
+    fn svg_board(rules: &Ruleset, v: &View) -> String {
+        svg_board(rules, v)
+    }
 }

@@ -3,7 +3,7 @@
 
 use super::movegen::Action;
 use super::play::{order_of, Event};
-use super::rules::{side_name, Rules};
+use super::ruleset::{side_name, Ruleset};
 use super::state::{label, State};
 use crate::board::svg::{Arrow, ArrowKind};
 use crate::board::{ascii, Dir, Hex};
@@ -123,7 +123,7 @@ fn arrow(e: &Event) -> Option<Arrow> {
 }
 
 /// Legal single actions as order text.
-pub fn legal_actions(rules: &Rules, st: &State) -> Vec<String> {
+pub fn legal_actions(rules: &Ruleset, st: &State) -> Vec<String> {
     if st.is_over() {
         return Vec::new();
     }
@@ -144,7 +144,7 @@ pub fn legal_actions(rules: &Rules, st: &State) -> Vec<String> {
 }
 
 pub fn view(
-    rules: &Rules,
+    rules: &Ruleset,
     st: &State,
     players: &[String],
     seat: Seat,

@@ -13,10 +13,12 @@
 //! sight, so the bot assumes the worst, that none did. Whether a piece
 //! fell this round is then unknown too and taken as not.
 
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 use super::state::{Core, Opts, Phase, Piece, SeatState, State, SLOTS};
 use super::view::View;
+use super::{playout, NorseWars, Order};
 use crate::board::{Hex, HexagonLabels};
+use crate::games::{BotSupport, Game, Seat};
 use crate::rng::{self, ChaCha20Rng};
 
 fn piece_number(name: &str) -> Option<u8> {
@@ -27,7 +29,7 @@ pub fn hides(view: &View) -> bool {
     view.fog.is_some() && !view.fogged.is_empty()
 }
 
-pub fn determinise(rules: &Rules, view: &View, rng: &mut ChaCha20Rng) -> Result<State, String> {
+pub fn determinise(rules: &Ruleset, view: &View, rng: &mut ChaCha20Rng) -> Result<State, String> {
     let labels = HexagonLabels {
         radius: view.grid_radius,
     };
@@ -178,7 +180,7 @@ fn standing(st: &State, seat: usize, to_move: Option<usize>) -> i32 {
     w
 }
 
-pub fn evaluate(_rules: &Rules, st: &State, seat: usize) -> i32 {
+pub fn evaluate(_rules: &Ruleset, st: &State, seat: usize) -> i32 {
     let to_move = st.to_move();
     let team = st.seats[seat].team;
     let n = st.seats.len();
@@ -209,4 +211,38 @@ pub fn scores(st: &State) -> Vec<i32> {
                 .sum()
         })
         .collect()
+}
+
+impl BotSupport for NorseWars {
+    fn determinise(rules: &Ruleset, view: &View, rng: &mut ChaCha20Rng) -> Result<State, String> {
+        determinise(rules, view, rng)
+    }
+    fn view_hides(_: &Ruleset, view: &View) -> bool {
+        hides(view)
+    }
+    /// A move by [`playout::bot_move`]; a Shield at a random legal spot.
+    fn scripted_orders(
+        rules: &Ruleset,
+        st: &State,
+        seat: Seat,
+        rng: &mut ChaCha20Rng,
+    ) -> Vec<Order> {
+        if st.to_move() != Some(seat) {
+            return Vec::new();
+        }
+        match st.phase {
+            Phase::Move => playout::bot_move(rules, st, rng)
+                .map(|m| vec![Order::Move(m)])
+                .unwrap_or_default(),
+            _ => crate::rng::pick(rng, &NorseWars::legal_orders(rules, st, seat))
+                .cloned()
+                .unwrap_or_default(),
+        }
+    }
+    fn evaluate(rules: &Ruleset, st: &State, seat: Seat) -> i32 {
+        evaluate(rules, st, seat)
+    }
+    fn scores(_: &Ruleset, st: &State) -> Vec<i32> {
+        scores(st)
+    }
 }

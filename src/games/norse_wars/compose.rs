@@ -10,13 +10,15 @@
 //! target hex is in sight; Shield spots are offered only in sight.
 
 use super::order_text;
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 use super::state::{Phase, State};
 use super::view::vision;
+use super::NorseWars;
 use crate::board::Hex;
 use crate::games::compose::{Choice, Mark, Orders, Piece, Required};
+use crate::games::{Compose, Seat};
 
-pub fn compose(rules: &Rules, st: &State, seat: usize) -> Orders {
+pub fn compose(rules: &Ruleset, st: &State, seat: usize) -> Orders {
     let mut o = Orders::default();
     if st.to_move() != Some(seat) {
         return o;
@@ -90,4 +92,10 @@ pub fn compose(rules: &Rules, st: &State, seat: usize) -> Orders {
         Phase::Over => {}
     }
     o
+}
+
+impl Compose for NorseWars {
+    fn compose(rules: &Ruleset, st: &State, seat: Seat) -> Orders {
+        compose(rules, st, seat)
+    }
 }

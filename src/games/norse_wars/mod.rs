@@ -1,6 +1,6 @@
 //! Norse Wars v0.4.1: push combat on a hex board for 2–6 players.
 //!
-//! `rules` holds the ruleset data, `state` the whole truth, `setup` the start,
+//! `ruleset` holds the ruleset data, `state` the whole truth, `setup` the start,
 //! `play` movement and push combat, `view` what one player may see. Rulings
 //! are in `games/norse-wars.md`.
 
@@ -8,7 +8,7 @@ pub mod bot;
 pub mod compose;
 pub mod play;
 pub mod playout;
-pub mod rules;
+pub mod ruleset;
 pub mod setup;
 pub mod state;
 pub mod svg;
@@ -19,7 +19,7 @@ use crate::games::Outcome;
 use crate::games::{Game, OptionSpec, Options, Problem, Seat, Seen, Setup};
 use crate::rng::ChaCha20Rng;
 use play::{Event, Illegal, Move};
-use rules::Rules;
+use ruleset::Ruleset;
 use state::{Phase, State, SLOTS};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -87,7 +87,7 @@ fn your_pieces(st: &State, seat: Seat) -> String {
 }
 
 /// Why a move is refused, and what that piece could do instead.
-fn explain(rules: &Rules, st: &State, seat: Seat, m: &Move, why: Illegal) -> String {
+fn explain(rules: &Ruleset, st: &State, seat: Seat, m: &Move, why: Illegal) -> String {
     let l = |h: Hex| st.label(h);
     let name = state::piece_name(m.piece);
     let reason = match why {
@@ -136,14 +136,14 @@ impl Game for NorseWars {
     const TITLE: &'static str = "Norse Wars";
     const RULESET: &'static str = Self::RULESET_TEXT;
 
-    type Rules = Rules;
+    type Ruleset = Ruleset;
     type State = State;
     type Order = Order;
     type Event = Event;
     type View = view::View;
 
-    fn load_rules(text: &str) -> Result<Rules, String> {
-        Rules::parse(text)
+    fn load_ruleset(text: &str) -> Result<Ruleset, String> {
+        Ruleset::parse(text)
     }
 
     fn options() -> Vec<OptionSpec> {
@@ -171,13 +171,13 @@ impl Game for NorseWars {
         ]
     }
 
-    fn players(rules: &Rules) -> (usize, usize) {
+    fn players(rules: &Ruleset) -> (usize, usize) {
         let min = rules.scaling.iter().map(|s| s.players).min().unwrap_or(2);
         let max = rules.scaling.iter().map(|s| s.players).max().unwrap_or(6);
         (min, max)
     }
 
-    fn check_options(rules: &Rules, players: usize, options: &Options) -> Vec<String> {
+    fn check_options(rules: &Ruleset, players: usize, options: &Options) -> Vec<String> {
         let mut out = Vec::new();
         if rules.scaling_for(players).is_none() {
             let counts: Vec<String> = rules
@@ -202,7 +202,7 @@ impl Game for NorseWars {
     }
 
     fn setup(
-        rules: &Rules,
+        rules: &Ruleset,
         players: &[String],
         options: &Options,
         position: Option<&str>,
@@ -216,15 +216,15 @@ impl Game for NorseWars {
         Ok(Setup { state, notes })
     }
 
-    fn phase(_: &Rules, st: &State) -> String {
+    fn phase(_: &Ruleset, st: &State) -> String {
         phase_name(st).to_string()
     }
 
-    fn awaiting(_: &Rules, st: &State) -> Vec<Seat> {
+    fn awaiting(_: &Ruleset, st: &State) -> Vec<Seat> {
         st.to_move().into_iter().collect()
     }
 
-    fn parse_order(_: &Rules, st: &State, _seat: Seat, line: &str) -> Result<Order, String> {
+    fn parse_order(_: &Ruleset, st: &State, _seat: Seat, line: &str) -> Result<Order, String> {
         let words: Vec<&str> = line.split_whitespace().collect();
         let Some(first) = words.first() else {
             return Err("empty order".into());
@@ -280,7 +280,7 @@ impl Game for NorseWars {
         Ok(Order::Move(Move { piece, dir, steps }))
     }
 
-    fn check(rules: &Rules, st: &State, seat: Seat, orders: &[Order]) -> Vec<Problem> {
+    fn check(rules: &Ruleset, st: &State, seat: Seat, orders: &[Order]) -> Vec<Problem> {
         let mut problems = Vec::new();
         if st.to_move() != Some(seat) {
             problems.push(Problem::whole("it is not your turn"));
@@ -370,7 +370,7 @@ impl Game for NorseWars {
     }
 
     fn resolve(
-        rules: &Rules,
+        rules: &Ruleset,
         st: &State,
         orders: &BTreeMap<Seat, Vec<Order>>,
         _dice: &mut crate::rng::Dice,
@@ -420,21 +420,7 @@ impl Game for NorseWars {
         (next, ev)
     }
 
-    fn bot_orders(rules: &Rules, st: &State, seat: Seat, rng: &mut ChaCha20Rng) -> Vec<Order> {
-        if st.to_move() != Some(seat) {
-            return Vec::new();
-        }
-        match st.phase {
-            Phase::Move => playout::bot_move(rules, st, rng)
-                .map(|m| vec![Order::Move(m)])
-                .unwrap_or_default(),
-            _ => crate::rng::pick(rng, &Self::legal_orders(rules, st, seat))
-                .cloned()
-                .unwrap_or_default(),
-        }
-    }
-
-    fn legal_orders(rules: &Rules, st: &State, seat: Seat) -> Vec<Vec<Order>> {
+    fn legal_orders(rules: &Ruleset, st: &State, seat: Seat) -> Vec<Vec<Order>> {
         if st.to_move() != Some(seat) {
             return Vec::new();
         }
@@ -454,7 +440,7 @@ impl Game for NorseWars {
     }
 
     fn view(
-        rules: &Rules,
+        rules: &Ruleset,
         st: &State,
         players: &[String],
         seat: Seat,
@@ -463,18 +449,11 @@ impl Game for NorseWars {
         view::view(rules, st, players, seat, events)
     }
 
-    fn ascii_board(_: &Rules, v: &view::View) -> String {
-        view::ascii_board(v)
-    }
-    fn svg_board(rules: &Rules, v: &view::View) -> String {
-        svg::svg_board(rules, v)
-    }
-
     /// Dropped out: eliminated, pieces removed (see games/norse-wars.md).
     /// Not while Shields are drafted: the draft's turn order has no gap for
     /// a missing seat, so the bot drafts for them and the drop-out happens at
     /// their next missed move.
-    fn drop_out(rules: &Rules, st: &State, seat: Seat) -> Option<(State, Vec<Event>)> {
+    fn drop_out(rules: &Ruleset, st: &State, seat: Seat) -> Option<(State, Vec<Event>)> {
         if st.phase != state::Phase::Move {
             return None;
         }
@@ -483,11 +462,7 @@ impl Game for NorseWars {
         Some((next, ev))
     }
 
-    fn compose(rules: &Rules, st: &State, seat: Seat) -> crate::games::compose::Orders {
-        compose::compose(rules, st, seat)
-    }
-
-    fn outcome(_: &Rules, st: &State, players: &[String]) -> Option<Outcome> {
+    fn outcome(_: &Ruleset, st: &State, players: &[String]) -> Option<Outcome> {
         let winners = st.winners.as_ref()?;
         let names: Vec<String> = winners
             .iter()
@@ -503,22 +478,5 @@ impl Game for NorseWars {
             winners: names,
             summary,
         })
-    }
-
-    fn determinise(
-        rules: &Rules,
-        view: &view::View,
-        rng: &mut ChaCha20Rng,
-    ) -> Result<State, String> {
-        bot::determinise(rules, view, rng)
-    }
-    fn view_hides(_: &Rules, view: &view::View) -> bool {
-        bot::hides(view)
-    }
-    fn evaluate(rules: &Rules, st: &State, seat: Seat) -> i32 {
-        bot::evaluate(rules, st, seat)
-    }
-    fn scores(_: &Rules, st: &State) -> Vec<i32> {
-        bot::scores(st)
     }
 }

@@ -1,7 +1,7 @@
 //! Movement, push combat, chains, the Throne, eliminations, rounds and
 //! starvation: the rules of play in one place.
 
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 use super::state::{Phase, Piece, State, SLOTS};
 use crate::board::{Dir, Hex};
 use serde::{Deserialize, Serialize};
@@ -160,7 +160,7 @@ pub enum Event {
 }
 
 impl State {
-    fn strength(&self, rules: &Rules, piece: usize) -> u32 {
+    fn strength(&self, rules: &Ruleset, piece: usize) -> u32 {
         if self.pieces[piece].is_jarl() {
             rules.pieces.jarl_strength
         } else {
@@ -170,7 +170,7 @@ impl State {
 
     /// Sum of the strengths of the pieces friendly to `seat` lined up from
     /// `start` (exclusive) in `dir`.
-    fn line_strength(&self, rules: &Rules, start: Hex, dir: Dir, seat: usize) -> u32 {
+    fn line_strength(&self, rules: &Ruleset, start: Hex, dir: Dir, seat: usize) -> u32 {
         let mut sum = 0;
         let mut h = start.step(dir);
         while let Some(o) = self.piece_at(h) {
@@ -184,7 +184,7 @@ impl State {
     }
 
     /// Does the Jarl at `at` have draft for a move in `dir`?
-    pub fn has_draft(&self, rules: &Rules, seat: usize, at: Hex, dir: Dir) -> bool {
+    pub fn has_draft(&self, rules: &Ruleset, seat: usize, at: Hex, dir: Dir) -> bool {
         let back = dir.opposite();
         (1..=rules.pieces.draft_warriors as i32).all(|k| match self.piece_at(at.steps(back, k)) {
             Some(o) => self.pieces[o].seat as usize == seat && !self.pieces[o].is_jarl(),
@@ -193,7 +193,7 @@ impl State {
     }
 
     /// Can `seat` make this move now? On success, the hex the move reaches.
-    pub fn check_move(&self, rules: &Rules, seat: usize, mv: Move) -> Result<Hex, Illegal> {
+    pub fn check_move(&self, rules: &Ruleset, seat: usize, mv: Move) -> Result<Hex, Illegal> {
         if mv.piece as usize >= SLOTS {
             return Err(Illegal::NoSuchPiece);
         }
@@ -243,7 +243,7 @@ impl State {
 
     /// Every distinct legal move of `seat` (a Jarl's two-step that the Throne
     /// stops after one is listed once, as the one-step).
-    pub fn moves(&self, rules: &Rules, seat: usize, out: &mut Vec<Move>) {
+    pub fn moves(&self, rules: &Ruleset, seat: usize, out: &mut Vec<Move>) {
         out.clear();
         for (idx, p) in self.pieces_of(seat) {
             let at = p.at.expect("pieces_of lists pieces on the board");
@@ -266,7 +266,7 @@ impl State {
         }
     }
 
-    pub fn has_move(&self, rules: &Rules, seat: usize) -> bool {
+    pub fn has_move(&self, rules: &Ruleset, seat: usize) -> bool {
         for (idx, _) in self.pieces_of(seat) {
             let number = (idx % SLOTS) as u8;
             for dir in Dir::ALL {
@@ -290,7 +290,7 @@ impl State {
     }
 
     /// Play a legal move of the seat to move, then pass the turn on.
-    pub fn play(&mut self, rules: &Rules, mv: Move, ev: &mut Vec<Event>) {
+    pub fn play(&mut self, rules: &Ruleset, mv: Move, ev: &mut Vec<Event>) {
         let seat = self.to_move().expect("a seat to move");
         debug_assert!(self.check_move(rules, seat, mv).is_ok());
         let throne = self.execute(rules, seat, mv, ev);
@@ -307,7 +307,7 @@ impl State {
     }
 
     /// The seat passes its turn (no move given: missed orders).
-    pub fn pass(&mut self, rules: &Rules, ev: &mut Vec<Event>) {
+    pub fn pass(&mut self, rules: &Ruleset, ev: &mut Vec<Event>) {
         if let Some(seat) = self.to_move() {
             ev.push(Event::Skipped { seat: seat as u8 });
             self.next += 1;
@@ -316,7 +316,7 @@ impl State {
     }
 
     /// Carry out a move; true if it wins by the Throne.
-    fn execute(&mut self, rules: &Rules, seat: usize, mv: Move, ev: &mut Vec<Event>) -> bool {
+    fn execute(&mut self, rules: &Ruleset, seat: usize, mv: Move, ev: &mut Vec<Event>) -> bool {
         let idx = State::slot(seat, mv.piece);
         let from = self.pieces[idx].at.expect("a piece on the board");
         let jarl = mv.piece == 0;
@@ -454,7 +454,7 @@ impl State {
     /// A player dropped out after missing orders (issue 7): they are
     /// eliminated as if their Jarl were lost, every piece leaves the board,
     /// and play goes on with the others (or ends if one side is left).
-    pub fn drop_out(&mut self, rules: &Rules, seat: usize) -> Vec<Event> {
+    pub fn drop_out(&mut self, rules: &Ruleset, seat: usize) -> Vec<Event> {
         let mut ev = Vec::new();
         if self.phase == Phase::Over || !self.seats[seat].alive {
             return ev;
@@ -565,7 +565,7 @@ impl State {
     }
 
     /// Start play after setup (or after the shield draft).
-    pub fn begin(&mut self, rules: &Rules, ev: &mut Vec<Event>) {
+    pub fn begin(&mut self, rules: &Ruleset, ev: &mut Vec<Event>) {
         self.phase = Phase::Move;
         self.round = 1;
         self.order = self.round_order();
@@ -575,7 +575,7 @@ impl State {
 
     /// From `next`, find the seat to move: skip the eliminated and those
     /// with no legal move, ending rounds as they run out.
-    pub fn seek(&mut self, rules: &Rules, ev: &mut Vec<Event>) {
+    pub fn seek(&mut self, rules: &Ruleset, ev: &mut Vec<Event>) {
         let mut idle = 0usize;
         loop {
             if self.phase == Phase::Over {
@@ -608,7 +608,7 @@ impl State {
         }
     }
 
-    fn end_round(&mut self, rules: &Rules, ev: &mut Vec<Event>) {
+    fn end_round(&mut self, rules: &Ruleset, ev: &mut Vec<Event>) {
         if self.eliminated_this_round {
             self.stalemate = 0;
             for s in self.seats.iter_mut() {
@@ -743,7 +743,7 @@ impl State {
     }
 
     /// Place a drafted Shield and, once all are placed, start play.
-    pub fn place_shield(&mut self, rules: &Rules, h: Hex, ev: &mut Vec<Event>) {
+    pub fn place_shield(&mut self, rules: &Ruleset, h: Hex, ev: &mut Vec<Event>) {
         let seat = self.shield_order.remove(0);
         self.add_shield(h);
         ev.push(Event::ShieldPlaced { seat, at: h });

@@ -2,7 +2,7 @@
 //! what benchmarks, playout tests and bots use.
 
 use super::play::{Event, Move};
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 use super::state::{Opts, Phase, State};
 use crate::board::Hex;
 use crate::rng::{self, ChaCha20Rng};
@@ -11,7 +11,7 @@ use crate::rng::{self, ChaCha20Rng};
 /// moves are made. Shield drafts are placed at random legal spots.
 /// Returns the number of moves played. `events` is reused and cleared.
 pub fn random_game(
-    rules: &Rules,
+    rules: &Ruleset,
     st: &mut State,
     rng: &mut ChaCha20Rng,
     max_moves: usize,
@@ -49,7 +49,7 @@ pub fn random_game(
 }
 
 /// A fresh standard game for `players` seats.
-pub fn new_game(rules: &Rules, players: usize, opts: Opts, rng: &mut ChaCha20Rng) -> State {
+pub fn new_game(rules: &Ruleset, players: usize, opts: Opts, rng: &mut ChaCha20Rng) -> State {
     super::setup::standard(rules, players, opts, rng)
         .expect("the standard setup works for the table's player counts")
         .0
@@ -57,7 +57,7 @@ pub fn new_game(rules: &Rules, players: usize, opts: Opts, rng: &mut ChaCha20Rng
 
 /// The demo bot: take the Throne if it can, else push an enemy piece off
 /// the board if it can, else avoid losing its own Jarl, else a random move.
-pub fn bot_move(rules: &Rules, st: &State, rng: &mut ChaCha20Rng) -> Option<Move> {
+pub fn bot_move(rules: &Ruleset, st: &State, rng: &mut ChaCha20Rng) -> Option<Move> {
     let seat = st.to_move()?;
     let mut moves = Vec::new();
     st.moves(rules, seat, &mut moves);

@@ -2,7 +2,7 @@
 //! started from a position file.
 
 use super::play::Event;
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 use super::state::{Core, Opts, Phase, Piece, SeatState, State, SLOTS};
 use crate::board::{Hex, HexagonLabels};
 use crate::rng::{self, ChaCha20Rng};
@@ -212,7 +212,7 @@ fn core(radius: i32, opts: Opts, seats: Vec<SeatState>, pieces: Vec<Piece>) -> C
 /// The standard start: Jarls on the edge, Warriors in front, Shields drawn
 /// at random among the best-balanced placements (or drafted by the players).
 pub fn standard(
-    rules: &Rules,
+    rules: &Ruleset,
     players: usize,
     opts: Opts,
     rng: &mut ChaCha20Rng,
@@ -317,7 +317,7 @@ struct Position {
 /// Start from a position file: pieces per hex, whose turn. Validated like
 /// everything else; every problem is listed.
 pub fn from_position(
-    rules: &Rules,
+    rules: &Ruleset,
     players: &[String],
     opts: Opts,
     text: &str,

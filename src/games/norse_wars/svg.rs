@@ -3,13 +3,15 @@
 //! every visible piece in its owner's colour (Jarls crowned, with their
 //! strength; Warriors numbered), and the moves and pushes the player saw.
 
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 use super::view::View;
+use super::NorseWars;
 use crate::board::svg::{
     self, arrow_entries, disc, hex_swatch, HexagonBoard, Legend, LegendEntry, Point, Svg, BOARD,
     GRID, INK,
 };
 use crate::board::{Hex, HexagonLabels};
+use crate::games::Draw;
 
 const SIZE: f64 = 26.0;
 const THRONE: &str = "#d9b44a";
@@ -71,7 +73,7 @@ fn yours(s: &mut Svg, c: Point, size: f64, attrs: &str) {
 }
 
 /// Every symbol the board may draw in this game, explained.
-fn legend<'a>(rules: &'a Rules, v: &'a View) -> Vec<LegendEntry<'a>> {
+fn legend<'a>(rules: &'a Ruleset, v: &'a View) -> Vec<LegendEntry<'a>> {
     let strength = rules.pieces.jarl_strength;
     let mut e = Vec::new();
     for p in &v.players {
@@ -152,7 +154,7 @@ fn legend<'a>(rules: &'a Rules, v: &'a View) -> Vec<LegendEntry<'a>> {
     e
 }
 
-pub fn svg_board(rules: &Rules, v: &View) -> String {
+pub fn svg_board(rules: &Ruleset, v: &View) -> String {
     let g = v.grid_radius;
     let labels = HexagonLabels { radius: g };
     let board = HexagonBoard::new(g, SIZE);
@@ -243,4 +245,15 @@ pub fn svg_board(rules: &Rules, v: &View) -> String {
 
     key.draw(&mut s, board.height);
     s.finish()
+}
+
+/// NorseWars's boards: the text board is drawn beside the view (`view.rs`), the
+/// picture here.
+impl Draw for NorseWars {
+    fn ascii_board(_: &Ruleset, v: &View) -> String {
+        super::view::ascii_board(v)
+    }
+    fn svg_board(rules: &Ruleset, v: &View) -> String {
+        svg_board(rules, v)
+    }
 }

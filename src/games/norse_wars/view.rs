@@ -1,7 +1,7 @@
 //! What one player may see, and the events told the way they saw them.
 
 use super::play::{Cause, Event, PieceRef, PushResult, Shift, Stop};
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 use super::state::{Phase, State, SLOTS};
 use crate::board::svg::{Arrow, ArrowKind};
 use crate::board::{ascii, Hex, HexagonLabels};
@@ -76,7 +76,7 @@ pub fn marker(seat: usize) -> String {
 
 /// Which hexes `seat` sees: all without fog (or once the game is over),
 /// else those within range of a piece of theirs or a living teammate's.
-pub fn vision(rules: &Rules, st: &State, seat: Seat) -> Vec<bool> {
+pub fn vision(rules: &Ruleset, st: &State, seat: Seat) -> Vec<bool> {
     let all = Hex::spiral_area(st.grid_radius);
     let g = st.grid_radius;
     let side = (2 * g + 1) as usize;
@@ -432,7 +432,7 @@ impl Seer<'_> {
 }
 
 pub fn view(
-    rules: &Rules,
+    rules: &Ruleset,
     st: &State,
     players: &[String],
     seat: Seat,

@@ -3,9 +3,12 @@
 //! actions (every legal one but `resign`), and an evaluation.
 
 use super::play::Action;
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 use super::state::{Core, Ending, Placed, Side, Square, State};
 use super::view::View;
+use super::{playout, StackWars};
+use crate::games::{BotSupport, Seat};
+use crate::rng::ChaCha20Rng;
 
 /// The state a view shows: every stack, both sides' reserves and points,
 /// the side to move and the quiet count are all in it.
@@ -82,7 +85,7 @@ fn worth(st: &State, side: Side) -> i32 {
 /// count nears its limit (the game is then about to be drawn, whatever the
 /// points): a side ahead is pushed to fortify, attack or invade before the
 /// quiet cap takes its lead away.
-pub fn evaluate(_rules: &Rules, st: &State, seat: usize) -> i32 {
+pub fn evaluate(_rules: &Ruleset, st: &State, seat: usize) -> i32 {
     let me = Side::of_seat(seat);
     let e = worth(st, me) - worth(st, me.other());
     if st.quiet_limit == 0 {
@@ -94,4 +97,31 @@ pub fn evaluate(_rules: &Rules, st: &State, seat: usize) -> i32 {
 
 pub fn scores(st: &State) -> Vec<i32> {
     Side::BOTH.iter().map(|&s| st.score(s) as i32).collect()
+}
+
+impl BotSupport for StackWars {
+    fn determinise(_: &Ruleset, view: &View, _: &mut ChaCha20Rng) -> Result<State, String> {
+        determinise(view)
+    }
+    fn candidate_orders(
+        _: &Ruleset,
+        st: &State,
+        seat: Seat,
+        _: &mut ChaCha20Rng,
+    ) -> Vec<Vec<Action>> {
+        candidates(st, seat)
+    }
+    /// The action [`playout::bot_action`] picks.
+    fn scripted_orders(_: &Ruleset, st: &State, seat: Seat, rng: &mut ChaCha20Rng) -> Vec<Action> {
+        if st.mover() != Some(Side::of_seat(seat)) {
+            return Vec::new();
+        }
+        playout::bot_action(st, rng).into_iter().collect()
+    }
+    fn evaluate(rules: &Ruleset, st: &State, seat: Seat) -> i32 {
+        evaluate(rules, st, seat)
+    }
+    fn scores(_: &Ruleset, st: &State) -> Vec<i32> {
+        scores(st)
+    }
 }

@@ -4,8 +4,11 @@
 //! nothing, so the list is the rules' own (`State::actions`).
 
 use super::play::Action;
+use super::ruleset::Ruleset;
 use super::state::{Side, State};
+use super::StackWars;
 use crate::games::compose::{Choice, Mark, Orders, Piece, Required};
+use crate::games::{Compose, Seat};
 
 pub fn compose(st: &State, seat: usize) -> Orders {
     let side = Side::of_seat(seat);
@@ -64,4 +67,10 @@ pub fn compose(st: &State, seat: usize) -> Orders {
         "One action per turn.".into(),
     ];
     o
+}
+
+impl Compose for StackWars {
+    fn compose(_: &Ruleset, st: &State, seat: Seat) -> Orders {
+        compose(st, seat)
+    }
 }

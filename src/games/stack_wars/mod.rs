@@ -2,7 +2,7 @@
 //! on an N×N grid, scoring a point for every army that invades the enemy's
 //! baseline.
 //!
-//! `rules` holds the ruleset data, `state` the whole truth, `setup` the
+//! `ruleset` holds the ruleset data, `state` the whole truth, `setup` the
 //! start and position files, `play` every rule, `view` what a player sees,
 //! `playout` random games and the bot. Rulings: `games/stack-wars.md`.
 
@@ -10,7 +10,7 @@ pub mod bot;
 pub mod compose;
 pub mod play;
 pub mod playout;
-pub mod rules;
+pub mod ruleset;
 pub mod setup;
 pub mod state;
 pub mod svg;
@@ -20,7 +20,7 @@ use crate::games::Outcome;
 use crate::games::{Game, OptionSpec, Options, Problem, Seat, Seen, Setup};
 use crate::rng::ChaCha20Rng;
 use play::{Action, Event, Illegal};
-use rules::Rules;
+use ruleset::Ruleset;
 use state::{Side, Square, State};
 use std::collections::BTreeMap;
 
@@ -152,14 +152,14 @@ impl Game for StackWars {
     const DEMO_PLAYERS: &'static [&'static str] = &["black", "white"];
     const SEATS: &'static [&'static str] = &["black", "white"];
 
-    type Rules = Rules;
+    type Ruleset = Ruleset;
     type State = State;
     type Order = Order;
     type Event = Event;
     type View = view::View;
 
-    fn load_rules(text: &str) -> Result<Rules, String> {
-        Rules::parse(text)
+    fn load_ruleset(text: &str) -> Result<Ruleset, String> {
+        Ruleset::parse(text)
     }
 
     fn options() -> Vec<OptionSpec> {
@@ -177,11 +177,11 @@ impl Game for StackWars {
         ]
     }
 
-    fn players(_: &Rules) -> (usize, usize) {
+    fn players(_: &Ruleset) -> (usize, usize) {
         (2, 2)
     }
 
-    fn check_options(rules: &Rules, _players: usize, options: &Options) -> Vec<String> {
+    fn check_options(rules: &Ruleset, _players: usize, options: &Options) -> Vec<String> {
         setup::parse_options(rules, options)
             .err()
             .into_iter()
@@ -189,7 +189,7 @@ impl Game for StackWars {
     }
 
     fn setup(
-        rules: &Rules,
+        rules: &Ruleset,
         players: &[String],
         options: &Options,
         position: Option<&str>,
@@ -228,19 +228,19 @@ impl Game for StackWars {
         Ok(Setup { state, notes })
     }
 
-    fn phase(_: &Rules, st: &State) -> String {
+    fn phase(_: &Ruleset, st: &State) -> String {
         if st.is_over() { "over" } else { "move" }.to_string()
     }
 
-    fn awaiting(_: &Rules, st: &State) -> Vec<Seat> {
+    fn awaiting(_: &Ruleset, st: &State) -> Vec<Seat> {
         st.mover().map(Side::seat).into_iter().collect()
     }
 
-    fn parse_order(_: &Rules, _: &State, _: Seat, line: &str) -> Result<Order, String> {
+    fn parse_order(_: &Ruleset, _: &State, _: Seat, line: &str) -> Result<Order, String> {
         parse_action(line)
     }
 
-    fn check(_: &Rules, st: &State, seat: Seat, orders: &[Order]) -> Vec<Problem> {
+    fn check(_: &Ruleset, st: &State, seat: Seat, orders: &[Order]) -> Vec<Problem> {
         let side = Side::of_seat(seat);
         if st.mover() != Some(side) {
             return vec![Problem::whole("it is not your turn")];
@@ -271,7 +271,7 @@ impl Game for StackWars {
     }
 
     fn resolve(
-        _: &Rules,
+        _: &Ruleset,
         st: &State,
         orders: &BTreeMap<Seat, Vec<Order>>,
         _dice: &mut crate::rng::Dice,
@@ -291,7 +291,7 @@ impl Game for StackWars {
         (next, ev)
     }
 
-    fn legal_orders(_: &Rules, st: &State, seat: Seat) -> Vec<Vec<Order>> {
+    fn legal_orders(_: &Ruleset, st: &State, seat: Seat) -> Vec<Vec<Order>> {
         let side = Side::of_seat(seat);
         if st.mover() != Some(side) {
             return Vec::new();
@@ -302,15 +302,8 @@ impl Game for StackWars {
         all.into_iter().map(|a| vec![a]).collect()
     }
 
-    fn bot_orders(_: &Rules, st: &State, seat: Seat, rng: &mut ChaCha20Rng) -> Vec<Order> {
-        if st.mover() != Some(Side::of_seat(seat)) {
-            return Vec::new();
-        }
-        playout::bot_action(st, rng).into_iter().collect()
-    }
-
     fn view(
-        rules: &Rules,
+        rules: &Ruleset,
         st: &State,
         players: &[String],
         seat: Seat,
@@ -319,15 +312,8 @@ impl Game for StackWars {
         view::view(rules, st, players, seat, events)
     }
 
-    fn ascii_board(_: &Rules, v: &view::View) -> String {
-        view::ascii_board(v)
-    }
-    fn svg_board(rules: &Rules, v: &view::View) -> String {
-        svg::svg_board(rules, v)
-    }
-
     /// Dropping out is resigning: the other side wins (games/stack-wars.md).
-    fn drop_out(_: &Rules, st: &State, seat: Seat) -> Option<(State, Vec<Event>)> {
+    fn drop_out(_: &Ruleset, st: &State, seat: Seat) -> Option<(State, Vec<Event>)> {
         if st.result.is_some() {
             return None;
         }
@@ -346,11 +332,7 @@ impl Game for StackWars {
         Some((next, ev))
     }
 
-    fn compose(_: &Rules, st: &State, seat: Seat) -> crate::games::compose::Orders {
-        compose::compose(st, seat)
-    }
-
-    fn outcome(_: &Rules, st: &State, players: &[String]) -> Option<Outcome> {
+    fn outcome(_: &Ruleset, st: &State, players: &[String]) -> Option<Outcome> {
         let end = st.result.as_ref()?;
         let score = format!("{}–{}", st.score(Side::Black), st.score(Side::White));
         Some(match end.winner {
@@ -367,18 +349,5 @@ impl Game for StackWars {
                 summary: format!("draw, points Black–White {score}: {}", end.how),
             },
         })
-    }
-
-    fn determinise(_: &Rules, view: &view::View, _: &mut ChaCha20Rng) -> Result<State, String> {
-        bot::determinise(view)
-    }
-    fn candidate_orders(_: &Rules, st: &State, seat: Seat, _: &mut ChaCha20Rng) -> Vec<Vec<Order>> {
-        bot::candidates(st, seat)
-    }
-    fn evaluate(rules: &Rules, st: &State, seat: Seat) -> i32 {
-        bot::evaluate(rules, st, seat)
-    }
-    fn scores(_: &Rules, st: &State) -> Vec<i32> {
-        bot::scores(st)
     }
 }

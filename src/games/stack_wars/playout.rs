@@ -2,13 +2,13 @@
 //! files): what benchmarks, playout tests and `herald demo` use.
 
 use super::play::{Action, Event};
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 use super::setup::{self, Opts};
 use super::state::{Side, Square, State};
 use crate::rng::{self, ChaCha20Rng};
 
 /// A fresh game on an N×N board.
-pub fn new_game(rules: &Rules, size: u8, move_onto_own: bool) -> State {
+pub fn new_game(rules: &Ruleset, size: u8, move_onto_own: bool) -> State {
     setup::standard(
         rules,
         Opts {

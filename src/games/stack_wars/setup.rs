@@ -1,7 +1,7 @@
 //! Starting a game: the options, the empty board, and games started from a
 //! position file (`--setup`).
 
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 use super::state::{Core, Placed, Side, Square, State};
 use crate::games::{parse_bool, Options};
 use serde::Deserialize;
@@ -14,7 +14,7 @@ pub struct Opts {
     pub move_onto_own: bool,
 }
 
-pub fn parse_options(rules: &Rules, options: &Options) -> Result<Opts, String> {
+pub fn parse_options(rules: &Ruleset, options: &Options) -> Result<Opts, String> {
     let b = rules.board;
     let mut o = Opts {
         size: b.default_size,
@@ -45,7 +45,7 @@ pub fn parse_options(rules: &Rules, options: &Options) -> Result<Opts, String> {
     Ok(o)
 }
 
-pub fn standard(rules: &Rules, opts: Opts) -> State {
+pub fn standard(rules: &Ruleset, opts: Opts) -> State {
     State::new(
         opts.size,
         rules.reserves(opts.size),
@@ -105,7 +105,7 @@ fn per_side(what: &str, map: &BTreeMap<String, u16>, default: u16) -> Result<[u1
     Ok(out)
 }
 
-pub fn from_position(rules: &Rules, opts: Opts, text: &str) -> Result<State, String> {
+pub fn from_position(rules: &Ruleset, opts: Opts, text: &str) -> Result<State, String> {
     let p: Position =
         toml::from_str(text).map_err(|e| format!("the position file does not read: {e}"))?;
     let size = p.size.unwrap_or(opts.size);

@@ -230,7 +230,7 @@ impl State {
     /// Build the grid from the stored form, checking every rule a position
     /// must keep.
     pub fn from_core(core: Core) -> Result<State, String> {
-        if !(3..=super::rules::LARGEST).contains(&core.size) {
+        if !(3..=super::ruleset::LARGEST).contains(&core.size) {
             return Err(format!("board size {} is out of range", core.size));
         }
         let mut st = State::new(core.size, 0, core.move_onto_own, core.quiet_limit);

@@ -4,13 +4,15 @@
 //! armies in its side's colour with its size, and the last turn's moves,
 //! attacks, invasions and fortifications.
 
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 use super::state::Square;
 use super::view::View;
+use super::StackWars;
 use crate::board::svg::{
     self, arrow_entries, disc, Legend, LegendEntry, Point, Svg, BLACK_PIECE, BOARD, GRID, INK,
     WHITE_PIECE,
 };
+use crate::games::Draw;
 
 const STEP: f64 = 64.0;
 const R: f64 = 22.0;
@@ -99,7 +101,7 @@ fn legend(v: &View) -> Vec<LegendEntry<'_>> {
     e
 }
 
-pub fn svg_board(_: &Rules, v: &View) -> String {
+pub fn svg_board(_: &Ruleset, v: &View) -> String {
     let n = v.size as usize;
     let margin = 66.0;
     let board = 2.0 * margin + STEP * (n as f64 - 1.0);
@@ -207,4 +209,15 @@ pub fn svg_board(_: &Rules, v: &View) -> String {
 
     key.draw(&mut s, board);
     s.finish()
+}
+
+/// StackWars's boards: the text board is drawn beside the view (`view.rs`), the
+/// picture here.
+impl Draw for StackWars {
+    fn ascii_board(_: &Ruleset, v: &View) -> String {
+        super::view::ascii_board(v)
+    }
+    fn svg_board(rules: &Ruleset, v: &View) -> String {
+        svg_board(rules, v)
+    }
 }

@@ -3,7 +3,7 @@
 //! drawn the way the rules text draws it.
 
 use super::play::Event;
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 use super::state::{Side, Square, State};
 use crate::board::svg::{Arrow, ArrowKind};
 use crate::games::{Seat, Seen};
@@ -158,7 +158,13 @@ fn arrow(e: &Event) -> Option<Arrow> {
     })
 }
 
-pub fn view(_: &Rules, st: &State, players: &[String], seat: Seat, events: &[Seen<Event>]) -> View {
+pub fn view(
+    _: &Ruleset,
+    st: &State,
+    players: &[String],
+    seat: Seat,
+    events: &[Seen<Event>],
+) -> View {
     let me = Side::of_seat(seat);
     let player_views = Side::BOTH
         .iter()

@@ -25,7 +25,7 @@ use super::board::label;
 use super::combat::{fight, Entrant};
 use super::events::{CombatKind, Event};
 use super::orders::{Act, Order};
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 use super::state::State;
 use crate::board::Hex;
 use crate::rng::Dice;
@@ -69,7 +69,7 @@ pub fn table(st: &State, orders: &BTreeMap<usize, Vec<Order>>) -> [Vec<Act>; 2] 
 }
 
 struct Turn<'a> {
-    rules: &'a Rules,
+    rules: &'a Ruleset,
     st: &'a mut State,
     acts: [Vec<Act>; 2],
     status: Vec<Status>,
@@ -401,7 +401,7 @@ impl Turn<'_> {
 /// Resolve one orders phase's movement and combat in place (upkeep is
 /// separate). `orders` are both seats' checked orders.
 pub fn resolve(
-    rules: &Rules,
+    rules: &Ruleset,
     st: &mut State,
     orders: &BTreeMap<usize, Vec<Order>>,
     dice: &mut Dice,

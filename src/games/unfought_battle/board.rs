@@ -104,7 +104,7 @@ impl Board {
     }
 
     /// The radius the board shrinks to after `turn` (None: the whole board).
-    pub fn radius_after(rules: &super::rules::Rules, turn: u32) -> Option<i32> {
+    pub fn radius_after(rules: &super::ruleset::Ruleset, turn: u32) -> Option<i32> {
         let stage = (turn / rules.shrink.every) as usize;
         if stage == 0 {
             None

@@ -26,10 +26,12 @@
 use super::board::{parse_hex, Board};
 use super::orders::Order;
 use super::playout;
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 use super::state::{End, Force, Phase, Side, State};
 use super::view::View;
+use super::UnfoughtBattle;
 use crate::board::Hex;
+use crate::games::{BotSupport, Seat};
 use crate::rng::{self, ChaCha20Rng};
 
 fn hex(l: &str) -> Result<Hex, String> {
@@ -40,7 +42,7 @@ pub fn hides(view: &View) -> bool {
     view.phase == "orders"
 }
 
-pub fn determinise(rules: &Rules, view: &View, rng: &mut ChaCha20Rng) -> Result<State, String> {
+pub fn determinise(rules: &Ruleset, view: &View, rng: &mut ChaCha20Rng) -> Result<State, String> {
     let me = view.seat - 1;
     let board = Board {
         size: view.size,
@@ -214,7 +216,7 @@ pub fn determinise(rules: &Rules, view: &View, rng: &mut ChaCha20Rng) -> Result<
 /// How many random order sets a candidate list holds.
 pub const RANDOM_CANDIDATES: usize = 12;
 
-pub fn candidates(rules: &Rules, st: &State, seat: usize) -> Vec<Vec<Order>> {
+pub fn candidates(rules: &Ruleset, st: &State, seat: usize) -> Vec<Vec<Order>> {
     let mut r = rng::from_u64(0x5eed_0000 ^ ((st.turn as u64) << 4) ^ seat as u64);
     let mut out: Vec<Vec<Order>> = Vec::new();
     let push = |o: Vec<Order>, out: &mut Vec<Vec<Order>>| {
@@ -242,7 +244,7 @@ pub fn candidates(rules: &Rules, st: &State, seat: usize) -> Vec<Vec<Order>> {
     out
 }
 
-fn standing(rules: &Rules, st: &State, seat: usize) -> i32 {
+fn standing(rules: &Ruleset, st: &State, seat: usize) -> i32 {
     let me = &st.sides[seat];
     let them = &st.sides[1 - seat];
     let sovereign = rules.forces.sovereign;
@@ -278,7 +280,7 @@ fn standing(rules: &Rules, st: &State, seat: usize) -> i32 {
 /// Three times the difference of the sides' standing: a Sovereign in
 /// danger, a Contentious hex or a force of power 3 is then worth a tenth
 /// of the reward scale to a search, not a fortieth.
-pub fn evaluate(rules: &Rules, st: &State, seat: usize) -> i32 {
+pub fn evaluate(rules: &Ruleset, st: &State, seat: usize) -> i32 {
     3 * (standing(rules, st, seat) - standing(rules, st, 1 - seat))
 }
 
@@ -287,4 +289,40 @@ pub fn scores(st: &State) -> Vec<i32> {
     (0..2)
         .map(|s| st.sides[s].living().map(|f| f.power as i32).sum())
         .collect()
+}
+
+impl BotSupport for UnfoughtBattle {
+    fn determinise(rules: &Ruleset, view: &View, rng: &mut ChaCha20Rng) -> Result<State, String> {
+        determinise(rules, view, rng)
+    }
+    fn view_hides(_: &Ruleset, view: &View) -> bool {
+        hides(view)
+    }
+    fn candidate_orders(
+        rules: &Ruleset,
+        st: &State,
+        seat: Seat,
+        _: &mut ChaCha20Rng,
+    ) -> Vec<Vec<Order>> {
+        candidates(rules, st, seat)
+    }
+    /// Each living force picks uniformly among its affordable orders.
+    fn random_orders(rules: &Ruleset, st: &State, seat: Seat, rng: &mut ChaCha20Rng) -> Vec<Order> {
+        playout::random_orders(rules, st, seat, rng)
+    }
+    /// [`playout::bot_orders`].
+    fn scripted_orders(
+        rules: &Ruleset,
+        st: &State,
+        seat: Seat,
+        rng: &mut ChaCha20Rng,
+    ) -> Vec<Order> {
+        playout::bot_orders(rules, st, seat, rng)
+    }
+    fn evaluate(rules: &Ruleset, st: &State, seat: Seat) -> i32 {
+        evaluate(rules, st, seat)
+    }
+    fn scores(_: &Ruleset, st: &State) -> Vec<i32> {
+        scores(st)
+    }
 }

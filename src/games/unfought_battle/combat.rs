@@ -4,7 +4,7 @@
 //! read in.
 
 use super::events::Fighter;
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 use crate::board::Hex;
 use crate::rng::{Dice, Seen};
 
@@ -22,7 +22,7 @@ pub struct Entrant {
 /// die (1: −variance, 2: +variance), seen by both players, since both
 /// powers become known to both. `what` names the combat for the roll log.
 pub fn fight(
-    rules: &Rules,
+    rules: &Ruleset,
     dice: &mut Dice,
     what: &str,
     a: Entrant,

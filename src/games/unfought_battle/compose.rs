@@ -15,11 +15,13 @@
 
 use super::board::label;
 use super::orders::{options, Act, Order};
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 use super::state::{Phase, State};
+use super::UnfoughtBattle;
 use crate::games::compose::{Budget, Choice, Mark, Orders, Piece, Required};
+use crate::games::{Compose, Seat};
 
-pub fn compose(rules: &Rules, st: &State, seat: usize) -> Orders {
+pub fn compose(rules: &Ruleset, st: &State, seat: usize) -> Orders {
     let mut o = Orders::default();
     let side = &st.sides[seat];
     match st.phase {
@@ -123,4 +125,10 @@ pub fn compose(rules: &Rules, st: &State, seat: usize) -> Orders {
         }
     }
     o
+}
+
+impl Compose for UnfoughtBattle {
+    fn compose(rules: &Ruleset, st: &State, seat: Seat) -> Orders {
+        compose(rules, st, seat)
+    }
 }

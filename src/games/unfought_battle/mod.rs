@@ -1,7 +1,7 @@
 //! The Unfought Battle (v3): two players, five forces each with concealed
 //! powers 1–5, simultaneous orders, fog of war, a board that shrinks.
 //!
-//! `rules` holds the ruleset data, `board` the hexes and terrain, `state`
+//! `ruleset` holds the ruleset data, `board` the hexes and terrain, `state`
 //! the whole truth, `setup` board generation and position files, `orders`
 //! reading and checking orders, `adjudicate` the simultaneous resolution,
 //! `combat` one fight, `upkeep` the end of a turn, `events` what is logged,
@@ -16,7 +16,7 @@ pub mod compose;
 pub mod events;
 pub mod orders;
 pub mod playout;
-pub mod rules;
+pub mod ruleset;
 pub mod setup;
 pub mod state;
 pub mod svg;
@@ -28,7 +28,7 @@ use crate::games::{Game, OptionSpec, Options, Problem, Seat, Seen, Setup};
 use crate::rng::ChaCha20Rng;
 use events::Event;
 use orders::{Act, Order};
-use rules::Rules;
+use ruleset::Ruleset;
 use state::{Phase, State};
 use std::collections::BTreeMap;
 
@@ -45,30 +45,30 @@ impl Game for UnfoughtBattle {
     const DEMO_PLAYERS: &'static [&'static str] = &["north", "south"];
     const SEATS: &'static [&'static str] = &["north", "south"];
 
-    type Rules = Rules;
+    type Ruleset = Ruleset;
     type State = State;
     type Order = Order;
     type Event = Event;
     type View = view::View;
 
-    fn load_rules(text: &str) -> Result<Rules, String> {
-        Rules::parse(text)
+    fn load_ruleset(text: &str) -> Result<Ruleset, String> {
+        Ruleset::parse(text)
     }
 
     fn options() -> Vec<OptionSpec> {
         Vec::new()
     }
 
-    fn players(_: &Rules) -> (usize, usize) {
+    fn players(_: &Ruleset) -> (usize, usize) {
         (2, 2)
     }
 
-    fn validate(rules: &Rules, state: &State) -> Result<(), String> {
+    fn validate(rules: &Ruleset, state: &State) -> Result<(), String> {
         state.validate(rules)
     }
 
     fn setup(
-        rules: &Rules,
+        rules: &Ruleset,
         players: &[String],
         options: &Options,
         position: Option<&str>,
@@ -107,7 +107,7 @@ impl Game for UnfoughtBattle {
         Ok(Setup { state, notes })
     }
 
-    fn phase(_: &Rules, st: &State) -> String {
+    fn phase(_: &Ruleset, st: &State) -> String {
         match st.phase {
             Phase::Deploy => "deploy",
             Phase::Orders => "orders",
@@ -116,7 +116,7 @@ impl Game for UnfoughtBattle {
         .to_string()
     }
 
-    fn awaiting(_: &Rules, st: &State) -> Vec<Seat> {
+    fn awaiting(_: &Ruleset, st: &State) -> Vec<Seat> {
         if st.is_over() {
             Vec::new()
         } else {
@@ -124,16 +124,16 @@ impl Game for UnfoughtBattle {
         }
     }
 
-    fn parse_order(rules: &Rules, st: &State, _: Seat, line: &str) -> Result<Order, String> {
+    fn parse_order(rules: &Ruleset, st: &State, _: Seat, line: &str) -> Result<Order, String> {
         orders::parse(rules, st, line)
     }
 
-    fn check(rules: &Rules, st: &State, seat: Seat, orders: &[Order]) -> Vec<Problem> {
+    fn check(rules: &Ruleset, st: &State, seat: Seat, orders: &[Order]) -> Vec<Problem> {
         orders::check(rules, st, seat, orders)
     }
 
     fn resolve(
-        rules: &Rules,
+        rules: &Ruleset,
         st: &State,
         orders: &BTreeMap<Seat, Vec<Order>>,
         dice: &mut crate::rng::Dice,
@@ -143,7 +143,7 @@ impl Game for UnfoughtBattle {
         (next, ev)
     }
 
-    fn legal_orders(rules: &Rules, st: &State, seat: Seat) -> Vec<Vec<Order>> {
+    fn legal_orders(rules: &Ruleset, st: &State, seat: Seat) -> Vec<Vec<Order>> {
         match st.phase {
             Phase::Over => Vec::new(),
             Phase::Deploy => {
@@ -181,26 +181,14 @@ impl Game for UnfoughtBattle {
         }
     }
 
-    fn bot_orders(rules: &Rules, st: &State, seat: Seat, rng: &mut ChaCha20Rng) -> Vec<Order> {
-        playout::bot_orders(rules, st, seat, rng)
-    }
-
     fn view(
-        rules: &Rules,
+        rules: &Ruleset,
         st: &State,
         players: &[String],
         seat: Seat,
         events: &[Seen<Event>],
     ) -> view::View {
         view::view(rules, st, players, seat, events)
-    }
-
-    fn ascii_board(_: &Rules, v: &view::View) -> String {
-        view::ascii_board(v)
-    }
-
-    fn svg_board(rules: &Rules, v: &view::View) -> String {
-        svg::svg_board(rules, v)
     }
 
     /// Missed orders: `hold` (the default: every force holds; a missed
@@ -214,7 +202,7 @@ impl Game for UnfoughtBattle {
 
     /// Dropping out is conceding; both sides dropping out after the same
     /// turn is a draw, as both conceding is.
-    fn drop_out(_: &Rules, st: &State, seat: Seat) -> Option<(State, Vec<Event>)> {
+    fn drop_out(_: &Ruleset, st: &State, seat: Seat) -> Option<(State, Vec<Event>)> {
         let mut next = st.clone();
         let mut ev = vec![Event::Conceded { seat }];
         let how = "dropped out after missing orders";
@@ -249,11 +237,7 @@ impl Game for UnfoughtBattle {
         Some((next, ev))
     }
 
-    fn compose(rules: &Rules, st: &State, seat: Seat) -> crate::games::compose::Orders {
-        compose::compose(rules, st, seat)
-    }
-
-    fn outcome(_: &Rules, st: &State, players: &[String]) -> Option<Outcome> {
+    fn outcome(_: &Ruleset, st: &State, players: &[String]) -> Option<Outcome> {
         let end = st.end.as_ref()?;
         let what = match end.subject {
             Some(s) => format!("{} {}", players[s], end.how),
@@ -269,35 +253,6 @@ impl Game for UnfoughtBattle {
                 summary: format!("draw on turn {}: {what}", st.turn),
             },
         })
-    }
-
-    fn determinise(
-        rules: &Rules,
-        view: &view::View,
-        rng: &mut ChaCha20Rng,
-    ) -> Result<State, String> {
-        bot::determinise(rules, view, rng)
-    }
-    fn view_hides(_: &Rules, view: &view::View) -> bool {
-        bot::hides(view)
-    }
-    /// Each living force picks uniformly among its affordable orders.
-    fn random_orders(rules: &Rules, st: &State, seat: Seat, rng: &mut ChaCha20Rng) -> Vec<Order> {
-        playout::random_orders(rules, st, seat, rng)
-    }
-    fn candidate_orders(
-        rules: &Rules,
-        st: &State,
-        seat: Seat,
-        _: &mut ChaCha20Rng,
-    ) -> Vec<Vec<Order>> {
-        bot::candidates(rules, st, seat)
-    }
-    fn evaluate(rules: &Rules, st: &State, seat: Seat) -> i32 {
-        bot::evaluate(rules, st, seat)
-    }
-    fn scores(_: &Rules, st: &State) -> Vec<i32> {
-        bot::scores(st)
     }
 }
 

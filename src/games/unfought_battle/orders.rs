@@ -3,7 +3,8 @@
 //! into one hex, affordable in Shih).
 
 use super::board::{label, parse_hex};
-use super::rules::Rules;
+pub use super::ruleset::Kind;
+use super::ruleset::Ruleset;
 use super::state::{Phase, State};
 use crate::board::{Dir, Hex};
 use crate::games::Problem;
@@ -18,16 +19,6 @@ pub enum Act {
     Ambush,
     /// Learn the power of the enemy force standing on this hex.
     Scout(Hex),
-}
-
-/// The kinds of order, for costs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    Hold,
-    Move,
-    Fortify,
-    Ambush,
-    Scout,
 }
 
 impl Act {
@@ -84,7 +75,7 @@ const DEPLOY_FORM: &str =
 const ORDER_FORM: &str = "orders are `f<force> move <N|NE|SE|S|SW|NW>`, `f<force> fortify`, `f<force> ambush`, `f<force> scout <q,r>`, `f<force> hold`, or `concede` alone";
 
 /// Read one order line. The phase decides which forms are expected.
-pub fn parse(rules: &Rules, st: &State, line: &str) -> Result<Order, String> {
+pub fn parse(rules: &Ruleset, st: &State, line: &str) -> Result<Order, String> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let n = rules.forces();
     let form = match st.phase {
@@ -180,7 +171,7 @@ pub fn parse(rules: &Rules, st: &State, line: &str) -> Result<Order, String> {
 
 /// The enemy hexes `seat`'s force on `from` could scout now: enemy forces
 /// within scout range (so within sight).
-pub fn scout_targets(rules: &Rules, st: &State, seat: usize, from: Hex) -> Vec<Hex> {
+pub fn scout_targets(rules: &Ruleset, st: &State, seat: usize, from: Hex) -> Vec<Hex> {
     let mut v: Vec<Hex> = st.sides[1 - seat]
         .living()
         .map(|f| f.at)
@@ -191,7 +182,7 @@ pub fn scout_targets(rules: &Rules, st: &State, seat: usize, from: Hex) -> Vec<H
 }
 
 /// Every order force `id` of `seat` may be given now (cost aside).
-pub fn options(rules: &Rules, st: &State, seat: usize, id: u8) -> Vec<Act> {
+pub fn options(rules: &Ruleset, st: &State, seat: usize, id: u8) -> Vec<Act> {
     let Some(f) = st.sides[seat]
         .forces
         .get(id as usize - 1)
@@ -212,7 +203,7 @@ pub fn options(rules: &Rules, st: &State, seat: usize, id: u8) -> Vec<Act> {
 }
 
 /// Everything wrong with `seat`'s orders taken together.
-pub fn check(rules: &Rules, st: &State, seat: usize, orders: &[Order]) -> Vec<Problem> {
+pub fn check(rules: &Ruleset, st: &State, seat: usize, orders: &[Order]) -> Vec<Problem> {
     let mut p = Vec::new();
     match st.phase {
         Phase::Over => return vec![Problem::whole("the game is over")],
@@ -222,7 +213,7 @@ pub fn check(rules: &Rules, st: &State, seat: usize, orders: &[Order]) -> Vec<Pr
     p
 }
 
-fn check_deploy(rules: &Rules, orders: &[Order], p: &mut Vec<Problem>) {
+fn check_deploy(rules: &Ruleset, orders: &[Order], p: &mut Vec<Problem>) {
     let n = rules.forces();
     let mut by_force: Vec<Option<(usize, u8)>> = vec![None; n];
     let mut by_power: Vec<(u8, usize)> = Vec::new();
@@ -282,7 +273,7 @@ fn check_deploy(rules: &Rules, orders: &[Order], p: &mut Vec<Problem>) {
     }
 }
 
-fn check_orders(rules: &Rules, st: &State, seat: usize, orders: &[Order], p: &mut Vec<Problem>) {
+fn check_orders(rules: &Ruleset, st: &State, seat: usize, orders: &[Order], p: &mut Vec<Problem>) {
     let side = &st.sides[seat];
     let living: Vec<String> = side.living().map(|f| f.name()).collect();
     if let Some(i) = orders.iter().position(|o| *o == Order::Concede) {

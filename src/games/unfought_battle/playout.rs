@@ -5,7 +5,7 @@
 use super::adjudicate;
 use super::events::Event;
 use super::orders::{options, Act, Order};
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 use super::setup;
 use super::state::{Phase, State};
 use super::upkeep;
@@ -14,13 +14,13 @@ use crate::rng::{self, ChaCha20Rng, Dice};
 use std::collections::BTreeMap;
 
 /// A fresh game on a board drawn from `rng`, awaiting deployment.
-pub fn new_game(rules: &Rules, rng: &mut ChaCha20Rng) -> State {
+pub fn new_game(rules: &Ruleset, rng: &mut ChaCha20Rng) -> State {
     let board = setup::generate(rules, rng).expect("the built-in ruleset draws fair boards");
     setup::standard(rules, board)
 }
 
 /// A uniformly shuffled assignment of the powers.
-pub fn deployment(rules: &Rules, rng: &mut ChaCha20Rng) -> Vec<Order> {
+pub fn deployment(rules: &Ruleset, rng: &mut ChaCha20Rng) -> Vec<Order> {
     let mut powers = rules.forces.powers.clone();
     for i in (1..powers.len()).rev() {
         let j = rng::below(rng, i as u32 + 1) as usize;
@@ -39,7 +39,12 @@ pub fn deployment(rules: &Rules, rng: &mut ChaCha20Rng) -> Vec<Order> {
 /// Random legal orders: each living force in turn picks uniformly among
 /// its orders still affordable and not moving into a hex another of its
 /// side's forces already moves into. Holds are left out of the list.
-pub fn random_orders(rules: &Rules, st: &State, seat: usize, rng: &mut ChaCha20Rng) -> Vec<Order> {
+pub fn random_orders(
+    rules: &Ruleset,
+    st: &State,
+    seat: usize,
+    rng: &mut ChaCha20Rng,
+) -> Vec<Order> {
     match st.phase {
         Phase::Deploy => return deployment(rules, rng),
         Phase::Over => return Vec::new(),
@@ -75,7 +80,7 @@ pub fn random_orders(rules: &Rules, st: &State, seat: usize, rng: &mut ChaCha20R
 /// fortify or ambush when an enemy is near and Shih allows, scout unknown
 /// enemies now and then; the Sovereign keeps inside the noose and fortifies
 /// when threatened.
-pub fn bot_orders(rules: &Rules, st: &State, seat: usize, rng: &mut ChaCha20Rng) -> Vec<Order> {
+pub fn bot_orders(rules: &Ruleset, st: &State, seat: usize, rng: &mut ChaCha20Rng) -> Vec<Order> {
     if st.phase != Phase::Orders {
         return random_orders(rules, st, seat, rng);
     }
@@ -212,7 +217,7 @@ pub fn bot_orders(rules: &Rules, st: &State, seat: usize, rng: &mut ChaCha20Rng)
 /// Resolve one phase on the typed state, as the engine does (the events
 /// are appended to `ev`).
 pub fn step(
-    rules: &Rules,
+    rules: &Ruleset,
     st: &State,
     orders: &BTreeMap<usize, Vec<Order>>,
     dice: &mut Dice,
@@ -269,10 +274,10 @@ pub fn step(
 /// Play a whole game with `pick` choosing each seat's orders; returns the
 /// final state and the number of phases played.
 pub fn play(
-    rules: &Rules,
+    rules: &Ruleset,
     mut st: State,
     rng: &mut ChaCha20Rng,
-    pick: fn(&Rules, &State, usize, &mut ChaCha20Rng) -> Vec<Order>,
+    pick: fn(&Ruleset, &State, usize, &mut ChaCha20Rng) -> Vec<Order>,
     events: &mut Vec<Event>,
 ) -> (State, u32) {
     let mut phases = 0;

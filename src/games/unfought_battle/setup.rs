@@ -4,7 +4,7 @@
 //! position files (`herald new --setup`) for rule cases and puzzles.
 
 use super::board::{parse_hex, Board};
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 use super::state::{Force, Phase, Side, State};
 use crate::board::Hex;
 use crate::rng::{self, ChaCha20Rng};
@@ -28,7 +28,7 @@ fn draw(rng: &mut ChaCha20Rng, mut pool: Vec<Hex>, k: usize) -> Vec<Hex> {
 /// Whether a board is fair: each corner reaches every Contentious hex
 /// without crossing a Difficult one, and the totals of those path lengths
 /// from the two corners differ by at most `max_path_difference`.
-pub fn fair(rules: &Rules, b: &Board) -> bool {
+pub fn fair(rules: &Ruleset, b: &Board) -> bool {
     let [c0, c1] = rules.board.corners.map(hex);
     match (b.path_total(c0), b.path_total(c1)) {
         (Some(a), Some(z)) => (a - z).abs() <= rules.board.max_path_difference,
@@ -37,7 +37,7 @@ pub fn fair(rules: &Rules, b: &Board) -> bool {
 }
 
 /// Draw a fair board.
-pub fn generate(rules: &Rules, rng: &mut ChaCha20Rng) -> Result<Board, String> {
+pub fn generate(rules: &Ruleset, rng: &mut ChaCha20Rng) -> Result<Board, String> {
     let br = &rules.board;
     let starts: Vec<Hex> = br.starts.iter().flatten().map(|h| hex(*h)).collect();
     let central: Vec<Hex> = (br.contentious_from..=br.contentious_to)
@@ -70,7 +70,7 @@ pub fn generate(rules: &Rules, rng: &mut ChaCha20Rng) -> Result<Board, String> {
 }
 
 /// The forces of both seats on their start hexes, powers unassigned.
-pub fn standard(rules: &Rules, board: Board) -> State {
+pub fn standard(rules: &Ruleset, board: Board) -> State {
     let sides = [0, 1].map(|s| Side {
         shih: rules.shih.start,
         forces: rules.board.starts[s]
@@ -127,7 +127,7 @@ struct PositionSide {
 
 /// A position file: the board, the turn, both sides' forces with powers
 /// (the orders phase of that turn).
-pub fn from_position(rules: &Rules, text: &str) -> Result<State, String> {
+pub fn from_position(rules: &Ruleset, text: &str) -> Result<State, String> {
     let p: Position =
         toml::from_str(text).map_err(|e| format!("the position does not read: {e}"))?;
     let hexes = |list: &[String], what: &str| -> Result<Vec<Hex>, String> {

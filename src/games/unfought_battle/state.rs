@@ -3,7 +3,7 @@
 //! domination counters, the phase and the result.
 
 use super::board::Board;
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 use crate::board::Hex;
 use serde::{Deserialize, Serialize};
 
@@ -87,7 +87,7 @@ impl State {
     /// What is wrong with a state read from a game file: a board other
     /// than the ruleset's, a force off it or numbered out of turn, a power
     /// or a count beyond what the rules give.
-    pub fn validate(&self, rules: &Rules) -> Result<(), String> {
+    pub fn validate(&self, rules: &Ruleset) -> Result<(), String> {
         let b = &self.board;
         if b.size != rules.board.size || !b.on_board(b.centre) {
             return Err(format!(

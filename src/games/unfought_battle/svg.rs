@@ -9,13 +9,15 @@
 //! is not in the file.
 
 use super::board::parse_hex;
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 use super::view::View;
+use super::UnfoughtBattle;
 use crate::board::svg::{
     self, arrow_entries, disc, hex_swatch, HexGrid, Legend, LegendEntry, Point, Svg, BOARD, GRID,
     INK,
 };
 use crate::board::Hex;
+use crate::games::Draw;
 
 const SIZE: f64 = 34.0;
 const DIFFICULT: &str = "#b3b98a";
@@ -167,7 +169,7 @@ fn legend(v: &View) -> Vec<LegendEntry<'_>> {
     e
 }
 
-pub fn svg_board(_: &Rules, v: &View) -> String {
+pub fn svg_board(_: &Ruleset, v: &View) -> String {
     let n = v.size.max(1);
     let sq3 = 3f64.sqrt();
     let margin = SIZE * 1.3;
@@ -325,4 +327,15 @@ pub fn svg_board(_: &Rules, v: &View) -> String {
 
     key.draw(&mut s, board_h);
     s.finish()
+}
+
+/// UnfoughtBattle's boards: the text board is drawn beside the view (`view.rs`), the
+/// picture here.
+impl Draw for UnfoughtBattle {
+    fn ascii_board(_: &Ruleset, v: &View) -> String {
+        super::view::ascii_board(v)
+    }
+    fn svg_board(rules: &Ruleset, v: &View) -> String {
+        svg_board(rules, v)
+    }
 }

@@ -4,10 +4,10 @@
 
 use super::board::Board;
 use super::events::Event;
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 use super::state::{End, Phase, State};
 
-pub fn upkeep(rules: &Rules, st: &mut State, ev: &mut Vec<Event>) {
+pub fn upkeep(rules: &Ruleset, st: &mut State, ev: &mut Vec<Event>) {
     let turn = st.turn;
     // 1. The noose.
     let radius = Board::radius_after(rules, turn);

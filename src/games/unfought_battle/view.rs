@@ -9,7 +9,7 @@
 use super::board::{label, parse_hex};
 use super::events::{CombatKind, Event, Fighter};
 use super::orders::options;
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 use super::state::{Phase, State};
 use crate::board::svg::{Arrow, ArrowKind};
 use crate::board::Hex;
@@ -349,7 +349,7 @@ pub fn tell(players: &[String], seat: Seat, e: &Event) -> Option<String> {
 }
 
 pub fn view(
-    rules: &Rules,
+    rules: &Ruleset,
     st: &State,
     players: &[String],
     seat: Seat,

@@ -9,7 +9,7 @@
 //! wider than [`PANEL`] columns is drawn in several panels, west to east.
 
 use super::map::Label;
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 
 /// The widest panel, in columns (3 characters each).
 pub const PANEL: u8 = 20;
@@ -21,7 +21,7 @@ pub struct Mark {
 }
 
 /// Draw the hexes of columns `c0..=c1`, rows `r0..=r1` (0-based).
-pub fn panel(rules: &Rules, marks: &[Mark], c0: u8, c1: u8, r0: u8, r1: u8) -> String {
+pub fn panel(rules: &Ruleset, marks: &[Mark], c0: u8, c1: u8, r0: u8, r1: u8) -> String {
     let width = 6 + 3 * (c1 - c0) as usize + 8;
     let lines = 2 * (r1 - r0 + 1) as usize;
     let mut grid: Vec<Vec<char>> = vec![vec![' '; width]; lines];
@@ -62,7 +62,7 @@ pub fn panel(rules: &Rules, marks: &[Mark], c0: u8, c1: u8, r0: u8, r1: u8) -> S
 }
 
 /// The area around `focus` (two hexes of margin), in panels.
-pub fn area(rules: &Rules, marks: &[Mark], focus: &[Label]) -> String {
+pub fn area(rules: &Ruleset, marks: &[Mark], focus: &[Label]) -> String {
     let (cols, rows) = (rules.map.columns, rules.map.rows);
     let (mut c0, mut c1, mut r0, mut r1) = (cols - 1, 0u8, rows - 1, 0u8);
     for l in focus {

@@ -20,14 +20,17 @@
 use super::map::Label;
 use super::orders::Order;
 use super::playout;
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 use super::setup;
 use super::state::{Phase, State};
 use super::units::{Kind, Side, UnitId};
 use super::view::View;
+use super::WarOfTheDukes;
+use crate::games::{BotSupport, Seat};
 use crate::rng;
+use crate::rng::ChaCha20Rng;
 
-pub fn determinise(rules: &Rules, view: &View) -> Result<State, String> {
+pub fn determinise(rules: &Ruleset, view: &View) -> Result<State, String> {
     let mut st = State::new(rules);
     st.turn = view.turn;
     st.phase = if view.deploying {
@@ -60,7 +63,7 @@ pub fn determinise(rules: &Rules, view: &View) -> Result<State, String> {
     Ok(st)
 }
 
-pub fn candidates(rules: &Rules, st: &State, seat: usize) -> Vec<Vec<Order>> {
+pub fn candidates(rules: &Ruleset, st: &State, seat: usize) -> Vec<Vec<Order>> {
     let side = Side::of_seat(seat);
     let mut r = rng::from_u64(0xd0c5_0000 ^ ((st.turn as u64) << 4) ^ seat as u64);
     let mut out: Vec<Vec<Order>> = Vec::new();
@@ -101,7 +104,7 @@ pub fn candidates(rules: &Rules, st: &State, seat: usize) -> Vec<Vec<Order>> {
     out
 }
 
-fn worth(rules: &Rules, id: UnitId) -> i32 {
+fn worth(rules: &Ruleset, id: UnitId) -> i32 {
     if id.kind == Kind::Duke {
         return 0;
     }
@@ -110,7 +113,7 @@ fn worth(rules: &Rules, id: UnitId) -> i32 {
 }
 
 /// Orfburg's standing minus Wulfenburg's.
-fn orfburg(rules: &Rules, st: &State) -> i32 {
+fn orfburg(rules: &Ruleset, st: &State) -> i32 {
     let mut e = 0;
     for u in &st.units {
         if u.at.is_some() {
@@ -150,7 +153,7 @@ fn orfburg(rules: &Rules, st: &State) -> i32 {
     e
 }
 
-pub fn evaluate(rules: &Rules, st: &State, seat: usize) -> i32 {
+pub fn evaluate(rules: &Ruleset, st: &State, seat: usize) -> i32 {
     let e = orfburg(rules, st);
     if seat == 0 {
         e
@@ -160,7 +163,7 @@ pub fn evaluate(rules: &Rules, st: &State, seat: usize) -> i32 {
 }
 
 /// Each side's units on the map, weighted by attack plus defence.
-pub fn scores(rules: &Rules, st: &State) -> Vec<i32> {
+pub fn scores(rules: &Ruleset, st: &State) -> Vec<i32> {
     Side::BOTH
         .iter()
         .map(|&s| {
@@ -171,4 +174,38 @@ pub fn scores(rules: &Rules, st: &State) -> Vec<i32> {
                 .sum()
         })
         .collect()
+}
+
+impl BotSupport for WarOfTheDukes {
+    fn determinise(rules: &Ruleset, view: &View, _: &mut ChaCha20Rng) -> Result<State, String> {
+        determinise(rules, view)
+    }
+    fn candidate_orders(
+        rules: &Ruleset,
+        st: &State,
+        seat: Seat,
+        _: &mut ChaCha20Rng,
+    ) -> Vec<Vec<Order>> {
+        candidates(rules, st, seat)
+    }
+    /// Each piece moves with probability ½ to a random reachable hex; then
+    /// random attacks (`playout::random_orders`).
+    fn random_orders(rules: &Ruleset, st: &State, seat: Seat, rng: &mut ChaCha20Rng) -> Vec<Order> {
+        playout::random_orders(rules, st, Side::of_seat(seat), rng)
+    }
+    /// [`playout::bot_orders`].
+    fn scripted_orders(
+        rules: &Ruleset,
+        st: &State,
+        seat: Seat,
+        rng: &mut ChaCha20Rng,
+    ) -> Vec<Order> {
+        playout::bot_orders(rules, st, Side::of_seat(seat), rng)
+    }
+    fn evaluate(rules: &Ruleset, st: &State, seat: Seat) -> i32 {
+        evaluate(rules, st, seat)
+    }
+    fn scores(rules: &Ruleset, st: &State) -> Vec<i32> {
+        scores(rules, st)
+    }
 }

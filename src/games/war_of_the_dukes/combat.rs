@@ -4,7 +4,7 @@
 
 use super::events::{Event, Fate, Fighter};
 use super::map::Ix;
-use super::rules::{Res, Rules};
+use super::ruleset::{Res, Ruleset};
 use super::state::{Board, State};
 use super::units::{Kind, Side};
 use super::zoc;
@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 
 /// Two hexes touch along a hexside a piece could cross: not an unbridged
 /// river, and into or out of a lake only by its bridge (a causeway).
-pub fn contact(rules: &Rules, a: Ix, b: Ix) -> bool {
+pub fn contact(rules: &Ruleset, a: Ix, b: Ix) -> bool {
     rules
         .map
         .side_between(a, b)
@@ -21,7 +21,7 @@ pub fn contact(rules: &Rules, a: Ix, b: Ix) -> bool {
 
 /// How unit `n` may attack the hex `target`: `Some(false)` in close
 /// combat, `Some(true)` as a bombardment, `None` not at all.
-pub fn reach(rules: &Rules, st: &State, board: &Board, n: usize, target: Ix) -> Option<bool> {
+pub fn reach(rules: &Ruleset, st: &State, board: &Board, n: usize, target: Ix) -> Option<bool> {
     let u = &st.units[n];
     if u.id.is_duke() {
         return None;
@@ -35,7 +35,7 @@ pub fn reach(rules: &Rules, st: &State, board: &Board, n: usize, target: Ix) -> 
 }
 
 /// The unit is within the aura of its own Duke (never the Duke himself).
-pub fn inspired(rules: &Rules, st: &State, board: &Board, n: usize) -> bool {
+pub fn inspired(rules: &Ruleset, st: &State, board: &Board, n: usize) -> bool {
     let u = &st.units[n];
     if u.id.is_duke() {
         return false;
@@ -46,7 +46,7 @@ pub fn inspired(rules: &Rules, st: &State, board: &Board, n: usize) -> bool {
     }
 }
 
-pub fn attack_value(rules: &Rules, st: &State, board: &Board, n: usize) -> (u32, String) {
+pub fn attack_value(rules: &Ruleset, st: &State, board: &Board, n: usize) -> (u32, String) {
     let base = rules.stats(st.units[n].id.kind).attack;
     if inspired(rules, st, board, n) {
         (base * 2, format!("{base} ×2 Duke"))
@@ -55,7 +55,7 @@ pub fn attack_value(rules: &Rules, st: &State, board: &Board, n: usize) -> (u32,
     }
 }
 
-pub fn defence_value(rules: &Rules, st: &State, board: &Board, n: usize) -> (u32, String) {
+pub fn defence_value(rules: &Ruleset, st: &State, board: &Board, n: usize) -> (u32, String) {
     let base = rules.stats(st.units[n].id.kind).defence;
     let at = board.pos[n].expect("on the map");
     let t = rules.at(at);
@@ -87,7 +87,7 @@ enum Retreat {
     Blocked,
 }
 
-fn nearest_enemy(rules: &Rules, st: &State, board: &Board, side: Side, i: Ix) -> i32 {
+fn nearest_enemy(rules: &Ruleset, st: &State, board: &Board, side: Side, i: Ix) -> i32 {
     st.units
         .iter()
         .enumerate()
@@ -102,7 +102,7 @@ fn nearest_enemy(rules: &Rules, st: &State, board: &Board, side: Side, i: Ix) ->
 /// then the best defence (terrain multiplier, then die modifier), then
 /// within the Duke's aura, then the lowest label.
 fn preference(
-    rules: &Rules,
+    rules: &Ruleset,
     st: &State,
     board: &Board,
     n: usize,
@@ -128,7 +128,7 @@ fn preference(
     )
 }
 
-fn retreat_for(rules: &Rules, st: &State, board: &Board, n: usize) -> Retreat {
+fn retreat_for(rules: &Ruleset, st: &State, board: &Board, n: usize) -> Retreat {
     let u = &st.units[n];
     let from = board.pos[n].expect("on the map");
     let enemy_zoc = zoc::zoc(rules, st, board, u.side.other());
@@ -170,7 +170,7 @@ fn retreat_for(rules: &Rules, st: &State, board: &Board, n: usize) -> Retreat {
 }
 
 /// Retreat piece `n` one hex; the fate it met.
-fn retreat(rules: &Rules, st: &mut State, n: usize) -> Fate {
+fn retreat(rules: &Ruleset, st: &mut State, n: usize) -> Fate {
     let board = st.board(rules);
     let from = board.pos[n].expect("on the map");
     let (side, unit) = (st.units[n].side, st.units[n].id);
@@ -209,7 +209,7 @@ fn retreat(rules: &Rules, st: &mut State, n: usize) -> Fate {
     }
 }
 
-fn eliminate(rules: &Rules, st: &mut State, n: usize) -> Fate {
+fn eliminate(rules: &Ruleset, st: &mut State, n: usize) -> Fate {
     let _ = rules;
     let u = &mut st.units[n];
     let at = u.at.take().expect("on the map");
@@ -225,7 +225,7 @@ fn eliminate(rules: &Rules, st: &mut State, n: usize) -> Fate {
 /// printed attack at least equals the defenders' printed defence (smallest
 /// total, then fewest pieces, then the earliest named); all of them if
 /// even all together fall short.
-pub fn exchange_losses(rules: &Rules, st: &State, close: &[usize], need: u32) -> Vec<usize> {
+pub fn exchange_losses(rules: &Ruleset, st: &State, close: &[usize], need: u32) -> Vec<usize> {
     let value = |n: usize| rules.stats(st.units[n].id.kind).attack;
     let k = close.len();
     let mut best: Option<(u32, u32, Vec<usize>)> = None;
@@ -253,7 +253,7 @@ pub fn exchange_losses(rules: &Rules, st: &State, close: &[usize], need: u32) ->
 /// The event tells everything.
 #[allow(clippy::too_many_arguments)]
 pub fn attack(
-    rules: &Rules,
+    rules: &Ruleset,
     st: &mut State,
     side: Side,
     target: Ix,

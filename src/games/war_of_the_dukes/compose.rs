@@ -24,13 +24,15 @@
 use super::combat::contact;
 use super::map::Ix;
 use super::movement::{end_problem, reach, UNREACHED};
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 use super::state::{Phase, State};
 use super::units::Side;
 use super::zoc::zoc;
+use super::WarOfTheDukes;
 use crate::games::compose::{Choice, Gather, Mark, Orders, Piece, Required};
+use crate::games::{Compose, Seat};
 
-pub fn compose(rules: &Rules, st: &State, seat: usize) -> Orders {
+pub fn compose(rules: &Ruleset, st: &State, seat: usize) -> Orders {
     let side = Side::of_seat(seat);
     match st.phase {
         Phase::Deployment => deployment(rules, st, side),
@@ -39,7 +41,7 @@ pub fn compose(rules: &Rules, st: &State, seat: usize) -> Orders {
     }
 }
 
-fn deployment(rules: &Rules, st: &State, side: Side) -> Orders {
+fn deployment(rules: &Ruleset, st: &State, side: Side) -> Orders {
     let mut o = Orders::default();
     let map = &rules.map;
     let mut open = Vec::new();
@@ -113,7 +115,7 @@ fn deployment(rules: &Rules, st: &State, side: Side) -> Orders {
     o
 }
 
-fn play(rules: &Rules, st: &State, side: Side) -> Orders {
+fn play(rules: &Ruleset, st: &State, side: Side) -> Orders {
     let mut o = Orders::default();
     let map = &rules.map;
     let board = st.board(rules);
@@ -263,4 +265,10 @@ fn play(rules: &Rules, st: &State, side: Side) -> Orders {
         "Zoom with + and −; drag to pan.".into(),
     ];
     o
+}
+
+impl Compose for WarOfTheDukes {
+    fn compose(rules: &Ruleset, st: &State, seat: Seat) -> Orders {
+        compose(rules, st, seat)
+    }
 }

@@ -1,7 +1,7 @@
 //! What happens, as the game file logs it and the reports tell it.
 
 use super::map::Label;
-use super::rules::Res;
+use super::ruleset::Res;
 use super::units::{Side, UnitId};
 use serde::{Deserialize, Serialize};
 

@@ -3,7 +3,7 @@
 //! units a side.
 //!
 //! `map` holds the map (CCRR labels, terrain, hexsides, places), `units`
-//! the sides and pieces, `rules` the ruleset data, `state` the whole
+//! the sides and pieces, `ruleset` the ruleset data, `state` the whole
 //! truth, `movement` and `zoc` the movement rules, `combat` the fights,
 //! `orders` the notation and the checks, `phase` the resolution of a phase
 //! and the victory conditions, `setup` deployments and position files,
@@ -20,7 +20,7 @@ pub mod movement;
 pub mod orders;
 pub mod phase;
 pub mod playout;
-pub mod rules;
+pub mod ruleset;
 pub mod setup;
 pub mod state;
 pub mod svg;
@@ -33,7 +33,7 @@ use crate::games::{Game, OptionSpec, Options, Problem, Seat, Seen, Setup};
 use crate::rng::ChaCha20Rng;
 use events::Event;
 use orders::Order;
-use rules::Rules;
+use ruleset::Ruleset;
 use state::{Phase, State};
 use std::collections::BTreeMap;
 use units::Side;
@@ -51,25 +51,25 @@ impl Game for WarOfTheDukes {
     const DEMO_PLAYERS: &'static [&'static str] = &["orfburg", "wulfenburg"];
     const SEATS: &'static [&'static str] = &["orfburg", "wulfenburg"];
 
-    type Rules = Rules;
+    type Ruleset = Ruleset;
     type State = State;
     type Order = Order;
     type Event = Event;
     type View = view::View;
 
-    fn load_rules(text: &str) -> Result<Rules, String> {
-        Rules::parse(text)
+    fn load_ruleset(text: &str) -> Result<Ruleset, String> {
+        Ruleset::parse(text)
     }
 
     fn options() -> Vec<OptionSpec> {
         Vec::new()
     }
 
-    fn players(_: &Rules) -> (usize, usize) {
+    fn players(_: &Ruleset) -> (usize, usize) {
         (2, 2)
     }
 
-    fn validate(rules: &Rules, state: &State) -> Result<(), String> {
+    fn validate(rules: &Ruleset, state: &State) -> Result<(), String> {
         for side in Side::BOTH {
             if !state.units.iter().any(|u| u.side == side && u.id.is_duke()) {
                 return Err(format!("{side} has no Duke"));
@@ -79,7 +79,7 @@ impl Game for WarOfTheDukes {
     }
 
     fn setup(
-        rules: &Rules,
+        rules: &Ruleset,
         players: &[String],
         options: &Options,
         position: Option<&str>,
@@ -118,7 +118,7 @@ impl Game for WarOfTheDukes {
         Ok(Setup { state, notes })
     }
 
-    fn phase(_: &Rules, st: &State) -> String {
+    fn phase(_: &Ruleset, st: &State) -> String {
         match st.phase {
             Phase::Deployment => "deployment".into(),
             Phase::Play(s) => s.name().to_ascii_lowercase(),
@@ -126,7 +126,7 @@ impl Game for WarOfTheDukes {
         }
     }
 
-    fn awaiting(_: &Rules, st: &State) -> Vec<Seat> {
+    fn awaiting(_: &Ruleset, st: &State) -> Vec<Seat> {
         match st.phase {
             Phase::Deployment => vec![0, 1],
             Phase::Play(s) => vec![s.seat()],
@@ -134,11 +134,11 @@ impl Game for WarOfTheDukes {
         }
     }
 
-    fn parse_order(_: &Rules, st: &State, _: Seat, line: &str) -> Result<Order, String> {
+    fn parse_order(_: &Ruleset, st: &State, _: Seat, line: &str) -> Result<Order, String> {
         orders::parse(st, line)
     }
 
-    fn check(rules: &Rules, st: &State, seat: Seat, orders: &[Order]) -> Vec<Problem> {
+    fn check(rules: &Ruleset, st: &State, seat: Seat, orders: &[Order]) -> Vec<Problem> {
         let side = Side::of_seat(seat);
         match st.phase {
             Phase::Deployment => orders::check_deployment(rules, st, side, orders),
@@ -149,7 +149,7 @@ impl Game for WarOfTheDukes {
     }
 
     fn resolve(
-        rules: &Rules,
+        rules: &Ruleset,
         st: &State,
         orders: &BTreeMap<Seat, Vec<Order>>,
         dice: &mut crate::rng::Dice,
@@ -175,7 +175,7 @@ impl Game for WarOfTheDukes {
     /// attacks): the empty set (do nothing), then each single move to each
     /// hex a piece can reach, then each single attack with every unit in
     /// reach. During deployment: the default deployment.
-    fn legal_orders(rules: &Rules, st: &State, seat: Seat) -> Vec<Vec<Order>> {
+    fn legal_orders(rules: &Ruleset, st: &State, seat: Seat) -> Vec<Vec<Order>> {
         let side = Side::of_seat(seat);
         match st.phase {
             Phase::Deployment => vec![setup::default_deployment(rules, st, side, None)],
@@ -214,26 +214,14 @@ impl Game for WarOfTheDukes {
         }
     }
 
-    fn bot_orders(rules: &Rules, st: &State, seat: Seat, rng: &mut ChaCha20Rng) -> Vec<Order> {
-        playout::bot_orders(rules, st, Side::of_seat(seat), rng)
-    }
-
     fn view(
-        rules: &Rules,
+        rules: &Ruleset,
         st: &State,
         players: &[String],
         seat: Seat,
         events: &[Seen<Event>],
     ) -> view::View {
         view::view(rules, st, players, seat, events)
-    }
-
-    fn ascii_board(rules: &Rules, v: &view::View) -> String {
-        view::ascii_board(rules, v)
-    }
-
-    fn svg_board(rules: &Rules, v: &view::View) -> String {
-        svg::svg_board(rules, v)
     }
 
     /// Missed orders: `hold` (the default: the side does nothing this
@@ -244,7 +232,7 @@ impl Game for WarOfTheDukes {
     /// Dropping out loses (a total victory for the other side). Not during
     /// the deployment, which both sides miss or make together: the bot
     /// deploys, and the drop-out comes at the side's next missed phase.
-    fn drop_out(_: &Rules, st: &State, seat: Seat) -> Option<(State, Vec<Event>)> {
+    fn drop_out(_: &Ruleset, st: &State, seat: Seat) -> Option<(State, Vec<Event>)> {
         if !matches!(st.phase, Phase::Play(_)) {
             return None;
         }
@@ -254,11 +242,7 @@ impl Game for WarOfTheDukes {
         Some((next, ev))
     }
 
-    fn compose(rules: &Rules, st: &State, seat: Seat) -> crate::games::compose::Orders {
-        compose::compose(rules, st, seat)
-    }
-
-    fn outcome(_: &Rules, st: &State, players: &[String]) -> Option<Outcome> {
+    fn outcome(_: &Ruleset, st: &State, players: &[String]) -> Option<Outcome> {
         let end = st.result.as_ref()?;
         let w = end.winner;
         Some(Outcome {
@@ -270,28 +254,5 @@ impl Game for WarOfTheDukes {
                 end.how
             ),
         })
-    }
-
-    fn determinise(rules: &Rules, view: &view::View, _: &mut ChaCha20Rng) -> Result<State, String> {
-        bot::determinise(rules, view)
-    }
-    /// Each piece moves with probability ½ to a random reachable hex; then
-    /// random attacks (`playout::random_orders`).
-    fn random_orders(rules: &Rules, st: &State, seat: Seat, rng: &mut ChaCha20Rng) -> Vec<Order> {
-        playout::random_orders(rules, st, Side::of_seat(seat), rng)
-    }
-    fn candidate_orders(
-        rules: &Rules,
-        st: &State,
-        seat: Seat,
-        _: &mut ChaCha20Rng,
-    ) -> Vec<Vec<Order>> {
-        bot::candidates(rules, st, seat)
-    }
-    fn evaluate(rules: &Rules, st: &State, seat: Seat) -> i32 {
-        bot::evaluate(rules, st, seat)
-    }
-    fn scores(rules: &Rules, st: &State) -> Vec<i32> {
-        bot::scores(rules, st)
     }
 }

@@ -3,7 +3,7 @@
 //! moving through friends and where a move may end.
 
 use super::map::{Ix, Label};
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 use super::state::{Board, State};
 use super::zoc;
 use std::cmp::Reverse;
@@ -47,7 +47,7 @@ impl Reach {
 /// only for a hex outside every enemy zone. Enemy-held hexes are closed;
 /// friendly ones are passed through.
 pub fn reach(
-    rules: &Rules,
+    rules: &Ruleset,
     st: &State,
     board: &Board,
     enemy_zoc: &[bool],
@@ -91,7 +91,7 @@ pub fn reach(
 }
 
 /// Why unit `n` may not end its move on `to`, if it may not.
-pub fn end_problem(rules: &Rules, st: &State, board: &Board, n: usize, to: Ix) -> Option<String> {
+pub fn end_problem(rules: &Ruleset, st: &State, board: &Board, n: usize, to: Ix) -> Option<String> {
     let u = &st.units[n];
     let o = board.occ[to as usize];
     if o.is_empty() {
@@ -129,7 +129,7 @@ pub fn end_problem(rules: &Rules, st: &State, board: &Board, n: usize, to: Ix) -
 
 /// Every hex unit `n` may move to now, with its cost, in label order.
 pub fn destinations(
-    rules: &Rules,
+    rules: &Ruleset,
     st: &State,
     board: &Board,
     enemy_zoc: &[bool],
@@ -155,7 +155,7 @@ pub struct Route {
 
 /// Unit `n` moving to `dest` by the cheapest legal path.
 pub fn find(
-    rules: &Rules,
+    rules: &Ruleset,
     st: &State,
     board: &Board,
     enemy_zoc: &[bool],
@@ -203,7 +203,7 @@ pub fn find(
 
 /// Why a piece cannot enter impassable hex `i`: a lake, or a lake that
 /// only its bridges lead into.
-fn impassable(rules: &Rules, i: Ix) -> String {
+fn impassable(rules: &Ruleset, i: Ix) -> String {
     let l = rules.map.label(i);
     let t = rules.map.cell(i).terrain.name();
     let entries = rules.entries(i);
@@ -223,7 +223,7 @@ fn impassable(rules: &Rules, i: Ix) -> String {
 
 /// Unit `n` moving along `path` exactly (the hexes entered, in order).
 pub fn follow(
-    rules: &Rules,
+    rules: &Ruleset,
     st: &State,
     board: &Board,
     enemy_zoc: &[bool],
@@ -312,6 +312,6 @@ pub fn follow(
 }
 
 /// The labels of a path, for events.
-pub fn labels(rules: &Rules, path: &[Ix]) -> Vec<Label> {
+pub fn labels(rules: &Ruleset, path: &[Ix]) -> Vec<Label> {
     path.iter().map(|&i| rules.map.label(i)).collect()
 }

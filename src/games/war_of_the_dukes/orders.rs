@@ -9,7 +9,7 @@
 use super::combat;
 use super::map::{Ix, Label};
 use super::movement::{self, mp};
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 use super::state::{Phase, State};
 use super::units::{Side, UnitId};
 use super::zoc;
@@ -173,7 +173,7 @@ fn own_unit(st: &State, side: Side, id: UnitId) -> Result<usize, String> {
 
 /// The checks of a deployment: every piece once, on its own territory, one
 /// combat unit on each own city and fortress hex, stacking.
-pub fn check_deployment(rules: &Rules, st: &State, side: Side, orders: &[Order]) -> Vec<Problem> {
+pub fn check_deployment(rules: &Ruleset, st: &State, side: Side, orders: &[Order]) -> Vec<Problem> {
     let mut problems = Vec::new();
     let mut trial = st.clone();
     let mut placed: BTreeSet<usize> = BTreeSet::new();
@@ -295,7 +295,7 @@ pub struct Plan {
 
 /// Check a phase's orders: the moves in the order written, on the position
 /// each leaves, then the attacks on the position after every move.
-pub fn plan(rules: &Rules, st: &State, side: Side, orders: &[Order]) -> (Plan, Vec<Problem>) {
+pub fn plan(rules: &Ruleset, st: &State, side: Side, orders: &[Order]) -> (Plan, Vec<Problem>) {
     let mut problems = Vec::new();
     let mut plan = Plan::default();
     let mut trial = st.clone();
@@ -474,7 +474,7 @@ pub fn plan(rules: &Rules, st: &State, side: Side, orders: &[Order]) -> (Plan, V
 }
 
 /// "Enemy pieces you can attack: …" for messages.
-pub fn targets_text(rules: &Rules, st: &State, side: Side) -> String {
+pub fn targets_text(rules: &Ruleset, st: &State, side: Side) -> String {
     let board = st.board(rules);
     let mut out = Vec::new();
     for (i, o) in board.occ.iter().enumerate() {
@@ -501,7 +501,7 @@ pub fn targets_text(rules: &Rules, st: &State, side: Side) -> String {
     }
 }
 
-fn in_range_text(rules: &Rules, st: &State, side: Side, t: Ix, used: &BTreeSet<usize>) -> String {
+fn in_range_text(rules: &Ruleset, st: &State, side: Side, t: Ix, used: &BTreeSet<usize>) -> String {
     let board = st.board(rules);
     let can: Vec<String> = st
         .on_map(side)

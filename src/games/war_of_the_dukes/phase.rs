@@ -5,7 +5,7 @@
 use super::combat;
 use super::events::{Event, Placed};
 use super::orders::{self, Order};
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 use super::setup;
 use super::state::{End, Phase, State};
 use super::units::Side;
@@ -14,7 +14,7 @@ use std::collections::BTreeSet;
 /// Both deployments at once. A side whose orders do not form a legal
 /// deployment (the engine refuses those, so only a direct caller) gets
 /// the default one.
-pub fn deploy(rules: &Rules, st: &mut State, orders: [&[Order]; 2], ev: &mut Vec<Event>) {
+pub fn deploy(rules: &Ruleset, st: &mut State, orders: [&[Order]; 2], ev: &mut Vec<Event>) {
     for side in Side::BOTH {
         let mine = orders[side.seat()];
         let list: Vec<Order> = if orders::check_deployment(rules, st, side, mine).is_empty() {
@@ -97,7 +97,7 @@ fn duke_down(st: &mut State, ev: &mut Vec<Event>) -> bool {
 
 /// One side's phase: every move in the order written, then every attack.
 pub fn play(
-    rules: &Rules,
+    rules: &Ruleset,
     st: &mut State,
     side: Side,
     list: &[Order],
@@ -129,7 +129,7 @@ pub fn play(
     end_of_phase(rules, st, side, ev);
 }
 
-fn end_of_phase(rules: &Rules, st: &mut State, side: Side, ev: &mut Vec<Event>) {
+fn end_of_phase(rules: &Ruleset, st: &mut State, side: Side, ev: &mut Vec<Event>) {
     for s in [side, side.other()] {
         let cap = rules.capitals[s.other().seat()];
         if st.holds(rules, s, cap) {
@@ -155,7 +155,7 @@ fn end_of_phase(rules: &Rules, st: &mut State, side: Side, ev: &mut Vec<Event>) 
 }
 
 /// After the last turn: Orfburg's marginal victory, or Wulfenburg's.
-fn final_verdict(rules: &Rules, st: &mut State, ev: &mut Vec<Event>) {
+fn final_verdict(rules: &Ruleset, st: &mut State, ev: &mut Vec<Event>) {
     let k = rules.kaiserburg;
     let kname = rules.map.places[k].name.clone();
     let holds = st.holds(rules, Side::Orfburg, k);

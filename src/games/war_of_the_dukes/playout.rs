@@ -14,7 +14,7 @@ use super::combat;
 use super::map::Ix;
 use super::movement;
 use super::orders::Order;
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 use super::setup;
 use super::state::{Phase, State};
 use super::units::{Kind, Side};
@@ -29,7 +29,7 @@ fn shuffle<T>(v: &mut [T], r: &mut ChaCha20Rng) {
     }
 }
 
-fn nearest(rules: &Rules, st: &State, side: Side, from: Ix) -> Option<(i32, Ix)> {
+fn nearest(rules: &Ruleset, st: &State, side: Side, from: Ix) -> Option<(i32, Ix)> {
     let board = st.board(rules);
     st.units
         .iter()
@@ -41,7 +41,7 @@ fn nearest(rules: &Rules, st: &State, side: Side, from: Ix) -> Option<(i32, Ix)>
 }
 
 /// The bot's orders for `side` now.
-pub fn bot_orders(rules: &Rules, st: &State, side: Side, r: &mut ChaCha20Rng) -> Vec<Order> {
+pub fn bot_orders(rules: &Ruleset, st: &State, side: Side, r: &mut ChaCha20Rng) -> Vec<Order> {
     match st.phase {
         Phase::Deployment => setup::default_deployment(rules, st, side, Some(r)),
         Phase::Play(s) if s == side => {
@@ -54,7 +54,7 @@ pub fn bot_orders(rules: &Rules, st: &State, side: Side, r: &mut ChaCha20Rng) ->
     }
 }
 
-fn moves(rules: &Rules, trial: &mut State, side: Side, r: &mut ChaCha20Rng) -> Vec<Order> {
+fn moves(rules: &Ruleset, trial: &mut State, side: Side, r: &mut ChaCha20Rng) -> Vec<Order> {
     let board0 = trial.board(rules);
     let ez = zoc::zoc(rules, trial, &board0, side.other());
     let capital = &rules.map.places[rules.capitals[side.seat()]].cells;
@@ -137,7 +137,7 @@ fn moves(rules: &Rules, trial: &mut State, side: Side, r: &mut ChaCha20Rng) -> V
     out
 }
 
-fn attacks(rules: &Rules, st: &State, side: Side) -> Vec<Order> {
+fn attacks(rules: &Ruleset, st: &State, side: Side) -> Vec<Order> {
     let board = st.board(rules);
     let mut used: BTreeSet<usize> = BTreeSet::new();
     let mut options: Vec<(usize, Ix)> = Vec::new();
@@ -202,7 +202,7 @@ fn attacks(rules: &Rules, st: &State, side: Side) -> Vec<Order> {
 /// attacked with probability ½ by a random non-empty set of the unused
 /// units that reach it, a random one of those in contact advancing half
 /// the time. Deployment: the default one, shuffled.
-pub fn random_orders(rules: &Rules, st: &State, side: Side, r: &mut ChaCha20Rng) -> Vec<Order> {
+pub fn random_orders(rules: &Ruleset, st: &State, side: Side, r: &mut ChaCha20Rng) -> Vec<Order> {
     match st.phase {
         Phase::Deployment => return setup::default_deployment(rules, st, side, Some(r)),
         Phase::Play(s) if s == side => {}

@@ -4,14 +4,14 @@
 
 use super::map::{Ix, Label};
 use super::orders::Order;
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 use super::state::{Phase, State};
 use super::units::{Kind, Side, UnitId};
 use crate::rng::{self, ChaCha20Rng};
 use serde::Deserialize;
 
 /// The middle of Kaiserburg, the hex every front leans towards.
-pub fn kaiserburg_centre(rules: &Rules) -> Ix {
+pub fn kaiserburg_centre(rules: &Ruleset) -> Ix {
     let cells = &rules.map.places[rules.kaiserburg].cells;
     cells[cells.len() / 2]
 }
@@ -23,7 +23,7 @@ pub fn kaiserburg_centre(rules: &Rules) -> Ix {
 /// Kaiserburg. With an rng (the bot) the garrisons are shuffled and the
 /// free units pick among the twenty nearest hexes.
 pub fn default_deployment(
-    rules: &Rules,
+    rules: &Ruleset,
     st: &State,
     side: Side,
     mut rng: Option<&mut ChaCha20Rng>,
@@ -107,7 +107,7 @@ fn orfburg() -> String {
 
 /// A game in the middle: `to_move` moves in `turn`; every piece listed as
 /// `"I3 0712"` stands there; pieces not listed are eliminated.
-pub fn from_position(rules: &Rules, text: &str) -> Result<State, String> {
+pub fn from_position(rules: &Ruleset, text: &str) -> Result<State, String> {
     let p: Position =
         toml::from_str(text).map_err(|e| format!("the position file does not read: {e}"))?;
     let side = Side::parse(&p.to_move)

@@ -2,7 +2,7 @@
 //! and whose phase it is, and the result once there is one.
 
 use super::map::{Ix, Label};
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 use super::units::{Kind, Side, UnitId};
 use serde::{Deserialize, Serialize};
 
@@ -77,7 +77,7 @@ impl Board {
 
 impl State {
     /// A fresh game waiting for both deployments.
-    pub fn new(rules: &Rules) -> State {
+    pub fn new(rules: &Ruleset) -> State {
         let mut units = Vec::new();
         for side in Side::BOTH {
             for kind in Kind::ALL {
@@ -122,7 +122,7 @@ impl State {
             .filter(move |(_, u)| u.side == side && u.at.is_some())
     }
 
-    pub fn board(&self, rules: &Rules) -> Board {
+    pub fn board(&self, rules: &Ruleset) -> Board {
         let mut occ = vec![Occ::default(); rules.map.cells.len()];
         let mut pos = vec![None; self.units.len()];
         for (n, u) in self.units.iter().enumerate() {
@@ -142,10 +142,10 @@ impl State {
     }
 
     /// Check a position: every piece on a map hex that is not a lake (but
-    /// for a causeway, a lake hex with a bridge: see [`Rules::standable`]), at
+    /// for a causeway, a lake hex with a bridge: see [`Ruleset::standable`]), at
     /// most one combat unit a hex, the Duke alone or with one friendly unit
     /// in a city or fortress, both Dukes on the map.
-    pub fn validate(&self, rules: &Rules) -> Result<(), String> {
+    pub fn validate(&self, rules: &Ruleset) -> Result<(), String> {
         let mut seen: Vec<Vec<usize>> = vec![Vec::new(); rules.map.cells.len()];
         for (n, u) in self.units.iter().enumerate() {
             let Some(l) = u.at else { continue };
@@ -196,7 +196,7 @@ impl State {
 
     /// `side` holds a place: at least one of its pieces stands in it and no
     /// enemy piece does.
-    pub fn holds(&self, rules: &Rules, side: Side, place: usize) -> bool {
+    pub fn holds(&self, rules: &Ruleset, side: Side, place: usize) -> bool {
         let cells = &rules.map.places[place].cells;
         let mut mine = false;
         for u in &self.units {
@@ -216,7 +216,7 @@ impl State {
 
     /// Orfburg controls the between-rivers area while no Wulfenburg piece
     /// stands in it.
-    pub fn orfburg_controls_between(&self, rules: &Rules) -> bool {
+    pub fn orfburg_controls_between(&self, rules: &Ruleset) -> bool {
         !self.on_map(Side::Wulfenburg).any(|(_, u)| {
             u.at.and_then(|l| rules.map.ix(l))
                 .is_some_and(|i| rules.map.cell(i).between_rivers)
@@ -224,7 +224,7 @@ impl State {
     }
 
     /// Wulfenburg pieces in the between-rivers area.
-    pub fn intruders(&self, rules: &Rules) -> Vec<String> {
+    pub fn intruders(&self, rules: &Ruleset) -> Vec<String> {
         self.on_map(Side::Wulfenburg)
             .filter(|(_, u)| {
                 u.at.and_then(|l| rules.map.ix(l))

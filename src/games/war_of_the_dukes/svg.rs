@@ -14,12 +14,14 @@
 //! framework's default, so that counters and labels stay legible.
 
 use super::map::{Hexside, Label, Terrain};
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 use super::units::{Kind, Side};
 use super::view::View;
+use super::WarOfTheDukes;
 use crate::board::svg::{
     self, arrow_entries, hex_swatch, HexGrid, Legend, LegendEntry, Point, Svg, BOARD, GRID, INK,
 };
+use crate::games::Draw;
 
 const SIZE: f64 = 22.0;
 /// The PNG's width for this map (see games/war-of-the-dukes.md).
@@ -156,7 +158,7 @@ fn duke_counter(s: &mut Svg, p: Point, r: f64, colour: &str) {
 /// Every symbol the map may show, explained: the sides, the unit kinds with
 /// their values, the Duke, each terrain with what it does, the hexsides,
 /// the lines and the arrows.
-fn legend<'a>(rules: &'a Rules, v: &'a View) -> Vec<LegendEntry<'a>> {
+fn legend<'a>(rules: &'a Ruleset, v: &'a View) -> Vec<LegendEntry<'a>> {
     let mut e = Vec::new();
     for side in [Side::Orfburg, Side::Wulfenburg] {
         let mut t = side.name().to_string();
@@ -380,7 +382,7 @@ fn legend<'a>(rules: &'a Rules, v: &'a View) -> Vec<LegendEntry<'a>> {
     e
 }
 
-pub fn svg_board(rules: &Rules, v: &View) -> String {
+pub fn svg_board(rules: &Ruleset, v: &View) -> String {
     let map = &rules.map;
     let sq3 = 3f64.sqrt();
     let margin = SIZE * 1.8;
@@ -639,4 +641,15 @@ pub fn svg_board(rules: &Rules, v: &View) -> String {
 
     key.draw(&mut s, board_h);
     s.finish()
+}
+
+/// WarOfTheDukes's boards: the text board is drawn beside the view (`view.rs`), the
+/// picture here.
+impl Draw for WarOfTheDukes {
+    fn ascii_board(rules: &Ruleset, v: &View) -> String {
+        super::view::ascii_board(rules, v)
+    }
+    fn svg_board(rules: &Ruleset, v: &View) -> String {
+        svg_board(rules, v)
+    }
 }

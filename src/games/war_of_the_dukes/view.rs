@@ -9,7 +9,7 @@ use super::events::{Event, Fate, Fighter};
 use super::map::Label;
 use super::movement::{self, mp};
 use super::orders;
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 use super::setup;
 use super::state::{Phase, State};
 use super::units::{Kind, Side, Stats, UnitId};
@@ -302,7 +302,7 @@ pub fn phase_name(st: &State) -> String {
 }
 
 /// What each of `side`'s pieces can do now (for the order form).
-pub fn hints(rules: &Rules, st: &State, side: Side) -> Vec<String> {
+pub fn hints(rules: &Ruleset, st: &State, side: Side) -> Vec<String> {
     match st.phase {
         Phase::Deployment => setup::default_deployment(rules, st, side, None)
             .iter()
@@ -348,7 +348,7 @@ pub fn hints(rules: &Rules, st: &State, side: Side) -> Vec<String> {
 }
 
 pub fn view(
-    rules: &Rules,
+    rules: &Ruleset,
     st: &State,
     players: &[String],
     seat: Seat,
@@ -503,7 +503,7 @@ fn strength(s: &Stats) -> String {
 }
 
 /// The area around the player's pieces, drawn from the view.
-pub fn ascii_board(rules: &Rules, v: &View) -> String {
+pub fn ascii_board(rules: &Ruleset, v: &View) -> String {
     let mut marks: Vec<Mark> = Vec::new();
     for u in &v.units {
         let Some(at) = Label::parse(&u.at) else {

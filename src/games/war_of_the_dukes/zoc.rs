@@ -1,15 +1,15 @@
 //! Zones of control: the six hexes around every piece, not across a river
 //! hexside (bridges carry them), and into or out of a lake only across its
 //! bridges (the causeways): wherever a piece could step, see
-//! [`Rules::joined`].
+//! [`Ruleset::joined`].
 
 use super::map::Ix;
-use super::rules::Rules;
+use super::ruleset::Ruleset;
 use super::state::{Board, State};
 use super::units::Side;
 
 /// The hexes in the zone of control of `side`'s pieces.
-pub fn zoc(rules: &Rules, st: &State, board: &Board, side: Side) -> Vec<bool> {
+pub fn zoc(rules: &Ruleset, st: &State, board: &Board, side: Side) -> Vec<bool> {
     let mut z = vec![false; rules.map.cells.len()];
     for (n, u) in st.units.iter().enumerate() {
         if u.side != side {
@@ -26,7 +26,7 @@ pub fn zoc(rules: &Rules, st: &State, board: &Board, side: Side) -> Vec<bool> {
 }
 
 /// The enemy pieces whose zone of control covers `i` (for messages).
-pub fn exerted_by(rules: &Rules, st: &State, board: &Board, side: Side, i: Ix) -> Vec<String> {
+pub fn exerted_by(rules: &Ruleset, st: &State, board: &Board, side: Side, i: Ix) -> Vec<String> {
     let mut out = Vec::new();
     for (nb, s) in rules.map.neighbours(i) {
         if !rules.joined(nb, s, i) {

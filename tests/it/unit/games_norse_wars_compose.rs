@@ -2,10 +2,10 @@
 
 use herald::board::Hex;
 use herald::games::norse_wars::compose::*;
-use herald::games::norse_wars::rules::Rules;
+use herald::games::norse_wars::ruleset::Ruleset;
 use herald::games::norse_wars::state::State;
 use herald::games::norse_wars::view::vision;
-use herald::games::{Game, Options};
+use herald::games::{BotSupport, Game, Options};
 use herald::rng;
 
 /// The composer's data never depends on what fog hides: taking every
@@ -13,7 +13,7 @@ use herald::rng;
 /// names is in sight.
 #[test]
 fn fog_hides_nothing_from_the_composer_and_it_tells_nothing() {
-    let rules = Rules::parse(herald::games::norse_wars::NorseWars::RULESET_TEXT).unwrap();
+    let rules = Ruleset::parse(herald::games::norse_wars::NorseWars::RULESET_TEXT).unwrap();
     let mut checked = 0;
     for (n, game) in [(2usize, 1u64), (3, 2), (4, 3), (6, 4)] {
         let players: Vec<String> = (0..n).map(|i| format!("p{i}")).collect();
@@ -57,7 +57,7 @@ fn fog_hides_nothing_from_the_composer_and_it_tells_nothing() {
                 checked += 1;
             }
             let orders =
-                herald::games::norse_wars::NorseWars::bot_orders(&rules, &st, seat, &mut r);
+                herald::games::norse_wars::NorseWars::scripted_orders(&rules, &st, seat, &mut r);
             let mut all = std::collections::BTreeMap::new();
             all.insert(seat, orders);
             st = herald::games::norse_wars::NorseWars::resolve(

@@ -1,12 +1,12 @@
 //! Unit tests of `herald::games::norse_wars::setup` (src/games/norse_wars/setup.rs).
 
 use herald::board::Hex;
-use herald::games::norse_wars::rules::Rules;
+use herald::games::norse_wars::ruleset::Ruleset;
 use herald::games::norse_wars::setup::*;
 use herald::games::norse_wars::state::State;
 
 fn table(players: usize) -> (i32, usize, usize) {
-    let rules = Rules::parse(herald::games::norse_wars::NorseWars::RULESET_TEXT).unwrap();
+    let rules = Ruleset::parse(herald::games::norse_wars::NorseWars::RULESET_TEXT).unwrap();
     let s = rules.scaling_for(players).unwrap();
     (s.radius, s.warriors as usize, s.shields)
 }

@@ -1,14 +1,14 @@
 //! Unit tests of `herald::games::stack_wars` (src/games/stack_wars/mod.rs).
 
 use herald::games::stack_wars::*;
-use herald::games::{Game, Options};
+use herald::games::{Draw, Game, Options};
 use play::{Action, Event};
-use rules::Rules;
+use ruleset::Ruleset;
 use state::Stack;
 use state::{Side, Square, State};
 
-fn rules() -> Rules {
-    Rules::parse(StackWars::RULESET_TEXT).unwrap()
+fn rules() -> Ruleset {
+    Ruleset::parse(StackWars::RULESET_TEXT).unwrap()
 }
 
 fn sq(r: u8, c: u8) -> Square {

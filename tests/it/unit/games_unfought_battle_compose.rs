@@ -2,7 +2,7 @@
 
 use herald::games::unfought_battle::compose::*;
 use herald::games::unfought_battle::state::{Phase, State};
-use herald::games::{Game, Options};
+use herald::games::{BotSupport, Game, Options};
 use herald::rng;
 use std::collections::BTreeMap;
 
@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 #[test]
 fn fog_hides_nothing_from_the_composer_and_it_tells_nothing() {
     type G = herald::games::unfought_battle::UnfoughtBattle;
-    let rules = G::load_rules(G::RULESET).unwrap();
+    let rules = G::load_ruleset(G::RULESET).unwrap();
     let players = vec!["north".to_string(), "south".to_string()];
     let mut checked = 0;
     for game in 0..12u64 {
@@ -61,7 +61,7 @@ fn fog_hides_nothing_from_the_composer_and_it_tells_nothing() {
             }
             let mut orders = BTreeMap::new();
             for seat in 0..2 {
-                orders.insert(seat, G::bot_orders(&rules, &st, seat, &mut r));
+                orders.insert(seat, G::scripted_orders(&rules, &st, seat, &mut r));
             }
             st = G::resolve(&rules, &st, &orders, &mut herald::rng::Dice::quiet(&mut r)).0;
         }

@@ -2,12 +2,12 @@
 
 use herald::board::Hex;
 use herald::games::unfought_battle::board::Board;
-use herald::games::unfought_battle::rules::Rules;
+use herald::games::unfought_battle::ruleset::Ruleset;
 use herald::games::unfought_battle::setup::*;
 use herald::rng::{self};
 
-fn rules() -> Rules {
-    Rules::parse(herald::games::unfought_battle::UnfoughtBattle::RULESET_TEXT).unwrap()
+fn rules() -> Ruleset {
+    Ruleset::parse(herald::games::unfought_battle::UnfoughtBattle::RULESET_TEXT).unwrap()
 }
 
 #[test]

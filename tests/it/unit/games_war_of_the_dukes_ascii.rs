@@ -2,12 +2,12 @@
 
 use herald::games::war_of_the_dukes::ascii::*;
 use herald::games::war_of_the_dukes::map::Label;
-use herald::games::war_of_the_dukes::rules::Rules;
+use herald::games::war_of_the_dukes::ruleset::Ruleset;
 use herald::games::war_of_the_dukes::WarOfTheDukes;
 
 #[test]
 fn the_corner_of_the_map_is_drawn_as_a_honeycomb() {
-    let rules = Rules::parse(WarOfTheDukes::RULESET_TEXT).unwrap();
+    let rules = Ruleset::parse(WarOfTheDukes::RULESET_TEXT).unwrap();
     let marks = vec![Mark {
         at: Label::parse("0101").unwrap(),
         code: "I3".into(),

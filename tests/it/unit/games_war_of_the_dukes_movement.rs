@@ -2,10 +2,10 @@
 
 use herald::games::war_of_the_dukes::map::{Ix, Label};
 use herald::games::war_of_the_dukes::movement::*;
-use herald::games::war_of_the_dukes::rules::Rules;
+use herald::games::war_of_the_dukes::ruleset::Ruleset;
 use herald::games::war_of_the_dukes::{setup, WarOfTheDukes};
 
-fn at(rules: &Rules, s: &str) -> Ix {
+fn at(rules: &Ruleset, s: &str) -> Ix {
     rules.map.ix(Label::parse(s).unwrap()).unwrap()
 }
 
@@ -17,7 +17,7 @@ fn at(rules: &Rules, s: &str) -> Ix {
 fn a_causeway_with_one_bridge_is_a_dead_end() {
     let text = WarOfTheDukes::RULESET_TEXT.replace("  \"1806 1807 bridge_with_road\",\n", "");
     assert_ne!(text, WarOfTheDukes::RULESET_TEXT);
-    let rules = Rules::parse(&text).unwrap();
+    let rules = Ruleset::parse(&text).unwrap();
     let ez = vec![false; rules.map.cells.len()];
     let (lake, land, city) = (at(&rules, "1806"), at(&rules, "1706"), at(&rules, "1807"));
     let position =
@@ -44,7 +44,7 @@ fn a_causeway_with_one_bridge_is_a_dead_end() {
         "{e}"
     );
     // With both bridges (the printed map) the way through is open.
-    let printed = Rules::parse(WarOfTheDukes::RULESET_TEXT).unwrap();
+    let printed = Ruleset::parse(WarOfTheDukes::RULESET_TEXT).unwrap();
     let st = setup::from_position(&printed, &position("1806")).unwrap();
     let board = st.board(&printed);
     let through = follow(&printed, &st, &board, &ez, i1, &[city]).unwrap();

@@ -15,7 +15,7 @@ mod chain_record;
 mod chain_step;
 mod chain_witness;
 mod games_hexwar_piece;
-mod games_hexwar_rules;
+mod games_hexwar_ruleset;
 mod games_norse_wars_compose;
 mod games_norse_wars_setup;
 mod games_stack_wars;

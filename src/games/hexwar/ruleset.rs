@@ -280,7 +280,7 @@ pub fn jump_wedge(dir: Dir, n: i32) -> Vec<Hex> {
 }
 
 #[derive(Debug, Clone)]
-pub struct Rules {
+pub struct Ruleset {
     pub name: String,
     pub title: String,
     pub version: String,
@@ -335,8 +335,8 @@ fn parse_directions(list: &[String]) -> Result<u8, String> {
     Ok(mask)
 }
 
-impl Rules {
-    pub fn parse(text: &str) -> Result<Rules, String> {
+impl Ruleset {
+    pub fn parse(text: &str) -> Result<Ruleset, String> {
         let f: RulesFile =
             toml::from_str(text).map_err(|e| format!("the HEXWAR ruleset does not read: {e}"))?;
         let mut problems = Vec::new();
@@ -566,7 +566,7 @@ impl Rules {
         if !problems.is_empty() {
             return Err(problems.join("; "));
         }
-        Ok(Rules {
+        Ok(Ruleset {
             name: f.name,
             title: f.title,
             version: f.version,

@@ -107,7 +107,7 @@ impl fmt::Display for Res {
 }
 
 #[derive(Debug, Clone)]
-pub struct Rules {
+pub struct Ruleset {
     pub name: String,
     pub title: String,
     pub version: String,
@@ -132,8 +132,8 @@ pub struct Rules {
     pub capitals: [usize; 2],
 }
 
-impl Rules {
-    pub fn parse(text: &str) -> Result<Rules, String> {
+impl Ruleset {
+    pub fn parse(text: &str) -> Result<Ruleset, String> {
         let d: RulesData = toml::from_str(text)
             .map_err(|e| format!("the War of the Dukes ruleset does not read: {e}"))?;
         let stat = |k: &str| {
@@ -268,7 +268,7 @@ impl Rules {
             place(&d.victory.orfburg_capital)?,
             place(&d.victory.wulfenburg_capital)?,
         ];
-        let rules = Rules {
+        let rules = Ruleset {
             name: d.name,
             title: d.title,
             version: d.version,

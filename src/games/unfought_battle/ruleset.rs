@@ -5,7 +5,7 @@ use serde::Deserialize;
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Rules {
+pub struct Ruleset {
     pub name: String,
     pub title: String,
     pub version: String,
@@ -91,9 +91,9 @@ pub struct VictoryRules {
     pub turn_cap: u32,
 }
 
-impl Rules {
-    pub fn parse(text: &str) -> Result<Rules, String> {
-        let r: Rules = toml::from_str(text)
+impl Ruleset {
+    pub fn parse(text: &str) -> Result<Ruleset, String> {
+        let r: Ruleset = toml::from_str(text)
             .map_err(|e| format!("the Unfought Battle ruleset does not read: {e}"))?;
         let mut p = Vec::new();
         let b = &r.board;
@@ -178,8 +178,7 @@ impl Rules {
     }
 
     /// The Shih an order kind costs.
-    pub fn cost(&self, kind: super::orders::Kind) -> u32 {
-        use super::orders::Kind;
+    pub fn cost(&self, kind: Kind) -> u32 {
         match kind {
             Kind::Hold => 0,
             Kind::Move => self.orders.r#move,
@@ -188,4 +187,14 @@ impl Rules {
             Kind::Scout => self.orders.scout,
         }
     }
+}
+
+/// The kinds of order, for costs (`orders::Act::kind`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Hold,
+    Move,
+    Fortify,
+    Ambush,
+    Scout,
 }

@@ -4,7 +4,7 @@ use serde::Deserialize;
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Rules {
+pub struct Ruleset {
     pub name: String,
     pub title: String,
     pub version: String,
@@ -39,9 +39,9 @@ pub struct EndRules {
 /// The largest board herald draws and numbers (two-digit coordinates).
 pub const LARGEST: u8 = 26;
 
-impl Rules {
-    pub fn parse(text: &str) -> Result<Rules, String> {
-        let rules: Rules = toml::from_str(text)
+impl Ruleset {
+    pub fn parse(text: &str) -> Result<Ruleset, String> {
+        let rules: Ruleset = toml::from_str(text)
             .map_err(|e| format!("the Stack Wars ruleset does not read: {e}"))?;
         let b = rules.board;
         let mut problems = Vec::new();

@@ -1,7 +1,7 @@
-//! Unit tests of `herald::games::hexwar::rules` (src/games/hexwar/rules.rs).
+//! Unit tests of `herald::games::hexwar::ruleset` (src/games/hexwar/ruleset.rs).
 
 use herald::board::{Dir, Hex};
-use herald::games::hexwar::rules::*;
+use herald::games::hexwar::ruleset::*;
 
 #[test]
 fn wedges_split_odd_rings_and_share_even_midpoints() {
@@ -20,7 +20,7 @@ fn wedges_split_odd_rings_and_share_even_midpoints() {
 
 #[test]
 fn catalogue_loads() {
-    let r = Rules::parse(include_str!("../../../games/hexwar.toml")).unwrap();
+    let r = Ruleset::parse(include_str!("../../../games/hexwar.toml")).unwrap();
     assert_eq!(r.kinds.len(), 11);
     let goblin = &r.kinds[r.find_kind(WHITE, "goblin").unwrap() as usize];
     // facing N: forward-left NW, forward-right NE
@@ -32,7 +32,7 @@ fn catalogue_loads() {
     let centre = r.geo.cell(Hex::ORIGIN).unwrap() as usize;
     assert_eq!(wyvern.jumps[centre * 6].len(), 18);
     assert_eq!(r.templates[r.default_template].slots.len(), 3);
-    assert!(Rules::parse(
+    assert!(Ruleset::parse(
         &include_str!("../../../games/hexwar.toml").replace("radius = 4", "radius = 5")
     )
     .is_err());

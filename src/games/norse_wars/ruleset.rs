@@ -4,7 +4,7 @@ use serde::Deserialize;
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Rules {
+pub struct Ruleset {
     pub name: String,
     pub title: String,
     pub version: String,
@@ -65,9 +65,9 @@ pub struct Scaling {
     pub warriors: u8,
 }
 
-impl Rules {
-    pub fn parse(text: &str) -> Result<Rules, String> {
-        let rules: Rules = toml::from_str(text)
+impl Ruleset {
+    pub fn parse(text: &str) -> Result<Ruleset, String> {
+        let rules: Ruleset = toml::from_str(text)
             .map_err(|e| format!("the Norse Wars ruleset does not read: {e}"))?;
         let mut problems = Vec::new();
         if rules.scaling.is_empty() {

@@ -1,0 +1,79 @@
+//! What bots need from a game: the [`BotSupport`] capability.
+//!
+//! The bots themselves (random, greedy, MCTS, ISMCTS) are in `src/bots/`
+//! and know no game; the playtest lab (`src/playtest/`) plays them against
+//! each other. Each game gives them, in `src/games/<game>/bot.rs`: a state
+//! the rules can run, made from a player's view alone; the sets of orders
+//! worth searching; random orders for playouts; an evaluation; its scores;
+//! and a scripted player (rules of thumb, no search) for `herald demo`.
+//! Nothing here is asked while a real game is resolved, except through
+//! `pipeline::nmr`, which hands a bot a player's view and nothing else.
+
+use super::{Game, Seat};
+use crate::rng::ChaCha20Rng;
+
+/// What a game gives the bots.
+pub trait BotSupport: Game {
+    /// A state the forward model can run, built from `view` (exactly what
+    /// the seat's report is rendered from) and nothing else: the state
+    /// itself where the view shows everything the rules need; otherwise
+    /// one sample of what the view leaves open (pieces out of sight, hidden
+    /// powers, the enemy's treasury), drawn from `rng`, consistent with
+    /// everything the view shows.
+    fn determinise(
+        ruleset: &Self::Ruleset,
+        view: &Self::View,
+        rng: &mut ChaCha20Rng,
+    ) -> Result<Self::State, String>;
+    /// Whether `view` hides something the forward model needs, so that
+    /// [`BotSupport::determinise`] samples (the bots then need ISMCTS).
+    fn view_hides(_ruleset: &Self::Ruleset, _view: &Self::View) -> bool {
+        false
+    }
+    /// The order sets a searching bot (greedy, MCTS) chooses among for
+    /// `seat` now; never a resignation. By default [`Game::legal_orders`].
+    fn candidate_orders(
+        ruleset: &Self::Ruleset,
+        state: &Self::State,
+        seat: Seat,
+        _rng: &mut ChaCha20Rng,
+    ) -> Vec<Vec<Self::Order>> {
+        Self::legal_orders(ruleset, state, seat)
+    }
+    /// A uniformly random legal set of orders for `seat` (the `random`
+    /// bot, random playouts). Never a resignation. By default one of
+    /// [`BotSupport::candidate_orders`].
+    fn random_orders(
+        ruleset: &Self::Ruleset,
+        state: &Self::State,
+        seat: Seat,
+        rng: &mut ChaCha20Rng,
+    ) -> Vec<Self::Order> {
+        let all = Self::candidate_orders(ruleset, state, seat, rng);
+        crate::rng::pick(rng, &all).cloned().unwrap_or_default()
+    }
+    /// The orders of the game's scripted player for `seat`: rules of thumb
+    /// on `state`, no search; what `herald demo`'s players send. It reads
+    /// the state it is given, so it plays only where that is the whole
+    /// truth for everyone (a demo, a test) or a determinisation; a seat in
+    /// a real game gets a bot on its view (`crate::bots`). By default a
+    /// uniformly random legal set.
+    fn scripted_orders(
+        ruleset: &Self::Ruleset,
+        state: &Self::State,
+        seat: Seat,
+        rng: &mut ChaCha20Rng,
+    ) -> Vec<Self::Order> {
+        let all = Self::legal_orders(ruleset, state, seat);
+        crate::rng::pick(rng, &all).cloned().unwrap_or_default()
+    }
+    /// How good `state` is for `seat`: 0 even, about ±1000 decided.
+    /// Integers, so searches stay deterministic.
+    fn evaluate(ruleset: &Self::Ruleset, state: &Self::State, seat: Seat) -> i32;
+    /// Each seat's score in the game's own terms where it has one (points,
+    /// material), for the playtest's margins and lead changes; empty where
+    /// it has none (the lab then uses the evaluation).
+    fn scores(_ruleset: &Self::Ruleset, _state: &Self::State) -> Vec<i32> {
+        Vec::new()
+    }
+}

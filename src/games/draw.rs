@@ -1,0 +1,18 @@
+//! Drawing a board: the [`Draw`] capability.
+//!
+//! A board is drawn from one player's view alone, so what the player may
+//! not see is absent from the drawing, whatever its form. Each game draws
+//! in its own folder (`src/games/<game>/svg.rs`, with the text board beside
+//! its view); the shared drawing helpers are `crate::board`.
+
+use super::Game;
+
+/// A game's boards, drawn from a [`Game::View`].
+pub trait Draw: Game {
+    /// The board as text, for the text report.
+    fn ascii_board(ruleset: &Self::Ruleset, view: &Self::View) -> String;
+    /// The board as an SVG picture, from the view alone: what the player may
+    /// not see is absent from the file (drawing helpers: `crate::board::svg`).
+    /// The same view must give the same bytes.
+    fn svg_board(ruleset: &Self::Ruleset, view: &Self::View) -> String;
+}
