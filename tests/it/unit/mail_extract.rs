@@ -56,3 +56,100 @@ fn html_keeps_its_lines() {
     assert!(t.contains("> password = \"\""), "{t}");
     assert_eq!(html_text(&"<p>x</p>".repeat(MAX_HTML)), "");
 }
+
+fn form_lines() -> Vec<&'static str> {
+    vec![
+        "game = \"g\"",
+        "player = \"red\"",
+        "turn = 3",
+        "password = \"abcd-efgh\"",
+        "orders = [",
+        "  \"J NE\",",
+        "  \"W1 SE\",",
+        "]",
+    ]
+}
+
+/// The form is the run from its first key to the `]` that closes
+/// `orders`: a greeting above and a sign-off below are outside it.
+#[test]
+fn the_form_is_found_between_a_greeting_and_a_sign_off() {
+    let mut lines = vec!["Hi GM,", "", "my orders:", "Orders:", ""];
+    lines.extend(form_lines());
+    lines.extend([
+        "",
+        "Thanks!",
+        "Cheers",
+        "Regards,",
+        "Orf",
+        "Sent from my phone",
+    ]);
+    let text = lines.join("\n");
+    let found = forms(&text);
+    assert_eq!(
+        found,
+        vec![Form {
+            first: 5,
+            last: 12,
+            has_password: true,
+            filled: true
+        }]
+    );
+    let kept = found[0].text(&text);
+    assert_eq!(kept.split('\n').count(), lines.len());
+    assert!(kept.split('\n').take(5).all(str::is_empty), "{kept}");
+    assert!(
+        !kept.contains("Thanks") && !kept.contains("Orders:"),
+        "{kept}"
+    );
+    assert_eq!(
+        herald::orders::OrderFile::parse("m", &kept)
+            .unwrap()
+            .orders
+            .len(),
+        2
+    );
+}
+
+#[test]
+fn a_blank_form_is_not_filled_and_a_list_left_open_ends_at_its_last_order() {
+    let blank = "game = \"g\"\npassword = \"\"   # your password\norders = [\n  \"\",\n]\n";
+    assert_eq!(
+        forms(blank),
+        vec![Form {
+            first: 0,
+            last: 4,
+            has_password: true,
+            filled: false
+        }]
+    );
+    // No `]`: the form ends at the last quoted line, not at the sign-off.
+    let open =
+        "game = \"g\"\npassword = \"x\"\norders = [\n  \"J NE\",\n  \"W1 SE\",\n\nThanks!\nOrf\n";
+    assert_eq!(forms(open)[0].last, 4);
+    // A `]` in a link below is not the list's.
+    let link = "game = \"g\"\npassword = \"x\"\norders = [\n  \"J NE\",\n\nGet [Outlook for iOS]\n";
+    assert_eq!(forms(link)[0].last, 3);
+    // One stray key in a signature is no form; two forms are two.
+    assert!(forms("Orf\nname = Orf Player\n").is_empty());
+    let two = format!(
+        "{}\n\nagain:\n{}",
+        form_lines().join("\n"),
+        form_lines().join("\n")
+    );
+    assert_eq!(forms(&two).len(), 2);
+}
+
+/// What a phone types inside the form: curly quotes, a capital at the
+/// start of a key, non-breaking spaces.
+#[test]
+fn a_phones_form_is_read_as_meant() {
+    let text = "Game = “g”\nPlayer = “red”\nTurn = 3\nPassword = “abcd-efgh”\nOrders = [\n\u{a0}\u{a0}“J NE”,\n]\n";
+    let f = forms(text);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert!(f[0].filled);
+    let kept = f[0].text(text);
+    let o = herald::orders::OrderFile::parse("m", &kept).unwrap();
+    assert_eq!(o.password, "abcd-efgh");
+    assert_eq!(o.orders[0].text, "J NE");
+}
