@@ -386,6 +386,133 @@ fn play_by_mail_with(
     );
     let (code, o, e) = herald(&["verify", &folder.display().to_string()]);
     assert_eq!(code, 0, "{o}{e}");
+    let kept: Vec<Vec<u8>> = accts.iter().flat_map(|a| s.wait_for_mails(a, 1)).collect();
+    witnesses_hold(&folder, &h.dir.join("kept"), &kept);
+}
+
+/// One character of a fact changed in `text` (a report's turn number, in
+/// its text, its page or its view.json; a receipt's turn): the changed
+/// copy, or `None` if `text` names none of them.
+fn one_fact_changed(text: &str, receipt: bool) -> Option<String> {
+    let marks: &[&str] = if receipt {
+        &["turn: "]
+    } else {
+        &["Turn ", "\"turn\": "]
+    };
+    for at in marks {
+        for (i, _) in text.match_indices(at) {
+            let j = i + at.len();
+            let c = text.as_bytes().get(j).copied()?;
+            if c.is_ascii_digit() {
+                let mut b = text.as_bytes().to_vec();
+                b[j] = if c == b'9' { b'8' } else { c + 1 };
+                return String::from_utf8(b).ok();
+            }
+        }
+    }
+    None
+}
+
+/// Every report mail and receipt mail the players got (as delivered by
+/// Dovecot), and each report mail's text part, HTML page and view.json
+/// taken out of it, verify against the finished game; each with one fact
+/// changed is refused, by name.
+fn witnesses_hold(folder: &Path, dir: &Path, mails: &[Vec<u8>]) {
+    std::fs::create_dir_all(dir).unwrap();
+    let mut good: Vec<PathBuf> = Vec::new();
+    let mut bad: Vec<PathBuf> = Vec::new();
+    let (mut reports, mut receipts) = (0, 0);
+    for (k, raw) in mails.iter().enumerate() {
+        let m = mail_parser::MessageParser::default()
+            .parse(&raw[..])
+            .unwrap();
+        let body = m.body_text(0).unwrap_or_default().replace("\r\n", "\n");
+        let is_report = m.subject().is_some_and(|s| s.contains(" report for "));
+        let is_receipt = body.contains("----- HERALD RECEIPT -----");
+        if !is_report && !is_receipt {
+            continue;
+        }
+        let p = dir.join(format!("{k:03}.eml"));
+        std::fs::write(&p, raw).unwrap();
+        good.push(p.clone());
+        // The mail with one fact changed, in its decoded text, sent again
+        // as a plain mail (its encoding as sent may be quoted-printable).
+        let changed = one_fact_changed(&body, is_receipt && !is_report)
+            .expect("a report or receipt names a turn");
+        let head: String = std::str::from_utf8(raw)
+            .unwrap()
+            .split("\r\n\r\n")
+            .next()
+            .unwrap()
+            .lines()
+            .filter(|l| {
+                let l = l.to_ascii_lowercase();
+                l.starts_with("from:")
+                    || l.starts_with("to:")
+                    || l.starts_with("subject:")
+                    || l.starts_with("date:")
+                    || l.starts_with("message-id:")
+            })
+            .collect::<Vec<_>>()
+            .join("\r\n");
+        let p = dir.join(format!("{k:03}-changed.eml"));
+        std::fs::write(
+            &p,
+            format!("{head}\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n{changed}"),
+        )
+        .unwrap();
+        bad.push(p);
+        if is_receipt {
+            receipts += 1;
+            continue;
+        }
+        reports += 1;
+        let t = dir.join(format!("{k:03}-text.txt"));
+        std::fs::write(&t, &body).unwrap();
+        good.push(t);
+        let t = dir.join(format!("{k:03}-text-changed.txt"));
+        std::fs::write(&t, one_fact_changed(&body, false).unwrap()).unwrap();
+        bad.push(t);
+        for a in m.attachments() {
+            let name = a.attachment_name().unwrap_or("");
+            let ext = match name {
+                "report.html" => "html",
+                "view.json" => "json",
+                _ => continue,
+            };
+            let text = String::from_utf8(a.contents().to_vec()).unwrap();
+            let t = dir.join(format!("{k:03}-page.{ext}"));
+            std::fs::write(&t, &text).unwrap();
+            good.push(t);
+            let t = dir.join(format!("{k:03}-page-changed.{ext}"));
+            std::fs::write(
+                &t,
+                one_fact_changed(&text, false).expect("a turn in the page"),
+            )
+            .unwrap();
+            bad.push(t);
+        }
+    }
+    assert!(
+        reports > 0 && receipts > 0,
+        "{reports} reports, {receipts} receipts"
+    );
+    let f = folder.display().to_string();
+    let mut args: Vec<String> = vec!["verify".into(), f.clone(), "--witness".into()];
+    args.extend(good.iter().map(|p| p.display().to_string()));
+    let a: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, o, e) = herald(&a);
+    assert_eq!(code, 0, "{o}{e}");
+    assert!(o.contains("the archive holds exactly what"), "{o}");
+    let mut args: Vec<String> = vec!["verify".into(), f, "--witness".into()];
+    args.extend(bad.iter().map(|p| p.display().to_string()));
+    let a: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, o, e) = herald(&a);
+    assert_eq!(code, 1, "{o}{e}");
+    for p in &bad {
+        let name = p.display().to_string();
+        assert!(e.contains(&name), "{name} is not refused:\n{e}");
+    }
 }
 
 #[test]
