@@ -467,6 +467,61 @@ fn witnesses_hold(folder: &Path, dir: &Path, mails: &[Vec<u8>]) {
             continue;
         }
         reports += 1;
+        // Replied to or forwarded back by the player, quoted with `> ` (an
+        // empty line as `>`, trailing spaces dropped), words of their own
+        // above it; and with one fact changed in the quote.
+        let quote = |text: &str| -> String {
+            text.lines()
+                .map(|l| {
+                    if l.trim_end().is_empty() {
+                        ">\r\n".to_string()
+                    } else {
+                        format!("> {}\r\n", l.trim_end())
+                    }
+                })
+                .collect()
+        };
+        for (tag, text, into) in [
+            ("forwarded", body.clone(), &mut good),
+            (
+                "forwarded-changed",
+                one_fact_changed(&body, false).unwrap(),
+                &mut bad,
+            ),
+        ] {
+            let t = dir.join(format!("{k:03}-{tag}.eml"));
+            std::fs::write(
+                &t,
+                format!(
+                    "From: Player <player@players.test>\r\nTo: {}\r\nSubject: Fwd: my report\r\n\
+                     Date: Tue, 24 Nov 2026 10:00:00 +0000\r\nMessage-ID: <fwd{k}@players.test>\r\n\
+                     MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\
+                     Content-Transfer-Encoding: 8bit\r\n\r\nThis is the report you sent me.\r\n\r\n\
+                     On Mon, 23 Nov 2026 at 09:00, host wrote:\r\n{}\r\n-- \r\nPlayer\r\n",
+                    m.from()
+                        .and_then(|a| a.first())
+                        .and_then(|a| a.address())
+                        .unwrap_or(""),
+                    quote(&text)
+                ),
+            )
+            .unwrap();
+            into.push(t);
+        }
+        if reports == 1 {
+            // The report mail forwarded as an attachment (message/rfc822).
+            let t = dir.join(format!("{k:03}-attached.eml"));
+            let mut mail = b"From: Player <player@players.test>\r\nTo: host@herald.test\r\nSubject: Fwd: report\r\n\
+                Date: Tue, 24 Nov 2026 10:00:00 +0000\r\nMessage-ID: <att@players.test>\r\nMIME-Version: 1.0\r\n\
+                Content-Type: multipart/mixed; boundary=\"fwd-b\"\r\n\r\n--fwd-b\r\nContent-Type: text/plain\r\n\r\n\
+                Forwarded as an attachment.\r\n--fwd-b\r\nContent-Type: message/rfc822\r\n\
+                Content-Disposition: attachment; filename=\"report.eml\"\r\n\r\n"
+                .to_vec();
+            mail.extend_from_slice(raw);
+            mail.extend_from_slice(b"\r\n--fwd-b--\r\n");
+            std::fs::write(&t, mail).unwrap();
+            good.push(t);
+        }
         let t = dir.join(format!("{k:03}-text.txt"));
         std::fs::write(&t, &body).unwrap();
         good.push(t);
