@@ -74,8 +74,9 @@ pub struct Outside {
     /// 1-based, counted as in [`Candidate::text`].
     pub line: usize,
     pub text: String,
-    /// It stands below the form (else above it).
-    pub below: bool,
+    /// Where it stands: "above the form", "below the form", "between the
+    /// form's lines".
+    pub place: &'static str,
 }
 
 /// Every text in the mail that may hold an order file, in the order they
@@ -245,6 +246,9 @@ pub fn looks_like_orders(t: &str) -> bool {
 pub struct Form {
     pub first: usize,
     pub last: usize,
+    /// Lines between its keys that are not part of it (a player's words
+    /// between `password` and `orders`, say): left out like the rest.
+    pub gaps: Vec<usize>,
     /// It has a `password` line.
     pub has_password: bool,
     /// Its password is written in (not `""`).
@@ -262,7 +266,7 @@ impl Form {
             if i > 0 {
                 out.push('\n');
             }
-            if i >= self.first && i <= self.last {
+            if i >= self.first && i <= self.last && !self.gaps.contains(&i) {
                 out.push_str(&tidy_line(line));
             }
         }
@@ -272,9 +276,10 @@ impl Form {
     /// The player's lines outside this form and outside every other form
     /// found (blank forms, a quoted report's): neither blank nor comments.
     fn outside(&self, text: &str, all: &[Form]) -> Vec<Outside> {
+        let within = |f: &Form, i: usize| i >= f.first && i <= f.last && !f.gaps.contains(&i);
         text.split('\n')
             .enumerate()
-            .filter(|(i, _)| !all.iter().any(|f| *i >= f.first && *i <= f.last))
+            .filter(|(i, _)| !all.iter().any(|f| within(f, *i)))
             .filter(|(_, l)| {
                 let t = l.trim();
                 !t.is_empty() && !t.starts_with('#')
@@ -283,11 +288,20 @@ impl Form {
             .map(|(i, l)| Outside {
                 line: i + 1,
                 text: l.trim().to_string(),
-                below: i > self.last,
+                place: if i > self.last {
+                    "below the form"
+                } else if i < self.first {
+                    "above the form"
+                } else {
+                    "between the form's lines"
+                },
             })
             .collect()
     }
 }
+
+/// At most this many lines of words between two keys of one form.
+pub const MAX_GAP: usize = 3;
 
 /// At most this many lines outside the form are looked at (a whole report
 /// pasted unquoted below the form has about 300).
@@ -334,7 +348,7 @@ fn squote(c: char) -> bool {
 /// plainly meant as one) then `=`; or one of the five keys then `:` and a
 /// value (so a heading such as `Orders:` is prose).
 fn key_line(line: &str) -> Option<&'static str> {
-    let t = line.trim_start_matches(['\u{feff}', ' ', '\t', '\u{a0}']);
+    let t = line.trim_start_matches(blank);
     let end = t
         .find(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '-' | '"' | '\'')))
         .unwrap_or(t.len());
@@ -342,7 +356,7 @@ fn key_line(line: &str) -> Option<&'static str> {
     if word.is_empty() || word.len() > 20 {
         return None;
     }
-    let rest = rest.trim_start_matches([' ', '\t', '\u{a0}']);
+    let rest = rest.trim_start_matches(blank);
     let lower = word.to_lowercase();
     let exact = KEYS.iter().copied().find(|k| *k == lower);
     if rest.starts_with('=') {
@@ -352,6 +366,16 @@ fn key_line(line: &str) -> Option<&'static str> {
     let valued =
         value.starts_with(|c: char| c == '[' || dquote(c) || squote(c) || c.is_ascii_digit());
     exact.filter(|_| valued)
+}
+
+/// Spaces as mail programs write them: non-breaking, narrow and zero-width
+/// ones, a byte-order mark (iOS puts one before quoted text).
+fn blank(c: char) -> bool {
+    matches!(
+        c,
+        ' ' | '\t' | '\u{a0}' | '\u{2000}'
+            ..='\u{200d}' | '\u{202f}' | '\u{205f}' | '\u{2060}' | '\u{3000}' | '\u{feff}'
+    )
 }
 
 /// Where the value of the key on line `at` ends: the line of the `]` that
@@ -364,7 +388,7 @@ fn value_end(lines: &[&str], at: usize) -> usize {
     let Some(eq) = line.find(['=', ':']) else {
         return at;
     };
-    let value = line[eq + 1..].trim_start_matches([' ', '\t', '\u{a0}']);
+    let value = line[eq + 1..].trim_start_matches(blank);
     for delim in ["\"\"\"", "'''"] {
         if let Some(rest) = value.strip_prefix(delim) {
             if rest.contains(delim) {
@@ -443,8 +467,10 @@ fn value_end(lines: &[&str], at: usize) -> usize {
 /// Every order form in a text: a run of lines starting at a key line,
 /// through key lines (each with its value, a list running to its `]`),
 /// blank lines and comments, up to the first other line or a key given a
-/// second time (the next form). A run counts if it has `orders` or two
-/// keys: one stray `name = …` in a signature is not a form.
+/// second time (the next form). A few lines of words between two keys of
+/// one form (at most [`MAX_GAP`], the next key not given yet) are a gap,
+/// not its end. A run counts if it has `orders` or two keys: one stray
+/// `name = …` in a signature is not a form.
 pub fn forms(text: &str) -> Vec<Form> {
     let lines: Vec<&str> = text.split('\n').collect();
     let mut out = Vec::new();
@@ -458,6 +484,7 @@ pub fn forms(text: &str) -> Vec<Form> {
         let mut keys: Vec<&str> = Vec::new();
         let mut last = i;
         let mut password: Option<usize> = None;
+        let mut gaps = Vec::new();
         let mut j = i;
         while j < lines.len() {
             if let Some(k) = key_line(lines[j]) {
@@ -477,12 +504,34 @@ pub fn forms(text: &str) -> Vec<Form> {
                 j += 1;
                 continue;
             }
-            break;
+            // Words between two keys of the form: the next key, if it
+            // comes soon and is one not given yet, goes on with it.
+            let mut words = Vec::new();
+            let mut k = j;
+            while k < lines.len()
+                && k < j + 4 * (MAX_GAP + 1)
+                && words.len() <= MAX_GAP
+                && key_line(lines[k]).is_none()
+            {
+                if !lines[k].trim().is_empty() {
+                    words.push(k);
+                }
+                k += 1;
+            }
+            match lines.get(k).and_then(|l| key_line(l)) {
+                Some(next) if words.len() <= MAX_GAP && !keys.contains(&next) => {
+                    gaps.extend(words);
+                    j = k;
+                }
+                _ => break,
+            }
         }
+        gaps.retain(|&g| g < last);
         if keys.contains(&"orders") || keys.len() >= 2 {
             out.push(Form {
                 first,
                 last,
+                gaps,
                 has_password: password.is_some(),
                 filled: password.is_some_and(|p| password_written(lines[p])),
             });

@@ -302,11 +302,7 @@ fn ignored_orders(g: &super::Loaded, seat: usize, outside: &[extract::Outside]) 
             continue;
         }
         if g.session.parse_order(&g.state, seat, t).is_ok() {
-            out.push(format!(
-                "line {} `{t}` ({} the form)",
-                o.line,
-                if o.below { "below" } else { "above" }
-            ));
+            out.push(format!("line {} `{t}` ({})", o.line, o.place));
             if out.len() == 10 {
                 break;
             }

@@ -91,6 +91,7 @@ fn the_form_is_found_between_a_greeting_and_a_sign_off() {
         vec![Form {
             first: 5,
             last: 12,
+            gaps: vec![],
             has_password: true,
             filled: true
         }]
@@ -119,6 +120,7 @@ fn a_blank_form_is_not_filled_and_a_list_left_open_ends_at_its_last_order() {
         vec![Form {
             first: 0,
             last: 4,
+            gaps: vec![],
             has_password: true,
             filled: false
         }]
@@ -152,4 +154,25 @@ fn a_phones_form_is_read_as_meant() {
     let o = herald::orders::OrderFile::parse("m", &kept).unwrap();
     assert_eq!(o.password, "abcd-efgh");
     assert_eq!(o.orders[0].text, "J NE");
+}
+
+/// A player's words between two keys of the form are left out with the
+/// rest (and handed back as outside it); words after the list are not
+/// taken in.
+#[test]
+fn words_between_the_keys_are_a_gap_not_the_end() {
+    let text = "game = \"g\"\nplayer = \"red\"\nturn = 3\npassword = \"pw\"\nand my orders are:\n\norders = [\n  \"J NE\",\n]\nThanks\nname = Orf\n";
+    let f = forms(text);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!((f[0].first, f[0].last, f[0].gaps.clone()), (0, 8, vec![4]));
+    let kept = f[0].text(text);
+    assert!(
+        !kept.contains("my orders") && !kept.contains("Thanks"),
+        "{kept}"
+    );
+    let o = herald::orders::OrderFile::parse("m", &kept).unwrap();
+    assert_eq!(o.orders.len(), 1);
+    // Four lines of words are too many: two runs, the first without orders.
+    let far = text.replace("and my orders are:", "a\nb\nc\nd");
+    assert_eq!(forms(&far).len(), 2);
 }
