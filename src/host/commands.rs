@@ -1,6 +1,6 @@
 //! Commands by mail, as the Diplomacy judges offer them. A mail to a game
-//! whose subject (after `Re:`/`Fwd:` and `[tag]`s) or first non-empty body
-//! line is one of
+//! whose subject (after `Re:`/`Fwd:` and `[tag]`s) or one of the body's
+//! first lines is one of
 //!
 //! ```text
 //! help                          what the host accepts

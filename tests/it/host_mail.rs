@@ -803,14 +803,29 @@ fn commands_by_mail_are_answered_and_never_echo_a_password() {
         &to,
         &mail(&a.address, &to, "withdraw north", "c6@p.test", 7, ""),
     );
-    s.wait_for_mails(&h.acct, 7);
+    // The subject only the command's name, the whole command in the body:
+    // the body's wins.
+    send(
+        s,
+        &a.address,
+        &to,
+        &mail(
+            &a.address,
+            &to,
+            "form",
+            "c7@p.test",
+            8,
+            &format!("Hi,\n\nform north {npw}\n\nthanks\n"),
+        ),
+    );
+    s.wait_for_mails(&h.acct, 8);
     let out = h.pass_ok(&at(10));
     assert!(
-        out.contains("1 orders accepted") && out.contains("6 commands"),
+        out.contains("1 orders accepted") && out.contains("7 commands"),
         "{out}"
     );
     assert_eq!(stored(&folder), 0, "withdrawn");
-    let got: Vec<String> = s.wait_for_mails(&a, 8).iter().map(|m| text(m)).collect();
+    let got: Vec<String> = s.wait_for_mails(&a, 9).iter().map(|m| text(m)).collect();
     let find = |subject: &str| {
         got.iter()
             .filter(|t| t.contains(&format!("Subject: Re: [cm1] {subject}")))
@@ -818,10 +833,10 @@ fn commands_by_mail_are_answered_and_never_echo_a_password() {
             .collect::<Vec<_>>()
     };
     assert!(find("status")[0].contains("awaiting orders from"));
+    let forms = find("form north");
     assert!(
-        find("form north")[0].contains("ORDERS"),
-        "{:?}",
-        find("form north")
+        forms.len() == 2 && forms.iter().all(|t| t.contains("ORDERS")),
+        "{forms:?}"
     );
     let reports = find("report north");
     assert_eq!(reports.len(), 2);
@@ -835,6 +850,14 @@ fn commands_by_mail_are_answered_and_never_echo_a_password() {
     let w = find("withdraw");
     assert!(
         w.iter().any(|t| t.contains("WITHDRAWN")) && w.iter().any(|t| t.contains("REFUSED")),
+        "{w:?}"
+    );
+    // A command with missing parts is answered with the exact line to send,
+    // the player known from the sender's address.
+    assert!(
+        w.iter()
+            .any(|t| t
+                .contains("send a mail whose first line is\n\n    withdraw north YOUR-PASSWORD\n")),
         "{w:?}"
     );
     for t in &got {
