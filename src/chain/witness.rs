@@ -144,6 +144,13 @@ pub enum Kept {
     Report(Witness, Above),
 }
 
+/// The most witness blocks [`find`] reads in one text (each keeps the text
+/// above it; a mail holds one, a file of reports pasted together a few).
+pub const MAX_REPORTS: usize = 32;
+
+/// How many lines that start a report [`Above::holds`] tries.
+const MAX_STARTS: usize = 4;
+
 /// The text above a witness block, as kept.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Above {
@@ -164,15 +171,22 @@ impl Above {
         if sha256_hex(self.text.as_bytes()) == w.report_sha256 {
             return true;
         }
+        // The last few lines that start a report: a hostile text of many
+        // costs no more than a few hashes of it.
         let marker = format!("game {} — report for {}", w.game, w.player);
+        let mut starts = Vec::new();
         let mut at = 0;
         for line in self.text.split_inclusive('\n') {
-            if line.contains(&marker) && sha256_hex(self.text[at..].as_bytes()) == w.report_sha256 {
-                return true;
+            if line.contains(&marker) {
+                starts.push(at);
             }
             at += line.len();
         }
-        false
+        starts
+            .iter()
+            .rev()
+            .take(MAX_STARTS)
+            .any(|&s| sha256_hex(self.text[s..].as_bytes()) == w.report_sha256)
     }
 }
 
@@ -210,6 +224,7 @@ pub fn find(text: &str) -> (Vec<Kept>, Vec<String>) {
     let mut problems = Vec::new();
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
     let mut at = 0;
+    let mut reports = 0;
     while at < lines.len() {
         let (depth, line) = unquote(lines[at].trim_end());
         let (close, receipt) = match line.trim_end() {
@@ -256,7 +271,12 @@ pub fn find(text: &str) -> (Vec<Kept>, Vec<String>) {
             }
         } else {
             match turn {
+                Ok(_) if reports == MAX_REPORTS => problems.push(format!(
+                    "the witness block at line {} is one too many: a text holds at most {MAX_REPORTS} reports",
+                    start + 1
+                )),
                 Ok(turn) if digests_ok(&["chain head", "report sha256"]) => {
+                    reports += 1;
                     let above: String = if depth == 0 {
                         lines[..start].concat()
                     } else {

@@ -262,13 +262,13 @@ impl Form {
     /// phone's capital at a line's start) made small.
     pub fn text(&self, text: &str) -> String {
         let mut out = String::with_capacity(text.len());
-        for (i, line) in text.split('\n').enumerate() {
-            if i > 0 {
-                out.push('\n');
-            }
-            if i >= self.first && i <= self.last && !self.gaps.contains(&i) {
+        // Lines below the form are not kept at all: line numbers count
+        // from the top.
+        for (i, line) in text.split('\n').enumerate().take(self.last + 1) {
+            if i >= self.first && !self.gaps.contains(&i) {
                 out.push_str(&tidy_line(line));
             }
+            out.push('\n');
         }
         out
     }
@@ -409,16 +409,18 @@ fn value_end(lines: &[&str], at: usize) -> usize {
     // wrapped the order there, and the next line goes on inside it.
     let mut open_string: Option<bool> = None;
     loop {
-        if j > at && open_string.is_none() {
-            if key_line(text).is_some() {
-                break;
-            }
-            if text
+        // The next key ends the list (even in a string left open, so a
+        // text of unclosed lists is read in linear time).
+        if j > at && key_line(text).is_some() {
+            break;
+        }
+        if j > at
+            && open_string.is_none()
+            && text
                 .trim_start()
                 .starts_with(|c: char| dquote(c) || squote(c))
-            {
-                last_quoted = j;
-            }
+        {
+            last_quoted = j;
         }
         // One line: strings, comments, brackets.
         let mut chars = text.chars();

@@ -428,8 +428,14 @@ fn durations_without_a_unit_are_refused_and_nothing_is_written() {
         ("+48h", "deadline 2026-11-24 12:00 UTC"),
         ("2d", "deadline 2026-11-24 12:00 UTC"),
         ("90m", "deadline 2026-11-22 13:30 UTC"),
-        ("2026-12-01T19:00:00+01:00", "deadline 2026-12-01 19:00 +01:00"),
-        ("2026-12-01T19:00:30+01:00", "deadline 2026-12-01 19:00:30 +01:00"),
+        (
+            "2026-12-01T19:00:00+01:00",
+            "deadline 2026-12-01 19:00 +01:00",
+        ),
+        (
+            "2026-12-01T19:00:30+01:00",
+            "deadline 2026-12-01 19:00:30 +01:00",
+        ),
         ("none", "no deadline"),
     ] {
         let (code, out, err) = herald(&[
