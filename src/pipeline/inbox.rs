@@ -172,8 +172,9 @@ pub fn handle_one(
                 .map(|d| d.to_rfc3339())
                 .unwrap_or_else(|| now.to_string());
             let label = format!(
-                "mail from {} ({date})",
-                if from.is_empty() { "?" } else { &from }
+                "mail from {} ({})",
+                if from.is_empty() { "?" } else { &from },
+                crate::time::shown(&date)
             );
             let judged = if too_big {
                 Judged::refused(vec![format!(
