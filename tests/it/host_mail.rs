@@ -646,6 +646,66 @@ fn all_orders_in_one_pass_resolve_early_and_an_attachment_counts() {
     assert_eq!(s.mails(&north).len(), 3);
 }
 
+/// Orders dated after the deadline that arrive before the pass that
+/// resolves the turn are used (a pass reads its mail before it looks at
+/// the clock: at most one poll interval of grace), and their
+/// acknowledgement says they are late and by how much; the report lists
+/// them as late.
+#[test]
+fn late_orders_within_a_poll_are_used_and_acknowledged_as_late() {
+    let s = servers();
+    let h = Host::new(s, "");
+    let (north, south) = (s.account(), s.account());
+    let deadline = at(60);
+    let pw = h.game(
+        "unfought-battle",
+        "late1",
+        &[("north", &north.address), ("south", &south.address)],
+        &["--deadline", &deadline],
+    );
+    let folder = h.dir.join("late1");
+    let to = h.game_addr("late1");
+    let files = bot_files(&folder, &pw);
+    send(
+        s,
+        &north.address,
+        &to,
+        &mail(&north.address, &to, "orders", "ln@p.test", 10, &files[0].1),
+    );
+    // Sent 5 minutes after the deadline, read by the next pass.
+    send(
+        s,
+        &south.address,
+        &to,
+        &mail(&south.address, &to, "orders", "ls@p.test", 65, &files[1].1),
+    );
+    s.wait_for_mails(&h.acct, 2);
+    let out = h.pass_ok(&at(66));
+    assert!(out.contains("2 orders accepted"), "{out}");
+    assert!(status(&folder).contains("turn 1"), "{}", status(&folder));
+    let got: Vec<String> = s
+        .wait_for_mails(&south, 3)
+        .iter()
+        .map(|m| text(m))
+        .collect();
+    let ack = got.iter().find(|t| t.contains("are ACCEPTED")).unwrap();
+    assert!(
+        ack.contains("These orders are LATE: your mail is dated 2026-11-24 11:05 UTC, after the deadline of turn 0 (2026-11-24 11:00 UTC), by 5m."),
+        "{ack}"
+    );
+    let report = got.iter().find(|t| t.contains("turn 1 report")).unwrap();
+    assert!(
+        report.contains("Late orders (sent after the deadline, still used): south."),
+        "{report}"
+    );
+    let on_time: Vec<String> = s
+        .wait_for_mails(&north, 3)
+        .iter()
+        .map(|m| text(m))
+        .collect();
+    assert!(on_time.iter().all(|t| !t.contains("LATE")), "{on_time:?}");
+}
+
 #[test]
 fn mail_for_no_game_gets_one_polite_answer_and_bounces_none() {
     let s = servers();
