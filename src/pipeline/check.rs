@@ -85,6 +85,12 @@ fn envelope(
     Ok((of, seat))
 }
 
+/// The refusal of an order file (`name`, its password on `line`) whose
+/// password is not `player`'s.
+pub fn wrong_password(name: &str, line: usize, player: &str) -> String {
+    format!("{name}:{line}: wrong password for {player}; nothing from this file is used")
+}
+
 /// Check order files for the phase the game waits for, the files'
 /// passwords hashed side by side first.
 pub fn check_orders(g: &Loaded, files: &[Submitted]) -> Result<Accepted> {
@@ -131,10 +137,7 @@ pub fn check_orders(g: &Loaded, files: &[Submitted]) -> Result<Accepted> {
             }
         };
         if verdict == Some(false) {
-            problems.push(format!(
-                "{name}:{}: wrong password for {}; nothing from this file is used",
-                of.lines.password, of.player
-            ));
+            problems.push(wrong_password(name, of.lines.password, &of.player));
             continue;
         }
         if of.turn != head.turn {

@@ -12,7 +12,6 @@ use crate::chain::witness::Receipt;
 use crate::error::Result;
 use crate::mail::eml::{self, Mail};
 use crate::mail::{extract, mailbox};
-use crate::store::write::{self, Durability};
 use crate::store::{orders, seen, Name};
 use mail_parser::MessageParser;
 use std::collections::BTreeSet;
@@ -37,6 +36,11 @@ pub enum Fate {
     },
     /// Read before (the same bytes): nothing done, no reply.
     AlreadyRead,
+    /// Not read: the player's budget of password checks for mails from
+    /// other addresses is spent for now ([`crate::auth::Guard`]).
+    Throttled {
+        player: String,
+    },
 }
 
 pub struct Read {
@@ -48,7 +52,8 @@ pub struct Read {
 
 /// Read every new mail of `mailbox` into the game; `now` dates the replies.
 pub fn run(game: &Path, mailbox: &Path, now: &str, wait: Duration) -> Result<Vec<Read>> {
-    let w = open_to_write(game, wait, now)?;
+    let mut w = open_to_write(game, wait, now)?;
+    w.complete(now)?;
     let mut done = seen::read(&w.store.dir)?;
     let letters = mailbox::read(mailbox, |raw| done.contains(&sha256_hex(raw)))?;
     let parser = MessageParser::default();
@@ -79,7 +84,7 @@ pub fn run(game: &Path, mailbox: &Path, now: &str, wait: Duration) -> Result<Vec
             });
             continue;
         }
-        let one = handle_one(
+        let one = match handle_one(
             &w,
             &mut done,
             &letter.raw,
@@ -87,7 +92,25 @@ pub fn run(game: &Path, mailbox: &Path, now: &str, wait: Duration) -> Result<Vec
             letter.too_big,
             now,
             &Options::default(),
-        )?;
+        ) {
+            Ok(one) => one,
+            // Mails read so far are done (stored, answered, recorded): say
+            // where it stopped, and exit 0; the rest wait for a re-run.
+            Err(e) if out.iter().any(|r: &Read| r.fate != Fate::AlreadyRead) => {
+                crate::error::warn(format!(
+                    "{}: {}; the mails before it are read and answered, the rest wait: {}run `herald inbox` again",
+                    letter.place,
+                    e.problems.join("; "),
+                    if e.problems.iter().any(|p| p.contains(crate::error::DISK_FULL)) {
+                        "free some space on the disk, then "
+                    } else {
+                        ""
+                    }
+                ));
+                break;
+            }
+            Err(e) => return Err(e),
+        };
         out.push(Read {
             place: letter.place.clone(),
             from: one.from,
@@ -100,12 +123,18 @@ pub fn run(game: &Path, mailbox: &Path, now: &str, wait: Duration) -> Result<Vec
 
 /// How [`handle_one`] answers: `herald inbox` uses the defaults (replies
 /// from the game's moderator address); the host sets its own.
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Copy, Default)]
 pub struct Options<'a> {
     /// The From of the reply (default: the game's moderator address).
     pub reply_from: Option<&'a str>,
     /// A paragraph added to a refusal (the host names its commands there).
     pub refused_note: Option<&'a str>,
+    /// Who may have passwords checked, how often (the host's budget);
+    /// `None`: every password is checked.
+    pub guard: Option<&'a dyn crate::auth::Guard>,
+    /// Whether the sender gets a reply for this fate (the host sends an
+    /// address no more than one refusal an hour); `None`: always.
+    pub may_reply: Option<&'a dyn Fn(&str, &Fate) -> bool>,
 }
 
 /// What became of one mail handed to [`handle_one`].
@@ -164,12 +193,13 @@ pub fn handle_one(
             reply: None,
         });
     }
-    let (fate, echo, receipt, subject) = match m {
+    let (fate, echo, receipt, store, subject) = match m {
         None => (
             Fate::Refused {
                 problems: vec!["not a mail message".into()],
             },
             Vec::new(),
+            None,
             None,
             None,
         ),
@@ -182,7 +212,7 @@ pub fn handle_one(
                 "mail from {} ({date})",
                 if from.is_empty() { "?" } else { &from }
             );
-            let (fate, echo, receipt) = if too_big {
+            let (fate, echo, receipt, store) = if too_big {
                 (
                     Fate::Refused {
                         problems: vec![format!(
@@ -192,14 +222,19 @@ pub fn handle_one(
                     },
                     Vec::new(),
                     None,
+                    None,
                 )
             } else {
-                judge(w, m, &label, &date, &from, &id, &digest, now)?
+                judge(w, m, &label, &date, &from, &id, &digest, now, opts)?
             };
-            (fate, echo, receipt, m.subject().map(str::to_string))
+            (fate, echo, receipt, store, m.subject().map(str::to_string))
         }
     };
-    let reply = if from.is_empty() {
+    let answer = !from.is_empty() && opts.may_reply.is_none_or(|f| f(&from, &fate));
+    // The reply is queued before the orders are stored, and taken back if
+    // they cannot be: a reply saying ACCEPTED never waits in the outbox
+    // for orders that are not there (a full disk).
+    let reply = if !answer {
         None
     } else {
         let mut text = reply_text(w, &fate, &echo, receipt.as_ref());
@@ -218,6 +253,14 @@ pub fn handle_one(
             opts.reply_from,
         )?)
     };
+    if let Some((name, stored)) = store {
+        if let Err(e) = orders::put(&w.store.dir, &name, &stored) {
+            if let Some(r) = &reply {
+                let _ = std::fs::remove_file(r);
+            }
+            return Err(e);
+        }
+    }
     seen::add(&w.store.dir, &digest)?;
     done.insert(digest.clone());
     Ok(One {
@@ -265,15 +308,61 @@ pub fn queue_reply(
         text,
         attachments: Vec::new(),
     };
-    let p = w.store.dir.outbox_mail(&eml::digest(&message_id));
-    w.store.dir.ensure_parent(&p)?;
-    write::atomic(&p, &eml::build(&mail), Durability::Synced)?;
-    Ok(p)
+    let outbox = w.store.dir.outbox_dir();
+    // A reply the outbox has sent already is not queued again.
+    crate::store::outbox::queue(&outbox, &message_id, &eml::build(&mail))?;
+    Ok(outbox.mail(&crate::store::outbox::name_of(&message_id)))
 }
 
 /// Find, check and (if good) store the order file in one mail. Also the
 /// orders as herald read them and the receipt, for the reply.
-#[allow(clippy::type_complexity, clippy::too_many_arguments)]
+/// What [`judge`] concluded: the fate, the orders as read, the receipt,
+/// and the sealed orders to store (the caller stores them after queueing
+/// the reply).
+type Judged = (
+    Fate,
+    Vec<String>,
+    Option<Receipt>,
+    Option<(Name, orders::Stored)>,
+);
+
+fn refused(problems: Vec<String>) -> Judged {
+    (Fate::Refused { problems }, Vec::new(), None, None)
+}
+
+/// Check the password of an order file through the guard, if there is
+/// one: `Err` is the fate of a file whose password is wrong or may not be
+/// checked now; `Ok(true)`: checked and right (not to be hashed again).
+fn guarded(
+    w: &Writing,
+    sub: &Submitted,
+    from: &str,
+    guard: Option<&dyn crate::auth::Guard>,
+) -> std::result::Result<bool, Fate> {
+    let Some(guard) = guard else {
+        return Ok(false);
+    };
+    let head = w.game.head();
+    let Ok(of) = crate::orders::OrderFile::parse(&sub.name, &sub.text) else {
+        return Ok(false);
+    };
+    let Some(seat) = head.player_index(&of.player).filter(|_| of.game == head.id) else {
+        return Ok(false);
+    };
+    match guard.check(&of.player, from, &of.password, &head.players[seat].password) {
+        crate::auth::Verdict::Right => Ok(true),
+        crate::auth::Verdict::Wrong => Err(Fate::Refused {
+            problems: vec![super::check::wrong_password(
+                &sub.name,
+                of.lines.password,
+                &of.player,
+            )],
+        }),
+        crate::auth::Verdict::Throttled => Err(Fate::Throttled { player: of.player }),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
 fn judge(
     w: &Writing,
     m: &mail_parser::Message,
@@ -283,53 +372,31 @@ fn judge(
     message_id: &str,
     digest: &str,
     now: &str,
-) -> Result<(Fate, Vec<String>, Option<Receipt>)> {
+    opts: &Options,
+) -> Result<Judged> {
     let g = &w.game;
     let found = match extract::order_text(m) {
         Ok(c) => c,
-        Err(why) => {
-            return Ok((
-                Fate::Refused {
-                    problems: vec![format!("{label}: {why}")],
-                },
-                Vec::new(),
-                None,
-            ))
-        }
+        Err(why) => return Ok(refused(vec![format!("{label}: {why}")])),
     };
     let (where_, text) = (&found.place, &found.text);
     let name = format!("{label}, {where_}");
     let mut sub = Submitted::file(name, text.clone());
     sub.received = Some(date.to_string());
+    match guarded(w, &sub, from, opts.guard) {
+        Ok(true) => sub.check_password = false,
+        Ok(false) => {}
+        Err(fate) => return Ok((fate, Vec::new(), None, None)),
+    }
     let accepted = match check_orders(g, &[sub]) {
         Ok(a) => a,
-        Err(e) => {
-            return Ok((
-                Fate::Refused {
-                    problems: e.problems,
-                },
-                Vec::new(),
-                None,
-            ))
-        }
+        Err(e) => return Ok(refused(e.problems)),
     };
     let Some((_, player, echo)) = accepted.summary.into_iter().next() else {
-        return Ok((
-            Fate::Refused {
-                problems: vec![format!("{label}: no orders")],
-            },
-            Vec::new(),
-            None,
-        ));
+        return Ok(refused(vec![format!("{label}: no orders")]));
     };
     let Some(record) = accepted.records.into_iter().next() else {
-        return Ok((
-            Fate::Refused {
-                problems: vec![format!("{label}: no orders")],
-            },
-            Vec::new(),
-            None,
-        ));
+        return Ok(refused(vec![format!("{label}: no orders")]));
     };
     let head = g.head();
     let name = Name::new("player", &player).map_err(crate::error::Error::refused)?;
@@ -346,6 +413,7 @@ fn judge(
                         kept: r.to_string(),
                     },
                     echo,
+                    None,
                     None,
                 ));
             }
@@ -367,10 +435,9 @@ fn judge(
         Some(e) => Some(e.received.unwrap_or_else(|| "an earlier file".into())),
         None => None,
     };
-    orders::put(
-        &w.store.dir,
-        &name,
-        &orders::Stored {
+    let stored = (
+        name,
+        orders::Stored {
             game: head.id.clone(),
             player: player.clone(),
             turn: head.turn,
@@ -385,8 +452,13 @@ fn judge(
             signature: receipt.signature.clone(),
             replaced: replaced.clone(),
         },
-    )?;
-    Ok((Fate::Accepted { player, replaced }, echo, Some(receipt)))
+    );
+    Ok((
+        Fate::Accepted { player, replaced },
+        echo,
+        Some(receipt),
+        Some(stored),
+    ))
 }
 
 fn reply_text(w: &Writing, fate: &Fate, echo: &[String], receipt: Option<&Receipt>) -> String {
@@ -427,6 +499,10 @@ fn reply_text(w: &Writing, fate: &Fate, echo: &[String], receipt: Option<&Receip
             }
             s.push_str("\nCorrect the order file and send it again.\n");
         }
+        Fate::Throttled { player } => s.push_str(&format!(
+            "Your mail is NOT READ: too many wrong passwords for {player} in the last hour; the moderator has been told.\n\
+             Mails from {player}'s own address (the one the game holds) are still read at once.\n"
+        )),
         Fate::AlreadyRead => {}
     }
     if let Some(d) = &h.deadline {
