@@ -73,6 +73,9 @@ pub fn run(a: Args) -> Result<String> {
         g.record.entries.len(),
         g.key
     );
+    for n in replay::notes(&g) {
+        s.push_str(&format!("note: {n}\n"));
+    }
     s.push_str(if replayed {
         "ok: every phase replays to the same bytes, every roll re-derived from the seed\n"
     } else {

@@ -16,10 +16,11 @@
 //! information), so they need the password like `withdraw`. The reply
 //! never echoes the password: its subject is made anew, not the mail's.
 
+use crate::auth::{Guard, Verdict};
 use crate::error::{Error, Result};
 use crate::mail::extract;
 use crate::names::Name;
-use crate::pipeline::inbox::queue_reply;
+use crate::pipeline::inbox::{queue_reply, Fate, Options};
 use crate::pipeline::{render, Writing};
 use mail_parser::Message;
 use std::path::PathBuf;
@@ -211,12 +212,17 @@ pub struct Answered {
     pub what: String,
     pub player: Option<String>,
     pub ok: bool,
-    pub reply: PathBuf,
+    /// The reply queued (`None`: the sender was answered a refusal in
+    /// the last hour, `Options::may_reply`).
+    pub reply: Option<PathBuf>,
+    /// The player's password checks are spent for now: not checked.
+    pub throttled: bool,
 }
 
 /// Answer `asked` (a command or a bad one) from mail `m` (sha256
 /// `digest`, Message-ID `id`, sender `from`) in the game's outbox, From
-/// `reply_from`. The caller records the mail in `inbox/seen` afterwards.
+/// `opts.reply_from`, passwords checked through `opts.guard`. The caller
+/// records the mail in `inbox/seen` afterwards.
 #[allow(clippy::too_many_arguments)]
 pub fn answer(
     w: &Writing,
@@ -225,15 +231,16 @@ pub fn answer(
     id: &str,
     digest: &str,
     now: &str,
-    reply_from: &str,
+    opts: &Options,
 ) -> Result<Answered> {
     let h = w.game.head();
     let title = format!(
         "{} — game {}, turn {}\n\n",
         w.game.entry.title, h.id, h.turn
     );
+    let check = |player: &str, password: &str| authorised(w, player, password, from, opts.guard);
     let (cmd, result) = match asked {
-        Asked::Command(c) => (c.describe(), run(w, c, now)),
+        Asked::Command(c) => (c.describe(), run(w, c, now, &check)),
         Asked::Bad { word, why } => (
             word.clone(),
             Err(if word == "status" {
@@ -252,6 +259,7 @@ pub fn answer(
         ) => Some(player.clone()),
         _ => None,
     };
+    let throttled = matches!(&result, Err(why) if why.starts_with(TOO_MANY));
     let (ok, text, what) = match result {
         Ok(body) => (true, format!("{title}{body}"), format!("command: {cmd}")),
         Err(why) => (
@@ -260,28 +268,49 @@ pub fn answer(
             format!("command: {cmd}: refused"),
         ),
     };
+    let fate = match (&player, ok, throttled) {
+        (Some(p), _, true) => Fate::Throttled { player: p.clone() },
+        (_, true, _) => Fate::AlreadyRead,
+        (_, false, _) => Fate::Refused {
+            problems: vec![what.clone()],
+        },
+    };
     let subject = format!("[{}] {cmd}", h.id);
-    let reply = queue_reply(
-        w,
-        from,
-        Some(&subject),
-        id,
-        digest,
-        text,
-        now,
-        Some(reply_from),
-    )?;
+    let reply = if opts.may_reply.is_none_or(|f| ok || f(from, &fate)) {
+        Some(queue_reply(
+            w,
+            from,
+            Some(&subject),
+            id,
+            digest,
+            text,
+            now,
+            opts.reply_from,
+        )?)
+    } else {
+        None
+    };
     Ok(Answered {
         what,
         player,
         ok,
         reply,
+        throttled,
     })
 }
 
+/// How a refusal for a spent budget of password checks begins.
+const TOO_MANY: &str = "too many wrong passwords";
+
 /// The seat of `player` if `password` is theirs; else why not (never
 /// echoing the password).
-fn authorised(w: &Writing, player: &str, password: &str) -> std::result::Result<usize, String> {
+fn authorised(
+    w: &Writing,
+    player: &str,
+    password: &str,
+    from: &str,
+    guard: Option<&dyn Guard>,
+) -> std::result::Result<usize, String> {
     let h = w.game.head();
     let Some(seat) = h.player_index(player) else {
         return Err(format!(
@@ -290,14 +319,29 @@ fn authorised(w: &Writing, player: &str, password: &str) -> std::result::Result<
             w.game.players().join(", ")
         ));
     };
-    if !crate::auth::matches(password, &h.players[seat].password) {
-        return Err(format!("the password for {player} is not right"));
+    let stored = &h.players[seat].password;
+    let verdict = match guard {
+        Some(g) => g.check(player, from, password, stored),
+        None if crate::auth::matches(password, stored) => Verdict::Right,
+        None => Verdict::Wrong,
+    };
+    match verdict {
+        Verdict::Right => Ok(seat),
+        Verdict::Wrong => Err(format!("the password for {player} is not right")),
+        Verdict::Throttled => Err(format!(
+            "{TOO_MANY} for {player} in the last hour; the moderator has been told (mails from {player}'s own address are still read)"
+        )),
     }
-    Ok(seat)
 }
 
-/// Do a command; the reply's body, or why it is refused.
-fn run(w: &Writing, c: &Command, now: &str) -> std::result::Result<String, String> {
+/// Do a command; the reply's body, or why it is refused. `check` checks
+/// a player's password.
+fn run(
+    w: &Writing,
+    c: &Command,
+    now: &str,
+    check: &dyn Fn(&str, &str) -> std::result::Result<usize, String>,
+) -> std::result::Result<String, String> {
     let h = w.game.head();
     let err = |e: Error| e.to_string();
     match c {
@@ -307,7 +351,7 @@ fn run(w: &Writing, c: &Command, now: &str) -> std::result::Result<String, Strin
             crate::pipeline::status::text(&w.store, &w.game, &t).map_err(err)
         }
         Command::Form { player, password } => {
-            let seat = authorised(w, player, password)?;
+            let seat = check(player, password)?;
             if h.outcome.is_some() {
                 return Err("the game is over".into());
             }
@@ -318,7 +362,7 @@ fn run(w: &Writing, c: &Command, now: &str) -> std::result::Result<String, Strin
             ))
         }
         Command::Report { player, password } => {
-            let seat = authorised(w, player, password)?;
+            let seat = check(player, password)?;
             let name = Name::new("player", player).map_err(|e| e.to_string())?;
             let path = w.store.dir.report(h.turn, &name, "txt");
             let text = match std::fs::read_to_string(&path) {
@@ -334,7 +378,7 @@ fn run(w: &Writing, c: &Command, now: &str) -> std::result::Result<String, Strin
             ))
         }
         Command::Withdraw { player, password } => {
-            let _seat = authorised(w, player, password)?;
+            let _seat = check(player, password)?;
             if h.outcome.is_some() {
                 return Err("the game is over".into());
             }

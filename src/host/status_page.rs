@@ -5,6 +5,7 @@
 //! error texts, a game file's id) is escaped: the page runs no script and
 //! loads nothing.
 
+use super::layout::HostDir;
 use super::outbox::{self, Refusal};
 use super::state::{GameState, MailNote};
 use crate::error::Result;
@@ -70,7 +71,7 @@ pub fn page(
                 outcome: s.and_then(|s| s.outcome.clone()),
                 last_in: st.last_in.clone(),
                 last_out: st.last_out.clone(),
-                refused: outbox::refusals(&host_dir.join(name.as_str()).join("outbox")),
+                refused: outbox::refusals(&HostDir::at(host_dir).game(name).outbox()),
                 problems,
             }
         })
@@ -95,9 +96,10 @@ pub fn write(
     let p = page(host_dir, games, host_problems, now);
     let mut json = serde_json::to_vec_pretty(&p).expect("the page serialises");
     json.push(b'\n');
-    write::atomic(&host_dir.join("index.json"), &json, Durability::Replaceable)?;
+    let host = HostDir::at(host_dir);
+    write::atomic(&host.status_json(), &json, Durability::Replaceable)?;
     write::atomic(
-        &host_dir.join("index.html"),
+        &host.status_html(),
         html(&p).as_bytes(),
         Durability::Replaceable,
     )

@@ -12,7 +12,6 @@ use crate::chain::witness::Receipt;
 use crate::error::Result;
 use crate::mail::eml::{self, Mail};
 use crate::mail::{extract, mailbox};
-use crate::store::write::{self, Durability};
 use crate::store::{orders, seen, Name};
 use mail_parser::MessageParser;
 use std::collections::BTreeSet;
@@ -37,6 +36,11 @@ pub enum Fate {
     },
     /// Read before (the same bytes): nothing done, no reply.
     AlreadyRead,
+    /// Not read: the player's budget of password checks for mails from
+    /// other addresses is spent for now ([`crate::auth::Guard`]).
+    Throttled {
+        player: String,
+    },
 }
 
 pub struct Read {
@@ -48,7 +52,8 @@ pub struct Read {
 
 /// Read every new mail of `mailbox` into the game; `now` dates the replies.
 pub fn run(game: &Path, mailbox: &Path, now: &str, wait: Duration) -> Result<Vec<Read>> {
-    let w = open_to_write(game, wait, now)?;
+    let mut w = open_to_write(game, wait, now)?;
+    w.complete(now)?;
     let mut done = seen::read(&w.store.dir)?;
     let letters = mailbox::read(mailbox, |raw| done.contains(&sha256_hex(raw)))?;
     let parser = MessageParser::default();
@@ -79,7 +84,7 @@ pub fn run(game: &Path, mailbox: &Path, now: &str, wait: Duration) -> Result<Vec
             });
             continue;
         }
-        let one = handle_one(
+        let one = match handle_one(
             &w,
             &mut done,
             &letter.raw,
@@ -87,7 +92,25 @@ pub fn run(game: &Path, mailbox: &Path, now: &str, wait: Duration) -> Result<Vec
             letter.too_big,
             now,
             &Options::default(),
-        )?;
+        ) {
+            Ok(one) => one,
+            // Mails read so far are done (stored, answered, recorded): say
+            // where it stopped, and exit 0; the rest wait for a re-run.
+            Err(e) if out.iter().any(|r: &Read| r.fate != Fate::AlreadyRead) => {
+                crate::error::warn(format!(
+                    "{}: {}; the mails before it are read and answered, the rest wait: {}run `herald inbox` again",
+                    letter.place,
+                    e.problems.join("; "),
+                    if e.problems.iter().any(|p| p.contains(crate::error::DISK_FULL)) {
+                        "free some space on the disk, then "
+                    } else {
+                        ""
+                    }
+                ));
+                break;
+            }
+            Err(e) => return Err(e),
+        };
         out.push(Read {
             place: letter.place.clone(),
             from: one.from,
@@ -100,12 +123,18 @@ pub fn run(game: &Path, mailbox: &Path, now: &str, wait: Duration) -> Result<Vec
 
 /// How [`handle_one`] answers: `herald inbox` uses the defaults (replies
 /// from the game's moderator address); the host sets its own.
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Copy, Default)]
 pub struct Options<'a> {
     /// The From of the reply (default: the game's moderator address).
     pub reply_from: Option<&'a str>,
     /// A paragraph added to a refusal (the host names its commands there).
     pub refused_note: Option<&'a str>,
+    /// Who may have passwords checked, how often (the host's budget);
+    /// `None`: every password is checked.
+    pub guard: Option<&'a dyn crate::auth::Guard>,
+    /// Whether the sender gets a reply for this fate (the host sends an
+    /// address no more than one refusal an hour); `None`: always.
+    pub may_reply: Option<&'a dyn Fn(&str, &Fate) -> bool>,
 }
 
 /// What became of one mail handed to [`handle_one`].
@@ -184,7 +213,7 @@ pub fn handle_one(
                     crate::store::limits::MAIL / (1024 * 1024)
                 )])
             } else {
-                judge(w, m, &label, &date, &from, &id, &digest, now)?
+                judge(w, m, &label, &date, &from, &id, &digest, now, opts)?
             };
             (judged, m.subject().map(str::to_string))
         }
@@ -194,8 +223,13 @@ pub fn handle_one(
         echo,
         receipt,
         notes,
+        store,
     } = judged;
-    let reply = if from.is_empty() {
+    let answer = !from.is_empty() && opts.may_reply.is_none_or(|f| f(&from, &fate));
+    // The reply is queued before the orders are stored, and taken back if
+    // they cannot be: a reply saying ACCEPTED never waits in the outbox
+    // for orders that are not there (a full disk).
+    let reply = if !answer {
         None
     } else {
         let mut text = reply_text(w, &fate, &echo, &notes, receipt.as_ref());
@@ -214,6 +248,14 @@ pub fn handle_one(
             opts.reply_from,
         )?)
     };
+    if let Some((name, stored)) = store {
+        if let Err(e) = orders::put(&w.store.dir, &name, &stored) {
+            if let Some(r) = &reply {
+                let _ = std::fs::remove_file(r);
+            }
+            return Err(e);
+        }
+    }
     seen::add(&w.store.dir, &digest)?;
     done.insert(digest.clone());
     Ok(One {
@@ -261,10 +303,10 @@ pub fn queue_reply(
         text,
         attachments: Vec::new(),
     };
-    let p = w.store.dir.outbox_mail(&eml::digest(&message_id));
-    w.store.dir.ensure_parent(&p)?;
-    write::atomic(&p, &eml::build(&mail), Durability::Synced)?;
-    Ok(p)
+    let outbox = w.store.dir.outbox_dir();
+    // A reply the outbox has sent already is not queued again.
+    crate::store::outbox::queue(&outbox, &message_id, &eml::build(&mail))?;
+    Ok(outbox.mail(&crate::store::outbox::name_of(&message_id)))
 }
 
 /// What became of one mail's order file, for the reply.
@@ -276,6 +318,9 @@ struct Judged {
     /// What the player should know besides: orders sent after the
     /// deadline, lines outside the form that read as orders.
     notes: Vec<String>,
+    /// The sealed orders to store: the caller stores them after queueing
+    /// the reply.
+    store: Option<(Name, orders::Stored)>,
 }
 
 impl Judged {
@@ -285,6 +330,7 @@ impl Judged {
             echo: Vec::new(),
             receipt: None,
             notes: Vec::new(),
+            store: None,
         }
     }
 }
@@ -315,10 +361,45 @@ fn ignored_orders(g: &super::Loaded, seat: usize, outside: &[extract::Outside]) 
 }
 
 /// Find, check and (if good) store the order file in one mail. Also the
-/// orders as herald read them, the receipt and notes, for the reply.
+/// orders as herald read them, the receipt and notes, for the reply, and
+/// the sealed orders to store (the caller stores them after queueing the
+/// reply).
 ///
-/// Long (about 115 lines): a mail's order file found, checked and stored in
-/// the order a killed run must find the files written.
+/// Long (about 115 lines): a mail's order file found, checked and sealed.
+
+/// Check the password of an order file through the guard, if there is
+/// one: `Err` is the fate of a file whose password is wrong or may not be
+/// checked now; `Ok(true)`: checked and right (not to be hashed again).
+fn guarded(
+    w: &Writing,
+    sub: &Submitted,
+    from: &str,
+    guard: Option<&dyn crate::auth::Guard>,
+) -> std::result::Result<bool, Fate> {
+    let Some(guard) = guard else {
+        return Ok(false);
+    };
+    let head = w.game.head();
+    let Ok(of) = crate::orders::OrderFile::parse(&sub.name, &sub.text) else {
+        return Ok(false);
+    };
+    let Some(seat) = head.player_index(&of.player).filter(|_| of.game == head.id) else {
+        return Ok(false);
+    };
+    match guard.check(&of.player, from, &of.password, &head.players[seat].password) {
+        crate::auth::Verdict::Right => Ok(true),
+        crate::auth::Verdict::Wrong => Err(Fate::Refused {
+            problems: vec![super::check::wrong_password(
+                &sub.name,
+                of.lines.password,
+                &of.player,
+            )
+            .to_string()],
+        }),
+        crate::auth::Verdict::Throttled => Err(Fate::Throttled { player: of.player }),
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn judge(
     w: &Writing,
@@ -329,6 +410,7 @@ fn judge(
     message_id: &str,
     digest: &str,
     now: &str,
+    opts: &Options,
 ) -> Result<Judged> {
     let g = &w.game;
     let found = match extract::order_text(m) {
@@ -339,6 +421,19 @@ fn judge(
     let name = format!("{label}, {where_}");
     let mut sub = Submitted::file(name, text.clone());
     sub.received = Some(date.to_string());
+    match guarded(w, &sub, from, opts.guard) {
+        Ok(true) => sub.check_password = false,
+        Ok(false) => {}
+        Err(fate) => {
+            return Ok(Judged {
+                fate,
+                echo: Vec::new(),
+                receipt: None,
+                notes: Vec::new(),
+                store: None,
+            })
+        }
+    }
     let accepted = match check_orders(g, &[sub]) {
         Ok(a) => a,
         Err(e) => return Ok(Judged::refused(e.problems)),
@@ -384,6 +479,7 @@ fn judge(
                     echo,
                     receipt: None,
                     notes,
+                    store: None,
                 });
             }
         }
@@ -404,10 +500,9 @@ fn judge(
         Some(e) => Some(e.received.unwrap_or_else(|| "an earlier file".into())),
         None => None,
     };
-    orders::put(
-        &w.store.dir,
-        &name,
-        &orders::Stored {
+    let stored = (
+        name,
+        orders::Stored {
             game: head.id.clone(),
             player: player.clone(),
             turn: head.turn,
@@ -422,12 +517,13 @@ fn judge(
             signature: receipt.signature.clone(),
             replaced: replaced.clone(),
         },
-    )?;
+    );
     Ok(Judged {
         fate: Fate::Accepted { player, replaced },
         echo,
         receipt: Some(receipt),
         notes,
+        store: Some(stored),
     })
 }
 
@@ -493,6 +589,10 @@ fn reply_text(
             }
             s.push_str("\nCorrect the order file and send it again.\n");
         }
+        Fate::Throttled { player } => s.push_str(&format!(
+            "Your mail is NOT READ: too many wrong passwords for {player} in the last hour; the moderator has been told.\n\
+             Mails from {player}'s own address (the one the game holds) are still read at once.\n"
+        )),
         Fate::AlreadyRead => {}
     }
     if let Some(d) = &h.deadline {

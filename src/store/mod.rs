@@ -13,13 +13,14 @@ pub mod layout;
 pub mod limits;
 pub mod lock;
 pub mod orders;
+pub mod outbox;
 pub mod secrets;
 pub mod seen;
 pub mod v1;
 pub mod write;
 
 pub use crate::names::Name;
-pub use layout::{Found, GameDir};
+pub use layout::{Found, GameDir, OutboxDir};
 pub use secrets::Secrets;
 
 use crate::chain::Signer;

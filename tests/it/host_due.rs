@@ -52,6 +52,8 @@ fn host(tag: &str) -> Host {
         attach_png: true,
         log_file: Some(dir.join("host.log")),
         log_stderr: false,
+        password_checks_per_hour: herald::host::config::DEFAULT_PASSWORD_CHECKS,
+        moderator: None,
     };
     let log = Log::open(cfg.log_file.as_deref(), false).unwrap();
     Host { dir, cfg, log }
