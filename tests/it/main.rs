@@ -11,6 +11,7 @@ mod hexwar;
 mod host_due;
 mod host_mail;
 mod host_transport;
+mod install;
 mod mail;
 mod mails;
 mod mailservers;
