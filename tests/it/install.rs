@@ -1,8 +1,9 @@
 //! Installing and running herald as a system tool (issue 36): the shell
-//! completions and manual pages it writes, and `herald --version
-//! --verbose`. Each is checked by the program that will read it: bash, zsh
-//! and fish, groff and man (all from Debian's packages; ./test installs
-//! them; a missing one fails the test with the package to install).
+//! completions and manual pages it writes, the systemd units of
+//! `contrib/systemd/`, and `herald --version --verbose`. Each is checked
+//! by the program that will read it: bash, zsh and fish, groff and man,
+//! `systemd-analyze` (all from Debian's packages; ./test installs them;
+//! a missing one fails the test with the package to install).
 
 use crate::common::{herald, scratch};
 use std::collections::BTreeSet;
@@ -267,6 +268,163 @@ fn man_writes_one_page_per_command_and_man_reads_each() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("not a folder"), "{err}");
     assert_eq!(std::fs::read(&file).unwrap(), b"x");
+}
+
+const UNITS: [&str; 3] = [
+    "herald-host.service",
+    "herald-host-pass.service",
+    "herald-host.timer",
+];
+
+/// The units of contrib/systemd/ as installed, in `dir`, but for the
+/// program's path: `systemd-analyze verify` checks that ExecStart's
+/// program exists, and /usr/local/bin/herald does not here, so it is
+/// replaced by the herald just built (nothing else is changed).
+fn units_in(dir: &Path) -> Vec<PathBuf> {
+    UNITS
+        .iter()
+        .map(|u| {
+            let text =
+                std::fs::read_to_string(Path::new(REPO).join("contrib/systemd").join(u)).unwrap();
+            let path = dir.join(u);
+            std::fs::write(&path, text.replace("/usr/local/bin/herald", HERALD)).unwrap();
+            path
+        })
+        .collect()
+}
+
+fn analyze(man_root: &Path, args: &[&str], units: &[PathBuf]) -> Output {
+    run("systemd-analyze", "systemd", |c| {
+        c.env("MANPATH", man_root).args(args).args(units)
+    })
+}
+
+/// `key=value` lines of a unit, in order.
+fn settings(unit: &str) -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(Path::new(REPO).join("contrib/systemd").join(unit)).unwrap();
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| l.split_once('='))
+        .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+        .collect()
+}
+
+fn setting<'a>(s: &'a [(String, String)], key: &str) -> Vec<&'a str> {
+    s.iter()
+        .filter(|(k, _)| k == key)
+        .map(|(_, v)| v.as_str())
+        .collect()
+}
+
+#[test]
+fn the_systemd_units_pass_systemd_analyze_and_run_herald_sandboxed() {
+    let d = scratch("systemd");
+    // Their Documentation= is man:herald-host(1): verify looks it up with
+    // man, on a MANPATH holding the pages `herald man` writes.
+    let man_root = d.join("man");
+    man_pages(&man_root);
+    let units = units_in(&d);
+    let out = analyze(&man_root, &["verify"], &units);
+    assert!(
+        out.status.success() && out.stderr.is_empty() && out.stdout.is_empty(),
+        "systemd-analyze verify: {}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    // The check can fail: a misspelt setting, a missing program, a missing
+    // manual page are each reported.
+    let broken = d.join("broken");
+    std::fs::create_dir_all(&broken).unwrap();
+    let good = std::fs::read_to_string(&units[0]).unwrap();
+    for (what, from, to) in [
+        ("setting", "ProtectSystem=strict", "ProtectSystem=strikt"),
+        ("program", HERALD, "/nonexistent/herald"),
+        ("manual page", "man:herald-host(1)", "man:herald-nosuch(1)"),
+    ] {
+        let path = broken.join("herald-host.service");
+        std::fs::write(&path, good.replace(from, to)).unwrap();
+        let out = analyze(&man_root, &["verify"], &[path]);
+        assert!(
+            !out.status.success() || !out.stderr.is_empty(),
+            "a broken {what} passed"
+        );
+    }
+
+    // What the units promise.
+    let watch = settings("herald-host.service");
+    let pass = settings("herald-host-pass.service");
+    let timer = settings("herald-host.timer");
+    assert_eq!(
+        setting(&watch, "ExecStart"),
+        ["/usr/local/bin/herald host /var/lib/herald --watch"]
+    );
+    assert_eq!(setting(&watch, "Restart"), ["on-failure"]);
+    assert_eq!(
+        setting(&pass, "ExecStart"),
+        ["/usr/local/bin/herald host /var/lib/herald"]
+    );
+    assert_eq!(setting(&pass, "Type"), ["oneshot"]);
+    assert_eq!(setting(&timer, "Unit"), ["herald-host-pass.service"]);
+    assert!(!setting(&timer, "OnCalendar").is_empty());
+    for s in [&watch, &pass] {
+        assert_eq!(setting(s, "User"), ["herald"]);
+        assert_eq!(setting(s, "KillSignal"), ["SIGTERM"]);
+        assert_eq!(setting(s, "ProtectSystem"), ["strict"]);
+        assert_eq!(setting(s, "ReadWritePaths"), ["/var/lib/herald"]);
+        assert_eq!(setting(s, "NoNewPrivileges"), ["yes"]);
+        assert_eq!(setting(s, "StateDirectory"), ["herald"]);
+    }
+    // Both services are sandboxed alike: their settings differ only in how
+    // they run and start (the pass has no [Install]: the timer starts it).
+    let sandbox = |s: &[(String, String)]| -> Vec<(String, String)> {
+        s.iter()
+            .filter(|(k, _)| {
+                ![
+                    "ExecStart",
+                    "Type",
+                    "Restart",
+                    "RestartSec",
+                    "TimeoutStartSec",
+                    "Description",
+                    "Conflicts",
+                    "WantedBy",
+                ]
+                .contains(&k.as_str())
+            })
+            .cloned()
+            .collect()
+    };
+    assert_eq!(sandbox(&watch), sandbox(&pass));
+    // systemd's own rating of the sandbox (offline: no systemd running).
+    for u in &units[..2] {
+        let out = analyze(
+            &man_root,
+            &["security", "--offline=true", "--no-pager"],
+            &[u.clone()],
+        );
+        let report = text(&out.stdout);
+        let level: f64 = report
+            .lines()
+            .find_map(|l| l.split("Overall exposure level for ").nth(1))
+            .and_then(|l| l.split(": ").nth(1))
+            .and_then(|l| l.split_whitespace().next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{report}{}", text(&out.stderr)));
+        assert!(level <= 2.0, "{}: exposure {level}:\n{report}", u.display());
+    }
+
+    // The command lines are herald's: run on an empty folder for
+    // /var/lib/herald, each is refused for the missing host.toml (exit 1),
+    // not as a usage error (exit 2).
+    let host = d.join("host");
+    std::fs::create_dir_all(&host).unwrap();
+    for s in [&watch, &pass] {
+        let line = setting(s, "ExecStart")[0].replace("/var/lib/herald", host.to_str().unwrap());
+        let words: Vec<&str> = line.split_whitespace().skip(1).collect();
+        let (code, _, err) = herald(&words);
+        assert_eq!(code, 1, "{line}: {err}");
+        assert!(err.contains("host.toml"), "{err}");
+    }
 }
 
 fn sha256_hex(bytes: &[u8]) -> String {
