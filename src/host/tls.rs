@@ -32,8 +32,7 @@ use rustls::{
 use std::net::TcpStream;
 use std::sync::Arc;
 
-/// Whether `der` can serve as a trust anchor (what `RootCertStore::add`
-/// accepts); lettre refuses a whole store for one that cannot.
+/// Whether `der` can serve as a trust anchor (what webpki accepts).
 fn usable(der: &CertificateDer<'static>) -> bool {
     RootCertStore::empty().add(der.clone()).is_ok()
 }
@@ -79,22 +78,16 @@ fn extra_roots(c: &ServerConfig) -> Result<Vec<CertificateDer<'static>>, Failure
     Ok(out)
 }
 
-/// Every certificate a server's chain may end at: the system's roots and
-/// the ca_file's. None at all is a configuration failure that says where
-/// roots come from.
-fn roots(
-    c: &ServerConfig,
-    extra: &[CertificateDer<'static>],
-) -> Result<Vec<CertificateDer<'static>>, Failure> {
-    // Certificates of the bundle that cannot be read or used are skipped,
-    // as every TLS client does: one bad entry must not stop the mail.
-    let mut all: Vec<CertificateDer<'static>> = rustls_native_certs::load_native_certs()
-        .certs
-        .into_iter()
-        .filter(usable)
-        .collect();
-    all.extend(extra.iter().cloned());
-    if all.is_empty() {
+/// Every certificate a server's chain may end at: the system's roots
+/// that webpki can use (a bundle's unreadable or unusable entries are
+/// skipped, as every TLS client does: one bad entry must not stop the
+/// mail) and the ca_file's. None at all is a configuration failure that
+/// says where roots come from.
+fn roots(c: &ServerConfig, extra: &[CertificateDer<'static>]) -> Result<RootCertStore, Failure> {
+    let mut store = RootCertStore::empty();
+    store.add_parsable_certificates(rustls_native_certs::load_native_certs().certs);
+    store.add_parsable_certificates(extra.iter().cloned());
+    if store.is_empty() {
         return Err(Failure::Config(format!(
             "TLS with {}: no trusted root certificates: this system has none \
              (Debian: apt-get install ca-certificates; or set SSL_CERT_FILE) \
@@ -102,7 +95,7 @@ fn roots(
             c.server
         )));
     }
-    Ok(all)
+    Ok(store)
 }
 
 fn provider() -> Arc<rustls::crypto::CryptoProvider> {
@@ -124,9 +117,7 @@ impl Verifier {
     /// read now.
     pub fn new(c: &ServerConfig) -> Result<Verifier, Failure> {
         let pinned = extra_roots(c)?;
-        let mut store = RootCertStore::empty();
-        let (_, ignored) = store.add_parsable_certificates(roots(c, &pinned)?);
-        debug_assert_eq!(ignored, 0, "roots() keeps usable certificates only");
+        let store = roots(c, &pinned)?;
         let webpki = WebPkiServerVerifier::builder_with_provider(Arc::new(store), provider())
             .build()
             .map_err(|e| Failure::Config(format!("cannot set up TLS: {e}")))?;

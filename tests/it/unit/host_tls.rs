@@ -166,6 +166,15 @@ fn config(server: &str, ca_file: Option<PathBuf>) -> ServerConfig {
 /// certificate first); it greets like an IMAP server once the handshake
 /// is done.
 fn serve(chain: &[&str], key: &str) -> TcpStream {
+    let addr = listen(chain, key, false);
+    let tcp = TcpStream::connect(addr).unwrap();
+    tcp.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    tcp
+}
+
+/// The server of [`serve`], listening; with `refuse_login`, it also
+/// answers the client's first command (IMAP's LOGIN) with NO.
+fn listen(chain: &[&str], key: &str, refuse_login: bool) -> std::net::SocketAddr {
     let c = certs();
     let provider = Arc::new(rustls::crypto::ring::default_provider());
     let config = rustls::ServerConfig::builder_with_provider(provider)
@@ -182,11 +191,24 @@ fn serve(chain: &[&str], key: &str) -> TcpStream {
         let conn = rustls::ServerConnection::new(Arc::new(config)).unwrap();
         let mut s = rustls::StreamOwned::new(conn, tcp);
         // A refused handshake ends here with the client's alert.
-        let _ = s.write_all(b"* OK ready\r\n").and_then(|_| s.flush());
+        if s.write_all(b"* OK ready\r\n")
+            .and_then(|_| s.flush())
+            .is_err()
+            || !refuse_login
+        {
+            return;
+        }
+        let mut line = String::new();
+        let mut r = BufReader::new(s);
+        if r.read_line(&mut line).is_ok() {
+            let tag = line.split_whitespace().next().unwrap_or("*").to_string();
+            let s = r.get_mut();
+            let _ = s.write_all(format!("{tag} NO [AUTHENTICATIONFAILED] not here\r\n").as_bytes());
+            let _ = s.flush();
+            let _ = r.read_line(&mut line);
+        }
     });
-    let tcp = TcpStream::connect(addr).unwrap();
-    tcp.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    tcp
+    addr
 }
 
 /// Connect as the IMAP side does; the server's greeting, or the failure.
@@ -310,4 +332,58 @@ fn a_ca_file_that_is_missing_or_not_certificates_is_named() {
             "{name}: {m}"
         );
     }
+}
+
+/// `herald host` on a folder whose IMAP server is a test server showing
+/// `chain`, with no ca_file and the system's roots taken from
+/// `SSL_CERT_FILE` (rustls-native-certs reads it instead of the
+/// distribution's bundle); its standard error.
+fn host_with_system_roots(cert_file: &Path, chain: &[&str], key: &str) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let imap = listen(chain, key, true);
+    let closed = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    let d = scratch("tls-system-roots");
+    std::fs::write(
+        d.join("host.toml"),
+        format!(
+            "address = \"herald@example.org\"\n[imap]\nserver = \"127.0.0.1\"\nport = {}\n\
+             security = \"tls\"\nuser = \"herald@example.org\"\ntimeout = 10\n[smtp]\n\
+             server = \"127.0.0.1\"\nport = {}\nsecurity = \"plain\"\n\
+             user = \"herald@example.org\"\ntimeout = 10\n",
+            imap.port(),
+            closed.port()
+        ),
+    )
+    .unwrap();
+    let secrets = d.join("host.secrets.toml");
+    std::fs::write(&secrets, "imap_password = \"pw\"\nsmtp_password = \"pw\"\n").unwrap();
+    std::fs::set_permissions(&secrets, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_herald"))
+        .args(["host", d.to_str().unwrap(), "--now", "2026-11-22T12:00:00Z"])
+        .env("SSL_CERT_FILE", cert_file)
+        .env_remove("SSL_CERT_DIR")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "a host problem expected");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn the_system_roots_are_trusted_and_none_at_all_is_named() {
+    // The authority as the system's only root: its server certificate is
+    // trusted without ca_file, and the pass gets as far as the login.
+    let err = host_with_system_roots(&certs().path("ca.pem"), &["leaf"], "leaf");
+    assert!(
+        err.contains("IMAP login as herald@example.org at 127.0.0.1 refused"),
+        "{err}"
+    );
+    // No roots on the system and no ca_file: said so, with what to do.
+    let err = host_with_system_roots(&certs().path("no-such-bundle.pem"), &["leaf"], "leaf");
+    assert!(
+        err.contains("no trusted root certificates") && err.contains("ca-certificates"),
+        "{err}"
+    );
 }
