@@ -5,6 +5,7 @@
 //! internal fault (`crate::error::Kind`).
 
 mod check;
+mod completions;
 mod convert;
 mod deadline;
 mod demo;
@@ -13,6 +14,7 @@ mod games;
 mod host;
 mod inbox;
 mod keygen;
+mod man;
 mod new;
 mod orders;
 mod passwd;
@@ -22,6 +24,7 @@ mod resolve;
 mod status;
 mod undo;
 mod verify;
+mod version;
 
 use crate::error::{Error, Result};
 use clap::{Parser, Subcommand};
@@ -31,6 +34,10 @@ use std::time::Duration;
 #[command(
     name = "herald",
     version,
+    // herald's own -V/--version below, which --verbose extends.
+    disable_version_flag = true,
+    // `herald` alone shows the help (exit 2), as with a required command.
+    arg_required_else_help = true,
     about = "A play-by-email turn processor",
     long_about = None,
     after_help = "A game is a folder (`herald new <game> --out <folder>`); every other command takes the folder or the game.jsonl in it.\n\nExit status: 0 success; 1 refused (bad orders, a bad game file, a failed check: nothing written); 2 usage (a wrong argument); 3 busy (another herald is writing the game: try again); 70 an internal fault (a bug in herald: please report it)."
@@ -40,8 +47,16 @@ pub struct Cli {
     /// writing the same game, in seconds, before it gives up (exit 3).
     #[arg(long, global = true, default_value_t = 30.0, value_name = "SECONDS")]
     pub wait: f64,
+    /// Print the version; with --verbose, also the commit it was built
+    /// from, the game-file format it writes and each ruleset's version and
+    /// hash.
+    #[arg(short = 'V', long)]
+    pub version: bool,
+    /// With --version: everything about the build.
+    #[arg(long, requires = "version")]
+    pub verbose: bool,
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -82,6 +97,10 @@ pub enum Command {
     Playtest(playtest::Args),
     /// Run games by mail: read mail, answer it, resolve, send (one pass, or --watch).
     Host(host::Args),
+    /// Print a shell's completion script (bash, zsh, fish).
+    Completions(completions::Args),
+    /// Write the manual pages, one per command, into a folder.
+    Man(man::Args),
 }
 
 /// Run a parsed command line; the output to print on success.
@@ -90,7 +109,15 @@ pub fn run(cli: Cli) -> Result<String> {
         return Err(Error::usage("--wait: a number of seconds from 0 to 86400"));
     }
     let wait = Duration::from_secs_f64(cli.wait);
-    match cli.command {
+    if cli.version {
+        return Ok(version::text(cli.verbose));
+    }
+    let Some(command) = cli.command else {
+        return Err(Error::usage(
+            "a command is needed (`herald --help` lists them)",
+        ));
+    };
+    match command {
         Command::Games(a) => games::run(a),
         Command::New(a) => new::run(a),
         Command::Check(a) => check::run(a),
@@ -109,6 +136,8 @@ pub fn run(cli: Cli) -> Result<String> {
         Command::Keygen(a) => keygen::run(a),
         Command::Playtest(a) => playtest::run(a),
         Command::Host(a) => host::run(a, wait),
+        Command::Completions(a) => completions::run(a),
+        Command::Man(a) => man::run(a),
     }
 }
 

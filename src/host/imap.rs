@@ -30,7 +30,7 @@ pub const HANDLED: &str = "$HeraldHandled";
 /// The connection under the IMAP session.
 pub enum Stream {
     Plain(TcpStream),
-    Tls(Box<native_tls::TlsStream<TcpStream>>),
+    Tls(Box<rustls::StreamOwned<rustls::ClientConnection, TcpStream>>),
 }
 
 impl Read for Stream {
@@ -98,24 +98,8 @@ pub(crate) fn tcp(server: &str, port: u16, timeout: u64) -> Result<TcpStream, Fa
     )))
 }
 
-fn handshake(
-    connector: &native_tls::TlsConnector,
-    server: &str,
-    tcp: TcpStream,
-) -> Result<Stream, Failure> {
-    connector
-        .connect(server, tcp)
-        .map(|s| Stream::Tls(Box::new(s)))
-        .map_err(|e| {
-            let m = format!("TLS with {server}: {e}");
-            if m.contains("certificate") || m.contains("verify") {
-                Failure::Config(format!(
-                    "{m} (a server with a self-signed certificate needs ca_file)"
-                ))
-            } else {
-                Failure::Temporary(m)
-            }
-        })
+fn handshake(c: &super::config::ServerConfig, tcp: TcpStream) -> Result<Stream, Failure> {
+    super::tls::handshake(c, tcp).map(|s| Stream::Tls(Box::new(s)))
 }
 
 /// One line from a plain stream, byte by byte (nothing read past it, so
@@ -190,13 +174,11 @@ impl ImapSource {
         );
         let mut client = match s.security {
             Security::Plain => imap::Client::new(Stream::Plain(tcp)),
-            Security::Tls => {
-                imap::Client::new(handshake(&super::tls::connector(s)?, &s.server, tcp)?)
-            }
+            Security::Tls => imap::Client::new(handshake(s, tcp)?),
             Security::Starttls => {
                 let tcp = starttls(tcp, &s.server)?;
                 // The greeting came before STARTTLS: nothing to read after.
-                imap::Client::new(handshake(&super::tls::connector(s)?, &s.server, tcp)?)
+                imap::Client::new(handshake(s, tcp)?)
             }
         };
         if s.security != Security::Starttls {

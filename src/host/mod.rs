@@ -49,7 +49,7 @@ pub mod smtp;
 pub mod source;
 pub mod state;
 pub mod status_page;
-mod tls;
+pub mod tls;
 pub mod write;
 
 /// What went wrong talking to a mail server or the disk, classified so the

@@ -457,6 +457,39 @@ fn a_wrong_smtp_password_stops_the_run_loudly_and_keeps_the_mail() {
 }
 
 #[test]
+fn smtp_checks_the_certificate_before_it_logs_in() {
+    let s = servers();
+    let host = s.account();
+    let red = s.account();
+    // The servers' certificate is self-signed: without ca_file it is not
+    // trusted, over STARTTLS and TLS alike, and the failure says so and
+    // what to do. The password is wrong too, and the failure is not the
+    // server's 535: nothing was sent past EHLO to a server not verified.
+    for (port, security) in [
+        (s.submission_port, Security::Starttls),
+        (s.smtps_port, Security::Tls),
+    ] {
+        let mut cfg = server(s, port, security, &host);
+        cfg.ca_file = None;
+        cfg.password = Secret::new("wrong-password-456");
+        let mut tx = Smtp::new(&cfg, &host.address).unwrap();
+        let e = tx
+            .send_to(&red.address, b"Subject: x\r\n\r\nx\r\n")
+            .unwrap_err();
+        let Failure::Config(m) = &e else {
+            panic!("{e}")
+        };
+        assert!(
+            m.contains("ca_file") && m.contains(&format!("127.0.0.1:{port}")) && !m.contains("535"),
+            "{m}"
+        );
+        assert!(matches!(tx.down(), Some(Failure::Config(_))));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert!(s.mails(&red).is_empty());
+}
+
+#[test]
 fn a_server_that_goes_down_mid_run_loses_and_doubles_nothing() {
     let s = servers();
     let host = s.account();

@@ -14,6 +14,7 @@ mod host_due;
 mod host_mail;
 mod host_safety;
 mod host_transport;
+mod install;
 mod layers;
 mod legal_now;
 mod mail;

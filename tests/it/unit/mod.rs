@@ -34,6 +34,7 @@ mod host_outbox;
 mod host_route;
 mod host_state;
 mod host_status_page;
+mod host_tls;
 mod mail_eml;
 mod mail_extract;
 mod names;
