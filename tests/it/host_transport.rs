@@ -474,7 +474,7 @@ fn smtp_checks_the_certificate_before_it_logs_in() {
         cfg.password = Secret::new("wrong-password-456");
         let mut tx = Smtp::new(&cfg, &host.address).unwrap();
         let e = tx
-            .send_to(&red.address, b"Subject: x\r\n\r\nx\r\n")
+            .send_to(&red.address, b"Subject: x\r\n\r\nx\r\n", &mut || {})
             .unwrap_err();
         let Failure::Config(m) = &e else {
             panic!("{e}")
