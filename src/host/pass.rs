@@ -187,6 +187,7 @@ pub fn run(p: &Pass) -> PassReport {
             .line(p.now_secs, "host", "failure", &[("error", &msg)]);
         r.host_problems.push(msg);
     }
+    crate::site::gallery::after_pass(dir, &mut r.host_problems);
     r
 }
 
