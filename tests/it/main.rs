@@ -22,6 +22,7 @@ mod pictures;
 mod playouts;
 mod playtest;
 mod readme;
+mod site;
 mod stack_wars;
 mod store;
 mod trust;
