@@ -361,7 +361,7 @@ pub fn view(
 /// What `seat` would see if nothing were hidden
 /// ([`crate::games::Game::omniscient_view`]): every enemy force with its
 /// power, and the enemy's own events (its moves, spending, scouting,
-/// income) told after `seat`'s, named by player.
+/// income) told after `seat`'s, as "south was told: …".
 pub fn omniscient(
     rules: &Ruleset,
     st: &State,
@@ -535,7 +535,7 @@ fn view_as(
                     everything
                         .then(|| tell(players, other, &s.event))
                         .flatten()
-                        .map(|t| format!("{}: {t}", players[other]))
+                        .map(|t| format!("{} was told: {t}", players[other]))
                 });
                 text.map(|text| EventView { turn: s.turn, text })
             })
