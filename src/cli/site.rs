@@ -26,13 +26,15 @@ pub struct Args {
 /// A static replay site of one game, or a host's gallery.
 pub fn run(a: Args) -> Result<String> {
     if let Some(dir) = &a.host {
-        let g = site::gallery::write(dir)?;
+        let g = crate::host::gallery::write(dir)?;
         let s = format!(
             "the gallery of {} lists {} finished games ({} sites built now): {}\n",
             dir.display(),
             g.games,
             g.built.len(),
-            dir.join(site::gallery::FOLDER).join("index.html").display()
+            crate::host::layout::HostDir::at(dir)
+                .gallery_index()
+                .display()
         );
         if !g.problems.is_empty() {
             let mut problems = g.problems;
@@ -64,7 +66,7 @@ pub fn run(a: Args) -> Result<String> {
             })?
             .seed,
     };
-    let built = site::build(&g, &seed, who, out)?;
+    let built = site::build(&g, &seed, who, out, site::Access::ByGame)?;
     let bytes: usize = built.files.iter().map(|(_, n)| n).sum();
     let lens = match built.who {
         Who::Everything => "the omniscient view".to_string(),

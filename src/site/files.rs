@@ -31,6 +31,11 @@ pub const JS: &str = include_str!("../../templates/site/site.js");
 /// The name of the marker every site holds.
 pub const MARKER: &str = "site.json";
 
+/// The marker of the site in folder `site`.
+pub fn marker(site: &Path) -> std::path::PathBuf {
+    site.join(MARKER)
+}
+
 /// A site's files, in the order they are written.
 pub struct Site {
     pub files: Vec<(&'static str, Vec<u8>)>,
@@ -135,10 +140,11 @@ pub fn game_js(text: &str) -> String {
 }
 
 /// Write `site` into `out`: a new or empty folder, or an earlier site
-/// (its marker there), whose files are replaced. A finished game's site
-/// is public (files 0644, folder 0755); a running game's is the
-/// moderator's or one player's (0600, 0700).
-pub fn write(site: &Site, out: &Path, public: bool) -> Result<Vec<(String, usize)>> {
+/// (its marker there), whose files are replaced. `over`: the site is of a
+/// finished game (it may carry the game file). `public`: its files are
+/// world-readable (0644, folder 0755), else the owner's alone (0600,
+/// 0700).
+pub fn write(site: &Site, out: &Path, over: bool, public: bool) -> Result<Vec<(String, usize)>> {
     match std::fs::symlink_metadata(out) {
         Err(_) => {
             std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
@@ -148,7 +154,7 @@ pub fn write(site: &Site, out: &Path, public: bool) -> Result<Vec<(String, usize
                 .map_err(|e| Error::io(out, e))?
                 .next()
                 .is_none();
-            if !empty && !out.join(MARKER).is_file() {
+            if !empty && !marker(out).is_file() {
                 return Err(Error::refused(format!(
                     "{}: a folder that is neither empty nor a herald site (no {MARKER}): give a new folder to --out",
                     out.display()
@@ -169,7 +175,7 @@ pub fn write(site: &Site, out: &Path, public: bool) -> Result<Vec<(String, usize
     };
     std::fs::set_permissions(out, std::fs::Permissions::from_mode(dir_mode))
         .map_err(|e| Error::io(out, e))?;
-    if !public {
+    if !over {
         // a running game's site no longer holds the game file
         let stale = out.join("game.js");
         if stale.is_file() {
@@ -180,10 +186,8 @@ pub fn write(site: &Site, out: &Path, public: bool) -> Result<Vec<(String, usize
     for (name, bytes) in &site.files {
         let p = out.join(name);
         write::atomic(&p, bytes, Durability::Replaceable)?;
-        if public {
-            std::fs::set_permissions(&p, std::fs::Permissions::from_mode(file_mode))
-                .map_err(|e| Error::io(&p, e))?;
-        }
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(file_mode))
+            .map_err(|e| Error::io(&p, e))?;
         written.push((name.to_string(), bytes.len()));
     }
     Ok(written)

@@ -10,15 +10,15 @@
 //!   own views ([`Who::Player`]); a running game only a player's own views
 //!   or the public one ([`Who::Public`]), and never carries the game file,
 //!   whose head and entries hold what reports hide.
-//! - [`gallery`]: the index of a host's finished games (`herald site
-//!   --host DIR`, and `herald host` after each pass).
+//! - A host's gallery of finished games (`herald site --host DIR`, and
+//!   `herald host` after each pass) is `crate::host::gallery`: it builds
+//!   these sites in paths of the host folder's layout.
 //!
 //! The page's script (`templates/site/site.js`) draws the frames, and
 //! recomputes the chain from the game file the site carries: SHA-256 and
 //! Ed25519 through the browser's Web Crypto, no request leaves the page.
 
 pub mod files;
-pub mod gallery;
 pub mod page;
 
 use crate::chain::body::{Body, Phase};
@@ -92,8 +92,19 @@ pub struct Built {
     pub who: Who,
 }
 
+/// Who may read the files of a site once written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// A finished game's site on its own (`herald site`): world-readable
+    /// (0644, folders 0755), to publish; a running game's stays private.
+    ByGame,
+    /// Always the owner's alone (0600, 0700): a site inside a host folder,
+    /// where every file is (docs/host.md); the moderator copies it out.
+    Private,
+}
+
 /// `herald site`: replay `g` with `seed` and write its site into `out`.
-pub fn build(g: &Loaded, seed: &str, who: Who, out: &Path) -> Result<Built> {
+pub fn build(g: &Loaded, seed: &str, who: Who, out: &Path, access: Access) -> Result<Built> {
     let over = g.head().outcome.is_some();
     if who == Who::Everything && !over {
         return Err(Error::usage(format!(
@@ -103,7 +114,7 @@ pub fn build(g: &Loaded, seed: &str, who: Who, out: &Path) -> Result<Built> {
     }
     let frames = frames(g, seed, who)?;
     let site = files::Site::new(g, who, &frames);
-    let written = files::write(&site, out, over)?;
+    let written = files::write(&site, out, over, over && access == Access::ByGame)?;
     Ok(Built {
         frames: frames.len(),
         files: written,

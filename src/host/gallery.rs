@@ -2,20 +2,20 @@
 //! each linking to its replay site in `DIR/gallery/<id>/` (`herald site
 //! --host DIR`, and `herald host` after every pass, beside its status
 //! page). A site is built once per chain head: a pass that finds a game's
-//! site made on its current head leaves it alone.
+//! site made on its current head leaves it alone. Every path in DIR comes
+//! from [`HostDir`]; the files inside a site folder from [`site::files`].
 
-use super::{build, files, Who};
+use super::layout::HostDir;
+use super::pass::list_games;
 use crate::board::svg::esc;
 use crate::error::{Error, Result};
 use crate::pipeline;
-use crate::store::{layout, limits, write as store_write};
+use crate::site::{self, build, files, Access, Who};
+use crate::store::{limits, write as store_write, GameDir};
 use serde_json::Value;
 use std::fmt::Write as _;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
-
-/// The gallery's folder inside a host's folder.
-pub const FOLDER: &str = "gallery";
 
 /// What one run of [`write`] did.
 #[derive(Debug, Default)]
@@ -50,9 +50,13 @@ fn head_of(game_file: &Path) -> Option<Value> {
 
 /// Build the sites of the finished games in the host folder `dir` that
 /// have none on their current chain head, and write the gallery's index.
+///
+/// Long (about 75 lines): the folder, then each game's site in turn, then
+/// the page.
 pub fn write(dir: &Path) -> Result<Gallery> {
-    let out = dir.join(FOLDER);
-    if out.join(layout::GAME_FILE).exists() {
+    let host = HostDir::at(dir);
+    let out = host.gallery();
+    if GameDir::at(&out).game_file().exists() {
         return Err(Error::refused(format!(
             "{}: a game's folder; the gallery needs this name: rename the game's folder",
             out.display()
@@ -61,29 +65,23 @@ pub fn write(dir: &Path) -> Result<Gallery> {
     if !out.is_dir() {
         std::fs::create_dir_all(&out).map_err(|e| Error::io(&out, e))?;
     }
-    std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o755))
+    // the host folder's modes: the moderator's alone (docs/host.md)
+    std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o700))
         .map_err(|e| Error::io(&out, e))?;
     let mut g = Gallery::default();
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .map_err(|e| Error::io(dir, e))?
-        .flatten()
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-        .filter_map(|e| e.file_name().to_str().map(str::to_string))
-        .filter(|n| crate::names::valid(n) && n != FOLDER)
-        .collect();
-    names.sort();
+    // the games the host runs (misnamed folders are the status page's)
+    let (names, _) = list_games(dir);
     let mut listed = Vec::new();
     for name in names {
-        let folder = dir.join(&name);
-        let game_file = layout::GameDir::at(&folder).game_file();
-        let Some(head) = head_of(&game_file) else {
+        let folder = host.game(&name);
+        let Some(head) = head_of(&folder.game_file()) else {
             continue;
         };
         if head["outcome"].is_null() || head["id"] != name.as_str() {
             continue;
         }
-        let site = out.join(&name);
-        let marker_at = site.join(files::MARKER);
+        let site = host.gallery_site(&name);
+        let marker_at = files::marker(&site);
         let marker = std::fs::read_to_string(&marker_at)
             .ok()
             .and_then(|t| serde_json::from_str::<Value>(&t).ok());
@@ -91,30 +89,33 @@ pub fn write(dir: &Path) -> Result<Gallery> {
             .as_ref()
             .is_some_and(|m| m["chain_head"] == head["log"]["head"] && m["view"] == "everything");
         if !fresh {
-            let made = pipeline::open(&folder).and_then(|(_, loaded)| {
+            let made = pipeline::open(folder.root()).and_then(|(_, loaded)| {
                 let seed = loaded.head().seed.clone().ok_or_else(|| {
                     Error::refused(format!("{name}: over, but its seed is not revealed"))
                 })?;
-                build(&loaded, &seed, Who::Everything, &site)
+                build(&loaded, &seed, Who::Everything, &site, Access::Private)
             });
             if let Err(e) = made {
                 g.problems.push(format!("{name}: {e}"));
                 continue;
             }
-            g.built.push(name.clone());
+            g.built.push(name.to_string());
         }
         let Ok(text) = std::fs::read_to_string(&marker_at) else {
             continue;
         };
         if let Ok(marker) = serde_json::from_str::<Value>(&text) {
-            listed.push(Listed { id: name, marker });
+            listed.push(Listed {
+                id: name.to_string(),
+                marker,
+            });
         }
     }
     g.games = listed.len();
     let page = index(&listed);
-    let p = out.join("index.html");
+    let p = host.gallery_index();
     store_write::atomic(&p, page.as_bytes(), store_write::Durability::Replaceable)?;
-    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o644))
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o600))
         .map_err(|e| Error::io(&p, e))?;
     Ok(g)
 }
@@ -139,7 +140,7 @@ fn index(listed: &[Listed]) -> String {
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <title>Finished games</title>\n<style>\n",
     );
-    h.push_str(files::CSS);
+    h.push_str(site::files::CSS);
     h.push_str("</style>\n</head>\n<body class=\"gallery\">\n<main>\n<h1>Finished games</h1>\n");
     let _ = writeln!(
         h,
