@@ -398,7 +398,7 @@ fn one_game(browser: &Browser, game: &str) {
     std::thread::sleep(Duration::from_millis(200));
     t.tab.wait_for_element("#name").unwrap();
     assert_eq!(t.name(), frame_name(&want[k]), "{game}: the phase's link");
-    if bless() && (game == "war-of-the-dukes" || game == "stack-wars") {
+    if bless() {
         let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/screenshots");
         t.screenshot(375, &shots.join(format!("site-{game}-375.png")));
         t.screenshot(1280, &shots.join(format!("site-{game}-1280.png")));
