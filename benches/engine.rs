@@ -19,6 +19,9 @@
 //! - `status/*`: `herald status` of a finished 423-phase Stack Wars demo
 //!   against a new game: the head line is read, the log only hashed. The
 //!   demo's folder size per phase is printed (storage, linear in phases).
+//! - `status/site_423_phases`: `herald site` of that demo (issue 34): the
+//!   replay, a board per phase and the pages; the site's size is printed,
+//!   and what its boards would weigh without the lines they share.
 //! - `picture/png`: one PNG board, made only when asked for
 //!   (`report --format png`), never on the resolve path.
 
@@ -276,8 +279,47 @@ fn status(c: &mut Criterion) {
     g.bench_function("verify_423_phases", |b| {
         b.iter(|| herald(&["verify", l.to_str().unwrap()]))
     });
+    let site = dir.join("site");
+    herald(&["site", l.to_str().unwrap(), "--out", site.to_str().unwrap()]);
+    site_sizes(&site);
+    g.bench_function("site_423_phases", |b| {
+        b.iter(|| herald(&["site", l.to_str().unwrap(), "--out", site.to_str().unwrap()]))
+    });
     g.finish();
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A site's files, and its boards' bytes with and without sharing lines.
+fn site_sizes(site: &Path) {
+    let mut total = 0;
+    for e in std::fs::read_dir(site).unwrap() {
+        let e = e.unwrap();
+        let n = e.metadata().unwrap().len();
+        total += n;
+        eprintln!("site: {} {n} bytes", e.file_name().to_string_lossy());
+    }
+    let js = std::fs::read_to_string(site.join("frames.js")).unwrap();
+    let data: serde_json::Value =
+        serde_json::from_str(&js[js.find("herald_site(").unwrap() + 12..js.rfind(");").unwrap()])
+            .unwrap();
+    let lines: Vec<usize> = data["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap().len() + 1)
+        .collect();
+    let mut unshared = 0;
+    for f in data["frames"].as_array().unwrap() {
+        for r in f["board"].as_str().unwrap_or("").split(',') {
+            let (a, b) = r.split_once('-').unwrap_or((r, r));
+            let (a, b): (usize, usize) = (a.parse().unwrap(), b.parse().unwrap());
+            unshared += lines[a..=b].iter().sum::<usize>();
+        }
+    }
+    eprintln!(
+        "site: {total} bytes in all; the boards alone would be {unshared} bytes unshared, {} shared lines",
+        lines.len()
+    );
 }
 
 fn picture(c: &mut Criterion) {

@@ -13,7 +13,8 @@
 //!
 //! ```text
 //! cli                      one file per subcommand: arguments in, one call into the library
-//! host                     the unattended mail host over many game folders
+//! host                     the unattended mail host over many game folders; its gallery
+//! site                     the replay site of a game, checked in the browser
 //! pipeline                 what happens to a game: create, check, resolve, replay, nmr, …
 //! playtest mail report     the lab's tournaments; mails in and out; reports from plain data
 //! store                    the game folder: layout, lock, atomic writes, secrets, limits
@@ -32,6 +33,8 @@
 
 pub mod cli;
 pub mod host;
+pub mod site;
+
 pub mod pipeline;
 
 pub mod mail;

@@ -21,6 +21,7 @@ mod passwd;
 mod playtest;
 mod report;
 mod resolve;
+mod site;
 mod status;
 mod undo;
 mod verify;
@@ -87,6 +88,8 @@ pub enum Command {
     Passwd(passwd::Args),
     /// Write a player's own reports and orders so far into a folder.
     Export(export::Args),
+    /// Write a static replay site of a game, checked in the browser (or a host's gallery).
+    Site(site::Args),
     /// Roll back the last resolved phase (replaying the log without it).
     Undo(undo::Args),
     /// Convert a game of herald 0.1 (game.json) into a game folder.
@@ -131,6 +134,7 @@ pub fn run(cli: Cli) -> Result<String> {
         Command::Deadline(a) => deadline::run(a, wait),
         Command::Passwd(a) => passwd::run(a, wait),
         Command::Export(a) => export::run(a),
+        Command::Site(a) => site::run(a),
         Command::Undo(a) => undo::run(a, wait),
         Command::Convert(a) => convert::run(a),
         Command::Keygen(a) => keygen::run(a),

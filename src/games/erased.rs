@@ -86,6 +86,15 @@ pub trait Rules: Any + Send + Sync + sealed::Sealed {
         seat: Seat,
         events: &[(u32, Value)],
     ) -> Result<AnyView, String>;
+    /// What `seat` would see if nothing were hidden
+    /// ([`Game::omniscient_view`]): only for a game that is over.
+    fn omniscient_view(
+        &self,
+        state: &AnyState,
+        players: &[String],
+        seat: Seat,
+        events: &[(u32, Value)],
+    ) -> Result<AnyView, String>;
     /// A view as JSON: the machine-readable report's body.
     fn view_json(&self, view: &AnyView) -> Value;
     fn outcome(&self, state: &AnyState, players: &[String]) -> Option<Outcome>;
@@ -224,13 +233,19 @@ impl<G: BuiltIn> Rules for Erased<G> {
         seat: Seat,
         events: &[(u32, Value)],
     ) -> Result<AnyView, String> {
-        let mut seen = Vec::with_capacity(events.len());
-        for (turn, e) in events {
-            let event = G::Event::deserialize(e)
-                .map_err(|e| format!("a logged event does not read: {e}"))?;
-            seen.push(Seen { turn: *turn, event });
-        }
+        let seen = seen::<G>(events)?;
         let v = G::view(&self.ruleset, state::<G>(s), players, seat, &seen);
+        Ok(AnyView(Box::new(v)))
+    }
+    fn omniscient_view(
+        &self,
+        s: &AnyState,
+        players: &[String],
+        seat: Seat,
+        events: &[(u32, Value)],
+    ) -> Result<AnyView, String> {
+        let seen = seen::<G>(events)?;
+        let v = G::omniscient_view(&self.ruleset, state::<G>(s), players, seat, &seen);
         Ok(AnyView(Box::new(v)))
     }
     fn view_json(&self, v: &AnyView) -> Value {
@@ -257,6 +272,17 @@ impl<G: BuiltIn> Rules for Erased<G> {
         serde_json::to_value(G::compose(&self.ruleset, state::<G>(s), seat))
             .expect("composer data serialises")
     }
+}
+
+/// Logged events (turn, JSON) read as game `G`'s, for a view.
+fn seen<G: Game>(events: &[(u32, Value)]) -> Result<Vec<Seen<G::Event>>, String> {
+    let mut seen = Vec::with_capacity(events.len());
+    for (turn, e) in events {
+        let event =
+            G::Event::deserialize(e).map_err(|e| format!("a logged event does not read: {e}"))?;
+        seen.push(Seen { turn: *turn, event });
+    }
+    Ok(seen)
 }
 
 fn events_json<G: Game>(events: &[G::Event]) -> Vec<Value> {

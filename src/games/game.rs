@@ -197,6 +197,21 @@ pub trait Game: 'static {
         seat: Seat,
         events: &[Seen<Self::Event>],
     ) -> Self::View;
+    /// What `seat` would see if the game hid nothing: every piece, power
+    /// and fact of the state, every event told in full, from `seat`'s side
+    /// (its pieces are "yours"). The omniscient view of a finished game's
+    /// archive (`herald site`), where nothing is secret any more; never
+    /// shown while a game runs. A game whose views hide nothing returns
+    /// [`Game::view`]; a game with fog or hidden powers shows what the view
+    /// leaves out, so that `omniscient_view == view` for every seat exactly
+    /// when no seat is told less than the whole truth.
+    fn omniscient_view(
+        ruleset: &Self::Ruleset,
+        state: &Self::State,
+        players: &[String],
+        seat: Seat,
+        events: &[Seen<Self::Event>],
+    ) -> Self::View;
     fn outcome(ruleset: &Self::Ruleset, state: &Self::State, players: &[String])
         -> Option<Outcome>;
 

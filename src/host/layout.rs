@@ -15,6 +15,8 @@
 //!   state/seen                mails for no game already answered (sha256, one a line)
 //!   state/replies             when each address was last sent a refusal (the hourly limit)
 //!   outbox/                   mails from the host's own address (answers to mail for no game)
+//!   gallery/index.html        the finished games, each linking to its replay site
+//!   gallery/<game>/           a finished game's replay site (site::files names its files)
 //!   <game>/                   one game folder per game (store::layout)
 //! ```
 
@@ -29,10 +31,11 @@ pub const DEFAULT_LOG: &str = "host.log";
 const LOCK: &str = "host.lock";
 const STATE: &str = "state";
 const OUTBOX: &str = "outbox";
+const GALLERY: &str = "gallery";
 
 /// Names in DIR that are the host's own, never game folders (a game id
 /// may not be one of them: its folder would be taken for the host's).
-pub const RESERVED: [&str; 2] = [STATE, OUTBOX];
+pub const RESERVED: [&str; 3] = [STATE, OUTBOX, GALLERY];
 
 /// A host folder.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -97,6 +100,19 @@ impl HostDir {
     /// `DIR/outbox/`: mails from the host's own address.
     pub fn outbox(&self) -> PathBuf {
         self.root.join(OUTBOX)
+    }
+
+    /// `DIR/gallery/`: the finished games' replay sites.
+    pub fn gallery(&self) -> PathBuf {
+        self.root.join(GALLERY)
+    }
+    /// `DIR/gallery/index.html`: the gallery's page.
+    pub fn gallery_index(&self) -> PathBuf {
+        self.gallery().join("index.html")
+    }
+    /// `DIR/gallery/<game>/`: the replay site of a finished game.
+    pub fn gallery_site(&self, game: &Name) -> PathBuf {
+        self.gallery().join(game.as_str())
     }
 
     /// The folder of game `game`: `DIR/<game>/`.

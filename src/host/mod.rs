@@ -30,13 +30,16 @@
 //! - [`state`]: the host's record of each game, `DIR/state/<game>.json`;
 //! - [`due`]: early and deadline resolution, reminders, the end, and the
 //!   idle check that leaves an unchanged game closed;
-//! - [`status_page`]: `DIR/index.html` and `DIR/index.json`.
+//! - [`status_page`]: `DIR/index.html` and `DIR/index.json`;
+//! - [`gallery`]: `DIR/gallery/`, the finished games' replay sites
+//!   (`crate::site`) and their index.
 //!
 //! `docs/host.md` describes it all.
 
 pub mod commands;
 pub mod config;
 pub mod due;
+pub mod gallery;
 pub mod guard;
 pub mod imap;
 pub mod layout;

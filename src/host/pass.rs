@@ -10,7 +10,7 @@
 //! 3. game time: `due::run` for every game, in parallel;
 //! 4. mail out: every game's `outbox/` and `DIR/outbox/` through one SMTP
 //!    sender; `state.last_out` and refusals recorded;
-//! 5. the status page.
+//! 5. the gallery of finished games (`DIR/gallery/`) and the status page.
 //!
 //! Nothing is lost: a mail is marked handled only after what it produced
 //! is on disk, and the content hash in the game's `inbox/seen` (or
@@ -196,6 +196,8 @@ pub fn run(p: &Pass) -> PassReport {
 }
 
 fn status_page(p: &Pass, games: &[Name], r: &mut PassReport) {
+    // the gallery first, so the status page names what went wrong in it
+    super::gallery::after_pass(&p.cfg.dir, &mut r.host_problems);
     let states: Vec<(Name, GameState)> = games
         .iter()
         .map(|g| {

@@ -29,7 +29,7 @@ fn bless() -> bool {
     std::env::var_os("HERALD_BLESS").is_some_and(|v| v == "1")
 }
 
-fn browser() -> Browser {
+pub(crate) fn browser() -> Browser {
     assert!(
         Path::new(BROWSER).exists(),
         "{BROWSER} is missing: the composer tests need Debian's chromium (`.ci/run` installs it)"

@@ -394,6 +394,14 @@ fn play_by_mail_with(
     );
     let (code, o, e) = herald(&["verify", &folder.display().to_string()]);
     assert_eq!(code, 0, "{o}{e}");
+    // The pass wrote the gallery beside the status page: the finished
+    // game's replay site, with its game file for the page's checker.
+    let gallery = std::fs::read_to_string(h.dir.join("gallery/index.html")).unwrap();
+    assert!(
+        gallery.contains(&format!("href=\"{id}/index.html\"")),
+        "{gallery}"
+    );
+    assert!(h.dir.join("gallery").join(&id).join("game.js").is_file());
     let kept: Vec<Vec<u8>> = accts.iter().flat_map(|a| s.wait_for_mails(a, 1)).collect();
     witnesses_hold(&folder, &h.dir.join("kept"), &kept);
 }

@@ -26,6 +26,7 @@ mod pictures;
 mod playouts;
 mod playtest;
 mod readme;
+mod site;
 mod stack_wars;
 mod store;
 mod trust;

@@ -233,6 +233,17 @@ impl Game for Hexwar {
         view::view(rules, st, players, seat, events)
     }
 
+    /// HEXWAR hides nothing: every piece and event is public.
+    fn omniscient_view(
+        rules: &Ruleset,
+        st: &State,
+        players: &[String],
+        seat: Seat,
+        events: &[Seen<Event>],
+    ) -> view::View {
+        Self::view(rules, st, players, seat, events)
+    }
+
     /// A missed turn passes under `hold` (HEXWAR has `pass`); the default.
     const NMR: &'static [crate::games::Nmr] = &[crate::games::Nmr::Hold, crate::games::Nmr::Bot];
 

@@ -449,6 +449,17 @@ impl Game for NorseWars {
         view::view(rules, st, players, seat, events)
     }
 
+    /// Norse Wars hides, under fog, what lies beyond sight: here every hex is in sight of `seat` and every event is told in full.
+    fn omniscient_view(
+        rules: &Ruleset,
+        st: &State,
+        players: &[String],
+        seat: Seat,
+        events: &[Seen<Event>],
+    ) -> view::View {
+        view::omniscient(rules, st, players, seat, events)
+    }
+
     /// Dropped out: eliminated, pieces removed (see games/norse-wars.md).
     /// Not while Shields are drafted: the draft's turn order has no gap for
     /// a missing seat, so the bot drafts for them and the drop-out happens at

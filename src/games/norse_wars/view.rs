@@ -77,12 +77,17 @@ pub fn marker(seat: usize) -> String {
 /// Which hexes `seat` sees: all without fog (or once the game is over),
 /// else those within range of a piece of theirs or a living teammate's.
 pub fn vision(rules: &Ruleset, st: &State, seat: Seat) -> Vec<bool> {
+    sight(rules, st, seat, false)
+}
+
+/// [`vision`], or every hex where `everything` (the omniscient view).
+fn sight(rules: &Ruleset, st: &State, seat: Seat, everything: bool) -> Vec<bool> {
     let all = Hex::spiral_area(st.grid_radius);
     let g = st.grid_radius;
     let side = (2 * g + 1) as usize;
     let idx = |h: Hex| ((h.q + g) as usize) * side + (h.r + g) as usize;
     let mut v = vec![false; side * side];
-    if !st.options.fog || st.phase == Phase::Over {
+    if everything || !st.options.fog || st.phase == Phase::Over {
         for h in all {
             v[idx(h)] = true;
         }
@@ -146,6 +151,8 @@ struct Seer<'a> {
     labels: HexagonLabels,
     seen: Vec<bool>,
     seat: Seat,
+    /// The omniscient view: nothing is hidden.
+    everything: bool,
 }
 
 impl Seer<'_> {
@@ -403,6 +410,7 @@ impl Seer<'_> {
             }
             Event::Starving { seat } => {
                 if self.st.options.fog
+                    && !self.everything
                     && self.st.seats[*seat as usize].team != self.st.seats[self.seat].team
                     && self.st.phase != Phase::Over
                 {
@@ -438,15 +446,38 @@ pub fn view(
     seat: Seat,
     events: &[Seen<Event>],
 ) -> View {
+    view_as(rules, st, players, seat, events, false)
+}
+
+/// What `seat` would see without fog: [`crate::games::Game::omniscient_view`].
+pub fn omniscient(
+    rules: &Ruleset,
+    st: &State,
+    players: &[String],
+    seat: Seat,
+    events: &[Seen<Event>],
+) -> View {
+    view_as(rules, st, players, seat, events, true)
+}
+
+fn view_as(
+    rules: &Ruleset,
+    st: &State,
+    players: &[String],
+    seat: Seat,
+    events: &[Seen<Event>],
+    everything: bool,
+) -> View {
     let seer = Seer {
         st,
         players,
         labels: st.labels(),
-        seen: vision(rules, st, seat),
+        seen: sight(rules, st, seat, everything),
         seat,
+        everything,
     };
     let team = st.seats[seat].team;
-    let fog = st.options.fog && st.phase != Phase::Over;
+    let fog = st.options.fog && st.phase != Phase::Over && !everything;
     let player_views = st
         .seats
         .iter()

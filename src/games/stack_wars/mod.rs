@@ -312,6 +312,17 @@ impl Game for StackWars {
         view::view(rules, st, players, seat, events)
     }
 
+    /// Stack Wars hides nothing: every stack and event is public.
+    fn omniscient_view(
+        rules: &Ruleset,
+        st: &State,
+        players: &[String],
+        seat: Seat,
+        events: &[Seen<Event>],
+    ) -> view::View {
+        Self::view(rules, st, players, seat, events)
+    }
+
     /// Dropping out is resigning: the other side wins (games/stack-wars.md).
     fn drop_out(_: &Ruleset, st: &State, seat: Seat) -> Option<(State, Vec<Event>)> {
         if st.result.is_some() {

@@ -191,6 +191,17 @@ impl Game for UnfoughtBattle {
         view::view(rules, st, players, seat, events)
     }
 
+    /// The Unfought Battle hides the enemy out of sight, the powers not yet known and the enemy's own moves, spending and scouting: here every force shows with its power, and the other side's events are told too.
+    fn omniscient_view(
+        rules: &Ruleset,
+        st: &State,
+        players: &[String],
+        seat: Seat,
+        events: &[Seen<Event>],
+    ) -> view::View {
+        view::omniscient(rules, st, players, seat, events)
+    }
+
     /// Missed orders: `hold` (the default: every force holds; a missed
     /// deployment gets the bot's), `repeat` (last turn's orders, where all
     /// still stand), `bot`. See games/unfought-battle.md.

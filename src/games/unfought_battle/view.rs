@@ -415,16 +415,45 @@ pub fn view(
     seat: Seat,
     events: &[Seen<Event>],
 ) -> View {
+    view_as(rules, st, players, seat, events, false)
+}
+
+/// What `seat` would see if nothing were hidden
+/// ([`crate::games::Game::omniscient_view`]): every enemy force with its
+/// power, and the enemy's own events (its moves, spending, scouting,
+/// income) told after `seat`'s, as "south was told: …".
+pub fn omniscient(
+    rules: &Ruleset,
+    st: &State,
+    players: &[String],
+    seat: Seat,
+    events: &[Seen<Event>],
+) -> View {
+    view_as(rules, st, players, seat, events, true)
+}
+
+/// The view; `everything`: the omniscient one.
+///
+/// Long (about 190 lines): one struct literal, every field of the report.
+fn view_as(
+    rules: &Ruleset,
+    st: &State,
+    players: &[String],
+    seat: Seat,
+    events: &[Seen<Event>],
+    everything: bool,
+) -> View {
     let me = &st.sides[seat];
     let them = &st.sides[1 - seat];
     let over = st.phase == Phase::Over;
-    let sees = |h: Hex| over || me.living().any(|f| f.at.distance(h) <= rules.sight.range);
+    let revealed = over || everything;
+    let sees = |h: Hex| revealed || me.living().any(|f| f.at.distance(h) <= rules.sight.range);
     // What the viewer can deduce: every power is used once; those known
     // (scouted, fought, fallen) are accounted for.
     let known_powers: Vec<u8> = them
         .forces
         .iter()
-        .filter(|f| over || me.knows(f.id))
+        .filter(|f| revealed || me.knows(f.id))
         .map(|f| f.power)
         .collect();
     let mut unknown: Vec<u8> = rules
@@ -439,7 +468,7 @@ pub fn view(
     let mut seen: Vec<(Hex, Option<u8>)> = them
         .living()
         .filter(|f| sees(f.at))
-        .map(|f| (f.at, (over || me.knows(f.id)).then_some(f.power)))
+        .map(|f| (f.at, (revealed || me.knows(f.id)).then_some(f.power)))
         .collect();
     seen.sort();
     let enemies = seen
@@ -562,7 +591,14 @@ pub fn view(
         events: events
             .iter()
             .filter_map(|s| {
-                tell(players, seat, &s.event).map(|text| EventView { turn: s.turn, text })
+                let text = tell(players, seat, &s.event).or_else(|| {
+                    let other = 1 - seat;
+                    everything
+                        .then(|| tell(players, other, &s.event))
+                        .flatten()
+                        .map(|t| format!("{} was told: {t}", players[other]))
+                });
+                text.map(|text| EventView { turn: s.turn, text })
             })
             .collect(),
         arrows: {
@@ -570,6 +606,11 @@ pub fn view(
             let mut out = Vec::new();
             for s in events.iter().filter(|s| Some(s.turn) == last) {
                 arrows(seat, &s.event, &mut out);
+                if everything {
+                    if let Event::Moved { .. } = s.event {
+                        arrows(1 - seat, &s.event, &mut out);
+                    }
+                }
             }
             out
         },

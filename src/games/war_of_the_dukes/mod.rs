@@ -224,6 +224,17 @@ impl Game for WarOfTheDukes {
         view::view(rules, st, players, seat, events)
     }
 
+    /// War of the Dukes hides nothing in a resolved state: the two deployments are revealed together by the phase that resolves them, and every unit on the map is public after it.
+    fn omniscient_view(
+        rules: &Ruleset,
+        st: &State,
+        players: &[String],
+        seat: Seat,
+        events: &[Seen<Event>],
+    ) -> view::View {
+        Self::view(rules, st, players, seat, events)
+    }
+
     /// Missed orders: `hold` (the default: the side does nothing this
     /// phase; a missed deployment gets the bot's) or `bot`. See
     /// games/war-of-the-dukes.md.

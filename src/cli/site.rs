@@ -1,0 +1,85 @@
+use crate::error::{Error, Result};
+use crate::pipeline;
+use crate::site::{self, Who};
+use crate::store::Secrets;
+use std::path::PathBuf;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The game folder (or its game.jsonl; a published game.jsonl of a
+    /// finished game will do).
+    #[arg(required_unless_present = "host")]
+    pub game: Option<PathBuf>,
+    /// The folder to write the site into: new, empty, or an earlier site.
+    #[arg(long, required_unless_present = "host")]
+    pub out: Option<PathBuf>,
+    /// Show the game as this player was told it, phase by phase (the only
+    /// view besides the public one while the game runs).
+    #[arg(long = "for")]
+    pub player: Option<String>,
+    /// Build the gallery of a host's finished games instead:
+    /// DIR/gallery/index.html and a site per game beside it.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["game", "out", "player"])]
+    pub host: Option<PathBuf>,
+}
+
+/// A static replay site of one game, or a host's gallery.
+pub fn run(a: Args) -> Result<String> {
+    if let Some(dir) = &a.host {
+        let g = crate::host::gallery::write(dir)?;
+        let s = format!(
+            "the gallery of {} lists {} finished games ({} sites built now): {}\n",
+            dir.display(),
+            g.games,
+            g.built.len(),
+            crate::host::layout::HostDir::at(dir)
+                .gallery_index()
+                .display()
+        );
+        if !g.problems.is_empty() {
+            let mut problems = g.problems;
+            problems.push(s.trim_end().to_string());
+            return Err(Error::all(problems));
+        }
+        return Ok(s);
+    }
+    let (Some(game), Some(out)) = (&a.game, &a.out) else {
+        return Err(Error::usage(
+            "give the game folder and --out DIR, or --host DIR",
+        ));
+    };
+    let (store, g) = pipeline::open(game)?;
+    let who = match &a.player {
+        Some(p) => Who::Player(g.seat_of(p)?),
+        None if g.head().outcome.is_some() => Who::Everything,
+        None => Who::Public,
+    };
+    let seed = match &g.head().seed {
+        Some(s) => s.clone(),
+        None => Secrets::read(&store.dir.secrets())
+            .map_err(|e| {
+                Error::refused(format!(
+                    "{} is still running and its seed is secret until the end: its site needs the moderator's game folder, whose secrets file holds it ({})",
+                    g.head().id,
+                    e.problems.join("; ")
+                ))
+            })?
+            .seed,
+    };
+    let built = site::build(&g, &seed, who, out, site::Access::ByGame)?;
+    let bytes: usize = built.files.iter().map(|(_, n)| n).sum();
+    let lens = match built.who {
+        Who::Everything => "the omniscient view".to_string(),
+        Who::Player(s) => format!("{}'s own view", g.head().players[s].id),
+        Who::Public => "the public view".to_string(),
+    };
+    Ok(format!(
+        "wrote the site of {} ({lens}, {} phases, {} files, {} KiB) into {}; open {}\n",
+        g.head().id,
+        built.frames.saturating_sub(1),
+        built.files.len(),
+        bytes.div_ceil(1024),
+        out.display(),
+        out.join("index.html").display()
+    ))
+}

@@ -1,0 +1,274 @@
+//! The replay site: a static folder a reader browses to follow a game
+//! phase by phase and checks in the browser (`herald site`, issue 34).
+//!
+//! - [`build`]: replay the game from its genesis with the seed (so a site
+//!   is only made of a game that replays), work out one *frame* per
+//!   resolved phase (and one for the start) as the chosen reader may see
+//!   it ([`Who`]), and write the folder ([`files`]).
+//! - Who sees what: a finished game shows the whole truth
+//!   ([`Who::Everything`], the games' `omniscient_view`), or one player's
+//!   own views ([`Who::Player`]); a running game only a player's own views
+//!   or the public one ([`Who::Public`]), and never carries the game file,
+//!   whose head and entries hold what reports hide.
+//! - A host's gallery of finished games (`herald site --host DIR`, and
+//!   `herald host` after each pass) is `crate::host::gallery`: it builds
+//!   these sites in paths of the host folder's layout.
+//!
+//! The page's script (`templates/site/site.js`) draws the frames, and
+//! recomputes the chain from the game file the site carries: SHA-256 and
+//! Ed25519 through the browser's Web Crypto, no request leaves the page.
+
+pub mod files;
+pub mod page;
+
+use crate::chain::body::{Body, Phase};
+use crate::error::{Error, Result};
+use crate::games::{AnyView, Seat};
+use crate::pipeline::loaded::summary;
+use crate::pipeline::replay::replay;
+use crate::pipeline::Loaded;
+use serde::Serialize;
+use serde_json::Value;
+use std::path::Path;
+
+/// Whose eyes a site shows the game through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Who {
+    /// The whole truth: only for a game that is over.
+    Everything,
+    /// One player's own view of each phase, as their reports told it.
+    Player(Seat),
+    /// What every player is told: a board only where no player is told
+    /// less than the whole truth, the rolls everyone sees, who sent orders.
+    Public,
+}
+
+/// One phase as the site shows it (the first frame: the start).
+#[derive(Debug, Clone, Serialize)]
+pub struct Frame {
+    /// The log entry after which the game stands so (0: the genesis).
+    pub entry: usize,
+    /// The turn the phase resolved (`None` for the start).
+    pub turn: Option<u32>,
+    pub phase: String,
+    pub resolved_at: Option<String>,
+    /// The board as SVG, or `None` where this reader may not see it.
+    #[serde(skip)]
+    pub board: Option<String>,
+    /// Why there is no board, when there is none.
+    pub no_board: Option<String>,
+    pub events: Vec<String>,
+    pub orders: Vec<Orders>,
+    pub rolls: Vec<Roll>,
+    pub dropped: Vec<String>,
+    /// What the game waits for after this phase, or how it ended.
+    pub next: String,
+}
+
+/// One player's orders of a phase, as far as the reader may see them.
+#[derive(Debug, Clone, Serialize)]
+pub struct Orders {
+    pub player: String,
+    /// The orders as herald read them; `None`: hidden from this reader
+    /// (that orders came in is public).
+    pub lines: Option<Vec<String>>,
+    /// The missed-order policy that stood in, if herald did.
+    pub nmr: Option<String>,
+}
+
+/// A die and what it decided.
+#[derive(Debug, Clone, Serialize)]
+pub struct Roll {
+    pub sides: u32,
+    pub value: u32,
+    pub what: String,
+}
+
+/// What [`build`] made.
+pub struct Built {
+    pub frames: usize,
+    pub files: Vec<(String, usize)>,
+    pub over: bool,
+    pub who: Who,
+}
+
+/// Who may read the files of a site once written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// A finished game's site on its own (`herald site`): world-readable
+    /// (0644, folders 0755), to publish; a running game's stays private.
+    ByGame,
+    /// Always the owner's alone (0600, 0700): a site inside a host folder,
+    /// where every file is (docs/host.md); the moderator copies it out.
+    Private,
+}
+
+/// `herald site`: replay `g` with `seed` and write its site into `out`.
+pub fn build(g: &Loaded, seed: &str, who: Who, out: &Path, access: Access) -> Result<Built> {
+    let over = g.head().outcome.is_some();
+    if who == Who::Everything && !over {
+        return Err(Error::usage(format!(
+            "{} is still running: its site shows one player's own view (--for PLAYER) or the public view, never a hidden fact before the end",
+            g.head().id
+        )));
+    }
+    let frames = frames(g, seed, who)?;
+    let site = files::Site::new(g, who, &frames);
+    let written = files::write(&site, out, over, over && access == Access::ByGame)?;
+    Ok(Built {
+        frames: frames.len(),
+        files: written,
+        over,
+        who,
+    })
+}
+
+/// Every frame of the game as `who` may see it, by replaying it.
+pub fn frames(g: &Loaded, seed: &str, who: Who) -> Result<Vec<Frame>> {
+    let n = g.record.entries.len();
+    let mut frames = Vec::new();
+    let players = g.players();
+    let replayed = replay(&g.record, &g.genesis, seed, n, |at, i| {
+        let phase = if i == 0 {
+            None
+        } else {
+            match at.record.entries[i].decode() {
+                Ok(Body::Phase(p)) => Some(p),
+                _ => return Ok(()),
+            }
+        };
+        frames.push(frame(at, i, phase.as_ref(), &players, who)?);
+        Ok(())
+    })?;
+    if let Err(found) = replayed {
+        return Err(Error::all(
+            found
+                .into_iter()
+                .map(|p| format!("the log does not replay: {p}"))
+                .collect(),
+        ));
+    }
+    Ok(frames)
+}
+
+/// The game after entry `i` (a phase, or the genesis) as `who` sees it.
+fn frame(
+    g: &Loaded,
+    i: usize,
+    phase: Option<&Phase>,
+    players: &[String],
+    who: Who,
+) -> Result<Frame> {
+    let rules = g.rules.as_ref();
+    let events: Vec<(u32, Value)> = phase
+        .map(|p| p.events.iter().map(|e| (p.turn, e.clone())).collect())
+        .unwrap_or_default();
+    let err = Error::refused;
+    let seen: Option<AnyView> = match who {
+        Who::Everything => Some(
+            g.rules
+                .omniscient_view(&g.state, players, 0, &events)
+                .map_err(err)?,
+        ),
+        Who::Player(seat) => Some(rules.view(&g.state, players, seat, &events).map_err(err)?),
+        Who::Public => {
+            let mut open = true;
+            for s in 0..players.len() {
+                let told = rules.view(&g.state, players, s, &events).map_err(err)?;
+                let all = rules
+                    .omniscient_view(&g.state, players, s, &events)
+                    .map_err(err)?;
+                if rules.view_json(&told) != rules.view_json(&all) {
+                    open = false;
+                    break;
+                }
+            }
+            if open {
+                Some(rules.view(&g.state, players, 0, &events).map_err(err)?)
+            } else {
+                None
+            }
+        }
+    };
+    let (board, told) = match &seen {
+        Some(v) => (Some(rules.svg_board(v)), event_texts(&rules.view_json(v))),
+        None => (None, Vec::new()),
+    };
+    let no_board = board.is_none().then(|| {
+        "this game hides something from its players while it runs: each player sees the board in their own reports (a site --for them), and everyone sees it when the game ends".to_string()
+    });
+    let reader = match who {
+        Who::Player(s) => Some(players[s].as_str()),
+        _ => None,
+    };
+    let orders = phase
+        .map(|p| {
+            p.orders
+                .iter()
+                .map(|o| Orders {
+                    player: o.player.clone(),
+                    lines: (who == Who::Everything || reader == Some(o.player.as_str())).then(
+                        || {
+                            if o.read.is_empty() {
+                                // herald 0.1 kept the file, not the orders as read
+                                vec![o.text.clone()]
+                            } else {
+                                o.read.clone()
+                            }
+                        },
+                    ),
+                    nmr: o.nmr.clone(),
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let rolls = phase
+        .map(|p| {
+            p.rolls
+                .iter()
+                .filter(|r| match (&r.seen_by, who) {
+                    (None, _) | (_, Who::Everything) => true,
+                    (Some(by), Who::Player(s)) => by.iter().any(|x| *x == players[s]),
+                    (Some(_), Who::Public) => false,
+                })
+                .map(|r| Roll {
+                    sides: r.sides,
+                    value: r.value,
+                    what: r.what.clone(),
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let (phase_now, awaiting, outcome) = summary(rules, &g.state, players);
+    let next = match outcome {
+        Some(o) => format!("the game is over: {}", o.summary),
+        None if awaiting.is_empty() => format!("next: {phase_now}"),
+        None => format!("next: {phase_now}, awaiting {}", awaiting.join(", ")),
+    };
+    Ok(Frame {
+        entry: i,
+        turn: phase.map(|p| p.turn),
+        phase: phase.map_or_else(|| "start".to_string(), |p| p.phase.clone()),
+        resolved_at: phase.map(|p| p.resolved_at.clone()),
+        board,
+        no_board,
+        events: told,
+        orders,
+        rolls,
+        dropped: phase.map(|p| p.dropped.clone()).unwrap_or_default(),
+        next,
+    })
+}
+
+/// The events a view tells, as text: every game's view lists them as
+/// `events: [{turn, text, …}]`.
+fn event_texts(view: &Value) -> Vec<String> {
+    view["events"]
+        .as_array()
+        .map(|list| {
+            list.iter()
+                .filter_map(|e| e["text"].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
