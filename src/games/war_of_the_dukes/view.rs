@@ -43,6 +43,23 @@ pub struct UnitView {
     pub in_zoc: bool,
 }
 
+/// One attack's odds before the die, for the order form (issue 30): the
+/// resolver's own numbers (`combat::forecast`).
+#[derive(Debug, Clone, Serialize)]
+pub struct OddsView {
+    /// The order: `attack 0915 with I3 I4 A2`.
+    pub order: String,
+    /// `attack 13 : defence 10, odds 1-1`.
+    pub summary: String,
+    /// Each die face's result: `1 AR`, … (the terrain's modifier added).
+    pub dice: Vec<String>,
+    /// The modifier in words, `+2 forest`; empty without one.
+    pub modifier: String,
+    /// The attackers and the defenders with their strengths.
+    pub attackers: Vec<String>,
+    pub defenders: Vec<String>,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct EventView {
     /// The game file's turn (phase count) the event happened in.
@@ -83,6 +100,8 @@ pub struct View {
     pub events: Vec<EventView>,
     /// Hints for the order form: what each piece can do now.
     pub legal: Vec<String>,
+    /// The odds of each attack the hints list, as the map stands.
+    pub odds: Vec<OddsView>,
     /// Your city and fortress hexes (each gets a unit at deployment).
     pub strongpoints: Vec<String>,
     pub kaiserburg: String,
@@ -145,23 +164,23 @@ fn arrows(e: &Event, out: &mut Vec<Arrow>) {
     }
 }
 
+/// A fighter in words: `I3 0914 (5 ×2 Duke = 10, bombarding)`.
+fn fighter(f: &Fighter) -> String {
+    let v = if f.how == f.value.to_string() {
+        f.how.clone()
+    } else {
+        format!("{} = {}", f.how, f.value)
+    };
+    format!(
+        "{} {} ({v}{})",
+        f.unit,
+        f.at,
+        if f.bombard { ", bombarding" } else { "" }
+    )
+}
+
 fn fighters(list: &[Fighter]) -> String {
-    list.iter()
-        .map(|f| {
-            let v = if f.how == f.value.to_string() {
-                f.how.clone()
-            } else {
-                format!("{} = {}", f.how, f.value)
-            };
-            format!(
-                "{} {} ({v}{})",
-                f.unit,
-                f.at,
-                if f.bombard { ", bombarding" } else { "" }
-            )
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
+    list.iter().map(fighter).collect::<Vec<_>>().join(", ")
 }
 
 pub fn fate(f: &Fate) -> String {
@@ -347,6 +366,61 @@ pub fn hints(rules: &Ruleset, st: &State, side: Side) -> Vec<String> {
     }
 }
 
+/// The odds of every attack [`hints`] lists (each enemy hex, with every
+/// unit of `side` that reaches it), as the map stands now.
+pub fn odds(rules: &Ruleset, st: &State, side: Side) -> Vec<OddsView> {
+    if st.phase != Phase::Play(side) {
+        return Vec::new();
+    }
+    let board = st.board(rules);
+    let none = std::collections::BTreeSet::new();
+    let mut out = Vec::new();
+    for t in 0..board.occ.len() as u16 {
+        if board.side_at(st, t) != Some(side.other()) {
+            continue;
+        }
+        let by: Vec<usize> = st
+            .on_map(side)
+            .filter(|(n, _)| combat::reach(rules, st, &board, *n, t).is_some())
+            .map(|(n, _)| n)
+            .collect();
+        if by.is_empty() {
+            continue;
+        }
+        let f = combat::forecast(rules, st, &board, side, t, &by, &none);
+        out.push(OddsView {
+            order: format!(
+                "attack {} with {}",
+                rules.map.label(t),
+                f.attackers
+                    .iter()
+                    .map(|a| a.unit.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+            summary: format!(
+                "attack {} : defence {}, odds {}",
+                f.attack, f.defence, f.odds
+            ),
+            dice: (1..=6)
+                .map(|die| format!("{die} {}", f.result(rules, die).1))
+                .collect(),
+            modifier: if f.modifier > 0 {
+                format!("+{} {}", f.modifier, rules.map.cell(t).terrain.name())
+            } else {
+                String::new()
+            },
+            attackers: f.attackers.iter().map(fighter).collect(),
+            defenders: f
+                .def
+                .iter()
+                .map(|d| format!("{} {}", side.other(), fighter(d)))
+                .collect(),
+        });
+    }
+    out
+}
+
 pub fn view(
     rules: &Ruleset,
     st: &State,
@@ -466,6 +540,7 @@ pub fn view(
             })
             .collect(),
         legal: hints(rules, st, me),
+        odds: odds(rules, st, me),
         strongpoints,
         kaiserburg: place_state(rules.kaiserburg),
         between_rivers: between,
