@@ -348,19 +348,25 @@ pub fn tell(players: &[String], seat: Seat, e: &Event) -> Option<String> {
     })
 }
 
-pub fn view(
-    rules: &Ruleset,
-    st: &State,
-    players: &[String],
-    seat: Seat,
-    events: &[Seen<Event>],
-) -> View {
+/// What `seat` knows of the enemy forces: those in sight, by hex.
+pub(super) struct Sighted {
+    /// Each enemy force in sight, sorted by hex (`E1`, `E2` … in this
+    /// order), with its power where known.
+    pub seen: Vec<(Hex, Option<u8>)>,
+    /// The powers not known to belong to a known or fallen enemy force.
+    pub unknown: Vec<u8>,
+    /// The highest of them: what an unknown force may be.
+    pub threat: u8,
+}
+
+/// The enemy forces in `seat`'s sight and what the viewer can deduce of
+/// them: every power is used once; those known (scouted, fought, fallen)
+/// are accounted for. Everything once the game is over.
+pub(super) fn sighted(rules: &Ruleset, st: &State, seat: Seat) -> Sighted {
     let me = &st.sides[seat];
     let them = &st.sides[1 - seat];
     let over = st.phase == Phase::Over;
     let sees = |h: Hex| over || me.living().any(|f| f.at.distance(h) <= rules.sight.range);
-    // What the viewer can deduce: every power is used once; those known
-    // (scouted, fought, fallen) are accounted for.
     let known_powers: Vec<u8> = them
         .forces
         .iter()
@@ -382,6 +388,29 @@ pub fn view(
         .map(|f| (f.at, (over || me.knows(f.id)).then_some(f.power)))
         .collect();
     seen.sort();
+    Sighted {
+        seen,
+        unknown,
+        threat,
+    }
+}
+
+pub fn view(
+    rules: &Ruleset,
+    st: &State,
+    players: &[String],
+    seat: Seat,
+    events: &[Seen<Event>],
+) -> View {
+    let me = &st.sides[seat];
+    let them = &st.sides[1 - seat];
+    let over = st.phase == Phase::Over;
+    let sees = |h: Hex| over || me.living().any(|f| f.at.distance(h) <= rules.sight.range);
+    let Sighted {
+        seen,
+        unknown,
+        threat,
+    } = sighted(rules, st, seat);
     let enemies = seen
         .iter()
         .enumerate()
