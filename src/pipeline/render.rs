@@ -154,6 +154,7 @@ pub fn all(g: &Loaded, seat: Seat, signer: Option<&Signer>) -> Result<Rendered> 
         due,
         view: &view,
         orders: due.then(|| g.rules.compose(&g.state, seat)),
+        mine: g.rules.own_cells(&seen),
     };
     let html = report::html(&header, &text, &svg, &form_under(g, seat, &header)?, &page)?;
     Ok(Rendered {

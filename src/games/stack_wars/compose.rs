@@ -73,4 +73,11 @@ impl Compose for StackWars {
     fn compose(_: &Ruleset, st: &State, seat: Seat) -> Orders {
         compose(st, seat)
     }
+    fn own_cells(_: &Ruleset, v: &super::view::View) -> Vec<String> {
+        v.stacks
+            .iter()
+            .filter(|s| s.yours)
+            .map(|s| s.at.clone())
+            .collect()
+    }
 }
