@@ -1,6 +1,6 @@
 use crate::chain::PublicKey;
 use crate::error::{Error, Result};
-use crate::pipeline::{self, history, replay, Loaded};
+use crate::pipeline::{self, replay, Loaded};
 use crate::store::{limits, Found, GameDir};
 use std::path::PathBuf;
 
@@ -79,7 +79,7 @@ pub fn run(a: Args) -> Result<String> {
         "not replayed: the seed is secret until the game ends (give --seed, or verify the moderator's game folder)\n"
     });
     if !a.witness.is_empty() {
-        let (n, problems) = history::witnesses(&g, seed.as_deref(), &a.witness)?;
+        let (n, problems) = pipeline::witness::witnesses(&g, seed.as_deref(), &a.witness)?;
         if !problems.is_empty() {
             return Err(fail(problems));
         }

@@ -1,6 +1,6 @@
 //! Commands by mail, as the Diplomacy judges offer them. A mail to a game
-//! whose subject (after `Re:`/`Fwd:` and `[tag]`s) or first non-empty body
-//! line is one of
+//! whose subject (after `Re:`/`Fwd:` and `[tag]`s) or one of the body's
+//! first lines is one of
 //!
 //! ```text
 //! help                          what the host accepts
@@ -99,7 +99,7 @@ fn bare_subject(s: &str) -> String {
 }
 
 /// Read one line as a command, or `None` if its first word is not one.
-fn parse_line(line: &str) -> Option<Asked> {
+pub fn parse_line(line: &str) -> Option<Asked> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let word = words.first()?.to_ascii_lowercase();
     let word = word.trim_end_matches([':', '.', '!']).to_string();
@@ -107,14 +107,16 @@ fn parse_line(line: &str) -> Option<Asked> {
         return None;
     }
     let args = &words[1..];
-    let with_player = |make: fn(String, String) -> Command| match args {
+    let with_player = |make: fn(String, String) -> Command| {
+        match args {
         [p, pw] => Asked::Command(make(p.to_ascii_lowercase(), pw.to_string())),
         _ => Asked::Bad {
             word: word.clone(),
             why: format!(
-                "`{word}` takes your player id and your password: `{word} PLAYER PASSWORD`"
+                "`{word}` takes your player id and your password, on one line: `{word} PLAYER PASSWORD`"
             ),
         },
+    }
     };
     Some(match word.as_str() {
         "help" => Asked::Command(Command::Help),
@@ -129,21 +131,77 @@ fn parse_line(line: &str) -> Option<Asked> {
     })
 }
 
-/// What `m` asks for. A mail holding an order file is orders.
+/// How many of the body's first lines are read for a whole command (a
+/// greeting may come first: "Hi,", then `form white PASSWORD`).
+const BODY_LINES: usize = 3;
+
+/// What `m` asks for. A mail holding an order file is orders. A command
+/// may stand in the subject or in the body (the player's own lines, not
+/// quoted ones): a whole command in the body's first lines wins over a
+/// subject that is only a command's name (`form`, with the body
+/// `form white PASSWORD`); a whole command in the subject wins over the
+/// body; a command word with the wrong words after it is answered with
+/// the line to send.
 pub fn asked(m: &Message) -> Asked {
     if extract::order_text(m).is_ok() {
         return Asked::Orders;
     }
-    if let Some(a) = m.subject().and_then(|s| parse_line(&bare_subject(s))) {
-        return a;
-    }
+    let subject = m.subject().map(bare_subject);
+    let in_subject = subject.as_deref().and_then(parse_line);
     let body = m.body_text(0).unwrap_or_default();
-    if let Some(line) = body.lines().map(str::trim).find(|l| !l.is_empty()) {
-        if let Some(a) = parse_line(line) {
-            return a;
-        }
+    let (own, _) = extract::split_reply(&body);
+    let lines: Vec<&str> = own
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .take(BODY_LINES)
+        .collect();
+    let whole_in_body = lines
+        .iter()
+        .filter_map(|l| parse_line(l))
+        .find(|a| matches!(a, Asked::Command(_)));
+    let bare = subject
+        .as_deref()
+        .is_some_and(|s| s.split_whitespace().count() == 1);
+    match (in_subject, whole_in_body) {
+        (Some(Asked::Command(c)), Some(b)) if bare => match c {
+            Command::Help | Command::Status => b,
+            c => Asked::Command(c),
+        },
+        (Some(Asked::Bad { .. }), Some(b)) => b,
+        (Some(a), _) => a,
+        (None, Some(b)) => b,
+        (None, None) => lines
+            .first()
+            .and_then(|l| parse_line(l))
+            .unwrap_or(Asked::Orders),
     }
-    Asked::Orders
+}
+
+/// The exact line to send for a command word `word` that needs the
+/// player and the password, for a mail from `from`: the player is filled
+/// in when the address is a player's.
+fn line_to_send(w: &Writing, word: &str, from: &str) -> String {
+    let h = w.game.head();
+    let theirs: Vec<&str> = h
+        .players
+        .iter()
+        .filter(|p| {
+            p.email
+                .as_deref()
+                .is_some_and(|e| !from.is_empty() && e.eq_ignore_ascii_case(from))
+        })
+        .map(|p| p.id.as_str())
+        .collect();
+    match theirs.as_slice() {
+        [one] => format!(
+            "send a mail whose first line is\n\n    {word} {one} YOUR-PASSWORD\n\nwith the password the moderator sent you in place of YOUR-PASSWORD"
+        ),
+        _ => format!(
+            "send a mail whose first line is\n\n    {word} YOUR-PLAYER-ID YOUR-PASSWORD\n\nwith your player id ({}) and the password the moderator sent you",
+            w.game.players().join(", ")
+        ),
+    }
 }
 
 /// What a command did, for the log and the host's state.
@@ -176,7 +234,14 @@ pub fn answer(
     );
     let (cmd, result) = match asked {
         Asked::Command(c) => (c.describe(), run(w, c, now)),
-        Asked::Bad { word, why } => (word.clone(), Err(why.clone())),
+        Asked::Bad { word, why } => (
+            word.clone(),
+            Err(if word == "status" {
+                format!("{why}: send a mail whose first line is `status` alone")
+            } else {
+                format!("{why}; {}", line_to_send(w, word, from))
+            }),
+        ),
         Asked::Orders => ("orders".into(), Err("not a command".into())),
     };
     let player = match asked {
@@ -282,7 +347,7 @@ fn run(w: &Writing, c: &Command, now: &str) -> std::result::Result<String, Strin
                     return Err(format!(
                         "the deadline of turn {} ({}) has passed",
                         h.turn,
-                        h.deadline.as_deref().unwrap_or("")
+                        crate::time::shown(h.deadline.as_deref().unwrap_or(""))
                     ));
                 }
             }

@@ -296,8 +296,11 @@ fn remind(w: &Writing, st: &mut GameState, cx: &Ctx, done: &mut Vec<Done>) -> Re
                 from: cfg.address.for_game(&head.id),
                 to: to.clone(),
                 subject: format!(
-                    "[{}] {}: reminder, your orders for turn {} are due {deadline}",
-                    head.id, g.entry.title, head.turn
+                    "[{}] {}: reminder, your orders for turn {} are due {}",
+                    head.id,
+                    g.entry.title,
+                    head.turn,
+                    crate::time::shown(&deadline)
                 ),
                 date: now.to_string(),
                 message_id: message_id.clone(),
@@ -329,7 +332,7 @@ fn remind(w: &Writing, st: &mut GameState, cx: &Ctx, done: &mut Vec<Done>) -> Re
                 ("to", &to),
                 ("message-id", &format!("<{message_id}>")),
                 ("turn", &head.turn.to_string()),
-                ("before", &span(off)),
+                ("before", &crate::time::span_shown(off)),
             ],
         );
         done.push(Done::Reminded {
@@ -369,7 +372,7 @@ fn reminder_text(
     Ok(format!(
         "{title} — game {id}, turn {turn} ({phase})\n\n\
          A reminder: herald has no orders from you ({you}) for turn {turn} yet.\n\
-         The deadline is {deadline} (in about {left}).\n\
+         The deadline is {deadline} (in {left}).\n\
          Without orders by then, the missed-order policy `{policy}` plays for you.\n\n\
          Send your orders to {to} (a reply to this mail goes there): the\n\
          order file below, filled in, as the mail's text or attached. Your\n\
@@ -379,25 +382,10 @@ fn reminder_text(
         id = head.id,
         turn = head.turn,
         phase = head.phase,
-        left = span(left.max(0) as u64),
+        deadline = crate::time::shown(deadline),
+        left = crate::time::span_shown(left.max(0) as u64),
         to = cfg.address.for_game(&head.id),
     ))
-}
-
-/// "1d 2h", "2h", "45m": a span for people.
-pub fn span(secs: u64) -> String {
-    let (d, h, m) = (secs / 86400, secs % 86400 / 3600, secs % 3600 / 60);
-    let mut parts = Vec::new();
-    if d > 0 {
-        parts.push(format!("{d}d"));
-    }
-    if h > 0 {
-        parts.push(format!("{h}h"));
-    }
-    if m > 0 || parts.is_empty() {
-        parts.push(format!("{m}m"));
-    }
-    parts.join(" ")
 }
 
 /// The configured reminder offsets, largest first, each once.

@@ -125,7 +125,7 @@ fn note(n: &Option<MailNote>) -> String {
         None => "—".into(),
         Some(n) => format!(
             "{}<br>{}<br>{}<br><small>{}</small>",
-            escape(&n.at),
+            escape(&crate::time::shown(&n.at)),
             escape(&n.who),
             escape(&n.what),
             escape(&n.message_id)
@@ -158,7 +158,7 @@ pub fn html(p: &Page) -> String {
          .bad {{ color: #a00; }}\n</style>\n</head>\n<body>\n\
          <h1>herald host</h1>\n<p>Written {gen}. {n} games; {problems} with problems; {refused} refused mails.</p>\n",
         n = p.games.len(),
-        gen = escape(&p.generated),
+        gen = escape(&crate::time::shown(&p.generated)),
     );
     if !p.host_problems.is_empty() {
         h.push_str("<h2 class=\"bad\">Problems of the host</h2>\n<ul>\n");
@@ -213,7 +213,11 @@ pub fn html(p: &Page) -> String {
              <td>{state}</td><td>{last_in}</td><td>{last_out}</td><td>{refused}</td><td>{problems}</td></tr>",
             id = escape(&g.id),
             title = escape(g.title.as_deref().unwrap_or("—")),
-            deadline = escape(g.deadline.as_deref().unwrap_or("none")),
+            deadline = escape(
+                &g.deadline
+                    .as_deref()
+                    .map_or("none".to_string(), crate::time::shown)
+            ),
             last_in = note(&g.last_in),
             last_out = note(&g.last_out),
         );

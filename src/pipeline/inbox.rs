@@ -166,45 +166,39 @@ pub fn handle_one(
             reply: None,
         });
     }
-    let (fate, echo, receipt, subject) = match m {
-        None => (
-            Fate::Refused {
-                problems: vec!["not a mail message".into()],
-            },
-            Vec::new(),
-            None,
-            None,
-        ),
+    let (judged, subject) = match m {
+        None => (Judged::refused(vec!["not a mail message".into()]), None),
         Some(m) => {
             let date = m
                 .date()
                 .map(|d| d.to_rfc3339())
                 .unwrap_or_else(|| now.to_string());
             let label = format!(
-                "mail from {} ({date})",
-                if from.is_empty() { "?" } else { &from }
+                "mail from {} ({})",
+                if from.is_empty() { "?" } else { &from },
+                crate::time::shown(&date)
             );
-            let (fate, echo, receipt) = if too_big {
-                (
-                    Fate::Refused {
-                        problems: vec![format!(
-                            "{label}: too large (the limit is {} MiB); send the order file alone, as plain text",
-                            crate::store::limits::MAIL / (1024 * 1024)
-                        )],
-                    },
-                    Vec::new(),
-                    None,
-                )
+            let judged = if too_big {
+                Judged::refused(vec![format!(
+                    "{label}: too large (the limit is {} MiB); send the order file alone, as plain text",
+                    crate::store::limits::MAIL / (1024 * 1024)
+                )])
             } else {
                 judge(w, m, &label, &date, &from, &id, &digest, now)?
             };
-            (fate, echo, receipt, m.subject().map(str::to_string))
+            (judged, m.subject().map(str::to_string))
         }
     };
+    let Judged {
+        fate,
+        echo,
+        receipt,
+        notes,
+    } = judged;
     let reply = if from.is_empty() {
         None
     } else {
-        let mut text = reply_text(w, &fate, &echo, receipt.as_ref());
+        let mut text = reply_text(w, &fate, &echo, &notes, receipt.as_ref());
         if let (Fate::Refused { .. }, Some(note)) = (&fate, opts.refused_note) {
             text.push('\n');
             text.push_str(note);
@@ -273,12 +267,59 @@ pub fn queue_reply(
     Ok(p)
 }
 
+/// What became of one mail's order file, for the reply.
+struct Judged {
+    fate: Fate,
+    /// The orders as herald read them.
+    echo: Vec<String>,
+    receipt: Option<Receipt>,
+    /// What the player should know besides: orders sent after the
+    /// deadline, lines outside the form that read as orders.
+    notes: Vec<String>,
+}
+
+impl Judged {
+    fn refused(problems: Vec<String>) -> Judged {
+        Judged {
+            fate: Fate::Refused { problems },
+            echo: Vec::new(),
+            receipt: None,
+            notes: Vec::new(),
+        }
+    }
+}
+
+/// The player's lines outside the form that the game reads as orders (a
+/// list item's bullet, quotes and trailing comma taken off): named in the
+/// acknowledgement, since they are not used.
+fn ignored_orders(g: &super::Loaded, seat: usize, outside: &[extract::Outside]) -> Vec<String> {
+    let mut out = Vec::new();
+    for o in outside {
+        let t = o
+            .text
+            .trim_start_matches(['-', '*', '•', '>', ' '])
+            .trim_end_matches([',', ';', ' '])
+            .trim_matches(|c: char| c == '"' || c == '\'' || "“”‘’„".contains(c))
+            .trim();
+        if t.is_empty() || t.len() > 200 {
+            continue;
+        }
+        if g.rules.parse_order(&g.state, seat, t).is_ok() {
+            out.push(format!("line {} `{t}` ({})", o.line, o.place));
+            if out.len() == 10 {
+                break;
+            }
+        }
+    }
+    out
+}
+
 /// Find, check and (if good) store the order file in one mail. Also the
-/// orders as herald read them and the receipt, for the reply.
+/// orders as herald read them, the receipt and notes, for the reply.
 ///
 /// Long (about 115 lines): a mail's order file found, checked and stored in
 /// the order a killed run must find the files written.
-#[allow(clippy::type_complexity, clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments)]
 fn judge(
     w: &Writing,
     m: &mail_parser::Message,
@@ -288,19 +329,11 @@ fn judge(
     message_id: &str,
     digest: &str,
     now: &str,
-) -> Result<(Fate, Vec<String>, Option<Receipt>)> {
+) -> Result<Judged> {
     let g = &w.game;
     let found = match extract::order_text(m) {
         Ok(c) => c,
-        Err(why) => {
-            return Ok((
-                Fate::Refused {
-                    problems: vec![format!("{label}: {why}")],
-                },
-                Vec::new(),
-                None,
-            ))
-        }
+        Err(why) => return Ok(Judged::refused(vec![format!("{label}: {why}")])),
     };
     let (where_, text) = (&found.place, &found.text);
     let name = format!("{label}, {where_}");
@@ -308,35 +341,33 @@ fn judge(
     sub.received = Some(date.to_string());
     let accepted = match check_orders(g, &[sub]) {
         Ok(a) => a,
-        Err(e) => {
-            return Ok((
-                Fate::Refused {
-                    problems: e.problems,
-                },
-                Vec::new(),
-                None,
-            ))
-        }
+        Err(e) => return Ok(Judged::refused(e.problems)),
     };
     let Some((_, player, echo)) = accepted.summary.into_iter().next() else {
-        return Ok((
-            Fate::Refused {
-                problems: vec![format!("{label}: no orders")],
-            },
-            Vec::new(),
-            None,
-        ));
+        return Ok(Judged::refused(vec![format!("{label}: no orders")]));
     };
     let Some(record) = accepted.records.into_iter().next() else {
-        return Ok((
-            Fate::Refused {
-                problems: vec![format!("{label}: no orders")],
-            },
-            Vec::new(),
-            None,
-        ));
+        return Ok(Judged::refused(vec![format!("{label}: no orders")]));
     };
     let head = g.head();
+    let mut notes = Vec::new();
+    if let Some(late) = late_by(head.deadline.as_deref(), date) {
+        notes.push(format!(
+            "These orders are LATE: your mail is dated {}, after the deadline of turn {} ({}), by {late}. The turn was not resolved yet, so they are used; the report will list them as late.",
+            crate::time::shown(date),
+            head.turn,
+            crate::time::shown(head.deadline.as_deref().unwrap_or("")),
+        ));
+    }
+    if let Some(seat) = head.player_index(&player) {
+        let ignored = ignored_orders(g, seat, &found.outside);
+        if !ignored.is_empty() {
+            notes.push(format!(
+                "Outside the order form, herald IGNORED these lines, which read as orders (only the form's `orders = [ … ]` counts; put them inside it and send the file again if you meant them): {}.",
+                ignored.join("; ")
+            ));
+        }
+    }
     let name = Name::new("player", &player).map_err(crate::error::Error::refused)?;
     let earlier = orders::waiting(&w.store.dir, head.turn)?
         .into_iter()
@@ -345,14 +376,15 @@ fn judge(
         let t = |s: &str| chrono::DateTime::parse_from_rfc3339(s).ok();
         if let Some(r) = prev.received.as_deref() {
             if t(r) > t(date) {
-                return Ok((
-                    Fate::Superseded {
+                return Ok(Judged {
+                    fate: Fate::Superseded {
                         player,
                         kept: r.to_string(),
                     },
                     echo,
-                    None,
-                ));
+                    receipt: None,
+                    notes,
+                });
             }
         }
     }
@@ -391,10 +423,30 @@ fn judge(
             replaced: replaced.clone(),
         },
     )?;
-    Ok((Fate::Accepted { player, replaced }, echo, Some(receipt)))
+    Ok(Judged {
+        fate: Fate::Accepted { player, replaced },
+        echo,
+        receipt: Some(receipt),
+        notes,
+    })
 }
 
-fn reply_text(w: &Writing, fate: &Fate, echo: &[String], receipt: Option<&Receipt>) -> String {
+/// How long after `deadline` a mail dated `date` was sent, if it was
+/// (whole minutes, or seconds under a minute).
+fn late_by(deadline: Option<&str>, date: &str) -> Option<String> {
+    let d = crate::time::parse_time(deadline?).ok()?;
+    let t = crate::time::parse_time(date).ok()?;
+    let secs = (t - d).num_seconds();
+    (secs > 0).then(|| crate::time::span_shown(secs.unsigned_abs()))
+}
+
+fn reply_text(
+    w: &Writing,
+    fate: &Fate,
+    echo: &[String],
+    notes: &[String],
+    receipt: Option<&Receipt>,
+) -> String {
     let h = w.game.head();
     let mut s = format!(
         "{} — game {}, turn {}\n\n",
@@ -407,7 +459,10 @@ fn reply_text(w: &Writing, fate: &Fate, echo: &[String], receipt: Option<&Receip
                 h.turn
             ));
             if let Some(r) = replaced {
-                s.push_str(&format!("They replace the orders you sent before ({r}).\n"));
+                s.push_str(&format!(
+                    "They replace the orders you sent before ({}).\n",
+                    crate::time::shown(r)
+                ));
             }
             s.push_str("\nherald read them as:\n");
             if echo.is_empty() {
@@ -416,6 +471,11 @@ fn reply_text(w: &Writing, fate: &Fate, echo: &[String], receipt: Option<&Receip
             for o in echo {
                 s.push_str(&format!("  {o}\n"));
             }
+            for n in notes {
+                s.push('\n');
+                s.push_str(n);
+                s.push('\n');
+            }
             s.push_str("\nYou may send a new file until the turn is resolved; the latest one counts.\n");
             if let Some(r) = receipt {
                 s.push_str("\nYour receipt (keep it: `herald verify <archive> --witness <this mail>` proves\nthe archive holds exactly these orders):\n");
@@ -423,7 +483,8 @@ fn reply_text(w: &Writing, fate: &Fate, echo: &[String], receipt: Option<&Receip
             }
         }
         Fate::Superseded { player, kept } => s.push_str(&format!(
-            "These orders of {player} are valid but NOT USED: orders you sent later ({kept}) are already stored, and the latest counts.\n"
+            "These orders of {player} are valid but NOT USED: orders you sent later ({}) are already stored, and the latest counts.\n",
+            crate::time::shown(kept)
         )),
         Fate::Refused { problems } => {
             s.push_str("Your mail is REFUSED; nothing in it is used. What is wrong:\n\n");
@@ -435,7 +496,11 @@ fn reply_text(w: &Writing, fate: &Fate, echo: &[String], receipt: Option<&Receip
         Fate::AlreadyRead => {}
     }
     if let Some(d) = &h.deadline {
-        s.push_str(&format!("\nDeadline for turn {}: {d}\n", h.turn));
+        s.push_str(&format!(
+            "\nDeadline for turn {}: {}\n",
+            h.turn,
+            crate::time::shown(d)
+        ));
     }
     s
 }

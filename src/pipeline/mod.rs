@@ -22,6 +22,7 @@ pub mod render;
 pub mod replay;
 pub mod resolve;
 pub mod status;
+pub mod witness;
 
 pub use check::{check_orders, Accepted, Submitted};
 pub use create::{create, Created, MailSettings, NewGame, DEFAULT_DROP_AFTER};

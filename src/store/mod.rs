@@ -108,7 +108,7 @@ impl Store {
     pub fn writer(dir: GameDir, wait: Duration) -> Result<Store> {
         let label = dir.root().display().to_string();
         let lock = Lock::acquire(&dir.lock(), &label, wait)?;
-        write::sweep(dir.root());
+        write::sweep(dir.root(), &layout::BY_TURN);
         Ok(Store {
             dir,
             lock: Some(lock),

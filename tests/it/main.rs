@@ -13,6 +13,7 @@ mod host_due;
 mod host_mail;
 mod host_transport;
 mod layers;
+mod legal_now;
 mod mail;
 mod mails;
 mod mailservers;
