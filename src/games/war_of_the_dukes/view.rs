@@ -48,7 +48,9 @@ pub struct UnitView {
 pub struct OddsView {
     /// The order: `attack 0915 with I3 I4 A2`.
     pub order: String,
-    /// `attack 13 : defence 10, odds 1-1`.
+    /// The hex attacked: `0915`.
+    pub target: String,
+    /// `13 against 10, odds 1-1`.
     pub summary: String,
     /// Each die face's result: `1 AR`, … (the terrain's modifier added).
     pub dice: Vec<String>,
@@ -396,6 +398,7 @@ pub fn odds(rules: &Ruleset, st: &State, side: Side) -> Vec<OddsView> {
         }
         let f = combat::forecast(rules, st, &board, side, t, &by, &none);
         out.push(OddsView {
+            target: rules.map.label(t).to_string(),
             order: format!(
                 "attack {} with {}",
                 rules.map.label(t),
@@ -405,10 +408,7 @@ pub fn odds(rules: &Ruleset, st: &State, side: Side) -> Vec<OddsView> {
                     .collect::<Vec<_>>()
                     .join(" ")
             ),
-            summary: format!(
-                "attack {} : defence {}, odds {}",
-                f.attack, f.defence, f.odds
-            ),
+            summary: format!("{} against {}, odds {}", f.attack, f.defence, f.odds),
             dice: (1..=6)
                 .map(|die| format!("{die} {}", f.result(rules, die).1))
                 .collect(),
