@@ -31,6 +31,19 @@
 //! - `cost` and [`Orders::budget`]: the orders' total cost may not exceed it.
 //! - `moves`: the piece stands on `to` for the orders after it (a later
 //!   order for it is clicked there, and an attack counts it there).
+//! - `wants` (a warning, not a refusal): an order that wants a key no
+//!   other order gives will fail when the turn is resolved (The Unfought
+//!   Battle: a move into the hex of a force of yours that stays bounces).
+//!   An order's `gives` count only while that order does not fail itself,
+//!   so a failure carries down a chain; a ring of orders wanting each
+//!   other's keys all succeed. [`Orders::want_why`] says why, per kind.
+//!
+//! What an order will do, as far as the player can know, comes with it:
+//! [`Choice::note`] (a push's strengths, an assault's odds) and, for
+//! gathered attacks, [`Gather::odds`] with [`Orders::combat`]: numbers the
+//! game's own combat code worked out, which the page only adds up and
+//! looks up (it knows no rule). Notes and odds obey the same rule as the
+//! rest: nothing hidden from the player goes into them.
 
 use super::{Game, Seat};
 use serde::Serialize;
@@ -51,6 +64,15 @@ pub trait Compose: Game {
             .map(|set| set.iter().map(|o| o.to_string()).collect())
             .collect();
         from_legal_sets(&sets)
+    }
+
+    /// The board cells (`data-hex` labels) the page opens on: where the
+    /// player's own pieces stand in `view` (or, before they are on the
+    /// board, where they will go). Taken from the view, so in every phase
+    /// and after the game ends. By default none: the whole board.
+    fn own_cells(ruleset: &Self::Ruleset, view: &Self::View) -> Vec<String> {
+        let _ = (ruleset, view);
+        Vec::new()
     }
 }
 
@@ -82,6 +104,16 @@ pub struct Orders {
     pub budget: Option<Budget>,
     /// How to give this phase's orders by pointing, in a few lines.
     pub help: Vec<String>,
+    /// What the page asks for while nothing is selected (by default: tap
+    /// one of your pieces).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prompt: Option<String>,
+    /// Why an order whose `wants` no other order gives will fail, by kind.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub want_why: BTreeMap<String, String>,
+    /// How the odds of a [`Gather`] are added up (War of the Dukes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub combat: Option<Combat>,
 }
 
 /// Something that takes orders.
@@ -97,6 +129,10 @@ pub struct Piece {
     /// hexes away); `None`: it never joins one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reach: Option<u32>,
+    /// What the page asks for while it is selected (by default: tap a
+    /// highlighted hex, or pick an order).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prompt: Option<String>,
 }
 
 impl Piece {
@@ -106,6 +142,7 @@ impl Piece {
             label: label.into(),
             at: Some(at.into()),
             reach: None,
+            prompt: None,
         }
     }
     pub fn off(id: impl Into<String>, label: impl Into<String>) -> Piece {
@@ -114,7 +151,12 @@ impl Piece {
             label: label.into(),
             at: None,
             reach: None,
+            prompt: None,
         }
+    }
+    pub fn prompt(mut self, text: impl Into<String>) -> Piece {
+        self.prompt = Some(text.into());
+        self
     }
 }
 
@@ -169,6 +211,14 @@ pub struct Choice {
     pub needs: Vec<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub gives: Vec<String>,
+    /// Keys this order wants from other orders, or it will fail (a
+    /// warning; see the module's notes).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub wants: Vec<String>,
+    /// What the order will do, as far as the player can know (a push's
+    /// strengths and result).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -192,6 +242,8 @@ impl Choice {
             uses: Vec::new(),
             needs: Vec::new(),
             gives: Vec::new(),
+            wants: Vec::new(),
+            note: None,
         }
     }
     pub fn to(mut self, cell: impl Into<String>) -> Choice {
@@ -234,6 +286,14 @@ impl Choice {
         self.gives.extend(keys.iter().map(|k| k.to_string()));
         self
     }
+    pub fn wants(mut self, keys: &[&str]) -> Choice {
+        self.wants.extend(keys.iter().map(|k| k.to_string()));
+        self
+    }
+    pub fn note(mut self, text: impl Into<String>) -> Choice {
+        self.note = Some(text.into());
+        self
+    }
 }
 
 /// An order that gathers pieces against a target: `<text> <ids…>` and,
@@ -255,6 +315,67 @@ pub struct Gather {
     pub advance: bool,
     #[serde(skip_serializing_if = "is_zero")]
     pub stage: u32,
+    /// The target's side of the odds, for the page to set against the
+    /// gathered pieces' strengths ([`Orders::combat`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub odds: Option<Odds>,
+}
+
+/// How the page adds up a gathered attack (War of the Dukes): each
+/// member's strength, doubled by its leader's presence where [`Boost`]
+/// says, summed; the sum's odds column against the target's defence
+/// ([`Odds::columns`]); the result of each die face from the table.
+/// Every number here comes from the game's combat code; the page adds and
+/// looks up, nothing else.
+#[derive(Debug, Clone, Serialize)]
+pub struct Combat {
+    /// The results table's columns, weakest first ("1-5" … "6-1").
+    pub columns: Vec<String>,
+    /// The results table: `table[row][column]`, one row per die roll as
+    /// modified (1 to 6).
+    pub table: Vec<Vec<String>>,
+    /// What each result means ("AR": "the attackers in contact retreat").
+    pub results: BTreeMap<String, String>,
+    /// Each piece that may attack: its strength alone and within its
+    /// leader's reach.
+    pub strength: BTreeMap<String, [Strength; 2]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub boost: Option<Boost>,
+    /// What may still change the odds before the attack is resolved.
+    pub caveat: String,
+}
+
+/// A strength and how it is made ("5 ×2 Duke").
+#[derive(Debug, Clone, Serialize)]
+pub struct Strength {
+    pub value: u32,
+    pub how: String,
+}
+
+/// Where a leader (War of the Dukes' Duke) doubles a piece's strength: for
+/// each cell the leader may stand on after the moves, the cells (among
+/// those an attacker may stand on) within its reach.
+#[derive(Debug, Clone, Serialize)]
+pub struct Boost {
+    pub leader: String,
+    pub reach: BTreeMap<String, Vec<String>>,
+}
+
+/// The target's side of a gathered attack, as the position stands.
+#[derive(Debug, Clone, Serialize)]
+pub struct Odds {
+    /// Each defender: its name ("I4") and strength.
+    pub defenders: Vec<(String, Strength)>,
+    pub defence: u32,
+    /// `[least attack, column]`, ascending: an attack total reads the
+    /// column of the last entry whose least it reaches.
+    pub columns: Vec<[u32; 2]>,
+    /// For each die face 1 to 6, the table row it reads (0-based; the
+    /// terrain's modifier added).
+    pub rows: Vec<u32>,
+    /// The die modifier in words ("+2 forest"); empty when there is none.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub modifier: String,
 }
 
 /// A key some order must use before the list is complete.

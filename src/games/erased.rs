@@ -115,6 +115,8 @@ pub trait Rules: Any + Send + Sync + sealed::Sealed {
 
     /// The order composer's data for `seat` now ([`Compose::compose`]), as JSON.
     fn compose(&self, state: &AnyState, seat: Seat) -> Value;
+    /// Where the view's own pieces stand ([`Compose::own_cells`]).
+    fn own_cells(&self, view: &AnyView) -> Vec<String>;
 }
 
 /// Only [`Erased`] implements [`Rules`], so [`super::visit`] knows every
@@ -271,6 +273,9 @@ impl<G: BuiltIn> Rules for Erased<G> {
     fn compose(&self, s: &AnyState, seat: Seat) -> Value {
         serde_json::to_value(G::compose(&self.ruleset, state::<G>(s), seat))
             .expect("composer data serialises")
+    }
+    fn own_cells(&self, v: &AnyView) -> Vec<String> {
+        G::own_cells(&self.ruleset, view::<G>(v))
     }
 }
 

@@ -193,6 +193,7 @@ fn all_with(
         due,
         view: &view,
         orders: due.then(|| g.rules.compose(&g.state, seat)),
+        mine: g.rules.own_cells(&seen),
     };
     let html = report::html(
         &header,

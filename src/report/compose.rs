@@ -5,8 +5,9 @@
 //! `report::html`) passes: the game's name, title and id, the player, the
 //! turn, the moderator's address, whether orders are due, the player's view
 //! (as in `view.json`) and the game's order descriptions
-//! (`games::compose::Orders`, only while orders are due). Nothing else goes
-//! in: no password, no seed, nothing of another player's.
+//! (`games::compose::Orders`, only while orders are due) and the cells of
+//! the player's own pieces (where the page opens). Nothing else goes in: no
+//! password, no seed, nothing of another player's.
 
 use serde::Serialize;
 use serde_json::Value;
@@ -35,6 +36,9 @@ pub struct Page<'a> {
     pub view: &'a Value,
     /// The orders the player may give (`games::compose::Orders`), while due.
     pub orders: Option<Value>,
+    /// The board cells where the player's own pieces stand
+    /// (`Compose::own_cells`): the page opens showing them.
+    pub mine: Vec<String>,
 }
 
 /// The subject of an order mail: the host routes it by the `[<id>]` tag.

@@ -26,6 +26,144 @@
     m.className = bad ? "msg bad" : "msg";
   }
 
+  // --------------------------------------------------------------- board
+  // The board's cells, the legend folded beside it, zoom and pan: in every
+  // phase, orders due or not, and after the game ends.
+  var cells = {}, overlay = null, live = false, vb = null;
+  if (svg) {
+    Array.prototype.forEach.call(svg.querySelectorAll("[data-hex]"), function (n) {
+      if (n.closest(".piece") || n.closest(".legend")) return;
+      var b = n.getBBox();
+      cells[n.getAttribute("data-hex")] = { x: b.x + b.width / 2, y: b.y + b.height / 2, r: Math.min(b.width, b.height) / 2 };
+    });
+    foldLegend();
+    vb = svg.viewBox.baseVal;
+  }
+  // The legend, drawn under the map, moves into a box of its own (folded
+  // on a phone, open beside the board on a desktop): the board shows the
+  // map alone.
+  function foldLegend() {
+    var lg = svg.querySelector(".legend"), v = svg.viewBox.baseVal;
+    if (!lg || !v || !v.height) return;
+    var b = lg.getBBox();
+    if (!b.height || b.y <= v.y) return;
+    var h = b.y - v.y;
+    svg.setAttribute("viewBox", v.x + " " + v.y + " " + v.width + " " + h);
+    svg.setAttribute("height", Math.round(h * (svg.width.baseVal.value / v.width || 1)));
+    var pic = document.createElementNS(NS, "svg"), pad = 4;
+    pic.setAttribute("viewBox", (b.x - pad) + " " + (b.y - pad) + " " + (b.width + 2 * pad) + " " + (b.height + 2 * pad));
+    pic.setAttribute("width", Math.round(b.width + 2 * pad));
+    pic.setAttribute("height", Math.round(b.height + 2 * pad));
+    ["font-family", "font-weight"].forEach(function (a) { if (svg.getAttribute(a)) pic.setAttribute(a, svg.getAttribute(a)); });
+    pic.setAttribute("class", "herald-legend");
+    lg.parentNode.removeChild(lg);
+    pic.appendChild(lg);
+    var box = $("hc-legend");
+    box.appendChild(pic);
+    box.hidden = false;
+    if (wide()) box.open = true;
+  }
+  function wide() { return window.innerWidth >= 900; }
+
+  // ----------------------------------------------------------- zoom, pan
+  var zoom = 1, scroller = $("hc-scroll"), first = null;
+  for (var k0 in cells) { first = cells[k0]; break; }
+  // The board's width at "fit": the column's width, and on a desktop no
+  // taller than the screen.
+  function fitWidth() {
+    var w = scroller.clientWidth || 300;
+    if (wide() && vb && vb.height) w = Math.min(w, boxHeight() * vb.width / vb.height);
+    return Math.max(120, w);
+  }
+  // The board's box: on a desktop as tall as the screen below the zoom
+  // buttons (the board and its buttons on one screen), on a phone 72% of
+  // the screen when zoomed.
+  function boxHeight() {
+    if (!wide()) return Math.round(window.innerHeight * 0.72);
+    return Math.max(300, window.innerHeight - (scroller.getBoundingClientRect().top + window.scrollY) - 12);
+  }
+  // Zoomed in at most until a hex is about 90 px across.
+  function maxZoom() {
+    if (!first || !vb) return 6;
+    var px = first.r * 2 * fitWidth() / vb.width;
+    return Math.max(1.5, 90 / px);
+  }
+  function setZoom(z) {
+    zoom = Math.max(1, Math.min(maxZoom(), z));
+    if (svg) svg.style.width = Math.round(fitWidth() * zoom) + "px";
+    scroller.className = zoom > 1 ? "scroll zoomed" : "scroll";
+    scroller.style.maxHeight = wide() ? boxHeight() + "px" : "";
+    $("hc-zoom-level").textContent = Math.round(zoom * 100) + "%";
+  }
+  // The scroll box shows the point (x, y) of the board in its middle.
+  function centreAt(x, y) {
+    if (!svg) return;
+    var m = svg.getScreenCTM(), s = scroller.getBoundingClientRect();
+    if (!m) return;
+    scroller.scrollLeft = x * m.a + m.e - s.left + scroller.scrollLeft - scroller.clientWidth / 2;
+    scroller.scrollTop = y * m.d + m.f - s.top + scroller.scrollTop - scroller.clientHeight / 2;
+  }
+  function centreOn(cell) {
+    var c = cells[cell];
+    if (c && zoom > 1) centreAt(c.x, c.y);
+  }
+  // Where the player's own pieces stand (D.mine): the box around them.
+  function mineBox() {
+    var b = null;
+    (D.mine || []).forEach(function (k) {
+      var c = cells[k];
+      if (!c) return;
+      if (!b) b = { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
+      b.x0 = Math.min(b.x0, c.x - c.r); b.y0 = Math.min(b.y0, c.y - c.r);
+      b.x1 = Math.max(b.x1, c.x + c.r); b.y1 = Math.max(b.y1, c.y + c.r);
+    });
+    return b;
+  }
+  // Show the player's pieces: a big map (War of the Dukes) zoomed to fit
+  // them (a hex a thumb's width at most), centred on them; then the page
+  // scrolled so that they are on the screen.
+  function showMine() {
+    var b = mineBox();
+    if (!svg || !vb) return;
+    if (b && Object.keys(cells).length > 200) {
+      var s1 = fitWidth() / vb.width, pad = first ? first.r * 2 : 0;
+      var z = Math.min(scroller.clientWidth / ((b.x1 - b.x0 + pad) * s1), boxHeight() / ((b.y1 - b.y0 + pad) * s1));
+      if (first) z = Math.min(z, 48 / (first.r * 2 * s1));
+      setZoom(z);
+    }
+    if (!b) return;
+    centreAt((b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2);
+    var m = svg.getScreenCTM();
+    if (!m) return;
+    var top = b.y0 * m.d + m.f, bottom = b.y1 * m.d + m.f;
+    var s = scroller.getBoundingClientRect();
+    top = Math.max(top, s.top); bottom = Math.min(bottom, s.bottom);
+    var room = window.innerHeight - 8;
+    if (bottom > room || top < 0) window.scrollBy(0, bottom - top > room ? top - 8 : (top + bottom) / 2 - room / 2);
+  }
+  $("hc-zoom-in").addEventListener("click", function () {
+    var m = svg && svg.getScreenCTM(), s = scroller.getBoundingClientRect();
+    // keep the middle of what is shown in the middle
+    var mid = m ? { x: (s.left + scroller.clientWidth / 2 - m.e) / m.a, y: (s.top + scroller.clientHeight / 2 - m.f) / m.d } : null;
+    setZoom(zoom * 1.5);
+    if (typeof sel !== "undefined" && sel && live) centreOn(check(list).pos[sel]);
+    else if (mid) centreAt(mid.x, mid.y);
+  });
+  $("hc-zoom-out").addEventListener("click", function () {
+    var m = svg && svg.getScreenCTM(), s = scroller.getBoundingClientRect();
+    var mid = m ? { x: (s.left + scroller.clientWidth / 2 - m.e) / m.a, y: (s.top + scroller.clientHeight / 2 - m.f) / m.d } : null;
+    setZoom(zoom / 1.5);
+    if (mid) centreAt(mid.x, mid.y);
+  });
+  $("hc-zoom-fit").addEventListener("click", function () { setZoom(1); });
+  $("hc-zoom-mine").addEventListener("click", function () { showMine(); });
+  window.addEventListener("resize", function () { setZoom(zoom); });
+  if (svg) {
+    setZoom(1);
+    showMine();
+  }
+  if (!mineBox()) $("hc-zoom-mine").style.display = "none";
+
   // ---------------------------------------------------------------- data
   var O = D.orders;
   if (!D.due || !O) {
@@ -57,7 +195,9 @@
         moves: !!c.moves,
         uses: f(c.uses),
         needs: f(c.needs),
-        gives: f(c.gives)
+        gives: f(c.gives),
+        wants: f(c.wants),
+        note: c.note || null
       });
     });
   });
@@ -77,7 +217,7 @@
       piece: null, text: text, to: g.target, mark: "attack", stage: g.stage || 0,
       cost: 0, alone: false, moves: false,
       uses: g.uses.concat(members.map(function (m) { return g.member + ":" + m; })),
-      needs: [], gives: []
+      needs: [], gives: [], wants: [], note: null
     };
   }
   // The file's order: by stage, then as given.
@@ -124,7 +264,62 @@
       if (e.moves && e.piece) pos[e.piece] = e.to;
       if (e.kind === "gather") e.members.forEach(function (m) { at.set(e.text + "|" + m, pos[m]); });
     });
-    return { seq: seq, probs: probs, pos: pos, cost: cost, at: at, used: used };
+    return { seq: seq, probs: probs, pos: pos, cost: cost, at: at, used: used, warns: warnings(seq) };
+  }
+  // Orders that will fail when the turn is resolved, and why: an order
+  // wants keys that other orders give, and an order that fails gives
+  // nothing, so a failure carries down a chain (a ring of orders wanting
+  // each other's keys all succeed). A warning, not a refusal.
+  function warnings(seq) {
+    var failing = new Set(), out = new Map();
+    for (;;) {
+      var given = {};
+      seq.forEach(function (e) {
+        if (!failing.has(e)) e.gives.forEach(function (k) { (given[k] = given[k] || []).push(e); });
+      });
+      var more = seq.filter(function (e) {
+        return !failing.has(e) && e.wants.some(function (k) {
+          return !(given[k] || []).some(function (x) { return x !== e; });
+        });
+      });
+      if (!more.length) break;
+      more.forEach(function (e) { failing.add(e); });
+    }
+    failing.forEach(function (e) {
+      var why = e.wants.map(function (k) { return (O.want_why && O.want_why[prefix(k)]) || ("no order of yours gives " + k); });
+      out.set(e, why.filter(function (w, i) { return why.indexOf(w) === i; }));
+    });
+    return out;
+  }
+  // The odds of gathered attack `g` by `members` where the orders leave
+  // them (`pos`): their strengths (doubled within the leader's reach),
+  // summed; the odds column for the sum against the target's defence; the
+  // result of each die face. Every number comes from the game (O.combat,
+  // g.odds); the page adds them up and looks them up.
+  function forecast(g, members, pos) {
+    var C = O.combat, od = g.odds;
+    if (!C || !od) return null;
+    var lead = C.boost ? C.boost.leader : null, lpos = lead ? pos[lead] : null;
+    var near = (C.boost && lpos && C.boost.reach[lpos]) || [];
+    var parts = [];
+    members.forEach(function (m) {
+      var s = C.strength[m];
+      if (!s) return;
+      var boosted = m !== lead && near.indexOf(pos[m]) >= 0;
+      parts.push({ m: m, at: pos[m], value: s[boosted ? 1 : 0].value, how: s[boosted ? 1 : 0].how });
+    });
+    var a = parts.reduce(function (t, p) { return t + p.value; }, 0), col = null;
+    od.columns.forEach(function (c) { if (a >= c[0]) col = c[1]; });
+    return {
+      parts: parts, attack: a, defence: od.defence, odds: col === null ? null : C.columns[col],
+      results: col === null ? [] : od.rows.map(function (row) { return C.table[row][col]; })
+    };
+  }
+  function forecastText(f, g) {
+    if (!f || f.odds === null) return null;
+    return "attack " + f.attack + " against " + f.defence + ", odds " + f.odds + "; die" +
+      (g.odds.modifier ? " (" + g.odds.modifier + ", at most 6)" : "") + ": " +
+      f.results.map(function (r, i) { return (i + 1) + " " + r; }).join(", ");
   }
   // How piece `m` reaches gather `g` from where it stands: "close", "far" or null.
   function reachOf(g, m, pos) {
@@ -149,7 +344,8 @@
     var why = acceptable(e);
     if (why.length) { say("Refused: “" + e.text + "”: " + why.join("; ") + ".", true); return false; }
     list.push(e);
-    say("Added “" + e.text + "”.");
+    var w = check(list).warns.get(e);
+    say("Added “" + e.text + "”." + (e.note ? " " + e.note + "." : "") + (w ? " Warning: " + w.join("; ") + "." : ""), !!w);
     var p = e.piece && pieces[e.piece];
     sel = null;
     if (p && !p.at) {
@@ -183,14 +379,7 @@
     return (O.required || []).filter(function (q) { return !r.used[q.key]; }).map(function (q) { return q.why; });
   }
 
-  // --------------------------------------------------------------- board
-  var cells = {}, overlay = null;
   if (svg) {
-    Array.prototype.forEach.call(svg.querySelectorAll("[data-hex]"), function (n) {
-      if (n.closest(".piece") || n.closest(".legend")) return;
-      var b = n.getBBox();
-      cells[n.getAttribute("data-hex")] = { x: b.x + b.width / 2, y: b.y + b.height / 2, r: Math.min(b.width, b.height) / 2 };
-    });
     var defs = svg.querySelector("defs") || svg.insertBefore(document.createElementNS(NS, "defs"), svg.firstChild);
     [["plan-move", "#0b7a43"], ["plan-attack", "#c0122c"]].forEach(function (m) {
       var mk = document.createElementNS(NS, "marker");
@@ -216,7 +405,7 @@
         var c = cells[k], d = Math.hypot(c.x - p.x, c.y - p.y);
         if (d < bd) { bd = d; best = k; }
       }
-      if (best !== null && bd <= cells[best].r * 1.15) clickCell(best);
+      if (live && best !== null && bd <= cells[best].r * 1.15) clickCell(best);
     });
   }
   function shape(tag, attrs) {
@@ -315,17 +504,31 @@
       say("No unit of yours on " + cell + " can join the attack on " + g.target + ".", true);
       return;
     }
+    var here = piecesAt(cell, r.pos);
     if (sel) {
       var opts = optionsOf(sel).filter(function (o) {
         return o.to === cell && !list.some(function (x) { return x.text === o.text; });
       });
       var ok = opts.filter(function (o) { return !acceptable(o).length; });
+      // another piece of yours there: the tap selects it, and the orders
+      // the tap could also mean are offered beside its own
+      var other = here.filter(function (id) { return id !== sel && pieces[id].at === cell && r.pos[id] === cell; });
+      if (other.length && opts.length) {
+        var was = sel;
+        select(other.filter(function (id) { return !given(id); })[0] || other[0]);
+        var box = $("hc-options");
+        box.appendChild(el("p", { class: "hint" }, "Or an order of " + (pieces[was].label || was) + " toward " + cell + ":"));
+        var shown = ok.length ? ok : opts;
+        shown.forEach(function (o) { box.appendChild(optionButton(o)); });
+        say("Selected " + (pieces[sel].label || sel) + ". " + (pieces[was].label || was) + " also has " +
+          (shown.length === 1 ? "an order" : "orders") + " toward " + cell + ": “" + shown.map(function (o) { return o.text; }).join("”, “") + "”, in the list.");
+        return;
+      }
       if (ok.length === 1) { add(ok[0]); return; }
       if (ok.length > 1) { chooser(ok); return; }
       // only refused ones: say why
       if (opts.length) { add(opts[0]); return; }
     }
-    var here = piecesAt(cell, r.pos);
     if (here.length) {
       // two pieces on one hex (one moved in, one not yet ordered away):
       // the one still waiting for an order first; tapping again, the next
@@ -336,6 +539,17 @@
     }
     var gs = gathers.filter(function (x) { return x.target === cell; });
     if (gs.length) { startGather(gs[0]); return; }
+    // a cell that a piece beside the board takes an order on (Stack Wars:
+    // your baseline, from your reserve): point to that piece
+    var off = pieceOrder.filter(function (id) {
+      return !pieces[id].at && id !== sel && optionsOf(id).some(function (o) { return o.to === cell && !acceptable(o).length; });
+    });
+    if (off.length) {
+      var o1 = optionsOf(off[0]).filter(function (o) { return o.to === cell; })[0];
+      select(off[0]);
+      say("“" + o1.text + "” is an order of " + (pieces[off[0]].label || off[0]) + " (beside the board): selected it; tap " + cell + " again to give it.");
+      return;
+    }
     if (sel) say((pieces[sel].label || sel) + " has no order that points at " + cell + ": tap a highlighted hex, or pick from the list.", true);
     else say("Nothing of yours takes an order on " + cell + ".", true);
   }
@@ -385,8 +599,11 @@
     var r = check(list);
     drawBoard(r);
     // the selection's orders, or the attack being gathered
-    var head = $("hc-pick-head"), box = $("hc-options");
+    var head = $("hc-pick-head"), box = $("hc-options"), oddsBox = $("hc-odds");
     box.textContent = "";
+    oddsBox.textContent = "";
+    oddsBox.hidden = true;
+    $("hc-pick").className = (sel || gathering) ? "pick live-only active" : "pick live-only";
     if (gathering) {
       var g = gathering.g;
       head.textContent = "Attack " + g.target + ": tap the units that join";
@@ -410,6 +627,7 @@
           });
         }
       }
+      showOdds(g, gathering.members, r.pos);
       var ok = el("button", { type: "button", class: "act", id: "hc-gather-add" }, "Add the attack");
       ok.addEventListener("click", function () {
         var e = gatherEntry(g, gathering.members, gathering.advance);
@@ -423,15 +641,19 @@
     } else if (sel) {
       var p = pieces[sel];
       var mine = optionsOf(sel), pointed = mine.filter(function (o) { return o.to; });
-      head.textContent = p.label + (pointed.length ? ": tap a highlighted hex" : ": pick an order");
+      head.textContent = p.label + ": " + (p.prompt || (pointed.length ? "tap a highlighted hex" : "pick an order"));
       // a long list of hexes is tapped on the board, not read as buttons
       mine.forEach(function (o) { if (!o.to || pointed.length <= 24) box.appendChild(optionButton(o)); });
       if (pointed.length > 24) box.appendChild(el("p", { class: "hint" }, targets(sel).length + " highlighted hexes to choose from."));
+      // what the orders that say so will do (a push's strengths, an assault)
+      mine.filter(function (o) { return o.note && !acceptable(o).length; }).slice(0, 12).forEach(function (o) {
+        box.appendChild(el("p", { class: "note" }, o.text + ": " + o.note));
+      });
       var clear = el("button", { type: "button", class: "act" }, "Done");
       clear.addEventListener("click", function () { sel = null; say(""); render(); });
       box.appendChild(clear);
     } else {
-      head.textContent = "Tap one of your pieces on the board.";
+      head.textContent = O.prompt || "Tap one of your pieces on the board.";
     }
     // pieces beside the board and orders for the whole turn
     var tray = $("hc-tray");
@@ -454,6 +676,12 @@
       var b = el("button", { type: "button", class: "rm", "data-remove": e.text, "aria-label": "remove " + e.text }, "✕");
       b.addEventListener("click", function () { remove(e); });
       li.appendChild(b);
+      if (e.kind === "gather") {
+        var f = forecast(e.g, e.members, r.pos), ft = forecastText(f, e.g);
+        if (ft) li.appendChild(el("p", { class: "note", "data-target": e.g.target, "data-attack": f.attack, "data-defence": f.defence, "data-odds": f.odds, "data-results": f.results.join(",") }, ft));
+      } else if (e.note) li.appendChild(el("p", { class: "note" }, e.note));
+      var w = r.warns.get(e);
+      if (w) li.appendChild(el("p", { class: "warn", "data-warn": e.text }, "Warning: " + w.join("; ") + "."));
       ol.appendChild(li);
     });
     // Not a list item: an empty list is not "1. No orders yet."
@@ -465,6 +693,35 @@
     state.textContent += todo.length ? "Not complete: " + todo.slice(0, 4).join("; ") + (todo.length > 4 ? "; and " + (todo.length - 4) + " more" : "") + "." : "Complete: ready to send.";
     state.className = todo.length ? "state todo" : "state ready";
     output(r, todo);
+  }
+  // The odds of the attack being gathered, under its units.
+  function showOdds(g, members, pos) {
+    var f = forecast(g, members, pos), box = $("hc-odds");
+    if (!f) return;
+    box.hidden = false;
+    var od = g.odds, C = O.combat;
+    var defs = od.defenders.map(function (d) { return d[0] + " " + (d[1].how === String(d[1].value) ? d[1].how : d[1].how + " = " + d[1].value); });
+    box.appendChild(el("p", {}, "Defence " + od.defence + ": " + defs.join(", ") + "."));
+    if (!f.parts.length) { box.appendChild(el("p", { class: "hint" }, "Tap your units to see the odds.")); return; }
+    box.appendChild(el("p", {}, "Attack " + f.attack + ": " + f.parts.map(function (p) {
+      return p.m + " " + p.at + " " + (p.how === String(p.value) ? p.how : p.how + " = " + p.value);
+    }).join(", ") + "."));
+    var o = el("p", { class: "odds", id: "hc-odds-line", "data-attack": f.attack, "data-defence": f.defence, "data-odds": f.odds || "", "data-results": f.results.join(",") },
+      f.odds === null ? "Too weak for any column of the table." : "Odds " + f.odds + (od.modifier ? "; die " + od.modifier + " (at most 6)" : "") + ":");
+    box.appendChild(o);
+    if (f.odds === null) return;
+    var t = el("table"), r1 = el("tr"), r2 = el("tr");
+    r1.appendChild(el("th", {}, "die"));
+    r2.appendChild(el("th", {}, "result"));
+    f.results.forEach(function (res, i) {
+      r1.appendChild(el("td", {}, String(i + 1)));
+      r2.appendChild(el("td", { title: C.results[res] || "" }, res));
+    });
+    t.appendChild(r1);
+    t.appendChild(r2);
+    box.appendChild(t);
+    var seen = f.results.filter(function (x, i) { return f.results.indexOf(x) === i; });
+    box.appendChild(el("p", { class: "hint" }, seen.map(function (x) { return x + ": " + (C.results[x] || x); }).join("; ") + ". " + C.caveat + "."));
   }
   function q(s) { return JSON.stringify(s); }
   function fileText(r) {
@@ -516,36 +773,11 @@
   });
   $("hc-mail").addEventListener("click", function (ev) { blocked.call(this, ev); });
 
-  // ----------------------------------------------------------- zoom, pan
-  var zoom = 1, scroller = $("hc-scroll");
-  function setZoom(z) {
-    zoom = Math.max(1, Math.min(6, z));
-    if (svg) svg.style.width = (zoom * 100) + "%";
-    scroller.className = zoom > 1 ? "scroll zoomed" : "scroll";
-    $("hc-zoom-level").textContent = Math.round(zoom * 100) + "%";
-  }
-  function centreOn(cell) {
-    var c = cells[cell];
-    if (!c || zoom <= 1 || !svg) return;
-    var m = svg.getScreenCTM(), s = scroller.getBoundingClientRect();
-    if (!m) return;
-    var x = c.x * m.a + m.e - s.left + scroller.scrollLeft, y = c.y * m.d + m.f - s.top + scroller.scrollTop;
-    scroller.scrollLeft = x - scroller.clientWidth / 2;
-    scroller.scrollTop = y - scroller.clientHeight / 2;
-  }
-  $("hc-zoom-in").addEventListener("click", function () { setZoom(zoom * 1.5); centreOn(sel && check(list).pos[sel]); });
-  $("hc-zoom-out").addEventListener("click", function () { setZoom(zoom / 1.5); });
-  $("hc-zoom-fit").addEventListener("click", function () { setZoom(1); });
-  // big maps start zoomed so that a hex is a thumb's width on a phone
-  var first = null;
-  for (var k in cells) { first = cells[k]; break; }
-  if (first && svg) {
-    var shown = svg.getBoundingClientRect().width / (svg.viewBox.baseVal.width || 1);
-    var px = first.r * 2 * shown;
-    if (px < 40 && Object.keys(cells).length > 200) setZoom(40 / px);
-  }
-
   (O.help || []).forEach(function (h) { $("hc-help").appendChild(el("li", {}, h)); });
   root.className = "live";
+  live = true;
+  var onBoard = pieceOrder.filter(function (id) { return pieces[id].at && optionsOf(id).length; });
+  var beside = pieceOrder.filter(function (id) { return !pieces[id].at && optionsOf(id).some(function (o) { return o.to; }); });
+  if (!onBoard.length && beside.length === 1) sel = beside[0];
   render();
 })();

@@ -102,9 +102,18 @@ struct Page {
 
 impl Page {
     fn open(browser: &Browser, path: &Path, html: &str) -> Page {
+        Page::open_at(browser, path, html, None)
+    }
+
+    /// The page opened on a screen `width` × `height` (a phone's when the
+    /// width is under 600), or the browser's own window (375 × 800).
+    fn open_at(browser: &Browser, path: &Path, html: &str, size: Option<(u32, u32)>) -> Page {
         std::fs::write(path, html).unwrap();
         let tab = browser.new_tab().unwrap();
         tab.set_default_timeout(Duration::from_secs(30));
+        if let Some((width, height)) = size {
+            metrics(&tab, width, height);
+        }
         let requests = Arc::new(Mutex::new(Vec::new()));
         let r = requests.clone();
         tab.call_method(headless_chrome::protocol::cdp::Network::Enable {
@@ -126,7 +135,8 @@ impl Page {
             .unwrap()
             .wait_until_navigated()
             .unwrap();
-        tab.wait_for_element("#composer.live").unwrap();
+        tab.wait_for_element("#composer.live, #composer.idle")
+            .unwrap();
         Page {
             tab,
             requests,
@@ -410,26 +420,7 @@ impl Page {
     /// height, so a taller screen would show another page (and Chromium's
     /// capture beyond the screen scrolls the map back to its corner).
     fn screenshot(&self, out: &Path, width: u32, height: u32, full: bool) {
-        let screen = |h: u32| {
-            self.tab
-                .call_method(Emulation::SetDeviceMetricsOverride {
-                    width,
-                    height: h,
-                    device_scale_factor: 1.0,
-                    mobile: width < 600,
-                    scale: None,
-                    screen_width: None,
-                    screen_height: None,
-                    position_x: None,
-                    position_y: None,
-                    dont_set_visible_size: None,
-                    screen_orientation: None,
-                    viewport: None,
-                    display_feature: None,
-                    device_posture: None,
-                })
-                .unwrap();
-        };
+        let screen = |h: u32| metrics(&self.tab, width, h);
         screen(height);
         let mut h = height;
         let zoomed = self.js("document.getElementById('hc-scroll').classList.contains('zoomed')");
@@ -473,6 +464,28 @@ impl Page {
     }
 }
 
+/// The screen a tab shows: `width` × `height` CSS pixels, a phone's
+/// (touch, the page's own viewport) under 600 px.
+fn metrics(tab: &Tab, width: u32, height: u32) {
+    tab.call_method(Emulation::SetDeviceMetricsOverride {
+        width,
+        height,
+        device_scale_factor: 1.0,
+        mobile: width < 600,
+        scale: None,
+        screen_width: None,
+        screen_height: None,
+        position_x: None,
+        position_y: None,
+        dont_set_visible_size: None,
+        screen_orientation: None,
+        viewport: None,
+        display_feature: None,
+        device_posture: None,
+    })
+    .unwrap();
+}
+
 /// What the page shows after a click (`Page::look`).
 struct Look {
     orders: Vec<String>,
@@ -494,6 +507,8 @@ struct Scenario<'a> {
     /// The other players' orders this phase (the same in both runs).
     others: BTreeMap<usize, Vec<String>>,
     shots: Option<&'a str>,
+    /// How many attacks listed show their odds (War of the Dukes).
+    odds: usize,
 }
 
 // Long: one whole fixture or table of cases, set up in one place.
@@ -554,6 +569,17 @@ fn run(browser: &Browser, sc: Scenario) {
         assert_eq!(page.orders(), before, "{name}: removing restores the list");
     }
 
+    // the odds the page shows for each attack listed, to set against the
+    // resolver's below
+    let odds = page.js(
+        "Array.prototype.map.call(document.querySelectorAll('#hc-list .note[data-odds]'), function (n) {
+            return {target: n.getAttribute('data-target'), attack: +n.getAttribute('data-attack'),
+                    defence: +n.getAttribute('data-defence'), odds: n.getAttribute('data-odds'),
+                    results: n.getAttribute('data-results').split(',')};
+        })",
+    );
+    let odds = odds.as_array().cloned().unwrap_or_default();
+
     let pw = g.password(&player);
     page.type_password(pw);
     let text = page.file();
@@ -597,9 +623,37 @@ fn run(browser: &Browser, sc: Scenario) {
         }
         l.resolve_files(&files, "2026-11-22T13:00:00Z", &g.seed, &g.signer)
             .unwrap();
-        l.rules.encode(&l.state)
+        (l.rules.encode(&l.state), l.last_phase().unwrap().events)
     };
-    assert_eq!(resolve(&text), resolve(&typed), "{name}: the same state");
+    let (state, events) = resolve(&text);
+    assert_eq!(state, resolve(&typed).0, "{name}: the same state");
+    assert_eq!(
+        odds.len(),
+        sc.odds,
+        "{name}: the odds shown under the attacks listed: {odds:?}"
+    );
+    // the odds shown are the resolver's: the strengths, the column, and
+    // the result of the face the die showed
+    for o in &odds {
+        let fought = events
+            .iter()
+            .find(|e| e["event"] == "combat" && e["target"] == o["target"])
+            .unwrap_or_else(|| panic!("{name}: no combat on {}: {events:?}", o["target"]));
+        for k in ["attack", "defence", "odds"] {
+            assert_eq!(
+                o[k], fought[k],
+                "{name}: {k} of the attack on {}",
+                o["target"]
+            );
+        }
+        let die = fought["die"].as_u64().unwrap() as usize;
+        assert_eq!(
+            o["results"][die - 1],
+            fought["result"],
+            "{name}: the result of a {die} on {}",
+            o["target"]
+        );
+    }
 
     if let (Some(tag), true) = (sc.shots, bless()) {
         let docs = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/screenshots");
@@ -629,7 +683,7 @@ fn run(browser: &Browser, sc: Scenario) {
             let at = p["at"].as_str().unwrap().to_string();
             page.click_cell(&at);
         }
-        page.screenshot(&docs.join(format!("{tag}-phone.png")), 375, 800, true);
+        page.screenshot(&docs.join(format!("{tag}-phone.png")), 375, 812, true);
         page.screenshot(&docs.join(format!("{tag}-desktop.png")), 1280, 900, false);
     }
     page.tab.close(false).unwrap();
@@ -738,6 +792,7 @@ fn norse_wars_orders_by_pointing() {
             illegal: Some((other, "one piece per turn")),
             others: BTreeMap::new(),
             shots: Some("norse-wars"),
+            odds: 0,
         },
     );
 }
@@ -805,6 +860,7 @@ fn hexwar_orders_by_pointing() {
             illegal: Some((vec![second_move], "Move action")),
             others: BTreeMap::new(),
             shots: Some("hexwar"),
+            odds: 0,
         },
     );
 }
@@ -846,6 +902,7 @@ fn stack_wars_orders_by_pointing() {
             illegal: Some((fortify, "one action per turn")),
             others: BTreeMap::new(),
             shots: Some("stack-wars"),
+            odds: 0,
         },
     );
 }
@@ -880,6 +937,7 @@ fn unfought_battle_orders_by_pointing() {
             )),
             others: BTreeMap::from([(1, theirs.clone())]),
             shots: None,
+            odds: 0,
         },
     );
     g.turn(|_, s| {
@@ -951,6 +1009,7 @@ fn unfought_battle_orders_by_pointing() {
             illegal: Some((vec![again], "one order per force")),
             others: BTreeMap::from([(1, theirs)]),
             shots: Some("unfought-battle"),
+            odds: 0,
         },
     );
 }
@@ -994,6 +1053,7 @@ fn war_of_the_dukes_orders_by_pointing() {
             illegal: Some((vec![crowd], "a hex holds one unit")),
             others: BTreeMap::from([(1, theirs.clone())]),
             shots: None,
+            odds: 0,
         },
     );
     g.turn(|_, s| {
@@ -1054,6 +1114,7 @@ fn war_of_the_dukes_orders_by_pointing() {
                     illegal: Some((vec![second], "attacked once a phase")),
                     others: BTreeMap::new(),
                     shots: Some("war-of-the-dukes"),
+                    odds: 1,
                 },
             );
             return;
@@ -1062,4 +1123,347 @@ fn war_of_the_dukes_orders_by_pointing() {
         assert!(!g.over(), "the game ended before Orfburg could attack");
     }
     panic!("no attack for Orfburg came up");
+}
+
+/// What the page shows of the player's own pieces when it opens: each
+/// cell of `mine` (the page's data) whose middle is off the screen, out of
+/// the board's scroll box, or under something else (a sticky panel), and
+/// where the panel stands beside the board.
+fn opening(page: &Page) -> Value {
+    page.js(
+        r#"(function () {
+            var D = JSON.parse(document.getElementById('herald-data').textContent);
+            var svg = document.querySelector('#board svg');
+            var sc = document.getElementById('hc-scroll').getBoundingClientRect();
+            var hidden = [];
+            (D.mine || []).forEach(function (c) {
+                var n = Array.prototype.find.call(svg.querySelectorAll('[data-hex]'), function (e) {
+                    return e.getAttribute('data-hex') === c && !e.closest('.piece');
+                });
+                if (!n) { hidden.push(c + ' (not drawn)'); return; }
+                var b = n.getBoundingClientRect(), x = b.left + b.width / 2, y = b.top + b.height / 2;
+                var top = document.elementFromPoint(x, y);
+                var ok = x >= 0 && y >= 0 && x <= innerWidth && y <= innerHeight
+                    && x >= sc.left - 1 && x <= sc.right + 1 && y >= sc.top - 1 && y <= sc.bottom + 1
+                    && top && svg.contains(top);
+                if (!ok) hidden.push(c);
+            });
+            var side = document.querySelector('#composer .side').getBoundingClientRect();
+            var zin = document.getElementById('hc-zoom-in').getBoundingClientRect();
+            return {
+                mine: (D.mine || []).length, hidden: hidden,
+                side_left: side.left, side_top: side.top + scrollY,
+                board_right: sc.right, board_bottom: sc.bottom + scrollY,
+                board_height: sc.height, screen_height: innerHeight,
+                zoom_shown: zin.width > 0 && zin.height > 0,
+                svg_width: svg.getBoundingClientRect().width,
+                legend: !!document.querySelector('#hc-legend svg .legend'),
+                pick_top: document.getElementById('hc-pick').getBoundingClientRect().top + scrollY
+            };
+        })()"#,
+    )
+}
+
+/// Every game's page, mid-game, for every player (orders due or not),
+/// at a phone's and a desktop's width, and a finished game's: it opens
+/// with the player's pieces in view and nothing over them; on a desktop
+/// the panel stands beside the board, on a phone under it, no farther
+/// than the board's own box; the legend sits in its own box; the zoom
+/// buttons are there and zoom in every phase.
+#[test]
+fn pages_open_on_the_players_pieces() {
+    let b = browser();
+    let games: [(&str, &[&str], Vec<String>, usize); 5] = [
+        (
+            "norse-wars",
+            &["red", "blue", "green"],
+            vec!["fog=true".into()],
+            4,
+        ),
+        ("hexwar", &["white", "black"], vec![], 4),
+        ("stack-wars", &["black", "white"], vec!["size=7".into()], 6),
+        ("unfought-battle", &["north", "south"], vec![], 3),
+        ("war-of-the-dukes", &["orfburg", "wulfenburg"], vec![], 3),
+    ];
+    let check = |g: &EngineGame, name: &str, seats: usize, over: bool| {
+        for seat in 0..seats {
+            let html = crate::common::report(&g.loaded, seat, "html");
+            for (w, h) in [(375, 812), (1280, 900)] {
+                let ctx = format!(
+                    "{name} {} seat {seat} at {w} px",
+                    if over { "over" } else { "mid-game" }
+                );
+                let path = g.dir.join(format!("open-{seat}-{w}.html"));
+                let page = Page::open_at(&b, &path, &html, Some((w, h)));
+                let v = opening(&page);
+                assert!(
+                    v["mine"].as_u64().unwrap() > 0 || over,
+                    "{ctx}: no pieces: {v}"
+                );
+                assert_eq!(
+                    v["hidden"],
+                    serde_json::json!([]),
+                    "{ctx}: out of view: {v}"
+                );
+                assert!(v["zoom_shown"] == true, "{ctx}: no zoom buttons: {v}");
+                assert!(
+                    v["legend"] == true,
+                    "{ctx}: the legend is not in its box: {v}"
+                );
+                let f = |k: &str| v[k].as_f64().unwrap();
+                if w >= 900 {
+                    assert!(
+                        f("side_left") >= f("board_right"),
+                        "{ctx}: the panel is not beside the board: {v}"
+                    );
+                    assert!(
+                        f("board_height") <= f("screen_height"),
+                        "{ctx}: the board is taller than the screen: {v}"
+                    );
+                } else {
+                    assert!(
+                        f("side_top") >= f("board_bottom") - 1.0,
+                        "{ctx}: the panel is over the board: {v}"
+                    );
+                    assert!(
+                        f("pick_top") - f("board_bottom") < 120.0,
+                        "{ctx}: the panel is far below the board: {v}"
+                    );
+                }
+                // zoom works, orders due or not
+                let before = f("svg_width");
+                page.click("#hc-zoom-in");
+                let after = opening(&page)["svg_width"].as_f64().unwrap();
+                assert!(after > before * 1.2, "{ctx}: zoom in: {before} → {after}");
+                page.tab.close(false).unwrap();
+            }
+        }
+    };
+    for (name, players, opts, turns) in games {
+        let mut g = EngineGame::new(name, players, "open", opts, &format!("open-{name}"));
+        let mut rng = herald::rng::from_u64(7);
+        for _ in 0..turns {
+            g.turn(|l, s| herald::bots::scripted_orders(l.rules.as_ref(), &l.state, s, &mut rng));
+        }
+        assert!(!g.over(), "{name}: over after {turns} turns");
+        check(&g, name, players.len(), false);
+    }
+    // a finished game
+    let mut g = EngineGame::new(
+        "stack-wars",
+        &["black", "white"],
+        "open-over",
+        vec!["size=5".into()],
+        "open-over",
+    );
+    let mut rng = herald::rng::from_u64(9);
+    for _ in 0..2000 {
+        if g.over() {
+            break;
+        }
+        g.turn(|l, s| herald::bots::scripted_orders(l.rules.as_ref(), &l.state, s, &mut rng));
+    }
+    assert!(g.over(), "stack-wars: not over");
+    check(&g, "stack-wars", 2, true);
+}
+
+/// The traps players fell into are gone: a tap on one's own piece beside
+/// the selected one selects it (HEXWAR: the Ghast beside the Nightmare,
+/// which took "rotate … toward it" before), and the page names the order
+/// the tap could also mean; Stack Wars' empty board says what to do, the
+/// reserve is on the first screen of a phone, and a tap on one's own
+/// baseline points to it; The Unfought Battle warns when a force moves
+/// into the hex of one that stays.
+#[test]
+// Long: one scenario per trap, each check beside the step it checks.
+fn composer_traps_are_gone() {
+    let b = browser();
+    // HEXWAR
+    let g = EngineGame::new(
+        "hexwar",
+        &["white", "black"],
+        "traps",
+        vec![],
+        "traps-hexwar",
+    );
+    let html = crate::common::report(&g.loaded, 0, "html");
+    let page = Page::open(&b, &g.dir.join("hexwar.html"), &html);
+    let d = page.data["orders"].clone();
+    let at: BTreeMap<String, String> = d["pieces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|p| Some((p["id"].as_str()?.to_string(), p["at"].as_str()?.to_string())))
+        .collect();
+    let opts = options(&d);
+    let label = |id: &str| {
+        d["pieces"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["id"] == id)
+            .unwrap()["label"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let (o, other) = opts
+        .iter()
+        .find_map(|o| {
+            // an order from where the piece stands (not after a move)
+            let p = o.piece.as_ref().filter(|_| o.from.is_none())?;
+            let to = o.to.as_ref()?;
+            let other = at.iter().find(|(id, c)| *c == to && *id != p)?.0.clone();
+            opts.iter()
+                .any(|x| x.piece.as_ref() == Some(&other))
+                .then(|| (o.clone(), other))
+        })
+        .expect("hexwar: an order of one piece toward another's hex");
+    page.click_cell(&at[o.piece.as_ref().unwrap()]);
+    page.click_cell(&at[&other]);
+    let head = page.js("document.getElementById('hc-pick-head').textContent");
+    assert!(
+        head.as_str().unwrap().starts_with(&label(&other)),
+        "hexwar: the tap on {other} did not select it: {head}"
+    );
+    assert!(
+        page.orders().is_empty(),
+        "hexwar: an order was added: {:?}",
+        page.orders()
+    );
+    assert!(
+        page.message().contains(&o.text),
+        "hexwar: the page does not name `{}`: {}",
+        o.text,
+        page.message()
+    );
+    assert!(
+        page.look(&o.text).offered,
+        "hexwar: `{}` is not offered",
+        o.text
+    );
+    page.tab.close(false).unwrap();
+
+    // Stack Wars, turn 0, on a phone
+    let g = EngineGame::new(
+        "stack-wars",
+        &["black", "white"],
+        "traps",
+        vec!["size=7".into()],
+        "traps-stack",
+    );
+    let html = crate::common::report(&g.loaded, 0, "html");
+    let page = Page::open_at(&b, &g.dir.join("stack.html"), &html, Some((375, 812)));
+    let v = page.js(
+        "(function () {
+            var r = document.querySelector('#hc-tray [data-piece=reserve]').getBoundingClientRect();
+            return {head: document.getElementById('hc-pick-head').textContent, bottom: r.bottom, h: innerHeight, y: scrollY,
+                    hl: document.querySelectorAll('#board svg .plan .hl').length};
+        })()",
+    );
+    assert!(
+        v["head"]
+            .as_str()
+            .unwrap()
+            .to_lowercase()
+            .contains("place an army from your reserve: tap a square of your baseline"),
+        "stack-wars: {v}"
+    );
+    assert!(
+        v["y"] == 0 && v["bottom"].as_f64().unwrap() <= v["h"].as_f64().unwrap(),
+        "stack-wars: the reserve is below the fold: {v}"
+    );
+    assert!(
+        v["hl"].as_u64().unwrap() > 0,
+        "stack-wars: the baseline is not highlighted: {v}"
+    );
+    let fortify = options(&page.data["orders"])
+        .into_iter()
+        .find(|o| o.text.starts_with("fortify "))
+        .unwrap();
+    let cell = fortify.to.clone().unwrap();
+    // with nothing selected, a tap on the baseline points to the reserve
+    page.click("#hc-options button.act");
+    page.click_cell(&cell);
+    let msg = page.message();
+    assert!(
+        msg.contains("reserve") && msg.contains(&fortify.text),
+        "stack-wars: {msg}"
+    );
+    page.click_cell(&cell);
+    assert_eq!(
+        page.orders(),
+        vec![fortify.text.clone()],
+        "stack-wars: {}",
+        page.message()
+    );
+    page.tab.close(false).unwrap();
+
+    // The Unfought Battle: a move into the hex of a force that stays
+    let mut g = EngineGame::new(
+        "unfought-battle",
+        &["north", "south"],
+        "traps",
+        vec![],
+        "traps-unfought",
+    );
+    let mut rng = herald::rng::from_u64(4);
+    g.turn(|l, s| herald::bots::scripted_orders(l.rules.as_ref(), &l.state, s, &mut rng));
+    let html = crate::common::report(&g.loaded, 0, "html");
+    let page = Page::open(&b, &g.dir.join("unfought.html"), &html);
+    let d = page.data["orders"].clone();
+    let choices = d["choices"].as_array().unwrap().clone();
+    let stands = |cell: &str| {
+        d["pieces"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["at"] == cell)
+            .and_then(|p| p["id"].as_str())
+            .map(str::to_string)
+    };
+    // a move into the hex of a force that has a move of its own elsewhere
+    let (mv, stays, away) = choices
+        .iter()
+        .filter(|c| c["wants"].as_array().is_some_and(|w| !w.is_empty()))
+        .find_map(|c| {
+            let stays = stands(c["to"].as_str()?)?;
+            let away = choices.iter().find(|x| {
+                x["piece"] == stays.as_str()
+                    && x["moves"] == true
+                    && x["wants"].as_array().is_none_or(|w| w.is_empty())
+            })?;
+            Some((
+                c["text"].as_str()?.to_string(),
+                stays,
+                away["text"].as_str()?.to_string(),
+            ))
+        })
+        .expect("unfought-battle: a move into the hex of a force that can move away");
+    let fortify = format!("{stays} fortify");
+    page.compose(&[fortify.clone(), mv.clone()]);
+    let warned = |page: &Page| {
+        page.js(&format!(
+            "(function () {{ var w = document.querySelector('#hc-list [data-warn=\"{mv}\"]'); return w ? w.textContent : null; }})()"
+        ))
+    };
+    let w = warned(&page);
+    assert!(
+        w.as_str().is_some_and(|w| w.contains("bounces")),
+        "unfought-battle: no warning on `{mv}`: {w}"
+    );
+    // the force that stays moves away: no warning
+    page.click(&format!(r#"#hc-list [data-remove="{fortify}"]"#));
+    assert!(
+        warned(&page).is_string(),
+        "unfought-battle: {stays} holds without an order, and `{mv}` is not warned"
+    );
+    page.compose(std::slice::from_ref(&away));
+    assert_eq!(
+        warned(&page),
+        Value::Null,
+        "unfought-battle: warned after {} moved away",
+        stays
+    );
+    page.tab.close(false).unwrap();
 }

@@ -785,3 +785,118 @@ fn deployment_defaults_are_legal_for_both_sides() {
     assert_eq!(ev.len(), 2);
     s2.validate(&r).unwrap();
 }
+
+/// The odds a player is shown before an attack (issue 30) are the
+/// resolver's: in random games, at each phase, every attack the order
+/// form lists with its odds is resolved alone on a copy of the position,
+/// and the combat's attack, defence and odds equal the form's, and the
+/// result of the die rolled is the form's for that face. The composer's
+/// data gives the same: each member's strength (doubled where the Duke
+/// stands near), summed, reads the same column of the same table.
+#[test]
+// Long: one scenario told step by step, each check beside the step it checks.
+fn odds_shown_are_the_resolvers() {
+    use herald::games::war_of_the_dukes::{compose, view};
+    let r = rules();
+    let mut checked = 0;
+    for g in 0..4u64 {
+        let mut rr = rng::from_u64(7000 + g);
+        let mut st = State::new(&r);
+        while !st.is_over() && st.turn < 8 {
+            let mut orders: BTreeMap<usize, Vec<orders::Order>> = BTreeMap::new();
+            for seat in WarOfTheDukes::awaiting(&r, &st) {
+                let side = Side::of_seat(seat);
+                let data = serde_json::to_value(compose::compose(&r, &st, seat)).unwrap();
+                for (k, o) in view::odds(&r, &st, side).iter().enumerate() {
+                    let ctx = format!("game {g} turn {} {}", st.turn, o.order);
+                    let order = WarOfTheDukes::parse_order(&r, &st, seat, &o.order).unwrap();
+                    let alone = BTreeMap::from([(seat, vec![order])]);
+                    let mut dr = rng::from_u64(k as u64 + 31 * g);
+                    let (_, events) = WarOfTheDukes::resolve(
+                        &r,
+                        &st,
+                        &alone,
+                        &mut herald::rng::Dice::quiet(&mut dr),
+                    );
+                    let Some(Event::Combat {
+                        attack,
+                        defence,
+                        odds,
+                        die,
+                        result,
+                        ..
+                    }) = events.iter().find(|e| matches!(e, Event::Combat { .. }))
+                    else {
+                        panic!("{ctx}: no combat: {events:?}");
+                    };
+                    assert_eq!(
+                        o.summary,
+                        format!("{attack} against {defence}, odds {odds}"),
+                        "{ctx}"
+                    );
+                    assert_eq!(
+                        o.dice[*die as usize - 1],
+                        format!("{die} {result}"),
+                        "{ctx}"
+                    );
+                    // the composer's data, added up as the page adds it
+                    let gather = data["gathers"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .find(|x| x["target"] == o.target.as_str())
+                        .unwrap_or_else(|| panic!("{ctx}: no gather"));
+                    let c = &data["combat"];
+                    let with: Vec<&str> =
+                        o.order.split(" with ").nth(1).unwrap().split(' ').collect();
+                    let duke = c["boost"]["leader"].as_str().unwrap();
+                    let at = |id: &str| {
+                        data["pieces"]
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .find(|p| p["id"] == id)
+                            .unwrap()["at"]
+                            .as_str()
+                            .map(str::to_string)
+                    };
+                    let near: Vec<Value> = at(duke)
+                        .and_then(|d| c["boost"]["reach"][d].as_array().cloned())
+                        .unwrap_or_default();
+                    let sum: u64 = with
+                        .iter()
+                        .map(|m| {
+                            let boosted = near.contains(&Value::from(at(m).unwrap()));
+                            c["strength"][*m][boosted as usize]["value"]
+                                .as_u64()
+                                .unwrap()
+                        })
+                        .sum();
+                    assert_eq!(sum, *attack as u64, "{ctx}: the page's sum");
+                    let od = &gather["odds"];
+                    assert_eq!(od["defence"], *defence, "{ctx}");
+                    let col = od["columns"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .filter(|e| e[0].as_u64().unwrap() <= sum)
+                        .last()
+                        .unwrap()[1]
+                        .as_u64()
+                        .unwrap() as usize;
+                    assert_eq!(c["columns"][col], odds.as_str(), "{ctx}: the page's column");
+                    let row = od["rows"][*die as usize - 1].as_u64().unwrap() as usize;
+                    assert_eq!(
+                        c["table"][row][col],
+                        format!("{result:?}"),
+                        "{ctx}: the page's result"
+                    );
+                    checked += 1;
+                }
+                orders.insert(seat, playout::bot_orders(&r, &st, side, &mut rr));
+            }
+            st = WarOfTheDukes::resolve(&r, &st, &orders, &mut herald::rng::Dice::quiet(&mut rr)).0;
+        }
+    }
+    assert!(checked >= 20, "only {checked} attacks checked");
+}

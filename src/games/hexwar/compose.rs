@@ -217,4 +217,11 @@ impl Compose for Hexwar {
     fn compose(rules: &Ruleset, st: &State, seat: Seat) -> Orders {
         compose(rules, st, seat)
     }
+    fn own_cells(_: &Ruleset, v: &super::view::View) -> Vec<String> {
+        v.pieces
+            .iter()
+            .filter(|p| p.yours)
+            .map(|p| p.hex.clone())
+            .collect()
+    }
 }

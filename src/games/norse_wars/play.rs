@@ -316,7 +316,13 @@ impl State {
     }
 
     /// Carry out a move; true if it wins by the Throne.
-    fn execute(&mut self, rules: &Ruleset, seat: usize, mv: Move, ev: &mut Vec<Event>) -> bool {
+    pub(super) fn execute(
+        &mut self,
+        rules: &Ruleset,
+        seat: usize,
+        mv: Move,
+        ev: &mut Vec<Event>,
+    ) -> bool {
         let idx = State::slot(seat, mv.piece);
         let from = self.pieces[idx].at.expect("a piece on the board");
         let jarl = mv.piece == 0;

@@ -1,6 +1,6 @@
 //! What one player may see, and the events told the way they saw them.
 
-use super::play::{Cause, Event, PieceRef, PushResult, Shift, Stop};
+use super::play::{Cause, Event, PieceRef, PushResult, Shift, Stop, Tally};
 use super::ruleset::Ruleset;
 use super::state::{Phase, State, SLOTS};
 use crate::board::svg::{Arrow, ArrowKind};
@@ -108,11 +108,44 @@ fn sight(rules: &Ruleset, st: &State, seat: Seat, everything: bool) -> Vec<bool>
     v
 }
 
+/// A push's attack, term by term: `attack 1 + 1 momentum + 2 support = 4`.
+pub(super) fn attack_words(t: &Tally) -> String {
+    format!(
+        "attack {}{}{} = {}",
+        t.strength,
+        if t.momentum > 0 {
+            format!(" + {} momentum", t.momentum)
+        } else {
+            String::new()
+        },
+        if t.line > 0 {
+            format!(" + {} support", t.line)
+        } else {
+            String::new()
+        },
+        t.total()
+    )
+}
+
+/// A push's defence, term by term: `defence 1 + 1 bracing = 2`.
+pub(super) fn defence_words(t: &Tally) -> String {
+    format!(
+        "defence {}{} = {}",
+        t.strength,
+        if t.line > 0 {
+            format!(" + {} bracing", t.line)
+        } else {
+            String::new()
+        },
+        t.total()
+    )
+}
+
 /// Every hex and piece a push involves: the mover's path, the supporting
 /// line, the pushed line and every piece shifted. The push is told in full
 /// (numbers and arrows) only if all of them are in sight.
 #[allow(clippy::too_many_arguments)]
-fn push_parts(
+pub(super) fn push_parts(
     who: PieceRef,
     from: Hex,
     to: Hex,
@@ -324,31 +357,8 @@ impl Seer<'_> {
                     }
                     return Some(lines.join("\n"));
                 }
-                let a = format!(
-                    "attack {}{}{} = {}",
-                    attack.strength,
-                    if attack.momentum > 0 {
-                        format!(" + {} momentum", attack.momentum)
-                    } else {
-                        String::new()
-                    },
-                    if attack.line > 0 {
-                        format!(" + {} support", attack.line)
-                    } else {
-                        String::new()
-                    },
-                    attack.total()
-                );
-                let d = format!(
-                    "defence {}{} = {}",
-                    defence.strength,
-                    if defence.line > 0 {
-                        format!(" + {} bracing", defence.line)
-                    } else {
-                        String::new()
-                    },
-                    defence.total()
-                );
+                let a = attack_words(attack);
+                let d = defence_words(defence);
                 let head = format!(
                     "{} {} → {} attacks {} on {}: {a} against {d}",
                     self.name(*who),

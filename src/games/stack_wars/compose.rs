@@ -17,13 +17,27 @@ pub fn compose(st: &State, seat: usize) -> Orders {
         return o;
     }
     let reserve = st.reserve(side);
-    o.pieces.push(Piece::off(
-        "reserve",
-        format!(
-            "reserve ({reserve} arm{})",
-            if reserve == 1 { "y" } else { "ies" }
-        ),
-    ));
+    let on_board = st.stacks().any(|(_, s)| s.side == side);
+    // an empty board (turn 0): the only thing to do is to place an army,
+    // and the page says so instead of asking for a piece there is none of
+    let place = if on_board {
+        "tap a highlighted square you control to fortify it with an army"
+    } else {
+        "place an army from your reserve: tap a square of your baseline"
+    };
+    o.pieces.push(
+        Piece::off(
+            "reserve",
+            format!(
+                "reserve ({reserve} arm{})",
+                if reserve == 1 { "y" } else { "ies" }
+            ),
+        )
+        .prompt(place),
+    );
+    if !on_board {
+        o.prompt = Some(format!("{}{}.", place[..1].to_uppercase(), &place[1..]));
+    }
     for (sq, stack) in st.stacks() {
         if stack.side == side {
             let at = sq.to_string();
@@ -72,5 +86,12 @@ pub fn compose(st: &State, seat: usize) -> Orders {
 impl Compose for StackWars {
     fn compose(_: &Ruleset, st: &State, seat: Seat) -> Orders {
         compose(st, seat)
+    }
+    fn own_cells(_: &Ruleset, v: &super::view::View) -> Vec<String> {
+        v.stacks
+            .iter()
+            .filter(|s| s.yours)
+            .map(|s| s.at.clone())
+            .collect()
     }
 }

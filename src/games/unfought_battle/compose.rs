@@ -12,11 +12,23 @@
 //! in sight (`scout_targets`: within the scout range and the sight range).
 //! Nothing here depends on an enemy force out of sight (tested by moving
 //! hidden forces: the data does not change).
+//!
+//! What a move will meet (issue 30): a move into the hex of a force of
+//! yours `wants` that force to leave (`left:<hex>`, which each of its
+//! moves gives), so the page warns when it will bounce: the force there
+//! holds, fortifies, ambushes, scouts, or its own move fails; the failure
+//! carries down a chain (step 5 of the resolution, among your own forces;
+//! what the enemy does is not known). A move into the hex of an enemy
+//! force in sight notes the assault it makes if that force stays: your
+//! power against its known power or the highest it may have (the report's
+//! threat), with the bonuses it may add; a move next to an enemy force in
+//! sight notes the ambush it may spring.
 
 use super::board::label;
 use super::orders::{options, Act, Order};
 use super::ruleset::Ruleset;
 use super::state::{Phase, State};
+use super::view::sighted;
 use super::UnfoughtBattle;
 use crate::games::compose::{Budget, Choice, Mark, Orders, Piece, Required};
 use crate::games::{Compose, Seat};
@@ -67,6 +79,7 @@ pub fn compose(rules: &Ruleset, st: &State, seat: usize) -> Orders {
             ];
         }
         Phase::Orders => {
+            let enemies = sighted(rules, st, seat);
             for f in side.living() {
                 let name = f.name();
                 let power = if f.power == rules.forces.sovereign {
@@ -87,9 +100,20 @@ pub fn compose(rules: &Ruleset, st: &State, seat: usize) -> Orders {
                         .uses(&[&force]);
                     o.choices.push(match act {
                         Act::Move(d) => {
-                            let to = label(f.at.step(d));
-                            let mut c = c.to(to.clone()).uses(&[&format!("end:{to}")]).moves();
+                            let there = f.at.step(d);
+                            let to = label(there);
+                            let mut c = c
+                                .to(to.clone())
+                                .uses(&[&format!("end:{to}")])
+                                .gives(&[&format!("left:{}", label(f.at))])
+                                .moves();
                             c.mark = Mark::Move;
+                            if side.living().any(|g| g.id != f.id && g.at == there) {
+                                c = c.wants(&[&format!("left:{to}")]);
+                            }
+                            if let Some(n) = meets(rules, st, f.power, &name, there, &enemies) {
+                                c = c.note(n);
+                            }
                             c
                         }
                         Act::Scout(h) => {
@@ -112,6 +136,11 @@ pub fn compose(rules: &Ruleset, st: &State, seat: usize) -> Orders {
                 "end".into(),
                 "two of your forces may not move into one hex".into(),
             );
+            o.want_why.insert(
+                "left".into(),
+                "a force of yours stays on that hex, so this one bounces and stays where it is"
+                    .into(),
+            );
             o.help = vec![
                 "Tap one of your forces, then a highlighted hex: a neighbour to move there, or an enemy in sight to scout it; or pick hold, fortify or ambush from the list.".into(),
                 format!(
@@ -127,8 +156,83 @@ pub fn compose(rules: &Ruleset, st: &State, seat: usize) -> Orders {
     o
 }
 
+/// What force `name` (of power `power`) moving into `there` meets among
+/// the enemy forces in sight: the assault if the one there stays, or the
+/// ambush one beside it may spring.
+fn meets(
+    rules: &Ruleset,
+    st: &State,
+    power: u8,
+    name: &str,
+    there: crate::board::Hex,
+    enemies: &super::view::Sighted,
+) -> Option<String> {
+    let o = &rules.orders;
+    let v = rules.combat.variance;
+    let theirs = |p: Option<u8>| match p {
+        Some(p) => format!("its power {p}"),
+        None => format!("its power, unknown (at most {})", enemies.threat),
+    };
+    let luck = if v > 0 {
+        format!("; each side {}{v}", '±')
+    } else {
+        String::new()
+    };
+    if let Some((i, (_, p))) = enemies
+        .seen
+        .iter()
+        .enumerate()
+        .find(|(_, (h, _))| *h == there)
+    {
+        let difficult = if st.board.is_difficult(there) {
+            format!(" +{} Difficult ground", o.difficult_bonus)
+        } else {
+            String::new()
+        };
+        return Some(format!(
+            "if E{n} stays on {to}, {name} assaults it: power {power} against {}{difficult}, +{} if it fortified, +{} if it ambushes{luck}; the higher total wins and the loser dies; a tie sends {name} back",
+            theirs(*p),
+            o.fortify_bonus,
+            o.ambush_bonus,
+            n = i + 1,
+            to = label(there),
+        ));
+    }
+    let beside: Vec<String> = enemies
+        .seen
+        .iter()
+        .enumerate()
+        .filter(|(_, (h, _))| h.distance(there) == 1)
+        .map(|(i, (_, p))| match p {
+            Some(p) => format!("E{} (power {p})", i + 1),
+            None => format!("E{} (power unknown, at most {})", i + 1, enemies.threat),
+        })
+        .collect();
+    if beside.is_empty() {
+        return None;
+    }
+    let difficult = if st.board.is_difficult(there) {
+        format!(" +{} Difficult ground", o.difficult_bonus)
+    } else {
+        String::new()
+    };
+    Some(format!(
+        "{to} is next to {}: one that ambushes strikes {name} there with its power +{}{luck}, against power {power}{difficult}",
+        beside.join(", "),
+        o.ambush_bonus,
+        to = label(there),
+    ))
+}
+
 impl Compose for UnfoughtBattle {
     fn compose(rules: &Ruleset, st: &State, seat: Seat) -> Orders {
         compose(rules, st, seat)
+    }
+    fn own_cells(_: &Ruleset, v: &super::view::View) -> Vec<String> {
+        v.forces
+            .iter()
+            .filter(|f| f.alive)
+            .map(|f| f.at.clone())
+            .collect()
     }
 }

@@ -408,6 +408,60 @@ pub fn tell(players: &[String], seat: Seat, e: &Event) -> Option<String> {
     })
 }
 
+/// What `seat` knows of the enemy forces: those in sight, by hex.
+pub(super) struct Sighted {
+    /// Each enemy force in sight, sorted by hex (`E1`, `E2` … in this
+    /// order), with its power where known.
+    pub seen: Vec<(Hex, Option<u8>)>,
+    /// The powers not known to belong to a known or fallen enemy force.
+    pub unknown: Vec<u8>,
+    /// The highest of them: what an unknown force may be.
+    pub threat: u8,
+}
+
+/// The enemy forces in `seat`'s sight and what the viewer can deduce of
+/// them: every power is used once; those known (scouted, fought, fallen)
+/// are accounted for. Everything once the game is over.
+pub(super) fn sighted(rules: &Ruleset, st: &State, seat: Seat) -> Sighted {
+    sighted_as(rules, st, seat, false)
+}
+
+/// [`sighted`]; `everything`: every enemy force with its power, as the
+/// omniscient view shows them.
+fn sighted_as(rules: &Ruleset, st: &State, seat: Seat, everything: bool) -> Sighted {
+    let me = &st.sides[seat];
+    let them = &st.sides[1 - seat];
+    let over = st.phase == Phase::Over;
+    let revealed = over || everything;
+    let sees = |h: Hex| revealed || me.living().any(|f| f.at.distance(h) <= rules.sight.range);
+    let known_powers: Vec<u8> = them
+        .forces
+        .iter()
+        .filter(|f| revealed || me.knows(f.id))
+        .map(|f| f.power)
+        .collect();
+    let mut unknown: Vec<u8> = rules
+        .forces
+        .powers
+        .iter()
+        .copied()
+        .filter(|p| !known_powers.contains(p))
+        .collect();
+    unknown.sort_unstable();
+    let threat = unknown.last().copied().unwrap_or(0);
+    let mut seen: Vec<(Hex, Option<u8>)> = them
+        .living()
+        .filter(|f| sees(f.at))
+        .map(|f| (f.at, (revealed || me.knows(f.id)).then_some(f.power)))
+        .collect();
+    seen.sort();
+    Sighted {
+        seen,
+        unknown,
+        threat,
+    }
+}
+
 pub fn view(
     rules: &Ruleset,
     st: &State,
@@ -434,7 +488,7 @@ pub fn omniscient(
 
 /// The view; `everything`: the omniscient one.
 ///
-/// Long (about 190 lines): one struct literal, every field of the report.
+/// Long (about 170 lines): one struct literal, every field of the report.
 fn view_as(
     rules: &Ruleset,
     st: &State,
@@ -448,29 +502,11 @@ fn view_as(
     let over = st.phase == Phase::Over;
     let revealed = over || everything;
     let sees = |h: Hex| revealed || me.living().any(|f| f.at.distance(h) <= rules.sight.range);
-    // What the viewer can deduce: every power is used once; those known
-    // (scouted, fought, fallen) are accounted for.
-    let known_powers: Vec<u8> = them
-        .forces
-        .iter()
-        .filter(|f| revealed || me.knows(f.id))
-        .map(|f| f.power)
-        .collect();
-    let mut unknown: Vec<u8> = rules
-        .forces
-        .powers
-        .iter()
-        .copied()
-        .filter(|p| !known_powers.contains(p))
-        .collect();
-    unknown.sort_unstable();
-    let threat = unknown.last().copied().unwrap_or(0);
-    let mut seen: Vec<(Hex, Option<u8>)> = them
-        .living()
-        .filter(|f| sees(f.at))
-        .map(|f| (f.at, (revealed || me.knows(f.id)).then_some(f.power)))
-        .collect();
-    seen.sort();
+    let Sighted {
+        seen,
+        unknown,
+        threat,
+    } = sighted_as(rules, st, seat, everything);
     let enemies = seen
         .iter()
         .enumerate()

@@ -34,6 +34,11 @@ pub fn reach(rules: &Ruleset, st: &State, board: &Board, n: usize, target: Ix) -
     (range >= 2 && rules.map.distance(at, target) <= range).then_some(true)
 }
 
+/// A piece on `at` is within the aura of its Duke on `duke`.
+pub fn within_aura(rules: &Ruleset, duke: Ix, at: Ix) -> bool {
+    rules.map.distance(duke, at) <= rules.duke_aura
+}
+
 /// The unit is within the aura of its own Duke (never the Duke himself).
 pub fn inspired(rules: &Ruleset, st: &State, board: &Board, n: usize) -> bool {
     let u = &st.units[n];
@@ -41,18 +46,24 @@ pub fn inspired(rules: &Ruleset, st: &State, board: &Board, n: usize) -> bool {
         return false;
     }
     match (board.pos[st.duke(u.side)], board.pos[n]) {
-        (Some(d), Some(p)) => rules.map.distance(d, p) <= rules.duke_aura,
+        (Some(d), Some(p)) => within_aura(rules, d, p),
         _ => false,
     }
 }
 
-pub fn attack_value(rules: &Ruleset, st: &State, board: &Board, n: usize) -> (u32, String) {
-    let base = rules.stats(st.units[n].id.kind).attack;
-    if inspired(rules, st, board, n) {
+/// A kind's attack strength, within its Duke's aura or not, and how it is
+/// made ("5 ×2 Duke").
+pub fn attack_strength(rules: &Ruleset, kind: Kind, inspired: bool) -> (u32, String) {
+    let base = rules.stats(kind).attack;
+    if inspired {
         (base * 2, format!("{base} ×2 Duke"))
     } else {
         (base, base.to_string())
     }
+}
+
+pub fn attack_value(rules: &Ruleset, st: &State, board: &Board, n: usize) -> (u32, String) {
+    attack_strength(rules, st.units[n].id.kind, inspired(rules, st, board, n))
 }
 
 pub fn defence_value(rules: &Ruleset, st: &State, board: &Board, n: usize) -> (u32, String) {
@@ -246,6 +257,106 @@ pub fn exchange_losses(rules: &Ruleset, st: &State, close: &[usize], need: u32) 
     }
 }
 
+/// An attack as it stands before its die is rolled: who fights with what
+/// strength, the odds, the die's modifier. The resolver rolls on it
+/// ([`attack`]); reports and the order composer show it beforehand.
+pub struct Forecast {
+    /// The enemy pieces in the target hex that defend.
+    pub defenders: Vec<usize>,
+    /// Those already attacked this phase, who take no part.
+    pub spared: Vec<usize>,
+    /// The attackers that reach the target.
+    pub with: Vec<usize>,
+    pub attackers: Vec<Fighter>,
+    pub def: Vec<Fighter>,
+    pub attack: u32,
+    pub defence: u32,
+    /// The results table's column and its name ("1-2").
+    pub column: usize,
+    pub odds: String,
+    /// Added to the die for the defender's hex.
+    pub modifier: u32,
+}
+
+impl Forecast {
+    /// The die as modified (capped at 6) and the result, for a die face.
+    pub fn result(&self, rules: &Ruleset, die: u32) -> (u32, Res) {
+        let roll = modified_roll(die, self.modifier);
+        (roll, rules.crt[roll as usize - 1][self.column])
+    }
+}
+
+/// A die face with the defender's terrain modifier, capped at 6.
+pub fn modified_roll(die: u32, modifier: u32) -> u32 {
+    (die + modifier).min(6)
+}
+
+/// What an attack by `side` on `target` with `with` would be now, the
+/// pieces in `attacked` having been attacked earlier in the phase (see
+/// [`attack`]). The numbers are those the resolver uses.
+pub fn forecast(
+    rules: &Ruleset,
+    st: &State,
+    board: &Board,
+    side: Side,
+    target: Ix,
+    with: &[usize],
+    attacked: &BTreeSet<usize>,
+) -> Forecast {
+    let tl = rules.map.label(target);
+    let (defenders, spared): (Vec<usize>, Vec<usize>) = board.occ[target as usize]
+        .pieces()
+        .map(|p| p as usize)
+        .filter(|&p| st.units[p].side != side)
+        .partition(|p| !(rules.attacked_once && attacked.contains(p)));
+    let with: Vec<usize> = with
+        .iter()
+        .copied()
+        .filter(|&n| reach(rules, st, board, n, target).is_some())
+        .collect();
+    let attackers: Vec<Fighter> = with
+        .iter()
+        .map(|&n| {
+            let (value, how) = attack_value(rules, st, board, n);
+            Fighter {
+                unit: st.units[n].id,
+                at: rules.map.label(board.pos[n].unwrap()),
+                value,
+                how,
+                bombard: reach(rules, st, board, n, target) == Some(true),
+            }
+        })
+        .collect();
+    let def: Vec<Fighter> = defenders
+        .iter()
+        .map(|&n| {
+            let (value, how) = defence_value(rules, st, board, n);
+            Fighter {
+                unit: st.units[n].id,
+                at: tl,
+                value,
+                how,
+                bombard: false,
+            }
+        })
+        .collect();
+    let a: u32 = attackers.iter().map(|f| f.value).sum();
+    let d: u32 = def.iter().map(|f| f.value).sum();
+    let (column, odds) = rules.odds(a, d);
+    Forecast {
+        defenders,
+        spared,
+        with,
+        attackers,
+        def,
+        attack: a,
+        defence: d,
+        column,
+        odds,
+        modifier: rules.at(target).die,
+    }
+}
+
 /// Resolve one attack by `side` on hex `target` with pieces `with`, one
 /// of which may advance. `attacked` holds the pieces attacked earlier in
 /// the phase; where the ruleset says a piece is attacked once a phase
@@ -264,81 +375,51 @@ pub fn attack(
 ) -> Event {
     let board = st.board(rules);
     let tl = rules.map.label(target);
-    let (defenders, spared): (Vec<usize>, Vec<usize>) = board.occ[target as usize]
-        .pieces()
-        .map(|p| p as usize)
-        .filter(|&p| st.units[p].side != side)
-        .partition(|p| !(rules.attacked_once && attacked.contains(p)));
-    let with: Vec<usize> = with
-        .iter()
-        .copied()
-        .filter(|&n| reach(rules, st, &board, n, target).is_some())
-        .collect();
-    let spared_note = (!spared.is_empty()).then(|| {
+    let f = forecast(rules, st, &board, side, target, with, attacked);
+    let spared_note = (!f.spared.is_empty()).then(|| {
         format!(
             "{} {} already attacked this phase and {} no part (a piece is attacked once a phase)",
-            spared
+            f.spared
                 .iter()
                 .map(|&n| st.units[n].id.to_string())
                 .collect::<Vec<_>>()
                 .join(" and "),
-            if spared.len() == 1 { "was" } else { "were" },
-            if spared.len() == 1 { "takes" } else { "take" },
+            if f.spared.len() == 1 { "was" } else { "were" },
+            if f.spared.len() == 1 { "takes" } else { "take" },
         )
     });
-    if defenders.is_empty() || with.is_empty() {
+    if f.defenders.is_empty() || f.with.is_empty() {
         return Event::Lapsed {
             side,
             target: tl,
-            with: with.iter().map(|&n| st.units[n].id).collect(),
-            why: if defenders.is_empty() {
+            with: f.with.iter().map(|&n| st.units[n].id).collect(),
+            why: if f.defenders.is_empty() {
                 spared_note
             } else {
                 None
             },
         };
     }
-    attacked.extend(defenders.iter().copied());
-    let attackers: Vec<Fighter> = with
-        .iter()
-        .map(|&n| {
-            let (value, how) = attack_value(rules, st, &board, n);
-            Fighter {
-                unit: st.units[n].id,
-                at: rules.map.label(board.pos[n].unwrap()),
-                value,
-                how,
-                bombard: reach(rules, st, &board, n, target) == Some(true),
-            }
-        })
-        .collect();
-    let def: Vec<Fighter> = defenders
-        .iter()
-        .map(|&n| {
-            let (value, how) = defence_value(rules, st, &board, n);
-            Fighter {
-                unit: st.units[n].id,
-                at: tl,
-                value,
-                how,
-                bombard: false,
-            }
-        })
-        .collect();
-    let a: u32 = attackers.iter().map(|f| f.value).sum();
-    let d: u32 = def.iter().map(|f| f.value).sum();
-    let (col, odds) = rules.odds(a, d);
-    let modifier = rules.at(target).die;
+    attacked.extend(f.defenders.iter().copied());
+    let (a, d, modifier) = (f.attack, f.defence, f.modifier);
+    let odds = f.odds.clone();
     let die = dice.roll(6, crate::rng::Seen::All, |v| {
-        let total = (v + modifier).min(6);
+        let total = modified_roll(v, modifier);
         if modifier > 0 {
             format!("attack on {tl}, {a} against {d} ({odds}): die {v}, +{modifier} for the terrain → {total}")
         } else {
             format!("attack on {tl}, {a} against {d} ({odds}): die {v}")
         }
     });
-    let roll = (die + modifier).min(6);
-    let result = rules.crt[roll as usize - 1][col];
+    let (roll, result) = f.result(rules, die);
+    let Forecast {
+        defenders,
+        with,
+        attackers,
+        def,
+        odds,
+        ..
+    } = f;
     let close: Vec<usize> = with
         .iter()
         .zip(&attackers)

@@ -20,17 +20,33 @@
 //! (`needs`/`gives` keys), since moves are carried out in the order
 //! written. War of the Dukes hides nothing once the deployments are
 //! revealed, and during deployment the data holds only your own units.
+//!
+//! Odds (issue 30): each attack target carries its defence as the
+//! position stands (`combat::forecast`, the resolver's own numbers: each
+//! defender's strength with its terrain and its Duke), the odds column for
+//! every attack total (`Ruleset::odds`) and the table row each die face
+//! reads after the terrain's modifier; each unit that may attack carries
+//! its strength alone and within its Duke's aura (`combat::attack_strength`),
+//! and for every hex the Duke may end his move on, the hexes an attacker
+//! may stand on within his aura (`combat::within_aura`). The page adds the
+//! attackers' strengths where they stand after the moves and looks the
+//! rest up: what it shows is what the resolver computes when the attack
+//! comes, unless an earlier attack of the phase changes the position.
 
-use super::combat::contact;
+use super::combat::{attack_strength, contact, forecast, modified_roll, within_aura};
 use super::map::Ix;
 use super::movement::{end_problem, reach, UNREACHED};
+use super::ruleset::Res;
 use super::ruleset::Ruleset;
 use super::state::{Phase, State};
-use super::units::Side;
+use super::units::{Side, UnitId};
 use super::zoc::zoc;
 use super::WarOfTheDukes;
-use crate::games::compose::{Choice, Gather, Mark, Orders, Piece, Required};
+use crate::games::compose::{
+    Boost, Choice, Combat, Gather, Mark, Odds, Orders, Piece, Required, Strength,
+};
 use crate::games::{Compose, Seat};
+use std::collections::{BTreeMap, BTreeSet};
 
 pub fn compose(rules: &Ruleset, st: &State, seat: usize) -> Orders {
     let side = Side::of_seat(seat);
@@ -120,6 +136,10 @@ fn play(rules: &Ruleset, st: &State, side: Side) -> Orders {
     let map = &rules.map;
     let board = st.board(rules);
     let ez = zoc(rules, st, &board, side.other());
+    // where the Duke may stand after the moves, and where each unit may
+    // stand (for the aura)
+    let mut duke_cells: BTreeSet<Ix> = BTreeSet::new();
+    let mut unit_cells: BTreeSet<Ix> = BTreeSet::new();
     for (n, u) in st.on_map(side) {
         let id = u.id.to_string();
         let at = u.at.expect("on the map").to_string();
@@ -133,6 +153,12 @@ fn play(rules: &Ruleset, st: &State, side: Side) -> Orders {
         }
         o.pieces.push(p);
         let r = reach(rules, st, &board, &ez, n, rules.mp(u.id.kind));
+        let cells = if u.id.is_duke() {
+            &mut duke_cells
+        } else {
+            &mut unit_cells
+        };
+        cells.insert(r.start);
         let unit = format!("unit:{id}");
         let left = format!("left:{at}");
         let mut free = Vec::new();
@@ -146,6 +172,11 @@ fn play(rules: &Ruleset, st: &State, side: Side) -> Orders {
                 .all(|p| st.units[p as usize].side == side);
             if !own {
                 continue;
+            }
+            if u.id.is_duke() {
+                duke_cells.insert(i);
+            } else {
+                unit_cells.insert(i);
             }
             if end_problem(rules, st, &board, n, i).is_none() {
                 free.push(l);
@@ -213,6 +244,11 @@ fn play(rules: &Ruleset, st: &State, side: Side) -> Orders {
     .max()
     .unwrap_or(1)
     .min(2) as i32;
+    let mut combat = combat_data(rules, st, side);
+    // the most any attack could total: every unit, each within the aura
+    let most: u32 = combat.strength.values().map(|s| s[1].value).sum();
+    let mut attack_cells: BTreeSet<Ix> = BTreeSet::new();
+    let none = BTreeSet::new();
     for t in 0..map.cells.len() as Ix {
         if board.side_at(st, t) != Some(side.other()) {
             continue;
@@ -226,10 +262,21 @@ fn play(rules: &Ruleset, st: &State, side: Side) -> Orders {
             }
             if contact(rules, i, t) {
                 close.push(map.label(i).to_string());
+                attack_cells.insert(i);
             } else if max_range >= 2 && map.distance(i, t) <= max_range {
                 far.push(map.label(i).to_string());
+                attack_cells.insert(i);
             }
         }
+        let f = forecast(rules, st, &board, side, t, &[], &none);
+        let mut columns: Vec<[u32; 2]> = Vec::new();
+        for a in 1..=most.max(1) {
+            let col = rules.odds(a, f.defence).0 as u32;
+            if columns.last().is_none_or(|c| c[1] != col) {
+                columns.push([a, col]);
+            }
+        }
+        let terrain = map.cell(t).terrain.name();
         o.gathers.push(Gather {
             target: tl.clone(),
             text: format!("attack {tl} with"),
@@ -239,7 +286,50 @@ fn play(rules: &Ruleset, st: &State, side: Side) -> Orders {
             uses: vec![format!("target:{tl}")],
             advance: true,
             stage: 1,
+            odds: Some(Odds {
+                defenders: f
+                    .def
+                    .iter()
+                    .map(|d| {
+                        (
+                            d.unit.to_string(),
+                            Strength {
+                                value: d.value,
+                                how: d.how.clone(),
+                            },
+                        )
+                    })
+                    .collect(),
+                defence: f.defence,
+                columns,
+                rows: (1..=6)
+                    .map(|face| modified_roll(face, f.modifier) - 1)
+                    .collect(),
+                modifier: if f.modifier > 0 {
+                    format!("+{} {terrain}", f.modifier)
+                } else {
+                    String::new()
+                },
+            }),
         });
+    }
+    if let Some(b) = combat.boost.as_mut() {
+        // for each hex the Duke may end on, the hexes within his aura
+        // that a unit of his may attack from
+        let from: Vec<Ix> = unit_cells.intersection(&attack_cells).copied().collect();
+        for &d in &duke_cells {
+            let near: Vec<String> = from
+                .iter()
+                .filter(|&&i| within_aura(rules, d, i))
+                .map(|&i| map.label(i).to_string())
+                .collect();
+            if !near.is_empty() {
+                b.reach.insert(map.label(d).to_string(), near);
+            }
+        }
+    }
+    if !o.gathers.is_empty() {
+        o.combat = Some(combat);
     }
     o.why
         .insert("unit".into(), "a unit moves once a phase".into());
@@ -267,8 +357,47 @@ fn play(rules: &Ruleset, st: &State, side: Side) -> Orders {
     o
 }
 
+/// The results table and each of `side`'s units' attack strengths, alone
+/// and within the Duke's aura (the aura's reach is filled in by `play`).
+fn combat_data(rules: &Ruleset, st: &State, side: Side) -> Combat {
+    let strength = st
+        .on_map(side)
+        .filter(|(_, u)| super::combat::can_attack(u.id.kind))
+        .map(|(_, u)| {
+            let s = |inspired| {
+                let (value, how) = attack_strength(rules, u.id.kind, inspired);
+                Strength { value, how }
+            };
+            (u.id.to_string(), [s(false), s(true)])
+        })
+        .collect();
+    let results = [Res::AE, Res::AR, Res::DE, Res::DR, Res::EX]
+        .iter()
+        .map(|r| (r.to_string(), r.meaning().to_string()))
+        .collect();
+    Combat {
+        columns: rules.crt_columns.clone(),
+        table: rules
+            .crt
+            .iter()
+            .map(|row| row.iter().map(|r| r.to_string()).collect())
+            .collect(),
+        results,
+        strength,
+        boost: Some(Boost {
+            leader: UnitId::DUKE.to_string(),
+            reach: BTreeMap::new(),
+        }),
+        caveat: "as the map stands after your moves: an attack resolved before this one can change it (a retreat, a loss)".into(),
+    }
+}
+
 impl Compose for WarOfTheDukes {
     fn compose(rules: &Ruleset, st: &State, seat: Seat) -> Orders {
         compose(rules, st, seat)
+    }
+    /// Your pieces, or while deploying your city and fortress hexes.
+    fn own_cells(_: &Ruleset, v: &super::view::View) -> Vec<String> {
+        v.focus.clone()
     }
 }

@@ -42,6 +42,25 @@ pub struct UnitView {
     pub in_zoc: bool,
 }
 
+/// One attack's odds before the die, for the order form (issue 30): the
+/// resolver's own numbers (`combat::forecast`).
+#[derive(Debug, Clone, Serialize)]
+pub struct OddsView {
+    /// The order: `attack 0915 with I3 I4 A2`.
+    pub order: String,
+    /// The hex attacked: `0915`.
+    pub target: String,
+    /// `13 against 10, odds 1-1`.
+    pub summary: String,
+    /// Each die face's result: `1 AR`, … (the terrain's modifier added).
+    pub dice: Vec<String>,
+    /// The modifier in words, `+2 forest`; empty without one.
+    pub modifier: String,
+    /// The attackers and the defenders with their strengths.
+    pub attackers: Vec<String>,
+    pub defenders: Vec<String>,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct EventView {
     /// The game file's turn (phase count) the event happened in.
@@ -91,6 +110,8 @@ pub struct View {
     /// deployment a complete legal one, later every move (to each hex a
     /// piece can reach) and every attack with all the pieces in reach.
     pub legal: Vec<String>,
+    /// The odds of each attack the hints list, as the map stands.
+    pub odds: Vec<OddsView>,
     /// The phase's rule for the whole set of orders, in one line (the
     /// deployment places every unit), for the order form.
     pub whole_set: Option<String>,
@@ -156,23 +177,23 @@ fn arrows(e: &Event, out: &mut Vec<Arrow>) {
     }
 }
 
+/// A fighter in words: `I3 0914 (5 ×2 Duke = 10, bombarding)`.
+fn fighter(f: &Fighter) -> String {
+    let v = if f.how == f.value.to_string() {
+        f.how.clone()
+    } else {
+        format!("{} = {}", f.how, f.value)
+    };
+    format!(
+        "{} {} ({v}{})",
+        f.unit,
+        f.at,
+        if f.bombard { ", bombarding" } else { "" }
+    )
+}
+
 fn fighters(list: &[Fighter]) -> String {
-    list.iter()
-        .map(|f| {
-            let v = if f.how == f.value.to_string() {
-                f.how.clone()
-            } else {
-                format!("{} = {}", f.how, f.value)
-            };
-            format!(
-                "{} {} ({v}{})",
-                f.unit,
-                f.at,
-                if f.bombard { ", bombarding" } else { "" }
-            )
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
+    list.iter().map(fighter).collect::<Vec<_>>().join(", ")
 }
 
 pub fn fate(f: &Fate) -> String {
@@ -354,6 +375,59 @@ pub fn hints(rules: &Ruleset, st: &State, side: Side) -> Vec<String> {
     }
 }
 
+/// The odds of every attack [`hints`] lists (each enemy hex, with every
+/// unit of `side` that reaches it), as the map stands now.
+pub fn odds(rules: &Ruleset, st: &State, side: Side) -> Vec<OddsView> {
+    if st.phase != Phase::Play(side) {
+        return Vec::new();
+    }
+    let board = st.board(rules);
+    let none = std::collections::BTreeSet::new();
+    let mut out = Vec::new();
+    for t in 0..board.occ.len() as u16 {
+        if board.side_at(st, t) != Some(side.other()) {
+            continue;
+        }
+        let by: Vec<usize> = st
+            .on_map(side)
+            .filter(|(n, _)| combat::reach(rules, st, &board, *n, t).is_some())
+            .map(|(n, _)| n)
+            .collect();
+        if by.is_empty() {
+            continue;
+        }
+        let f = combat::forecast(rules, st, &board, side, t, &by, &none);
+        out.push(OddsView {
+            target: rules.map.label(t).to_string(),
+            order: format!(
+                "attack {} with {}",
+                rules.map.label(t),
+                f.attackers
+                    .iter()
+                    .map(|a| a.unit.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+            summary: format!("{} against {}, odds {}", f.attack, f.defence, f.odds),
+            dice: (1..=6)
+                .map(|die| format!("{die} {}", f.result(rules, die).1))
+                .collect(),
+            modifier: if f.modifier > 0 {
+                format!("+{} {}", f.modifier, rules.map.cell(t).terrain.name())
+            } else {
+                String::new()
+            },
+            attackers: f.attackers.iter().map(fighter).collect(),
+            defenders: f
+                .def
+                .iter()
+                .map(|d| format!("{} {}", side.other(), fighter(d)))
+                .collect(),
+        });
+    }
+    out
+}
+
 pub fn view(
     rules: &Ruleset,
     st: &State,
@@ -480,6 +554,7 @@ pub fn view(
             })
             .collect(),
         legal: hints(rules, st, me),
+        odds: odds(rules, st, me),
         whole_set: (st.phase == Phase::Deployment).then(|| {
             let n = st.units.iter().filter(|u| u.side == me).count();
             format!("DEPLOYMENT: one file places all {n} pieces; the list is one legal set")

@@ -18,11 +18,13 @@ fn script_safe_json() {
         due: true,
         view: &view,
         orders: None,
+        mine: vec!["</script>".into()],
     };
     let s = data_json(&p);
     assert!(!s.contains("</") && !s.contains("<!--"), "{s}");
     let back: Value = serde_json::from_str(&s).unwrap();
     assert_eq!(back["view"]["text"], "</script><!-- x");
+    assert_eq!(back["mine"][0], "</script>");
     assert_eq!(back["subject"], "[id] orders for turn 3");
 }
 
