@@ -24,6 +24,7 @@ mod orders;
 mod pictures;
 mod playouts;
 mod playtest;
+mod press;
 mod readme;
 mod stack_wars;
 mod store;
