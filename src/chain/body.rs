@@ -67,6 +67,50 @@ pub struct Genesis {
     pub converted: Option<Converted>,
 }
 
+/// Which press (messages between players, relayed by the host) a game
+/// allows, and when (docs/host.md, "Press").
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct PressRules {
+    /// `none`, `public` (to all only), `private` (to any players) or
+    /// `grey` (private, and anonymous allowed).
+    pub kind: String,
+    /// Press is allowed after the turn's deadline has passed, while the
+    /// turn waits to be resolved.
+    pub while_resolving: bool,
+    /// Press is allowed after the game has ended.
+    pub after_end: bool,
+    /// `end`: an archive made for the public after the game may include
+    /// the press; `never`: it never does.
+    pub reveal: String,
+}
+
+/// One press message relayed: what the log proves of it. Its text is in
+/// the game folder only (`press/<id>.json`); `text_sha256` is salted with
+/// a nonce the recipients get, so a short text cannot be guessed from the
+/// published log.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct PressEntry {
+    /// 1, 2, 3 … in this game.
+    pub n: u32,
+    /// 32 hex digits: the press file's name.
+    pub id: String,
+    /// The turn the game waited for.
+    pub turn: u32,
+    /// The sender; absent for anonymous (grey) press.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    /// Anonymous press: sha256 over the nonce and the sender's id, so the
+    /// sender (who has the nonce) can prove it was theirs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sender_sha256: Option<String>,
+    pub to: Vec<String>,
+    /// sha256 of `herald/press`, the nonce and the text, one a line.
+    pub text_sha256: String,
+    pub at: String,
+}
+
 /// What `herald convert` could carry over, and what it could not prove.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
@@ -173,6 +217,8 @@ pub enum Body {
     Passwd(Passwd),
     Deadline(DeadlineSet),
     Reveal(Reveal),
+    /// A press message relayed (format 3).
+    Press(PressEntry),
 }
 
 impl Body {
@@ -183,6 +229,7 @@ impl Body {
             Body::Passwd(_) => "passwd",
             Body::Deadline(_) => "deadline",
             Body::Reveal(_) => "reveal",
+            Body::Press(_) => "press",
         }
     }
 }

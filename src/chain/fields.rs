@@ -144,6 +144,7 @@ fn when(b: &Body) -> Option<&str> {
         Body::Passwd(p) => Some(&p.at),
         Body::Deadline(d) => Some(&d.at),
         Body::Reveal(r) => Some(&r.at),
+        Body::Press(p) => Some(&p.at),
     }
 }
 
@@ -167,7 +168,6 @@ fn entries(r: &Record, g: &Genesis, out: &mut Vec<String>) {
     let converted_at = converted.and_then(time);
     let mut last = converted_at.or_else(|| time(&g.created));
     let mut last_phase: Option<Phase> = None;
-    let n = r.entries.len();
     for (i, e) in r.entries.iter().enumerate().skip(1) {
         let what = e.describe(i);
         // Bodies that do not decode are verify's replay's to name.
@@ -219,9 +219,12 @@ fn entries(r: &Record, g: &Genesis, out: &mut Vec<String>) {
                 }
             }
             Body::Reveal(rv) => {
-                if i + 1 != n {
+                let press_only = r.entries[i + 1..]
+                    .iter()
+                    .all(|e| matches!(e.decode(), Ok(Body::Press(_))));
+                if !press_only {
                     out.push(format!(
-                        "{what}: the seed is revealed before the log's end: the reveal is the last entry of a finished game"
+                        "{what}: the seed is revealed before the log's end: the reveal is the last entry of a finished game (only press may follow it)"
                     ));
                 }
                 match &last_phase {
@@ -232,7 +235,7 @@ fn entries(r: &Record, g: &Genesis, out: &mut Vec<String>) {
                     )),
                 }
             }
-            Body::Genesis(_) => {}
+            Body::Genesis(_) | Body::Press(_) => {}
         }
     }
 }

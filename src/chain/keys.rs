@@ -17,6 +17,11 @@ pub enum Domain {
     Receipt,
     /// A report sent to a player.
     Report,
+    /// A press message's nonce: the key's deterministic signature used as
+    /// a secret only the moderator can make (never published as such).
+    PressNonce,
+    /// A game's press rules, signed at `new` (`press/rules.json`).
+    PressRules,
 }
 
 impl Domain {
@@ -26,6 +31,8 @@ impl Domain {
             Domain::Head => b"herald/2 head\n",
             Domain::Receipt => b"herald/2 receipt\n",
             Domain::Report => b"herald/2 report\n",
+            Domain::PressNonce => b"herald/2 press nonce\n",
+            Domain::PressRules => b"herald/2 press rules\n",
         }
     }
 }

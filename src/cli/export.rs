@@ -32,7 +32,8 @@ pub fn run(a: Args) -> Result<String> {
             .unwrap_or_else(|| "game".into());
         root.with_file_name(format!("{name}-export-{}", a.player))
     });
-    let files = pipeline::history::export(&g, &seed, &signer, &a.player, &out)?;
+    let press = pipeline::press::all_kept(&g, &store)?;
+    let files = pipeline::history::export(&g, &seed, &signer, &a.player, &out, &press)?;
     Ok(format!(
         "wrote {} files for {} into {}\n",
         files.len(),

@@ -43,8 +43,8 @@ fn catch_signals() {
 
 fn summary(r: &PassReport, now: &str) -> String {
     let mut s = format!(
-        "{now}: {} games; mail in: {} ({} orders accepted, {} refused, {} commands, {} for no game, {} ignored, {} handled before), {} left for the next pass; mail out: {} sent, {} refused, {} deferred\n",
-        r.games, r.mails, r.accepted, r.refused, r.commands, r.no_game, r.ignored, r.already, r.left, r.sent, r.refused_out, r.deferred
+        "{now}: {} games; mail in: {} ({} orders accepted, {} refused, {} commands, {} press relayed, {} for no game, {} ignored, {} handled before), {} left for the next pass; mail out: {} sent, {} refused, {} deferred\n",
+        r.games, r.mails, r.accepted, r.refused, r.commands, r.press, r.no_game, r.ignored, r.already, r.left, r.sent, r.refused_out, r.deferred
     );
     for l in &r.game_time {
         s.push_str(&format!("  {l}\n"));

@@ -55,6 +55,22 @@ pub struct Args {
     /// A player's mail address, player=address; repeat for more.
     #[arg(long = "email")]
     pub emails: Vec<String>,
+    /// Press (players writing to each other through the host): none,
+    /// public (to all only), private (to any players) or grey (private, and
+    /// anonymous allowed). Without it the game has no press.
+    #[arg(long)]
+    pub press: Option<String>,
+    /// Press allowed after a turn's deadline while it waits to be resolved:
+    /// yes (default) or no.
+    #[arg(long)]
+    pub press_while_resolving: Option<String>,
+    /// Press allowed after the game has ended: yes (default) or no.
+    #[arg(long)]
+    pub press_after_end: Option<String>,
+    /// Whether an archive for the public after the game may include the
+    /// press texts: end, or never (default).
+    #[arg(long)]
+    pub press_reveal: Option<String>,
     /// Hash the passwords with Argon2id's lightest cost, so checking one is
     /// instant: for test, demo and practice games only. A real game keeps
     /// the default cost, which makes guessing a password from a stolen
@@ -85,6 +101,12 @@ pub fn run(a: Args) -> Result<String> {
             drop_after: Some(a.drop_after),
             moderator: a.moderator,
             emails: a.emails,
+            press: pipeline::press::Settings {
+                kind: a.press,
+                while_resolving: a.press_while_resolving,
+                after_end: a.press_after_end,
+                reveal: a.press_reveal,
+            },
         },
     })?;
     let h = &c.head;
@@ -109,6 +131,9 @@ pub fn run(a: Args) -> Result<String> {
             n => format!("{n} in a row"),
         }
     ));
+    if let Some(r) = &c.press {
+        s.push_str(&format!("press: {}\n", pipeline::press::describe(r)));
+    }
     s.push_str(
         "passwords (shown once; also in the secrets file — give each player only their own):\n",
     );

@@ -33,7 +33,7 @@ pub fn run(a: Args) -> Result<String> {
                 .collect(),
         )
     };
-    let (g, secrets_seed) = match GameDir::locate(&a.game)? {
+    let (g, secrets_seed, store) = match GameDir::locate(&a.game)? {
         Found::Format1(p) => {
             // herald 0.1: replayed as `convert` would carry it over.
             let c =
@@ -51,7 +51,7 @@ pub fn run(a: Args) -> Result<String> {
             let seed = crate::store::Secrets::read(&dir.secrets())
                 .ok()
                 .map(|s| s.seed);
-            (g, seed)
+            (g, seed, crate::store::Store::reader(dir.clone()))
         }
     };
     if let Some(k) = &a.key {
@@ -76,19 +76,37 @@ pub fn run(a: Args) -> Result<String> {
     for n in replay::notes(&g) {
         s.push_str(&format!("note: {n}\n"));
     }
+    // The press log and rules beside the game file (press/).
+    let press = pipeline::press::rules_of(&store, &g)
+        .and_then(|_| pipeline::press::entries(&store, &g))
+        .map_err(|e| fail(e.problems))?;
+    if !press.is_empty() {
+        s.push_str(&format!(
+            "ok: {} press entries, chained from the genesis entry and signed with the game's key\n",
+            press.len()
+        ));
+    }
     s.push_str(if replayed {
         "ok: every phase replays to the same bytes, every roll re-derived from the seed\n"
     } else {
         "not replayed: the seed is secret until the game ends (give --seed, or verify the moderator's game folder)\n"
     });
     if !a.witness.is_empty() {
-        let (n, problems) = pipeline::witness::witnesses(&g, seed.as_deref(), &a.witness)?;
+        let (proved, mut problems) =
+            pipeline::witness::press_witnesses(&g, Some(&store), &a.witness)?;
+        let (n, others) = pipeline::witness::witnesses(&g, seed.as_deref(), &a.witness)?;
+        problems.extend(others);
         if !problems.is_empty() {
             return Err(fail(problems));
         }
-        s.push_str(&format!(
-            "ok: the archive holds exactly what the {n} receipts and reports name\n"
-        ));
+        if n > 0 || proved.is_empty() {
+            s.push_str(&format!(
+                "ok: the archive holds exactly what the {n} receipts and reports name\n"
+            ));
+        }
+        for p in proved {
+            s.push_str(&format!("ok: {p}\n"));
+        }
     }
     Ok(s)
 }

@@ -12,6 +12,10 @@ pub use super::layout::{CONFIG_FILE, DEFAULT_LOG, SECRETS_FILE};
 /// Password checks per player per hour for mails from other addresses
 /// than the player's own, when the file names no budget.
 pub const DEFAULT_PASSWORD_CHECKS: u32 = 20;
+/// Press mails a player may send a day (docs/host.md, "Press").
+pub const DEFAULT_PRESS_PER_DAY: u32 = 30;
+/// The longest press text relayed (bytes).
+pub const DEFAULT_PRESS_MAX_BYTES: u64 = 8192;
 /// Polling interval of `--watch` when the file names none.
 pub const DEFAULT_POLL: u64 = 300;
 /// Reminders before a deadline when the file names none: 24 h and 2 h.
@@ -151,6 +155,10 @@ pub struct HostConfig {
     /// The moderator's own address, told of a password-guessing flood
     /// (also logged and on the status page). `None`: not mailed.
     pub moderator: Option<String>,
+    /// Per player, press mails relayed in any 24 hours.
+    pub press_per_day: u32,
+    /// The longest press text relayed, in bytes (at most 64 KiB).
+    pub press_max_bytes: u64,
 }
 
 #[derive(Deserialize)]
@@ -165,6 +173,8 @@ struct RawConfig {
     log_stderr: Option<bool>,
     password_checks_per_hour: Option<u32>,
     moderator: Option<Spanned<String>>,
+    press_per_day: Option<u32>,
+    press_max_bytes: Option<u64>,
     imap: Option<Spanned<RawServer>>,
     maildir: Option<Spanned<RawMaildir>>,
     smtp: Spanned<RawServer>,
@@ -442,9 +452,18 @@ impl HostConfig {
                 "{f}: `password_checks_per_hour = 0` would refuse every mail from another address than a player's own without reading it; give at least 1 (default {DEFAULT_PASSWORD_CHECKS})"
             )));
         }
+        let press_max_bytes = raw.press_max_bytes.unwrap_or(DEFAULT_PRESS_MAX_BYTES);
+        if press_max_bytes == 0 || press_max_bytes > crate::pipeline::press::MAX_TEXT as u64 {
+            return Err(Error::refused(format!(
+                "{f}: `press_max_bytes = {press_max_bytes}`: give a size from 1 to {} bytes (default {DEFAULT_PRESS_MAX_BYTES})",
+                crate::pipeline::press::MAX_TEXT
+            )));
+        }
         Ok(HostConfig {
             dir: dir.to_path_buf(),
             password_checks_per_hour,
+            press_per_day: raw.press_per_day.unwrap_or(DEFAULT_PRESS_PER_DAY),
+            press_max_bytes,
             moderator,
             address,
             source,

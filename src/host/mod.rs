@@ -20,6 +20,8 @@
 //! - [`route`]: which game a mail is for (plus-address, `[GAME]` subject
 //!   tag), and which mails get no answer (bounces, automatic mail);
 //! - [`commands`]: `help`, `status`, `form`, `report`, `withdraw` by mail;
+//! - [`press`]: press by mail, relayed between players under the game's
+//!   rules;
 //! - [`guard`]: the budget of password checks that makes guessing cost
 //!   the guesser;
 //! - [`pass`]: one pass of `herald host DIR` (mail in, game time, mail
@@ -47,6 +49,7 @@ pub mod log;
 pub mod maildir;
 pub mod outbox;
 pub mod pass;
+pub mod press;
 pub mod route;
 pub mod smtp;
 pub mod source;

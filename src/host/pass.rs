@@ -58,6 +58,8 @@ pub struct PassReport {
     pub accepted: usize,
     pub refused: usize,
     pub commands: usize,
+    /// Press mails relayed.
+    pub press: usize,
     pub no_game: usize,
     pub ignored: usize,
     /// Already handled before (a pass cut short): only marked now.
@@ -168,6 +170,7 @@ enum Counted {
     Accepted,
     Refused,
     Command,
+    Press,
     Already,
     NoGame,
     Ignored,
@@ -280,6 +283,7 @@ fn mail_in(p: &Pass, games: &[Name], r: &mut PassReport) {
                         Counted::Accepted => r.accepted += 1,
                         Counted::Refused => r.refused += 1,
                         Counted::Command => r.commands += 1,
+                        Counted::Press => r.press += 1,
                         Counted::Already => r.already += 1,
                         Counted::NoGame => r.no_game += 1,
                         Counted::Ignored => r.ignored += 1,
@@ -413,7 +417,7 @@ fn handle_game(p: &Pass, game: &Name, items: Vec<Item>) -> GameMail {
         let o = if p.stopping() {
             Outcome::Left
         } else {
-            handle_mail(p, &w, game, &mut done, &opts, &mut st, &it)
+            handle_mail(p, &mut w, game, &mut done, &opts, &mut st, &it)
         };
         outcomes.push((it.id, o));
     }
@@ -509,13 +513,15 @@ struct Handled {
     what: String,
     message_id: String,
     player: Option<String>,
+    /// Anonymous press: the sender is not noted on the status page.
+    anonymous: bool,
 }
 
 /// Handle one mail to an open game: orders (`inbox::handle_one`, shared
 /// with `herald inbox`) or a command; then log it and note it in the state.
 fn handle_mail(
     p: &Pass,
-    w: &Writing,
+    w: &mut Writing,
     game: &Name,
     done: &mut BTreeSet<String>,
     opts: &Options,
@@ -525,13 +531,16 @@ fn handle_mail(
     let m = MessageParser::default().parse(&it.bytes);
     let from = inbox::sender(m.as_ref());
     let digest = sha256_hex(&it.bytes);
-    let asked = match (&m, it.too_big) {
-        (Some(m), false) if !done.contains(&digest) => commands::asked(m),
+    let fresh = matches!((&m, it.too_big), (Some(_), false)) && !done.contains(&digest);
+    let press = m.as_ref().filter(|_| fresh).and_then(super::press::asked);
+    let asked = match (&m, fresh) {
+        (Some(m), true) if press.is_none() => commands::asked(m),
         _ => Asked::Orders,
     };
-    let res = match asked {
-        Asked::Orders => orders_mail(p, w, done, opts, it, m.as_ref()),
-        a => command_mail(p, w, done, opts, &a, &from, &digest, m.as_ref()),
+    let res = match (press, asked) {
+        (Some(a), _) => press_mail(p, w, done, opts, &a, &from, &digest, m.as_ref()),
+        (None, Asked::Orders) => orders_mail(p, w, done, opts, it, m.as_ref()),
+        (None, a) => command_mail(p, w, done, opts, &a, &from, &digest, m.as_ref()),
     };
     match res {
         Ok(h) => {
@@ -545,7 +554,12 @@ fn handle_mail(
             if h.counted != Counted::Already {
                 st.last_in = Some(MailNote {
                     at: p.now.clone(),
-                    who: from.clone(),
+                    // Whoever sent anonymous press is not on the status page.
+                    who: if h.anonymous {
+                        String::new()
+                    } else {
+                        from.clone()
+                    },
                     message_id: h.message_id,
                     what: h.what,
                 });
@@ -604,6 +618,7 @@ fn orders_mail(
         what,
         message_id: one.message_id,
         player,
+        anonymous: false,
     })
 }
 
@@ -635,6 +650,51 @@ fn command_mail(
         what: ans.what,
         message_id: id,
         player: ans.player,
+        anonymous: false,
+    })
+}
+
+/// A press mail (`super::press`): relayed or refused, then recorded as read.
+#[allow(clippy::too_many_arguments)]
+fn press_mail(
+    p: &Pass,
+    w: &mut Writing,
+    done: &mut BTreeSet<String>,
+    opts: &Options,
+    asked: &super::press::Asked,
+    from: &str,
+    digest: &str,
+    m: Option<&mail_parser::Message>,
+) -> Result<Handled> {
+    let id = m
+        .and_then(|m| m.message_id())
+        .map(str::to_string)
+        .unwrap_or_else(|| format!("sha256:{digest}"));
+    let limits = super::press::Limits {
+        per_day: p.cfg.press_per_day,
+        max_bytes: p.cfg.press_max_bytes,
+    };
+    let game_addr = p.cfg.address.for_game(&w.game.head().id);
+    let ans = super::press::answer(
+        w, asked, from, &id, digest, &p.now, opts, limits, &game_addr,
+    )?;
+    crate::store::seen::add(&w.store.dir, digest)?;
+    done.insert(digest.to_string());
+    Ok(Handled {
+        counted: if ans.ok {
+            Counted::Press
+        } else {
+            Counted::Refused
+        },
+        event: match (ans.ok, ans.throttled) {
+            (true, _) => "press",
+            (false, true) => "throttled",
+            (false, false) => "refused",
+        },
+        what: ans.what,
+        message_id: id,
+        player: ans.player,
+        anonymous: ans.anonymous,
     })
 }
 

@@ -57,6 +57,9 @@ pub struct MailSettings {
     pub moderator: Option<String>,
     /// `--email player=address`.
     pub emails: Vec<String>,
+    /// `--press`, `--press-while-resolving`, `--press-after-end`,
+    /// `--press-reveal` (docs/host.md, "Press").
+    pub press: super::press::Settings,
 }
 
 /// Missed phases in a row after which a player drops out, unless `new` says.
@@ -68,6 +71,8 @@ pub struct Created {
     pub passwords: Vec<(String, String)>,
     pub notes: Vec<String>,
     pub reports: Vec<PathBuf>,
+    /// The press rules chosen (`None`: no press).
+    pub press: Option<crate::chain::body::PressRules>,
 }
 
 /// A game in memory, not yet on disk: what `new` writes, and what tests and
@@ -78,6 +83,8 @@ pub struct Begun {
     pub signer: Signer,
     pub passwords: Vec<(String, String)>,
     pub notes: Vec<String>,
+    /// The press rules `new` chose (`None`: no press).
+    pub press: Option<crate::chain::body::PressRules>,
 }
 
 /// Check every argument and set the game up in memory; nothing is written.
@@ -145,6 +152,13 @@ pub fn begin(req: &NewGame) -> Result<Begun> {
         },
         (None, Some(secs)) => Some(crate::time::after(&req.now, secs)),
         (None, None) => None,
+    };
+    let press = match req.mail.press.rules() {
+        Ok(r) => r,
+        Err(why) => {
+            problems.extend(why);
+            None
+        }
     };
     let mut emails = BTreeMap::new();
     for e in &req.mail.emails {
@@ -288,6 +302,7 @@ pub fn begin(req: &NewGame) -> Result<Begun> {
         signer,
         passwords,
         notes,
+        press,
     })
 }
 
@@ -367,6 +382,9 @@ pub fn create(req: NewGame) -> Result<Created> {
         begun.signer.to_file().as_bytes(),
         Durability::Synced,
     )?;
+    if let Some(rules) = &begun.press {
+        super::press::write_rules(&store, &begun.loaded, rules, &begun.signer)?;
+    }
     store.commit(&begun.loaded.record.to_text())?;
     derived::finish(
         &store,
@@ -383,5 +401,6 @@ pub fn create(req: NewGame) -> Result<Created> {
         passwords: begun.passwords,
         notes: begun.notes,
         reports,
+        press: begun.press.clone(),
     })
 }

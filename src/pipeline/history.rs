@@ -120,14 +120,18 @@ pub fn undo(
 /// `herald export --for <player>`: a folder the player may keep: every
 /// report they had, signed (rebuilt by replaying the log, each exactly as
 /// it was sent), and their own order files as the log records them.
-/// Nothing else: not the state, not the others' orders, not the seed
-/// before the end. `herald verify <archive> --witness <folder>/*` checks it.
+/// And the press they sent and got (`press`: the game's kept press, from
+/// its folder), each as it was mailed to them, its sender shown as the
+/// rules show it. Nothing else: not the state, not the others' orders or
+/// press, not the seed before the end. `herald verify <archive> --witness
+/// <folder>/*` checks it.
 pub fn export(
     g: &Loaded,
     seed: &str,
     signer: &Signer,
     player: &str,
     out: &Path,
+    press: &[(super::press::Kept, String)],
 ) -> Result<Vec<PathBuf>> {
     let seat = g.seat_of(player)?;
     let mut files: Vec<(String, String)> = Vec::new();
@@ -164,6 +168,20 @@ pub fn export(
                 format!("orders-turn-{:04}.txt", p.turn),
                 format!("{}\n{}", o.text, r.block()),
             ));
+        }
+    }
+    for (k, hash) in press {
+        let answered = k
+            .answers
+            .and_then(|n| press.iter().find(|(a, _)| a.entry.n == n).map(|(a, _)| a));
+        let got = super::press::recipients(k, answered)
+            .iter()
+            .any(|r| r == player);
+        let name = format!("press-{:04}.txt", k.entry.n);
+        if k.sender == player {
+            files.push((name, super::press::sender_copy(g, k, hash)));
+        } else if got {
+            files.push((name, super::press::relayed_text(g, k, hash, player)));
         }
     }
     crate::store::write::create_dir(out)?;

@@ -18,6 +18,7 @@ pub mod history;
 pub mod inbox;
 pub mod loaded;
 pub mod nmr;
+pub mod press;
 pub mod render;
 pub mod replay;
 pub mod resolve;

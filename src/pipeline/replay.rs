@@ -84,15 +84,16 @@ pub fn replay(
     };
     sync_log(&mut g.record);
     visit(&g, 0)?;
+    let mut press_seen = 0u32;
     for (i, line) in source.entries.iter().enumerate().take(upto).skip(1) {
         let body = match line.decode() {
             Ok(b) => b,
             Err(e) => return Ok(Err(vec![format!("{}: {e}", line.describe(i))])),
         };
         let ended = g.record.head.outcome.is_some();
-        if ended && !matches!(body, Body::Reveal(_) | Body::Passwd(_)) {
+        if ended && !matches!(body, Body::Reveal(_) | Body::Passwd(_) | Body::Press(_)) {
             return Ok(Err(vec![format!(
-                "{}: comes after the game ended (entry {}), where only the seed's reveal follows",
+                "{}: comes after the game ended (entry {}), where only the seed's reveal (and press) follows",
                 line.describe(i),
                 i - 1
             )]));
@@ -114,6 +115,12 @@ pub fn replay(
                 }
             },
             Body::Deadline(d) => g.record.head.deadline = d.deadline,
+            Body::Press(p) => {
+                press_seen += 1;
+                if let Err(why) = press_entry(&g.record.head, &p, press_seen) {
+                    return Ok(Err(vec![format!("{}: {why}", line.describe(i))]));
+                }
+            }
             Body::Reveal(r) => {
                 if !ended {
                     return Ok(Err(vec![format!(
@@ -425,4 +432,60 @@ pub fn shipped(entry: &games::Entry, sha256: &str) -> bool {
         .iter()
         .any(|(g, h)| *g == entry.name && *h == sha256)
         || sha256_hex(entry.ruleset.as_bytes()) == sha256
+}
+
+/// A press entry's fields against the game as it stood: its number in
+/// sequence, the turn, the players it names, its hashes' shapes.
+fn press_entry(
+    h: &crate::chain::head::Head,
+    p: &crate::chain::body::PressEntry,
+    n: u32,
+) -> std::result::Result<(), String> {
+    use crate::chain::canon::is_digest;
+    if h.format < 3 {
+        return Err(format!(
+            "a press entry in a game file of format {}: press entries need format 3 (`herald convert`)",
+            h.format
+        ));
+    }
+    if p.n != n {
+        return Err(format!("press number {} where {n} comes next", p.n));
+    }
+    if p.turn != h.turn {
+        return Err(format!(
+            "press of turn {} while the game waited for turn {}",
+            p.turn, h.turn
+        ));
+    }
+    if p.id.len() != 32
+        || !p
+            .id
+            .bytes()
+            .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
+    {
+        return Err("its id is not 32 lowercase hex digits".into());
+    }
+    if !is_digest(&p.text_sha256) {
+        return Err("text_sha256 is not a sha256 digest".into());
+    }
+    match (&p.from, &p.sender_sha256) {
+        (Some(f), None) if h.player_index(f).is_some() => {}
+        (Some(f), None) => return Err(format!("from `{}` is not a player", f.escape_debug())),
+        (None, Some(s)) if is_digest(s) => {}
+        _ => {
+            return Err(
+                "a press names its sender (from) or, anonymous, a sender_sha256: exactly one"
+                    .into(),
+            )
+        }
+    }
+    for t in &p.to {
+        if h.player_index(t).is_none() {
+            return Err(format!("to `{}` is not a player", t.escape_debug()));
+        }
+        if p.from.as_ref() == Some(t) {
+            return Err(format!("{t} writes to themselves"));
+        }
+    }
+    Ok(())
 }

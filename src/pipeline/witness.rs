@@ -86,7 +86,7 @@ pub fn witnesses(
         let bytes = limits::read(f, limits::MAIL, "a kept report or receipt")?;
         let before = kept.len();
         read_kept(&name, &bytes, 0, &mut kept, &mut problems);
-        if kept.len() == before {
+        if kept.len() == before && press_in(&bytes).is_empty() {
             problems.push(format!(
                 "{name}: holds no herald receipt or witness (a report, its page, view.json, a receipt, or a mail holding one)"
             ));
@@ -223,6 +223,54 @@ pub fn witnesses(
         }
     }
     Ok((kept.len(), problems))
+}
+
+/// The press witnesses in a kept file: a relayed press mail (its text
+/// part) or its text alone.
+fn press_in(bytes: &[u8]) -> Vec<super::press::Witness> {
+    let text = String::from_utf8_lossy(bytes);
+    if !text.contains("----- HERALD PRESS -----") {
+        return Vec::new();
+    }
+    let body = if is_mail(&text) {
+        mail_parser::MessageParser::default()
+            .parse(bytes)
+            .and_then(|m| m.body_text(0).map(|b| b.into_owned()))
+            .unwrap_or_default()
+    } else {
+        text.into_owned()
+    };
+    super::press::witnesses_in(&body)
+}
+
+/// `herald verify --witness` for press: each relayed press mail (or its
+/// text) in `files` checked against the archive's press entries. Returns
+/// what each proves, and each finding (naming the file).
+pub fn press_witnesses(
+    g: &Loaded,
+    store: Option<&super::Store>,
+    files: &[PathBuf],
+) -> Result<(Vec<String>, Vec<String>)> {
+    let (mut proved, mut problems) = (Vec::new(), Vec::new());
+    let mut logged = None;
+    for f in files {
+        let name = f.display().to_string();
+        let bytes = limits::read(f, limits::MAIL, "a kept press mail")?;
+        for w in press_in(&bytes) {
+            let Some(store) = store else {
+                problems.push(format!("{name}: press #{} is checked against the game folder's press log (press/log.jsonl): give the game folder", w.n));
+                continue;
+            };
+            if logged.is_none() {
+                logged = Some(super::press::entries(store, g)?);
+            }
+            match super::press::check_witness(g, logged.as_deref().unwrap_or(&[]), &w) {
+                Ok(p) => proved.push(format!("{name}: {p}")),
+                Err(why) => problems.push(format!("{name}: press #{}: {why}", w.n)),
+            }
+        }
+    }
+    Ok((proved, problems))
 }
 
 /// Is the kept `item` the report the archive makes (`text`, the report's

@@ -19,6 +19,9 @@
 //!   archive/previous.jsonl   the game file before its last change
 //!   archive/undone-turn-NNNN[-k].jsonl   game files rolled back by `undo`
 //!   archive/undo.log         one line an undo
+//!   press/rules.json         the game's press rules, signed at `new` (none: no press)
+//!   press/log.jsonl          the press relayed: signed entries chained from the genesis entry (no text)
+//!   press/<32 hex>.json      0600: one relayed press message, its text (never in the game file)
 //! ```
 
 use super::write;
@@ -39,11 +42,14 @@ const SEEN: &str = "seen";
 const ARCHIVE: &str = "archive";
 const PREVIOUS: &str = "previous.jsonl";
 const UNDO_LOG: &str = "undo.log";
+const PRESS: &str = "press";
+const PRESS_RULES: &str = "rules.json";
+const PRESS_LOG: &str = "log.jsonl";
 /// herald 0.1's game file, looked for in a folder given to a command.
 const FORMAT1_FILE: &str = "game.json";
 
 /// Every name herald gives a file or folder in a game folder.
-pub const NAMES: [&str; 14] = [
+pub const NAMES: [&str; 17] = [
     GAME_FILE,
     SECRETS,
     KEY,
@@ -58,6 +64,9 @@ pub const NAMES: [&str; 14] = [
     PREVIOUS,
     UNDO_LOG,
     FORMAT1_FILE,
+    PRESS,
+    PRESS_RULES,
+    PRESS_LOG,
 ];
 
 /// The folders kept one subfolder a turn (`turn-NNNN`).
@@ -201,6 +210,24 @@ impl GameDir {
     }
     pub fn undo_log(&self) -> PathBuf {
         self.archive().join(UNDO_LOG)
+    }
+
+    /// `press/`: the texts of the press messages relayed (private).
+    pub fn press(&self) -> PathBuf {
+        self.root.join(PRESS)
+    }
+    /// The game's press rules, signed at `new`.
+    pub fn press_rules(&self) -> PathBuf {
+        self.press().join(PRESS_RULES)
+    }
+    /// The press log: one signed entry per press relayed, chained.
+    pub fn press_log(&self) -> PathBuf {
+        self.press().join(PRESS_LOG)
+    }
+    /// One relayed press message, named by its id (32 hex digits herald
+    /// computed from the mail that carried it).
+    pub fn press_file(&self, id: &str) -> PathBuf {
+        self.press().join(format!("{id}.json"))
     }
 
     /// Create the folder holding `path` (inside this game) if missing, 0700.

@@ -54,6 +54,8 @@ fn host(tag: &str) -> Host {
         log_stderr: false,
         password_checks_per_hour: herald::host::config::DEFAULT_PASSWORD_CHECKS,
         moderator: None,
+        press_per_day: herald::host::config::DEFAULT_PRESS_PER_DAY,
+        press_max_bytes: herald::host::config::DEFAULT_PRESS_MAX_BYTES,
     };
     let log = Log::open(cfg.log_file.as_deref(), false).unwrap();
     Host { dir, cfg, log }

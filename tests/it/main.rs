@@ -25,6 +25,7 @@ mod orders;
 mod pictures;
 mod playouts;
 mod playtest;
+mod press;
 mod readme;
 mod site;
 mod stack_wars;

@@ -1,0 +1,543 @@
+//! Press by mail (docs/host.md, "Press"): a mail to a game whose first
+//! line (of the player's own text, not the quoted lines) is
+//!
+//! ```text
+//! press to blue, white          to these players
+//! press to all                  to every other player
+//! press to blue anonymous       grey press, where the game allows it
+//! press reply                   to the sender of the press mail this one answers
+//! ```
+//!
+//! followed by the player's id (unless the mail comes from the player's
+//! own address) and password as the order form writes them
+//! (`player = "red"`, `password = "…"`), then the text. The host checks
+//! the password and the game's press rules, records the press
+//! ([`crate::pipeline::press::record`]), and queues one mail per recipient
+//! from the game's address, plus an acknowledgement with a copy to the
+//! sender. No mail address is ever shown to another player; a relayed
+//! mail carries only the text, never the sender's headers or attachments.
+
+use crate::auth::Verdict;
+use crate::error::Result;
+use crate::mail::extract;
+use crate::pipeline::inbox::{queue_reply, Options};
+use crate::pipeline::press::{self, Kept, To};
+use crate::pipeline::Writing;
+use mail_parser::Message;
+
+/// How to write press, for replies and `help`.
+pub const HOW: &str = "\
+To write to other players (where the game's rules allow press), mail the
+game's address with, as the first lines:
+
+    press to blue, white        (or: press to all; add `anonymous` where
+                                 the game allows grey press)
+    player = \"red\"              (your player id; not needed from your own address)
+    password = \"YOUR-PASSWORD\"
+
+    Your message, as plain text.
+
+The host relays it from the game's address to each player named (never
+showing anyone's mail address) and sends you a copy. To answer a press
+mail, reply to it with `press reply` and your password above the quote.
+";
+
+/// A press mail as read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Request {
+    /// `None`: `press reply`.
+    pub to: Option<To>,
+    pub anonymous: bool,
+    pub player: Option<String>,
+    pub password: Option<String>,
+    /// Normalised.
+    pub text: String,
+    /// In-Reply-To and References of the mail.
+    pub refs: Vec<String>,
+    /// `press #N` named in the subject (a reply's).
+    pub subject_n: Option<u32>,
+}
+
+/// What a press mail asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Asked {
+    Press(Request),
+    /// `press` with words herald cannot read: why, with the line to send.
+    Bad(String),
+}
+
+/// A `key = "value"`, `key: value` or `key value` line, if its key is
+/// `key`.
+fn field(line: &str, key: &str) -> Option<String> {
+    let t = line.trim();
+    let rest = t.get(..key.len())?;
+    if !rest.eq_ignore_ascii_case(key) {
+        return None;
+    }
+    let v = t[key.len()..].trim_start();
+    let v = v
+        .strip_prefix('=')
+        .or_else(|| v.strip_prefix(':'))
+        .unwrap_or(v)
+        .trim();
+    if v.is_empty() && !t[key.len()..].starts_with([' ', '=', ':']) {
+        return None;
+    }
+    let v = v.trim_matches(|c: char| c == '"' || c == '\'' || "“”‘’".contains(c));
+    Some(v.to_string())
+}
+
+/// Read a mail as press, or `None` if its first own line is not `press …`.
+pub fn asked(m: &Message) -> Option<Asked> {
+    let body = m.body_text(0).unwrap_or_default();
+    let (own, _) = extract::split_reply(&body);
+    let lines: Vec<&str> = own.lines().collect();
+    let first = lines.iter().position(|l| !l.trim().is_empty())?;
+    let words: Vec<String> = lines[first]
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty())
+        .map(|w| w.trim_end_matches([':', '.']).to_ascii_lowercase())
+        .collect();
+    if words.first().map(String::as_str) != Some("press") {
+        return None;
+    }
+    let mut args: Vec<String> = words[1..].to_vec();
+    let anonymous = match args.last().map(String::as_str) {
+        Some("anonymous" | "anonymously" | "grey" | "gray") => {
+            args.pop();
+            true
+        }
+        _ => false,
+    };
+    let to = match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+        ["reply"] => None,
+        ["to", "all"] => Some(To::All),
+        ["to", rest @ ..] if !rest.is_empty() && !rest.contains(&"all") => Some(To::Players(
+            rest.iter()
+                .filter(|w| **w != "and")
+                .map(|w| w.to_string())
+                .collect(),
+        )),
+        _ => {
+            return Some(Asked::Bad(
+                "the first line of a press mail is `press to PLAYER, PLAYER`, `press to all` or `press reply` (add `anonymous` where the game allows grey press)".into(),
+            ))
+        }
+    };
+    let (mut player, mut password) = (None, None);
+    let mut at = first + 1;
+    while at < lines.len() {
+        let l = lines[at];
+        if let Some(v) = field(l, "password") {
+            password = Some(v);
+        } else if let Some(v) = field(l, "player") {
+            player = Some(v.to_ascii_lowercase());
+        } else if !l.trim().is_empty() {
+            break;
+        }
+        at += 1;
+    }
+    let text = press::normalise(&lines[at.min(lines.len())..].join("\n"));
+    let mut refs = Vec::new();
+    for h in [m.in_reply_to(), m.references()] {
+        if let Some(t) = h.as_text() {
+            refs.push(t.to_string());
+        }
+        if let Some(l) = h.as_text_list() {
+            refs.extend(l.iter().map(|s| s.to_string()));
+        }
+    }
+    let subject_n = m.subject().and_then(|s| {
+        let i = s.find("press #")?;
+        s[i + 7..]
+            .split(|c: char| !c.is_ascii_digit())
+            .next()?
+            .parse()
+            .ok()
+    });
+    Some(Asked::Press(Request {
+        to,
+        anonymous,
+        player,
+        password,
+        text,
+        refs,
+        subject_n,
+    }))
+}
+
+/// The host's limits on press.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    pub per_day: u32,
+    pub max_bytes: u64,
+}
+
+/// What a press mail came to, for the log and the host's state.
+#[derive(Debug, Clone)]
+pub struct Answered {
+    /// "press #3 relayed to blue, white", "press refused: …" (never the text).
+    pub what: String,
+    pub player: Option<String>,
+    pub ok: bool,
+    /// Anonymous: the sender's address is not noted on the status page.
+    pub anonymous: bool,
+    pub throttled: bool,
+}
+
+/// Answer press mail `m` (Message-ID `id`, sha256 `digest`, sender
+/// `from`) at `now`: relay it or refuse it, the reply From `game_addr`.
+#[allow(clippy::too_many_arguments)]
+pub fn answer(
+    w: &mut Writing,
+    asked: &Asked,
+    from: &str,
+    id: &str,
+    digest: &str,
+    now: &str,
+    opts: &Options,
+    limits: Limits,
+    game_addr: &str,
+) -> Result<Answered> {
+    let result = match asked {
+        Asked::Bad(why) => Err((why.clone(), None, false)),
+        Asked::Press(req) => relay(w, req, from, digest, now, opts, limits, game_addr),
+    };
+    let h = w.game.head();
+    let title = format!(
+        "{} — game {}, turn {}\n\n",
+        w.game.entry.title, h.id, h.turn
+    );
+    match result {
+        Ok(done) => {
+            let to_sender = format!("{title}{}", done.ack);
+            if opts.may_reply.is_none_or(|f| {
+                f(
+                    from,
+                    &crate::pipeline::inbox::Fate::Accepted {
+                        player: done.player.clone(),
+                        replaced: None,
+                    },
+                )
+            }) {
+                queue_reply(
+                    w,
+                    from,
+                    Some(&format!("[{}] press #{}", h.id, done.n)),
+                    id,
+                    digest,
+                    to_sender,
+                    now,
+                    Some(game_addr),
+                )?;
+            }
+            Ok(Answered {
+                what: done.what,
+                player: Some(done.player),
+                ok: true,
+                anonymous: done.anonymous,
+                throttled: false,
+            })
+        }
+        Err((why, player, throttled)) => {
+            let fate = match (&player, throttled) {
+                (Some(p), true) => crate::pipeline::inbox::Fate::Throttled { player: p.clone() },
+                _ => crate::pipeline::inbox::Fate::Refused {
+                    problems: vec![why.clone()],
+                },
+            };
+            if !from.is_empty() && opts.may_reply.is_none_or(|f| f(from, &fate)) {
+                queue_reply(
+                    w,
+                    from,
+                    Some(&format!("[{}] press", h.id)),
+                    id,
+                    digest,
+                    format!(
+                        "{title}Your press mail is REFUSED, nothing was relayed: {why}\n\n{HOW}"
+                    ),
+                    now,
+                    Some(game_addr),
+                )?;
+            }
+            Ok(Answered {
+                what: "press refused".into(),
+                player,
+                ok: false,
+                anonymous: false,
+                throttled,
+            })
+        }
+    }
+}
+
+struct Relayed {
+    n: u32,
+    player: String,
+    anonymous: bool,
+    what: String,
+    ack: String,
+}
+
+type Refusal = (String, Option<String>, bool);
+
+/// The player a press mail is from: named, or the one whose own address
+/// sent it.
+fn who(w: &Writing, req: &Request, from: &str) -> std::result::Result<String, Refusal> {
+    if let Some(p) = &req.player {
+        return Ok(p.clone());
+    }
+    let h = w.game.head();
+    let own: Vec<&str> = h
+        .players
+        .iter()
+        .filter(|p| {
+            p.email
+                .as_deref()
+                .is_some_and(|e| !from.is_empty() && e.eq_ignore_ascii_case(from))
+        })
+        .map(|p| p.id.as_str())
+        .collect();
+    match own.as_slice() {
+        [one] => Ok(one.to_string()),
+        _ => Err((
+            format!(
+                "say who you are: a line `player = \"YOUR-PLAYER-ID\"` ({}) under the `press` line",
+                w.game.players().join(", ")
+            ),
+            None,
+            false,
+        )),
+    }
+}
+
+/// The press a `press reply` answers: the one whose mail to `player` the
+/// reply names (In-Reply-To, References), else `press #N` in its subject
+/// if that press went to `player`.
+fn answered(
+    w: &Writing,
+    req: &Request,
+    player: &str,
+) -> Result<std::result::Result<Kept, Refusal>> {
+    let h = w.game.head();
+    let all = press::all_kept(&w.game, &w.store)?;
+    let went_to = |k: &Kept| {
+        let answered = k
+            .answers
+            .and_then(|n| all.iter().find(|(a, _)| a.entry.n == n).map(|(a, _)| a));
+        press::recipients(k, answered).iter().any(|r| r == player)
+    };
+    for r in &req.refs {
+        let r = r.trim_matches(['<', '>']);
+        if let Some((k, _)) = all
+            .iter()
+            .find(|(k, _)| press::message_id(&h.id, k, player) == r)
+        {
+            return Ok(Ok(k.clone()));
+        }
+    }
+    if let Some(n) = req.subject_n {
+        if let Some((k, _)) = all.iter().find(|(k, _)| k.entry.n == n && went_to(k)) {
+            return Ok(Ok(k.clone()));
+        }
+    }
+    Ok(Err((
+        format!("`press reply` answers a press mail you got: reply to that mail (its subject names `press #N`), or write `press to PLAYER` ({})", w.game.players().join(", ")),
+        Some(player.to_string()),
+        false,
+    )))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn relay(
+    w: &mut Writing,
+    req: &Request,
+    from: &str,
+    digest: &str,
+    now: &str,
+    opts: &Options,
+    limits: Limits,
+    game_addr: &str,
+) -> std::result::Result<Relayed, Refusal> {
+    let internal = |e: crate::error::Error| (e.to_string(), None, false);
+    let player = who(w, req, from)?;
+    let h = w.game.head();
+    let Some(seat) = h.player_index(&player) else {
+        return Err((
+            format!(
+                "`{}` is not a player of this game ({})",
+                player.chars().take(32).collect::<String>(),
+                w.game.players().join(", ")
+            ),
+            None,
+            false,
+        ));
+    };
+    let Some(password) = &req.password else {
+        return Err((
+            format!("your password is missing: a line `password = \"YOUR-PASSWORD\"` under the `press` line (as in your order form)"),
+            Some(player),
+            false,
+        ));
+    };
+    let stored = h.players[seat].password.clone();
+    let verdict = match opts.guard {
+        Some(g) => g.check(&player, from, password, &stored),
+        None if crate::auth::matches(password, &stored) => Verdict::Right,
+        None => Verdict::Wrong,
+    };
+    match verdict {
+        Verdict::Right => {}
+        Verdict::Wrong => {
+            return Err((format!("the password for {player} is not right"), Some(player), false))
+        }
+        Verdict::Throttled => {
+            return Err((
+                format!("too many wrong passwords for {player} in the last hour; the moderator has been told"),
+                Some(player),
+                true,
+            ))
+        }
+    }
+    let id = press::id_of(digest);
+    let recorded = press::entries(&w.store, &w.game)
+        .map_err(internal)?
+        .into_iter()
+        .any(|(e, _)| e.id == id);
+    // The press this one answers, and its recipients.
+    let (answers, answered_kept) = match &req.to {
+        None => match answered(w, req, &player).map_err(internal)? {
+            Ok(k) => (Some(k.entry.n), Some(k)),
+            Err(r) => return Err(r),
+        },
+        Some(_) => (None, None),
+    };
+    let (to_entry, to_real) = if recorded {
+        (Vec::new(), Vec::new())
+    } else {
+        if req.text.is_empty() {
+            return Err((
+                "there is no text under the `press`, `player` and `password` lines: nothing to relay".into(),
+                Some(player),
+                false,
+            ));
+        }
+        if req.text.len() as u64 > limits.max_bytes {
+            return Err((
+                format!(
+                    "the text is {} bytes; this host relays press of at most {} bytes (host.toml: press_max_bytes): send it in parts",
+                    req.text.len(),
+                    limits.max_bytes
+                ),
+                Some(player),
+                false,
+            ));
+        }
+        let day = crate::time::parse_time(now).map_err(|e| (e, None, false))?;
+        let sent_today = press::all_kept(&w.game, &w.store)
+            .map_err(internal)?
+            .iter()
+            .filter(|(k, _)| {
+                k.sender == player
+                    && crate::time::parse_time(&k.entry.at)
+                        .is_ok_and(|t| (day - t).num_seconds() < 86_400)
+            })
+            .count();
+        if sent_today as u64 >= limits.per_day as u64 {
+            return Err((
+                format!(
+                    "you have sent {sent_today} press mails in the last 24 hours, this host's limit (host.toml: press_per_day = {}); write again later",
+                    limits.per_day
+                ),
+                Some(player),
+                false,
+            ));
+        }
+        let to = match (&req.to, &answered_kept) {
+            (Some(t), _) => t.clone(),
+            (None, Some(k)) => To::Players(vec![k.sender.clone()]),
+            (None, None) => To::All,
+        };
+        let rules = press::rules_of(&w.store, &w.game).map_err(internal)?;
+        let real = match press::allowed(&w.game, &rules, &player, &to, req.anonymous, now) {
+            Ok(r) => r,
+            // Answering one's own anonymous press: refused without saying why
+            // it is one's own to anyone else (only the sender reads this).
+            Err(why) => return Err((why, Some(player), false)),
+        };
+        let entry_to = match &answered_kept {
+            Some(k) if k.anonymous => Vec::new(),
+            _ => real.clone(),
+        };
+        (entry_to, real)
+    };
+    let (kept, hash) = press::record(
+        w,
+        &press::Relay {
+            sender: &player,
+            to: to_entry,
+            anonymous: req.anonymous,
+            answers,
+            text: &req.text,
+            mail_sha256: digest,
+        },
+        now,
+    )
+    .map_err(internal)?;
+    let real = if recorded {
+        let all = press::all_kept(&w.game, &w.store).map_err(internal)?;
+        let a = kept.answers.and_then(|n| {
+            all.into_iter()
+                .find(|(a, _)| a.entry.n == n)
+                .map(|(a, _)| a)
+        });
+        press::recipients(&kept, a.as_ref())
+    } else {
+        to_real
+    };
+    let (mailed, not_mailed) = press::queue(w, &kept, &hash, &real, game_addr).map_err(internal)?;
+    let shown_to = if kept.entry.to.is_empty() {
+        "the anonymous sender of the press you answered".to_string()
+    } else {
+        kept.entry.to.join(", ")
+    };
+    let mut ack = format!(
+        "Your press #{} {}to {shown_to} is RELAYED{}.\n",
+        kept.entry.n,
+        if kept.anonymous { "(anonymous) " } else { "" },
+        match kept.answers {
+            Some(n) => format!(" (an answer to press #{n})"),
+            None => String::new(),
+        }
+    );
+    if !not_mailed.is_empty() && !kept.entry.to.is_empty() {
+        ack.push_str(&format!(
+            "The game holds no mail address for {}: kept for them, not mailed.\n",
+            not_mailed.join(", ")
+        ));
+    }
+    ack.push_str(&format!(
+        "\nWhat they read (keep this mail: `herald verify GAME --witness THIS-MAIL` proves it):\n\n{}",
+        press::sender_copy(&w.game, &kept, &hash)
+    ));
+    let what = if kept.anonymous {
+        format!("press #{} relayed (anonymous)", kept.entry.n)
+    } else {
+        format!(
+            "press #{} relayed to {}",
+            kept.entry.n,
+            if mailed.is_empty() {
+                "nobody by mail".to_string()
+            } else {
+                mailed.join(", ")
+            }
+        )
+    };
+    Ok(Relayed {
+        n: kept.entry.n,
+        player,
+        anonymous: kept.anonymous,
+        what,
+        ack,
+    })
+}

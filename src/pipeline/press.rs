@@ -1,0 +1,827 @@
+//! Press: messages between players, relayed by the host from the game's
+//! address under the game's press rules (docs/host.md, "Press").
+//!
+//! A relayed message is kept twice: its text in the game folder
+//! (`press/<id>.json`, 0600, never in the game file), and a signed entry
+//! (`press`: its number, sender, recipients, time and a salted sha256 of
+//! the text) that the recipients' mails name, so that `herald verify
+//! --witness` proves a kept press mail was relayed as it reads.
+//!
+//! Where the entries live: the game file is format 2, and new entry kinds
+//! wait for format 3. Until then the entries are lines of the game file's
+//! own entry form (`{"body":…,"hash":…,"prev":…,"sig":…}`, the same hash
+//! and signature) in `press/log.jsonl`, chained from the game's genesis
+//! entry, and the rules are `press/rules.json`, signed at `new`: both move
+//! into the game file unchanged once format 3 allows the kind.
+//!
+//! The order of writes makes a relay idempotent: the press file, then the
+//! entry (the commit point), then one mail per recipient queued
+//! in the outbox by a Message-ID made from the press and the recipient; a
+//! run cut short anywhere is completed by judging the mail again, which
+//! finds the entry by its id and only queues the mails again (the outbox
+//! sends each Message-ID at most once).
+
+use super::{Loaded, Store, Writing};
+use crate::chain::body::{Body, PressEntry, PressRules};
+use crate::chain::canon::{canonical, sha256_hex, sha256_lines};
+use crate::chain::keys::{Domain, Signer};
+use crate::chain::record::EntryLine;
+use crate::error::{Error, Result};
+use crate::mail::eml;
+use crate::store::write::{self, Durability};
+use serde::{Deserialize, Serialize};
+
+/// The press kinds a game may choose at `new`.
+pub const KINDS: [&str; 4] = ["none", "public", "private", "grey"];
+/// What `--press-reveal` accepts.
+pub const REVEALS: [&str; 2] = ["end", "never"];
+/// No press text is longer than this, whatever host.toml says (bytes).
+pub const MAX_TEXT: usize = 64 * 1024;
+
+/// `new`'s press flags, as given.
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    /// `--press none|public|private|grey`.
+    pub kind: Option<String>,
+    /// `--press-while-resolving yes|no` (default yes).
+    pub while_resolving: Option<String>,
+    /// `--press-after-end yes|no` (default yes).
+    pub after_end: Option<String>,
+    /// `--press-reveal end|never` (default never).
+    pub reveal: Option<String>,
+}
+
+fn yes_no(flag: &str, v: &Option<String>, default: bool, problems: &mut Vec<String>) -> bool {
+    match v.as_deref().map(str::to_ascii_lowercase).as_deref() {
+        None => default,
+        Some("yes") => true,
+        Some("no") => false,
+        Some(other) => {
+            problems.push(format!(
+                "{flag} {}: say yes or no",
+                other.chars().take(32).collect::<String>()
+            ));
+            default
+        }
+    }
+}
+
+impl Settings {
+    /// The rules these flags choose (`None`: no `--press` flag at all, so
+    /// the game has no press), or every problem with them.
+    pub fn rules(&self) -> std::result::Result<Option<PressRules>, Vec<String>> {
+        let mut problems = Vec::new();
+        let Some(kind) = &self.kind else {
+            for (flag, v) in [
+                ("--press-while-resolving", &self.while_resolving),
+                ("--press-after-end", &self.after_end),
+                ("--press-reveal", &self.reveal),
+            ] {
+                if v.is_some() {
+                    problems.push(format!(
+                        "{flag} needs --press {} (which press the game allows)",
+                        KINDS.join("|")
+                    ));
+                }
+            }
+            return if problems.is_empty() {
+                Ok(None)
+            } else {
+                Err(problems)
+            };
+        };
+        let kind = kind.to_ascii_lowercase();
+        if !KINDS.contains(&kind.as_str()) {
+            problems.push(format!(
+                "--press {}: the press kinds are {} (none: no press; public: to all only; private: to any players; grey: private, and anonymous allowed)",
+                kind.chars().take(32).collect::<String>(),
+                KINDS.join(", ")
+            ));
+        }
+        let while_resolving = yes_no(
+            "--press-while-resolving",
+            &self.while_resolving,
+            true,
+            &mut problems,
+        );
+        let after_end = yes_no("--press-after-end", &self.after_end, true, &mut problems);
+        let reveal = self
+            .reveal
+            .as_deref()
+            .unwrap_or("never")
+            .to_ascii_lowercase();
+        if !REVEALS.contains(&reveal.as_str()) {
+            problems.push(format!(
+                "--press-reveal {}: say end (an archive for the public after the game may include the press) or never",
+                reveal.chars().take(32).collect::<String>()
+            ));
+        }
+        if problems.is_empty() {
+            Ok(Some(PressRules {
+                kind,
+                while_resolving,
+                after_end,
+                reveal,
+            }))
+        } else {
+            Err(problems)
+        }
+    }
+}
+
+/// `press/rules.json`: the rules `new` chose, bound to the game by its id
+/// and genesis entry and signed with its key.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RulesFile {
+    pub game: String,
+    /// The hash of the game's genesis entry.
+    pub genesis: String,
+    pub rules: PressRules,
+    pub signature: String,
+}
+
+fn rules_message(game: &str, genesis: &str, rules: &PressRules) -> String {
+    format!("{game}\n{genesis}\n{}\n", canonical(rules))
+}
+
+fn genesis_hash(g: &Loaded) -> String {
+    g.record
+        .entries
+        .first()
+        .map(|e| e.hash.clone())
+        .unwrap_or_default()
+}
+
+/// Write a new game's press rules (`new`, into the folder it builds).
+pub fn write_rules(store: &Store, g: &Loaded, rules: &PressRules, signer: &Signer) -> Result<()> {
+    let genesis = genesis_hash(g);
+    let id = &g.head().id;
+    let file = RulesFile {
+        game: id.clone(),
+        genesis: genesis.clone(),
+        rules: rules.clone(),
+        signature: signer.sign(
+            Domain::PressRules,
+            rules_message(id, &genesis, rules).as_bytes(),
+        ),
+    };
+    let path = store.dir.press_rules();
+    store.dir.ensure_parent(&path)?;
+    let mut json =
+        serde_json::to_string_pretty(&file).map_err(|e| Error::internal(e.to_string()))?;
+    json.push('\n');
+    write::atomic(&path, json.as_bytes(), Durability::Synced)
+}
+
+/// No press: a game that chose none (or was begun before press existed).
+pub fn no_press() -> PressRules {
+    PressRules {
+        kind: "none".into(),
+        while_resolving: false,
+        after_end: false,
+        reveal: "never".into(),
+    }
+}
+
+/// A game's press rules: those `new` chose and signed, or no press. A
+/// rules file that is not this game's, or not signed by its key, is
+/// refused (never read as "no press").
+pub fn rules_of(store: &Store, g: &Loaded) -> Result<PressRules> {
+    let path = store.dir.press_rules();
+    if !path.exists() {
+        return Ok(no_press());
+    }
+    let t = crate::store::limits::read_text(
+        &path,
+        crate::store::limits::STORED_FILE,
+        "a press rules file",
+    )?;
+    let f: RulesFile =
+        serde_json::from_str(&t).map_err(|e| Error::refused(format!("{}: {e}", path.display())))?;
+    let ok = f.game == g.head().id
+        && f.genesis == genesis_hash(g)
+        && g.key.verify(
+            Domain::PressRules,
+            rules_message(&f.game, &f.genesis, &f.rules).as_bytes(),
+            &f.signature,
+        )
+        && KINDS.contains(&f.rules.kind.as_str())
+        && REVEALS.contains(&f.rules.reveal.as_str());
+    if !ok {
+        return Err(Error::refused(format!(
+            "{}: not this game's press rules signed by its key (changed by hand?)",
+            path.display()
+        )));
+    }
+    Ok(f.rules)
+}
+
+/// The rules in words, for reports, replies and `status`.
+pub fn describe(r: &PressRules) -> String {
+    let kind = match r.kind.as_str() {
+        "public" => "public press only (to all players)",
+        "private" => "press to all or to any players",
+        "grey" => "press to all or to any players, anonymous allowed",
+        _ => return "no press (players cannot write to each other through the host)".into(),
+    };
+    format!(
+        "{kind}; {} while a turn is being resolved (after its deadline); {} after the game ends; the texts are {} for the public after the game",
+        if r.while_resolving { "allowed" } else { "not" },
+        if r.after_end { "allowed" } else { "not" },
+        if r.reveal == "end" {
+            "revealed"
+        } else {
+            "never revealed"
+        }
+    )
+}
+
+/// Whom a press mail is for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum To {
+    /// Every other player.
+    All,
+    /// These players.
+    Players(Vec<String>),
+}
+
+/// The recipients of a press from `from` to `to` at `now`, or why the
+/// game's rules (or the players named) refuse it: the reason names the
+/// rule and what would be accepted.
+pub fn allowed(
+    g: &Loaded,
+    r: &PressRules,
+    from: &str,
+    to: &To,
+    anonymous: bool,
+    now: &str,
+) -> std::result::Result<Vec<String>, String> {
+    let h = g.head();
+    let rule = format!(
+        "game {}'s rules, chosen at its start: {}",
+        h.id,
+        describe(r)
+    );
+    match r.kind.as_str() {
+        "public" | "private" | "grey" => {}
+        _ => return Err(format!("this game allows no press ({rule})")),
+    }
+    if r.kind == "public" && *to != To::All {
+        return Err(format!(
+            "this game allows public press only: write `press to all` ({rule})"
+        ));
+    }
+    if anonymous && r.kind != "grey" {
+        return Err(format!(
+            "this game allows no anonymous press: leave out `anonymous` ({rule})"
+        ));
+    }
+    if h.outcome.is_some() && !r.after_end {
+        return Err(format!("the game is over ({rule})"));
+    }
+    if h.outcome.is_none() && !r.while_resolving {
+        if let (Some(d), Ok(n)) = (&h.deadline, crate::time::parse_time(now)) {
+            if crate::time::parse_time(d).is_ok_and(|d| n >= d) {
+                return Err(format!(
+                    "the deadline of turn {} ({}) has passed and the turn is being resolved; write again once the next report is out ({rule})",
+                    h.turn,
+                    crate::time::shown(d)
+                ));
+            }
+        }
+    }
+    let ids = g.players();
+    let list: Vec<String> = match to {
+        To::All => ids.iter().filter(|p| *p != from).cloned().collect(),
+        To::Players(named) => {
+            let mut bad = Vec::new();
+            for p in named {
+                if p == from {
+                    bad.push(format!("{p} is you"));
+                } else if !ids.contains(p) {
+                    bad.push(format!(
+                        "`{}` is not a player of this game",
+                        p.chars().take(32).collect::<String>()
+                    ));
+                }
+            }
+            if !bad.is_empty() {
+                let others: Vec<&str> = ids
+                    .iter()
+                    .filter(|p| *p != from)
+                    .map(String::as_str)
+                    .collect();
+                return Err(format!(
+                    "{}: write `press to PLAYER, PLAYER` with players of {} ({}), or `press to all`",
+                    bad.join("; "),
+                    h.id,
+                    others.join(", ")
+                ));
+            }
+            // In seat order, each once.
+            ids.iter().filter(|p| named.contains(p)).cloned().collect()
+        }
+    };
+    if list.is_empty() {
+        return Err("nobody to write to: the game has no other player".into());
+    }
+    Ok(list)
+}
+
+/// The text as it is relayed and hashed: lines without trailing blanks,
+/// without blank lines at either end, joined by LF.
+pub fn normalise(text: &str) -> String {
+    let lines: Vec<&str> = text
+        .split('\n')
+        .map(|l| l.trim_end_matches(['\r', ' ', '\t']))
+        .collect();
+    let start = lines.iter().position(|l| !l.is_empty()).unwrap_or(0);
+    let end = lines
+        .iter()
+        .rposition(|l| !l.is_empty())
+        .map_or(start, |e| e + 1);
+    lines[start..end.max(start)].join("\n")
+}
+
+/// The salted hash of a press text the log records.
+pub fn text_sha256(nonce: &str, text: &str) -> String {
+    sha256_lines(&[b"herald/press", nonce.as_bytes(), text.as_bytes()])
+}
+
+/// The hash that stands for an anonymous sender in the log.
+pub fn sender_sha256(nonce: &str, player: &str) -> String {
+    sha256_lines(&[b"herald/press sender", nonce.as_bytes(), player.as_bytes()])
+}
+
+/// One relayed press as the game folder keeps it (`press/<id>.json`,
+/// 0600): the entry's fields and what the log does not hold.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Kept {
+    pub entry: PressEntry,
+    /// The sender, also when anonymous.
+    pub sender: String,
+    pub anonymous: bool,
+    /// The press this one answers (`press reply`), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answers: Option<u32>,
+    pub nonce: String,
+    pub text: String,
+    /// sha256 of the mail that carried it.
+    pub mail_sha256: String,
+}
+
+/// The press log's lines as stored (none yet: empty).
+fn log_lines(store: &Store) -> Result<Vec<EntryLine>> {
+    let path = store.dir.press_log();
+    if !path.exists() {
+        return Ok(Vec::new());
+    }
+    let t = crate::store::limits::read_text(&path, crate::store::limits::GAME_FILE, "a press log")?;
+    t.lines()
+        .enumerate()
+        .map(|(i, l)| {
+            EntryLine::parse(l)
+                .map_err(|e| Error::refused(format!("{} line {}: {e}", path.display(), i + 1)))
+        })
+        .collect()
+}
+
+/// The press entries, with each one's hash, checked: each chained to the
+/// one before it (the first to the game's genesis entry), its hash right,
+/// signed with the game's key, numbered in order. Any fault refuses the
+/// whole log, naming the line.
+pub fn entries(store: &Store, g: &Loaded) -> Result<Vec<(PressEntry, String)>> {
+    let path = store.dir.press_log();
+    let mut prev = genesis_hash(g);
+    let mut out = Vec::new();
+    for (i, e) in log_lines(store)?.into_iter().enumerate() {
+        let bad = |why: &str| {
+            Error::refused(format!(
+                "{} line {}: {why} (changed by hand?)",
+                path.display(),
+                i + 1
+            ))
+        };
+        if e.prev != prev || !e.hash_ok() || !e.sig_ok(&g.key) {
+            return Err(bad(
+                "not chained to the line before it and signed with the game's key",
+            ));
+        }
+        match e.decode() {
+            Ok(Body::Press(p)) if p.n as usize == i + 1 => {
+                prev = e.hash.clone();
+                out.push((p, e.hash));
+            }
+            _ => return Err(bad("not press number {} in order")),
+        }
+    }
+    Ok(out)
+}
+
+/// The press id of a mail (sha256 `mail_sha256`).
+pub fn id_of(mail_sha256: &str) -> String {
+    mail_sha256.chars().take(32).collect()
+}
+
+/// The kept press `id` (its file), if there is one.
+pub fn read_kept(w: &Store, id: &str) -> Result<Option<Kept>> {
+    if id.len() != 32 || !id.bytes().all(|c| c.is_ascii_hexdigit()) {
+        return Ok(None);
+    }
+    let path = w.dir.press_file(id);
+    match crate::store::limits::read_text(&path, crate::store::limits::STORED_FILE, "a press file")
+    {
+        Ok(t) => serde_json::from_str(&t)
+            .map(Some)
+            .map_err(|e| Error::refused(format!("{}: {e}", path.display()))),
+        Err(_) if !path.exists() => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// Every kept press of the game, by number.
+pub fn all_kept(g: &Loaded, store: &Store) -> Result<Vec<(Kept, String)>> {
+    let mut out = Vec::new();
+    for (e, hash) in entries(store, g)? {
+        match read_kept(store, &e.id)? {
+            Some(k) if k.entry == e => out.push((k, hash)),
+            Some(_) => {
+                return Err(Error::refused(format!(
+                    "{}: it is not the press the log records as #{} (changed by hand?)",
+                    store.dir.press_file(&e.id).display(),
+                    e.n
+                )))
+            }
+            None => {
+                return Err(Error::refused(format!(
+                    "{}: missing: the log records press #{} there",
+                    store.dir.press_file(&e.id).display(),
+                    e.n
+                )))
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// What to relay.
+pub struct Relay<'a> {
+    pub sender: &'a str,
+    pub to: Vec<String>,
+    pub anonymous: bool,
+    pub answers: Option<u32>,
+    /// Normalised ([`normalise`]).
+    pub text: &'a str,
+    pub mail_sha256: &'a str,
+}
+
+/// Record press `r` at `now`: its file, then its entry (committed). A
+/// press the log records already (the same mail judged again after a
+/// crash) is returned as it was recorded. The caller queues the mails.
+pub fn record(w: &mut Writing, r: &Relay, now: &str) -> Result<(Kept, String)> {
+    let id = id_of(r.mail_sha256);
+    let logged = entries(&w.store, &w.game)?;
+    if let Some((e, hash)) = logged.iter().find(|(e, _)| e.id == id).cloned() {
+        return match read_kept(&w.store, &id)? {
+            Some(k) if k.entry == e => Ok((k, hash)),
+            _ => Err(Error::refused(format!(
+                "{}: missing or changed: the log records press #{} there",
+                w.store.dir.press_file(&id).display(),
+                e.n
+            ))),
+        };
+    }
+    // The press log goes forward in time, as the game's does.
+    if let (Some((last, _)), Ok(t)) = (logged.last(), crate::time::parse_time(now)) {
+        if crate::time::parse_time(&last.at).is_ok_and(|l| t < l) {
+            return Err(Error::usage(format!(
+                "{now} is before press #{} ({}): the press log goes forward in time",
+                last.n, last.at
+            )));
+        }
+    }
+    let h = w.game.head();
+    let n = logged.len() as u32 + 1;
+    let prev = logged
+        .last()
+        .map(|(_, hash)| hash.clone())
+        .unwrap_or_else(|| genesis_hash(&w.game));
+    let nonce = sha256_hex(
+        w.signer
+            .sign(Domain::PressNonce, format!("{}\n{id}\n", h.id).as_bytes())
+            .as_bytes(),
+    )[..32]
+        .to_string();
+    let entry = PressEntry {
+        n,
+        id: id.clone(),
+        turn: h.turn,
+        from: (!r.anonymous).then(|| r.sender.to_string()),
+        sender_sha256: r.anonymous.then(|| sender_sha256(&nonce, r.sender)),
+        to: r.to.clone(),
+        text_sha256: text_sha256(&nonce, r.text),
+        at: now.to_string(),
+    };
+    let kept = Kept {
+        entry: entry.clone(),
+        sender: r.sender.to_string(),
+        anonymous: r.anonymous,
+        answers: r.answers,
+        nonce,
+        text: r.text.to_string(),
+        mail_sha256: r.mail_sha256.to_string(),
+    };
+    let path = w.store.dir.press_file(&id);
+    w.store.dir.ensure_parent(&path)?;
+    let mut json =
+        serde_json::to_string_pretty(&kept).map_err(|e| Error::internal(e.to_string()))?;
+    json.push('\n');
+    write::atomic(&path, json.as_bytes(), Durability::Synced)?;
+    // The commit point: the log with the new line, written whole (synced).
+    let line = EntryLine::new(&Body::Press(entry), &prev, &w.signer);
+    let mut text: String = log_lines(&w.store)?
+        .iter()
+        .map(|l| format!("{}\n", l.text()))
+        .collect();
+    text.push_str(&line.text());
+    text.push('\n');
+    write::atomic(
+        &w.store.dir.press_log(),
+        text.as_bytes(),
+        Durability::Synced,
+    )?;
+    Ok((kept, line.hash))
+}
+
+const WITNESS_OPEN: &str = "----- HERALD PRESS -----";
+const WITNESS_CLOSE: &str = "----- END HERALD PRESS -----";
+const TEXT_OPEN: &str = "----- PRESS TEXT -----";
+const TEXT_CLOSE: &str = "----- END PRESS TEXT -----";
+
+/// How the sender of `k` is shown to a recipient: `red (Ann)`, or
+/// `anonymous`.
+pub fn shown_sender(g: &Loaded, k: &Kept) -> String {
+    if k.anonymous {
+        return "anonymous".into();
+    }
+    let h = g.head();
+    match h.players.iter().find(|p| p.id == k.sender) {
+        Some(p) if p.name != p.id => format!("{} ({})", p.id, p.name),
+        _ => k.sender.clone(),
+    }
+}
+
+/// The block a relayed press mail ends with: what the log's entry `hash`
+/// holds, and the nonce that salts the text's hash.
+pub fn block(g: &Loaded, k: &Kept, hash: &str) -> String {
+    let e = &k.entry;
+    format!(
+        "{WITNESS_OPEN}\ngame: {}\npress: {}\nturn: {}\nfrom: {}\nto: {}\nat: {}\nnonce: {}\ntext sha256: {}\nentry: {hash}\nkey: {}\n{WITNESS_CLOSE}\n",
+        g.head().id,
+        e.n,
+        e.turn,
+        e.from.as_deref().unwrap_or("anonymous"),
+        if e.to.is_empty() {
+            "the anonymous sender of the press answered".to_string()
+        } else {
+            e.to.join(", ")
+        },
+        e.at,
+        k.nonce,
+        e.text_sha256,
+        g.head().key,
+    )
+}
+
+/// The text of a relayed press mail to `recipient`.
+pub fn relayed_text(g: &Loaded, k: &Kept, hash: &str, recipient: &str) -> String {
+    let h = g.head();
+    let e = &k.entry;
+    let from = shown_sender(g, k);
+    let to = if e.to.is_empty() {
+        "you".to_string()
+    } else {
+        e.to.join(", ")
+    };
+    let answers = match k.answers {
+        Some(n) => format!(" (an answer to press #{n})"),
+        None => String::new(),
+    };
+    let back = if k.anonymous {
+        "the anonymous sender".to_string()
+    } else {
+        k.sender.clone()
+    };
+    format!(
+        "{title} — game {id}, turn {turn}\n\
+         Press #{n} from {from} to {to}{answers}:\n\n\
+         {TEXT_OPEN}\n{text}\n{TEXT_CLOSE}\n\n\
+         To answer {back} alone, reply to this mail and write above the quoted text:\n\n\
+         \x20   press reply\n\
+         \x20   password = \"YOUR-PASSWORD\"\n\n\
+         \x20   (your answer)\n\n\
+         To write to others, send the game's address a mail whose first line is\n\
+         `press to PLAYER, PLAYER` or `press to all`. The host relays press from its\n\
+         own address: nobody sees anyone's mail address. You are {recipient}.\n\n\
+         Keep this mail: `herald verify GAME --witness THIS-MAIL` proves the game's\n\
+         log holds this press as it reads here.\n\n{block}",
+        title = g.entry.title,
+        id = h.id,
+        turn = e.turn,
+        n = e.n,
+        text = k.text,
+        block = block(g, k, hash),
+    )
+}
+
+/// The sender's copy of press `k`: the text as relayed and the block.
+pub fn sender_copy(g: &Loaded, k: &Kept, hash: &str) -> String {
+    format!(
+        "{TEXT_OPEN}\n{}\n{TEXT_CLOSE}\n\n{}",
+        k.text,
+        block(g, k, hash)
+    )
+}
+
+/// The Message-ID of press `k`'s mail to `recipient`.
+pub fn message_id(game: &str, k: &Kept, recipient: &str) -> String {
+    eml::message_id(game, &["press", &k.entry.id, recipient])
+}
+
+/// The recipients of `k` by player id: the entry's, or for an answer to
+/// anonymous press (the entry names nobody), the answered press's sender.
+pub fn recipients(k: &Kept, answered: Option<&Kept>) -> Vec<String> {
+    if k.entry.to.is_empty() {
+        answered.map(|a| vec![a.sender.clone()]).unwrap_or_default()
+    } else {
+        k.entry.to.clone()
+    }
+}
+
+/// Queue press `k`'s mail to each recipient who has an address, From
+/// `from` (the game's address at the host), dated at the press. Returns
+/// the players mailed and those without an address.
+pub fn queue(
+    w: &Writing,
+    k: &Kept,
+    hash: &str,
+    to: &[String],
+    from: &str,
+) -> Result<(Vec<String>, Vec<String>)> {
+    let h = w.game.head();
+    let (mut mailed, mut not) = (Vec::new(), Vec::new());
+    let mut mails = Vec::new();
+    for r in to {
+        let Some(addr) = h
+            .players
+            .iter()
+            .find(|p| &p.id == r)
+            .and_then(|p| p.email.clone())
+        else {
+            not.push(r.clone());
+            continue;
+        };
+        let subject = if k.anonymous {
+            format!("[{}] press #{} from anonymous", h.id, k.entry.n)
+        } else {
+            format!("[{}] press #{} from {}", h.id, k.entry.n, k.sender)
+        };
+        let message_id = message_id(&h.id, k, r);
+        let mail = eml::Mail {
+            from: from.to_string(),
+            to: addr,
+            subject,
+            date: k.entry.at.clone(),
+            message_id: message_id.clone(),
+            in_reply_to: None,
+            text: relayed_text(&w.game, k, hash, r),
+            attachments: Vec::new(),
+        };
+        mails.push((message_id, eml::build(&mail)));
+        mailed.push(r.clone());
+    }
+    crate::store::outbox::queue_all(&w.store.dir.outbox_dir(), mails)?;
+    Ok((mailed, not))
+}
+
+/// A press witness block and the text above it, read from a kept mail.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Witness {
+    pub game: String,
+    pub n: u32,
+    pub turn: u32,
+    pub from: String,
+    pub to: String,
+    pub at: String,
+    pub nonce: String,
+    pub text_sha256: String,
+    pub entry: String,
+    pub key: String,
+    /// The text between the press text markers, normalised.
+    pub text: Option<String>,
+}
+
+/// Every press witness in `text` (a relayed press mail's text).
+pub fn witnesses_in(text: &str) -> Vec<Witness> {
+    let text = text.replace("\r\n", "\n");
+    let mut out = Vec::new();
+    let mut rest = text.as_str();
+    while let Some(i) = rest.find(WITNESS_OPEN) {
+        let before = &rest[..i];
+        let after = &rest[i + WITNESS_OPEN.len()..];
+        let Some(j) = after.find(WITNESS_CLOSE) else {
+            break;
+        };
+        let body = &after[..j];
+        let field = |k: &str| {
+            body.lines()
+                .find_map(|l| l.trim().strip_prefix(&format!("{k}: ")))
+                .map(|v| v.trim().to_string())
+                .unwrap_or_default()
+        };
+        let press_text = before.rfind(TEXT_OPEN).and_then(|a| {
+            let t = &before[a + TEXT_OPEN.len()..];
+            t.rfind(TEXT_CLOSE).map(|b| normalise(&t[..b]))
+        });
+        out.push(Witness {
+            game: field("game"),
+            n: field("press").parse().unwrap_or(0),
+            turn: field("turn").parse().unwrap_or(u32::MAX),
+            from: field("from"),
+            to: field("to"),
+            at: field("at"),
+            nonce: field("nonce"),
+            text_sha256: field("text sha256"),
+            entry: field("entry"),
+            key: field("key"),
+            text: press_text,
+        });
+        rest = &after[j + WITNESS_CLOSE.len()..];
+    }
+    out
+}
+
+/// Check a press witness against the game: `Ok(what it proves)` or why
+/// it does not hold (naming what differs).
+pub fn check_witness(
+    g: &Loaded,
+    logged: &[(PressEntry, String)],
+    w: &Witness,
+) -> std::result::Result<String, String> {
+    let h = g.head();
+    if w.game != h.id {
+        return Err(format!("it is for game {}, not {}", w.game, h.id));
+    }
+    if w.key != h.key {
+        return Err("it names another key than the game's".into());
+    }
+    let Some((e, _)) = logged.iter().find(|(_, hash)| *hash == w.entry).cloned() else {
+        return Err(format!(
+            "the game's press log holds no entry {}",
+            w.entry.chars().take(64).collect::<String>()
+        ));
+    };
+    let to = if e.to.is_empty() {
+        "the anonymous sender of the press answered".to_string()
+    } else {
+        e.to.join(", ")
+    };
+    let from = e.from.clone().unwrap_or_else(|| "anonymous".into());
+    for (what, kept, logged) in [
+        ("press", w.n.to_string(), e.n.to_string()),
+        ("turn", w.turn.to_string(), e.turn.to_string()),
+        ("from", w.from.clone(), from),
+        ("to", w.to.clone(), to),
+        ("at", w.at.clone(), e.at.clone()),
+        ("text sha256", w.text_sha256.clone(), e.text_sha256.clone()),
+    ] {
+        if kept != logged {
+            return Err(format!(
+                "its `{what}` reads `{}`, the log's press #{} says `{logged}`",
+                kept.chars().take(80).collect::<String>(),
+                e.n
+            ));
+        }
+    }
+    let Some(text) = &w.text else {
+        return Err(format!(
+            "the press text (between `{TEXT_OPEN}` and `{TEXT_CLOSE}`) is not in the mail"
+        ));
+    };
+    if text_sha256(&w.nonce, text) != e.text_sha256 {
+        return Err(format!(
+            "the text of press #{} is not the text relayed: it was changed",
+            e.n
+        ));
+    }
+    Ok(format!(
+        "press #{} of game {} (turn {}, from {}, {}), text as relayed",
+        e.n,
+        h.id,
+        e.turn,
+        e.from.as_deref().unwrap_or("anonymous"),
+        e.at
+    ))
+}

@@ -1,0 +1,594 @@
+//! Press (issue 33): players writing to each other through the host, under
+//! the game's press rules, through the real Postfix and Dovecot. Every
+//! mail every account got and every file of the host folder is scanned for
+//! each message's text: each recipient gets exactly what was sent, nobody
+//! else does, an anonymous sender shows in no header, and kill -9 at any
+//! instant relays each press at most once per recipient and loses none.
+
+use crate::common::{herald, scratch};
+use crate::host_mail::{at, bot_files, mail, send, status, Host};
+use crate::host_safety::{maildir_host, put, settled, spawn_host};
+use crate::mailservers::{servers, Account};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Every regular file under `dir`, but those under `skip`.
+fn files_under(dir: &Path, skip: &[PathBuf], out: &mut Vec<PathBuf>) {
+    let Ok(list) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in list.flatten() {
+        let p = e.path();
+        if skip.iter().any(|s| p.starts_with(s)) {
+            continue;
+        }
+        if p.is_dir() {
+            files_under(&p, skip, out);
+        } else {
+            out.push(p);
+        }
+    }
+}
+
+/// A press mail from `who` (an account) to the game at `to`.
+fn press_mail(
+    who: &Account,
+    to: &str,
+    id: &str,
+    minutes: i64,
+    first: &str,
+    password: &str,
+    text: &str,
+) -> Vec<u8> {
+    mail(
+        &who.address,
+        to,
+        "press",
+        id,
+        minutes,
+        &format!(
+            "{first}\npassword = \"{password}\"\n\n{text}\n\n-- \nsent from a phone of {}\n",
+            who.address
+        ),
+    )
+}
+
+/// A reply to a relayed press mail `orig` (as delivered), as a mail
+/// program writes it: In-Reply-To, `Re:` subject, the original quoted.
+fn reply_to(who: &Account, orig: &[u8], id: &str, minutes: i64, own: &str) -> Vec<u8> {
+    let m = mail_parser::MessageParser::default().parse(orig).unwrap();
+    let from = m
+        .from()
+        .unwrap()
+        .first()
+        .unwrap()
+        .address()
+        .unwrap()
+        .to_string();
+    let quoted: String = m
+        .body_text(0)
+        .unwrap()
+        .lines()
+        .map(|l| format!("> {l}\n"))
+        .collect();
+    format!(
+        "From: {}\r\nTo: {from}\r\nSubject: Re: {}\r\nMessage-ID: <{id}>\r\nIn-Reply-To: <{}>\r\nReferences: <{}>\r\nDate: {}\r\n\
+         MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{}\r\n\r\nOn Tuesday the game wrote:\r\n{}",
+        who.address,
+        m.subject().unwrap(),
+        m.message_id().unwrap(),
+        m.message_id().unwrap(),
+        crate::host_mail::date(minutes),
+        own.replace('\n', "\r\n"),
+        quoted.replace('\n', "\r\n")
+    )
+    .into_bytes()
+}
+
+fn password_of<'a>(pw: &'a [(String, String)], p: &str) -> &'a str {
+    &pw.iter().find(|(x, _)| x == p).unwrap().1
+}
+
+/// The mails of `acct` whose text holds `token`.
+fn holding(s: &crate::mailservers::MailServers, acct: &Account, token: &str) -> Vec<Vec<u8>> {
+    s.mails(acct)
+        .into_iter()
+        .filter(|m| {
+            crate::host_mail::text(m).contains(token) || String::from_utf8_lossy(m).contains(token)
+        })
+        .collect()
+}
+
+/// A 3-player Norse Wars game by real mail with grey press: private,
+/// broadcast, anonymous press and a reply to the anonymous sender, sent
+/// during the game around its turns, and a press refused for a wrong
+/// password. Each message reaches exactly its recipients (and its sender's
+/// copy), no other mail and no file of the host folder but the game's
+/// private `press/` holds its text, the anonymous sender is in no header
+/// or line of what its recipient or its answerer got, and `verify
+/// --witness` accepts each relayed mail and refuses it with a word changed.
+// Long: one whole game by mail, then every check on what it left.
+#[test]
+fn press_by_mail_reaches_its_recipients_and_nobody_else() {
+    let s = servers();
+    let h = Host::new(s, "");
+    let accts: Vec<Account> = (0..3).map(|_| s.account()).collect();
+    let players = ["red", "blue", "white"];
+    let id = "nwp";
+    let pw = h.game(
+        "norse-wars",
+        id,
+        &[
+            (players[0], &accts[0].address),
+            (players[1], &accts[1].address),
+            (players[2], &accts[2].address),
+        ],
+        &["--deadline-every", "48h", "--press", "grey"],
+    );
+    let folder = h.dir.join(id);
+    let to = h.game_addr(id);
+    let acct = |p: &str| &accts[players.iter().position(|x| *x == p).unwrap()];
+    // (token, sender, the accounts that must hold it)
+    let mut sent: Vec<(String, &str, Vec<&str>)> = Vec::new();
+    let mut minute = 10;
+    let mut n_in = 0;
+    // Turn 0: private and broadcast press, and orders.
+    let t1 = "PRIVATE-red-to-blue: meet me at the ford, Gorm".to_string();
+    send(
+        s,
+        &acct("red").address,
+        &to,
+        &press_mail(
+            acct("red"),
+            &to,
+            "p1@players.test",
+            minute,
+            "press to blue",
+            password_of(&pw, "red"),
+            &t1,
+        ),
+    );
+    sent.push((t1, "red", vec!["blue"]));
+    let t2 = "BROADCAST-from-blue: peace to all who keep to the north".to_string();
+    send(
+        s,
+        &acct("blue").address,
+        &to,
+        &press_mail(
+            acct("blue"),
+            &to,
+            "p2@players.test",
+            minute + 1,
+            "Press to all",
+            password_of(&pw, "blue"),
+            &t2,
+        ),
+    );
+    sent.push((t2, "blue", vec!["red", "white"]));
+    // Refused: a wrong password; its text goes nowhere.
+    let refused = "WRONGPASSWORD-white: nobody may read this".to_string();
+    send(
+        s,
+        &acct("white").address,
+        &to,
+        &press_mail(
+            acct("white"),
+            &to,
+            "p3@players.test",
+            minute + 2,
+            "press to red",
+            "not-the-password",
+            &refused,
+        ),
+    );
+    n_in += 3;
+    for (player, file) in bot_files(&folder, &pw) {
+        let mid = format!("o0-{player}@players.test");
+        send(
+            s,
+            &acct(&player).address,
+            &to,
+            &mail(
+                &acct(&player).address,
+                &to,
+                "orders",
+                &mid,
+                minute + 3,
+                &file,
+            ),
+        );
+        n_in += 1;
+    }
+    s.wait_for_mails(&h.acct, n_in);
+    minute += 10;
+    let out = h.pass_ok(&at(minute));
+    assert!(
+        out.contains("2 press relayed") && out.contains("early"),
+        "{out}"
+    );
+    // Turn 1: anonymous press from white to red, then red answers it.
+    let t3 = "ANONYMOUS-to-red: blue will betray you at the ford".to_string();
+    send(
+        s,
+        &acct("white").address,
+        &to,
+        &press_mail(
+            acct("white"),
+            &to,
+            "p4@players.test",
+            minute + 1,
+            "press to red anonymous",
+            password_of(&pw, "white"),
+            &t3,
+        ),
+    );
+    sent.push((t3.clone(), "white", vec!["red"]));
+    n_in += 1;
+    s.wait_for_mails(&h.acct, n_in);
+    minute += 10;
+    let out = h.pass_ok(&at(minute));
+    assert!(out.contains("1 press relayed"), "{out}");
+    let got = s.wait_for_mails(acct("red"), 1);
+    let anon: Vec<&Vec<u8>> = got
+        .iter()
+        .filter(|m| crate::host_mail::text(m).contains(&t3))
+        .collect();
+    assert_eq!(anon.len(), 1);
+    let t4 = "ANSWER-from-red: who are you, friend?".to_string();
+    send(
+        s,
+        &acct("red").address,
+        &to,
+        &reply_to(
+            acct("red"),
+            anon[0],
+            "p5@players.test",
+            minute + 1,
+            &format!(
+                "press reply\npassword = \"{}\"\n\n{t4}",
+                password_of(&pw, "red")
+            ),
+        ),
+    );
+    sent.push((t4.clone(), "red", vec!["white"]));
+    n_in += 1;
+    for (player, file) in bot_files(&folder, &pw) {
+        let mid = format!("o1-{player}@players.test");
+        send(
+            s,
+            &acct(&player).address,
+            &to,
+            &mail(
+                &acct(&player).address,
+                &to,
+                "orders",
+                &mid,
+                minute + 2,
+                &file,
+            ),
+        );
+        n_in += 1;
+    }
+    s.wait_for_mails(&h.acct, n_in);
+    minute += 10;
+    let out = h.pass_ok(&at(minute));
+    assert!(
+        out.contains("1 press relayed") && out.contains("early"),
+        "{out}"
+    );
+    assert!(status(&folder).contains("turn 2"), "{}", status(&folder));
+
+    // What each account got: each text exactly once where it belongs (the
+    // sender's copy included), nowhere else.
+    for (p, a) in players.iter().zip(&accts) {
+        let all = s.mails(a);
+        for (token, from, rcpts) in &sent {
+            let n = holding(s, a, token).len();
+            let want = usize::from(rcpts.contains(p)) + usize::from(from == p);
+            assert_eq!(n, want, "{p} holds `{token}` {n} times, not {want}");
+        }
+        assert!(holding(s, a, &refused).is_empty() || *p == "white");
+        // No mail shows another player's address.
+        for m in &all {
+            let raw = String::from_utf8_lossy(m);
+            for (q, b) in players.iter().zip(&accts) {
+                assert!(
+                    q == p || !raw.contains(&b.address),
+                    "{p} got {q}'s address:\n{raw}"
+                );
+            }
+        }
+    }
+    // The refusal went to white, saying why; the text was relayed to nobody.
+    assert!(holding(s, acct("white"), &refused)
+        .iter()
+        .all(|m| crate::host_mail::text(m).contains("REFUSED")));
+    // The anonymous press: red's copy names nobody, in no header or line.
+    let anon_raw = String::from_utf8_lossy(anon[0]).to_string();
+    assert!(!anon_raw.to_lowercase().contains("white"), "{anon_raw}");
+    assert!(crate::host_mail::text(anon[0]).contains("from anonymous"));
+    // Red's answer reached white; red's own copy does not name white.
+    let ack = holding(s, acct("red"), &t4);
+    assert_eq!(ack.len(), 1);
+    assert!(!String::from_utf8_lossy(&ack[0])
+        .to_lowercase()
+        .contains("white"));
+    // No file of the host folder holds a text, but the game's press/ folder
+    // (0600) and the host account's own mailbox.
+    let mut all = Vec::new();
+    files_under(&h.dir, &[], &mut all);
+    let is_text = |f: &PathBuf| {
+        f.parent() == Some(folder.join("press").as_path())
+            && f.file_stem().is_some_and(|n| n.len() == 32)
+    };
+    let (kept, files): (Vec<PathBuf>, Vec<PathBuf>) = all.into_iter().partition(is_text);
+    assert!(files.iter().any(|f| f.ends_with("game.jsonl")));
+    assert!(files.iter().any(|f| f.ends_with("press/log.jsonl")));
+    for f in &files {
+        let b = String::from_utf8_lossy(&std::fs::read(f).unwrap()).to_string();
+        for (token, _, _) in &sent {
+            assert!(
+                !b.contains(token.as_str()),
+                "{} holds `{token}`",
+                f.display()
+            );
+        }
+        assert!(!b.contains(&refused), "{}", f.display());
+    }
+    assert_eq!(kept.len(), 4);
+    {
+        use std::os::unix::fs::PermissionsExt;
+        for f in &kept {
+            assert_eq!(
+                std::fs::metadata(f).unwrap().permissions().mode() & 0o777,
+                0o600
+            );
+        }
+    }
+    // The press log records four signed press entries, the anonymous one
+    // without its sender; the game file none (format 2).
+    let game = std::fs::read_to_string(folder.join("game.jsonl")).unwrap();
+    assert!(!game.contains("\"kind\":\"press\""));
+    let log = std::fs::read_to_string(folder.join("press").join("log.jsonl")).unwrap();
+    let press: Vec<serde_json::Value> = log
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["body"].clone())
+        .filter(|b| b["kind"] == "press")
+        .collect();
+    assert_eq!(press.len(), 4, "{press:?}");
+    assert!(press[2].get("from").is_none() && press[2]["sender_sha256"].is_string());
+    assert_eq!(press[3]["to"], serde_json::json!([]));
+    let (code, o, e) = herald(&["verify", &folder.display().to_string()]);
+    assert_eq!(code, 0, "{o}{e}");
+    assert!(o.contains("ok: 4 press entries"), "{o}");
+
+    // verify --witness: each relayed mail holds; one word changed does not.
+    let wdir = scratch("press-witness");
+    let mut checked = 0;
+    for (p, a) in players.iter().zip(&accts) {
+        for (k, m) in s.mails(a).iter().enumerate() {
+            let t = crate::host_mail::text(m);
+            if !t.contains("----- HERALD PRESS -----") {
+                continue;
+            }
+            let good = wdir.join(format!("{p}-{k}.eml"));
+            std::fs::write(&good, m).unwrap();
+            let (code, o, e) = herald(&[
+                "verify",
+                &folder.display().to_string(),
+                "--witness",
+                &good.display().to_string(),
+            ]);
+            assert_eq!(code, 0, "{p} {k}: {o}{e}");
+            assert!(o.contains("press #"), "{o}");
+            // The text as the player's mail program shows it, one word
+            // changed in the press text.
+            let body = mail_parser::MessageParser::default()
+                .parse(&m[..])
+                .unwrap()
+                .body_text(0)
+                .unwrap()
+                .into_owned();
+            let word = ["ford", "peace", "betray", "friend"]
+                .into_iter()
+                .find(|w| body.contains(w))
+                .unwrap();
+            let bad = wdir.join(format!("{p}-{k}-changed.txt"));
+            std::fs::write(&bad, body.replacen(word, "FORD", 1)).unwrap();
+            let same = wdir.join(format!("{p}-{k}-same.txt"));
+            std::fs::write(&same, &body).unwrap();
+            let (code, o, e) = herald(&[
+                "verify",
+                &folder.display().to_string(),
+                "--witness",
+                &same.display().to_string(),
+            ]);
+            assert_eq!(code, 0, "{p} {k}: the text alone: {o}{e}");
+            let (code, o, e) = herald(&[
+                "verify",
+                &folder.display().to_string(),
+                "--witness",
+                &bad.display().to_string(),
+            ]);
+            assert_eq!(code, 1, "{p} {k}: a changed word accepted: {o}{e}");
+            assert!(e.contains("changed"), "{e}");
+            checked += 1;
+        }
+    }
+    // Four relays to five recipients, and four senders' copies.
+    assert_eq!(checked, 9);
+}
+
+/// The rules a game chose refuse what they forbid, each naming the rule:
+/// no press at all; public press to one player or anonymous. Nothing is
+/// relayed or recorded.
+#[test]
+fn press_the_rules_forbid_is_refused_with_the_rule() {
+    let s = servers();
+    let (h, maildir) = maildir_host(s, "");
+    let accts: Vec<Account> = (0..2).map(|_| s.account()).collect();
+    let mut pws = BTreeMap::new();
+    for (id, rule) in [("pnone", None), ("ppub", Some("public"))] {
+        let mut extra = vec!["--deadline-every", "48h"];
+        if let Some(r) = rule {
+            extra.extend(["--press", r]);
+        }
+        pws.insert(
+            id,
+            h.game(
+                "norse-wars",
+                id,
+                &[("red", &accts[0].address), ("blue", &accts[1].address)],
+                &extra,
+            ),
+        );
+    }
+    let cases = [
+        ("pnone", "press to blue", "allows no press"),
+        ("ppub", "press to blue", "public press only"),
+        ("ppub", "press to all anonymous", "no anonymous press"),
+        ("ppub", "press to green", "allows public press only"),
+        ("ppub", "press", "first line of a press mail"),
+    ];
+    for (k, (game, first, _)) in cases.iter().enumerate() {
+        let to = h.game_addr(game);
+        let pw = password_of(&pws[game], "red").to_string();
+        put(
+            &maildir,
+            &format!("m{k}"),
+            &press_mail(
+                &accts[0],
+                &to,
+                &format!("r{k}@players.test"),
+                5 + k as i64,
+                first,
+                &pw,
+                &format!("RULES-{k}"),
+            ),
+        );
+    }
+    let out = h.pass_ok(&at(30));
+    assert!(out.contains("0 press relayed"), "{out}");
+    // A refusal for each, and each game's turn-0 report.
+    let got = settled(s, &accts[0], cases.len() + 2);
+    assert_eq!(got.len(), cases.len() + 2, "{got:?}");
+    let mails: Vec<String> = s
+        .mails(&accts[0])
+        .iter()
+        .map(|m| crate::host_mail::text(m))
+        .collect();
+    for (game, first, why) in cases {
+        assert!(
+            mails.iter().any(|m| m.contains("REFUSED")
+                && m.contains(why)
+                && m.contains(&format!("[{game}]"))),
+            "{game} `{first}`: no refusal saying `{why}`:\n{mails:#?}"
+        );
+    }
+    // Blue got its two turn-0 reports and nothing else.
+    assert_eq!(settled(s, &accts[1], 2).len(), 2);
+    for game in ["pnone", "ppub"] {
+        assert!(!h.dir.join(game).join("press").join("log.jsonl").exists());
+    }
+}
+
+/// kill -9 of `herald host` at random instants while it reads press mails
+/// and relays them through the real Postfix: every press is relayed to
+/// each recipient exactly once (none lost, none doubled) and recorded
+/// once in the log.
+#[test]
+fn kill_9_relays_each_press_at_most_once_and_loses_none() {
+    let s = servers();
+    let runs = crate::common::count("HERALD_PRESS_KILL_RUNS", 20);
+    let (h, maildir) = maildir_host(s, "");
+    let accts: Vec<Account> = (0..3).map(|_| s.account()).collect();
+    let players = ["red", "blue", "white"];
+    let pw = h.game(
+        "norse-wars",
+        "nwk",
+        &[
+            ("red", &accts[0].address),
+            ("blue", &accts[1].address),
+            ("white", &accts[2].address),
+        ],
+        &["--press", "private"],
+    );
+    let to = h.game_addr("nwk");
+    // Turn-0 report mails first, so that the kills fall on press.
+    h.pass_ok(&at(1));
+    for a in &accts {
+        settled(s, a, 1);
+    }
+    let base: Vec<usize> = accts.iter().map(|a| s.mails(a).len()).collect();
+    let mut want = [0usize; 3];
+    let t = std::time::Instant::now();
+    let mut queue_run = |run: usize| {
+        for k in 0..3 {
+            let from = (run + k) % 3;
+            let rcpt = (from + 1 + k % 2) % 3;
+            let text = format!("KILL-{run}-{k}: a word for {}", players[rcpt]);
+            put(
+                &maildir,
+                &format!("k{run}-{k}"),
+                &press_mail(
+                    &accts[from],
+                    &to,
+                    &format!("k{run}-{k}@players.test"),
+                    2 + run as i64,
+                    &format!("press to {}", players[rcpt]),
+                    password_of(&pw, players[from]),
+                    &text,
+                ),
+            );
+            want[rcpt] += 1;
+            want[from] += 1; // the sender's copy
+        }
+    };
+    queue_run(runs);
+    h.pass_ok(&at(2));
+    let pass = t.elapsed().max(std::time::Duration::from_millis(100));
+    let mut seed: u64 = 0x9E3779B97F4A7C15;
+    let mut killed = 0;
+    for run in 0..runs {
+        queue_run(run);
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let mut c = spawn_host(&h.dir, &at(3 + run as i64), &[]);
+        let wait = pass.as_micros() as u64 * 12 / 10;
+        std::thread::sleep(std::time::Duration::from_micros(seed % wait.max(1)));
+        if c.try_wait().unwrap().is_none() {
+            killed += 1;
+        }
+        let _ = c.kill();
+        let _ = c.wait();
+    }
+    h.pass_ok(&at(10_000));
+    let mut dups = Vec::new();
+    for (i, a) in accts.iter().enumerate() {
+        let got = settled(s, a, base[i] + want[i]);
+        let press: Vec<(&String, &usize)> = got.iter().filter(|(_, n)| **n > 0).collect();
+        let total: usize = press.iter().map(|(_, n)| **n).sum();
+        for (mid, n) in &press {
+            if **n > 1 {
+                dups.push((*mid).clone());
+            }
+        }
+        assert_eq!(
+            total - base[i],
+            want[i],
+            "{}: lost or doubled: {got:?}",
+            players[i]
+        );
+    }
+    assert!(dups.is_empty(), "delivered twice: {dups:?}");
+    let log = std::fs::read_to_string(h.dir.join("nwk").join("press").join("log.jsonl")).unwrap();
+    let n = log.matches("\"kind\":\"press\"").count();
+    assert_eq!(n, 3 * (runs + 1), "press entries");
+    let (code, o, e) = herald(&["verify", &h.dir.join("nwk").display().to_string()]);
+    assert_eq!(code, 0, "{o}{e}");
+    eprintln!(
+        "press kill -9: {runs} runs, {killed} killed mid-pass, {} press relayed once each",
+        3 * (runs + 1)
+    );
+}
