@@ -59,6 +59,8 @@ fn config(dir: &Path) -> HostConfig {
         attach_png: true,
         log_file: None,
         log_stderr: false,
+        password_checks_per_hour: herald::host::config::DEFAULT_PASSWORD_CHECKS,
+        moderator: None,
     }
 }
 

@@ -17,6 +17,25 @@
 
 use std::fmt;
 
+/// How a full disk is said, in every message that meets one.
+pub const DISK_FULL: &str = "the disk is full";
+
+static WARNINGS: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+/// Something the user must know although the command succeeded (exit 0):
+/// `main` prints it to standard error, after the command's output.
+pub fn warn(msg: impl Into<String>) {
+    WARNINGS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push(msg.into());
+}
+
+/// The warnings so far, taken.
+pub fn take_warnings() -> Vec<String> {
+    std::mem::take(&mut *WARNINGS.lock().unwrap_or_else(|e| e.into_inner()))
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
     /// The orders or the game file were refused (exit 1).
@@ -151,9 +170,14 @@ impl Error {
     /// A failed read or write, said so the user can act: a full disk or
     /// a missing permission names itself.
     pub fn io(path: &std::path::Path, e: std::io::Error) -> Error {
-        let why = match e.raw_os_error() {
-            Some(28) => "the disk is full".to_string(),
-            Some(27) => "the file would be larger than this process may write".to_string(),
+        let why = match e.kind() {
+            std::io::ErrorKind::StorageFull => DISK_FULL.to_string(),
+            std::io::ErrorKind::QuotaExceeded => {
+                format!("{DISK_FULL} (the user's disk quota is used up)")
+            }
+            std::io::ErrorKind::FileTooLarge => {
+                "the file would be larger than this process may write".to_string()
+            }
             _ => e.to_string(),
         };
         Error::refused(format!("{}: {why}", path.display()))

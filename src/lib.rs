@@ -17,8 +17,8 @@
 //! pipeline                 what happens to a game: create, check, resolve, replay, nmr, …
 //! playtest mail report     the lab's tournaments; mails in and out; reports from plain data
 //! store                    the game folder: layout, lock, atomic writes, secrets, limits
-//! auth                     passwords
 //! chain                    the game file as bytes and proofs: entries, head, keys, dice
+//! auth                     passwords: herald's hashes, the guessing budget
 //! bots                     view-only bots over games::BotSupport
 //! games                    the rules by capability (Game, Draw, Compose, BotSupport), the games
 //! board orders             hex geometry and drawing; the order-file envelope

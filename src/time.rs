@@ -107,3 +107,64 @@ pub fn span_text(secs: u64) -> String {
         format!("{secs}s")
     }
 }
+
+/// A time as people read it: whole minutes, or whole seconds when it has
+/// any, and its zone: `2026-11-27 18:37 UTC`, `2026-11-27 18:37:21 UTC`,
+/// `2026-11-27 19:37 +01:00`. Fractions of a second are cut off (a time
+/// shown is never later than the real one). Text that is not an RFC 3339
+/// time is shown as it is.
+pub fn shown(t: &str) -> String {
+    match DateTime::parse_from_rfc3339(t.trim()) {
+        Ok(t) => shown_time(&t),
+        Err(_) => t.to_string(),
+    }
+}
+
+/// [`shown`] of a parsed time.
+pub fn shown_time(t: &DateTime<FixedOffset>) -> String {
+    use chrono::Timelike;
+    let clock = if t.second() == 0 {
+        t.format("%Y-%m-%d %H:%M")
+    } else {
+        t.format("%Y-%m-%d %H:%M:%S")
+    };
+    let zone = if t.offset().local_minus_utc() == 0 {
+        "UTC".to_string()
+    } else {
+        t.format("%:z").to_string()
+    };
+    format!("{clock} {zone}")
+}
+
+/// A span as people read it, rounded down, never claiming more time than
+/// there is: `2d 3h 5m`, `5h 12m`, `1m 49s`, `45s`. Seconds are shown
+/// under an hour; `0s` for nothing left.
+pub fn span_shown(secs: u64) -> String {
+    let (d, h, m, s) = (
+        secs / 86400,
+        secs % 86400 / 3600,
+        secs % 3600 / 60,
+        secs % 60,
+    );
+    let mut parts = Vec::new();
+    if d > 0 {
+        parts.push(format!("{d}d"));
+    }
+    if h > 0 {
+        parts.push(format!("{h}h"));
+    }
+    if m > 0 {
+        parts.push(format!("{m}m"));
+    }
+    if secs < 3600 && (s > 0 || parts.is_empty()) {
+        parts.push(format!("{s}s"));
+    }
+    parts.join(" ")
+}
+
+/// The clock read as a time herald stores and shows: whole seconds (a
+/// reading's nanoseconds would end up in deadlines and receipts).
+pub fn whole_seconds(t: DateTime<FixedOffset>) -> DateTime<FixedOffset> {
+    use chrono::Timelike;
+    t.with_nanosecond(0).unwrap_or(t)
+}

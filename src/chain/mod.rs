@@ -8,6 +8,7 @@ pub mod body;
 pub mod canon;
 pub mod check;
 pub mod dice;
+pub mod fields;
 pub mod head;
 pub mod keys;
 pub mod record;

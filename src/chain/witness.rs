@@ -29,8 +29,8 @@ pub struct Receipt {
 }
 
 /// The block every report ends with: this report, for this player, made
-/// on this chain head.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// on this chain head. view.json carries the same fields as `witness`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Witness {
     pub game: String,
     pub player: String,
@@ -140,26 +140,94 @@ impl Witness {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Kept {
     Receipt(Receipt),
-    /// A witness and the sha256 of the text above it in the file.
-    Report(Witness, String),
+    /// A witness and the text above it in the file, as [`find`] read it.
+    Report(Witness, Above),
+}
+
+/// The most witness blocks [`find`] reads in one text (each keeps the text
+/// above it; a mail holds one, a file of reports pasted together a few).
+pub const MAX_REPORTS: usize = 32;
+
+/// How many lines that start a report [`Above::holds`] tries.
+const MAX_STARTS: usize = 4;
+
+/// The text above a witness block, as kept.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Above {
+    /// Every line above the block, LF-ended, with the block's quote marks
+    /// (`> `, as a mail program quotes a report forwarded or replied to)
+    /// taken off the lines that carry them.
+    pub text: String,
+    /// The block was quoted (`> ----- HERALD WITNESS -----`).
+    pub quoted: bool,
+}
+
+impl Above {
+    /// Does the kept text hold exactly the report the witness signs: the
+    /// whole text above the block, or (a mail quoting or forwarding the
+    /// report, with words of its own above it) the part from a line that
+    /// starts a report of this game for this player?
+    pub fn holds(&self, w: &Witness) -> bool {
+        if sha256_hex(self.text.as_bytes()) == w.report_sha256 {
+            return true;
+        }
+        // The last few lines that start a report: a hostile text of many
+        // costs no more than a few hashes of it.
+        let marker = format!("game {} — report for {}", w.game, w.player);
+        let mut starts = Vec::new();
+        let mut at = 0;
+        for line in self.text.split_inclusive('\n') {
+            if line.contains(&marker) {
+                starts.push(at);
+            }
+            at += line.len();
+        }
+        starts
+            .iter()
+            .rev()
+            .take(MAX_STARTS)
+            .any(|&s| sha256_hex(self.text[s..].as_bytes()) == w.report_sha256)
+    }
+}
+
+/// A line with its quote marks taken off (`>`, `> > `, `>>` and the one
+/// space after them): the line and how many levels there were.
+pub fn unquote(line: &str) -> (usize, &str) {
+    let mut depth = 0;
+    let mut rest = line;
+    loop {
+        let t = rest.strip_prefix(' ').filter(|_| depth > 0).unwrap_or(rest);
+        match t.strip_prefix('>') {
+            Some(r) => {
+                depth += 1;
+                rest = r;
+            }
+            None => break,
+        }
+    }
+    if depth > 0 {
+        rest = rest.strip_prefix(' ').unwrap_or(rest);
+    }
+    (depth, rest)
 }
 
 /// Every receipt and witness block in a text (a report, a reply mail's
-/// body, a file of receipts). Blocks that do not read are named.
+/// body, a file of receipts, a mail quoting a report with `> `). Line
+/// ends may be CR LF. Blocks that do not read are named.
 pub fn find(text: &str) -> (Vec<Kept>, Vec<String>) {
+    let text = if text.contains('\r') {
+        std::borrow::Cow::Owned(text.replace("\r\n", "\n"))
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    };
     let mut found = Vec::new();
     let mut problems = Vec::new();
-    let mut at = 0;
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
-    let mut offset = 0usize;
-    let mut offsets = Vec::with_capacity(lines.len());
-    for l in &lines {
-        offsets.push(offset);
-        offset += l.len();
-    }
+    let mut at = 0;
+    let mut reports = 0;
     while at < lines.len() {
-        let line = lines[at].trim_end();
-        let (close, receipt) = match line {
+        let (depth, line) = unquote(lines[at].trim_end());
+        let (close, receipt) = match line.trim_end() {
             RECEIPT_OPEN => (RECEIPT_CLOSE, true),
             WITNESS_OPEN => (WITNESS_CLOSE, false),
             _ => {
@@ -170,9 +238,14 @@ pub fn find(text: &str) -> (Vec<Kept>, Vec<String>) {
         let start = at;
         let mut fields = std::collections::BTreeMap::new();
         at += 1;
-        while at < lines.len() && lines[at].trim_end() != close {
-            if let Some((k, v)) = lines[at].trim_end().split_once(": ") {
-                fields.insert(k.to_string(), v.to_string());
+        while at < lines.len() {
+            let (d, l) = unquote(lines[at].trim_end());
+            let l = l.trim_end();
+            if l == close || d != depth {
+                break;
+            }
+            if let Some((k, v)) = l.split_once(": ") {
+                fields.insert(k.to_string(), v.trim().to_string());
             }
             at += 1;
         }
@@ -198,8 +271,30 @@ pub fn find(text: &str) -> (Vec<Kept>, Vec<String>) {
             }
         } else {
             match turn {
+                Ok(_) if reports == MAX_REPORTS => problems.push(format!(
+                    "the witness block at line {} is one too many: a text holds at most {MAX_REPORTS} reports",
+                    start + 1
+                )),
                 Ok(turn) if digests_ok(&["chain head", "report sha256"]) => {
-                    let above = sha256_hex(&text.as_bytes()[..offsets[start]]);
+                    reports += 1;
+                    let above: String = if depth == 0 {
+                        lines[..start].concat()
+                    } else {
+                        lines[..start]
+                            .iter()
+                            .map(|l| {
+                                let body = l.strip_suffix('\n').unwrap_or(l);
+                                // the block's levels off, deeper ones kept
+                                let mut out = if unquote(body).0 >= depth {
+                                    unquote_levels(body, depth).to_string()
+                                } else {
+                                    body.to_string()
+                                };
+                                out.push('\n');
+                                out
+                            })
+                            .collect()
+                    };
                     found.push(Kept::Report(
                         Witness {
                             game: get("game"),
@@ -210,7 +305,10 @@ pub fn find(text: &str) -> (Vec<Kept>, Vec<String>) {
                             key: get("key"),
                             signature: get("signature"),
                         },
-                        above,
+                        Above {
+                            text: above,
+                            quoted: depth > 0,
+                        },
                     ))
                 }
                 _ => problems.push(format!(
@@ -221,4 +319,21 @@ pub fn find(text: &str) -> (Vec<Kept>, Vec<String>) {
         }
     }
     (found, problems)
+}
+
+/// `line` with `levels` quote marks (and the space after the last) off.
+fn unquote_levels(line: &str, levels: usize) -> &str {
+    let mut rest = line;
+    for k in 0..levels {
+        let t = if k > 0 {
+            rest.strip_prefix(' ').unwrap_or(rest)
+        } else {
+            rest
+        };
+        match t.strip_prefix('>') {
+            Some(r) => rest = r,
+            None => return rest,
+        }
+    }
+    rest.strip_prefix(' ').unwrap_or(rest)
 }

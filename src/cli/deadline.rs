@@ -31,7 +31,12 @@ pub fn run(a: Args, wait: Duration) -> Result<String> {
     let g = pipeline::set_deadline(&a.game, deadline, &now.to_rfc3339(), wait)?;
     let h = g.head();
     Ok(match &h.deadline {
-        Some(d) => format!("turn {} of {}: deadline {d}\n", h.turn, h.id),
+        Some(d) => format!(
+            "turn {} of {}: deadline {}\n",
+            h.turn,
+            h.id,
+            crate::time::shown(d)
+        ),
         None => format!("turn {} of {}: no deadline\n", h.turn, h.id),
     })
 }

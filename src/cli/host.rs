@@ -1,7 +1,9 @@
 use crate::error::{Error, Result};
 use crate::host::config::HostConfig;
+use crate::host::layout::HostDir;
 use crate::host::log::Log;
 use crate::host::pass::{self, Pass, PassReport};
+use crate::store::lock::Lock;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -85,6 +87,21 @@ fn open_log(cfg: &HostConfig) -> Result<Log> {
 /// server or the configuration failed: nothing is lost, the next pass
 /// retries); `--watch`: a pass every `poll` until SIGTERM/SIGINT.
 pub fn run(a: Args, wait: Duration) -> Result<String> {
+    // One host per folder: an overlapping pass (cron, or a second
+    // --watch) waits, then exits 3; it never touches the folder meanwhile.
+    let host = HostDir::at(&a.dir);
+    if !a.dir.is_dir() {
+        return Err(Error::usage(format!(
+            "{}: not a folder; a host folder holds host.toml (docs/host.md)",
+            a.dir.display()
+        )));
+    }
+    let _lock = Lock::acquire_for(&host.lock(), wait, |pid, waited| {
+        format!(
+            "host {} is busy (pid {pid}): another `herald host` is running on it; this one stops without touching it (waited {waited} s)",
+            a.dir.display()
+        )
+    })?;
     let cfg = HostConfig::load(&a.dir)?;
     let log = open_log(&cfg)?;
     catch_signals();

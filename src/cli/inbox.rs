@@ -38,6 +38,10 @@ pub fn run(a: Args, wait: Duration) -> Result<String> {
                 bad += 1;
                 format!("refused: {}", problems.join("; "))
             }
+            Fate::Throttled { player } => {
+                bad += 1;
+                format!("not read: too many password checks for {player} this hour")
+            }
             Fate::AlreadyRead => {
                 old += 1;
                 "already read; skipped".into()

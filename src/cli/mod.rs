@@ -116,6 +116,8 @@ pub fn run(cli: Cli) -> Result<String> {
 pub fn now(arg: Option<&str>) -> Result<chrono::DateTime<chrono::FixedOffset>> {
     match arg {
         Some(s) => crate::time::parse_time(s).map_err(|e| Error::usage(format!("--now {s}: {e}"))),
-        None => Ok(chrono::Utc::now().fixed_offset()),
+        None => Ok(crate::time::whole_seconds(
+            chrono::Utc::now().fixed_offset(),
+        )),
     }
 }

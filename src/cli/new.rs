@@ -99,7 +99,7 @@ pub fn run(a: Args) -> Result<String> {
     }
     s.push_str(&format!("seed commitment: {}\n", h.seed_commitment));
     if let Some(d) = &h.deadline {
-        s.push_str(&format!("first deadline: {d}\n"));
+        s.push_str(&format!("first deadline: {}\n", crate::time::shown(d)));
     }
     s.push_str(&format!(
         "missed orders: policy {}, drop-out after {}\n",

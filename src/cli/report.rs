@@ -41,7 +41,10 @@ pub struct Args {
 pub fn run(a: Args, wait: Duration) -> Result<String> {
     if a.rebuild {
         let now = super::now(a.now.as_deref())?.to_rfc3339();
-        let w = pipeline::open_to_write(&a.game, wait, &now)?;
+        let mut w = pipeline::open_to_write(&a.game, wait, &now)?;
+        // An interrupted command's mails first (dated now), then every
+        // report written again.
+        w.complete(&now)?;
         let turn = w.game.head().turn;
         let _ = std::fs::remove_file(w.store.dir.reports_done(turn));
         pipeline::derived::finish(&w.store, &w.game, &w.signer, None)?;

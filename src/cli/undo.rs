@@ -18,7 +18,11 @@ pub fn run(a: Args, wait: Duration) -> Result<String> {
     let w = pipeline::open_to_write(&a.game, wait, &now)?;
     let seed = w.seed()?;
     let (u, back) = pipeline::history::undo(&w.store, &w.game, &seed, &w.signer, &now)?;
-    pipeline::derived::finish(&w.store, &back, &w.signer, None)?;
+    // Committed: reports that cannot be written now (a full disk) are
+    // written by the next command.
+    if let Err(e) = pipeline::derived::finish(&w.store, &back, &w.signer, None) {
+        crate::error::warn(pipeline::incomplete(&w.store, &e));
+    }
     Ok(format!(
         "rolled back turn {} ({}); the game waits for turn {} again\nthe undone file is kept as {} (see undo.log beside it)\n",
         u.turn,

@@ -1,6 +1,6 @@
 use crate::chain::PublicKey;
 use crate::error::{Error, Result};
-use crate::pipeline::{self, history, replay, Loaded};
+use crate::pipeline::{self, replay, Loaded};
 use crate::store::{limits, Found, GameDir};
 use std::path::PathBuf;
 
@@ -73,13 +73,16 @@ pub fn run(a: Args) -> Result<String> {
         g.record.entries.len(),
         g.key
     );
+    for n in replay::notes(&g) {
+        s.push_str(&format!("note: {n}\n"));
+    }
     s.push_str(if replayed {
         "ok: every phase replays to the same bytes, every roll re-derived from the seed\n"
     } else {
         "not replayed: the seed is secret until the game ends (give --seed, or verify the moderator's game folder)\n"
     });
     if !a.witness.is_empty() {
-        let (n, problems) = history::witnesses(&g, seed.as_deref(), &a.witness)?;
+        let (n, problems) = pipeline::witness::witnesses(&g, seed.as_deref(), &a.witness)?;
         if !problems.is_empty() {
             return Err(fail(problems));
         }

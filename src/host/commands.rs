@@ -1,6 +1,6 @@
 //! Commands by mail, as the Diplomacy judges offer them. A mail to a game
-//! whose subject (after `Re:`/`Fwd:` and `[tag]`s) or first non-empty body
-//! line is one of
+//! whose subject (after `Re:`/`Fwd:` and `[tag]`s) or one of the body's
+//! first lines is one of
 //!
 //! ```text
 //! help                          what the host accepts
@@ -16,10 +16,11 @@
 //! information), so they need the password like `withdraw`. The reply
 //! never echoes the password: its subject is made anew, not the mail's.
 
+use crate::auth::{Guard, Verdict};
 use crate::error::{Error, Result};
 use crate::mail::extract;
 use crate::names::Name;
-use crate::pipeline::inbox::queue_reply;
+use crate::pipeline::inbox::{queue_reply, Fate, Options};
 use crate::pipeline::{render, Writing};
 use mail_parser::Message;
 use std::path::PathBuf;
@@ -99,7 +100,7 @@ fn bare_subject(s: &str) -> String {
 }
 
 /// Read one line as a command, or `None` if its first word is not one.
-fn parse_line(line: &str) -> Option<Asked> {
+pub fn parse_line(line: &str) -> Option<Asked> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let word = words.first()?.to_ascii_lowercase();
     let word = word.trim_end_matches([':', '.', '!']).to_string();
@@ -107,14 +108,16 @@ fn parse_line(line: &str) -> Option<Asked> {
         return None;
     }
     let args = &words[1..];
-    let with_player = |make: fn(String, String) -> Command| match args {
+    let with_player = |make: fn(String, String) -> Command| {
+        match args {
         [p, pw] => Asked::Command(make(p.to_ascii_lowercase(), pw.to_string())),
         _ => Asked::Bad {
             word: word.clone(),
             why: format!(
-                "`{word}` takes your player id and your password: `{word} PLAYER PASSWORD`"
+                "`{word}` takes your player id and your password, on one line: `{word} PLAYER PASSWORD`"
             ),
         },
+    }
     };
     Some(match word.as_str() {
         "help" => Asked::Command(Command::Help),
@@ -129,21 +132,77 @@ fn parse_line(line: &str) -> Option<Asked> {
     })
 }
 
-/// What `m` asks for. A mail holding an order file is orders.
+/// How many of the body's first lines are read for a whole command (a
+/// greeting may come first: "Hi,", then `form white PASSWORD`).
+const BODY_LINES: usize = 3;
+
+/// What `m` asks for. A mail holding an order file is orders. A command
+/// may stand in the subject or in the body (the player's own lines, not
+/// quoted ones): a whole command in the body's first lines wins over a
+/// subject that is only a command's name (`form`, with the body
+/// `form white PASSWORD`); a whole command in the subject wins over the
+/// body; a command word with the wrong words after it is answered with
+/// the line to send.
 pub fn asked(m: &Message) -> Asked {
     if extract::order_text(m).is_ok() {
         return Asked::Orders;
     }
-    if let Some(a) = m.subject().and_then(|s| parse_line(&bare_subject(s))) {
-        return a;
-    }
+    let subject = m.subject().map(bare_subject);
+    let in_subject = subject.as_deref().and_then(parse_line);
     let body = m.body_text(0).unwrap_or_default();
-    if let Some(line) = body.lines().map(str::trim).find(|l| !l.is_empty()) {
-        if let Some(a) = parse_line(line) {
-            return a;
-        }
+    let (own, _) = extract::split_reply(&body);
+    let lines: Vec<&str> = own
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .take(BODY_LINES)
+        .collect();
+    let whole_in_body = lines
+        .iter()
+        .filter_map(|l| parse_line(l))
+        .find(|a| matches!(a, Asked::Command(_)));
+    let bare = subject
+        .as_deref()
+        .is_some_and(|s| s.split_whitespace().count() == 1);
+    match (in_subject, whole_in_body) {
+        (Some(Asked::Command(c)), Some(b)) if bare => match c {
+            Command::Help | Command::Status => b,
+            c => Asked::Command(c),
+        },
+        (Some(Asked::Bad { .. }), Some(b)) => b,
+        (Some(a), _) => a,
+        (None, Some(b)) => b,
+        (None, None) => lines
+            .first()
+            .and_then(|l| parse_line(l))
+            .unwrap_or(Asked::Orders),
     }
-    Asked::Orders
+}
+
+/// The exact line to send for a command word `word` that needs the
+/// player and the password, for a mail from `from`: the player is filled
+/// in when the address is a player's.
+fn line_to_send(w: &Writing, word: &str, from: &str) -> String {
+    let h = w.game.head();
+    let theirs: Vec<&str> = h
+        .players
+        .iter()
+        .filter(|p| {
+            p.email
+                .as_deref()
+                .is_some_and(|e| !from.is_empty() && e.eq_ignore_ascii_case(from))
+        })
+        .map(|p| p.id.as_str())
+        .collect();
+    match theirs.as_slice() {
+        [one] => format!(
+            "send a mail whose first line is\n\n    {word} {one} YOUR-PASSWORD\n\nwith the password the moderator sent you in place of YOUR-PASSWORD"
+        ),
+        _ => format!(
+            "send a mail whose first line is\n\n    {word} YOUR-PLAYER-ID YOUR-PASSWORD\n\nwith your player id ({}) and the password the moderator sent you",
+            w.game.players().join(", ")
+        ),
+    }
 }
 
 /// What a command did, for the log and the host's state.
@@ -153,12 +212,17 @@ pub struct Answered {
     pub what: String,
     pub player: Option<String>,
     pub ok: bool,
-    pub reply: PathBuf,
+    /// The reply queued (`None`: the sender was answered a refusal in
+    /// the last hour, `Options::may_reply`).
+    pub reply: Option<PathBuf>,
+    /// The player's password checks are spent for now: not checked.
+    pub throttled: bool,
 }
 
 /// Answer `asked` (a command or a bad one) from mail `m` (sha256
 /// `digest`, Message-ID `id`, sender `from`) in the game's outbox, From
-/// `reply_from`. The caller records the mail in `inbox/seen` afterwards.
+/// `opts.reply_from`, passwords checked through `opts.guard`. The caller
+/// records the mail in `inbox/seen` afterwards.
 #[allow(clippy::too_many_arguments)]
 pub fn answer(
     w: &Writing,
@@ -167,16 +231,24 @@ pub fn answer(
     id: &str,
     digest: &str,
     now: &str,
-    reply_from: &str,
+    opts: &Options,
 ) -> Result<Answered> {
     let h = w.game.head();
     let title = format!(
         "{} — game {}, turn {}\n\n",
         w.game.entry.title, h.id, h.turn
     );
+    let check = |player: &str, password: &str| authorised(w, player, password, from, opts.guard);
     let (cmd, result) = match asked {
-        Asked::Command(c) => (c.describe(), run(w, c, now)),
-        Asked::Bad { word, why } => (word.clone(), Err(why.clone())),
+        Asked::Command(c) => (c.describe(), run(w, c, now, &check)),
+        Asked::Bad { word, why } => (
+            word.clone(),
+            Err(if word == "status" {
+                format!("{why}: send a mail whose first line is `status` alone")
+            } else {
+                format!("{why}; {}", line_to_send(w, word, from))
+            }),
+        ),
         Asked::Orders => ("orders".into(), Err("not a command".into())),
     };
     let player = match asked {
@@ -187,6 +259,7 @@ pub fn answer(
         ) => Some(player.clone()),
         _ => None,
     };
+    let throttled = matches!(&result, Err(why) if why.starts_with(TOO_MANY));
     let (ok, text, what) = match result {
         Ok(body) => (true, format!("{title}{body}"), format!("command: {cmd}")),
         Err(why) => (
@@ -195,28 +268,49 @@ pub fn answer(
             format!("command: {cmd}: refused"),
         ),
     };
+    let fate = match (&player, ok, throttled) {
+        (Some(p), _, true) => Fate::Throttled { player: p.clone() },
+        (_, true, _) => Fate::AlreadyRead,
+        (_, false, _) => Fate::Refused {
+            problems: vec![what.clone()],
+        },
+    };
     let subject = format!("[{}] {cmd}", h.id);
-    let reply = queue_reply(
-        w,
-        from,
-        Some(&subject),
-        id,
-        digest,
-        text,
-        now,
-        Some(reply_from),
-    )?;
+    let reply = if opts.may_reply.is_none_or(|f| ok || f(from, &fate)) {
+        Some(queue_reply(
+            w,
+            from,
+            Some(&subject),
+            id,
+            digest,
+            text,
+            now,
+            opts.reply_from,
+        )?)
+    } else {
+        None
+    };
     Ok(Answered {
         what,
         player,
         ok,
         reply,
+        throttled,
     })
 }
 
+/// How a refusal for a spent budget of password checks begins.
+const TOO_MANY: &str = "too many wrong passwords";
+
 /// The seat of `player` if `password` is theirs; else why not (never
 /// echoing the password).
-fn authorised(w: &Writing, player: &str, password: &str) -> std::result::Result<usize, String> {
+fn authorised(
+    w: &Writing,
+    player: &str,
+    password: &str,
+    from: &str,
+    guard: Option<&dyn Guard>,
+) -> std::result::Result<usize, String> {
     let h = w.game.head();
     let Some(seat) = h.player_index(player) else {
         return Err(format!(
@@ -225,14 +319,29 @@ fn authorised(w: &Writing, player: &str, password: &str) -> std::result::Result<
             w.game.players().join(", ")
         ));
     };
-    if !crate::auth::matches(password, &h.players[seat].password) {
-        return Err(format!("the password for {player} is not right"));
+    let stored = &h.players[seat].password;
+    let verdict = match guard {
+        Some(g) => g.check(player, from, password, stored),
+        None if crate::auth::matches(password, stored) => Verdict::Right,
+        None => Verdict::Wrong,
+    };
+    match verdict {
+        Verdict::Right => Ok(seat),
+        Verdict::Wrong => Err(format!("the password for {player} is not right")),
+        Verdict::Throttled => Err(format!(
+            "{TOO_MANY} for {player} in the last hour; the moderator has been told (mails from {player}'s own address are still read)"
+        )),
     }
-    Ok(seat)
 }
 
-/// Do a command; the reply's body, or why it is refused.
-fn run(w: &Writing, c: &Command, now: &str) -> std::result::Result<String, String> {
+/// Do a command; the reply's body, or why it is refused. `check` checks
+/// a player's password.
+fn run(
+    w: &Writing,
+    c: &Command,
+    now: &str,
+    check: &dyn Fn(&str, &str) -> std::result::Result<usize, String>,
+) -> std::result::Result<String, String> {
     let h = w.game.head();
     let err = |e: Error| e.to_string();
     match c {
@@ -242,7 +351,7 @@ fn run(w: &Writing, c: &Command, now: &str) -> std::result::Result<String, Strin
             crate::pipeline::status::text(&w.store, &w.game, &t).map_err(err)
         }
         Command::Form { player, password } => {
-            let seat = authorised(w, player, password)?;
+            let seat = check(player, password)?;
             if h.outcome.is_some() {
                 return Err("the game is over".into());
             }
@@ -253,7 +362,7 @@ fn run(w: &Writing, c: &Command, now: &str) -> std::result::Result<String, Strin
             ))
         }
         Command::Report { player, password } => {
-            let seat = authorised(w, player, password)?;
+            let seat = check(player, password)?;
             let name = Name::new("player", player).map_err(|e| e.to_string())?;
             let path = w.store.dir.report(h.turn, &name, "txt");
             let text = match std::fs::read_to_string(&path) {
@@ -269,7 +378,7 @@ fn run(w: &Writing, c: &Command, now: &str) -> std::result::Result<String, Strin
             ))
         }
         Command::Withdraw { player, password } => {
-            let _seat = authorised(w, player, password)?;
+            let _seat = check(player, password)?;
             if h.outcome.is_some() {
                 return Err("the game is over".into());
             }
@@ -282,7 +391,7 @@ fn run(w: &Writing, c: &Command, now: &str) -> std::result::Result<String, Strin
                     return Err(format!(
                         "the deadline of turn {} ({}) has passed",
                         h.turn,
-                        h.deadline.as_deref().unwrap_or("")
+                        crate::time::shown(h.deadline.as_deref().unwrap_or(""))
                     ));
                 }
             }

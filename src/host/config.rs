@@ -7,8 +7,11 @@ use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use toml::Spanned;
 
-pub const CONFIG_FILE: &str = "host.toml";
-pub const SECRETS_FILE: &str = "host.secrets.toml";
+use super::layout::HostDir;
+pub use super::layout::{CONFIG_FILE, DEFAULT_LOG, SECRETS_FILE};
+/// Password checks per player per hour for mails from other addresses
+/// than the player's own, when the file names no budget.
+pub const DEFAULT_PASSWORD_CHECKS: u32 = 20;
 /// Polling interval of `--watch` when the file names none.
 pub const DEFAULT_POLL: u64 = 300;
 /// Reminders before a deadline when the file names none: 24 h and 2 h.
@@ -17,8 +20,6 @@ pub const DEFAULT_REMINDERS: [u64; 2] = [24 * 3600, 2 * 3600];
 /// mails are a few kilobytes; 2 MiB leaves room for an attached order file
 /// and a quoted report.
 pub const DEFAULT_MAX_MAIL_BYTES: u64 = 2 * 1024 * 1024;
-/// Log file in DIR when the file names none.
-pub const DEFAULT_LOG: &str = "host.log";
 
 /// A password from the secrets file. Its `Debug` hides it, so no log line,
 /// error or panic message can show it by accident.
@@ -143,6 +144,13 @@ pub struct HostConfig {
     pub log_file: Option<PathBuf>,
     /// Log lines also go to standard error.
     pub log_stderr: bool,
+    /// Per player, how many password checks an hour mails from other
+    /// addresses than the player's own may cost (docs/host.md, "Guessing
+    /// passwords"); past it they are answered once without hashing.
+    pub password_checks_per_hour: u32,
+    /// The moderator's own address, told of a password-guessing flood
+    /// (also logged and on the status page). `None`: not mailed.
+    pub moderator: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -155,6 +163,8 @@ struct RawConfig {
     attach_png: Option<bool>,
     log: Option<String>,
     log_stderr: Option<bool>,
+    password_checks_per_hour: Option<u32>,
+    moderator: Option<Spanned<String>>,
     imap: Option<Spanned<RawServer>>,
     maildir: Option<Spanned<RawMaildir>>,
     smtp: Spanned<RawServer>,
@@ -225,14 +235,15 @@ pub fn check_secrets_mode(path: &Path) -> Result<()> {
 impl HostConfig {
     /// Read `DIR/host.toml` and `DIR/host.secrets.toml`.
     pub fn load(dir: &Path) -> Result<HostConfig> {
-        let path = dir.join(CONFIG_FILE);
+        let host = HostDir::at(dir);
+        let path = host.config();
         let text = std::fs::read_to_string(&path).map_err(|e| {
             Error::refused(format!(
                 "{}: {e} (a host folder holds host.toml; see docs/host.md for an example)",
                 path.display()
             ))
         })?;
-        let spath = dir.join(SECRETS_FILE);
+        let spath = host.secrets();
         let secrets = if spath.exists() {
             check_secrets_mode(&spath)?;
             let st = std::fs::read_to_string(&spath).map_err(|e| Error::io(&spath, e))?;
@@ -263,6 +274,7 @@ impl HostConfig {
         spath: &Path,
     ) -> Result<HostConfig> {
         let f = path.display();
+        let host = HostDir::at(dir);
         let raw: RawConfig =
             toml::from_str(text).map_err(|e| Error::refused(format!("{f}: {e}")))?;
         let at = |offset: usize| format!("{f}, line {}", line_of(text, offset));
@@ -353,7 +365,7 @@ impl HostConfig {
                 security,
                 user: r.user.clone(),
                 password: password(key, pw)?,
-                ca_file: r.ca_file.as_ref().map(|c| dir.join(c)),
+                ca_file: r.ca_file.as_ref().map(|c| host.configured(c)),
                 timeout: r.timeout.unwrap_or(60).max(1),
             })
         };
@@ -379,7 +391,7 @@ impl HostConfig {
                     mailbox,
                 })
             }
-            (None, Some(m)) => SourceConfig::Maildir(dir.join(&m.get_ref().path)),
+            (None, Some(m)) => SourceConfig::Maildir(host.configured(&m.get_ref().path)),
             (Some(_), Some(m)) => {
                 return Err(Error::refused(format!(
                     "{}: both [imap] and [maildir]: mail comes in from one of them",
@@ -405,12 +417,35 @@ impl HostConfig {
             "smtp_password",
         )?;
         let log_file = match raw.log.as_deref() {
-            None => Some(dir.join(DEFAULT_LOG)),
+            None => Some(host.default_log()),
             Some("") => None,
-            Some(p) => Some(dir.join(p)),
+            Some(p) => Some(host.configured(p)),
         };
+        let moderator = match &raw.moderator {
+            None => None,
+            Some(m) => {
+                let a = m.get_ref().trim();
+                if a.parse::<lettre::Address>().is_err() {
+                    return Err(Error::refused(format!(
+                        "{}: `moderator = \"{a}\"` is not a plain mail address like \"you@example.org\"",
+                        at(m.span().start)
+                    )));
+                }
+                Some(a.to_string())
+            }
+        };
+        let password_checks_per_hour = raw
+            .password_checks_per_hour
+            .unwrap_or(DEFAULT_PASSWORD_CHECKS);
+        if password_checks_per_hour == 0 {
+            return Err(Error::refused(format!(
+                "{f}: `password_checks_per_hour = 0` would refuse every mail from another address than a player's own without reading it; give at least 1 (default {DEFAULT_PASSWORD_CHECKS})"
+            )));
+        }
         Ok(HostConfig {
             dir: dir.to_path_buf(),
+            password_checks_per_hour,
+            moderator,
             address,
             source,
             smtp,

@@ -29,7 +29,6 @@ use crate::mail::eml;
 use crate::names::Name;
 use crate::pipeline::derived::MailForm;
 use crate::pipeline::{self, Loaded, Step, Writing};
-use crate::store::write::{self, Durability};
 use crate::store::GameDir;
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
@@ -49,6 +48,70 @@ pub enum Done {
     Reminded { player: String, turn: u32 },
     /// The game is over (noted once; the final report mail carries it).
     Finished { outcome: String },
+    /// Turn `turn` was found resolved where no log line had said so: by a
+    /// pass killed after its commit (whose work the opening `completed`),
+    /// or by a command run by hand.
+    Completed { turn: u32, completed: bool },
+}
+
+impl Done {
+    /// One line for the command's output ("resolved turn 3 early").
+    pub fn text(&self) -> String {
+        match self {
+            Done::Resolved {
+                turn,
+                early,
+                missing,
+            } => {
+                let mut s = format!("resolved turn {turn}{}", if *early { " early" } else { "" });
+                if !missing.is_empty() {
+                    s.push_str(&format!(" (stand-ins for {})", missing.join(", ")));
+                }
+                s
+            }
+            Done::Reminded { player, turn } => format!("reminded {player} of turn {turn}"),
+            Done::Finished { outcome } => format!("game over: {outcome}"),
+            Done::Completed { turn, completed } => {
+                format!("resolved turn {turn} ({})", completed_how(*completed))
+            }
+        }
+    }
+}
+
+fn completed_how(completed: bool) -> &'static str {
+    if completed {
+        "completed after an interrupted pass"
+    } else {
+        "resolved outside this host's passes: by `herald resolve`, or by a pass cut short"
+    }
+}
+
+/// Right after the host opens a game to write: complete what an
+/// interrupted command left undone (its reports and report mails), and
+/// log every resolution the host has not logged yet (`turn_logged` in the
+/// game's state): one completed after a crash, or one made by hand. The
+/// caller saves the state. Returns what it logged.
+pub fn account(w: &mut Writing, st: &mut GameState, now: &str, log: &Log) -> Result<Vec<Done>> {
+    let completed = w.complete(now)?;
+    let turn = w.game.head().turn;
+    let mut out = Vec::new();
+    if let Some(known) = st.turn_logged {
+        for t in known..turn {
+            let completed = completed && t + 1 == turn;
+            log.line(
+                "due",
+                "resolved",
+                &[
+                    ("game", &w.game.head().id),
+                    ("turn", &t.to_string()),
+                    ("how", completed_how(completed)),
+                ],
+            );
+            out.push(Done::Completed { turn: t, completed });
+        }
+    }
+    st.turn_logged = Some(turn);
+    Ok(out)
 }
 
 /// After a failure, the game is tried again this long after (sooner if its
@@ -111,6 +174,14 @@ pub fn run(
     };
     // Re-read under the lock: the mail side may have written it meanwhile.
     let mut st = GameState::load(host_dir, &id)?;
+    let mut done = match account(&mut w, &mut st, now, log) {
+        Ok(d) => d,
+        Err(e) => {
+            fail(&mut st, &id, &e, now_t, log);
+            st.save(host_dir, &id)?;
+            return Err(e);
+        }
+    };
     if w.game.head().id != id.as_str() {
         let e = Error::refused(format!(
             "{}: the game file is game {}, not {id}: a game folder's name must be its id; rename the folder (the host sends it no mail meanwhile)",
@@ -124,8 +195,9 @@ pub fn run(
         st.save(host_dir, &id)?;
         return Err(e);
     }
-    let mut done = Vec::new();
     let cx = Ctx {
+        host_dir,
+        id: &id,
         dir: &dir,
         now,
         now_t,
@@ -140,7 +212,10 @@ pub fn run(
     st.fingerprint = fingerprint(&dir, head.turn, cfg);
     st.wake = next_wake(&w.game, &st, &listed, now_t, cfg);
     match outcome {
-        Ok(()) => st.due_problem = None,
+        Ok(None) => st.due_problem = None,
+        // Committed, its reports not all written (a full disk): told on
+        // the status page until a pass completes them.
+        Ok(Some(incomplete)) => st.due_problem = Some(incomplete),
         Err(e) => {
             fail(&mut st, &id, &e, now_t, log);
             st.save(host_dir, &id)?;
@@ -153,6 +228,8 @@ pub fn run(
 
 /// What one call works with.
 struct Ctx<'a> {
+    host_dir: &'a Path,
+    id: &'a Name,
     dir: &'a GameDir,
     now: &'a str,
     now_t: i64,
@@ -161,16 +238,17 @@ struct Ctx<'a> {
 }
 
 /// The work under the lock: resolve what is due, note the end, remind.
-fn work(w: &mut Writing, st: &mut GameState, cx: &Ctx, done: &mut Vec<Done>) -> Result<()> {
-    let Ctx {
-        dir,
-        now,
-        now_t,
-        log,
-        ..
-    } = *cx;
+/// `Ok(Some(message))`: a resolve was committed but its reports or mails
+/// could not all be written (a full disk); the next pass completes them.
+fn work(
+    w: &mut Writing,
+    st: &mut GameState,
+    cx: &Ctx,
+    done: &mut Vec<Done>,
+) -> Result<Option<String>> {
+    let Ctx { dir, now, log, .. } = *cx;
     let id = w.game.head().id.clone();
-    let mut retried = false;
+    let mut incomplete = None;
     let mut resolves = 0;
     while resolves < MAX_RESOLVES && w.game.head().outcome.is_none() {
         let head = w.game.head();
@@ -182,6 +260,9 @@ fn work(w: &mut Writing, st: &mut GameState, cx: &Ctx, done: &mut Vec<Done>) -> 
         }
         match pipeline::resolve_writing(w, &[], now)? {
             Step::Phase(turn) => {
+                // Logged with the game's state saved at once: a kill after
+                // this line and before the save logs it again, never not.
+                st.turn_logged = Some(w.game.head().turn);
                 resolves += 1;
                 let missing: Vec<String> = w
                     .game
@@ -195,7 +276,6 @@ fn work(w: &mut Writing, st: &mut GameState, cx: &Ctx, done: &mut Vec<Done>) -> 
                     })
                     .unwrap_or_default();
                 log.line(
-                    now_t,
                     "due",
                     "resolved",
                     &[
@@ -210,33 +290,38 @@ fn work(w: &mut Writing, st: &mut GameState, cx: &Ctx, done: &mut Vec<Done>) -> 
                     early: !late,
                     missing,
                 });
+                st.save(cx.host_dir, cx.id)?;
+                if let Some(m) = w.incomplete.take() {
+                    log.line(
+                        "due",
+                        "incomplete",
+                        &[("game", &id), ("turn", &turn.to_string()), ("error", &m)],
+                    );
+                    incomplete = Some(m);
+                    // The reports follow at the next pass, before anything else.
+                    break;
+                }
             }
-            // The opening completed a resolve that was cut short, and
-            // `herald resolve` takes a run with nothing stored for a re-run
-            // of it. The host decided on the game as it is now: resolve.
-            Step::Already(_) if !retried => {
-                retried = true;
-                w.completed = false;
-            }
+            // Not for the host, which completed the game when it opened it:
+            // nothing is resolved twice.
             Step::Already(_) => break,
         }
     }
     if let Some(o) = &w.game.head().outcome {
         if !st.finished {
             st.finished = true;
-            log.line(
-                now_t,
-                "due",
-                "finished",
-                &[("game", &id), ("outcome", &o.summary)],
-            );
+            log.line("due", "finished", &[("game", &id), ("outcome", &o.summary)]);
             done.push(Done::Finished {
                 outcome: o.summary.clone(),
             });
         }
-        return Ok(());
+        return Ok(incomplete);
     }
-    remind(w, st, cx, done)
+    if incomplete.is_some() {
+        return Ok(incomplete);
+    }
+    remind(w, st, cx, done)?;
+    Ok(None)
 }
 
 /// The reminders due at `now` that are not queued yet: for each awaited
@@ -249,6 +334,7 @@ fn remind(w: &Writing, st: &mut GameState, cx: &Ctx, done: &mut Vec<Done>) -> Re
         now_t,
         cfg,
         log,
+        ..
     } = *cx;
     let g = &w.game;
     let head = g.head();
@@ -285,9 +371,11 @@ fn remind(w: &Writing, st: &mut GameState, cx: &Ctx, done: &mut Vec<Done>) -> Re
         let Some(&nearest) = due.last() else { continue };
         // A run cut short after queueing a reminder and before recording
         // it finds that mail in the outbox: it is recorded, not doubled.
+        let outbox = dir.outbox_dir();
         let queued = due.iter().copied().find(|&off| {
-            dir.outbox_mail(&eml::digest(&reminder_id(head, &deadline, off, &p.id)))
-                .exists()
+            let mid = reminder_id(head, &deadline, off, &p.id);
+            crate::store::outbox::is_queued(&outbox, &mid)
+                || crate::store::outbox::was_sent(&outbox, &mid).unwrap_or(false)
         });
         let off = queued.unwrap_or(nearest);
         let message_id = reminder_id(head, &deadline, off, &p.id);
@@ -296,8 +384,11 @@ fn remind(w: &Writing, st: &mut GameState, cx: &Ctx, done: &mut Vec<Done>) -> Re
                 from: cfg.address.for_game(&head.id),
                 to: to.clone(),
                 subject: format!(
-                    "[{}] {}: reminder, your orders for turn {} are due {deadline}",
-                    head.id, g.entry.title, head.turn
+                    "[{}] {}: reminder, your orders for turn {} are due {}",
+                    head.id,
+                    g.entry.title,
+                    head.turn,
+                    crate::time::shown(&deadline)
                 ),
                 date: now.to_string(),
                 message_id: message_id.clone(),
@@ -305,9 +396,7 @@ fn remind(w: &Writing, st: &mut GameState, cx: &Ctx, done: &mut Vec<Done>) -> Re
                 text: reminder_text(g, seat, &deadline, due_t - now_t, cfg)?,
                 attachments: Vec::new(),
             };
-            let path = dir.outbox_mail(&eml::digest(&message_id));
-            dir.ensure_parent(&path)?;
-            write::atomic(&path, &eml::build(&mail), Durability::Synced)?;
+            crate::store::outbox::queue(&outbox, &message_id, &eml::build(&mail))?;
         }
         for o in due {
             st.reminders.push(ReminderSent {
@@ -320,7 +409,6 @@ fn remind(w: &Writing, st: &mut GameState, cx: &Ctx, done: &mut Vec<Done>) -> Re
             });
         }
         log.line(
-            now_t,
             "due",
             "reminder",
             &[
@@ -329,7 +417,7 @@ fn remind(w: &Writing, st: &mut GameState, cx: &Ctx, done: &mut Vec<Done>) -> Re
                 ("to", &to),
                 ("message-id", &format!("<{message_id}>")),
                 ("turn", &head.turn.to_string()),
-                ("before", &span(off)),
+                ("before", &crate::time::span_shown(off)),
             ],
         );
         done.push(Done::Reminded {
@@ -369,7 +457,7 @@ fn reminder_text(
     Ok(format!(
         "{title} — game {id}, turn {turn} ({phase})\n\n\
          A reminder: herald has no orders from you ({you}) for turn {turn} yet.\n\
-         The deadline is {deadline} (in about {left}).\n\
+         The deadline is {deadline} (in {left}).\n\
          Without orders by then, the missed-order policy `{policy}` plays for you.\n\n\
          Send your orders to {to} (a reply to this mail goes there): the\n\
          order file below, filled in, as the mail's text or attached. Your\n\
@@ -379,25 +467,10 @@ fn reminder_text(
         id = head.id,
         turn = head.turn,
         phase = head.phase,
-        left = span(left.max(0) as u64),
+        deadline = crate::time::shown(deadline),
+        left = crate::time::span_shown(left.max(0) as u64),
         to = cfg.address.for_game(&head.id),
     ))
-}
-
-/// "1d 2h", "2h", "45m": a span for people.
-pub fn span(secs: u64) -> String {
-    let (d, h, m) = (secs / 86400, secs % 86400 / 3600, secs % 3600 / 60);
-    let mut parts = Vec::new();
-    if d > 0 {
-        parts.push(format!("{d}d"));
-    }
-    if h > 0 {
-        parts.push(format!("{h}h"));
-    }
-    if m > 0 || parts.is_empty() {
-        parts.push(format!("{m}m"));
-    }
-    parts.join(" ")
 }
 
 /// The configured reminder offsets, largest first, each once.
@@ -469,12 +542,7 @@ fn next_wake(
 /// after [`RETRY_SECS`] or when the folder changes.
 fn fail(st: &mut GameState, id: &Name, e: &Error, now_t: i64, log: &Log) {
     let msg = e.problems.join("; ");
-    log.line(
-        now_t,
-        "due",
-        "failure",
-        &[("game", id.as_str()), ("error", &msg)],
-    );
+    log.line("due", "failure", &[("game", id.as_str()), ("error", &msg)]);
     st.due_problem = Some(msg);
     // Something still due later keeps its time; what is due now (the
     // thing that failed) waits for the retry.

@@ -4,8 +4,14 @@
 //! A line is `TIME DIRECTION EVENT key=value …`, e.g.
 //!
 //! ```text
-//! 2026-11-22T18:00:05Z out sent game=g1 player=red to=red@example.org message-id=<…> file=0001.eml reply="250 2.0.0 Ok: queued as 4F2A1"
+//! 2026-11-22T18:00:05.412Z out sent game=g1 player=red to=red@example.org message-id=<…> file=0001.eml reply="250 2.0.0 Ok: queued as 4F2A1"
 //! ```
+//!
+//! `TIME` is the event's own, to the millisecond: the pass's time
+//! ([`Log::set_time`], the clock or `--now`) plus the time elapsed since on
+//! a monotonic clock. So a mail sent six seconds into a pass is stamped six
+//! seconds after its start, and a pass run with `--now` stays in its own
+//! time. Without a pass time the system clock is read.
 //!
 //! Only fields the caller names are written: never a password (the
 //! configuration's passwords are [`super::config::Secret`]s, which do not
@@ -19,6 +25,7 @@ use crate::error::{Error, Result};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::time::Instant;
 
 /// Longest value written; longer ones are cut and end with `…`.
 pub const MAX_VALUE: usize = 300;
@@ -27,6 +34,8 @@ pub struct Log {
     file: Option<Mutex<std::fs::File>>,
     path: Option<PathBuf>,
     stderr: bool,
+    /// The pass's time (Unix milliseconds) and the instant it was set.
+    base: Mutex<Option<(i64, Instant)>>,
 }
 
 /// RFC 3339 UTC, seconds: `2026-11-22T18:00:05Z`.
@@ -34,6 +43,13 @@ pub fn time_text(now: i64) -> String {
     chrono::DateTime::from_timestamp(now, 0)
         .map(|t| t.format("%Y-%m-%dT%H:%M:%SZ").to_string())
         .unwrap_or_else(|| format!("@{now}"))
+}
+
+/// RFC 3339 UTC, milliseconds: `2026-11-22T18:00:05.412Z`.
+pub fn time_text_ms(ms: i64) -> String {
+    chrono::DateTime::from_timestamp_millis(ms)
+        .map(|t| t.format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string())
+        .unwrap_or_else(|| format!("@{ms}ms"))
 }
 
 fn value(v: &str) -> String {
@@ -60,9 +76,9 @@ fn value(v: &str) -> String {
     }
 }
 
-/// One log line, without its newline.
-pub fn format_line(now: i64, direction: &str, event: &str, fields: &[(&str, &str)]) -> String {
-    let mut line = format!("{} {direction} {event}", time_text(now));
+/// One log line stamped `ms` (Unix milliseconds), without its newline.
+pub fn format_line(ms: i64, direction: &str, event: &str, fields: &[(&str, &str)]) -> String {
+    let mut line = format!("{} {direction} {event}", time_text_ms(ms));
     for (k, v) in fields {
         line.push(' ');
         line.push_str(k);
@@ -73,7 +89,7 @@ pub fn format_line(now: i64, direction: &str, event: &str, fields: &[(&str, &str
 }
 
 impl Log {
-    /// Append to `file` (created if missing, mode 0640) and/or write to
+    /// Append to `file` (created if missing, mode 0600) and/or write to
     /// standard error.
     pub fn open(file: Option<&Path>, stderr: bool) -> Result<Log> {
         let f = match file {
@@ -83,7 +99,7 @@ impl Log {
                 let f = std::fs::OpenOptions::new()
                     .append(true)
                     .create(true)
-                    .mode(0o640)
+                    .mode(0o600)
                     // appended to in place: never through a planted symlink
                     .custom_flags(libc::O_NOFOLLOW)
                     .open(p)
@@ -95,6 +111,7 @@ impl Log {
             file: f,
             path: file.map(Path::to_path_buf),
             stderr,
+            base: Mutex::new(None),
         })
     }
 
@@ -104,6 +121,23 @@ impl Log {
             file: None,
             path: None,
             stderr: false,
+            base: Mutex::new(None),
+        }
+    }
+
+    /// The time of the pass that begins now (Unix seconds): lines are
+    /// stamped with it plus the time elapsed since.
+    pub fn set_time(&self, now: i64) {
+        let mut b = self.base.lock().unwrap_or_else(|e| e.into_inner());
+        *b = Some((now.saturating_mul(1000), Instant::now()));
+    }
+
+    /// The time of an event happening now, Unix milliseconds.
+    pub fn event_time(&self) -> i64 {
+        let b = self.base.lock().unwrap_or_else(|e| e.into_inner());
+        match *b {
+            Some((ms, at)) => ms.saturating_add(at.elapsed().as_millis() as i64),
+            None => chrono::Utc::now().timestamp_millis(),
         }
     }
 
@@ -111,10 +145,11 @@ impl Log {
         self.path.as_deref()
     }
 
-    /// Write one line. A log that cannot be written does not stop the
-    /// host: the line goes to standard error instead.
-    pub fn line(&self, now: i64, direction: &str, event: &str, fields: &[(&str, &str)]) {
-        let mut line = format_line(now, direction, event, fields);
+    /// Write one line, stamped with the event's time. A log that cannot be
+    /// written does not stop the host: the line goes to standard error
+    /// instead.
+    pub fn line(&self, direction: &str, event: &str, fields: &[(&str, &str)]) {
+        let mut line = format_line(self.event_time(), direction, event, fields);
         line.push('\n');
         let mut to_stderr = self.stderr;
         if let Some(f) = &self.file {

@@ -10,7 +10,9 @@
 //! - [`smtp`]: mail out by SMTP submission, failures classified;
 //! - [`outbox`]: a folder of queued `.eml` files sent with retries and
 //!   backoff, refused recipients recorded;
-//! - [`log`]: one line per mail in and out and per failure.
+//! - [`log`]: one line per mail in and out and per failure, stamped with
+//!   the event's own time;
+//! - [`layout`]: every path inside the host folder.
 //!
 //! Phase 2 builds the per-game handling on these and on the game store.
 //! Its mail side:
@@ -18,6 +20,8 @@
 //! - [`route`]: which game a mail is for (plus-address, `[GAME]` subject
 //!   tag), and which mails get no answer (bounces, automatic mail);
 //! - [`commands`]: `help`, `status`, `form`, `report`, `withdraw` by mail;
+//! - [`guard`]: the budget of password checks that makes guessing cost
+//!   the guesser;
 //! - [`pass`]: one pass of `herald host DIR` (mail in, game time, mail
 //!   out, the status page).
 //!
@@ -33,7 +37,9 @@
 pub mod commands;
 pub mod config;
 pub mod due;
+pub mod guard;
 pub mod imap;
+pub mod layout;
 pub mod log;
 pub mod maildir;
 pub mod outbox;

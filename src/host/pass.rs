@@ -1,10 +1,12 @@
-//! One pass of `herald host DIR` (docs/host.md, "The pass"):
+//! One pass of `herald host DIR` (docs/host.md, "The pass"), run while
+//! the caller holds the host's lock (`DIR/host.lock`: one host per folder):
 //!
 //! 1. list DIR's game folders (no lock);
 //! 2. mail in: fetch every pending mail, route it, hand it to its game
 //!    (the game's lock, the per-mail code shared with `herald inbox`,
-//!    commands, `state.last_in`), or answer it from `DIR/outbox/` when it
-//!    is for no game; then mark it handled on the server;
+//!    commands, the budget of password checks, `state.last_in`), or answer
+//!    it from `DIR/outbox/` when it is for no game; then mark it handled on
+//!    the server;
 //! 3. game time: `due::run` for every game, in parallel;
 //! 4. mail out: every game's `outbox/` and `DIR/outbox/` through one SMTP
 //!    sender; `state.last_out` and refusals recorded;
@@ -18,6 +20,9 @@
 
 use super::commands::{self, Asked};
 use super::config::HostConfig;
+use super::due::{self, Done};
+use super::guard::{Budget, HOUR};
+use super::layout::{HostDir, RESERVED};
 use super::log::Log;
 use super::outbox::{self, Labels};
 use super::route::{self, Route};
@@ -29,12 +34,13 @@ use crate::chain::canon::sha256_hex;
 use crate::error::{Error, Kind, Result};
 use crate::mail::eml;
 use crate::names::{self, Name};
-use crate::pipeline::inbox::{self, Fate};
-use crate::store::write::{self, Durability};
+use crate::pipeline::inbox::{self, Fate, Options};
+use crate::pipeline::Writing;
+use crate::store::GameDir;
 use mail_parser::MessageParser;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -58,7 +64,9 @@ pub struct PassReport {
     pub already: usize,
     /// Left for the next pass: their game was busy, or the pass stopped.
     pub left: usize,
-    /// Lines from due::run ("g1: resolved turn 3 early").
+    /// What game time did, and every resolution found ("g1: resolved turn
+    /// 3 early", "g1: resolved turn 4 (completed after an interrupted
+    /// pass)").
     pub game_time: Vec<String>,
     pub sent: usize,
     pub refused_out: usize,
@@ -88,35 +96,47 @@ pub struct Pass<'a> {
     pub stop: &'a AtomicBool,
 }
 
+impl Pass<'_> {
+    fn host(&self) -> HostDir {
+        HostDir::at(&self.cfg.dir)
+    }
+    fn game(&self, g: &Name) -> GameDir {
+        self.host().game(g)
+    }
+    fn stopping(&self) -> bool {
+        self.stop.load(Ordering::SeqCst)
+    }
+}
+
 /// The games in `dir`: subfolders with a valid name holding game.jsonl.
 /// Folders whose game.jsonl names another id are returned as problems.
 pub fn list_games(dir: &Path) -> (Vec<Name>, Vec<String>) {
+    let host = HostDir::at(dir);
     let mut games = Vec::new();
     let mut problems = Vec::new();
     let Ok(list) = std::fs::read_dir(dir) else {
         return (games, vec![format!("{}: cannot be read", dir.display())]);
     };
-    let mut names: Vec<String> = list
+    let mut folders: Vec<(String, std::path::PathBuf)> = list
         .flatten()
         .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-        .filter_map(|e| e.file_name().to_str().map(str::to_string))
-        .filter(|n| n != "state" && n != "outbox" && !n.starts_with('.'))
+        .filter_map(|e| Some((e.file_name().to_str()?.to_string(), e.path())))
+        .filter(|(n, _)| !RESERVED.contains(&n.as_str()) && !n.starts_with('.'))
         .collect();
-    names.sort();
-    for n in names {
-        let folder = dir.join(&n);
-        if !folder.join("game.jsonl").is_file() {
+    folders.sort();
+    for (n, path) in folders {
+        if !GameDir::at(&path).game_file().is_file() {
             continue;
         }
-        if !names::valid(&n) {
+        let Ok(name) = Name::new("game", &n) else {
             problems.push(format!(
                 "folder {n}: not a game id ({}); it gets no mail",
                 names::RULE
             ));
             continue;
-        }
-        match route::game_id_of(&folder) {
-            Some(id) if id == n => games.push(Name::new("game", &n).expect("valid")),
+        };
+        match route::game_id_of(host.game(&name).root()) {
+            Some(id) if id == n => games.push(name),
             Some(id) => problems.push(format!(
                 "folder {n}: its game.jsonl is game {id}; a game's folder must be named by its id (rename it {id}); it gets no mail"
             )),
@@ -143,7 +163,7 @@ enum Outcome {
     Left,
 }
 
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Counted {
     Accepted,
     Refused,
@@ -155,45 +175,47 @@ enum Counted {
 
 /// Run one pass.
 pub fn run(p: &Pass) -> PassReport {
-    let dir = &p.cfg.dir;
+    p.log.set_time(p.now_secs);
     let mut r = PassReport::default();
-    let (games, listing_problems) = list_games(dir);
+    let (games, listing_problems) = list_games(&p.cfg.dir);
     r.games = games.len();
     r.host_problems.extend(listing_problems.iter().cloned());
     mail_in(p, &games, &mut r);
-    if p.stop.load(Ordering::SeqCst) {
+    if p.stopping() {
         r.stopped = true;
         return r;
     }
     game_time(p, &games, &mut r);
-    if p.stop.load(Ordering::SeqCst) {
+    if p.stopping() {
         r.stopped = true;
         return r;
     }
     mail_out(p, &games, &mut r);
+    status_page(p, &games, &mut r);
+    r
+}
+
+fn status_page(p: &Pass, games: &[Name], r: &mut PassReport) {
     let states: Vec<(Name, GameState)> = games
         .iter()
         .map(|g| {
-            let s = GameState::load(dir, g).unwrap_or_else(|e| GameState {
+            let s = GameState::load(&p.cfg.dir, g).unwrap_or_else(|e| GameState {
                 problems: vec![e.to_string()],
                 ..GameState::default()
             });
             (g.clone(), s)
         })
         .collect();
-    if let Err(e) = super::status_page::write(dir, &states, &r.host_problems, &p.now) {
+    if let Err(e) = super::status_page::write(&p.cfg.dir, &states, &r.host_problems, &p.now) {
         let msg = format!("the status page: {e}");
-        p.log
-            .line(p.now_secs, "host", "failure", &[("error", &msg)]);
+        p.log.line("host", "failure", &[("error", &msg)]);
         r.host_problems.push(msg);
     }
-    r
 }
 
 fn host_failure(p: &Pass, r: &mut PassReport, what: &str, f: &Failure) {
     let msg = format!("{what}: {f}");
     p.log.line(
-        p.now_secs,
         "host",
         "failure",
         &[("what", what), ("kind", f.kind()), ("error", f.message())],
@@ -219,7 +241,7 @@ fn mail_in(p: &Pass, games: &[Name], r: &mut PassReport) {
     'batches: for chunk in pending.chunks(BATCH) {
         let mut items = Vec::new();
         for id in chunk {
-            if p.stop.load(Ordering::SeqCst) {
+            if p.stopping() {
                 break;
             }
             match src.fetch(id, p.cfg.max_mail_bytes) {
@@ -241,8 +263,8 @@ fn mail_in(p: &Pass, games: &[Name], r: &mut PassReport) {
             }
         }
         let fetched = items.len();
-        let outcomes = handle_batch(p, &known, items);
-        let mut handled = 0;
+        let (outcomes, lines) = handle_batch(p, &known, items);
+        r.game_time.extend(lines);
         for (id, o) in outcomes {
             match o {
                 Outcome::Left => r.left += 1,
@@ -251,7 +273,6 @@ fn mail_in(p: &Pass, games: &[Name], r: &mut PassReport) {
                         host_failure(p, r, &format!("marking {id} handled"), &f);
                         break 'batches;
                     }
-                    handled += 1;
                     r.mails += 1;
                     match c {
                         Counted::Accepted => r.accepted += 1,
@@ -264,8 +285,7 @@ fn mail_in(p: &Pass, games: &[Name], r: &mut PassReport) {
                 }
             }
         }
-        let _ = handled;
-        if fetched < chunk.len() || p.stop.load(Ordering::SeqCst) {
+        if fetched < chunk.len() || p.stopping() {
             break;
         }
     }
@@ -273,8 +293,13 @@ fn mail_in(p: &Pass, games: &[Name], r: &mut PassReport) {
 }
 
 /// Route a batch, hand each game its mails (games in parallel), answer
-/// mail for no game. Returns each mail's outcome.
-fn handle_batch(p: &Pass, known: &BTreeSet<&str>, items: Vec<Item>) -> Vec<(MailId, Outcome)> {
+/// mail for no game. Returns each mail's outcome, and the lines of
+/// resolutions found on opening the games.
+fn handle_batch(
+    p: &Pass,
+    known: &BTreeSet<&str>,
+    items: Vec<Item>,
+) -> (Vec<(MailId, Outcome)>, Vec<String>) {
     let parser = MessageParser::default();
     let mut by_game: BTreeMap<Name, Vec<Item>> = BTreeMap::new();
     let mut no_game = Vec::new();
@@ -300,7 +325,6 @@ fn handle_batch(p: &Pass, known: &BTreeSet<&str>, items: Vec<Item>) -> Vec<(Mail
                     .unwrap_or("")
                     .to_string();
                 p.log.line(
-                    p.now_secs,
                     "in",
                     "ignored",
                     &[("from", &from), ("message-id", &mid), ("why", &why)],
@@ -310,37 +334,111 @@ fn handle_batch(p: &Pass, known: &BTreeSet<&str>, items: Vec<Item>) -> Vec<(Mail
         }
     }
     let groups: Vec<(Name, Vec<Item>)> = by_game.into_iter().collect();
-    let results: Vec<Vec<(MailId, Outcome)>> = groups
+    let results: Vec<GameMail> = groups
         .into_par_iter()
         .map(|(g, items)| handle_game(p, &g, items))
         .collect();
-    out.extend(results.into_iter().flatten());
-    for (it, tag) in no_game {
-        let o = match answer_no_game(p, &it, tag.as_deref()) {
-            Ok(c) => Outcome::Done(c),
-            Err(e) => {
-                let msg = format!("answering mail {} for no game: {e}", it.id);
-                p.log.line(p.now_secs, "in", "failure", &[("error", &msg)]);
-                Outcome::Left
-            }
-        };
-        out.push((it.id, o));
+    let mut lines = Vec::new();
+    for g in results {
+        out.extend(g.outcomes);
+        lines.extend(g.lines);
     }
-    out
+    if !no_game.is_empty() {
+        out.extend(answer_all_no_game(p, no_game));
+    }
+    (out, lines)
 }
 
-/// Handle one game's mails under its lock, in the order of their Date.
-fn handle_game(p: &Pass, game: &Name, items: Vec<Item>) -> Vec<(MailId, Outcome)> {
+/// What one game's mails came to.
+struct GameMail {
+    outcomes: Vec<(MailId, Outcome)>,
+    /// Resolutions found on opening ("g1: resolved turn 4 (…)").
+    lines: Vec<String>,
+}
+
+/// Handle one game's mails under its lock: open it (completing and logging
+/// what an interrupted pass left), then each mail in order, with the
+/// game's budget of password checks; tell the moderator of a flood; save
+/// the host's state of the game.
+fn handle_game(p: &Pass, game: &Name, items: Vec<Item>) -> GameMail {
+    let left = |items: Vec<Item>| GameMail {
+        outcomes: items.into_iter().map(|i| (i.id, Outcome::Left)).collect(),
+        lines: Vec::new(),
+    };
+    let Some(mut w) = open_game(p, game) else {
+        return left(items);
+    };
     let dir = &p.cfg.dir;
-    let folder = dir.join(game.as_str());
-    let left = |items: Vec<Item>| items.into_iter().map(|i| (i.id, Outcome::Left)).collect();
+    let mut st = GameState::load(dir, game).unwrap_or_default();
+    let before = st.clone();
+    let lines: Vec<String> = match due::account(&mut w, &mut st, &p.now, p.log) {
+        Ok(done) => done
+            .iter()
+            .map(|d| format!("{game}: {}", d.text()))
+            .collect(),
+        Err(e) => {
+            failed(p, game, &mut st, &e);
+            let _ = st.save(dir, game);
+            return left(items);
+        }
+    };
+    let mut done = match crate::store::seen::read(&w.store.dir) {
+        Ok(d) => d,
+        Err(e) => {
+            failed(p, game, &mut st, &e);
+            let _ = st.save(dir, game);
+            return GameMail {
+                outcomes: left(items).outcomes,
+                lines,
+            };
+        }
+    };
+    let budget = Budget::new(
+        p.cfg.password_checks_per_hour,
+        p.now_secs,
+        &w.game.head().players,
+        &mut st,
+    );
+    let reply_from = p.cfg.address.for_game(game.as_str());
+    let opts = Options {
+        reply_from: Some(&reply_from),
+        refused_note: Some(commands::HELP),
+        guard: Some(&budget),
+        may_reply: Some(&|from: &str, fate: &Fate| budget.may_reply(from, fate)),
+    };
+    let mut outcomes = Vec::new();
+    for it in in_order(&w, items) {
+        let o = if p.stopping() {
+            Outcome::Left
+        } else {
+            handle_mail(p, &w, game, &mut done, &opts, &mut st, &it)
+        };
+        outcomes.push((it.id, o));
+    }
+    tell_moderator(p, &w, game, &budget, &mut st);
+    budget.into_state(&mut st);
+    if st != before {
+        if let Err(e) = st.save(dir, game) {
+            p.log.line(
+                "in",
+                "failure",
+                &[("game", game.as_str()), ("error", &e.to_string())],
+            );
+        }
+    }
+    GameMail { outcomes, lines }
+}
+
+/// The game opened to write, or `None` (busy, or it does not open: logged
+/// and, unless busy, noted on the status page).
+fn open_game(p: &Pass, game: &Name) -> Option<Writing> {
     // Report mails a cut-short command left undone are completed as
     // due::run builds them (with the PNG unless host.toml says not).
     let form = crate::pipeline::derived::MailForm {
         png: p.cfg.attach_png,
     };
-    let w = match crate::pipeline::open_to_write_with(&folder, p.wait, &p.now, form) {
-        Ok(w) => w,
+    match crate::pipeline::open_to_write_with(p.game(game).root(), p.wait, &p.now, form) {
+        Ok(w) => Some(w),
         Err(e) => {
             let event = if e.kind == Kind::Busy {
                 "busy"
@@ -348,154 +446,251 @@ fn handle_game(p: &Pass, game: &Name, items: Vec<Item>) -> Vec<(MailId, Outcome)
                 "failure"
             };
             p.log.line(
-                p.now_secs,
                 "in",
                 event,
                 &[("game", game.as_str()), ("error", &e.to_string())],
             );
             if e.kind != Kind::Busy {
-                note_problem(dir, game, &format!("mail in: {e}"));
+                note_problem(p, game, &format!("mail in: {e}"));
             }
-            return left(items);
-        }
-    };
-    let mut state = GameState::load(dir, game).unwrap_or_default();
-    let mut done = match crate::store::seen::read(&w.store.dir) {
-        Ok(d) => d,
-        Err(e) => {
-            note_problem(dir, game, &format!("mail in: {e}"));
-            return left(items);
-        }
-    };
-    let parser = MessageParser::default();
-    let mut items: Vec<(i64, Item)> = items
-        .into_iter()
-        .map(|it| {
-            let date = parser
-                .parse(&it.bytes)
-                .and_then(|m| m.date().map(|d| d.to_timestamp()))
-                .unwrap_or(i64::MAX);
-            (date, it)
-        })
-        .collect();
-    items.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.id.cmp(&b.1.id)));
-    let reply_from = p.cfg.address.for_game(game.as_str());
-    let opts = inbox::Options {
-        reply_from: Some(&reply_from),
-        refused_note: Some(commands::HELP),
-    };
-    let mut out = Vec::new();
-    let mut changed = false;
-    for (_, it) in items {
-        if p.stop.load(Ordering::SeqCst) {
-            out.push((it.id, Outcome::Left));
-            continue;
-        }
-        let m = parser.parse(&it.bytes);
-        let from = inbox::sender(m.as_ref());
-        let digest = sha256_hex(&it.bytes);
-        let asked = match (&m, it.too_big) {
-            (Some(m), false) if !done.contains(&digest) => commands::asked(m),
-            _ => Asked::Orders,
-        };
-        let res: Result<(Counted, String, String, Option<String>)> = match asked {
-            Asked::Orders => inbox::handle_one(
-                &w,
-                &mut done,
-                &it.bytes,
-                m.as_ref(),
-                it.too_big,
-                &p.now,
-                &opts,
-            )
-            .map(|one| {
-                let (c, what, player) = match &one.fate {
-                    Fate::Accepted { player, .. } => (
-                        Counted::Accepted,
-                        format!("orders accepted for {player}"),
-                        Some(player.clone()),
-                    ),
-                    Fate::Superseded { player, .. } => (
-                        Counted::Refused,
-                        format!("orders of {player} older than those stored: not used"),
-                        Some(player.clone()),
-                    ),
-                    Fate::Refused { .. } => (Counted::Refused, "orders refused".into(), None),
-                    Fate::AlreadyRead => (Counted::Already, "already handled".into(), None),
-                };
-                (c, what, one.message_id, player)
-            }),
-            a => {
-                let id = m
-                    .as_ref()
-                    .and_then(|m| m.message_id())
-                    .map(str::to_string)
-                    .unwrap_or_else(|| format!("sha256:{digest}"));
-                commands::answer(&w, &a, &from, &id, &digest, &p.now, &reply_from).and_then(|ans| {
-                    crate::store::seen::add(&w.store.dir, &digest)?;
-                    done.insert(digest.clone());
-                    Ok((Counted::Command, ans.what, id, ans.player))
-                })
-            }
-        };
-        match res {
-            Ok((c, what, mid, player)) => {
-                let event = match c {
-                    Counted::Accepted => "accepted",
-                    Counted::Refused => "refused",
-                    Counted::Command => "command",
-                    _ => "already",
-                };
-                let mut fields = vec![("game", game.as_str()), ("from", from.as_str())];
-                if let Some(pl) = &player {
-                    fields.push(("player", pl));
-                }
-                fields.push(("message-id", &mid));
-                fields.push(("what", &what));
-                p.log.line(p.now_secs, "in", event, &fields);
-                if !matches!(c, Counted::Already) {
-                    state.last_in = Some(MailNote {
-                        at: p.now.clone(),
-                        who: from.clone(),
-                        message_id: mid,
-                        what,
-                    });
-                    changed = true;
-                }
-                out.push((it.id, Outcome::Done(c)));
-            }
-            Err(e) => {
-                let msg = format!("mail {} from {from}: {e}", it.id);
-                p.log.line(
-                    p.now_secs,
-                    "in",
-                    "failure",
-                    &[("game", game.as_str()), ("error", &msg)],
-                );
-                state.problems.push(msg);
-                changed = true;
-                out.push((it.id, Outcome::Left));
-            }
+            None
         }
     }
-    if changed {
-        if let Err(e) = state.save(dir, game) {
+}
+
+fn failed(p: &Pass, game: &Name, st: &mut GameState, e: &Error) {
+    let msg = format!("mail in: {e}");
+    p.log
+        .line("in", "failure", &[("game", game.as_str()), ("error", &msg)]);
+    if !st.problems.contains(&msg) {
+        st.problems.push(msg);
+    }
+}
+
+/// The order a game's mails are handled in: those From a player's own
+/// address first (never held up behind a flood from elsewhere), then the
+/// rest; each group by its `Date` (a later file replaces an earlier one
+/// by that date whatever the order), then by id.
+fn in_order(w: &Writing, items: Vec<Item>) -> Vec<Item> {
+    let parser = MessageParser::default();
+    let own: BTreeSet<String> = w
+        .game
+        .head()
+        .players
+        .iter()
+        .filter_map(|p| Some(p.email.as_ref()?.to_ascii_lowercase()))
+        .collect();
+    let mut keyed: Vec<(bool, i64, Item)> = items
+        .into_iter()
+        .map(|it| {
+            let m = parser.parse(&it.bytes);
+            let from = inbox::sender(m.as_ref()).to_ascii_lowercase();
+            let date = m
+                .and_then(|m| m.date().map(|d| d.to_timestamp()))
+                .unwrap_or(i64::MAX);
+            (!own.contains(&from), date, it)
+        })
+        .collect();
+    keyed.sort_by(|a, b| {
+        (a.0, a.1)
+            .cmp(&(b.0, b.1))
+            .then_with(|| a.2.id.cmp(&b.2.id))
+    });
+    keyed.into_iter().map(|(_, _, it)| it).collect()
+}
+
+/// What one mail to a game came to, for the log and the state.
+struct Handled {
+    counted: Counted,
+    /// The log's event: accepted, refused, throttled, command, already.
+    event: &'static str,
+    what: String,
+    message_id: String,
+    player: Option<String>,
+}
+
+/// Handle one mail to an open game: orders (`inbox::handle_one`, shared
+/// with `herald inbox`) or a command; then log it and note it in the state.
+fn handle_mail(
+    p: &Pass,
+    w: &Writing,
+    game: &Name,
+    done: &mut BTreeSet<String>,
+    opts: &Options,
+    st: &mut GameState,
+    it: &Item,
+) -> Outcome {
+    let m = MessageParser::default().parse(&it.bytes);
+    let from = inbox::sender(m.as_ref());
+    let digest = sha256_hex(&it.bytes);
+    let asked = match (&m, it.too_big) {
+        (Some(m), false) if !done.contains(&digest) => commands::asked(m),
+        _ => Asked::Orders,
+    };
+    let res = match asked {
+        Asked::Orders => orders_mail(p, w, done, opts, it, m.as_ref()),
+        a => command_mail(p, w, done, opts, &a, &from, &digest, m.as_ref()),
+    };
+    match res {
+        Ok(h) => {
+            let mut fields = vec![("game", game.as_str()), ("from", from.as_str())];
+            if let Some(pl) = &h.player {
+                fields.push(("player", pl));
+            }
+            fields.push(("message-id", &h.message_id));
+            fields.push(("what", &h.what));
+            p.log.line("in", h.event, &fields);
+            if h.counted != Counted::Already {
+                st.last_in = Some(MailNote {
+                    at: p.now.clone(),
+                    who: from.clone(),
+                    message_id: h.message_id,
+                    what: h.what,
+                });
+            }
+            Outcome::Done(h.counted)
+        }
+        Err(e) => {
+            let msg = format!("mail {} from {from}: {e}", it.id);
+            p.log
+                .line("in", "failure", &[("game", game.as_str()), ("error", &msg)]);
+            st.problems.push(msg);
+            Outcome::Left
+        }
+    }
+}
+
+fn orders_mail(
+    p: &Pass,
+    w: &Writing,
+    done: &mut BTreeSet<String>,
+    opts: &Options,
+    it: &Item,
+    m: Option<&mail_parser::Message>,
+) -> Result<Handled> {
+    let one = inbox::handle_one(w, done, &it.bytes, m, it.too_big, &p.now, opts)?;
+    let (counted, event, what, player) = match &one.fate {
+        Fate::Accepted { player, .. } => (
+            Counted::Accepted,
+            "accepted",
+            format!("orders accepted for {player}"),
+            Some(player.clone()),
+        ),
+        Fate::Superseded { player, .. } => (
+            Counted::Refused,
+            "refused",
+            format!("orders of {player} older than those stored: not used"),
+            Some(player.clone()),
+        ),
+        Fate::Refused { .. } => (Counted::Refused, "refused", "orders refused".into(), None),
+        Fate::Throttled { player } => (
+            Counted::Refused,
+            "throttled",
+            format!("not read: the password checks of {player} this hour are spent"),
+            Some(player.clone()),
+        ),
+        Fate::AlreadyRead => (Counted::Already, "already", "already handled".into(), None),
+    };
+    let what = if one.reply.is_none() && counted != Counted::Already && !one.from.is_empty() {
+        format!("{what} (not answered: one refusal an hour to an address)")
+    } else {
+        what
+    };
+    Ok(Handled {
+        counted,
+        event,
+        what,
+        message_id: one.message_id,
+        player,
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn command_mail(
+    p: &Pass,
+    w: &Writing,
+    done: &mut BTreeSet<String>,
+    opts: &Options,
+    asked: &Asked,
+    from: &str,
+    digest: &str,
+    m: Option<&mail_parser::Message>,
+) -> Result<Handled> {
+    let id = m
+        .and_then(|m| m.message_id())
+        .map(str::to_string)
+        .unwrap_or_else(|| format!("sha256:{digest}"));
+    let ans = commands::answer(w, asked, from, &id, digest, &p.now, opts)?;
+    crate::store::seen::add(&w.store.dir, digest)?;
+    done.insert(digest.to_string());
+    Ok(Handled {
+        counted: Counted::Command,
+        event: if ans.throttled {
+            "throttled"
+        } else {
+            "command"
+        },
+        what: ans.what,
+        message_id: id,
+        player: ans.player,
+    })
+}
+
+/// Tell the moderator, once an hour per player, that a player's budget of
+/// password checks is spent: a log line, a problem on the status page,
+/// and a mail to host.toml's `moderator` if it names one.
+fn tell_moderator(p: &Pass, w: &Writing, game: &Name, budget: &Budget, st: &mut GameState) {
+    for (player, checks) in budget.take_floods() {
+        let msg = format!(
+            "{checks} password checks for {player} in the last hour from other addresses than {player}'s own: someone may be guessing; mails for {player} from other addresses are not read until the hour is over (host.toml: password_checks_per_hour = {})",
+            p.cfg.password_checks_per_hour
+        );
+        p.log.line(
+            "in",
+            "flood",
+            &[
+                ("game", game.as_str()),
+                ("player", &player),
+                ("checks", &checks.to_string()),
+            ],
+        );
+        st.problems
+            .retain(|x| !x.contains(&format!("checks for {player} in the last hour")));
+        st.problems.push(msg.clone());
+        let Some(to) = &p.cfg.moderator else { continue };
+        let hour = (p.now_secs / HOUR).to_string();
+        let message_id = eml::message_id(game.as_str(), &["flood", &player, &hour]);
+        let mail = eml::Mail {
+            from: p.cfg.address.for_game(game.as_str()),
+            to: to.clone(),
+            subject: format!("[{game}] password guessing: {player}"),
+            date: p.now.clone(),
+            message_id: message_id.clone(),
+            in_reply_to: None,
+            text: format!(
+                "herald host, game {game} ({}):\n\n{msg}.\n\nMails from {player}'s own address are read as always. Nothing needs doing; if the guessing goes on, consider `herald passwd` for {player}.\n",
+                w.game.entry.title
+            ),
+            attachments: Vec::new(),
+        };
+        if let Err(e) =
+            crate::store::outbox::queue(&w.store.dir.outbox_dir(), &message_id, &eml::build(&mail))
+        {
             p.log.line(
-                p.now_secs,
                 "in",
                 "failure",
                 &[("game", game.as_str()), ("error", &e.to_string())],
             );
         }
     }
-    drop(w);
-    out
 }
 
 /// Add a problem to a game's state (best effort, under its lock if free).
-fn note_problem(dir: &Path, game: &Name, msg: &str) {
-    let lock = dir.join(game.as_str()).join("lock");
-    if let Ok(_l) = crate::store::lock::Lock::acquire(&lock, game.as_str(), Duration::ZERO) {
+fn note_problem(p: &Pass, game: &Name, msg: &str) {
+    let dir = &p.cfg.dir;
+    if let Ok(_l) =
+        crate::store::lock::Lock::acquire(&p.game(game).lock(), game.as_str(), Duration::ZERO)
+    {
         let mut s = GameState::load(dir, game).unwrap_or_default();
         if !s.problems.iter().any(|p| p == msg) {
             s.problems.push(msg.to_string());
@@ -504,31 +699,77 @@ fn note_problem(dir: &Path, game: &Name, msg: &str) {
     }
 }
 
-/// `DIR/state/seen`: the mails for no game already answered.
-fn host_seen(dir: &Path) -> PathBuf {
-    super::state::folder(dir).join("seen")
+/// The last refusal sent to each address from the host's own outbox
+/// (`DIR/state/replies`), those of the last hour.
+fn read_replies(host: &HostDir, now: i64) -> BTreeMap<String, i64> {
+    let mut m: BTreeMap<String, i64> = std::fs::read(host.replies())
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_default();
+    m.retain(|_, t| *t > now - HOUR);
+    m
 }
 
-fn read_host_seen(dir: &Path) -> BTreeSet<String> {
-    crate::store::seen::read_at(&host_seen(dir)).unwrap_or_default()
+/// The addresses of the players of every game here, lower-cased.
+fn player_addresses(p: &Pass) -> BTreeSet<String> {
+    let (games, _) = list_games(&p.cfg.dir);
+    games
+        .iter()
+        .filter_map(|g| route::peek(p.game(g).root()))
+        .flat_map(|h| h.players)
+        .filter_map(|pl| Some(pl.email?.to_ascii_lowercase()))
+        .collect()
 }
 
-fn add_host_seen(dir: &Path, digest: &str) -> Result<()> {
-    let folder = super::state::folder(dir);
-    std::fs::create_dir_all(&folder).map_err(|e| Error::io(&folder, e))?;
-    crate::store::seen::add_at(&host_seen(dir), digest)
+/// Answer the mails for no game of a batch, each once (by content hash),
+/// no address more than once an hour unless it is a player's of a game
+/// here (a forged sender gets no flood of answers; a player who mistyped
+/// the game's address is always told).
+fn answer_all_no_game(p: &Pass, mails: Vec<(Item, Option<String>)>) -> Vec<(MailId, Outcome)> {
+    let host = p.host();
+    let mut replies = read_replies(&host, p.now_secs);
+    let before = replies.clone();
+    let players = player_addresses(p);
+    let mut out = Vec::new();
+    for (it, tag) in mails {
+        let o = match answer_no_game(p, &it, tag.as_deref(), &mut replies, &players) {
+            Ok(c) => Outcome::Done(c),
+            Err(e) => {
+                let msg = format!("answering mail {} for no game: {e}", it.id);
+                p.log.line("in", "failure", &[("error", &msg)]);
+                Outcome::Left
+            }
+        };
+        out.push((it.id, o));
+    }
+    if replies != before {
+        let json = serde_json::to_vec(&replies).expect("a map serialises");
+        let saved = crate::store::write::create_dir(&host.state()).and_then(|_| {
+            crate::store::write::atomic(
+                &host.replies(),
+                &json,
+                crate::store::write::Durability::Synced,
+            )
+        });
+        if let Err(e) = saved {
+            p.log.line("in", "failure", &[("error", &e.to_string())]);
+        }
+    }
+    out
 }
 
-/// The host's own outbox, `DIR/outbox/`.
-pub fn host_outbox(dir: &Path) -> PathBuf {
-    dir.join("outbox")
-}
-
-/// Answer a mail for no game from `DIR/outbox/`, once (by content hash).
-fn answer_no_game(p: &Pass, it: &Item, tag: Option<&str>) -> Result<Counted> {
-    let dir = &p.cfg.dir;
+/// Answer a mail for no game from `DIR/outbox/`, once (by content hash),
+/// and not to an address answered in the last hour.
+fn answer_no_game(
+    p: &Pass,
+    it: &Item,
+    tag: Option<&str>,
+    replies: &mut BTreeMap<String, i64>,
+    players: &BTreeSet<String>,
+) -> Result<Counted> {
+    let host = p.host();
     let digest = sha256_hex(&it.bytes);
-    if read_host_seen(dir).contains(&digest) {
+    if crate::store::seen::read_at(&host.no_game_seen())?.contains(&digest) {
         return Ok(Counted::Already);
     }
     let m = MessageParser::default().parse(&it.bytes);
@@ -538,16 +779,65 @@ fn answer_no_game(p: &Pass, it: &Item, tag: Option<&str>) -> Result<Counted> {
         .and_then(|m| m.message_id())
         .map(str::to_string)
         .unwrap_or_else(|| format!("sha256:{digest}"));
-    let (games, _) = list_games(dir);
+    let key = from.to_ascii_lowercase();
+    let answered = replies.contains_key(&key) && !players.contains(&key);
+    if !answered {
+        let message_id = eml::message_id("host", &["no-game", &digest]);
+        let mail = eml::Mail {
+            from: p.cfg.address.plain(),
+            to: from.clone(),
+            subject: reply_subject(m.as_ref()),
+            date: p.now.clone(),
+            message_id: message_id.clone(),
+            in_reply_to: Some(mid.clone()),
+            text: no_game_text(p, tag),
+            attachments: Vec::new(),
+        };
+        crate::store::outbox::queue(
+            &crate::store::OutboxDir::at(host.outbox()),
+            &message_id,
+            &eml::build(&mail),
+        )?;
+        replies.insert(key, p.now_secs);
+    }
+    crate::store::write::create_dir(&host.state())?;
+    crate::store::seen::add_at(&host.no_game_seen(), &digest)?;
+    let mut fields = vec![
+        ("from", from.as_str()),
+        ("message-id", mid.as_str()),
+        ("tag", tag.unwrap_or("")),
+    ];
+    if answered {
+        fields.push(("answered", "no: one answer an hour to an address"));
+    }
+    p.log.line("in", "no-game", &fields);
+    Ok(Counted::NoGame)
+}
+
+fn reply_subject(m: Option<&mail_parser::Message>) -> String {
+    m.and_then(|m| m.subject())
+        .map(|s| {
+            let s: String = s.chars().take(200).collect();
+            if s.to_ascii_lowercase().starts_with("re:") {
+                s
+            } else {
+                format!("Re: {s}")
+            }
+        })
+        .unwrap_or_else(|| "Re: your mail".into())
+}
+
+/// The polite answer to mail for no game: how to address a game, the games
+/// here, the commands.
+fn no_game_text(p: &Pass, tag: Option<&str>) -> String {
+    let (games, _) = list_games(&p.cfg.dir);
     let mut text = String::from("Hello,\n\nthis is herald, a play-by-email game host. ");
     match tag {
         Some(t) => text.push_str(&format!(
             "Your mail names the game `{}`, which is not a game on this host, so nothing in it was read.\n\n",
             t.chars().take(40).collect::<String>()
         )),
-        None => text.push_str(
-            "Your mail does not name a game, so nothing in it was read.\n\n",
-        ),
+        None => text.push_str("Your mail does not name a game, so nothing in it was read.\n\n"),
     }
     text.push_str(&format!(
         "To play, write to the address of your game, {}, or put the game id in\nbrackets in the subject, as in \"[GAMEID] orders\". Replying to a report\nmail from your game does both.\n",
@@ -567,71 +857,31 @@ fn answer_no_game(p: &Pass, it: &Item, tag: Option<&str>) -> Result<Counted> {
         }
     }
     text.push_str(&format!("\n{}", commands::HELP));
-    let message_id = eml::message_id("host", &["no-game", &digest]);
-    let subject = m
-        .as_ref()
-        .and_then(|m| m.subject())
-        .map(|s| {
-            let s: String = s.chars().take(200).collect();
-            if s.to_ascii_lowercase().starts_with("re:") {
-                s
-            } else {
-                format!("Re: {s}")
-            }
-        })
-        .unwrap_or_else(|| "Re: your mail".into());
-    let mail = eml::Mail {
-        from: p.cfg.address.plain(),
-        to: from.clone(),
-        subject,
-        date: p.now.clone(),
-        message_id: message_id.clone(),
-        in_reply_to: Some(mid.clone()),
-        text,
-        attachments: Vec::new(),
-    };
-    let out = host_outbox(dir);
-    std::fs::create_dir_all(&out).map_err(|e| Error::io(&out, e))?;
-    let path = out.join(format!("{}.eml", eml::digest(&message_id)));
-    write::atomic(&path, &eml::build(&mail), Durability::Synced)?;
-    add_host_seen(dir, &digest)?;
-    p.log.line(
-        p.now_secs,
-        "in",
-        "no-game",
-        &[
-            ("from", &from),
-            ("message-id", &mid),
-            ("tag", tag.unwrap_or("")),
-        ],
-    );
-    Ok(Counted::NoGame)
+    text
 }
 
 fn game_time(p: &Pass, games: &[Name], r: &mut PassReport) {
     let lines: Vec<(Vec<String>, Option<String>)> = games
         .par_iter()
         .map(|g| {
-            if p.stop.load(Ordering::SeqCst) {
+            if p.stopping() {
                 return (Vec::new(), None);
             }
-            let folder = p.cfg.dir.join(g.as_str());
-            match super::due::run(&p.cfg.dir, &folder, &p.now, p.cfg, p.log, p.wait) {
+            let folder = p.game(g);
+            match due::run(&p.cfg.dir, folder.root(), &p.now, p.cfg, p.log, p.wait) {
                 Ok(done) => (
                     done.iter()
-                        .map(|d| format!("{g}: {}", done_text(d)))
+                        .map(|d: &Done| format!("{g}: {}", d.text()))
                         .collect(),
                     None,
                 ),
                 Err(e) if e.kind == Kind::Busy => {
-                    p.log
-                        .line(p.now_secs, "game", "busy", &[("game", g.as_str())]);
+                    p.log.line("game", "busy", &[("game", g.as_str())]);
                     (Vec::new(), None)
                 }
                 Err(e) => {
                     let msg = format!("{g}: {e}");
                     p.log.line(
-                        p.now_secs,
                         "game",
                         "failure",
                         &[("game", g.as_str()), ("error", &e.to_string())],
@@ -647,16 +897,17 @@ fn game_time(p: &Pass, games: &[Name], r: &mut PassReport) {
     }
 }
 
+/// Mail out: the host's own outbox, then each game's, through one sender
+/// (one connection, reused). A game's outbox is sent under its lock.
 fn mail_out(p: &Pass, games: &[Name], r: &mut PassReport) {
-    let dir = &p.cfg.dir;
-    // Nothing to send: no connection at all.
-    let has_mail = |d: &Path| outbox::queued(d).map(|q| !q.is_empty()).unwrap_or(false);
+    let host = p.host();
     let busy: Vec<&Name> = games
         .iter()
-        .filter(|g| has_mail(&dir.join(g.as_str()).join("outbox")))
+        .filter(|g| outbox::has_mail(&p.game(g).outbox()))
         .collect();
-    let host_out = host_outbox(dir);
-    if busy.is_empty() && !has_mail(&host_out) {
+    let host_out = host.outbox();
+    // Nothing to send: no connection at all.
+    if busy.is_empty() && !outbox::has_mail(&host_out) {
         return;
     }
     let mut tx = match Smtp::new(&p.cfg.smtp, &p.cfg.address.plain()) {
@@ -664,12 +915,10 @@ fn mail_out(p: &Pass, games: &[Name], r: &mut PassReport) {
         Err(f) => return host_failure(p, r, "mail out", &f),
     };
     let mut stopped: Option<Failure> = None;
-    if has_mail(&host_out) {
+    if outbox::has_mail(&host_out) {
         match outbox::run(&host_out, &mut tx, p.now_secs, &Labels::default(), p.log) {
             Ok(rep) => {
-                r.sent += rep.sent.len();
-                r.refused_out += rep.refused.len();
-                r.deferred += rep.deferred.len();
+                count(r, &rep);
                 stopped = stopped.or(rep.stopped);
             }
             Err(f) => stopped = Some(f),
@@ -679,62 +928,13 @@ fn mail_out(p: &Pass, games: &[Name], r: &mut PassReport) {
         if stopped.is_some() {
             break;
         }
-        if p.stop.load(Ordering::SeqCst) {
+        if p.stopping() {
             r.stopped = true;
             break;
         }
-        let folder = dir.join(g.as_str());
-        // The state is written under the game's lock.
-        let lock = match crate::store::lock::Lock::acquire(&folder.join("lock"), g.as_str(), p.wait)
-        {
-            Ok(l) => l,
-            Err(_) => {
-                p.log
-                    .line(p.now_secs, "out", "busy", &[("game", g.as_str())]);
-                continue;
-            }
-        };
-        let mut labels = Labels {
-            game: Some(g.to_string()),
-            ..Labels::default()
-        };
-        if let Ok((_, loaded)) = crate::pipeline::open(&folder) {
-            for pl in &loaded.head().players {
-                if let Some(e) = &pl.email {
-                    labels.players.insert(e.to_ascii_lowercase(), pl.id.clone());
-                }
-            }
-        }
-        let rep = match outbox::run(&folder.join("outbox"), &mut tx, p.now_secs, &labels, p.log) {
-            Ok(rep) => rep,
-            Err(f) => {
-                stopped = Some(f);
-                break;
-            }
-        };
-        r.sent += rep.sent.len();
-        r.refused_out += rep.refused.len();
-        r.deferred += rep.deferred.len();
-        if !rep.sent.is_empty() || !rep.refused.is_empty() || !rep.problems.is_empty() {
-            let mut st = GameState::load(dir, g).unwrap_or_default();
-            if let Some(s) = rep.sent.last() {
-                st.last_out = Some(MailNote {
-                    at: p.now.clone(),
-                    who: s.to.clone(),
-                    message_id: s.message_id.clone().unwrap_or_default(),
-                    what: format!("sent {}", s.file),
-                });
-            }
-            // Refused mails are on the status page from outbox/refused/
-            // itself; only unreadable files are problems here.
-            st.problems.extend(rep.problems.iter().cloned());
-            if let Err(e) = st.save(dir, g) {
-                r.game_problems.push(format!("{g}: {e}"));
-            }
-        }
-        drop(lock);
-        if let Some(f) = rep.stopped {
-            stopped = Some(f);
+        match game_out(p, g, &mut tx, r) {
+            Ok(s) => stopped = s,
+            Err(f) => stopped = Some(f),
         }
     }
     tx.close();
@@ -743,23 +943,72 @@ fn mail_out(p: &Pass, games: &[Name], r: &mut PassReport) {
     }
 }
 
-/// One line of what game time did, for the command's output (due::run
-/// logs its own lines).
-fn done_text(d: &super::due::Done) -> String {
-    use super::due::Done;
-    match d {
-        Done::Resolved {
-            turn,
-            early,
-            missing,
-        } => {
-            let mut s = format!("resolved turn {turn}{}", if *early { " early" } else { "" });
-            if !missing.is_empty() {
-                s.push_str(&format!(" (stand-ins for {})", missing.join(", ")));
-            }
-            s
+fn count(r: &mut PassReport, rep: &outbox::Report) {
+    r.sent += rep.sent.len();
+    r.refused_out += rep.refused.len();
+    r.deferred += rep.deferred.len();
+}
+
+/// Send one game's outbox under its lock (which also guards the game's
+/// `state.last_out`). Returns why sending stopped, if it did.
+fn game_out(
+    p: &Pass,
+    g: &Name,
+    tx: &mut Smtp,
+    r: &mut PassReport,
+) -> std::result::Result<Option<Failure>, Failure> {
+    let folder = p.game(g);
+    let lock = match crate::store::lock::Lock::acquire(&folder.lock(), g.as_str(), p.wait) {
+        Ok(l) => l,
+        Err(_) => {
+            p.log.line("out", "busy", &[("game", g.as_str())]);
+            return Ok(None);
         }
-        Done::Reminded { player, turn } => format!("reminded {player} of turn {turn}"),
-        Done::Finished { outcome } => format!("game over: {outcome}"),
+    };
+    let mut labels = Labels {
+        game: Some(g.to_string()),
+        ..Labels::default()
+    };
+    if let Some(head) = route::peek(folder.root()) {
+        for pl in head.players {
+            if let Some(e) = pl.email {
+                labels.players.insert(e.to_ascii_lowercase(), pl.id);
+            }
+        }
     }
+    let rep = outbox::run(&folder.outbox(), tx, p.now_secs, &labels, p.log)?;
+    count(r, &rep);
+    if !rep.sent.is_empty()
+        || !rep.refused.is_empty()
+        || !rep.problems.is_empty()
+        || !rep.unconfirmed.is_empty()
+    {
+        let dir = &p.cfg.dir;
+        let mut st = GameState::load(dir, g).unwrap_or_default();
+        if let Some(s) = rep.sent.last() {
+            st.last_out = Some(MailNote {
+                at: p.now.clone(),
+                who: s.to.clone(),
+                message_id: s.message_id.clone().unwrap_or_default(),
+                what: format!("sent {}", s.file),
+            });
+        }
+        // Refused mails are on the status page from outbox/refused/
+        // itself; only unreadable files are problems here.
+        st.problems.extend(rep.problems.iter().cloned());
+        for u in &rep.unconfirmed {
+            st.problems.push(format!(
+                "{} to {} ({}): the host stopped while the server was taking it; counted as delivered and not sent again (ask {} if it arrived)",
+                u.file,
+                u.to,
+                u.message_id.as_deref().unwrap_or("no Message-ID"),
+                u.to
+            ));
+        }
+        if let Err(e) = st.save(dir, g) {
+            r.game_problems.push(format!("{g}: {e}"));
+        }
+    }
+    drop(lock);
+    Ok(rep.stopped)
 }

@@ -128,34 +128,51 @@ pub fn no_reply(m: &Message, host: &HostAddress) -> Option<String> {
     None
 }
 
-/// The id a game folder's `game.jsonl` names, read from its first line
-/// (the head record), or `None` when it does not read.
-pub fn game_id_of(folder: &Path) -> Option<String> {
+/// What a game folder's head record says of the game, read from its first
+/// line without checking the file (for routing and the log's labels; every
+/// command that acts on the game checks it whole).
+#[derive(Debug, Clone, serde::Deserialize)]
+pub struct Peek {
+    pub id: String,
+    #[serde(default)]
+    pub players: Vec<PeekPlayer>,
+}
+
+#[derive(Debug, Clone, serde::Deserialize)]
+pub struct PeekPlayer {
+    pub id: String,
+    #[serde(default)]
+    pub email: Option<String>,
+}
+
+/// The head record of a game folder's `game.jsonl`, read from its first
+/// line, or `None` when it does not read.
+pub fn peek(folder: &Path) -> Option<Peek> {
     use std::io::{BufRead, Read};
     #[derive(serde::Deserialize)]
-    struct Head {
-        id: String,
-    }
-    #[derive(serde::Deserialize)]
     struct First {
-        head: Head,
+        head: Peek,
     }
-    let f = std::fs::File::open(folder.join("game.jsonl")).ok()?;
+    let f = std::fs::File::open(crate::store::GameDir::at(folder).game_file()).ok()?;
     let mut line = Vec::new();
     std::io::BufReader::new(f.take(crate::store::limits::GAME_FILE))
         .read_until(b'\n', &mut line)
         .ok()?;
-    serde_json::from_slice::<First>(&line)
-        .ok()
-        .map(|f| f.head.id)
+    serde_json::from_slice::<First>(&line).ok().map(|f| f.head)
+}
+
+/// The id a game folder's `game.jsonl` names, read from its first line
+/// (the head record), or `None` when it does not read.
+pub fn game_id_of(folder: &Path) -> Option<String> {
+    peek(folder).map(|p| p.id)
 }
 
 /// Is `tag` a game of `host_dir`: a valid name, a folder holding a
 /// game.jsonl that names it?
 pub fn is_game(host_dir: &Path, tag: &str) -> Option<Name> {
     let name = Name::new("game id", tag).ok()?;
-    let folder = host_dir.join(name.as_str());
-    (game_id_of(&folder).as_deref() == Some(name.as_str())).then_some(name)
+    let folder = super::layout::HostDir::at(host_dir).game(&name);
+    (game_id_of(folder.root()).as_deref() == Some(name.as_str())).then_some(name)
 }
 
 /// Where the mail `m` goes. Tags are compared in lowercase (game ids are

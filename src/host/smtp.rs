@@ -21,10 +21,13 @@
 
 use super::config::{Security, ServerConfig};
 use super::Failure;
-use lettre::address::{Address, Envelope};
+use lettre::address::Address;
 use lettre::transport::smtp::authentication::{Credentials, Mechanism};
 use lettre::transport::smtp::client::{Certificate, SmtpConnection, TlsParameters};
+use lettre::transport::smtp::commands::{Data, Mail, Rcpt};
 use lettre::transport::smtp::extension::ClientId;
+use lettre::transport::smtp::extension::{Extension, MailBodyParameter, MailParameter};
+use lettre::transport::smtp::response::Response;
 use std::time::Duration;
 
 pub struct Smtp {
@@ -39,8 +42,16 @@ pub struct Smtp {
 /// tests of its bookkeeping; [`Smtp`] is the real one.
 pub trait Sender {
     /// Send `bytes` to one recipient. `Ok` carries the server's answer
-    /// ("2.0.0 Ok: queued as …").
-    fn send_to(&mut self, to: &str, bytes: &[u8]) -> Result<String, Failure>;
+    /// ("2.0.0 Ok: queued as …"). `at_end` is called once the whole mail
+    /// has been written to the server and only the final `.` that ends it
+    /// remains: from then on the server may take the mail whatever becomes
+    /// of this process (the outbox records it there).
+    fn send_to(
+        &mut self,
+        to: &str,
+        bytes: &[u8],
+        at_end: &mut dyn FnMut(),
+    ) -> Result<String, Failure>;
     /// `Some` once the server is known unreachable or the configuration
     /// wrong for the rest of this pass.
     fn down(&self) -> Option<&Failure>;
@@ -193,15 +204,18 @@ impl Sender for Smtp {
         self.down.as_ref()
     }
 
-    fn send_to(&mut self, to: &str, bytes: &[u8]) -> Result<String, Failure> {
+    fn send_to(
+        &mut self,
+        to: &str,
+        bytes: &[u8],
+        at_end: &mut dyn FnMut(),
+    ) -> Result<String, Failure> {
         if let Some(f) = &self.down {
             return Err(f.clone());
         }
         let rcpt: Address = to
             .parse()
             .map_err(|e| Failure::Permanent(format!("{to:?} is not a mail address: {e}")))?;
-        let envelope = Envelope::new(Some(self.from.clone()), vec![rcpt])
-            .map_err(|e| Failure::Permanent(format!("envelope for {to}: {e}")))?;
         let reusable = match self.conn.as_mut() {
             Some(c) => !c.has_broken() && c.test_connected(),
             None => false,
@@ -218,7 +232,14 @@ impl Sender for Smtp {
                 }
             },
         };
-        match conn.send(&envelope, bytes) {
+        let options = match mail_options(&conn, &self.from, &rcpt, bytes) {
+            Ok(o) => o,
+            Err(f) => {
+                self.conn = Some(conn);
+                return Err(f);
+            }
+        };
+        match transaction(&mut conn, &self.from, &rcpt, options, bytes, at_end) {
             Ok(r) => {
                 self.conn = Some(conn);
                 Ok(format!(
@@ -243,4 +264,67 @@ impl Sender for Smtp {
             }
         }
     }
+}
+
+/// The MAIL parameters a mail needs (8BITMIME for a body that is not
+/// ASCII, SMTPUTF8 for an address that is not), or why the server cannot
+/// take it (refused for good: sending it again would not help).
+fn mail_options(
+    conn: &SmtpConnection,
+    from: &Address,
+    to: &Address,
+    email: &[u8],
+) -> Result<Vec<MailParameter>, Failure> {
+    let mut options = Vec::new();
+    if !(from.to_string().is_ascii() && to.to_string().is_ascii()) {
+        if !conn.server_info().supports_feature(Extension::SmtpUtfEight) {
+            return Err(Failure::Permanent(format!(
+                "{to}: an address that is not ASCII, and the server does not offer SMTPUTF8"
+            )));
+        }
+        options.push(MailParameter::SmtpUtfEight);
+    }
+    if !email.is_ascii() {
+        if !conn.server_info().supports_feature(Extension::EightBitMime) {
+            return Err(Failure::Permanent(
+                "a mail that is not ASCII, and the server does not offer 8BITMIME".into(),
+            ));
+        }
+        options.push(MailParameter::Body(MailBodyParameter::EightBitMime));
+    }
+    Ok(options)
+}
+
+/// One SMTP transaction (MAIL, RCPT, DATA, the mail), as lettre's own
+/// `send` makes it, with `at_end` called between the mail's last byte and
+/// the final `.`: the moment after which the server may keep the mail
+/// even if this process dies. A failure aborts the connection.
+fn transaction(
+    conn: &mut SmtpConnection,
+    from: &Address,
+    to: &Address,
+    options: Vec<MailParameter>,
+    email: &[u8],
+    at_end: &mut dyn FnMut(),
+) -> Result<Response, lettre::transport::smtp::Error> {
+    let mut body = Some(email);
+    let mut at_end = Some(at_end);
+    let parts = std::iter::from_fn(move || match body.take() {
+        Some(b) => Some(b),
+        None => {
+            if let Some(f) = at_end.take() {
+                f();
+            }
+            None
+        }
+    });
+    let r = conn
+        .command(Mail::new(Some(from.clone()), options))
+        .and_then(|_| conn.command(Rcpt::new(to.clone(), vec![])))
+        .and_then(|_| conn.command(Data))
+        .and_then(|_| conn.message_iter(parts));
+    if r.is_err() {
+        conn.abort();
+    }
+    r
 }

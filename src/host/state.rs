@@ -5,11 +5,13 @@
 //! Written atomically, by whoever holds the game's lock. No secret is ever
 //! put in it.
 
+use super::layout::HostDir;
 use crate::error::{Error, Result};
 use crate::names::Name;
 use crate::store::write::{self, Durability};
 use serde::{Deserialize, Serialize};
-use std::path::{Path, PathBuf};
+use std::collections::BTreeMap;
+use std::path::Path;
 
 /// One mail in or out, for the status page.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -57,6 +59,35 @@ pub struct GameState {
     /// the moderator; cleared by the next pass that succeeds.
     #[serde(default)]
     pub due_problem: Option<String>,
+    /// The game's turn when the host last accounted for its resolutions:
+    /// a game found further on was resolved where no log line said so (a
+    /// pass killed after the commit, or `herald resolve` by hand), and the
+    /// host logs it then. `None` before the host first opened the game.
+    #[serde(default)]
+    pub turn_logged: Option<u32>,
+    /// Password checks per player in the last hour, and who was told.
+    #[serde(default)]
+    pub guard: Guard,
+    /// When each address not a player's own was last sent a refusal (at
+    /// most one an hour), Unix seconds; entries older than an hour are
+    /// dropped.
+    #[serde(default)]
+    pub refusals_to: BTreeMap<String, i64>,
+}
+
+/// What the host keeps to make guessing passwords cost the guesser.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Guard {
+    /// Per player: when a password of theirs was checked for a mail from
+    /// another address than theirs, in the last hour (Unix seconds).
+    #[serde(default)]
+    pub checks: BTreeMap<String, Vec<i64>>,
+    /// Per player: when the moderator was last told of a flood.
+    #[serde(default)]
+    pub told: BTreeMap<String, i64>,
+    /// Per player: when a mail past the budget was last answered.
+    #[serde(default)]
+    pub answered: BTreeMap<String, i64>,
 }
 
 /// The game as the host last read it.
@@ -119,19 +150,10 @@ pub struct ReminderSent {
     pub at: String,
 }
 
-/// The host's state folder in `host_dir`.
-pub fn folder(host_dir: &Path) -> PathBuf {
-    host_dir.join("state")
-}
-
-fn file(host_dir: &Path, game: &Name) -> PathBuf {
-    folder(host_dir).join(format!("{}.json", game.as_str()))
-}
-
 impl GameState {
     /// `DIR/state/<game>.json`, or the default when there is none.
     pub fn load(host_dir: &Path, game: &Name) -> Result<GameState> {
-        let p = file(host_dir, game);
+        let p = HostDir::at(host_dir).game_state(game);
         match std::fs::read(&p) {
             Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
                 Error::refused(format!(
@@ -146,9 +168,9 @@ impl GameState {
 
     /// Write it atomically.
     pub fn save(&self, host_dir: &Path, game: &Name) -> Result<()> {
-        let p = file(host_dir, game);
-        let dir = folder(host_dir);
-        std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+        let host = HostDir::at(host_dir);
+        let p = host.game_state(game);
+        write::create_dir(&host.state())?;
         let mut bytes = serde_json::to_vec_pretty(self).expect("state serialises");
         bytes.push(b'\n');
         write::atomic(&p, &bytes, Durability::Synced)

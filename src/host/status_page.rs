@@ -5,6 +5,7 @@
 //! error texts, a game file's id) is escaped: the page runs no script and
 //! loads nothing.
 
+use super::layout::HostDir;
 use super::outbox::{self, Refusal};
 use super::state::{GameState, MailNote};
 use crate::error::Result;
@@ -70,7 +71,7 @@ pub fn page(
                 outcome: s.and_then(|s| s.outcome.clone()),
                 last_in: st.last_in.clone(),
                 last_out: st.last_out.clone(),
-                refused: outbox::refusals(&host_dir.join(name.as_str()).join("outbox")),
+                refused: outbox::refusals(&HostDir::at(host_dir).game(name).outbox()),
                 problems,
             }
         })
@@ -95,9 +96,10 @@ pub fn write(
     let p = page(host_dir, games, host_problems, now);
     let mut json = serde_json::to_vec_pretty(&p).expect("the page serialises");
     json.push(b'\n');
-    write::atomic(&host_dir.join("index.json"), &json, Durability::Replaceable)?;
+    let host = HostDir::at(host_dir);
+    write::atomic(&host.status_json(), &json, Durability::Replaceable)?;
     write::atomic(
-        &host_dir.join("index.html"),
+        &host.status_html(),
         html(&p).as_bytes(),
         Durability::Replaceable,
     )
@@ -125,7 +127,7 @@ fn note(n: &Option<MailNote>) -> String {
         None => "—".into(),
         Some(n) => format!(
             "{}<br>{}<br>{}<br><small>{}</small>",
-            escape(&n.at),
+            escape(&crate::time::shown(&n.at)),
             escape(&n.who),
             escape(&n.what),
             escape(&n.message_id)
@@ -158,7 +160,7 @@ pub fn html(p: &Page) -> String {
          .bad {{ color: #a00; }}\n</style>\n</head>\n<body>\n\
          <h1>herald host</h1>\n<p>Written {gen}. {n} games; {problems} with problems; {refused} refused mails.</p>\n",
         n = p.games.len(),
-        gen = escape(&p.generated),
+        gen = escape(&crate::time::shown(&p.generated)),
     );
     if !p.host_problems.is_empty() {
         h.push_str("<h2 class=\"bad\">Problems of the host</h2>\n<ul>\n");
@@ -213,7 +215,11 @@ pub fn html(p: &Page) -> String {
              <td>{state}</td><td>{last_in}</td><td>{last_out}</td><td>{refused}</td><td>{problems}</td></tr>",
             id = escape(&g.id),
             title = escape(g.title.as_deref().unwrap_or("—")),
-            deadline = escape(g.deadline.as_deref().unwrap_or("none")),
+            deadline = escape(
+                &g.deadline
+                    .as_deref()
+                    .map_or("none".to_string(), crate::time::shown)
+            ),
             last_in = note(&g.last_in),
             last_out = note(&g.last_out),
         );

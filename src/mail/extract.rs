@@ -1,8 +1,17 @@
-//! Finding the order file in a mail as players' mail programs write it.
+//! Finding the order form in whatever a person wrote around it.
 //!
 //! One entry point, [`order_text`]: every text in the mail that may hold an
-//! order file ([`order_texts`]), the one to check chosen, or why there is
-//! none. What it undoes or sees through (README, "Running games by mail"):
+//! order file ([`order_texts`]), the one filled form in them ([`forms`]),
+//! or why there is none. The form is the run of lines from its first key
+//! (`game = …`) to the `]` that closes `orders`; only those lines are
+//! checked, so a greeting above it, a sign-off below it (`Thanks!`,
+//! `Cheers`, `Regards`, a name, a signature with or without `-- `, a
+//! disclaimer, "Sent from my iPhone"), a quoted report above or below it
+//! and forwarded headers are left out, and only what lies inside the form
+//! and is wrong is refused. The player's own lines outside the form are
+//! handed back ([`Candidate::outside`]) so the acknowledgement can name
+//! those that read as orders. What else it undoes or sees through (README,
+//! "Running games by mail"):
 //!
 //! - `format=flowed` plain text (RFC 3676, the default of Thunderbird and
 //!   Apple Mail): soft line breaks are joined again (with `DelSp=yes` the
@@ -14,22 +23,24 @@
 //! - Replies that quote the report (Gmail and Outlook put the reply on top,
 //!   Thunderbird may put it below): the player's own lines and the quoted
 //!   ones are read apart. Quoted are lines starting with `>`, the line that
-//!   introduces them (`On … wrote:`), and everything from an Outlook header
-//!   (`-----Original Message-----`, `____` then `From:`, or `From:` then
-//!   `Sent:`) down. The player's own text is tried first; a quoted form is
-//!   used only if its password was filled in (a form filled inside the
-//!   quote). A blank form (empty password) is never checked against the
-//!   game, so it never gets "wrong password": the player is told their
-//!   form has no password, or that only the quoted blank form was found.
-//! - A signature (below a `-- ` line) and the lines phones add at the end
-//!   (`Sent from my iPhone`, `Get Outlook for Android`) are left out.
+//!   introduces them (`On … wrote:`), and everything from an Outlook or
+//!   forward header (`-----Original Message-----`, `____` then `From:`, or
+//!   `From:` then `Sent:`/`Date:`) down. The player's own text is tried
+//!   first; a quoted form is used only if its password was filled in (a
+//!   form filled inside the quote). A blank form (empty password) is never
+//!   checked against the game, so it never gets "wrong password": the
+//!   player is told their form has no password, or that only the quoted
+//!   blank form was found.
+//! - A phone's typing inside the form: curly quotes (“ ” ‘ ’ „ « ») read as
+//!   straight ones, a key's capital (`Game =`) as small; non-breaking
+//!   spaces are read as spaces by the order-file reader.
 //!
 //! A line a mail program hard-wrapped inside an order (no `format=flowed`)
 //! is not rejoined: which character the wrap replaced cannot be known. The
 //! order-file reader says exactly that (`orders::slips`). Line numbers in
 //! errors count lines of the text as read here, from its top.
 
-use crate::orders::{OrderFile, FORM_MARKER};
+use crate::orders::{meant_key, FORM_MARKER, KEYS};
 use mail_parser::{Message, MessagePart, MimeHeaders};
 
 /// HTML larger than this is not rendered (bytes; an Outlook HTML reply that
@@ -47,10 +58,25 @@ pub struct Candidate {
     pub place: String,
     /// The text as herald reads it: decoded, unwrapped, the other part's
     /// lines (quoted or own) left empty so line numbers stay those of the
-    /// mail's text.
+    /// mail's text. Once [`order_text`] has chosen it, only the form's
+    /// lines are left ([`Form::text`]).
     pub text: String,
     /// Quoted from an earlier mail, not written by the player.
     pub quoted: bool,
+    /// The player's own lines outside the chosen form, for the
+    /// acknowledgement: the caller names those that read as orders.
+    pub outside: Vec<Outside>,
+}
+
+/// A line of the player's own text outside the order form.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outside {
+    /// 1-based, counted as in [`Candidate::text`].
+    pub line: usize,
+    pub text: String,
+    /// Where it stands: "above the form", "below the form", "between the
+    /// form's lines".
+    pub place: &'static str,
 }
 
 /// Every text in the mail that may hold an order file, in the order they
@@ -89,6 +115,7 @@ pub fn order_texts(m: &Message) -> Vec<Candidate> {
                 place: how.to_string(),
                 text: own,
                 quoted: false,
+                outside: Vec::new(),
             });
         }
         if quoted.trim() != "" {
@@ -96,6 +123,7 @@ pub fn order_texts(m: &Message) -> Vec<Candidate> {
                 place: format!("the text quoted in {how}"),
                 text: quoted,
                 quoted: true,
+                outside: Vec::new(),
             });
         }
     }
@@ -117,6 +145,7 @@ pub fn order_texts(m: &Message) -> Vec<Candidate> {
                 place: format!("attachment {name}"),
                 text: t.replace("\r\n", "\n"),
                 quoted: false,
+                outside: Vec::new(),
             });
         }
     }
@@ -124,46 +153,417 @@ pub fn order_texts(m: &Message) -> Vec<Candidate> {
     out
 }
 
-/// The text to check against the game, or why there is none (a sentence
-/// for the reply; the caller names the mail).
+/// The order form to check against the game, or why there is none (a
+/// sentence for the reply; the caller names the mail).
+///
+/// The form is found in whatever the player wrote around it ([`forms`]):
+/// its lines, from the first key (`game =`) to the `]` that closes
+/// `orders`, are checked; every other line is left out (kept empty, so
+/// line numbers stay the text's). A filled form (its password written) in
+/// the player's own text wins, then one filled inside a quote; two
+/// different filled forms in one text are refused, since herald cannot
+/// know which is meant.
 pub fn order_text(m: &Message) -> Result<Candidate, String> {
     let texts = order_texts(m);
-    let parsed: Vec<Option<OrderFile>> = texts
-        .iter()
-        .map(|c| OrderFile::parse("", &c.text).ok())
-        .collect();
-    let filled = |f: &Option<OrderFile>| f.as_ref().is_some_and(|f| !f.password.is_empty());
-    if let Some(i) = parsed.iter().position(filled) {
-        return Ok(texts[i].clone());
+    let found: Vec<Vec<Form>> = texts.iter().map(|c| forms(&c.text)).collect();
+    let pick = |i: usize, f: &Form| {
+        let c = &texts[i];
+        Candidate {
+            place: c.place.clone(),
+            text: f.text(&c.text),
+            quoted: c.quoted,
+            outside: if c.quoted {
+                Vec::new()
+            } else {
+                f.outside(&c.text, &found[i])
+            },
+        }
+    };
+    for quoted in [false, true] {
+        for (i, c) in texts.iter().enumerate() {
+            if c.quoted != quoted {
+                continue;
+            }
+            let filled: Vec<&Form> = found[i].iter().filter(|f| f.filled).collect();
+            let Some(first) = filled.first() else {
+                continue;
+            };
+            let mine = first.text(&c.text);
+            let same = filled[1..]
+                .iter()
+                .filter(|f| same_form(&f.text(&c.text), &mine))
+                .count();
+            if same + 1 < filled.len() {
+                let at: Vec<String> = filled
+                    .iter()
+                    .map(|f| format!("line {}", f.first + 1))
+                    .collect();
+                return Err(format!(
+                    "{} holds {} different filled order forms ({}), and herald cannot tell which one you mean: send one form only",
+                    c.place,
+                    filled.len(),
+                    at.join(", ")
+                ));
+            }
+            return Ok(pick(i, first));
+        }
     }
-    // A form the player wrote but got wrong: its errors are the answer.
-    if let Some(i) = texts
+    // A form the player wrote without a password line: the reader names
+    // what is missing.
+    for (i, c) in texts.iter().enumerate() {
+        if c.quoted {
+            continue;
+        }
+        if let Some(f) = found[i].iter().find(|f| !f.has_password) {
+            return Ok(pick(i, f));
+        }
+    }
+    if texts
         .iter()
-        .zip(&parsed)
-        .position(|(c, f)| f.is_none() && !c.quoted && looks_like_orders(&c.text))
+        .zip(&found)
+        .any(|(c, f)| !c.quoted && !f.is_empty())
     {
-        return Ok(texts[i].clone());
+        return Err("the order form in this mail has no password (password = \"\"), so nothing was checked: write the password the moderator sent you between the quotes and send it again".into());
     }
-    if let Some(i) = parsed.iter().position(Option::is_some) {
-        return Err(if texts[i].quoted {
-            "the only order form in this mail is the blank one quoted from your report (its password is empty), so nothing was checked: fill in your password and orders, above the quoted report or in it, and send it again".into()
-        } else {
-            "the order form in this mail has no password (password = \"\"), so nothing was checked: write the password the moderator sent you between the quotes and send it again".into()
-        });
+    if found.iter().any(|f| !f.is_empty()) {
+        return Err("the only order form in this mail is the blank one quoted from your report (its password is empty), so nothing was checked: fill in your password and orders, above the quoted report or in it, and send it again".into());
     }
-    if let Some(c) = texts.iter().find(|c| looks_like_orders(&c.text)) {
-        return Ok(c.clone());
-    }
-    Err("no order file found in this mail; reply to your report keeping the part from `----- ORDERS` down, or attach the order file as text".into())
+    Err("no order form found in this mail (the lines from `game = …` to the `]` that closes `orders`): reply to your report with its form filled in, or attach the order file as text".into())
+}
+
+/// Two forms the same but for spaces: a form pasted twice is one form.
+fn same_form(a: &str, b: &str) -> bool {
+    a.split_whitespace().eq(b.split_whitespace())
 }
 
 /// Does a text look like an order file at all (rather than a greeting)?
 pub fn looks_like_orders(t: &str) -> bool {
-    t.contains(FORM_MARKER) || (t.contains("game") && t.contains("player") && t.contains("orders"))
+    t.contains(FORM_MARKER) || !forms(t).is_empty()
+}
+
+/// An order form found in a text: its lines, 0-based and inclusive.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Form {
+    pub first: usize,
+    pub last: usize,
+    /// Lines between its keys that are not part of it (a player's words
+    /// between `password` and `orders`, say): left out like the rest.
+    pub gaps: Vec<usize>,
+    /// It has a `password` line.
+    pub has_password: bool,
+    /// Its password is written in (not `""`).
+    pub filled: bool,
+}
+
+impl Form {
+    /// `text` with only this form's lines kept (the others empty, so line
+    /// numbers stay), and in them what phones and word processors change
+    /// undone: curly quotes made straight, a key's capital (`Game =`, a
+    /// phone's capital at a line's start) made small.
+    pub fn text(&self, text: &str) -> String {
+        let mut out = String::with_capacity(text.len());
+        // Lines below the form are not kept at all: line numbers count
+        // from the top.
+        for (i, line) in text.split('\n').enumerate().take(self.last + 1) {
+            if i >= self.first && !self.gaps.contains(&i) {
+                out.push_str(&tidy_line(line));
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    /// The player's lines outside this form and outside every other form
+    /// found (blank forms, a quoted report's): neither blank nor comments.
+    fn outside(&self, text: &str, all: &[Form]) -> Vec<Outside> {
+        let within = |f: &Form, i: usize| i >= f.first && i <= f.last && !f.gaps.contains(&i);
+        text.split('\n')
+            .enumerate()
+            .filter(|(i, _)| !all.iter().any(|f| within(f, *i)))
+            .filter(|(_, l)| {
+                let t = l.trim();
+                !t.is_empty() && !t.starts_with('#')
+            })
+            .take(MAX_OUTSIDE)
+            .map(|(i, l)| Outside {
+                line: i + 1,
+                text: l.trim().to_string(),
+                place: if i > self.last {
+                    "below the form"
+                } else if i < self.first {
+                    "above the form"
+                } else {
+                    "between the form's lines"
+                },
+            })
+            .collect()
+    }
+}
+
+/// At most this many lines of words between two keys of one form.
+pub const MAX_GAP: usize = 3;
+
+/// At most this many lines outside the form are looked at (a whole report
+/// pasted unquoted below the form has about 300).
+pub const MAX_OUTSIDE: usize = 400;
+
+/// Curly quotes as straight ones, an order-file key's capitals as small
+/// letters; nothing else changed.
+fn tidy_line(line: &str) -> String {
+    let mut s: String = line
+        .chars()
+        .map(|c| match c {
+            c if dquote(c) => '"',
+            c if squote(c) => '\'',
+            c => c,
+        })
+        .collect();
+    let lead = s.len() - s.trim_start().len();
+    let word_end = s[lead..]
+        .find(|c: char| !c.is_ascii_alphabetic())
+        .map_or(s.len(), |e| lead + e);
+    let word = s[lead..word_end].to_ascii_lowercase();
+    if KEYS.contains(&word.as_str()) && s[word_end..].trim_start().starts_with(['=', ':']) {
+        s.replace_range(lead..word_end, &word);
+    }
+    s
+}
+
+/// Double quotes as mail programs write them: any of these ends a string
+/// any of them opened (a phone's “…”, a German „…“).
+fn dquote(c: char) -> bool {
+    matches!(
+        c,
+        '"' | '“' | '”' | '„' | '‟' | '″' | '〝' | '〞' | '＂' | '«' | '»'
+    )
+}
+
+/// Single quotes likewise.
+fn squote(c: char) -> bool {
+    matches!(c, '\'' | '‘' | '’' | '‚' | '‛')
+}
+
+/// The key a line starts with (`game = …`, `Orders = [`, `password: "…"`,
+/// `pasword = …`), if it is an order-file line at all: a key (or a word
+/// plainly meant as one) then `=`; or one of the five keys then `:` and a
+/// value (so a heading such as `Orders:` is prose).
+fn key_line(line: &str) -> Option<&'static str> {
+    let t = line.trim_start_matches(blank);
+    let end = t
+        .find(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '-' | '"' | '\'')))
+        .unwrap_or(t.len());
+    let (word, rest) = t.split_at(end);
+    if word.is_empty() || word.len() > 20 {
+        return None;
+    }
+    let rest = rest.trim_start_matches(blank);
+    let lower = word.to_lowercase();
+    let exact = KEYS.iter().copied().find(|k| *k == lower);
+    if rest.starts_with('=') {
+        return exact.or_else(|| meant_key(word));
+    }
+    let value = rest.strip_prefix(':')?.trim_start();
+    let valued =
+        value.starts_with(|c: char| c == '[' || dquote(c) || squote(c) || c.is_ascii_digit());
+    exact.filter(|_| valued)
+}
+
+/// Spaces as mail programs write them: non-breaking, narrow and zero-width
+/// ones, a byte-order mark (iOS puts one before quoted text).
+fn blank(c: char) -> bool {
+    matches!(
+        c,
+        ' ' | '\t' | '\u{a0}' | '\u{2000}'
+            ..='\u{200d}' | '\u{202f}' | '\u{205f}' | '\u{2060}' | '\u{3000}' | '\u{feff}'
+    )
+}
+
+/// Where the value of the key on line `at` ends: the line of the `]` that
+/// closes a list (a `]` after a quote, a comma, the `[` or at a line's
+/// start; quoted text and comments skipped), or of the quotes that close a
+/// multi-line string; else `at`. A list never closed ends at its last line
+/// that starts with a quote, before the next key.
+fn value_end(lines: &[&str], at: usize) -> usize {
+    let line = lines[at];
+    let Some(eq) = line.find(['=', ':']) else {
+        return at;
+    };
+    let value = line[eq + 1..].trim_start_matches(blank);
+    for delim in ["\"\"\"", "'''"] {
+        if let Some(rest) = value.strip_prefix(delim) {
+            if rest.contains(delim) {
+                return at;
+            }
+            return (at + 1..lines.len())
+                .find(|&j| lines[j].contains(delim))
+                .unwrap_or(at);
+        }
+    }
+    let Some(open) = value.strip_prefix('[') else {
+        return at;
+    };
+    let mut last_quoted = at;
+    let mut j = at;
+    let mut text = open;
+    // Inside a string a line ended in (`Some(single)`): a mail program
+    // wrapped the order there, and the next line goes on inside it.
+    let mut open_string: Option<bool> = None;
+    loop {
+        // The next key ends the list (even in a string left open, so a
+        // text of unclosed lists is read in linear time).
+        if j > at && key_line(text).is_some() {
+            break;
+        }
+        if j > at
+            && open_string.is_none()
+            && text
+                .trim_start()
+                .starts_with(|c: char| dquote(c) || squote(c))
+        {
+            last_quoted = j;
+        }
+        // One line: strings, comments, brackets.
+        let mut chars = text.chars();
+        let mut prev = if j == at { '[' } else { '\n' };
+        loop {
+            if let Some(single) = open_string {
+                let mut escaped = false;
+                let mut closed = false;
+                for d in chars.by_ref() {
+                    if escaped {
+                        escaped = false;
+                    } else if d == '\\' && !single {
+                        escaped = true;
+                    } else if (single && squote(d)) || (!single && dquote(d)) {
+                        closed = true;
+                        break;
+                    }
+                }
+                if !closed {
+                    break;
+                }
+                open_string = None;
+                prev = '"';
+            }
+            let Some(c) = chars.next() else { break };
+            if dquote(c) || squote(c) {
+                open_string = Some(squote(c));
+                continue;
+            }
+            match c {
+                '#' => break,
+                ']' if matches!(prev, '"' | ',' | '[' | '\n') => return j,
+                c if c.is_whitespace() => {}
+                c => prev = c,
+            }
+        }
+        j += 1;
+        if j >= lines.len() {
+            break;
+        }
+        text = lines[j];
+    }
+    last_quoted
+}
+
+/// Every order form in a text: a run of lines starting at a key line,
+/// through key lines (each with its value, a list running to its `]`),
+/// blank lines and comments, up to the first other line or a key given a
+/// second time (the next form). A few lines of words between two keys of
+/// one form (at most [`MAX_GAP`], the next key not given yet) are a gap,
+/// not its end. A run counts if it has `orders` or two keys: one stray
+/// `name = …` in a signature is not a form.
+pub fn forms(text: &str) -> Vec<Form> {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        if key_line(lines[i]).is_none() {
+            i += 1;
+            continue;
+        }
+        let first = i;
+        let mut keys: Vec<&str> = Vec::new();
+        let mut last = i;
+        let mut password: Option<usize> = None;
+        let mut gaps = Vec::new();
+        let mut j = i;
+        while j < lines.len() {
+            if let Some(k) = key_line(lines[j]) {
+                if keys.contains(&k) {
+                    break;
+                }
+                keys.push(k);
+                if k == "password" {
+                    password = Some(j);
+                }
+                last = value_end(&lines, j).max(j);
+                j = last + 1;
+                continue;
+            }
+            let t = lines[j].trim();
+            if t.is_empty() || t.starts_with('#') {
+                j += 1;
+                continue;
+            }
+            // Words between two keys of the form: the next key, if it
+            // comes soon and is one not given yet, goes on with it.
+            let mut words = Vec::new();
+            let mut k = j;
+            while k < lines.len()
+                && k < j + 4 * (MAX_GAP + 1)
+                && words.len() <= MAX_GAP
+                && key_line(lines[k]).is_none()
+            {
+                if !lines[k].trim().is_empty() {
+                    words.push(k);
+                }
+                k += 1;
+            }
+            match lines.get(k).and_then(|l| key_line(l)) {
+                Some(next) if words.len() <= MAX_GAP && !keys.contains(&next) => {
+                    gaps.extend(words);
+                    j = k;
+                }
+                _ => break,
+            }
+        }
+        gaps.retain(|&g| g < last);
+        if keys.contains(&"orders") || keys.len() >= 2 {
+            out.push(Form {
+                first,
+                last,
+                gaps,
+                has_password: password.is_some(),
+                filled: password.is_some_and(|p| password_written(lines[p])),
+            });
+            i = last + 1;
+        } else {
+            i = first + 1;
+        }
+    }
+    out
+}
+
+/// Is the password on this line written in (`password = "k7ud-…"`, or
+/// unquoted), not left `""`?
+fn password_written(line: &str) -> bool {
+    let Some(eq) = line.find(['=', ':']) else {
+        return false;
+    };
+    let v = line[eq + 1..].trim();
+    let v = match v.chars().next() {
+        Some(q) if dquote(q) || squote(q) => v[q.len_utf8()..]
+            .split(|c: char| dquote(c) || squote(c))
+            .next()
+            .unwrap_or(""),
+        _ => v.split('#').next().unwrap_or(""),
+    };
+    !v.trim().is_empty()
 }
 
 /// A body part as text: `format=flowed` undone, HTML rendered, CR LF as LF.
-fn part_text(p: &MessagePart) -> Option<String> {
+pub fn part_text(p: &MessagePart) -> Option<String> {
     let raw = p.text_contents()?;
     if p.is_text_html() {
         return Some(html_text(raw));
@@ -275,6 +675,8 @@ fn outlook_header(lines: &[&str], i: usize) -> bool {
     };
     let lower = t.to_ascii_lowercase();
     (lower.contains("original message") && t.starts_with("---"))
+        || (lower.contains("forwarded message") && t.starts_with("---"))
+        || lower == "begin forwarded message:"
         || (t.len() >= 8
             && t.chars().all(|c| c == '_' || c == '─' || c == '-')
             && near(i + 1, 3, &["From:"]))

@@ -24,6 +24,26 @@ pub struct Letter {
 const HEAD: u64 = 16 * 1024;
 
 /// The mailbox's mails; `known` tells a mail read before by its bytes.
+/// Open a file to read mail from, refusing anything but a regular file
+/// (a FIFO or a device would block or never end): opened without blocking,
+/// then its type checked.
+fn open_regular(path: &Path) -> Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let f = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(|e| Error::io(path, e))?;
+    let meta = f.metadata().map_err(|e| Error::io(path, e))?;
+    if !meta.is_file() {
+        return Err(Error::usage(format!(
+            "{}: not a regular file (a FIFO, a device or a socket); give inbox a Maildir folder or an mbox file",
+            path.display()
+        )));
+    }
+    Ok(f)
+}
+
 pub fn read(path: &Path, known: impl Fn(&[u8]) -> bool) -> Result<Vec<Letter>> {
     let mut out = Vec::new();
     let mut new = 0;
@@ -58,7 +78,7 @@ pub fn read(path: &Path, known: impl Fn(&[u8]) -> bool) -> Result<Vec<Letter>> {
         // arrival order, and the same on every machine.
         files.sort_by_key(|p| p.file_name().map(|n| n.to_os_string()));
         for p in files {
-            let f = std::fs::File::open(&p).map_err(|e| Error::io(&p, e))?;
+            let f = open_regular(&p)?;
             let len = f.metadata().map(|m| m.len()).unwrap_or(0);
             let too_big = len > limits::MAIL;
             let mut raw = Vec::new();
@@ -79,7 +99,7 @@ pub fn read(path: &Path, known: impl Fn(&[u8]) -> bool) -> Result<Vec<Letter>> {
             }
         }
     } else {
-        let f = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+        let f = open_regular(path)?;
         let it = mail_parser::mailbox::mbox::MessageIterator::new(std::io::BufReader::new(f));
         for (i, m) in it.enumerate() {
             let m = m.map_err(|e| Error::io(path, e))?;

@@ -183,7 +183,7 @@ pub fn normalise(text: &str) -> String {
 }
 
 /// `key` written nearly right: the key meant, if it is plain which.
-fn meant_key(key: &str) -> Option<&'static str> {
+pub fn meant_key(key: &str) -> Option<&'static str> {
     let k = key.trim().to_ascii_lowercase();
     let k = k.trim_matches(['"', '\'']);
     let synonym = match k {

@@ -83,6 +83,16 @@ fn envelope(g: &Loaded, f: &Submitted) -> std::result::Result<(OrderFile, Seat),
     Ok((of, seat))
 }
 
+/// The refusal of an order file (`name`, its password on `line`) whose
+/// password is not `player`'s.
+pub fn wrong_password(name: &str, line: usize, player: &str) -> Problem {
+    Problem::at(
+        name,
+        line,
+        format!("wrong password for {player}; nothing from this file is used"),
+    )
+}
+
 /// An order file that passed every check.
 struct Checked {
     seat: Seat,
@@ -189,14 +199,7 @@ fn check_file(
     let name = f.name.as_str();
     let refused = |p: Problem| Err(vec![p]);
     if verdict == Some(false) {
-        return refused(Problem::at(
-            name,
-            of.lines.password,
-            format!(
-                "wrong password for {}; nothing from this file is used",
-                of.player
-            ),
-        ));
+        return refused(wrong_password(name, of.lines.password, &of.player));
     }
     if of.turn != head.turn {
         let why = if of.turn < head.turn {

@@ -37,6 +37,32 @@ pub struct MailForm {
     pub png: bool,
 }
 
+/// Does the game folder miss something that follows from its game file:
+/// what [`finish`] would do? (An interrupted command's reports, mails,
+/// clearing or trimming.) Reads only file names and `done`.
+pub fn unfinished(store: &Store, g: &Loaded) -> Result<bool> {
+    let dir = &store.dir;
+    let head = g.head();
+    let turn = head.turn;
+    let done = std::fs::read_to_string(dir.reports_done(turn)).ok();
+    if done.as_deref().map(str::trim) != Some(g.record.chain_head()) {
+        return Ok(true);
+    }
+    let names = g.player_names()?;
+    let whole = names
+        .iter()
+        .all(|n| FORMS.iter().all(|ext| dir.report(turn, n, ext).exists()));
+    let later = dir.report_dir(turn + 1).exists();
+    let resolved_orders = turn > 0 && dir.orders_dir(turn - 1).exists();
+    let untrimmed = turn > 0
+        && names.iter().any(|n| {
+            ["json", "svg", "html", "png"]
+                .iter()
+                .any(|ext| dir.report(turn - 1, n, ext).exists())
+        });
+    Ok(!whole || later || resolved_orders || untrimmed)
+}
+
 /// Complete the derived files of the current turn. `now` dates the report
 /// mails; without it none are queued (a conversion). Returns whether
 /// anything was missing (an interrupted command completed now).
@@ -78,6 +104,18 @@ pub fn finish_rendered(
     let previous = std::fs::read_to_string(&done).ok();
     let mut completed = false;
     let names = g.player_names()?;
+    // The previous turn keeps its text report only: trimmed first, so that
+    // a disk near full has the room for this turn's.
+    if turn > 0 {
+        for name in &names {
+            for ext in ["json", "svg", "html", "png"] {
+                let p = dir.report(turn - 1, name, ext);
+                if p.exists() {
+                    let _ = std::fs::remove_file(&p);
+                }
+            }
+        }
+    }
     // An undo gives back a file whose `done` still stands, but whose
     // reports were trimmed to their text: every form must be there too.
     let whole = names
@@ -112,15 +150,12 @@ pub fn finish_rendered(
                 .enumerate()
                 .map(|(seat, (r, png))| report_mail_png(g, seat, r, now, png))
                 .collect::<Result<_>>()?;
-            let files: Vec<(PathBuf, Vec<u8>)> = mails
-                .into_iter()
-                .flatten()
-                .map(|(digest, mail)| (dir.outbox_mail(&digest), mail))
-                .collect();
-            if let Some((first, _)) = files.first() {
-                dir.ensure_parent(first)?;
-                write::atomic_synced_all(&dir.outbox(), &files)?;
-            }
+            // Queued by Message-ID: a mail the outbox sent already (a
+            // report completed again after a crash) is not queued again.
+            crate::store::outbox::queue_all(
+                &dir.outbox_dir(),
+                mails.into_iter().flatten().collect(),
+            )?;
         }
         write::atomic(
             &done,
@@ -137,17 +172,6 @@ pub fn finish_rendered(
     if turn > 0 && dir.orders_dir(turn - 1).exists() {
         orders::clear(dir, turn - 1)?;
         completed = true;
-    }
-    // The previous turn keeps its text report only.
-    if turn > 0 {
-        for name in g.player_names()? {
-            for ext in ["json", "svg", "html", "png"] {
-                let p = dir.report(turn - 1, &name, ext);
-                if p.exists() {
-                    let _ = std::fs::remove_file(&p);
-                }
-            }
-        }
     }
     Ok(completed)
 }
@@ -219,8 +243,7 @@ pub fn report_files(dir: &GameDir, g: &Loaded) -> Vec<PathBuf> {
 /// body, view.json and the HTML page (the board as SVG, the order composer
 /// and the form, for a browser) attached; the board as PNG only when the
 /// host asks ([`finish_with`]). `None` if the game has no address for
-/// them. Returns the outbox name (a digest of the Message-ID) and the
-/// bytes.
+/// them. Returns the Message-ID and the bytes.
 pub fn report_mail(g: &Loaded, seat: usize, r: &Rendered, now: &str) -> Option<(String, Vec<u8>)> {
     report_mail_png(g, seat, r, now, None).unwrap_or(None)
 }
@@ -314,5 +337,5 @@ fn report_mail_png(
         text: r.text.clone(),
         attachments,
     };
-    Ok(Some((eml::digest(&message_id), eml::build(&mail))))
+    Ok(Some((message_id, eml::build(&mail))))
 }

@@ -12,7 +12,6 @@ use crate::chain::witness::Receipt;
 use crate::error::Result;
 use crate::mail::eml::{self, Mail};
 use crate::mail::{extract, mailbox};
-use crate::store::write::{self, Durability};
 use crate::store::{orders, seen, Name};
 use mail_parser::MessageParser;
 use std::collections::BTreeSet;
@@ -37,6 +36,11 @@ pub enum Fate {
     },
     /// Read before (the same bytes): nothing done, no reply.
     AlreadyRead,
+    /// Not read: the player's budget of password checks for mails from
+    /// other addresses is spent for now ([`crate::auth::Guard`]).
+    Throttled {
+        player: String,
+    },
 }
 
 pub struct Read {
@@ -48,7 +52,8 @@ pub struct Read {
 
 /// Read every new mail of `mailbox` into the game; `now` dates the replies.
 pub fn run(game: &Path, mailbox: &Path, now: &str, wait: Duration) -> Result<Vec<Read>> {
-    let w = open_to_write(game, wait, now)?;
+    let mut w = open_to_write(game, wait, now)?;
+    w.complete(now)?;
     let mut done = seen::read(&w.store.dir)?;
     let letters = mailbox::read(mailbox, |raw| done.contains(&sha256_hex(raw)))?;
     let parser = MessageParser::default();
@@ -79,7 +84,7 @@ pub fn run(game: &Path, mailbox: &Path, now: &str, wait: Duration) -> Result<Vec
             });
             continue;
         }
-        let one = handle_one(
+        let one = match handle_one(
             &w,
             &mut done,
             &letter.raw,
@@ -87,7 +92,25 @@ pub fn run(game: &Path, mailbox: &Path, now: &str, wait: Duration) -> Result<Vec
             letter.too_big,
             now,
             &Options::default(),
-        )?;
+        ) {
+            Ok(one) => one,
+            // Mails read so far are done (stored, answered, recorded): say
+            // where it stopped, and exit 0; the rest wait for a re-run.
+            Err(e) if out.iter().any(|r: &Read| r.fate != Fate::AlreadyRead) => {
+                crate::error::warn(format!(
+                    "{}: {}; the mails before it are read and answered, the rest wait: {}run `herald inbox` again",
+                    letter.place,
+                    e.problems.join("; "),
+                    if e.problems.iter().any(|p| p.contains(crate::error::DISK_FULL)) {
+                        "free some space on the disk, then "
+                    } else {
+                        ""
+                    }
+                ));
+                break;
+            }
+            Err(e) => return Err(e),
+        };
         out.push(Read {
             place: letter.place.clone(),
             from: one.from,
@@ -100,12 +123,18 @@ pub fn run(game: &Path, mailbox: &Path, now: &str, wait: Duration) -> Result<Vec
 
 /// How [`handle_one`] answers: `herald inbox` uses the defaults (replies
 /// from the game's moderator address); the host sets its own.
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Copy, Default)]
 pub struct Options<'a> {
     /// The From of the reply (default: the game's moderator address).
     pub reply_from: Option<&'a str>,
     /// A paragraph added to a refusal (the host names its commands there).
     pub refused_note: Option<&'a str>,
+    /// Who may have passwords checked, how often (the host's budget);
+    /// `None`: every password is checked.
+    pub guard: Option<&'a dyn crate::auth::Guard>,
+    /// Whether the sender gets a reply for this fate (the host sends an
+    /// address no more than one refusal an hour); `None`: always.
+    pub may_reply: Option<&'a dyn Fn(&str, &Fate) -> bool>,
 }
 
 /// What became of one mail handed to [`handle_one`].
@@ -166,45 +195,44 @@ pub fn handle_one(
             reply: None,
         });
     }
-    let (fate, echo, receipt, subject) = match m {
-        None => (
-            Fate::Refused {
-                problems: vec!["not a mail message".into()],
-            },
-            Vec::new(),
-            None,
-            None,
-        ),
+    let (judged, subject) = match m {
+        None => (Judged::refused(vec!["not a mail message".into()]), None),
         Some(m) => {
             let date = m
                 .date()
                 .map(|d| d.to_rfc3339())
                 .unwrap_or_else(|| now.to_string());
             let label = format!(
-                "mail from {} ({date})",
-                if from.is_empty() { "?" } else { &from }
+                "mail from {} ({})",
+                if from.is_empty() { "?" } else { &from },
+                crate::time::shown(&date)
             );
-            let (fate, echo, receipt) = if too_big {
-                (
-                    Fate::Refused {
-                        problems: vec![format!(
-                            "{label}: too large (the limit is {} MiB); send the order file alone, as plain text",
-                            crate::store::limits::MAIL / (1024 * 1024)
-                        )],
-                    },
-                    Vec::new(),
-                    None,
-                )
+            let judged = if too_big {
+                Judged::refused(vec![format!(
+                    "{label}: too large (the limit is {} MiB); send the order file alone, as plain text",
+                    crate::store::limits::MAIL / (1024 * 1024)
+                )])
             } else {
-                judge(w, m, &label, &date, &from, &id, &digest, now)?
+                judge(w, m, &label, &date, &from, &id, &digest, now, opts)?
             };
-            (fate, echo, receipt, m.subject().map(str::to_string))
+            (judged, m.subject().map(str::to_string))
         }
     };
-    let reply = if from.is_empty() {
+    let Judged {
+        fate,
+        echo,
+        receipt,
+        notes,
+        store,
+    } = judged;
+    let answer = !from.is_empty() && opts.may_reply.is_none_or(|f| f(&from, &fate));
+    // The reply is queued before the orders are stored, and taken back if
+    // they cannot be: a reply saying ACCEPTED never waits in the outbox
+    // for orders that are not there (a full disk).
+    let reply = if !answer {
         None
     } else {
-        let mut text = reply_text(w, &fate, &echo, receipt.as_ref());
+        let mut text = reply_text(w, &fate, &echo, &notes, receipt.as_ref());
         if let (Fate::Refused { .. }, Some(note)) = (&fate, opts.refused_note) {
             text.push('\n');
             text.push_str(note);
@@ -220,6 +248,14 @@ pub fn handle_one(
             opts.reply_from,
         )?)
     };
+    if let Some((name, stored)) = store {
+        if let Err(e) = orders::put(&w.store.dir, &name, &stored) {
+            if let Some(r) = &reply {
+                let _ = std::fs::remove_file(r);
+            }
+            return Err(e);
+        }
+    }
     seen::add(&w.store.dir, &digest)?;
     done.insert(digest.clone());
     Ok(One {
@@ -267,18 +303,101 @@ pub fn queue_reply(
         text,
         attachments: Vec::new(),
     };
-    let p = w.store.dir.outbox_mail(&eml::digest(&message_id));
-    w.store.dir.ensure_parent(&p)?;
-    write::atomic(&p, &eml::build(&mail), Durability::Synced)?;
-    Ok(p)
+    let outbox = w.store.dir.outbox_dir();
+    // A reply the outbox has sent already is not queued again.
+    crate::store::outbox::queue(&outbox, &message_id, &eml::build(&mail))?;
+    Ok(outbox.mail(&crate::store::outbox::name_of(&message_id)))
+}
+
+/// What became of one mail's order file, for the reply.
+struct Judged {
+    fate: Fate,
+    /// The orders as herald read them.
+    echo: Vec<String>,
+    receipt: Option<Receipt>,
+    /// What the player should know besides: orders sent after the
+    /// deadline, lines outside the form that read as orders.
+    notes: Vec<String>,
+    /// The sealed orders to store: the caller stores them after queueing
+    /// the reply.
+    store: Option<(Name, orders::Stored)>,
+}
+
+impl Judged {
+    fn refused(problems: Vec<String>) -> Judged {
+        Judged {
+            fate: Fate::Refused { problems },
+            echo: Vec::new(),
+            receipt: None,
+            notes: Vec::new(),
+            store: None,
+        }
+    }
+}
+
+/// The player's lines outside the form that the game reads as orders (a
+/// list item's bullet, quotes and trailing comma taken off): named in the
+/// acknowledgement, since they are not used.
+fn ignored_orders(g: &super::Loaded, seat: usize, outside: &[extract::Outside]) -> Vec<String> {
+    let mut out = Vec::new();
+    for o in outside {
+        let t = o
+            .text
+            .trim_start_matches(['-', '*', '•', '>', ' '])
+            .trim_end_matches([',', ';', ' '])
+            .trim_matches(|c: char| c == '"' || c == '\'' || "“”‘’„".contains(c))
+            .trim();
+        if t.is_empty() || t.len() > 200 {
+            continue;
+        }
+        if g.rules.parse_order(&g.state, seat, t).is_ok() {
+            out.push(format!("line {} `{t}` ({})", o.line, o.place));
+            if out.len() == 10 {
+                break;
+            }
+        }
+    }
+    out
 }
 
 /// Find, check and (if good) store the order file in one mail. Also the
-/// orders as herald read them and the receipt, for the reply.
+/// orders as herald read them, the receipt and notes, for the reply, and
+/// the sealed orders to store (the caller stores them after queueing the
+/// reply).
 ///
-/// Long (about 115 lines): a mail's order file found, checked and stored in
-/// the order a killed run must find the files written.
-#[allow(clippy::type_complexity, clippy::too_many_arguments)]
+/// Long (about 115 lines): a mail's order file found, checked and sealed.
+
+/// Check the password of an order file through the guard, if there is
+/// one: `Err` is the fate of a file whose password is wrong or may not be
+/// checked now; `Ok(true)`: checked and right (not to be hashed again).
+fn guarded(
+    w: &Writing,
+    sub: &Submitted,
+    from: &str,
+    guard: Option<&dyn crate::auth::Guard>,
+) -> std::result::Result<bool, Fate> {
+    let Some(guard) = guard else {
+        return Ok(false);
+    };
+    let head = w.game.head();
+    let Ok(of) = crate::orders::OrderFile::parse(&sub.name, &sub.text) else {
+        return Ok(false);
+    };
+    let Some(seat) = head.player_index(&of.player).filter(|_| of.game == head.id) else {
+        return Ok(false);
+    };
+    match guard.check(&of.player, from, &of.password, &head.players[seat].password) {
+        crate::auth::Verdict::Right => Ok(true),
+        crate::auth::Verdict::Wrong => Err(Fate::Refused {
+            problems: vec![
+                super::check::wrong_password(&sub.name, of.lines.password, &of.player).to_string(),
+            ],
+        }),
+        crate::auth::Verdict::Throttled => Err(Fate::Throttled { player: of.player }),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
 fn judge(
     w: &Writing,
     m: &mail_parser::Message,
@@ -288,55 +407,59 @@ fn judge(
     message_id: &str,
     digest: &str,
     now: &str,
-) -> Result<(Fate, Vec<String>, Option<Receipt>)> {
+    opts: &Options,
+) -> Result<Judged> {
     let g = &w.game;
     let found = match extract::order_text(m) {
         Ok(c) => c,
-        Err(why) => {
-            return Ok((
-                Fate::Refused {
-                    problems: vec![format!("{label}: {why}")],
-                },
-                Vec::new(),
-                None,
-            ))
-        }
+        Err(why) => return Ok(Judged::refused(vec![format!("{label}: {why}")])),
     };
     let (where_, text) = (&found.place, &found.text);
     let name = format!("{label}, {where_}");
     let mut sub = Submitted::file(name, text.clone());
     sub.received = Some(date.to_string());
+    match guarded(w, &sub, from, opts.guard) {
+        Ok(true) => sub.check_password = false,
+        Ok(false) => {}
+        Err(fate) => {
+            return Ok(Judged {
+                fate,
+                echo: Vec::new(),
+                receipt: None,
+                notes: Vec::new(),
+                store: None,
+            })
+        }
+    }
     let accepted = match check_orders(g, &[sub]) {
         Ok(a) => a,
-        Err(e) => {
-            return Ok((
-                Fate::Refused {
-                    problems: e.problems,
-                },
-                Vec::new(),
-                None,
-            ))
-        }
+        Err(e) => return Ok(Judged::refused(e.problems)),
     };
     let Some((_, player, echo)) = accepted.summary.into_iter().next() else {
-        return Ok((
-            Fate::Refused {
-                problems: vec![format!("{label}: no orders")],
-            },
-            Vec::new(),
-            None,
-        ));
+        return Ok(Judged::refused(vec![format!("{label}: no orders")]));
     };
     let Some(record) = accepted.records.into_iter().next() else {
-        return Ok((
-            Fate::Refused {
-                problems: vec![format!("{label}: no orders")],
-            },
-            Vec::new(),
-            None,
-        ));
+        return Ok(Judged::refused(vec![format!("{label}: no orders")]));
     };
     let head = g.head();
+    let mut notes = Vec::new();
+    if let Some(late) = late_by(head.deadline.as_deref(), date) {
+        notes.push(format!(
+            "These orders are LATE: your mail is dated {}, after the deadline of turn {} ({}), by {late}. The turn was not resolved yet, so they are used; the report will list them as late.",
+            crate::time::shown(date),
+            head.turn,
+            crate::time::shown(head.deadline.as_deref().unwrap_or("")),
+        ));
+    }
+    if let Some(seat) = head.player_index(&player) {
+        let ignored = ignored_orders(g, seat, &found.outside);
+        if !ignored.is_empty() {
+            notes.push(format!(
+                "Outside the order form, herald IGNORED these lines, which read as orders (only the form's `orders = [ … ]` counts; put them inside it and send the file again if you meant them): {}.",
+                ignored.join("; ")
+            ));
+        }
+    }
     let name = Name::new("player", &player).map_err(crate::error::Error::refused)?;
     let earlier = orders::waiting(&w.store.dir, head.turn)?
         .into_iter()
@@ -345,14 +468,16 @@ fn judge(
         let t = |s: &str| chrono::DateTime::parse_from_rfc3339(s).ok();
         if let Some(r) = prev.received.as_deref() {
             if t(r) > t(date) {
-                return Ok((
-                    Fate::Superseded {
+                return Ok(Judged {
+                    fate: Fate::Superseded {
                         player,
                         kept: r.to_string(),
                     },
                     echo,
-                    None,
-                ));
+                    receipt: None,
+                    notes,
+                    store: None,
+                });
             }
         }
     }
@@ -372,10 +497,9 @@ fn judge(
         Some(e) => Some(e.received.unwrap_or_else(|| "an earlier file".into())),
         None => None,
     };
-    orders::put(
-        &w.store.dir,
-        &name,
-        &orders::Stored {
+    let stored = (
+        name,
+        orders::Stored {
             game: head.id.clone(),
             player: player.clone(),
             turn: head.turn,
@@ -390,11 +514,32 @@ fn judge(
             signature: receipt.signature.clone(),
             replaced: replaced.clone(),
         },
-    )?;
-    Ok((Fate::Accepted { player, replaced }, echo, Some(receipt)))
+    );
+    Ok(Judged {
+        fate: Fate::Accepted { player, replaced },
+        echo,
+        receipt: Some(receipt),
+        notes,
+        store: Some(stored),
+    })
 }
 
-fn reply_text(w: &Writing, fate: &Fate, echo: &[String], receipt: Option<&Receipt>) -> String {
+/// How long after `deadline` a mail dated `date` was sent, if it was
+/// (whole minutes, or seconds under a minute).
+fn late_by(deadline: Option<&str>, date: &str) -> Option<String> {
+    let d = crate::time::parse_time(deadline?).ok()?;
+    let t = crate::time::parse_time(date).ok()?;
+    let secs = (t - d).num_seconds();
+    (secs > 0).then(|| crate::time::span_shown(secs.unsigned_abs()))
+}
+
+fn reply_text(
+    w: &Writing,
+    fate: &Fate,
+    echo: &[String],
+    notes: &[String],
+    receipt: Option<&Receipt>,
+) -> String {
     let h = w.game.head();
     let mut s = format!(
         "{} — game {}, turn {}\n\n",
@@ -407,7 +552,10 @@ fn reply_text(w: &Writing, fate: &Fate, echo: &[String], receipt: Option<&Receip
                 h.turn
             ));
             if let Some(r) = replaced {
-                s.push_str(&format!("They replace the orders you sent before ({r}).\n"));
+                s.push_str(&format!(
+                    "They replace the orders you sent before ({}).\n",
+                    crate::time::shown(r)
+                ));
             }
             s.push_str("\nherald read them as:\n");
             if echo.is_empty() {
@@ -416,6 +564,11 @@ fn reply_text(w: &Writing, fate: &Fate, echo: &[String], receipt: Option<&Receip
             for o in echo {
                 s.push_str(&format!("  {o}\n"));
             }
+            for n in notes {
+                s.push('\n');
+                s.push_str(n);
+                s.push('\n');
+            }
             s.push_str("\nYou may send a new file until the turn is resolved; the latest one counts.\n");
             if let Some(r) = receipt {
                 s.push_str("\nYour receipt (keep it: `herald verify <archive> --witness <this mail>` proves\nthe archive holds exactly these orders):\n");
@@ -423,7 +576,8 @@ fn reply_text(w: &Writing, fate: &Fate, echo: &[String], receipt: Option<&Receip
             }
         }
         Fate::Superseded { player, kept } => s.push_str(&format!(
-            "These orders of {player} are valid but NOT USED: orders you sent later ({kept}) are already stored, and the latest counts.\n"
+            "These orders of {player} are valid but NOT USED: orders you sent later ({}) are already stored, and the latest counts.\n",
+            crate::time::shown(kept)
         )),
         Fate::Refused { problems } => {
             s.push_str("Your mail is REFUSED; nothing in it is used. What is wrong:\n\n");
@@ -432,10 +586,18 @@ fn reply_text(w: &Writing, fate: &Fate, echo: &[String], receipt: Option<&Receip
             }
             s.push_str("\nCorrect the order file and send it again.\n");
         }
+        Fate::Throttled { player } => s.push_str(&format!(
+            "Your mail is NOT READ: too many wrong passwords for {player} in the last hour; the moderator has been told.\n\
+             Mails from {player}'s own address (the one the game holds) are still read at once.\n"
+        )),
         Fate::AlreadyRead => {}
     }
     if let Some(d) = &h.deadline {
-        s.push_str(&format!("\nDeadline for turn {}: {d}\n", h.turn));
+        s.push_str(&format!(
+            "\nDeadline for turn {}: {}\n",
+            h.turn,
+            crate::time::shown(d)
+        ));
     }
     s
 }

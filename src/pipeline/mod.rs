@@ -22,6 +22,7 @@ pub mod render;
 pub mod replay;
 pub mod resolve;
 pub mod status;
+pub mod witness;
 
 pub use check::{check_orders, Accepted, Submitted};
 pub use create::{create, Created, MailSettings, NewGame, DEFAULT_DROP_AFTER};
@@ -44,16 +45,24 @@ pub fn open(arg: &Path) -> Result<(Store, Loaded)> {
 }
 
 /// A game opened to change: its lock held, its key read and matched
-/// against the game's, and whatever an interrupted command left undone
-/// completed first (the second value says whether there was any).
+/// against the game's. What an interrupted command left undone is found on
+/// opening but done only by [`Writing::complete`]: by a command that goes
+/// on to change the game, before it does (a refused command writes
+/// nothing, reports included), and by the host at once.
 pub struct Writing {
     pub store: Store,
     pub game: Loaded,
     pub signer: Signer,
-    /// An interrupted command's work was completed on opening.
+    /// An interrupted command's derived files (reports, mails, clearing)
+    /// are still to be done: [`Writing::complete`] does them.
+    pub unfinished: bool,
+    /// This writer completed an interrupted command's work.
     pub completed: bool,
     /// How the report mails this writer queues are built.
     pub mail: derived::MailForm,
+    /// After a commit whose derived files could not all be written (a
+    /// full disk): what to tell the user. The game file is committed.
+    pub incomplete: Option<String>,
 }
 
 pub fn open_to_write(arg: &Path, wait: Duration, now: &str) -> Result<Writing> {
@@ -65,7 +74,7 @@ pub fn open_to_write(arg: &Path, wait: Duration, now: &str) -> Result<Writing> {
 pub fn open_to_write_with(
     arg: &Path,
     wait: Duration,
-    now: &str,
+    _now: &str,
     mail: derived::MailForm,
 ) -> Result<Writing> {
     let store = Store::writer(loaded::folder(arg)?, wait)?;
@@ -78,13 +87,15 @@ pub fn open_to_write_with(
             game.key.fingerprint()
         )));
     }
-    let completed = derived::finish_with(&store, &game, &signer, Some(now), mail)?;
+    let unfinished = derived::unfinished(&store, &game)?;
     Ok(Writing {
         store,
         game,
         signer,
-        completed,
+        unfinished,
+        completed: false,
         mail,
+        incomplete: None,
     })
 }
 
@@ -101,11 +112,34 @@ impl Writing {
         Ok(s.seed)
     }
 
+    /// Do what an interrupted command left undone (its reports, report
+    /// mails dated `now`, the clearing of resolved orders), if anything.
+    /// Returns whether there was something. Called on the game as it is
+    /// on disk, before any change in memory.
+    pub fn complete(&mut self, now: &str) -> Result<bool> {
+        if self.unfinished {
+            self.completed |=
+                derived::finish_with(&self.store, &self.game, &self.signer, Some(now), self.mail)?;
+            self.unfinished = false;
+        }
+        Ok(self.completed)
+    }
+
     /// Commit the game's record and complete what follows from it. The
     /// reports are rendered in memory while the game file is written and
     /// synced (the sync waits on the disk, the rendering on the cores);
     /// they are written only once the commit has succeeded, as before.
-    pub fn commit(&self, now: &str) -> Result<()> {
+    ///
+    /// Once the game file is committed the command has happened: derived
+    /// files that cannot be written then (a full disk) do not undo it.
+    /// They are told in [`Writing::incomplete`], and the next command on
+    /// the game (or `herald report GAME --rebuild`) writes them.
+    pub fn commit(&mut self, now: &str) -> Result<()> {
+        if self.unfinished {
+            return Err(Error::refused(
+                "internal: a change committed before the last command's work was completed",
+            ));
+        }
         let text = self.game.record.to_text();
         let (committed, rendered) = std::thread::scope(|s| {
             let commit = s.spawn(|| self.store.commit(&text));
@@ -115,16 +149,68 @@ impl Writing {
             (commit.join(), rendered)
         });
         committed.map_err(|_| Error::internal("the commit's thread failed"))??;
-        derived::finish_rendered(
+        if let Err(e) = derived::finish_rendered(
             &self.store,
             &self.game,
             &self.signer,
             Some(now),
             self.mail,
             rendered,
-        )?;
+        ) {
+            self.incomplete = Some(incomplete(&self.store, &e));
+        }
         Ok(())
     }
+}
+
+/// What to tell after a commit whose derived files failed: that the change
+/// is made, what went wrong ("the disk is full" in words when it is), and
+/// how to finish.
+pub fn incomplete(store: &Store, e: &Error) -> String {
+    format!(
+        "the change is saved in {}, but its reports and report mails could not all be written: {}; {}then run `herald report {} --rebuild` (or any command that changes the game) to write them",
+        store.dir.game_file().display(),
+        e.problems.join("; "),
+        if e.problems.iter().any(|p| p.contains(crate::error::DISK_FULL)) {
+            "free some space on the disk, "
+        } else {
+            ""
+        },
+        store.dir.root().display()
+    )
+}
+
+/// The time of the log's last entry (its `resolved_at` or `at`; the
+/// game's creation for a new game).
+pub fn last_time(g: &Loaded) -> Option<String> {
+    let e = g.record.entries.last()?;
+    let v: serde_json::Value = serde_json::from_str(&e.body).ok()?;
+    ["resolved_at", "at", "created"]
+        .iter()
+        .find_map(|k| v[k].as_str().map(str::to_string))
+}
+
+/// A game's log goes forward in time: an entry dated before the last one
+/// (a `--now` in the past, a clock set back) is refused before anything is
+/// written (exit 2), so that `verify`'s rule that entries are in time
+/// order holds for every file herald writes.
+pub fn forward_in_time(g: &Loaded, now: &str) -> Result<()> {
+    let Some(last) = last_time(g) else {
+        return Ok(());
+    };
+    let (Ok(a), Ok(b)) = (
+        chrono::DateTime::parse_from_rfc3339(now),
+        chrono::DateTime::parse_from_rfc3339(&last),
+    ) else {
+        return Ok(());
+    };
+    if a < b {
+        return Err(Error::usage(format!(
+            "--now {now} is before the last entry of game {}'s log ({last}): a game's log goes forward in time; give a later --now",
+            g.head().id
+        )));
+    }
+    Ok(())
 }
 
 /// Order files named on the command line, size-limited.
@@ -200,6 +286,9 @@ pub fn resolve(arg: &Path, files: &[PathBuf], now: &str, wait: Duration) -> Resu
     let mut w = open_to_write(arg, wait, now)?;
     let completed = w.completed;
     let step = resolve_writing(&mut w, files, now)?;
+    if let Some(m) = &w.incomplete {
+        crate::error::warn(m);
+    }
     Ok(Resolved {
         game: w.game,
         step,
@@ -224,8 +313,8 @@ pub fn resolve_writing(w: &mut Writing, files: &[PathBuf], now: &str) -> Result<
     } else {
         read_order_files(files)?
     };
-    let completed = w.completed;
     if let Some(turn) = already_resolved(w, &submitted) {
+        w.complete(now)?;
         return Ok(Step::Already(turn));
     }
     let mut submitted = submitted;
@@ -244,31 +333,45 @@ pub fn resolve_writing(w: &mut Writing, files: &[PathBuf], now: &str) -> Result<
             }
         }
     }
-    if files.is_empty() && submitted.is_empty() && completed {
+    if files.is_empty() && submitted.is_empty() && w.unfinished {
         // Run again after a cut-short resolve: its orders are in the log.
+        w.complete(now)?;
         return Ok(Step::Already(w.game.head().turn.saturating_sub(1)));
     }
+    forward_in_time(&w.game, now)?;
     let seed = w.seed()?;
-    let accepted = resolve::accept_all(&w.game, &submitted, now, &seed)?;
+    let mut accepted = resolve::accept_all(&w.game, &submitted, now, &seed)?;
+    resolve::received_by(&mut accepted, now);
+    // Accepted: what the last command left undone is done now, on the
+    // game as it stands, before this one changes it.
+    w.complete(now)?;
     let turn = w.game.head().turn;
     w.game.advance(accepted, now, &seed, &w.signer);
     w.commit(now)?;
     Ok(Step::Phase(turn))
 }
 
-/// Files that are exactly the orders the last phase recorded: a resolve
-/// run again after a crash.
+/// Files that are exactly the orders the last phase recorded, each with
+/// its player's right password: a resolve run again after a crash. (A
+/// file with a wrong password is never taken for one: it goes on to be
+/// refused.)
 fn already_resolved(w: &Writing, files: &[Submitted]) -> Option<u32> {
     if files.is_empty() {
         return None;
     }
     let last = w.game.last_phase()?;
+    let head = w.game.head();
     let all = files.iter().all(|f| {
         crate::orders::OrderFile::parse(&f.name, &f.text).is_ok_and(|of| {
-            of.turn == last.turn
+            let recorded = of.turn == last.turn
                 && last.orders.iter().any(|o| {
                     o.player == of.player && o.sha256 == sha256_hex(of.redacted().as_bytes())
-                })
+                });
+            recorded
+                && (!f.check_password
+                    || head.player_index(&of.player).is_some_and(|seat| {
+                        crate::auth::matches(&of.password, &head.players[seat].password)
+                    }))
         })
     });
     all.then_some(last.turn)
@@ -289,6 +392,8 @@ pub fn set_deadline(
             w.game.head().id
         )));
     }
+    forward_in_time(&w.game, now)?;
+    w.complete(now)?;
     w.game.record.append(
         &Body::Deadline(DeadlineSet {
             deadline: deadline.clone(),
@@ -299,6 +404,9 @@ pub fn set_deadline(
     w.game.record.head.deadline = deadline;
     w.game.record.seal_with(&w.signer);
     w.commit(now)?;
+    if let Some(m) = &w.incomplete {
+        crate::error::warn(m);
+    }
     Ok(w.game)
 }
 
@@ -312,6 +420,8 @@ pub fn passwd(
 ) -> Result<(Loaded, String, PathBuf)> {
     let mut w = open_to_write(arg, wait, now)?;
     let seat = w.game.seat_of(player)?;
+    forward_in_time(&w.game, now)?;
+    w.complete(now)?;
     let (pw, salt) = crate::auth::new_secret(None);
     let hash = crate::auth::hash(&pw, &salt, crate::auth::Cost::Standard);
     let mut secrets = w.store.secrets()?;
@@ -331,5 +441,8 @@ pub fn passwd(
     let path = w.store.dir.secrets();
     secrets.write(&path, &w.game.head().id)?;
     w.commit(now)?;
+    if let Some(m) = &w.incomplete {
+        crate::error::warn(m);
+    }
     Ok((w.game, pw, path))
 }

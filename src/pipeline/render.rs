@@ -10,6 +10,7 @@ use crate::chain::Signer;
 use crate::error::{Error, Result};
 use crate::games::{AnyView, Seat};
 use crate::report::{self, Header, Rendered};
+use serde_json::Value;
 
 /// The report header for `seat` (the rolls it may see).
 pub fn header(g: &Loaded, seat: Seat) -> Header {
@@ -66,21 +67,29 @@ pub fn text(g: &Loaded, seat: Seat, signer: Option<&Signer>) -> Result<String> {
     let view = view(g, seat)?;
     let board = g.rules.ascii_board(&view);
     let text = report::text(&header, you(g, seat), &g.rules.view_json(&view), &board)?;
-    Ok(witnessed(g, seat, text, signer))
+    Ok(witnessed(text, |t| sign(g, seat, signer, t)).0)
+}
+
+/// The witness of report text `text` of `seat`, if there is a signer.
+fn sign(g: &Loaded, seat: Seat, signer: Option<&Signer>, text: &str) -> Option<Witness> {
+    let h = g.head();
+    signer.map(|s| Witness::new(s, &h.id, you(g, seat), h.turn, g.record.chain_head(), text))
 }
 
 /// The report's text ends with a line end; the witness block follows it
-/// and signs every byte above it.
-fn witnessed(g: &Loaded, seat: Seat, mut text: String, signer: Option<&Signer>) -> String {
+/// and signs every byte above it. `witness` makes the block from the text.
+fn witnessed(
+    mut text: String,
+    witness: impl FnOnce(&str) -> Option<Witness>,
+) -> (String, Option<Witness>) {
     if !text.ends_with('\n') {
         text.push('\n');
     }
-    if let Some(s) = signer {
-        let h = g.head();
-        let w = Witness::new(s, &h.id, you(g, seat), h.turn, g.record.chain_head(), &text);
+    let w = witness(&text);
+    if let Some(w) = &w {
         text.push_str(&w.block());
     }
-    text
+    (text, w)
 }
 
 /// What `seat` may see now: every form of the report is made from it.
@@ -112,27 +121,38 @@ pub fn png_full(g: &Loaded, seat: Seat) -> Result<Vec<u8>> {
     crate::board::svg::png_sized(&svg(g, seat)?).map_err(Error::refused)
 }
 
-/// The blank order form for the phase (`herald orders`, the HTML page). The
-/// legal orders are listed above the form only for a player the phase
-/// awaits, so only theirs are worked out.
+/// The blank order form for the phase (`herald orders`, the HTML page,
+/// reminders). The legal orders are listed above the form, as the report
+/// lists them (the view's `legal`, one to copy a line, and its
+/// `whole_set` rule), only for a player the phase awaits, so only their
+/// view is worked out.
 pub fn form(g: &Loaded, seat: Seat) -> Result<String> {
-    form_under(g, seat, &header(g, seat))
-}
-
-/// [`form`], under a header made already.
-fn form_under(g: &Loaded, seat: Seat, header: &Header) -> Result<String> {
+    let header = header(g, seat);
     let who = you(g, seat);
     let due = !header.over && header.awaiting.iter().any(|a| a == who);
-    let legal: Vec<String> = if due {
-        g.rules
-            .legal_orders(&g.state, seat)
-            .into_iter()
-            .map(|set| set.join("; "))
-            .collect()
-    } else {
-        Vec::new()
+    if !due {
+        return form_under(g, seat, &header, &Value::Null);
+    }
+    let view = g.rules.view_json(&view(g, seat)?);
+    form_under(g, seat, &header, &view)
+}
+
+/// [`form`], under a header made already, listing what `view` lists.
+fn form_under(g: &Loaded, seat: Seat, header: &Header, view: &Value) -> Result<String> {
+    let who = you(g, seat);
+    let due = !header.over && header.awaiting.iter().any(|a| a == who);
+    let legal: Vec<String> = match view.get("legal").and_then(Value::as_array) {
+        Some(list) if due => list
+            .iter()
+            .filter_map(|v| v.as_str().map(str::to_string))
+            .collect(),
+        _ => Vec::new(),
     };
-    report::blank_form(header, who, &legal)
+    let whole_set = view
+        .get("whole_set")
+        .and_then(Value::as_str)
+        .filter(|_| due);
+    report::blank_form(header, who, &legal, whole_set)
 }
 
 /// The machine-readable report (view.json): the header and the view, with
@@ -140,18 +160,37 @@ fn form_under(g: &Loaded, seat: Seat, header: &Header) -> Result<String> {
 pub fn json(g: &Loaded, seat: Seat) -> Result<String> {
     let header = header(g, seat);
     let view = g.rules.view_json(&view(g, seat)?);
-    Ok(report::json(&header, you(g, seat), view))
+    Ok(report::json(&header, you(g, seat), view, None))
 }
 
-/// One player's report in every form the reports folder keeps.
+/// One player's report in every form the reports folder keeps: the text
+/// ends with its witness block and view.json carries the witness, when
+/// there is a signer.
 pub fn all(g: &Loaded, seat: Seat, signer: Option<&Signer>) -> Result<Rendered> {
+    all_with(g, seat, |t| sign(g, seat, signer, t))
+}
+
+/// Every form of the report a player was sent with witness `w`, rendered
+/// again from this game (`verify --witness`: a report is made again and
+/// compared, and the witness's signature cannot be made without the key,
+/// so the kept one is put where it stood). A witness that does not sign
+/// this text still stands in it: the caller compares the text's hash.
+pub fn all_as_witnessed(g: &Loaded, seat: Seat, w: &Witness) -> Result<Rendered> {
+    all_with(g, seat, |_| Some(w.clone()))
+}
+
+fn all_with(
+    g: &Loaded,
+    seat: Seat,
+    witness: impl FnOnce(&str) -> Option<Witness>,
+) -> Result<Rendered> {
     let header = header(g, seat);
     let seen = view(g, seat)?;
     let board = g.rules.ascii_board(&seen);
     let svg = g.rules.svg_board(&seen, Frame::Full);
     let view = g.rules.view_json(&seen);
     let text = report::text(&header, you(g, seat), &view, &board)?;
-    let text = witnessed(g, seat, text, signer);
+    let (text, w) = witnessed(text, witness);
     let h = g.head();
     let who = you(g, seat);
     let due = h.outcome.is_none() && h.awaiting.iter().any(|a| a == who);
@@ -168,9 +207,15 @@ pub fn all(g: &Loaded, seat: Seat, signer: Option<&Signer>) -> Result<Rendered> 
         view: &view,
         orders: due.then(|| g.rules.compose(&g.state, seat)),
     };
-    let html = report::html(&header, &text, &svg, &form_under(g, seat, &header)?, &page)?;
+    let html = report::html(
+        &header,
+        &text,
+        &svg,
+        &form_under(g, seat, &header, &view)?,
+        &page,
+    )?;
     Ok(Rendered {
-        json: report::json(&header, you(g, seat), view),
+        json: report::json(&header, you(g, seat), view, w.as_ref()),
         text,
         svg,
         html,
@@ -183,6 +228,7 @@ pub fn one(g: &Loaded, seat: Seat, format: &str, signer: Option<&Signer>) -> Res
         "text" => text(g, seat, signer)?.into_bytes(),
         "svg" => svg(g, seat)?.into_bytes(),
         "png" => png(g, seat)?,
+        "json" if signer.is_some() => all(g, seat, signer)?.json.into_bytes(),
         "json" => json(g, seat)?.into_bytes(),
         "html" => all(g, seat, signer)?.html.into_bytes(),
         other => {

@@ -89,6 +89,14 @@ pub fn replay(
             Ok(b) => b,
             Err(e) => return Ok(Err(vec![format!("{}: {e}", line.describe(i))])),
         };
+        let ended = g.record.head.outcome.is_some();
+        if ended && !matches!(body, Body::Reveal(_) | Body::Passwd(_)) {
+            return Ok(Err(vec![format!(
+                "{}: comes after the game ended (entry {}), where only the seed's reveal follows",
+                line.describe(i),
+                i - 1
+            )]));
+        }
         match body {
             Body::Phase(p) => {
                 if let Err(found) = replay_phase(&mut g, &p, seed, line, i) {
@@ -107,6 +115,12 @@ pub fn replay(
             },
             Body::Deadline(d) => g.record.head.deadline = d.deadline,
             Body::Reveal(r) => {
+                if !ended {
+                    return Ok(Err(vec![format!(
+                        "{}: reveals the seed of a game that is not over",
+                        line.describe(i)
+                    )]));
+                }
                 if r.seed != seed {
                     return Ok(Err(vec![format!(
                         "{}: reveals another seed",
@@ -141,9 +155,26 @@ fn replay_phase(
     i: usize,
 ) -> std::result::Result<(), Findings> {
     let what = line.describe(i);
+    // The phase's deadline is the one the log gives at this point (the
+    // genesis, a `deadline` entry, or the last resolve plus
+    // `deadline_every`): it decides whether stand-ins may play.
+    if p.deadline != g.record.head.deadline {
+        return Err(vec![format!(
+            "{what}: its deadline {} is not the one the log gives at that point ({})",
+            p.deadline.as_deref().unwrap_or("none"),
+            g.record.head.deadline.as_deref().unwrap_or("none")
+        )]);
+    }
+    // The players' own orders are checked again; the stand-ins are made
+    // again, by the missed-order policy at `resolved_at`, and must be the
+    // recorded ones (orders relabelled as a stand-in, or a stand-in before
+    // the deadline, differ). Phases carried over from format 1 keep their
+    // labels as recorded.
+    let own = |o: &&crate::chain::OrderRecord| p.dice == 1 || o.nmr.is_none();
     let files: Vec<Submitted> = p
         .orders
         .iter()
+        .filter(own)
         .map(|o| Submitted {
             name: format!("turn {} orders of {}", p.turn, o.player),
             text: o.text.clone(),
@@ -151,21 +182,24 @@ fn replay_phase(
             received: o.received.clone(),
         })
         .collect();
-    let mut accepted = match check_orders(g, &files) {
-        Ok(a) => a,
-        Err(e) => {
-            return Err(vec![format!(
-                "{what}: the recorded orders are refused on replay: {}",
-                e.problems.join("; ")
-            )])
-        }
+    let refused = |e: Error| {
+        vec![format!(
+            "{what}: the recorded orders are refused on replay: {}",
+            e.problems.join("; ")
+        )]
     };
-    for r in &mut accepted.records {
-        if let Some(o) = p.orders.iter().find(|o| o.player == r.player) {
-            r.nmr = o.nmr.clone();
+    let accepted = if p.dice == 1 {
+        let mut a = check_orders(g, &files).map_err(refused)?;
+        for r in &mut a.records {
+            if let Some(o) = p.orders.iter().find(|o| o.player == r.player) {
+                r.nmr = o.nmr.clone();
+            }
         }
-    }
-    g.record.head.deadline = p.deadline.clone();
+        a
+    } else {
+        super::resolve::accept_all(g, &files, &p.resolved_at, seed).map_err(refused)?
+    };
+
     let (next, mut body) = step(
         g.rules.as_ref(),
         &mut g.record.head,
@@ -188,6 +222,29 @@ fn replay_phase(
         return Ok(());
     }
     let mut found = Vec::new();
+    for o in &p.orders {
+        let made = body.orders.iter().find(|m| m.player == o.player);
+        match (&o.nmr, made) {
+            (Some(n), Some(m)) if m.nmr.as_ref() != Some(n) || m.text != o.text => found.push(format!(
+                "{what}: the orders of {} are labelled a stand-in (`{n}`) but are not what the missed-order policy gives at {}",
+                o.player, p.resolved_at
+            )),
+            (Some(n), None) => found.push(format!(
+                "{what}: the orders of {} are labelled a stand-in (`{n}`), but no stand-in plays for them at {}",
+                o.player, p.resolved_at
+            )),
+            _ => {}
+        }
+    }
+    for m in &body.orders {
+        if m.nmr.is_some() && !p.orders.iter().any(|o| o.player == m.player) {
+            found.push(format!(
+                "{what}: no orders of {} are recorded, where the deadline {} had passed and a stand-in plays",
+                m.player,
+                p.deadline.as_deref().unwrap_or("none")
+            ));
+        }
+    }
     let mut differs = |name: &str, same: bool| {
         if !same {
             found.push(format!(
@@ -219,6 +276,8 @@ pub fn verify(g: &Loaded, seed: Option<&str>) -> Result<(Findings, bool)> {
         key: g.key.clone(),
     };
     let mut found = check::walk(&opened);
+    found.extend(crate::chain::fields::problems(&g.record, &g.genesis));
+    found.extend(game_rules(g));
     if !found.is_empty() {
         return Ok((found, false));
     }
@@ -230,6 +289,11 @@ pub fn verify(g: &Loaded, seed: Option<&str>) -> Result<(Findings, bool)> {
         Ok(r) => r,
         Err(f) => return Ok((f, true)),
     };
+    if replayed.record.head.outcome.is_some() && replayed.record.head.seed.is_none() {
+        found.push(
+            "the game is over, but its seed is not revealed: herald appends the reveal in the commit that ends it".into(),
+        );
+    }
     let (a, b) = (&replayed.record.head, g.head());
     let mut differs = |name: &str, same: bool| {
         if !same {
@@ -247,4 +311,118 @@ pub fn verify(g: &Loaded, seed: Option<&str>) -> Result<(Findings, bool)> {
     differs("players", a.players == b.players);
     differs("turn", a.turn == b.turn);
     Ok((found, true))
+}
+
+/// The genesis's fields that only the game's own rules can check: the
+/// missed-order policy is one the game offers, the options are ones its
+/// `new` takes with values it takes, the ruleset is named as the game.
+fn game_rules(g: &Loaded) -> Findings {
+    let mut out = Vec::new();
+    let gen = &g.genesis;
+    let at = "entry 0 (genesis)";
+    if !crate::games::Nmr::parse(&gen.nmr).is_some_and(|p| g.entry.nmr.contains(&p)) {
+        let offered: Vec<&str> = g.entry.nmr.iter().map(|p| p.name()).collect();
+        out.push(format!(
+            "{at}: nmr `{}` is not a missed-order policy {} offers ({})",
+            gen.nmr.escape_debug(),
+            g.entry.title,
+            offered.join(", ")
+        ));
+    }
+    if gen.ruleset.name != g.entry.name {
+        out.push(format!(
+            "{at}: ruleset.name `{}` is not the game `{}`",
+            gen.ruleset.name.escape_debug(),
+            g.entry.name
+        ));
+    }
+    let options: Vec<String> = gen
+        .options
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    let players: Vec<String> = gen.players.iter().map(|p| p.id.clone()).collect();
+    if let Err(e) = g.entry.check_new(g.rules.as_ref(), &players, &options) {
+        for p in e.problems {
+            out.push(format!(
+                "{at}: {}",
+                p.replace("--option ", "option ")
+                    .replace("--players", "players")
+            ));
+        }
+    }
+    out
+}
+
+/// What `verify` says beside its findings, without failing: the ruleset
+/// is not one herald has shipped (a moderator's own, given to `new
+/// --rules`), and where it differs from herald's.
+pub fn notes(g: &Loaded) -> Vec<String> {
+    let gen = &g.genesis;
+    if shipped(g.entry, &gen.ruleset.sha256) {
+        return Vec::new();
+    }
+    let own = g.entry.ruleset;
+    let first = gen
+        .ruleset
+        .text
+        .lines()
+        .zip(own.lines())
+        .enumerate()
+        .find(|(_, (a, b))| a != b)
+        .map(|(i, (a, b))| {
+            format!(
+                " (first difference at line {}: `{}` where herald's has `{}`)",
+                i + 1,
+                a.trim(),
+                b.trim()
+            )
+        })
+        .unwrap_or_default();
+    vec![format!(
+        "the ruleset (sha256 {}) is not a ruleset herald has shipped for {}: a moderator's own (`new --rules`), replayed as the game file holds it{first}",
+        &gen.ruleset.sha256[..16],
+        g.entry.title
+    )]
+}
+
+/// The sha256 of every ruleset text herald has shipped (each game's
+/// `games/<game>.toml` at each of its versions in the repository's
+/// history): a game begun with one of them played herald's own rules. A
+/// change to a built-in ruleset adds its new sha256 here, and keeps the
+/// old (the test `every_shipped_ruleset_is_known` says so).
+pub const SHIPPED_RULESETS: [(&str, &str); 6] = [
+    (
+        "hexwar",
+        "08265236b3f8174236d7b66dd564f015850a1dee0733724bddef99ccdd9cc708",
+    ),
+    (
+        "norse-wars",
+        "197fc0eb6db1cd2cd6088600f73c3d1fb8cb1587b5dad94a1e0fe84f01486989",
+    ),
+    (
+        "stack-wars",
+        "afe0bbac22a6a3b4d9da8dc478075573e1a3a61bb18216946db37f1576f5613d",
+    ),
+    (
+        "unfought-battle",
+        "c94ae2ca03bd2d03859c30022a78911f92ebb3ca72f1e481c6d7f5001a5ff644",
+    ),
+    (
+        "war-of-the-dukes",
+        "c9f1e1b33238013a9fb120cac37cbbe9d59b2a30544a2cb3d17f7dbbe64f4def",
+    ),
+    (
+        "war-of-the-dukes",
+        "47e04b0bd18abc89eaf3ecbdbe724d6c6308eb19d59dfbbc675a1dfca5c0ba6c",
+    ),
+];
+
+/// Is `sha256` a ruleset herald shipped for `entry` (or the one built in
+/// now)?
+pub fn shipped(entry: &games::Entry, sha256: &str) -> bool {
+    SHIPPED_RULESETS
+        .iter()
+        .any(|(g, h)| *g == entry.name && *h == sha256)
+        || sha256_hex(entry.ruleset.as_bytes()) == sha256
 }

@@ -93,6 +93,21 @@ pub fn accept_all(g: &Loaded, files: &[Submitted], now: &str, seed: &str) -> Res
     Ok(accepted)
 }
 
+/// A mail's Date is the sender's word: one later than the resolve (a
+/// clock ahead) is recorded as the resolve's own time, so that no order
+/// record says it arrived after the phase it was resolved in (a rule
+/// `verify` checks).
+pub fn received_by(accepted: &mut Accepted, now: &str) {
+    let at = |t: &str| chrono::DateTime::parse_from_rfc3339(t).ok();
+    for r in &mut accepted.records {
+        if let (Some(got), Some(n)) = (r.received.as_deref().and_then(at), at(now)) {
+            if got > n {
+                r.received = Some(now.to_string());
+            }
+        }
+    }
+}
+
 /// Resolve one phase: the new state and the phase's log body; the head
 /// record's turn, state, summary, deadline and missed counts brought up to
 /// date in place (not its log reference: the caller appends the body).
@@ -234,7 +249,8 @@ impl Loaded {
         seed: &str,
         signer: &Signer,
     ) -> Result<()> {
-        let accepted = accept_all(self, files, now, seed)?;
+        let mut accepted = accept_all(self, files, now, seed)?;
+        received_by(&mut accepted, now);
         self.advance(accepted, now, seed, signer);
         Ok(())
     }

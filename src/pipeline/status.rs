@@ -31,7 +31,7 @@ pub fn text(
         )),
     }
     if let Some(d) = &h.deadline {
-        s.push_str(&format!("deadline: {d}\n"));
+        s.push_str(&format!("deadline: {}\n", crate::time::shown(d)));
     }
     let missed: Vec<String> = h
         .missed
@@ -93,23 +93,16 @@ pub fn text(
         let left = d.signed_duration_since(*now).num_seconds();
         let policy = nmr::policy(h, g.entry).name();
         if left > 0 {
-            s.push_str(&format!("time left: {}\n", span(left as u64)));
+            s.push_str(&format!(
+                "time left: {}\n",
+                crate::time::span_shown(left as u64)
+            ));
         } else {
             s.push_str(&format!(
                 "the deadline passed {} ago: `herald resolve` now stands in for missing orders ({policy})\n",
-                span(left.unsigned_abs())
+                crate::time::span_shown(left.unsigned_abs())
             ));
         }
     }
     Ok(s)
-}
-
-/// 2d 5h, 3h 20m, 45m.
-fn span(secs: u64) -> String {
-    let (d, h, m) = (secs / 86400, secs % 86400 / 3600, secs % 3600 / 60);
-    match (d, h) {
-        (0, 0) => format!("{}m", m.max(1)),
-        (0, _) => format!("{h}h {m}m"),
-        _ => format!("{d}d {h}h"),
-    }
 }

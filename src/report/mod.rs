@@ -54,7 +54,10 @@ pub fn env() -> &'static Environment<'static> {
         env.set_trim_blocks(true);
         env.set_lstrip_blocks(true);
         env.set_keep_trailing_newline(true);
-        env.add_filter("wrap", wrap_filter);
+        env.add_filter("shown", |t: String| crate::time::shown(&t));
+        env.add_filter("listing", |items: Vec<String>| {
+            listing(&items, LISTING_WIDTH)
+        });
         // Compiled on first use: a command renders one game's templates.
         env.set_loader(|name| {
             Ok(TEMPLATES
@@ -66,28 +69,53 @@ pub fn env() -> &'static Environment<'static> {
     })
 }
 
-/// `{{ list | wrap(prefix, width) }}`: join words into lines of at most
-/// `width` characters, each starting with `prefix`.
-fn wrap_filter(items: Vec<String>, prefix: String, width: usize) -> String {
-    let mut out = String::new();
-    let mut line = prefix.clone();
-    for (i, item) in items.iter().enumerate() {
-        let piece = if i + 1 < items.len() {
-            format!("{item},")
-        } else {
-            item.clone()
-        };
-        if line.len() > prefix.len() && line.len() + 1 + piece.len() > width {
-            out.push_str(line.trim_end());
-            out.push('\n');
-            line = prefix.clone();
-        }
-        if line.len() > prefix.len() {
-            line.push(' ');
-        }
-        line.push_str(&piece);
+/// The widest line of an order form's "# Legal now:" list, its `#   `
+/// included: mail programs wrap plain text at 72 to 78 characters.
+pub const LISTING_WIDTH: usize = 72;
+
+/// Legal orders as the order form lists them, one line each: an order to
+/// copy as it stands, or orders that differ only in their last word
+/// (their target) on one line, `D 1910 | 1911 | 1912`, each alternative
+/// read as the first order with its last word replaced. A line that would
+/// pass `width` (with the form's `#   `) ends `| … (N more)`.
+pub fn listing(items: &[String], width: usize) -> Vec<String> {
+    fn split(o: &str) -> Option<(&str, &str)> {
+        let o = o.trim();
+        o.rsplit_once(' ')
+            .filter(|(p, l)| !p.is_empty() && !l.is_empty())
     }
-    out.push_str(line.trim_end());
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < items.len() {
+        let Some((prefix, first)) = split(&items[i]) else {
+            out.push(items[i].trim().to_string());
+            i += 1;
+            continue;
+        };
+        let mut j = i + 1;
+        while j < items.len() && split(&items[j]).is_some_and(|(p, _)| p == prefix) {
+            j += 1;
+        }
+        let group = &items[i..j];
+        let chars = |s: &str| s.chars().count();
+        let mut line = format!("{prefix} {first}");
+        for (k, o) in group.iter().enumerate().skip(1) {
+            let last = split(o).map_or("", |(_, l)| l);
+            // This alternative and those after it; room is kept for the
+            // mark that says how many are left out.
+            let rest = group.len() - k;
+            let mark = |n: usize| format!(" | … ({n} more)");
+            let after = if rest > 1 { chars(&mark(rest - 1)) } else { 0 };
+            if 4 + chars(&line) + 3 + chars(last) + after > width {
+                line.push_str(&mark(rest));
+                break;
+            }
+            line.push_str(" | ");
+            line.push_str(last);
+        }
+        out.push(line);
+        i = j;
+    }
     out
 }
 
@@ -181,24 +209,35 @@ pub fn html(
         data => data,
         script => compose::SCRIPT,
         moderator => page.moderator,
+        view => page.view,
     })
     .map_err(|e| Error::refused(format!("rendering {name}: {e:#}")))
 }
 
-/// The machine-readable report: the header and the player's view.
-pub fn json(header: &Header, you: &str, view: Value) -> String {
+/// The machine-readable report: the header and the player's view, and
+/// the witness of the text report made with it (the same facts: `herald
+/// verify --witness view.json` renders the report again and compares).
+pub fn json(
+    header: &Header,
+    you: &str,
+    view: Value,
+    witness: Option<&crate::chain::witness::Witness>,
+) -> String {
     #[derive(Serialize)]
     struct Report<'a> {
         herald: &'a str,
         game: &'a Header,
         player: &'a str,
         view: Value,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        witness: Option<&'a crate::chain::witness::Witness>,
     }
     let r = Report {
         herald: env!("CARGO_PKG_VERSION"),
         game: header,
         player: you,
         view,
+        witness,
     };
     let mut s = serde_json::to_string_pretty(&r).expect("report serialises");
     s.push('\n');
@@ -231,29 +270,19 @@ pub fn order_file(
     s
 }
 
-/// A blank order form for the current phase (`herald orders`): `legal`
-/// lists the legal order sets, for the comment above the form. The form
-/// needs nothing of the player's view.
-pub fn blank_form(header: &Header, you: &str, legal: &[String]) -> Result<String> {
+/// A blank order form for the current phase (`herald orders`, the HTML
+/// page, reminders): `legal` lists orders to copy (shown through
+/// [`listing`]) and `whole_set` is the phase's rule for the whole set,
+/// both from the player's view, for the comments above the form.
+pub fn blank_form(
+    header: &Header,
+    you: &str,
+    legal: &[String],
+    whole_set: Option<&str>,
+) -> Result<String> {
     let tmpl = env()
         .get_template("common/order_form.txt.j2")
         .map_err(|e| Error::refused(e.to_string()))?;
-    tmpl.render(context! { game => header, you => you, legal => legal })
+    tmpl.render(context! { game => header, you => you, legal => legal, whole_set => whole_set })
         .map_err(|e| Error::refused(format!("rendering the order form: {e:#}")))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn wraps_lists() {
-        let items: Vec<String> = (0..30).map(|i| format!("W{i} NE 2")).collect();
-        let w = wrap_filter(items, "# ".into(), 40);
-        assert!(
-            w.lines().all(|l| l.len() <= 40 && l.starts_with("# ")),
-            "{w}"
-        );
-        assert!(w.contains("W29 NE 2"));
-    }
 }

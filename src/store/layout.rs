@@ -14,7 +14,7 @@
 //!   reports/turn-NNNN/<player>.txt   every turn's text report
 //!                   <player>.json|.svg|.html   the current turn's other forms
 //!                   done     written last: the turn's reports are complete
-//!   outbox/<digest>.eml      mails waiting to be sent
+//!   outbox/<digest>.eml      mails waiting to be sent (the outbox's own files: [`OutboxDir`])
 //!   inbox/seen               sha256 of every mail read, one a line
 //!   archive/previous.jsonl   the game file before its last change
 //!   archive/undone-turn-NNNN[-k].jsonl   game files rolled back by `undo`
@@ -164,11 +164,14 @@ impl GameDir {
     pub fn outbox(&self) -> PathBuf {
         self.root.join(OUTBOX)
     }
+    /// The game's outbox, for queueing (`store::outbox`) and sending.
+    pub fn outbox_dir(&self) -> OutboxDir {
+        OutboxDir::at(self.outbox())
+    }
     /// A queued mail, named by a digest of its Message-ID, so queueing the
     /// same mail twice leaves one file.
     pub fn outbox_mail(&self, digest: &str) -> PathBuf {
-        debug_assert!(digest.bytes().all(|b| b.is_ascii_hexdigit()));
-        self.outbox().join(format!("{digest}.eml"))
+        self.outbox_dir().mail(digest)
     }
 
     pub fn inbox_seen(&self) -> PathBuf {
@@ -215,6 +218,56 @@ impl GameDir {
             write::create_dir(d)?;
         }
         Ok(())
+    }
+}
+
+/// An outbox folder (a game's `outbox/`, or the host's `DIR/outbox/`) and
+/// the files in it. `NAME` is a mail's name: the digest of its Message-ID
+/// for every mail herald queues (`store::outbox::name_of`), or the stem of
+/// a file the moderator put there.
+///
+/// ```text
+/// OUTBOX/NAME.eml              a mail waiting to be sent, the exact bytes
+///        NAME.state            its send states so far (host::outbox), one line each
+///        sent                  the names of mails sent to every recipient, one a line
+///        refused/NAME.eml      a mail with a recipient refused for good
+///        refused/NAME.json     why (for the status page)
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutboxDir {
+    root: PathBuf,
+}
+
+impl OutboxDir {
+    pub fn at(root: impl Into<PathBuf>) -> OutboxDir {
+        OutboxDir { root: root.into() }
+    }
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+    /// `NAME.eml`. `name` is a digest herald made or a name read from the
+    /// folder itself: never a path.
+    pub fn mail(&self, name: &str) -> PathBuf {
+        debug_assert!(!name.contains('/') && !name.is_empty());
+        self.root.join(format!("{name}.eml"))
+    }
+    /// `NAME.state`: the mail's send states.
+    pub fn states(&self, name: &str) -> PathBuf {
+        debug_assert!(!name.contains('/') && !name.is_empty());
+        self.root.join(format!("{name}.state"))
+    }
+    /// `sent`: the record of mails done.
+    pub fn sent(&self) -> PathBuf {
+        self.root.join("sent")
+    }
+    pub fn refused(&self) -> PathBuf {
+        self.root.join("refused")
+    }
+    pub fn refused_mail(&self, name: &str) -> PathBuf {
+        self.refused().join(format!("{name}.eml"))
+    }
+    pub fn refused_record(&self, name: &str) -> PathBuf {
+        self.refused().join(format!("{name}.json"))
     }
 }
 

@@ -27,6 +27,21 @@ impl Lock {
     /// symlink), waiting at most `wait`. `game` names the game in the
     /// message when another process holds it.
     pub fn acquire(path: &Path, game: &str, wait: Duration) -> Result<Lock> {
+        Lock::acquire_for(path, wait, |pid, waited| {
+            format!(
+                "game {game} is busy (pid {pid}): another herald is writing it; try again when it has finished (waited {waited} s)"
+            )
+        })
+    }
+
+    /// [`Lock::acquire`] with the message said when another process holds
+    /// it: `busy(pid, seconds waited)` (the pid "unknown" if the holder has
+    /// not written it yet). The host's own lock says "host DIR is busy".
+    pub fn acquire_for(
+        path: &Path,
+        wait: Duration,
+        busy: impl FnOnce(&str, f32) -> String,
+    ) -> Result<Lock> {
         let mut file = std::fs::OpenOptions::new()
             .read(true)
             .write(true)
@@ -49,10 +64,9 @@ impl Lock {
                 let _ = file.rewind();
                 let _ = (&file).take(32).read_to_string(&mut holder);
                 let pid = holder.trim();
-                return Err(Error::busy(format!(
-                    "game {game} is busy (pid {}): another herald is writing it; try again when it has finished (waited {} s)",
+                return Err(Error::busy(busy(
                     if pid.is_empty() { "unknown" } else { pid },
-                    wait.as_secs_f32()
+                    wait.as_secs_f32(),
                 )));
             }
             std::thread::sleep(pause.min(wait.saturating_sub(start.elapsed())));

@@ -13,13 +13,14 @@ pub mod layout;
 pub mod limits;
 pub mod lock;
 pub mod orders;
+pub mod outbox;
 pub mod secrets;
 pub mod seen;
 pub mod v1;
 pub mod write;
 
 pub use crate::names::Name;
-pub use layout::{Found, GameDir};
+pub use layout::{Found, GameDir, OutboxDir};
 pub use secrets::Secrets;
 
 use crate::chain::Signer;
@@ -108,7 +109,7 @@ impl Store {
     pub fn writer(dir: GameDir, wait: Duration) -> Result<Store> {
         let label = dir.root().display().to_string();
         let lock = Lock::acquire(&dir.lock(), &label, wait)?;
-        write::sweep(dir.root());
+        write::sweep(dir.root(), &layout::BY_TURN);
         Ok(Store {
             dir,
             lock: Some(lock),

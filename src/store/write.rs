@@ -99,19 +99,21 @@ pub const TEMPORARY: [&str; 2] = [".tmp-", ".previous-"];
 /// Every folder is swept except the turn folders of `reports/` and
 /// `orders/` older than the newest two: commands write only the current
 /// turn's (and an undo the one before), so a long game's hundreds of old
-/// turns are not listed on every write.
-pub fn sweep(root: &Path) {
-    sweep_in(root, 0);
+/// turns are not listed on every write. `by_turn` names those folders
+/// (`layout::BY_TURN`, passed in so that the layout, which creates its
+/// folders through this module, stays the only one to know them).
+pub fn sweep(root: &Path, by_turn: &[&str]) {
+    sweep_in(root, 0, by_turn);
 }
 
-fn sweep_in(dir: &Path, depth: usize) {
+fn sweep_in(dir: &Path, depth: usize, by_turn_names: &[&str]) {
     let Ok(list) = std::fs::read_dir(dir) else {
         return;
     };
     let by_turn = depth == 1
         && dir
             .file_name()
-            .is_some_and(|n| super::layout::BY_TURN.iter().any(|b| n == *b));
+            .is_some_and(|n| by_turn_names.iter().any(|b| n == *b));
     let mut turns: Vec<(u64, std::path::PathBuf)> = Vec::new();
     for e in list.flatten() {
         let Ok(t) = e.file_type() else { continue };
@@ -120,7 +122,7 @@ fn sweep_in(dir: &Path, depth: usize) {
         if t.is_dir() {
             match name.strip_prefix("turn-").and_then(|n| n.parse().ok()) {
                 Some(turn) if by_turn => turns.push((turn, e.path())),
-                _ => sweep_in(&e.path(), depth + 1),
+                _ => sweep_in(&e.path(), depth + 1, by_turn_names),
             }
         } else if TEMPORARY.iter().any(|p| name.starts_with(p)) {
             let _ = std::fs::remove_file(e.path());
@@ -128,7 +130,7 @@ fn sweep_in(dir: &Path, depth: usize) {
     }
     turns.sort();
     for (_, p) in turns.iter().rev().take(2) {
-        sweep_in(p, depth + 1);
+        sweep_in(p, depth + 1, by_turn_names);
     }
 }
 

@@ -456,7 +456,8 @@
       li.appendChild(b);
       ol.appendChild(li);
     });
-    if (!r.seq.length) ol.appendChild(el("li", { class: "hint" }, "No orders yet."));
+    // Not a list item: an empty list is not "1. No orders yet."
+    $("hc-none").style.display = r.seq.length ? "none" : "";
     var todo = missing();
     var state = $("hc-state");
     if (O.budget) state.textContent = "Cost: " + r.cost + " of " + O.budget.total + " " + O.budget.unit + ". ";

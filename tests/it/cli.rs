@@ -977,7 +977,9 @@ fn a_whole_report_sent_back_is_read_from_its_order_form() {
         .unwrap()
         .to_string();
     assert!(
-        stored.starts_with("# Legal now:") || stored.starts_with("game ="),
+        stored.starts_with("# Copy orders")
+            || stored.starts_with("# Legal now:")
+            || stored.starts_with("game ="),
         "{stored}"
     );
     assert!(!stored.contains(g.password("red")) && !stored.contains("WHAT HAPPENED"));

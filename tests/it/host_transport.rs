@@ -342,10 +342,17 @@ fn the_outbox_sends_over_starttls_and_tls_once_and_logs_each_mail() {
         assert!(r.stopped.is_none() && r.deferred.is_empty() && r.refused.is_empty());
         assert!(r.sent[0].reply.starts_with("250"), "{}", r.sent[0].reply);
         assert!(outbox::queued(&outbox).unwrap().is_empty());
+        // No state left: only the record of the mails sent, by name.
+        let left: Vec<String> = std::fs::read_dir(&outbox)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(left, vec!["sent".to_string()], "no state left");
+        let sent = std::fs::read_to_string(outbox.join("sent")).unwrap();
         assert_eq!(
-            std::fs::read_dir(&outbox).unwrap().count(),
-            0,
-            "no state left"
+            sent, "0001-report-red\n0002-report-blue\n",
+            "each mail recorded sent once"
         );
         // A second run sends nothing again.
         let r = outbox::run(&outbox, &mut tx, NOW + 60, &labels, &log).unwrap();

@@ -522,9 +522,9 @@ fn the_inbox_takes_good_mail_refuses_bad_and_skips_what_it_read() {
         |place: &str, what: &str| lines.iter().any(|l| l.contains(place) && l.contains(what));
     assert!(said("1001.b", "already read"), "{out}");
     assert!(said("1002.c", "wrong password for blue"), "{out}");
-    assert!(said("1002.x", "no order file found"), "{out}");
+    assert!(said("1002.x", "no order form found"), "{out}");
     assert!(said("1003.d", "replacing 2026-11-23T10:00:00Z"), "{out}");
-    assert!(said("1005.f", "no order file found"), "{out}");
+    assert!(said("1005.f", "no order form found"), "{out}");
     // The stored orders keep no password: it was checked once, on arrival.
     let stored = std::fs::read_to_string(t.game.join("orders/turn-0000/red.json")).unwrap();
     assert!(

@@ -10,8 +10,9 @@ use std::path::{Path, PathBuf};
 
 const PASSWORD: &str = "k7ud-bsj5-z3wy";
 
-/// The game the mails were written for, made in `dir`; its folder.
-fn new_game(dir: &Path) -> PathBuf {
+/// The game the mails were written for, made in `dir` (with a deadline if
+/// one is given); its folder.
+fn new_game(dir: &Path, deadline: Option<&str>) -> PathBuf {
     let folder = dir.join("game");
     let created = herald::pipeline::create(herald::pipeline::NewGame {
         game: "war-of-the-dukes".into(),
@@ -26,7 +27,10 @@ fn new_game(dir: &Path) -> PathBuf {
         now: chrono::DateTime::parse_from_rfc3339("2026-11-22T12:00:00Z").unwrap(),
         secrets_from_seed: true,
         light_passwords: true,
-        mail: Default::default(),
+        mail: herald::pipeline::MailSettings {
+            deadline: deadline.map(str::to_string),
+            ..Default::default()
+        },
     })
     .unwrap();
     assert!(
@@ -51,8 +55,13 @@ struct Outcome {
 
 /// One fixture alone in a Maildir of its own, read by `herald inbox`.
 fn inbox(fixture: &str) -> Outcome {
+    inbox_with(fixture, None)
+}
+
+/// [`inbox`], the game made with `deadline`.
+fn inbox_with(fixture: &str, deadline: Option<&str>) -> Outcome {
     let dir = scratch(&format!("mail-{fixture}"));
-    let game = new_game(&dir);
+    let game = new_game(&dir, deadline);
     let md = dir.join("Maildir");
     for d in ["new", "cur", "tmp"] {
         std::fs::create_dir_all(md.join(d)).unwrap();
@@ -186,6 +195,113 @@ fn a_hard_wrapped_order_is_named_not_guessed() {
     );
 }
 
+/// Accepted, and the reply names the line outside the form that reads as
+/// an order (`note`), which was not used.
+fn accepted_noting(fixture: &str, note: &str) {
+    accepted(fixture);
+    let o = inbox(fixture);
+    assert!(
+        o.reply.contains("Outside the order form, herald IGNORED") && o.reply.contains(note),
+        "{fixture}: the reply does not name `{note}`:\n{}",
+        o.reply
+    );
+}
+
+/// One test per mail of the corpus that must be accepted as orfburg's
+/// whole deployment (what each imitates: tests/mails/README.md).
+macro_rules! accepted_mails {
+    ($($name:ident: $file:literal,)*) => {$(
+        #[test]
+        fn $name() {
+            accepted($file);
+        }
+    )*};
+}
+
+accepted_mails! {
+    thunderbird_greeting_and_cheers_in_format_flowed: "thunderbird-greeting-cheers-flowed.eml",
+    thunderbird_reply_bottom_posted_with_thanks_and_signature: "thunderbird-reply-bottom-posted.eml",
+    thunderbird_html_message_with_moz_signature: "thunderbird-html-signature.eml",
+    thunderbird_order_file_attached_as_octet_stream: "thunderbird-attached-toml.eml",
+    thunderbird_forward_inline_of_the_players_own_mail: "thunderbird-forward-inline.eml",
+    apple_mail_smart_quotes_and_a_dash_in_the_sign_off: "apple-mail-smart-quotes.eml",
+    iphone_smart_quotes_capitalised_keys_and_nbsp_indent: "iphone-smart-quotes-capitals.eml",
+    iphone_reply_on_top_with_sent_from_my_iphone: "iphone-reply-top-posted.eml",
+    gmail_web_greeting_cheers_and_gmail_signature: "gmail-web-signature.eml",
+    gmail_android_reply_on_top_quoting_the_report: "gmail-android-reply.eml",
+    gmail_forward_from_another_account: "gmail-forwarded.eml",
+    outlook_desktop_autocorrect_regards_and_disclaimer: "outlook-desktop-autocorrect-disclaimer.eml",
+    outlook_web_reply_above_its_header_block: "outlook-web-reply.eml",
+    outlook_for_mac_with_thanks: "outlook-mac-thanks.eml",
+    outlook_for_android_html_only_base64: "outlook-android-html-only.eml",
+    k9_mail_with_its_signature: "k9-signature.eml",
+    k9_mail_html_reply_on_top: "k9-reply-html.eml",
+    k9_mail_order_file_attached_as_text: "k9-attached-txt.eml",
+    fairemail_reply_with_original_message_header: "fairemail-reply-original-message.eml",
+    mutt_with_a_signature: "mutt-signature.eml",
+    mutt_reply_bottom_posted_and_trimmed: "mutt-reply-bottom-posted.eml",
+}
+
+#[test]
+fn an_order_below_the_form_is_named_and_not_used() {
+    accepted_noting("k9-order-below-the-form.eml", "`A1 3019` (below the form)");
+}
+
+/// A mail dated after the deadline, read before the turn is resolved: used,
+/// and its acknowledgement says it is late and by how much, in whole
+/// seconds with the zone.
+#[test]
+fn late_orders_are_acknowledged_as_late() {
+    let f = "thunderbird-greeting-cheers-flowed.eml";
+    let o = inbox_with(f, Some("2026-11-23T09:00:00Z"));
+    assert!(o.line.contains("accepted"), "{}", o.line);
+    assert!(
+        o.reply.contains(
+            "These orders are LATE: your mail is dated 2026-11-23 10:05:12 +01:00, after the deadline of turn 0 (2026-11-23 09:00 UTC), by 5m 12s."
+        ),
+        "{}",
+        o.reply
+    );
+    assert!(o.stored.is_some());
+    // On time: nothing said.
+    let o = inbox_with(f, Some("2026-11-23T10:00:00Z"));
+    assert!(!o.reply.contains("LATE"), "{}", o.reply);
+    assert!(
+        o.reply
+            .contains("Deadline for turn 0: 2026-11-23 10:00 UTC"),
+        "{}",
+        o.reply
+    );
+}
+
+#[test]
+fn two_different_filled_forms_are_refused() {
+    refused(
+        "gmail-two-forms.eml",
+        "holds 2 different filled order forms (line 1, line 41), and herald cannot tell which one you mean: send one form only",
+    );
+}
+
+#[test]
+fn a_list_left_open_is_refused_for_the_list_not_the_sign_off() {
+    refused(
+        "thunderbird-missing-bracket.eml",
+        "the orders list opened here is not closed",
+    );
+    let o = inbox("thunderbird-missing-bracket.eml");
+    assert!(!o.reply.contains("Thanks"), "{}", o.reply);
+}
+
+#[test]
+fn an_order_without_quotes_inside_the_form_is_refused_by_line() {
+    refused("apple-mail-unquoted-order.eml", "A2 2920");
+}
+
+#[test]
+fn a_piece_not_in_the_game_is_refused_inside_the_form() {
+    refused("gmail-unknown-unit.eml", "I11");
+}
+
 #[test]
 fn every_fixture_is_a_mail_with_full_headers() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mails");
@@ -196,6 +312,11 @@ fn every_fixture_is_a_mail_with_full_headers() {
             continue;
         }
         n += 1;
+        let name = p.file_name().unwrap().to_str().unwrap();
+        assert!(
+            include_str!("mails.rs").contains(&format!("\"{name}\"")),
+            "{name} is in tests/mails/ but no test runs it"
+        );
         let raw = std::fs::read(&p).unwrap();
         let m = mail_parser::MessageParser::default().parse(&raw).unwrap();
         for (what, ok) in [
@@ -208,5 +329,5 @@ fn every_fixture_is_a_mail_with_full_headers() {
             assert!(ok, "{}: no {what}", p.display());
         }
     }
-    assert!(n >= 8, "{n} fixtures");
+    assert!(n >= 30, "{n} fixtures: the corpus holds at least 30");
 }

@@ -398,7 +398,7 @@ fn durations_without_a_unit_are_refused_and_nothing_is_written() {
     let (code, out, err) = new("1h30m");
     assert_eq!(code, 0, "{out}{err}");
     assert!(
-        out.contains("first deadline: 2026-11-22T13:30:00+00:00"),
+        out.contains("first deadline: 2026-11-22 13:30 UTC"),
         "{out}"
     );
     let before = std::fs::read(g.join("game.jsonl")).unwrap();
@@ -426,12 +426,16 @@ fn durations_without_a_unit_are_refused_and_nothing_is_written() {
         "a refused deadline changes nothing"
     );
     for (when, want) in [
-        ("+48h", "deadline 2026-11-24T12:00:00+00:00"),
-        ("2d", "deadline 2026-11-24T12:00:00+00:00"),
-        ("90m", "deadline 2026-11-22T13:30:00+00:00"),
+        ("+48h", "deadline 2026-11-24 12:00 UTC"),
+        ("2d", "deadline 2026-11-24 12:00 UTC"),
+        ("90m", "deadline 2026-11-22 13:30 UTC"),
         (
             "2026-12-01T19:00:00+01:00",
-            "deadline 2026-12-01T19:00:00+01:00",
+            "deadline 2026-12-01 19:00 +01:00",
+        ),
+        (
+            "2026-12-01T19:00:30+01:00",
+            "deadline 2026-12-01 19:00:30 +01:00",
         ),
         ("none", "no deadline"),
     ] {

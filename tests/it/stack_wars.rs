@@ -608,7 +608,7 @@ fn demo_plays_a_whole_game_and_verifies() {
     // A mid-game report ends with a filled order form for the player to move.
     let r1 = std::fs::read_to_string(out.join("game/reports/turn-0001/white.txt")).unwrap();
     assert!(r1.contains("----- ORDERS for turn 1"), "{r1}");
-    assert!(r1.contains("#   fortify 0,0,"), "{r1}");
+    assert!(r1.contains("#   fortify 0,0 | 0,1 | "), "{r1}");
     assert!(
         r1.contains("  8  (") || r1.contains(" 8  ("),
         "the board is drawn: {r1}"

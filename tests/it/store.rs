@@ -949,10 +949,17 @@ fn undo_killed_at_any_instant_is_completed_by_the_next_command() {
             ok(&a);
         } else {
             assert_eq!(now, want[Path::new("game.jsonl")], "kill {i}: half an undo");
-            // Undone already: the next writer completes what it left.
+            // Undone already: a refused undo writes nothing; the next
+            // command that goes on completes what the cut-short one left.
+            let before = snapshot(&g);
             let (code, _, err) = herald(&a);
             assert_eq!(code, 1, "{err}");
             assert!(err.contains("nothing to undo"), "{err}");
+            assert!(
+                differences(&before, &snapshot(&g), |_| false).is_empty(),
+                "a refused undo wrote"
+            );
+            ok(&["report", s(&g), "--rebuild", "--now", LATER]);
         }
         verify_ok(&g);
         let d = differences(&want, &snapshot(&g), archive);

@@ -182,9 +182,11 @@ impl State {
                 self.rebirths(rules, &mut v);
                 v.contains(&a)
             }
+            // Any of the six facings, its own included (a rotation that
+            // changes nothing; games/hexwar.md, "Rotate").
             Action::Rotate { at, facing } => {
                 let b = self.board[at as usize];
-                b != 0 && Piece(b).side() == self.side && Piece(b).facing_index() as u8 != facing
+                b != 0 && Piece(b).side() == self.side && facing < 6
             }
         }
     }

@@ -416,15 +416,11 @@ fn action(rules: &Ruleset, st: &State, o: &Order) -> Result<Action, String> {
             };
             match st.piece(c as usize) {
                 None => Err(format!("you have no piece on {} to rotate", label(*at))),
-                Some(p) if p.side() != st.side => Err(format!(
-                    "you have no piece on {} to rotate",
-                    label(*at)
-                )),
-                Some(p) if p.facing() == *facing => Err(format!(
-                    "the {} on {} faces {facing} already (a rotation changes the facing; leave the action out instead)",
-                    piece_name(rules, p),
-                    label(*at)
-                )),
+                Some(p) if p.side() != st.side => {
+                    Err(format!("you have no piece on {} to rotate", label(*at)))
+                }
+                // A rotation to the present facing is an action that
+                // changes nothing (games/hexwar.md, "Rotate").
                 Some(_) => Ok(a),
             }
         }
@@ -611,6 +607,16 @@ impl Event {
                 facing,
             } => format!(
                 "{} {piece} is reborn on {at}, facing {facing}",
+                side_name(*side)
+            ),
+            Event::Rotated {
+                side,
+                piece,
+                at,
+                from,
+                to,
+            } if from == to => format!(
+                "{} {piece} on {at} keeps facing {to} (a rotation to its own facing)",
                 side_name(*side)
             ),
             Event::Rotated {

@@ -501,6 +501,13 @@ pub fn view(
         st.moves(rules, seat, &mut mv);
         legal = mv.iter().map(super::order_text).collect();
     }
+    if your_turn && st.phase == Phase::Shields {
+        legal = Hex::spiral_area(st.radius)
+            .into_iter()
+            .filter(|h| st.shield_spot(*h).is_ok())
+            .map(|h| format!("shield {}", st.label(h)))
+            .collect();
+    }
     let cadence = if st.options.sudden_death {
         rules.sudden_death
     } else {

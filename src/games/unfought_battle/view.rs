@@ -114,6 +114,66 @@ pub struct View {
     /// ambusher's hex, since the victim's new hex is not told).
     pub arrows: Vec<Arrow>,
     pub result: Option<String>,
+    /// The order form's list, each a whole order to copy (with the other
+    /// forces holding, or in the deployment with the rest of the set):
+    /// every power for every force; later each affordable order of each
+    /// living force, and `concede`.
+    pub legal: Vec<String>,
+    /// The phase's rule for the whole set of orders, in one line.
+    pub whole_set: Option<String>,
+}
+
+/// The order form's list and rule for `seat` now (empty when no orders
+/// are due from it).
+fn form_list(rules: &Ruleset, st: &State, seat: Seat) -> (Vec<String>, Option<String>) {
+    let powers: Vec<String> = rules.forces.powers.iter().map(u8::to_string).collect();
+    match st.phase {
+        Phase::Over => (Vec::new(), None),
+        Phase::Deploy => {
+            let n = rules.forces();
+            let legal = (1..=n)
+                .flat_map(|f| {
+                    rules
+                        .forces
+                        .powers
+                        .iter()
+                        .map(move |p| format!("f{f} power {p}"))
+                })
+                .collect();
+            (
+                legal,
+                Some(format!(
+                    "DEPLOYMENT: each force one power, each of {} once (Sovereign: {})",
+                    powers.join(", "),
+                    rules.forces.sovereign
+                )),
+            )
+        }
+        Phase::Orders => {
+            let side = &st.sides[seat];
+            let mut legal = Vec::new();
+            for f in side.living() {
+                for act in options(rules, st, seat, f.id) {
+                    if rules.cost(act.kind()) <= side.shih {
+                        legal.push(format!("f{} {act}", f.id));
+                    }
+                }
+            }
+            legal.push("concede".into());
+            use super::orders::Kind;
+            (
+                legal,
+                Some(format!(
+                    "At most {} Shih in all (move {}, fortify {}, ambush {}, scout {}); no two forces into one hex; a force without a line holds",
+                    side.shih,
+                    rules.cost(Kind::Move),
+                    rules.cost(Kind::Fortify),
+                    rules.cost(Kind::Ambush),
+                    rules.cost(Kind::Scout)
+                )),
+            )
+        }
+    }
 }
 
 /// The arrows of one event as `seat` may know it (the same knowledge as
@@ -406,6 +466,7 @@ pub fn view(
         .collect();
     fallen.sort_unstable();
     let orders_due = st.phase == Phase::Orders;
+    let (legal, whole_set) = form_list(rules, st, seat);
     let forces = me
         .forces
         .iter()
@@ -522,6 +583,8 @@ pub fn view(
                 None => format!("a draw: {what}"),
             }
         }),
+        legal,
+        whole_set,
     }
 }
 

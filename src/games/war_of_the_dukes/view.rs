@@ -8,7 +8,6 @@ use super::combat;
 use super::events::{Event, Fate, Fighter};
 use super::map::Label;
 use super::movement::{self, mp};
-use super::orders;
 use super::ruleset::Ruleset;
 use super::setup;
 use super::state::{Phase, State};
@@ -74,6 +73,13 @@ pub struct View {
     pub turns: u32,
     /// "deployment", "Orfburg's phase of turn 3", "over".
     pub phase: String,
+    /// The phases counted from the deployment: 0 the deployment, 2t−1
+    /// Orfburg's phase of turn t, 2t Wulfenburg's; none once over. A game
+    /// begun from a position (`--setup`) starts its game file at another
+    /// phase: the report names an event's phase from this and the game
+    /// file's turn (`EventView::when` names it as a game begun with its
+    /// deployment would).
+    pub phase_index: Option<u32>,
     pub deploying: bool,
     pub your_phase: bool,
     /// Every piece on the map, yours first.
@@ -81,8 +87,13 @@ pub struct View {
     /// Pieces lost so far, by side: "Orfburg: I3 C2".
     pub eliminated: Vec<String>,
     pub events: Vec<EventView>,
-    /// Hints for the order form: what each piece can do now.
+    /// The order form's list, each a whole order to copy: during the
+    /// deployment a complete legal one, later every move (to each hex a
+    /// piece can reach) and every attack with all the pieces in reach.
     pub legal: Vec<String>,
+    /// The phase's rule for the whole set of orders, in one line (the
+    /// deployment places every unit), for the order form.
+    pub whole_set: Option<String>,
     /// Your city and fortress hexes (each gets a unit at deployment).
     pub strongpoints: Vec<String>,
     pub kaiserburg: String,
@@ -301,7 +312,9 @@ pub fn phase_name(st: &State) -> String {
     }
 }
 
-/// What each of `side`'s pieces can do now (for the order form).
+/// What each of `side`'s pieces can do now, as orders to copy (for the
+/// order form, which lists one a line and a piece's destinations on one:
+/// `D 1910 | 1911 | …`).
 pub fn hints(rules: &Ruleset, st: &State, side: Side) -> Vec<String> {
     match st.phase {
         Phase::Deployment => setup::default_deployment(rules, st, side, None)
@@ -313,15 +326,9 @@ pub fn hints(rules: &Ruleset, st: &State, side: Side) -> Vec<String> {
             let ez = zoc::zoc(rules, st, &board, side.other());
             let mut out = Vec::new();
             for (n, u) in st.on_map(side) {
-                let d = movement::destinations(rules, st, &board, &ez, n);
-                if d.is_empty() {
-                    continue;
+                for (i, _) in movement::destinations(rules, st, &board, &ez, n) {
+                    out.push(format!("{} {}", u.id, rules.map.label(i)));
                 }
-                let to: Vec<String> = d
-                    .iter()
-                    .map(|(i, _)| rules.map.label(*i).to_string())
-                    .collect();
-                out.push(format!("{} to {}", u.id, orders::list(&to, 10)));
             }
             for (i, o) in board.occ.iter().enumerate() {
                 let i = i as u16;
@@ -453,6 +460,13 @@ pub fn view(
         turn: st.turn,
         turns: rules.turns,
         phase: phase_name(st),
+        phase_index: match st.phase {
+            Phase::Deployment => Some(0),
+            // A state handed in by hand may hold any turn: no overflow.
+            Phase::Play(Side::Orfburg) => Some(st.turn.saturating_mul(2).saturating_sub(1)),
+            Phase::Play(Side::Wulfenburg) => Some(st.turn.saturating_mul(2)),
+            Phase::Over => None,
+        },
         deploying: st.phase == Phase::Deployment,
         your_phase: st.mover() == Some(me) || st.phase == Phase::Deployment,
         units,
@@ -466,6 +480,10 @@ pub fn view(
             })
             .collect(),
         legal: hints(rules, st, me),
+        whole_set: (st.phase == Phase::Deployment).then(|| {
+            let n = st.units.iter().filter(|u| u.side == me).count();
+            format!("DEPLOYMENT: one file places all {n} pieces; the list is one legal set")
+        }),
         strongpoints,
         kaiserburg: place_state(rules.kaiserburg),
         between_rivers: between,

@@ -5,7 +5,7 @@ use herald::host::log::*;
 #[test]
 fn lines_quote_escape_and_cut_values() {
     let l = format_line(
-        1_795_000_000,
+        1_795_000_000_123,
         "in",
         "received",
         &[
@@ -16,6 +16,14 @@ fn lines_quote_escape_and_cut_values() {
         ],
     );
     assert!(l.starts_with("2026-11-18T"), "{l}");
+    // Stamped to the millisecond.
+    assert!(
+        l.starts_with(&format!(
+            "{}.123Z ",
+            herald::host::log::time_text(1_795_000_000).trim_end_matches('Z')
+        )),
+        "{l}"
+    );
     assert!(l.contains(" from=a@b.org "), "{l}");
     assert!(l.contains(" subject=\"two words\""), "{l}");
     assert!(l.contains("forged=\"x\\nTIME out sent\""), "{l}");

@@ -56,3 +56,123 @@ fn html_keeps_its_lines() {
     assert!(t.contains("> password = \"\""), "{t}");
     assert_eq!(html_text(&"<p>x</p>".repeat(MAX_HTML)), "");
 }
+
+fn form_lines() -> Vec<&'static str> {
+    vec![
+        "game = \"g\"",
+        "player = \"red\"",
+        "turn = 3",
+        "password = \"abcd-efgh\"",
+        "orders = [",
+        "  \"J NE\",",
+        "  \"W1 SE\",",
+        "]",
+    ]
+}
+
+/// The form is the run from its first key to the `]` that closes
+/// `orders`: a greeting above and a sign-off below are outside it.
+#[test]
+fn the_form_is_found_between_a_greeting_and_a_sign_off() {
+    let mut lines = vec!["Hi GM,", "", "my orders:", "Orders:", ""];
+    lines.extend(form_lines());
+    lines.extend([
+        "",
+        "Thanks!",
+        "Cheers",
+        "Regards,",
+        "Orf",
+        "Sent from my phone",
+    ]);
+    let text = lines.join("\n");
+    let found = forms(&text);
+    assert_eq!(
+        found,
+        vec![Form {
+            first: 5,
+            last: 12,
+            gaps: vec![],
+            has_password: true,
+            filled: true
+        }]
+    );
+    let kept = found[0].text(&text);
+    assert_eq!(kept.lines().count(), 13, "lines to the form's last");
+    assert!(kept.split('\n').take(5).all(str::is_empty), "{kept}");
+    assert!(
+        !kept.contains("Thanks") && !kept.contains("Orders:"),
+        "{kept}"
+    );
+    assert_eq!(
+        herald::orders::OrderFile::parse("m", &kept)
+            .unwrap()
+            .orders
+            .len(),
+        2
+    );
+}
+
+#[test]
+fn a_blank_form_is_not_filled_and_a_list_left_open_ends_at_its_last_order() {
+    let blank = "game = \"g\"\npassword = \"\"   # your password\norders = [\n  \"\",\n]\n";
+    assert_eq!(
+        forms(blank),
+        vec![Form {
+            first: 0,
+            last: 4,
+            gaps: vec![],
+            has_password: true,
+            filled: false
+        }]
+    );
+    // No `]`: the form ends at the last quoted line, not at the sign-off.
+    let open =
+        "game = \"g\"\npassword = \"x\"\norders = [\n  \"J NE\",\n  \"W1 SE\",\n\nThanks!\nOrf\n";
+    assert_eq!(forms(open)[0].last, 4);
+    // A `]` in a link below is not the list's.
+    let link = "game = \"g\"\npassword = \"x\"\norders = [\n  \"J NE\",\n\nGet [Outlook for iOS]\n";
+    assert_eq!(forms(link)[0].last, 3);
+    // One stray key in a signature is no form; two forms are two.
+    assert!(forms("Orf\nname = Orf Player\n").is_empty());
+    let two = format!(
+        "{}\n\nagain:\n{}",
+        form_lines().join("\n"),
+        form_lines().join("\n")
+    );
+    assert_eq!(forms(&two).len(), 2);
+}
+
+/// What a phone types inside the form: curly quotes, a capital at the
+/// start of a key, non-breaking spaces.
+#[test]
+fn a_phones_form_is_read_as_meant() {
+    let text = "Game = “g”\nPlayer = “red”\nTurn = 3\nPassword = “abcd-efgh”\nOrders = [\n\u{a0}\u{a0}“J NE”,\n]\n";
+    let f = forms(text);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert!(f[0].filled);
+    let kept = f[0].text(text);
+    let o = herald::orders::OrderFile::parse("m", &kept).unwrap();
+    assert_eq!(o.password, "abcd-efgh");
+    assert_eq!(o.orders[0].text, "J NE");
+}
+
+/// A player's words between two keys of the form are left out with the
+/// rest (and handed back as outside it); words after the list are not
+/// taken in.
+#[test]
+fn words_between_the_keys_are_a_gap_not_the_end() {
+    let text = "game = \"g\"\nplayer = \"red\"\nturn = 3\npassword = \"pw\"\nand my orders are:\n\norders = [\n  \"J NE\",\n]\nThanks\nname = Orf\n";
+    let f = forms(text);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!((f[0].first, f[0].last, f[0].gaps.clone()), (0, 8, vec![4]));
+    let kept = f[0].text(text);
+    assert!(
+        !kept.contains("my orders") && !kept.contains("Thanks"),
+        "{kept}"
+    );
+    let o = herald::orders::OrderFile::parse("m", &kept).unwrap();
+    assert_eq!(o.orders.len(), 1);
+    // Four lines of words are too many: two runs, the first without orders.
+    let far = text.replace("and my orders are:", "a\nb\nc\nd");
+    assert_eq!(forms(&far).len(), 2);
+}

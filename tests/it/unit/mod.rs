@@ -28,7 +28,6 @@ mod games_war_of_the_dukes_movement;
 mod games_war_of_the_dukes_units;
 mod host_commands;
 mod host_config;
-mod host_due;
 mod host_log;
 mod host_maildir;
 mod host_outbox;

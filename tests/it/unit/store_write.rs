@@ -69,7 +69,7 @@ fn sweep_clears_temporaries_where_commands_write() {
     for p in swept.iter().chain(&kept) {
         mk(p);
     }
-    sweep(r);
+    sweep(r, &herald::store::layout::BY_TURN);
     for p in swept {
         assert!(!r.join(p).exists(), "{p} left");
     }

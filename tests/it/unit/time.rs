@@ -114,3 +114,40 @@ fn after_and_text() {
         assert_eq!(parse_span(&span_text(secs)), Ok(secs));
     }
 }
+
+#[test]
+fn times_are_shown_in_whole_seconds_or_minutes_with_their_zone() {
+    assert_eq!(
+        shown("2026-11-27T18:37:21.687817622+00:00"),
+        "2026-11-27 18:37:21 UTC"
+    );
+    assert_eq!(shown("2026-11-27T18:37:00Z"), "2026-11-27 18:37 UTC");
+    assert_eq!(
+        shown("2026-11-27T19:37:00+01:00"),
+        "2026-11-27 19:37 +01:00"
+    );
+    assert_eq!(
+        shown("2026-11-27T18:37:59.999+00:00"),
+        "2026-11-27 18:37:59 UTC",
+        "fractions are cut off, never rounded up"
+    );
+    assert_eq!(shown("not a time"), "not a time");
+    let now = whole_seconds(t("2026-11-27T18:37:21.687817622Z"));
+    assert_eq!(now.to_rfc3339(), "2026-11-27T18:37:21+00:00");
+}
+
+#[test]
+fn spans_are_shown_rounded_down() {
+    assert_eq!(span_shown(0), "0s");
+    assert_eq!(span_shown(45), "45s");
+    assert_eq!(span_shown(109), "1m 49s", "1m49s left is not `about 1m`");
+    assert_eq!(span_shown(120), "2m");
+    assert_eq!(span_shown(2 * 3600), "2h");
+    assert_eq!(
+        span_shown(2 * 3600 + 59),
+        "2h",
+        "rounded down past the hour"
+    );
+    assert_eq!(span_shown(5 * 3600 + 12 * 60 + 30), "5h 12m");
+    assert_eq!(span_shown(86400 + 2 * 3600 + 60), "1d 2h 1m");
+}

@@ -1,0 +1,290 @@
+//! The rules every field of a game file must keep that no replay can
+//! recompute: times in order, addresses that are addresses, versions of
+//! herald that exist, password hashes herald could have made, stand-ins
+//! labelled as stand-ins. `verify` checks them all (its walk); docs/trust.md
+//! ("What checks each field") lists every field with what checks it.
+//!
+//! An edit the moderator's key signed again is caught here when it breaks
+//! one of these rules; within them (a time moved between its neighbours,
+//! one valid address for another) only the players' kept mails show it.
+
+use super::body::{Body, Genesis, Phase};
+use super::canon::is_digest;
+use super::record::Record;
+use chrono::{DateTime, FixedOffset};
+
+/// Every version of herald that has written game files of format 2 (this
+/// one included): a game file naming another was not written by herald.
+/// A release adds its own version here.
+pub const KNOWN_VERSIONS: [&str; 1] = ["0.1.0"];
+
+/// The mark that begins the order text of every stand-in herald writes
+/// for a player who sent nothing (`pipeline::resolve::accept_all`).
+pub const STAND_IN_MARK: &str = "# herald: no orders from ";
+
+/// Is `v` a version of herald (one that wrote game files, or this one)?
+pub fn known_version(v: &str) -> bool {
+    KNOWN_VERSIONS.contains(&v) || v == env!("CARGO_PKG_VERSION")
+}
+
+/// Is `a` a mail address as `new --email` and `--moderator` take them:
+/// `local@domain`, no spaces, quotes, brackets or control characters?
+pub fn is_address(a: &str) -> bool {
+    let Some((local, domain)) = a.rsplit_once('@') else {
+        return false;
+    };
+    !local.is_empty()
+        && (domain.contains('.') || domain == "localhost")
+        && !domain.starts_with('.')
+        && !domain.ends_with('.')
+        && a.len() <= 254
+        && a.chars()
+            .all(|c| !c.is_control() && !c.is_whitespace() && !"<>\",;()[]\\".contains(c))
+        && !domain.contains('@')
+}
+
+fn time(t: &str) -> Option<DateTime<FixedOffset>> {
+    DateTime::parse_from_rfc3339(t).ok()
+}
+
+/// The rules' findings for a whole game file, in order; empty: it keeps
+/// every rule.
+pub fn problems(r: &Record, g: &Genesis) -> Vec<String> {
+    let mut out = Vec::new();
+    genesis(g, &mut out);
+    if !known_version(&r.head.herald) {
+        out.push(format!(
+            "head record: herald `{}` is not a version of herald (known: {})",
+            r.head.herald.escape_debug(),
+            KNOWN_VERSIONS.join(", ")
+        ));
+    }
+    entries(r, g, &mut out);
+    out
+}
+
+fn genesis(g: &Genesis, out: &mut Vec<String>) {
+    let at = "entry 0 (genesis)";
+    if !known_version(&g.herald) {
+        out.push(format!(
+            "{at}: herald `{}` is not a version of herald (known: {})",
+            g.herald.escape_debug(),
+            KNOWN_VERSIONS.join(", ")
+        ));
+    }
+    for (i, p) in g.players.iter().enumerate() {
+        // Format 2 has no display names: herald writes each player's id
+        // (a converted game keeps what the old file held).
+        if p.name != p.id && g.converted.is_none() {
+            out.push(format!(
+                "{at}: players[{i}].name `{}` is not the player's id `{}` (a game file of format 2 names each player by their id)",
+                p.name.escape_debug(),
+                p.id
+            ));
+        }
+        if let Some(e) = &p.email {
+            if !is_address(e) {
+                out.push(format!(
+                    "{at}: players[{i}].email `{}` is not a mail address",
+                    e.escape_debug()
+                ));
+            }
+        }
+        if let Err(why) = crate::auth::check_stored(&p.password) {
+            out.push(format!("{at}: players[{i}].password: {why}"));
+        }
+    }
+    if let Some(m) = &g.moderator {
+        if !is_address(m) {
+            out.push(format!(
+                "{at}: moderator `{}` is not a mail address",
+                m.escape_debug()
+            ));
+        }
+    }
+    if g.deadline_every == Some(0) {
+        out.push(format!("{at}: deadline_every is 0 seconds"));
+    }
+    if !is_digest(&g.initial_sha256) {
+        out.push(format!("{at}: initial_sha256 is not a sha256"));
+    }
+    if let (Some(d), Some(c)) = (g.deadline.as_deref().and_then(time), time(&g.created)) {
+        if d < c {
+            out.push(format!("{at}: its deadline is before the game was created"));
+        }
+    }
+    if let Some(c) = &g.converted {
+        if c.from_format != 1 {
+            out.push(format!(
+                "{at}: converted from format {}, but only format 1 is converted",
+                c.from_format
+            ));
+        }
+        if !is_digest(&c.old_head) || !is_digest(&c.old_sha256) {
+            out.push(format!(
+                "{at}: converted: old_head and old_sha256 must be sha256 digests"
+            ));
+        }
+        if time(&c.at).is_none() {
+            out.push(format!("{at}: converted.at is not a time (RFC 3339)"));
+        }
+        if c.unproven.is_empty() {
+            out.push(format!(
+                "{at}: converted.unproven is empty: a converted game always says what format 1 could not prove"
+            ));
+        }
+    }
+}
+
+/// The time an entry records (its `resolved_at` or `at`).
+fn when(b: &Body) -> Option<&str> {
+    match b {
+        Body::Genesis(g) => Some(&g.created),
+        Body::Phase(p) => Some(&p.resolved_at),
+        Body::Passwd(p) => Some(&p.at),
+        Body::Deadline(d) => Some(&d.at),
+        Body::Reveal(r) => Some(&r.at),
+    }
+}
+
+/// Was this entry carried over by `convert` (a phase of herald 0.1, or the
+/// reveal or deadline `convert` adds, dated at the conversion)? Those keep
+/// the old game's times; the time order holds from the conversion on.
+fn carried(b: &Body, converted_at: Option<&str>) -> bool {
+    let Some(c) = converted_at else {
+        return false;
+    };
+    match b {
+        Body::Phase(p) => p.dice == 1,
+        Body::Reveal(r) => r.at == c,
+        Body::Deadline(d) => d.at == c,
+        _ => false,
+    }
+}
+
+fn entries(r: &Record, g: &Genesis, out: &mut Vec<String>) {
+    let converted = g.converted.as_ref().map(|c| c.at.as_str());
+    let converted_at = converted.and_then(time);
+    let mut last = converted_at.or_else(|| time(&g.created));
+    let mut last_phase: Option<Phase> = None;
+    let n = r.entries.len();
+    for (i, e) in r.entries.iter().enumerate().skip(1) {
+        let what = e.describe(i);
+        // Bodies that do not decode are verify's replay's to name.
+        let Ok(body) = e.decode() else { continue };
+        let Some(t) = when(&body) else { continue };
+        if carried(&body, converted) {
+            if let Body::Phase(p) = &body {
+                last_phase = Some(p.clone());
+            }
+            continue;
+        }
+        let field = match &body {
+            Body::Phase(_) => "resolved_at",
+            _ => "at",
+        };
+        match time(t) {
+            None => out.push(format!(
+                "{what}: {field} `{}` is not a time (RFC 3339)",
+                t.escape_debug()
+            )),
+            Some(t) => {
+                if last.is_some_and(|l| t < l) {
+                    out.push(format!(
+                        "{what}: {field} {} is before the time of the entry before it: entries are made in time order",
+                        t.to_rfc3339()
+                    ));
+                }
+                last = Some(t);
+            }
+        }
+        match &body {
+            Body::Phase(p) => {
+                phase(&what, p, converted_at, out);
+                last_phase = Some(p.clone());
+            }
+            Body::Passwd(p) => {
+                if let Err(why) = crate::auth::check_stored(&p.password) {
+                    out.push(format!("{what}: password: {why}"));
+                }
+            }
+            Body::Deadline(d) => {
+                if let Some(t) = &d.deadline {
+                    if time(t).is_none() {
+                        out.push(format!(
+                            "{what}: deadline `{}` is not a time (RFC 3339)",
+                            t.escape_debug()
+                        ));
+                    }
+                }
+            }
+            Body::Reveal(rv) => {
+                if i + 1 != n {
+                    out.push(format!(
+                        "{what}: the seed is revealed before the log's end: the reveal is the last entry of a finished game"
+                    ));
+                }
+                match &last_phase {
+                    Some(p) if p.resolved_at == rv.at => {}
+                    _ if carried(&body, converted) => {}
+                    _ => out.push(format!(
+                        "{what}: at is not the resolved_at of the phase that ended the game (the reveal is made in the same commit)"
+                    )),
+                }
+            }
+            Body::Genesis(_) => {}
+        }
+    }
+}
+
+fn phase(
+    what: &str,
+    p: &Phase,
+    converted_at: Option<DateTime<FixedOffset>>,
+    out: &mut Vec<String>,
+) {
+    let resolved = time(&p.resolved_at);
+    match (p.dice, converted_at) {
+        (2, _) => {}
+        (1, _) => out.push(format!(
+            "{what}: dice 1 (the seed alone) marks a phase carried over from format 1; this one is not"
+        )),
+        (d, _) => out.push(format!("{what}: dice {d} is not a way herald draws dice (2, or 1 for converted phases)")),
+    }
+    if let Some(d) = &p.deadline {
+        if time(d).is_none() {
+            out.push(format!(
+                "{what}: deadline `{}` is not a time (RFC 3339)",
+                d.escape_debug()
+            ));
+        }
+    }
+    for o in &p.orders {
+        if let Some(rcv) = &o.received {
+            match (time(rcv), resolved) {
+                (None, _) => out.push(format!(
+                    "{what}: the orders of {}: received `{}` is not a time (RFC 3339)",
+                    o.player,
+                    rcv.escape_debug()
+                )),
+                (Some(t), Some(r)) if t > r => out.push(format!(
+                    "{what}: the orders of {} were received ({rcv}) after the phase was resolved ({})",
+                    o.player, p.resolved_at
+                )),
+                _ => {}
+            }
+        }
+        match &o.nmr {
+            None if o.text.starts_with(STAND_IN_MARK) && p.dice == 2 => out.push(format!(
+                "{what}: the orders of {} are a stand-in's (herald's mark `{}…`) but not labelled as one (nmr)",
+                o.player,
+                STAND_IN_MARK.trim()
+            )),
+            Some(_) if o.received.is_some() => out.push(format!(
+                "{what}: the orders of {} are labelled a stand-in (nmr) but came by mail (received)",
+                o.player
+            )),
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,106 @@
+//! The host folder's layout: the only place herald builds a path inside
+//! `DIR` (paths inside a game folder come from [`crate::store::layout`],
+//! reached through [`HostDir::game`]). Every name that goes into a path is
+//! a fixed name, a validated game id ([`Name`]), or a path the moderator
+//! wrote in host.toml (resolved against DIR).
+//!
+//! ```text
+//! DIR/                        the host folder (0700)
+//!   host.toml                 the configuration (docs/host.md)
+//!   host.secrets.toml         0600: the IMAP and SMTP passwords
+//!   host.lock                 one host per folder: the running pass's lock (holds its pid)
+//!   host.log                  the log (the default; host.toml may name another)
+//!   index.html, index.json    the status page
+//!   state/<game>.json         the host's record of each game
+//!   state/seen                mails for no game already answered (sha256, one a line)
+//!   state/replies             when each address was last sent a refusal (the hourly limit)
+//!   outbox/                   mails from the host's own address (answers to mail for no game)
+//!   <game>/                   one game folder per game (store::layout)
+//! ```
+
+use crate::names::Name;
+use crate::store::GameDir;
+use std::path::{Path, PathBuf};
+
+pub const CONFIG_FILE: &str = "host.toml";
+pub const SECRETS_FILE: &str = "host.secrets.toml";
+/// Log file in DIR when host.toml names none.
+pub const DEFAULT_LOG: &str = "host.log";
+const LOCK: &str = "host.lock";
+const STATE: &str = "state";
+const OUTBOX: &str = "outbox";
+
+/// Names in DIR that are the host's own, never game folders (a game id
+/// may not be one of them: its folder would be taken for the host's).
+pub const RESERVED: [&str; 2] = [STATE, OUTBOX];
+
+/// A host folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostDir {
+    root: PathBuf,
+}
+
+impl HostDir {
+    pub fn at(root: impl Into<PathBuf>) -> HostDir {
+        HostDir { root: root.into() }
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    pub fn config(&self) -> PathBuf {
+        self.root.join(CONFIG_FILE)
+    }
+    pub fn secrets(&self) -> PathBuf {
+        self.root.join(SECRETS_FILE)
+    }
+    /// The host-wide lock: one `herald host` per folder at a time.
+    pub fn lock(&self) -> PathBuf {
+        self.root.join(LOCK)
+    }
+    /// A path host.toml names (`log`, `ca_file`, `[maildir] path`): in DIR
+    /// unless absolute.
+    pub fn configured(&self, p: impl AsRef<Path>) -> PathBuf {
+        self.root.join(p)
+    }
+    pub fn default_log(&self) -> PathBuf {
+        self.root.join(DEFAULT_LOG)
+    }
+
+    pub fn status_html(&self) -> PathBuf {
+        self.root.join("index.html")
+    }
+    pub fn status_json(&self) -> PathBuf {
+        self.root.join("index.json")
+    }
+
+    /// `DIR/state/`: the host's records.
+    pub fn state(&self) -> PathBuf {
+        self.root.join(STATE)
+    }
+    /// `DIR/state/<game>.json`.
+    pub fn game_state(&self, game: &Name) -> PathBuf {
+        self.state().join(format!("{game}.json"))
+    }
+    /// `DIR/state/seen`: the digests of mails for no game already answered.
+    /// No `.json`: no game's state file can be named so.
+    pub fn no_game_seen(&self) -> PathBuf {
+        self.state().join("seen")
+    }
+    /// `DIR/state/replies`: the last refusal sent to each address from the
+    /// host's own outbox (the hourly limit on mail for no game).
+    pub fn replies(&self) -> PathBuf {
+        self.state().join("replies")
+    }
+
+    /// `DIR/outbox/`: mails from the host's own address.
+    pub fn outbox(&self) -> PathBuf {
+        self.root.join(OUTBOX)
+    }
+
+    /// The folder of game `game`: `DIR/<game>/`.
+    pub fn game(&self, game: &Name) -> GameDir {
+        GameDir::at(self.root.join(game.as_str()))
+    }
+}
