@@ -170,10 +170,24 @@ struct Looks {
 }
 
 impl Looks {
+    /// Everything `n` draws, the shapes it places (`<use>`) drawn out as
+    /// their `<symbol>` draws them.
     fn add(&mut self, n: Node) {
+        self.add_within(n, 0);
+    }
+
+    fn add_within(&mut self, n: Node, depth: usize) {
         for e in n.descendants().filter(|e| e.is_element()) {
             if let Some(h) = e.attribute("href") {
                 self.hrefs.insert(h.to_string());
+                let id = h.trim_start_matches('#');
+                let symbol = e
+                    .document()
+                    .descendants()
+                    .find(|s| s.tag_name().name() == "symbol" && s.attribute("id") == Some(id));
+                if let (Some(s), true) = (symbol, depth < 4) {
+                    self.add_within(s, depth + 1);
+                }
             }
             for a in ["fill", "stroke"] {
                 if let Some(c) = e.attribute(a).filter(|c| c.starts_with('#')) {
@@ -619,7 +633,9 @@ fn pngs_are_the_same_bytes_every_time() {
         let (w, _, pixels, colour) = png_size(&a);
         let svg = herald::pipeline::render::mail_svg(&g.loaded, 1).unwrap();
         assert_eq!(w, png_width_of(&svg));
+        // decoded to RGB; written as a palette PNG (IHDR's colour type 3)
         assert_eq!(colour, png::ColorType::Rgb);
+        assert_eq!(a[25], 3, "{game}: the mail's PNG is not a palette PNG");
         // the board colour is there, so the board was drawn
         let board = pixels
             .chunks(3)

@@ -692,6 +692,8 @@ pub fn svg_board(rules: &Ruleset, v: &View, frame: Frame) -> String {
         svg::num(SIZE * 0.5)
     );
     let mut places = String::new();
+    // the legend's sample: the first name the board writes
+    let mut first: Option<&str> = None;
     for p in &map.places {
         if p.cells.is_empty() {
             continue;
@@ -705,6 +707,7 @@ pub fn svg_board(rules: &Ruleset, v: &View, frame: Frame) -> String {
         if !b.shows(at, SIZE * 2.0) {
             continue;
         }
+        first.get_or_insert(&p.name);
         places.push_str(&format!(
             "<text x=\"{}\" y=\"{}\">{}</text>\n",
             svg::num(at.0),
@@ -712,19 +715,22 @@ pub fn svg_board(rules: &Ruleset, v: &View, frame: Frame) -> String {
             svg::esc(&p.name)
         ));
     }
-    if !places.is_empty() {
+    if let Some(name) = first {
         b.svg().raw(&format!(r#"<g class="place"{place_attrs}>"#));
         b.svg().raw(places.trim_end());
         b.svg().end();
+        // half the name's width in DejaVu Sans Mono (0.602 em a character)
+        let half = name.chars().count() as f64 * 0.602 * SIZE * 0.5 / 2.0;
         b.mark(
             "place",
             || {
                 format!(
-                    r#"<text y="{}"{place_attrs}>Abc</text>"#,
-                    svg::num(SIZE * 0.18)
+                    r#"<text y="{}"{place_attrs}>{}</text>"#,
+                    svg::num(SIZE * 0.18),
+                    svg::esc(name)
                 )
             },
-            SIZE * 0.9,
+            half.max(SIZE * 0.9),
         );
     }
 
