@@ -61,6 +61,8 @@ fn config(dir: &Path) -> HostConfig {
         log_stderr: false,
         password_checks_per_hour: herald::host::config::DEFAULT_PASSWORD_CHECKS,
         moderator: None,
+        press_per_day: herald::host::config::DEFAULT_PRESS_PER_DAY,
+        press_max_bytes: herald::host::config::DEFAULT_PRESS_MAX_BYTES,
     }
 }
 

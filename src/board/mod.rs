@@ -2,6 +2,8 @@
 
 pub mod ascii;
 pub mod hex;
+pub mod picture;
+pub mod raster;
 pub mod svg;
 
 pub use hex::{Dir, Hex, HexagonLabels};

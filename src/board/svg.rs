@@ -11,7 +11,6 @@
 use super::hex::Hex;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
-use std::sync::{Arc, OnceLock};
 
 /// The font every label is drawn in; embedded so the PNG does not depend on
 /// the fonts a machine has (DejaVu Sans Mono Bold, Bitstream Vera licence:
@@ -120,7 +119,7 @@ pub type Point = (f64, f64);
 
 /// What an arrow shows: a move, an attack or capture, or a piece placed
 /// (drawn as a ring on `to`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ArrowKind {
     Move,
@@ -281,69 +280,31 @@ impl Svg {
         self.buf.push_str("</text>\n");
     }
 
-    /// An arrow from `a` to `b` for one move or combat, shortened at both ends
-    /// by `inset` so it does not hide the pieces; a `Place` is a ring at `b`.
-    pub fn arrow(&mut self, a: Point, b: Point, kind: ArrowKind, inset: f64, seat_colour: &str) {
-        let cls = match kind {
-            ArrowKind::Move => "arrow move",
-            ArrowKind::Attack => "arrow attack",
-            ArrowKind::Place => "arrow place",
-        };
-        self.arrow_as(
-            a,
-            b,
-            kind,
-            inset,
-            seat_colour,
-            &format!(r#" class="{cls}""#),
-        );
-    }
-
-    /// [`Svg::arrow`] with `attrs` instead of the board's class (the
-    /// legend draws its arrows without it).
-    pub fn arrow_as(
-        &mut self,
-        a: Point,
-        b: Point,
-        kind: ArrowKind,
-        inset: f64,
-        seat_colour: &str,
-        attrs: &str,
-    ) {
-        if kind == ArrowKind::Place || (a.0 - b.0).abs() + (a.1 - b.1).abs() < 0.01 {
-            self.circle(
-                b,
-                inset * 1.1,
-                "none",
-                seat_colour,
-                inset * 0.22,
-                &format!(r#"{attrs} stroke-dasharray="{}""#, num(inset * 0.3)),
-            );
-            return;
-        }
-        let (dx, dy) = (b.0 - a.0, b.1 - a.1);
-        let len = (dx * dx + dy * dy).sqrt();
-        let k = (inset / len).min(0.45);
-        let p = (a.0 + dx * k, a.1 + dy * k);
-        let q = (b.0 - dx * k, b.1 - dy * k);
-        let (colour, head, width) = match kind {
-            ArrowKind::Attack => ("#b00020", "head-attack", inset * 0.26),
-            _ => (INK, "head-move", inset * 0.2),
-        };
-        let _ = writeln!(
-            self.buf,
-            r#"<line{attrs} x1="{}" y1="{}" x2="{}" y2="{}" stroke="{colour}" stroke-width="{}" stroke-opacity="0.85" stroke-linecap="round" marker-end="url(#{head})"/>"#,
-            num(p.0),
-            num(p.1),
-            num(q.0),
-            num(q.1),
-            num(width)
-        );
-    }
-
     pub fn finish(mut self) -> String {
         self.buf.push_str("</svg>\n");
         self.buf
+    }
+
+    /// A writer of elements only, without the document around them (a
+    /// board's layers, `picture::Board`).
+    pub fn fragment() -> Svg {
+        Svg {
+            buf: String::with_capacity(16 * 1024),
+        }
+    }
+
+    /// What a [`Svg::fragment`] holds.
+    pub fn into_body(self) -> String {
+        self.buf
+    }
+
+    /// The bytes written so far.
+    pub fn len(&self) -> usize {
+        self.buf.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.buf.is_empty()
     }
 }
 
@@ -461,20 +422,30 @@ impl HexagonBoard {
     }
 
     /// File letters above and below each column, rank numbers beside the
-    /// westernmost and easternmost hexes.
-    pub fn labels(&self, svg: &mut Svg, radius: i32) {
+    /// westernmost and easternmost hexes, in the board's type.
+    pub fn labels(&self, b: &mut super::picture::Board, radius: i32) {
         let labels = super::HexagonLabels { radius };
         let g = &self.grid;
         let s = g.size;
-        svg.group("labels", "");
+        let mut out = String::new();
+        let mut put = |b: &super::picture::Board, (x, y): Point, t: &str| {
+            if b.shows((x, y), s) {
+                out.push_str(&format!(
+                    "<text x=\"{}\" y=\"{}\">{}</text>\n",
+                    num(x),
+                    num(y + s * 0.5 * 0.36),
+                    esc(t)
+                ));
+            }
+        };
         for q in -radius..=radius {
             let top = Hex::new(q, (-radius).max(-radius - q));
             let bottom = Hex::new(q, radius.min(radius - q));
             let f = labels.file_letter(q).to_string();
             let (x, y) = g.centre(top);
-            svg.text((x, y - s * 1.25), s * 0.5, INK, &f);
+            put(b, (x, y - s * 1.25), &f);
             let (x, y) = g.centre(bottom);
-            svg.text((x, y + s * 1.25), s * 0.5, INK, &f);
+            put(b, (x, y + s * 1.25), &f);
         }
         // ranks beside the westernmost and easternmost columns, as the
         // text board prints them
@@ -486,90 +457,23 @@ impl HexagonBoard {
                 }
                 let l = labels.label(h);
                 let (x, y) = g.centre(h);
-                svg.text((x + dx, y), s * 0.45, INK, &l[1..]);
+                put(b, (x + dx, y), &l[1..]);
             }
         }
+        let svg = b.svg();
+        svg.raw(&format!(
+            r#"<g class="labels" font-size="{}" fill="{INK}" text-anchor="middle">"#,
+            num(s * 0.5)
+        ));
+        svg.raw(out.trim_end());
         svg.end();
     }
 }
 
-/// Piece marker for stacking/strength: a disc with a short text in it.
-pub fn disc(
-    svg: &mut Svg,
-    at: Point,
-    r: f64,
-    fill: &str,
-    text_fill: &str,
-    label: &str,
-    extra: &str,
-) {
-    svg.circle(at, r, fill, INK, r * 0.12, extra);
-    if !label.is_empty() {
-        let size = if label.chars().count() > 2 {
-            r * 0.8
-        } else {
-            r * 1.05
-        };
-        svg.text(at, size, text_fill, label);
-    }
-}
-
-fn fontdb() -> Arc<usvg::fontdb::Database> {
-    static DB: OnceLock<Arc<usvg::fontdb::Database>> = OnceLock::new();
-    DB.get_or_init(|| {
-        let mut db = usvg::fontdb::Database::new();
-        db.load_font_data(FONT.to_vec());
-        db.set_monospace_family(FONT_FAMILY);
-        db.set_sans_serif_family(FONT_FAMILY);
-        db.set_serif_family(FONT_FAMILY);
-        Arc::new(db)
-    })
-    .clone()
-}
-
-use resvg::usvg;
-
 /// Rasterise an SVG to a PNG [`PNG_WIDTH`] pixels wide, in-process, with the
-/// embedded font only.
+/// embedded font only, as a palette PNG (`board::raster`).
 pub fn png(svg: &str) -> Result<Vec<u8>, String> {
-    let opt = usvg::Options {
-        font_family: FONT_FAMILY.to_string(),
-        fontdb: fontdb(),
-        ..usvg::Options::default()
-    };
-    let tree = usvg::Tree::from_str(svg, &opt).map_err(|e| format!("the board picture: {e}"))?;
-    let size = tree.size();
-    let scale = PNG_WIDTH as f32 / size.width();
-    let height = png_height(size.width(), size.height());
-    let mut pixmap = resvg::tiny_skia::Pixmap::new(PNG_WIDTH, height)
-        .ok_or_else(|| "the board picture has no size".to_string())?;
-    resvg::render(
-        &tree,
-        resvg::tiny_skia::Transform::from_scale(scale, scale),
-        &mut pixmap.as_mut(),
-    );
-    encode_rgb(&pixmap).map_err(|e| format!("encoding the board picture: {e}"))
-}
-
-/// The picture is opaque (it starts with a paper rectangle), so the PNG is
-/// RGB: a quarter smaller than RGBA, and the same bytes every time.
-fn encode_rgb(pixmap: &resvg::tiny_skia::Pixmap) -> Result<Vec<u8>, png::EncodingError> {
-    let mut rgb = Vec::with_capacity((pixmap.width() * pixmap.height() * 3) as usize);
-    for p in pixmap.pixels() {
-        // opaque pixels: premultiplied equals straight colour
-        let c = p.demultiply();
-        rgb.extend_from_slice(&[c.red(), c.green(), c.blue()]);
-    }
-    let mut out = Vec::new();
-    let mut e = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
-    e.set_color(png::ColorType::Rgb);
-    e.set_depth(png::BitDepth::Eight);
-    e.set_compression(png::Compression::Default);
-    e.set_adaptive_filter(png::AdaptiveFilterType::Adaptive);
-    let mut w = e.write_header()?;
-    w.write_image_data(&rgb)?;
-    w.finish()?;
-    Ok(out)
+    super::raster::png(svg, PNG_WIDTH)
 }
 
 /// The PNG's height for a picture of this size: the width is [`PNG_WIDTH`].
@@ -577,23 +481,9 @@ pub fn png_height(width: f32, height: f32) -> u32 {
     ((height * PNG_WIDTH as f32 / width).round() as u32).max(1)
 }
 
-// ---------------------------------------------------------------------------
-// Added for large maps (War of the Dukes): a picture may ask for a wider PNG
-// than [`PNG_WIDTH`] by a `data-png-width` attribute on its root element.
-// Pictures without it rasterise exactly as [`png`] does.
-
-impl Svg {
-    /// Ask for a PNG `px` pixels wide instead of [`PNG_WIDTH`] (a map too
-    /// large to read at the default size).
-    pub fn png_width(mut self, px: u32) -> Svg {
-        self.buf = self.buf.replacen(
-            r#"class="herald-board""#,
-            &format!(r#"class="herald-board" data-png-width="{px}""#),
-            1,
-        );
-        self
-    }
-}
+// A picture asks for the width of its PNG by a `data-png-width` attribute
+// on its root element (`picture::Board` writes it); without one it is
+// [`PNG_WIDTH`] wide.
 
 /// The PNG width a picture asks for: its root's `data-png-width`, or
 /// [`PNG_WIDTH`].
@@ -611,228 +501,7 @@ pub fn png_height_at(px: u32, width: f32, height: f32) -> u32 {
     ((height * px as f32 / width).round() as u32).max(1)
 }
 
-/// Rasterise at the width the picture asks for ([`png_width_of`]); the same
-/// bytes as [`png`] for a picture that asks for none.
+/// Rasterise at the width the picture asks for ([`png_width_of`]).
 pub fn png_sized(svg: &str) -> Result<Vec<u8>, String> {
-    let px = png_width_of(svg);
-    if px == PNG_WIDTH {
-        return png(svg);
-    }
-    let opt = usvg::Options {
-        font_family: FONT_FAMILY.to_string(),
-        fontdb: fontdb(),
-        ..usvg::Options::default()
-    };
-    let tree = usvg::Tree::from_str(svg, &opt).map_err(|e| format!("the board picture: {e}"))?;
-    let size = tree.size();
-    let scale = px as f32 / size.width();
-    let height = png_height_at(px, size.width(), size.height());
-    let mut pixmap = resvg::tiny_skia::Pixmap::new(px, height)
-        .ok_or_else(|| "the board picture has no size".to_string())?;
-    resvg::render(
-        &tree,
-        resvg::tiny_skia::Transform::from_scale(scale, scale),
-        &mut pixmap.as_mut(),
-    );
-    encode_rgb(&pixmap).map_err(|e| format!("encoding the board picture: {e}"))
-}
-
-// ---------------------------------------------------------------------------
-// Legends (issue 18): every symbol a board draws, explained in words under
-// the board, at sizes that stay legible when the picture is read on a phone.
-
-/// The width in CSS pixels a picture is read at on a phone: a 375-pixel
-/// screen less the page's margins. Legends are laid out so that their text
-/// is at least [`LEGEND_FONT_PX`] pixels high at this width.
-pub const PHONE_WIDTH: f64 = 350.0;
-/// The legend's text height in CSS pixels when the picture is
-/// [`PHONE_WIDTH`] wide.
-pub const LEGEND_FONT_PX: f64 = 12.0;
-
-/// One legend entry: a symbol drawn as the board draws it, and what it
-/// means. `explains` names the board's symbols it stands for: the `class`
-/// of the board's element, `class:kind` where the element has a
-/// `data-kind`, or `owner:<name>` for the colour of a player's pieces
-/// (`tests/it/pictures.rs` checks that every symbol drawn has an entry).
-pub struct LegendEntry<'a> {
-    pub explains: Vec<String>,
-    pub text: String,
-    /// Draws the symbol centred on a point, fitting a square of the size.
-    /// Draw it without the board's classes: the legend is not the board.
-    #[allow(clippy::type_complexity)]
-    pub swatch: Box<dyn Fn(&mut Svg, Point, f64) + 'a>,
-}
-
-impl<'a> LegendEntry<'a> {
-    pub fn new(
-        explains: &[&str],
-        text: impl Into<String>,
-        swatch: impl Fn(&mut Svg, Point, f64) + 'a,
-    ) -> LegendEntry<'a> {
-        LegendEntry {
-            explains: explains.iter().map(|s| s.to_string()).collect(),
-            text: text.into(),
-            swatch: Box::new(swatch),
-        }
-    }
-}
-
-/// A legend laid out for a picture `width` units wide: two columns of
-/// entries, each a swatch and its text wrapped to the column. Lay it out
-/// first ([`Legend::height`] gives the room to leave under the board), then
-/// [`Legend::draw`] it.
-pub struct Legend<'a> {
-    entries: Vec<LegendEntry<'a>>,
-    lines: Vec<Vec<String>>,
-    width: f64,
-    font: f64,
-    pad: f64,
-    swatch: f64,
-    cols: usize,
-    rows: Vec<f64>,
-}
-
-/// Words wrapped into lines of at most `max` characters (a longer word has
-/// a line of its own).
-pub fn wrap_words(text: &str, max: usize) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut line = String::new();
-    for w in text.split_whitespace() {
-        if !line.is_empty() && line.chars().count() + 1 + w.chars().count() > max {
-            out.push(std::mem::take(&mut line));
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(w);
-    }
-    if !line.is_empty() {
-        out.push(line);
-    }
-    out
-}
-
-impl<'a> Legend<'a> {
-    pub fn new(width: f64, entries: Vec<LegendEntry<'a>>) -> Legend<'a> {
-        // units per CSS pixel when the picture is read PHONE_WIDTH wide
-        let k = (width / PHONE_WIDTH).max(1.0);
-        let font = LEGEND_FONT_PX * k;
-        let pad = 5.0 * k;
-        let swatch = 26.0 * k;
-        let cols = 2;
-        let col_w = (width - 2.0 * pad) / cols as f64;
-        let text_w = col_w - swatch - 3.0 * pad;
-        // DejaVu Sans Mono advances 0.602 em per character
-        let chars = ((text_w / (0.602 * font)).floor() as usize).max(8);
-        let lines: Vec<Vec<String>> = entries.iter().map(|e| wrap_words(&e.text, chars)).collect();
-        let entry_h = |n: usize| (n as f64 * font * 1.2).max(swatch) + pad;
-        let rows = lines
-            .chunks(cols)
-            .map(|row| row.iter().map(|l| entry_h(l.len())).fold(0.0, f64::max))
-            .collect();
-        Legend {
-            entries,
-            lines,
-            width,
-            font,
-            pad,
-            swatch,
-            cols,
-            rows,
-        }
-    }
-
-    /// The room the legend takes under the board.
-    pub fn height(&self) -> f64 {
-        (self.rows.iter().sum::<f64>() + 2.0 * self.pad).ceil()
-    }
-
-    /// Draw the legend with its top edge at `y0`.
-    pub fn draw(self, svg: &mut Svg, y0: f64) {
-        svg.group("legend", "");
-        svg.line(
-            (self.pad, y0 + self.pad * 0.5),
-            (self.width - self.pad, y0 + self.pad * 0.5),
-            GRID,
-            1.0,
-            "",
-        );
-        let col_w = (self.width - 2.0 * self.pad) / self.cols as f64;
-        let mut y = y0 + self.pad;
-        for (r, h) in self.rows.iter().enumerate() {
-            for c in 0..self.cols {
-                let i = r * self.cols + c;
-                let Some(e) = self.entries.get(i) else {
-                    continue;
-                };
-                let x = self.pad + c as f64 * col_w;
-                svg.group(
-                    "legend-entry",
-                    &format!(r#" data-explains="{}""#, esc(&e.explains.join(";"))),
-                );
-                let top = y + self.pad * 0.5;
-                (e.swatch)(
-                    svg,
-                    (x + self.pad + self.swatch / 2.0, top + self.swatch / 2.0),
-                    self.swatch,
-                );
-                let tx = x + 2.0 * self.pad + self.swatch;
-                let n = self.lines[i].len() as f64;
-                // centre a short text on the swatch, start a long one at its top
-                let block = n * self.font * 1.2;
-                let start = top + ((self.swatch - block) / 2.0).max(0.0);
-                for (j, l) in self.lines[i].iter().enumerate() {
-                    let y = start + self.font * 0.6 + j as f64 * self.font * 1.2;
-                    svg.raw(&format!(
-                        r#"<text class="legend-text" x="{}" y="{}" font-size="{}" fill="{INK}">{}</text>"#,
-                        num(tx),
-                        num(y + self.font * 0.36),
-                        num(self.font),
-                        esc(l)
-                    ));
-                }
-                svg.end();
-            }
-            y += h;
-        }
-        svg.end();
-    }
-}
-
-/// A hexagon swatch (flat-topped) filling a legend box.
-pub fn hex_swatch(svg: &mut Svg, c: Point, size: f64, fill: &str) {
-    let g = HexGrid::flat(1.0, 0.0, 0.0);
-    svg.polygon(&g.corners_at(c, size * 0.5), fill, GRID, 1.0, "");
-}
-
-/// An arrow swatch: the board's arrow of this kind across a legend box.
-pub fn arrow_swatch(svg: &mut Svg, c: Point, size: f64, kind: ArrowKind) {
-    if kind == ArrowKind::Place {
-        svg.arrow_as(c, c, kind, size * 0.38, INK, "");
-        return;
-    }
-    // the board's arrows are shortened by `inset` at both ends: start and
-    // end that far outside so that the arrow spans the box
-    let inset = size * 0.3;
-    let reach = size * 0.45 + inset;
-    svg.arrow_as((c.0 - reach, c.1), (c.0 + reach, c.1), kind, inset, INK, "");
-}
-
-/// The legend entries for the arrows every game draws (moves, attacks and
-/// captures, pieces placed or turned), with the game's words for each.
-pub fn arrow_entries<'a>(moves: &str, attacks: &str, placed: Option<&str>) -> Vec<LegendEntry<'a>> {
-    let mut v = vec![
-        LegendEntry::new(&["arrow move"], moves, |s, c, z| {
-            arrow_swatch(s, c, z, ArrowKind::Move)
-        }),
-        LegendEntry::new(&["arrow attack"], attacks, |s, c, z| {
-            arrow_swatch(s, c, z, ArrowKind::Attack)
-        }),
-    ];
-    if let Some(p) = placed {
-        v.push(LegendEntry::new(&["arrow place"], p, |s, c, z| {
-            arrow_swatch(s, c, z, ArrowKind::Place)
-        }));
-    }
-    v
+    super::raster::png(svg, png_width_of(svg))
 }

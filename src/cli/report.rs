@@ -12,11 +12,16 @@ pub struct Args {
     /// The player whose report to render.
     #[arg(long, required_unless_present = "rebuild")]
     pub player: Option<String>,
-    /// text, json, svg (the board), png (the board, drawn now), html (one
-    /// self-contained page: board, report and order form), or eml (the
-    /// report as a ready-to-send mail to the player's address)
+    /// text, json, svg (the board), png (the board as a report mail
+    /// carries it, drawn now), html (one self-contained page: board, report
+    /// and order form), or eml (the report as a ready-to-send mail to the
+    /// player's address)
     #[arg(long, default_value = "text")]
     pub format: String,
+    /// For png: the whole board with its legend, as the SVG draws it,
+    /// instead of the mail's picture for a phone.
+    #[arg(long)]
+    pub full: bool,
     /// The report of an earlier turn, as it was sent (replayed from the
     /// log; needs the game folder's secrets).
     #[arg(long)]
@@ -48,6 +53,12 @@ pub fn run(a: Args, wait: Duration) -> Result<String> {
             w.store.dir.report_dir(turn).display()
         ));
     }
+    if a.full && a.format != "png" {
+        return Err(Error::usage(format!(
+            "--full is for --format png (the whole board); --format {} has no other size",
+            a.format
+        )));
+    }
     let player = a.player.clone().unwrap_or_default();
     let (store, g) = pipeline::open(&a.game)?;
     // The moderator's copy signs the text report's witness block.
@@ -75,6 +86,7 @@ pub fn run(a: Args, wait: Duration) -> Result<String> {
                     ))
                 })?
         }
+        "png" if a.full => render::png_full(&g, seat)?,
         f => render::one(&g, seat, f, signer.as_ref())?,
     };
     match (&a.out, a.format.as_str()) {

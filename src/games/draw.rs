@@ -6,13 +6,17 @@
 //! its view); the shared drawing helpers are `crate::board`.
 
 use super::Game;
+use crate::board::picture::Frame;
 
 /// A game's boards, drawn from a [`Game::View`].
 pub trait Draw: Game {
     /// The board as text, for the text report.
     fn ascii_board(ruleset: &Self::Ruleset, view: &Self::View) -> String;
     /// The board as an SVG picture, from the view alone: what the player may
-    /// not see is absent from the file (drawing helpers: `crate::board::svg`).
-    /// The same view must give the same bytes.
-    fn svg_board(ruleset: &Self::Ruleset, view: &Self::View) -> String;
+    /// not see is absent from the file (drawing helpers: `crate::board::svg`
+    /// and `crate::board::picture`). `Frame::Full` is the whole board with
+    /// its legend; `Frame::Mail` the picture a report mail carries, sized
+    /// for a phone, cropped to the part around the player's own pieces
+    /// where the whole does not fit. The same view must give the same bytes.
+    fn svg_board(ruleset: &Self::Ruleset, view: &Self::View, frame: Frame) -> String;
 }

@@ -13,6 +13,7 @@
 //! games layer knows nothing of the layers above it.
 
 use super::{Compose, Draw, Game, Options, Outcome, Problem, Seat, Seen};
+use crate::board::picture::Frame;
 use crate::rng::{ChaCha20Rng, Dice};
 use serde::Deserialize;
 use serde_json::Value;
@@ -108,8 +109,9 @@ pub trait Rules: Any + Send + Sync + sealed::Sealed {
 
     /// The board as text, drawn from a view.
     fn ascii_board(&self, view: &AnyView) -> String;
-    /// The board as an SVG picture, drawn from a view.
-    fn svg_board(&self, view: &AnyView) -> String;
+    /// The board as an SVG picture, drawn from a view, in a frame: the
+    /// whole board, or the mail's picture for a phone.
+    fn svg_board(&self, view: &AnyView, frame: Frame) -> String;
 
     // ---- Composing (`Compose`) ----
 
@@ -267,8 +269,8 @@ impl<G: BuiltIn> Rules for Erased<G> {
     fn ascii_board(&self, v: &AnyView) -> String {
         G::ascii_board(&self.ruleset, view::<G>(v))
     }
-    fn svg_board(&self, v: &AnyView) -> String {
-        G::svg_board(&self.ruleset, view::<G>(v))
+    fn svg_board(&self, v: &AnyView, frame: Frame) -> String {
+        G::svg_board(&self.ruleset, view::<G>(v), frame)
     }
     fn compose(&self, s: &AnyState, seat: Seat) -> Value {
         serde_json::to_value(G::compose(&self.ruleset, state::<G>(s), seat))

@@ -25,13 +25,15 @@ use std::path::PathBuf;
 /// turns keep only the text.
 const FORMS: [&str; 4] = ["txt", "json", "svg", "html"];
 
-/// How report mails are built. The host attaches the board as PNG too
-/// (mail programs show a PNG inline, an SVG often not); `herald resolve`
-/// and the other commands do not, so no PNG is drawn on their resolve path
-/// (issue 17).
+/// How report mails are built. The host attaches the board as PNG
+/// (mail programs show a PNG inline, an SVG often not): the picture drawn
+/// for a phone (`board::picture`, `Frame::Mail`); `herald resolve` and the
+/// other commands do not, so no PNG is drawn on their resolve path (issue
+/// 17). The board's SVG is in the mail once, inside `report.html`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct MailForm {
-    /// Attach `board.png`, drawn from the report's SVG, to each report mail.
+    /// Attach `board.png`, the board as drawn for a phone, to each report
+    /// mail.
     pub png: bool,
 }
 
@@ -134,7 +136,7 @@ pub fn finish_rendered(
         write_side_by_side(&files)?;
         if let (None, Some(now)) = (&previous, now) {
             let pngs = if form.png {
-                pictures(&rendered)?
+                pictures(g, rendered.len())?
             } else {
                 vec![None; rendered.len()]
             };
@@ -238,36 +240,46 @@ pub fn report_files(dir: &GameDir, g: &Loaded) -> Vec<PathBuf> {
 }
 
 /// A player's report as a mail: To their address, the text report as the
-/// body, view.json, the board (SVG) and the HTML page (the board and the
-/// order form, for a browser) attached; the PNG is drawn only on demand
-/// ([`finish_with`], for the host). `None` if the game has no
-/// address for them. Returns the Message-ID and the bytes.
+/// body, view.json and the HTML page (the board as SVG, the order composer
+/// and the form, for a browser) attached; the board as PNG only when the
+/// host asks ([`finish_with`]). `None` if the game has no address for
+/// them. Returns the Message-ID and the bytes.
 pub fn report_mail(g: &Loaded, seat: usize, r: &Rendered, now: &str) -> Option<(String, Vec<u8>)> {
     report_mail_png(g, seat, r, now, None).unwrap_or(None)
 }
 
-fn draw_png(svg: &str) -> Result<Vec<u8>> {
-    crate::board::svg::png_sized(svg).map_err(crate::error::Error::refused)
+/// [`report_mail`] with the board as PNG attached (`board.png`), as the
+/// host sends it.
+pub fn report_mail_with_png(
+    g: &Loaded,
+    seat: usize,
+    r: &Rendered,
+    now: &str,
+) -> Result<Option<(String, Vec<u8>)>> {
+    let png = render::png(g, seat)?;
+    report_mail_png(g, seat, r, now, Some(png))
 }
 
-/// Every player's board as PNG, each distinct picture drawn once and the
-/// distinct ones drawn side by side: a PNG costs more than the rest of a
-/// report (a War of the Dukes map is 1800 × 4814 pixels, about a second).
-/// Pictures are titled for their player, so two players share one only
-/// when their SVGs are the same bytes.
-fn pictures(rendered: &[Rendered]) -> Result<Vec<Option<Vec<u8>>>> {
+/// Every player's mail board as PNG, each distinct picture drawn once and
+/// the distinct ones drawn side by side. Pictures are titled for their
+/// player, so two players share one only when their SVGs are the same
+/// bytes.
+fn pictures(g: &Loaded, players: usize) -> Result<Vec<Option<Vec<u8>>>> {
     use rayon::prelude::*;
-    let mut distinct: Vec<&str> = rendered.iter().map(|r| r.svg.as_str()).collect();
+    let svgs: Vec<String> = (0..players)
+        .map(|seat| render::mail_svg(g, seat))
+        .collect::<Result<_>>()?;
+    let mut distinct: Vec<&str> = svgs.iter().map(String::as_str).collect();
     distinct.sort_unstable();
     distinct.dedup();
     let drawn: Vec<Vec<u8>> = distinct
         .par_iter()
-        .map(|svg| draw_png(svg))
+        .map(|svg| crate::board::svg::png_sized(svg).map_err(crate::error::Error::refused))
         .collect::<Result<_>>()?;
-    Ok(rendered
+    Ok(svgs
         .iter()
-        .map(|r| {
-            let i = distinct.binary_search(&r.svg.as_str()).ok()?;
+        .map(|svg| {
+            let i = distinct.binary_search(&svg.as_str()).ok()?;
             Some(drawn[i].clone())
         })
         .collect())
@@ -295,18 +307,11 @@ fn report_mail_png(
         ),
     };
     let message_id = eml::message_id(&h.id, &["report", &turn, &p.id, g.record.chain_head()]);
-    let mut attachments = vec![
-        eml::Attachment {
-            name: "view.json".into(),
-            mime: "application/json".into(),
-            bytes: r.json.as_bytes().to_vec(),
-        },
-        eml::Attachment {
-            name: "board.svg".into(),
-            mime: "image/svg+xml".into(),
-            bytes: r.svg.as_bytes().to_vec(),
-        },
-    ];
+    let mut attachments = vec![eml::Attachment {
+        name: "view.json".into(),
+        mime: "application/json".into(),
+        bytes: r.json.as_bytes().to_vec(),
+    }];
     if let Some(png) = png {
         attachments.push(eml::Attachment {
             name: "board.png".into(),

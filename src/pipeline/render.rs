@@ -4,6 +4,7 @@
 
 use super::loaded::Loaded;
 use super::nmr;
+use crate::board::picture::Frame;
 use crate::chain::witness::Witness;
 use crate::chain::Signer;
 use crate::error::{Error, Result};
@@ -98,13 +99,25 @@ fn view(g: &Loaded, seat: Seat) -> Result<AnyView> {
         .map_err(Error::refused)
 }
 
-/// The board as SVG.
+/// The board as SVG: the whole board and its legend.
 pub fn svg(g: &Loaded, seat: Seat) -> Result<String> {
-    Ok(g.rules.svg_board(&view(g, seat)?))
+    Ok(g.rules.svg_board(&view(g, seat)?, Frame::Full))
 }
 
-/// The board as PNG (drawn on demand, never on the resolve path).
+/// The picture a report mail carries, as SVG: sized for a phone, the part
+/// of the board that matters to the player (`board::picture`).
+pub fn mail_svg(g: &Loaded, seat: Seat) -> Result<String> {
+    Ok(g.rules.svg_board(&view(g, seat)?, Frame::Mail))
+}
+
+/// The report mail's board as PNG (drawn on demand, never on the resolve
+/// path): [`mail_svg`] rasterised.
 pub fn png(g: &Loaded, seat: Seat) -> Result<Vec<u8>> {
+    crate::board::svg::png_sized(&mail_svg(g, seat)?).map_err(Error::refused)
+}
+
+/// The whole board as PNG (`report --format png --full`).
+pub fn png_full(g: &Loaded, seat: Seat) -> Result<Vec<u8>> {
     crate::board::svg::png_sized(&svg(g, seat)?).map_err(Error::refused)
 }
 
@@ -174,7 +187,7 @@ fn all_with(
     let header = header(g, seat);
     let seen = view(g, seat)?;
     let board = g.rules.ascii_board(&seen);
-    let svg = g.rules.svg_board(&seen);
+    let svg = g.rules.svg_board(&seen, Frame::Full);
     let view = g.rules.view_json(&seen);
     let text = report::text(&header, you(g, seat), &view, &board)?;
     let (text, w) = witnessed(text, witness);

@@ -191,7 +191,10 @@ fn frame(
         }
     };
     let (board, told) = match &seen {
-        Some(v) => (Some(rules.svg_board(v)), event_texts(&rules.view_json(v))),
+        Some(v) => (
+            Some(rules.svg_board(v, crate::board::picture::Frame::Full)),
+            event_texts(&rules.view_json(v)),
+        ),
         None => (None, Vec::new()),
     };
     let no_board = board.is_none().then(|| {

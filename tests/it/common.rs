@@ -536,3 +536,23 @@ pub fn composer_cells(data: &serde_json::Value) -> Vec<String> {
     }
     out
 }
+
+/// The cells (`data-hex`) a board picture draws in groups whose class
+/// starts with `class` (`hex fog`: every fogged hex, whatever lies under
+/// the fog). Works on a whole SVG or the part of a page that holds one.
+pub fn cells_drawn_as(svg: &str, class: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let open = format!(r#"<g class="{class}"#);
+    let mut rest = svg;
+    while let Some(i) = rest.find(&open) {
+        let group = &rest[i..];
+        let end = group.find("</g>").unwrap_or(group.len());
+        for part in group[..end].split(r#"data-hex=""#).skip(1) {
+            if let Some((cell, _)) = part.split_once('"') {
+                out.push(cell.to_string());
+            }
+        }
+        rest = &group[end..];
+    }
+    out
+}

@@ -262,7 +262,8 @@ fn every_order_in_resolves_at_once_and_not_before_with_the_board_as_png() {
     for r in reports {
         assert!(
             r.attachments.iter().any(|a| a == "board.png")
-                && r.attachments.iter().any(|a| a == "board.svg"),
+                && r.attachments.iter().any(|a| a == "report.html")
+                && !r.attachments.iter().any(|a| a == "board.svg"),
             "{}: {:?}",
             r.to,
             r.attachments
@@ -284,7 +285,8 @@ fn every_order_in_resolves_at_once_and_not_before_with_the_board_as_png() {
         "{log}"
     );
     // `herald resolve` by hand attaches no PNG (issue 17): the next turn's
-    // mails, resolved at the deadline by the command, have only the SVG.
+    // mails, resolved at the deadline by the command, have the board only
+    // as the page's SVG.
     let (code, out, err) = crate::common::herald(&[
         "deadline",
         g.to_str().unwrap(),
@@ -301,7 +303,8 @@ fn every_order_in_resolves_at_once_and_not_before_with_the_board_as_png() {
     assert!(turn2
         .iter()
         .all(|m| !m.attachments.contains(&"board.png".to_string())
-            && m.attachments.contains(&"board.svg".to_string())));
+            && !m.attachments.contains(&"board.svg".to_string())
+            && m.attachments.contains(&"report.html".to_string())));
 }
 
 #[test]

@@ -116,75 +116,231 @@ fn piece_hexes(svg: &str) -> Vec<String> {
         .collect()
 }
 
-/// The groups that only hold a picture's layers; every other element with
-/// a class is a symbol of the board.
-const LAYERS: [&str; 8] = [
-    "hexes", "labels", "pieces", "arrows", "grid", "roads", "rivers", "areas",
+/// The groups that only hold a picture's layers or its words; every other
+/// element with a class is a symbol of the board.
+const LAYERS: [&str; 10] = [
+    "hexes", "labels", "pieces", "arrows", "grid", "roads", "rivers", "areas", "hexnum", "locator",
 ];
 
-/// The symbols a picture draws on its board (the legend aside): the class
-/// of every classed element, as `class:kind` where it has a `data-kind`,
-/// and `owner:<name>` for every owner whose pieces are drawn.
-fn board_symbols(svg: &str) -> std::collections::BTreeSet<String> {
-    let doc = roxmltree::Document::parse(svg).unwrap();
-    let mut out = std::collections::BTreeSet::new();
-    for n in doc.root_element().descendants().skip(1) {
-        if n.ancestors()
-            .any(|a| a.attribute("class") == Some("legend"))
-        {
-            continue;
-        }
-        let Some(class) = n.attribute("class") else {
-            continue;
-        };
-        if n.tag_name().name() == "g" && LAYERS.contains(&class) {
-            continue;
-        }
-        out.insert(match n.attribute("data-kind") {
-            Some(k) => format!("{class}:{k}"),
-            None => class.to_string(),
-        });
-        if let Some(o) = n.attribute("data-owner") {
-            out.insert(format!("owner:{o}"));
-        }
+use roxmltree::Node;
+
+/// The symbols an element of the board stands for: its class (as
+/// `class:kind` where it has a `data-kind`), and `owner:<name>` for a
+/// piece's owner.
+fn symbols_of(n: Node) -> Vec<String> {
+    let Some(class) = n.attribute("class") else {
+        return vec![];
+    };
+    if LAYERS.contains(&class) || class.starts_with("legend") {
+        return vec![];
+    }
+    let mut out = vec![match n.attribute("data-kind") {
+        Some(k) => format!("{class}:{k}"),
+        None => class.to_string(),
+    }];
+    if let Some(o) = n.attribute("data-owner") {
+        out.push(format!("owner:{o}"));
     }
     out
 }
 
-/// What is wrong with a picture's legend: a symbol drawn on the board
-/// without an entry, or text too small to read on a phone (less than 12
-/// CSS pixels high when the picture is shown 350 pixels wide).
+fn in_legend(n: Node) -> bool {
+    n.ancestors()
+        .any(|a| a.attribute("class").is_some_and(|c| c == "legend"))
+}
+
+/// The symbols a picture draws on its board (the legend aside).
+fn board_symbols(svg: &str) -> std::collections::BTreeSet<String> {
+    let doc = roxmltree::Document::parse(svg).unwrap();
+    doc.root_element()
+        .descendants()
+        .skip(1)
+        .filter(|n| !in_legend(*n))
+        .flat_map(symbols_of)
+        .collect()
+}
+
+/// How a symbol looks: the shapes it uses (`href`), its colours (fill and
+/// stroke) and its words.
+#[derive(Default, Debug)]
+struct Looks {
+    hrefs: std::collections::BTreeSet<String>,
+    colours: std::collections::BTreeSet<String>,
+    words: std::collections::BTreeSet<String>,
+}
+
+impl Looks {
+    /// Everything `n` draws, the shapes it places (`<use>`) drawn out as
+    /// their `<symbol>` draws them.
+    fn add(&mut self, n: Node) {
+        self.add_within(n, 0);
+    }
+
+    fn add_within(&mut self, n: Node, depth: usize) {
+        for e in n.descendants().filter(|e| e.is_element()) {
+            if let Some(h) = e.attribute("href") {
+                self.hrefs.insert(h.to_string());
+                let id = h.trim_start_matches('#');
+                let symbol = e
+                    .document()
+                    .descendants()
+                    .find(|s| s.tag_name().name() == "symbol" && s.attribute("id") == Some(id));
+                if let (Some(s), true) = (symbol, depth < 4) {
+                    self.add_within(s, depth + 1);
+                }
+            }
+            for a in ["fill", "stroke"] {
+                if let Some(c) = e.attribute(a).filter(|c| c.starts_with('#')) {
+                    self.colours.insert(c.to_string());
+                }
+            }
+            if e.tag_name().name() == "text" {
+                self.words.insert(e.text().unwrap_or("").to_string());
+            }
+        }
+    }
+
+    /// What of `self` is not in `board`.
+    fn beyond(&self, board: &Looks) -> Vec<String> {
+        let mut out = vec![];
+        out.extend(
+            self.hrefs
+                .difference(&board.hrefs)
+                .map(|h| format!("shape {h}")),
+        );
+        out.extend(
+            self.colours
+                .difference(&board.colours)
+                .map(|c| format!("colour {c}")),
+        );
+        out.extend(
+            self.words
+                .difference(&board.words)
+                .map(|w| format!("words {w:?}")),
+        );
+        out
+    }
+}
+
+/// How the board draws symbol `key`: the elements that carry it (a piece's
+/// whole drawing for a mark on a piece, every piece of an owner).
+fn board_looks(doc: &roxmltree::Document, key: &str) -> Looks {
+    let mut l = Looks::default();
+    for n in doc.root_element().descendants().filter(|n| !in_legend(*n)) {
+        if !symbols_of(n).iter().any(|s| s == key) {
+            continue;
+        }
+        let piece = n
+            .ancestors()
+            .find(|a| a.attribute("class") == Some("piece"));
+        l.add(if key.starts_with("owner:") {
+            n
+        } else {
+            piece.unwrap_or(n)
+        });
+    }
+    l
+}
+
+/// What is wrong with a picture's legend: a symbol drawn without exactly
+/// one entry, an entry for a symbol not drawn, a sample that shows what the
+/// board does not draw (a shape, a colour or words the board's symbol does
+/// not have), words said twice ("Black black"), or a legend set in another
+/// type than the map's labels.
 fn legend_problems(svg: &str) -> Vec<String> {
     let doc = roxmltree::Document::parse(svg).unwrap();
-    let (width, _) = svg_size(svg);
     let Some(legend) = doc
         .descendants()
         .find(|n| n.attribute("class") == Some("legend"))
     else {
         return vec!["no legend".into()];
     };
-    let explained: std::collections::BTreeSet<String> = legend
+    let drawn = board_symbols(svg);
+    let mut problems = vec![];
+    let mut explained: std::collections::BTreeMap<String, usize> = Default::default();
+    let entries: Vec<Node> = legend
         .descendants()
-        .filter_map(|n| n.attribute("data-explains"))
-        .flat_map(|e| e.split(';').map(str::to_string).collect::<Vec<_>>())
+        .filter(|n| n.attribute("class") == Some("legend-entry"))
         .collect();
-    let mut problems: Vec<String> = board_symbols(svg)
-        .into_iter()
-        .filter(|s| !explained.contains(s))
-        .map(|s| format!("`{s}` is drawn without a legend entry"))
-        .collect();
+    for e in &entries {
+        let keys: Vec<&str> = e.attribute("data-explains").unwrap().split(';').collect();
+        for k in &keys {
+            *explained.entry(k.to_string()).or_default() += 1;
+            if !drawn.contains(*k) {
+                problems.push(format!("an entry for `{k}`, which is not drawn"));
+            }
+        }
+        // the sample shows what the board draws: a part of it with a
+        // class looks like the board's symbol of that class, the rest like
+        // the entry's own symbols
+        let mut own = Looks::default();
+        for k in &keys {
+            let b = board_looks(&doc, k);
+            own.hrefs.extend(b.hrefs);
+            own.colours.extend(b.colours);
+            own.words.extend(b.words);
+        }
+        if let Some(sample) = e
+            .children()
+            .find(|c| c.attribute("class") == Some("legend-sample"))
+        {
+            for part in sample.children().filter(|c| c.is_element()) {
+                let mut l = Looks::default();
+                l.add(part);
+                let against = match part.attribute("class").filter(|c| drawn.contains(*c)) {
+                    Some(c) => board_looks(&doc, c),
+                    None => Looks {
+                        hrefs: own.hrefs.clone(),
+                        colours: own.colours.clone(),
+                        words: own.words.clone(),
+                    },
+                };
+                for b in l.beyond(&against) {
+                    problems.push(format!(
+                        "the sample of `{}` has {b}, unlike the board",
+                        keys.join(";")
+                    ));
+                }
+            }
+        } else {
+            problems.push(format!("the entry for `{}` has no sample", keys.join(";")));
+        }
+        let words: String = e
+            .descendants()
+            .filter(|n| n.attribute("class") == Some("legend-text"))
+            .filter_map(|n| n.text())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let w: Vec<String> = words.split_whitespace().map(|w| w.to_lowercase()).collect();
+        if w.windows(2).any(|p| p[0] == p[1]) {
+            problems.push(format!("the entry {words:?} says a word twice"));
+        }
+    }
+    for s in &drawn {
+        match explained.get(s) {
+            None => problems.push(format!("`{s}` is drawn without a legend entry")),
+            Some(1) => {}
+            Some(n) => problems.push(format!("`{s}` has {n} legend entries")),
+        }
+    }
+    // the legend is set in the map's type
+    let map_type: Option<f32> = doc
+        .descendants()
+        .find(|n| n.attribute("class") == Some("labels") && n.attribute("font-size").is_some())
+        .and_then(|n| n.attribute("font-size")?.parse().ok());
     let mut texts = 0;
     for t in legend
         .descendants()
         .filter(|n| n.attribute("class") == Some("legend-text"))
     {
         let size: f32 = t.attribute("font-size").unwrap().parse().unwrap();
-        let px = size * 350.0 / width;
-        if px < 11.9 {
-            problems.push(format!(
-                "legend text {:?} is {px:.1} px high on a phone",
-                t.text()
-            ));
+        if let Some(m) = map_type {
+            if (size - m).abs() > m * 0.3 {
+                problems.push(format!(
+                    "legend text {:?} is {size} units high, the map's labels {m}",
+                    t.text()
+                ));
+            }
         }
         texts += 1;
     }
@@ -196,13 +352,15 @@ fn legend_problems(svg: &str) -> Vec<String> {
 
 fn assert_legend_complete(svg: &str, ctx: &str) {
     let p = legend_problems(svg);
-    assert!(p.is_empty(), "{ctx}: {}", p.join("; "));
+    assert!(p.is_empty(), "{ctx}: {}\n{svg}", p.join("; "));
 }
 
-/// The legend check fails for a symbol the legend does not explain (so a
-/// new symbol drawn without an entry fails the picture tests).
+/// The legend check fails for a symbol the legend does not explain, for an
+/// entry of a symbol not drawn and for a sample unlike the board (so a new
+/// symbol drawn without an entry, or a legend drawn apart from the board,
+/// fails the picture tests).
 #[test]
-fn a_symbol_without_a_legend_entry_is_caught() {
+fn a_legend_unlike_its_board_is_caught() {
     for game in GAMES {
         let svg = std::fs::read_to_string(root().join("tests/golden").join(format!("{game}.svg")))
             .unwrap();
@@ -223,6 +381,19 @@ fn a_symbol_without_a_legend_entry_is_caught() {
         assert!(
             legend_problems(&odd).iter().any(|p| p.contains(":dragon-")),
             "{game}: a piece of a new kind"
+        );
+        // a sample in a colour the board does not use
+        let at = svg.find(r#"<g class="legend-sample""#).unwrap();
+        let odd = format!(
+            "{}{}",
+            &svg[..at],
+            svg[at..].replacen("fill=\"#", "fill=\"#0", 1)
+        );
+        assert!(
+            legend_problems(&odd)
+                .iter()
+                .any(|p| p.contains("unlike the board")),
+            "{game}: a sample unlike the board"
         );
     }
 }
@@ -274,11 +445,16 @@ fn golden_norse_wars_position_is_fogged() {
         serde_json::from_str(&crate::common::report(&g.loaded, 0, "json")).unwrap();
     let fogged = json["view"]["fogged"].as_array().unwrap();
     assert!(!fogged.is_empty(), "the fixed position should have fog");
+    let mail = herald::pipeline::render::mail_svg(&g.loaded, 0).unwrap();
     for f in fogged {
-        let f = f.as_str().unwrap();
+        let f = f.as_str().unwrap().to_string();
         assert!(
-            svg.contains(&format!(r#"class="hex fog" data-hex="{f}""#)),
+            crate::common::cells_drawn_as(&svg, "hex fog").contains(&f),
             "fogged {f} is not shaded"
+        );
+        assert!(
+            crate::common::cells_drawn_as(&mail, "hex fog").contains(&f),
+            "fogged {f} is not shaded in the mail's picture"
         );
     }
     let _ = std::fs::remove_dir_all(&g.dir);
@@ -295,6 +471,7 @@ fn unfought_battle_hidden_forces_are_absent_from_the_pictures() {
     for seat in 0..2 {
         let svg = crate::common::report(&g.loaded, seat, "svg");
         let html = crate::common::report(&g.loaded, seat, "html");
+        let mail = herald::pipeline::render::mail_svg(&g.loaded, seat).unwrap();
         let json: serde_json::Value =
             serde_json::from_str(&crate::common::report(&g.loaded, seat, "json")).unwrap();
         let v = &json["view"];
@@ -325,7 +502,7 @@ fn unfought_battle_hidden_forces_are_absent_from_the_pictures() {
             let at = format!("{},{}", h.0, h.1);
             let seen = mine.iter().any(|m| dist(*m, h) <= sight);
             let drawn = format!(r#"data-hex="{at}" data-owner="{enemy}""#);
-            for (what, text) in [("SVG", &svg), ("HTML", &html)] {
+            for (what, text) in [("SVG", &svg), ("HTML", &html), ("mail SVG", &mail)] {
                 assert_eq!(
                     text.contains(&drawn),
                     seen,
@@ -335,8 +512,12 @@ fn unfought_battle_hidden_forces_are_absent_from_the_pictures() {
             if !seen {
                 hidden_total += 1;
                 assert!(
-                    svg.contains(&format!(r#"class="hex fog" data-hex="{at}""#)),
+                    crate::common::cells_drawn_as(&svg, "hex fog").contains(&at),
                     "seat {seat}: the hidden force's hex {at} is not shaded as fog"
+                );
+                assert!(
+                    crate::common::cells_drawn_as(&mail, "hex fog").contains(&at),
+                    "seat {seat}: the hidden force's hex {at} is not fog in the mail's picture"
                 );
             }
         }
@@ -390,16 +571,22 @@ fn every_svg_parses_and_every_png_decodes_at_the_stated_size() {
             for seat in 0..players.len() {
                 let svg = crate::common::report(&g.loaded, seat, "svg");
                 assert_legend_complete(&svg, &format!("{game} seat {seat}"));
-                let (w, h) = svg_size(&svg);
+                let mail = herald::pipeline::render::mail_svg(&g.loaded, seat).unwrap();
+                assert_legend_complete(&mail, &format!("{game} seat {seat}, mail"));
+                let (w, h) = svg_size(&mail);
                 // drawing a PNG is the slow part: the first and last turns
                 if turn == 0 || turn == 7 {
                     let png = herald::pipeline::render::png(&g.loaded, seat).unwrap();
                     let (pw, ph, _, _) = png_size(&png);
-                    let px = png_width_of(&svg);
+                    let px = png_width_of(&mail);
                     assert_eq!(
                         (pw, ph),
                         (px, png_height_at(px, w, h)),
                         "{game} seat {seat}"
+                    );
+                    assert!(
+                        pw.max(ph) <= 1100,
+                        "{game} seat {seat}: the mail's PNG is {pw}×{ph}"
                     );
                 }
                 // exactly the view's pieces are drawn
@@ -444,9 +631,11 @@ fn pngs_are_the_same_bytes_every_time() {
         let b = herald::pipeline::render::png(&g.loaded, 1).unwrap();
         assert!(a == b, "{game}: two PNGs of one view differ");
         let (w, _, pixels, colour) = png_size(&a);
-        let svg = crate::common::report(&g.loaded, 1, "svg");
+        let svg = herald::pipeline::render::mail_svg(&g.loaded, 1).unwrap();
         assert_eq!(w, png_width_of(&svg));
+        // decoded to RGB; written as a palette PNG (IHDR's colour type 3)
         assert_eq!(colour, png::ColorType::Rgb);
+        assert_eq!(a[25], 3, "{game}: the mail's PNG is not a palette PNG");
         // the board colour is there, so the board was drawn
         let board = pixels
             .chunks(3)
@@ -507,8 +696,22 @@ fn the_cli_writes_svg_png_and_html() {
     };
     let a = png(None);
     let (w, h, _, _) = png_size(&a);
+    assert!(w.max(h) <= 1100, "the mail's PNG is {w}×{h}");
+    // the whole board, as the SVG draws it
+    let out = Command::new(env!("CARGO_BIN_EXE_herald"))
+        .args([
+            "report", g, "--player", "white", "--format", "png", "--full",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let (fw, fh, _, _) = png_size(&out.stdout);
     let (sw, sh) = svg_size(&svg);
-    assert_eq!((w, h), (png_width_of(&svg), png_height_at(w, sw, sh)));
+    assert_eq!((fw, fh), (png_width_of(&svg), png_height_at(fw, sw, sh)));
+    let (code, _, err) = herald(&[
+        "report", g, "--player", "white", "--format", "svg", "--full",
+    ]);
+    assert_eq!(code, 2, "--full is only for png: {err}");
     let file = dir.join("white.png");
     png(Some(&file));
     assert_eq!(a, std::fs::read(&file).unwrap(), "the same PNG to a file");
@@ -565,12 +768,11 @@ fn report_mails_carry_the_board() {
         .attachments()
         .map(|a| a.attachment_name().unwrap_or("").to_string())
         .collect();
-    assert_eq!(names, ["view.json", "board.svg", "report.html"]);
-    let svg = m.attachments().nth(1).unwrap().contents();
-    assert_eq!(
-        svg,
-        &std::fs::read(game.join("reports/turn-0000/black.svg")).unwrap()[..]
-    );
+    // the board once: inside the page (the host adds the PNG)
+    assert_eq!(names, ["view.json", "report.html"]);
+    let html = String::from_utf8_lossy(m.attachments().nth(1).unwrap().contents()).into_owned();
+    let svg = std::fs::read_to_string(game.join("reports/turn-0000/black.svg")).unwrap();
+    assert!(html.contains(&svg), "the page holds the board");
     // the same mail waits in the outbox, queued by `new`
     let queued: Vec<_> = std::fs::read_dir(game.join("outbox")).unwrap().collect();
     assert_eq!(

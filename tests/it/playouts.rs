@@ -263,6 +263,10 @@ fn engine_games(games: usize, scan: bool, configs: &[(usize, Opts, &'static str)
                     } = herald::pipeline::render::all(loaded, seat, None).unwrap();
                     // the picture (and so the PNG drawn from it) and the HTML page
                     let svg = &html[html.find("<svg").unwrap()..html.find("</svg>").unwrap()];
+                    // and the mail's picture for a phone (its PNG is drawn
+                    // from it): its part of the board and its locator come
+                    // from the view
+                    let mail = herald::pipeline::render::mail_svg(loaded, seat).unwrap();
                     let sees = visible(st, seat, rules.fog.range);
                     let view: serde_json::Value = serde_json::from_str(&json).unwrap();
                     let labels = st.labels();
@@ -295,14 +299,22 @@ fn engine_games(games: usize, scan: bool, configs: &[(usize, Opts, &'static str)
                         // no piece is drawn on a hidden hex: the file holds
                         // fog there, not a piece made invisible
                         let hex = labels.label(h);
-                        let drawn = format!(r#"class="piece" data-hex="{hex}""#);
+                        let drawn = format!(r#"data-hex="{hex}" data-owner="#);
                         assert!(
-                            !svg.contains(&drawn) && !html.contains(&drawn),
+                            !svg.contains(&drawn)
+                                && !html.contains(&drawn)
+                                && !mail.contains(&drawn),
                             "{n}p {name}: seat {seat}'s picture draws a hidden piece on {hex}"
                         );
-                        let fog = format!(r#"class="hex fog" data-hex="{hex}""#);
                         assert!(
-                            svg.contains(&fog) || h.length() > st.radius,
+                            crate::common::cells_drawn_as(&mail, "hex fog").contains(&hex)
+                                || h.length() > st.radius
+                                || !mail.contains(&format!(r#"data-hex="{hex}""#)),
+                            "{n}p {name}: seat {seat}'s mail picture does not fog {hex}"
+                        );
+                        assert!(
+                            crate::common::cells_drawn_as(svg, "hex fog").contains(&hex)
+                                || h.length() > st.radius,
                             "{n}p {name}: seat {seat}'s picture does not fog {hex}"
                         );
                         assert!(
@@ -323,6 +335,10 @@ fn engine_games(games: usize, scan: bool, configs: &[(usize, Opts, &'static str)
                     let drawn = svg.matches(r#"class="piece""#).count();
                     let shown = view["view"]["pieces"].as_array().unwrap().len();
                     assert_eq!(drawn, shown, "{n}p {name}: seat {seat}'s picture");
+                    assert!(
+                        mail.matches(r#"class="piece""#).count() <= shown,
+                        "{n}p {name}: seat {seat}'s mail picture"
+                    );
                     reports_scanned += 4;
                 }
                 if loaded.head().outcome.is_some() || turns > 3000 {

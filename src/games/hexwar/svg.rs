@@ -1,21 +1,32 @@
 //! The HEXWAR board as a picture, from the view: the radius-4 hexagon with
 //! its centre marked, every piece as a disc in its side's colour with its
 //! symbol and a wedge pointing where it faces, and the last turn's moves,
-//! captures, turns and rebirths.
+//! captures, turns and rebirths. Each hex, disc and wedge is one
+//! `<symbol>`; the legend shows the symbols this board draws, each as the
+//! board draws it.
 
 use super::ruleset::{Ruleset, WHITE};
 use super::state::LABELS;
 use super::view::View;
 use super::Hexwar;
+use crate::board::picture::{
+    circle, hex_points, text, use_here, Board, Entry, Frame, Look, Sample,
+};
 use crate::board::svg::{
-    self, arrow_entries, disc, hex_swatch, HexGrid, HexagonBoard, Legend, LegendEntry, Point, Svg,
-    BLACK_PIECE, BOARD, GRID, INK, WHITE_PIECE,
+    self, ArrowKind, HexagonBoard, BLACK_PIECE, BOARD, GRID, INK, WHITE_PIECE,
 };
 use crate::board::{Dir, Hex};
 use crate::games::Draw;
 
 const SIZE: f64 = 30.0;
 const CENTRE: &str = "#d9b44a";
+
+const LOOK: Look = Look {
+    type_size: SIZE * 0.5,
+    mail_scale: 0.5,
+    mail_max_scale: 2.0,
+    full_png_width: svg::PNG_WIDTH,
+};
 
 fn colours(side: &str) -> (&'static str, &'static str) {
     if side == super::ruleset::side_name(WHITE) {
@@ -25,26 +36,70 @@ fn colours(side: &str) -> (&'static str, &'static str) {
     }
 }
 
-/// The wedge on a piece's rim pointing the way it faces, for a piece on a
-/// hex of `size` centred on `c`.
-fn wedge(s: &mut Svg, c: Point, size: f64, d: Dir, attrs: &str) {
-    // a grid of this size centred on c: the neighbours' directions
-    let g = HexGrid::flat(size, c.0, c.1);
-    let tip = g.towards(Hex::ORIGIN, d.offset(), size * 0.85);
-    let l = g.towards(Hex::ORIGIN, d.turn(-1).offset(), size * 0.42);
-    let r = g.towards(Hex::ORIGIN, d.turn(1).offset(), size * 0.42);
-    s.polygon(&[l, tip, r], "#b00020", INK, size / 30.0, attrs);
+fn define(b: &mut Board) {
+    let hex = hex_points(true, SIZE);
+    for (id, fill) in [("h", BOARD), ("hc", CENTRE)] {
+        b.define(
+            id,
+            &format!(r#"<polygon points="{hex}" fill="{fill}" stroke="{GRID}" stroke-width="1"/>"#),
+        );
+    }
+    // a piece: a disc in its side's colour (its `<use>`'s)
+    b.define(
+        "p",
+        &circle((0.0, 0.0), SIZE * 0.55, "", INK, SIZE * 0.55 * 0.12, ""),
+    );
+    // the wedge on a piece's rim pointing north; turned for other facings
+    let g = svg::HexGrid::flat(SIZE, 0.0, 0.0);
+    let tip = g.towards(Hex::ORIGIN, Dir::N.offset(), SIZE * 0.85);
+    let l = g.towards(Hex::ORIGIN, Dir::NW.offset(), SIZE * 0.42);
+    let r = g.towards(Hex::ORIGIN, Dir::NE.offset(), SIZE * 0.42);
+    let pts: Vec<String> = [l, tip, r]
+        .iter()
+        .map(|(x, y)| format!("{},{}", svg::num(*x), svg::num(*y)))
+        .collect();
+    b.define(
+        "fw",
+        &format!(
+            r##"<polygon points="{}" fill="#b00020" stroke="{INK}" stroke-width="1"/>"##,
+            pts.join(" ")
+        ),
+    );
 }
 
-/// A piece: a disc in its side's colour with its symbol.
-fn piece(s: &mut Svg, c: Point, size: f64, side: &str, symbol: &str) {
+/// A piece's drawing around the origin: its wedge, its disc, its symbol.
+fn piece(side: &str, symbol: &str, facing: Option<Dir>) -> (String, String) {
     let (fill, ink) = colours(side);
-    disc(s, c, size * 0.55, fill, ink, symbol, "");
+    let wedge = facing
+        .map(|d| {
+            let k = Dir::ALL.iter().position(|x| *x == d).unwrap_or(0);
+            let turn = if k == 0 {
+                String::new()
+            } else {
+                format!(r#" transform="rotate({})""#, 60 * k)
+            };
+            use_here("fw", &format!(r#" class="facing"{turn}"#))
+        })
+        .unwrap_or_default();
+    let body = format!(
+        "{}{}",
+        use_here("p", &format!(r#" fill="{fill}""#)),
+        if symbol.is_empty() {
+            String::new()
+        } else {
+            let size = if symbol.chars().count() > 2 {
+                0.8
+            } else {
+                1.05
+            };
+            text((0.0, 0.0), SIZE * 0.55 * size, ink, symbol)
+        }
+    );
+    (wedge, body)
 }
 
-/// Every symbol the board may draw, explained: the sides, each kind of
-/// piece with its moves, facing, the centre and the arrows.
-fn legend(v: &View) -> Vec<LegendEntry<'_>> {
+/// Every entry the legend may have; it keeps those for symbols drawn.
+fn legend(v: &View) -> Vec<Entry> {
     let mut e = Vec::new();
     for side in &v.sides {
         let (fill, _) = colours(&side.side);
@@ -55,10 +110,10 @@ fn legend(v: &View) -> Vec<LegendEntry<'_>> {
         if v.to_move.as_deref() == Some(side.player.as_str()) {
             t.push_str(", to move");
         }
-        e.push(LegendEntry::new(
+        e.push(Entry::new(
             &[&format!("owner:{}", side.player)],
             t,
-            move |s, c, z| s.circle(c, z * 0.3, fill, INK, 1.0, ""),
+            Sample::Chip(fill),
         ));
     }
     for k in &v.legend {
@@ -66,72 +121,97 @@ fn legend(v: &View) -> Vec<LegendEntry<'_>> {
         if !k.special.is_empty() {
             t.push_str(&format!("; {}", k.special));
         }
-        e.push(LegendEntry::new(
+        e.push(Entry::new(
             &[&format!("piece:{}", k.code)],
             t,
-            move |s, c, z| piece(s, c, z / 1.2, &k.side, &k.symbol),
+            Sample::Drawn,
         ));
     }
-    e.push(LegendEntry::new(
+    e.push(Entry::new(
         &["facing"],
         "red wedge: the way a piece faces; its moves turn with it",
-        |s, c, z| {
-            let size = z / 1.25;
-            wedge(s, c, size, Dir::NE, "");
-            piece(s, c, size, "white", "");
-        },
+        Sample::Drawn,
     ));
-    e.push(LegendEntry::new(
+    e.push(Entry::new(
         &["hex centre"],
         format!("the centre, {}", v.centre),
-        |s, c, z| hex_swatch(s, c, z, CENTRE),
+        Sample::Drawn,
     ));
-    e.push(LegendEntry::new(&["hex"], "an empty hex", |s, c, z| {
-        hex_swatch(s, c, z, BOARD)
-    }));
-    e.extend(arrow_entries(
+    e.push(Entry::new(&["hex"], "an empty hex", Sample::Drawn));
+    e.push(Entry::new(
+        &["arrow move"],
         "a move (last turn)",
+        Sample::Arrow(ArrowKind::Move),
+    ));
+    e.push(Entry::new(
+        &["arrow attack"],
         "a capture (last turn)",
-        Some("ring: a piece turned or reborn"),
+        Sample::Arrow(ArrowKind::Attack),
+    ));
+    e.push(Entry::new(
+        &["arrow place"],
+        "dashed ring: a piece turned or reborn (last turn)",
+        Sample::Arrow(ArrowKind::Place),
     ));
     e
 }
 
-pub fn svg_board(_: &Ruleset, v: &View) -> String {
+pub fn svg_board(_: &Ruleset, v: &View, frame: Frame) -> String {
     let radius = LABELS.radius;
-    let board = HexagonBoard::new(radius, SIZE);
-    let key = Legend::new(board.width, legend(v));
-    let title = format!("HEXWAR, turn {}: the board as {} sees it", v.turn, v.you);
-    let mut s = Svg::new(board.width, board.height + key.height(), &title);
-    let grid = board.grid;
+    let geo = HexagonBoard::new(radius, SIZE);
+    let grid = geo.grid;
+    let own = v
+        .pieces
+        .iter()
+        .filter(|p| p.yours)
+        .filter_map(|p| LABELS.parse(&p.hex))
+        .map(|h| (grid.centre(h), colours(&v.your_side).0))
+        .collect();
+    let mut b = Board::new(frame, LOOK, geo.width, geo.height, own, None, SIZE);
+    define(&mut b);
 
-    s.group("hexes", "");
-    for h in Hex::spiral_area(radius) {
-        let l = LABELS.label(h);
-        let (fill, class) = if h == Hex::ORIGIN {
-            (CENTRE, "hex centre")
-        } else {
-            (BOARD, "hex")
-        };
-        s.polygon(
-            &grid.corners(h),
-            fill,
-            GRID,
-            1.0,
-            &format!(r#" class="{class}" data-hex="{l}""#),
-        );
+    b.svg().group("hexes", "");
+    for (class, id) in [("hex", "h"), ("hex centre", "hc")] {
+        let cells: Vec<Hex> = Hex::spiral_area(radius)
+            .into_iter()
+            .filter(|h| (*h == Hex::ORIGIN) == (id == "hc"))
+            .filter(|h| b.shows(grid.centre(*h), SIZE))
+            .collect();
+        if cells.is_empty() {
+            continue;
+        }
+        b.svg().group(class, "");
+        for h in cells {
+            let l = LABELS.label(h);
+            b.place(id, grid.centre(h), &format!(r#" data-hex="{l}""#));
+        }
+        b.svg().end();
+        b.mark(class, || use_here(id, ""), SIZE);
     }
-    s.end();
-    board.labels(&mut s, radius);
+    b.svg().end();
+    geo.labels(&mut b, radius);
 
-    s.group("pieces", "");
+    b.svg().group("pieces", "");
     for p in &v.pieces {
         let Some(h) = LABELS.parse(&p.hex) else {
             continue;
         };
         let c = grid.centre(h);
-        s.group(
-            "piece",
+        if !b.shows(c, SIZE) {
+            continue;
+        }
+        let facing = Dir::parse(&p.facing);
+        let (wedge, body) = piece(&p.side, &p.symbol, facing);
+        let inner = format!("{wedge}{body}");
+        if facing.is_some() {
+            b.mark("facing", || inner.clone(), SIZE * 0.9);
+        }
+        b.piece(
+            &format!("piece:{}", p.code),
+            &p.owner,
+            c,
+            SIZE * 0.9,
+            p.yours,
             &format!(
                 r#" data-hex="{}" data-owner="{}" data-piece="{}" data-kind="{}" data-facing="{}""#,
                 svg::esc(&p.hex),
@@ -140,31 +220,21 @@ pub fn svg_board(_: &Ruleset, v: &View) -> String {
                 svg::esc(&p.code),
                 svg::esc(&p.facing)
             ),
+            &inner,
         );
-        if let Some(d) = Dir::parse(&p.facing) {
-            wedge(&mut s, c, SIZE, d, r#" class="facing""#);
-        }
-        piece(&mut s, c, SIZE, &p.side, &p.symbol);
-        s.end();
     }
-    s.end();
+    b.svg().end();
 
-    s.group("arrows", "");
+    b.svg().group("arrows", "");
     for a in &v.arrows {
         if let (Some(from), Some(to)) = (LABELS.parse(&a.from), LABELS.parse(&a.to)) {
-            s.arrow(
-                grid.centre(from),
-                grid.centre(to),
-                a.kind,
-                SIZE * 0.6,
-                svg::seat_colour(a.seat),
-            );
+            b.arrow(grid.centre(from), grid.centre(to), a.kind, SIZE * 0.6);
         }
     }
-    s.end();
+    b.svg().end();
 
-    key.draw(&mut s, board.height);
-    s.finish()
+    let title = format!("HEXWAR, turn {}: the board as {} sees it", v.turn, v.you);
+    b.finish(&title, &title, legend(v))
 }
 
 /// Hexwar's boards: the text board is drawn beside the view (`view.rs`), the
@@ -173,7 +243,7 @@ impl Draw for Hexwar {
     fn ascii_board(_: &Ruleset, v: &View) -> String {
         super::view::ascii_board(v)
     }
-    fn svg_board(rules: &Ruleset, v: &View) -> String {
-        svg_board(rules, v)
+    fn svg_board(rules: &Ruleset, v: &View, frame: Frame) -> String {
+        svg_board(rules, v, frame)
     }
 }

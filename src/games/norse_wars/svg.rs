@@ -2,14 +2,16 @@
 //! its Throne, Shields, the ring lost to sudden death, fogged hexes shaded,
 //! every visible piece in its owner's colour (Jarls crowned, with their
 //! strength; Warriors numbered), and the moves and pushes the player saw.
+//! Each kind of hex and piece is one `<symbol>`; the legend shows the
+//! symbols this board draws, each as the board draws it.
 
 use super::ruleset::Ruleset;
 use super::view::View;
 use super::NorseWars;
-use crate::board::svg::{
-    self, arrow_entries, disc, hex_swatch, HexagonBoard, Legend, LegendEntry, Point, Svg, BOARD,
-    GRID, INK,
+use crate::board::picture::{
+    circle, hex_points, line, text, use_here, Board, Entry, Frame, Look, Sample,
 };
+use crate::board::svg::{self, ArrowKind, HexagonBoard, BOARD, GRID, INK};
 use crate::board::{Hex, HexagonLabels};
 use crate::games::Draw;
 
@@ -17,6 +19,14 @@ const SIZE: f64 = 26.0;
 const THRONE: &str = "#d9b44a";
 const SHIELD: &str = "#7d7f86";
 const GONE: &str = "#a89c80";
+
+const LOOK: Look = Look {
+    type_size: SIZE * 0.5,
+    // the whole board always fits a phone's picture
+    mail_scale: 0.5,
+    mail_max_scale: 2.2,
+    full_png_width: svg::PNG_WIDTH,
+};
 
 /// The seat a marker letter (`A`, `B`, …) stands for.
 fn seat_of(marker: &str) -> usize {
@@ -27,224 +37,261 @@ fn seat_of(marker: &str) -> usize {
         .unwrap_or(0)
 }
 
-/// A round Shield with a boss, on a hex of `size`.
-fn shield(s: &mut Svg, c: Point, size: f64) {
-    s.circle(c, size * 0.55, "#5b5e66", "#3a3c42", size * 0.077, "");
-    s.circle(c, size * 0.16, "#c9ccd2", "#3a3c42", size * 0.04, "");
-}
-
-/// The hatch that makes fog read in grey-scale too.
-fn fog_hatch(s: &mut Svg, c: Point, size: f64) {
-    s.line(
-        (c.0 - size * 0.4, c.1 + size * 0.3),
-        (c.0 + size * 0.4, c.1 - size * 0.3),
-        "#6f747c",
-        size * 0.058,
-        "",
-    );
-}
-
-/// A Jarl: a disc in its owner's colour ringed in gold, with its strength.
-fn jarl(s: &mut Svg, c: Point, size: f64, colour: &str, strength: u32) {
-    disc(s, c, size * 0.66, colour, "#fff", "", "");
-    s.circle(c, size * 0.5, "none", THRONE, size * 0.096, "");
-    s.text(c, size * 0.62, "#fff", &format!("J{strength}"));
-}
-
-/// A Warrior: a smaller disc with its number.
-fn warrior(s: &mut Svg, c: Point, size: f64, colour: &str, number: &str) {
-    disc(s, c, size * 0.52, colour, "#fff", number, "");
-}
-
-/// The dashed ring round a piece of the viewer's.
-fn yours(s: &mut Svg, c: Point, size: f64, attrs: &str) {
-    s.circle(
-        c,
-        size * 0.8,
-        "none",
-        INK,
-        size * 0.077,
+/// The hexes and pieces, each defined once.
+fn define(b: &mut Board, strength: u32) {
+    let hex = hex_points(true, SIZE);
+    let cell = |fill: &str| {
+        format!(r#"<polygon points="{hex}" fill="{fill}" stroke="{GRID}" stroke-width="1"/>"#)
+    };
+    b.define("h", &cell(BOARD));
+    b.define("th", &cell(THRONE));
+    b.define("gn", &cell(GONE));
+    // a round Shield with a boss
+    b.define(
+        "sh",
         &format!(
-            r#"{attrs} stroke-dasharray="{} {}""#,
-            svg::num(size * 0.115),
-            svg::num(size * 0.077)
+            "{}{}{}",
+            cell(SHIELD),
+            circle((0.0, 0.0), SIZE * 0.55, "#5b5e66", "#3a3c42", 2.0, ""),
+            circle((0.0, 0.0), SIZE * 0.16, "#c9ccd2", "#3a3c42", 1.0, "")
+        ),
+    );
+    // fog, with a stroke so that it reads in grey-scale too
+    b.define(
+        "fg",
+        &format!(
+            "{}{}",
+            cell(svg::FOG),
+            line(
+                (-SIZE * 0.4, SIZE * 0.3),
+                (SIZE * 0.4, -SIZE * 0.3),
+                "#6f747c",
+                1.5,
+                ""
+            )
+        ),
+    );
+    // a Jarl: a disc in its owner's colour (the colour of its `<use>`)
+    // ringed in gold, with its strength
+    b.define(
+        "j",
+        &format!(
+            "{}{}{}",
+            circle((0.0, 0.0), SIZE * 0.66, "", INK, SIZE * 0.66 * 0.12, ""),
+            circle((0.0, 0.0), SIZE * 0.5, "none", THRONE, SIZE * 0.096, ""),
+            text((0.0, 0.0), SIZE * 0.62, "#fff", &format!("J{strength}"))
+        ),
+    );
+    // a Warrior: a smaller disc, its number written over it
+    b.define(
+        "w",
+        &circle((0.0, 0.0), SIZE * 0.52, "", INK, SIZE * 0.52 * 0.12, ""),
+    );
+    // the dashed ring round a piece of the viewer's
+    b.define(
+        "yr",
+        &circle(
+            (0.0, 0.0),
+            SIZE * 0.8,
+            "none",
+            INK,
+            SIZE * 0.077,
+            &format!(
+                r#" stroke-dasharray="{} {}""#,
+                svg::num(SIZE * 0.115),
+                svg::num(SIZE * 0.077)
+            ),
         ),
     );
 }
 
-/// Every symbol the board may draw in this game, explained.
-fn legend<'a>(rules: &'a Ruleset, v: &'a View) -> Vec<LegendEntry<'a>> {
-    let strength = rules.pieces.jarl_strength;
+/// Every entry the legend may have; it keeps those for symbols drawn.
+fn legend(rules: &Ruleset, v: &View) -> Vec<Entry> {
     let mut e = Vec::new();
     for p in &v.players {
-        let fill = if p.alive {
-            svg::seat_colour(p.seat - 1)
-        } else {
-            GONE
-        };
-        let mut text = format!("{} {}", p.marker, p.id);
+        let mut t = format!("{} {}", p.marker, p.id);
         if p.id == v.you {
-            text.push_str(" (you)");
+            t.push_str(" (you)");
         }
         if !p.alive {
-            text.push_str(" (out)");
+            t.push_str(" (out)");
         }
-        e.push(LegendEntry::new(
+        e.push(Entry::new(
             &[&format!("owner:{}", p.id)],
-            text,
-            move |s, c, z| s.circle(c, z * 0.3, fill, INK, 1.0, ""),
+            t,
+            Sample::Chip(svg::seat_colour(p.seat - 1)),
         ));
     }
-    e.push(LegendEntry::new(
+    e.push(Entry::new(
         &["piece:jarl"],
-        format!("Jarl, strength {strength}: lose it and you are out"),
-        move |s, c, z| jarl(s, c, z / 1.4, svg::seat_colour(0), strength),
+        format!(
+            "Jarl, strength {}: lose it and you are out",
+            rules.pieces.jarl_strength
+        ),
+        Sample::Drawn,
     ));
-    e.push(LegendEntry::new(
+    e.push(Entry::new(
         &["piece:warrior"],
-        "Warrior (its number: W3), strength 1",
-        |s, c, z| warrior(s, c, z / 1.1, svg::seat_colour(0), "3"),
+        "Warrior and its number, strength 1",
+        Sample::Drawn,
     ));
-    e.push(LegendEntry::new(
+    e.push(Entry::new(
         &["yours"],
         "dashed ring: your piece",
-        |s, c, z| {
-            warrior(s, c, z / 1.7, svg::seat_colour(0), "");
-            yours(s, c, z / 1.7, "");
-        },
+        Sample::Drawn,
     ));
-    e.push(LegendEntry::new(
+    e.push(Entry::new(
         &["hex throne"],
         "the Throne: a Jarl that moves onto it wins",
-        |s, c, z| hex_swatch(s, c, z, THRONE),
+        Sample::Drawn,
     ));
-    e.push(LegendEntry::new(
+    e.push(Entry::new(
         &["hex shield"],
         "Shield: no piece enters it",
-        |s, c, z| {
-            hex_swatch(s, c, z, SHIELD);
-            shield(s, c, z * 0.5);
-        },
+        Sample::Drawn,
     ));
-    e.push(LegendEntry::new(&["hex"], "an open hex", |s, c, z| {
-        hex_swatch(s, c, z, BOARD)
-    }));
-    if v.fog.is_some() {
-        e.push(LegendEntry::new(
-            &["hex fog"],
-            "fog: out of your sight",
-            |s, c, z| {
-                hex_swatch(s, c, z, svg::FOG);
-                fog_hatch(s, c, z * 0.5);
-            },
-        ));
-    }
-    if v.sudden_death {
-        e.push(LegendEntry::new(
-            &["hex gone"],
-            "lost to sudden death: off the board",
-            |s, c, z| hex_swatch(s, c, z, GONE),
-        ));
-    }
-    e.extend(arrow_entries(
+    e.push(Entry::new(&["hex"], "an open hex", Sample::Drawn));
+    e.push(Entry::new(
+        &["hex fog"],
+        "fog: out of your sight",
+        Sample::Drawn,
+    ));
+    e.push(Entry::new(
+        &["hex gone"],
+        "lost to sudden death: off the board",
+        Sample::Drawn,
+    ));
+    e.push(Entry::new(
+        &["arrow move"],
         "a move (last turn)",
+        Sample::Arrow(ArrowKind::Move),
+    ));
+    e.push(Entry::new(
+        &["arrow attack"],
         "a push (last turn)",
-        None,
+        Sample::Arrow(ArrowKind::Attack),
     ));
     e
 }
 
-pub fn svg_board(rules: &Ruleset, v: &View) -> String {
+pub fn svg_board(rules: &Ruleset, v: &View, frame: Frame) -> String {
     let g = v.grid_radius;
     let labels = HexagonLabels { radius: g };
-    let board = HexagonBoard::new(g, SIZE);
-    let key = Legend::new(board.width, legend(rules, v));
-    let title = format!(
-        "Norse Wars, round {}: the board as {} sees it",
-        v.round, v.you
-    );
-    let mut s = Svg::new(board.width, board.height + key.height(), &title);
-    let grid = board.grid;
+    let geo = HexagonBoard::new(g, SIZE);
+    let grid = geo.grid;
+    let own = v
+        .pieces
+        .iter()
+        .filter(|p| p.yours)
+        .filter_map(|p| labels.parse(&p.hex))
+        .map(|h| (grid.centre(h), svg::seat_colour(v.seat.saturating_sub(1))))
+        .collect();
+    let mut b = Board::new(frame, LOOK, geo.width, geo.height, own, None, SIZE);
+    define(&mut b, rules.pieces.jarl_strength);
     let fogged: Vec<Hex> = v.fogged.iter().filter_map(|l| labels.parse(l)).collect();
     let shields: Vec<Hex> = v.shields.iter().filter_map(|l| labels.parse(l)).collect();
 
-    s.group("hexes", "");
+    // the hexes, a group for each kind
+    let mut kinds: [(&str, &str, Vec<Hex>); 5] = [
+        ("hex", "h", vec![]),
+        ("hex throne", "th", vec![]),
+        ("hex shield", "sh", vec![]),
+        ("hex fog", "fg", vec![]),
+        ("hex gone", "gn", vec![]),
+    ];
     for h in Hex::spiral_area(g) {
-        let l = labels.label(h);
-        let (fill, class) = if h.length() > v.radius {
-            (GONE, "hex gone")
+        if !b.shows(grid.centre(h), SIZE) {
+            continue;
+        }
+        let k = if h.length() > v.radius {
+            4
         } else if fogged.contains(&h) {
-            (svg::FOG, "hex fog")
+            3
         } else if shields.contains(&h) {
-            (SHIELD, "hex shield")
+            2
         } else if h == Hex::ORIGIN {
-            (THRONE, "hex throne")
+            1
         } else {
-            (BOARD, "hex")
+            0
         };
-        s.polygon(
-            &grid.corners(h),
-            fill,
-            GRID,
-            1.0,
-            &format!(r#" class="{class}" data-hex="{l}""#),
-        );
-        if shields.contains(&h) && !fogged.contains(&h) {
-            shield(&mut s, grid.centre(h), SIZE);
-        }
-        if fogged.contains(&h) {
-            fog_hatch(&mut s, grid.centre(h), SIZE);
-        }
+        kinds[k].2.push(h);
     }
-    s.end();
-    board.labels(&mut s, g);
+    b.svg().group("hexes", "");
+    for (class, id, hexes) in &kinds {
+        if hexes.is_empty() {
+            continue;
+        }
+        b.svg().group(class, "");
+        for h in hexes {
+            let l = labels.label(*h);
+            b.place(id, grid.centre(*h), &format!(r#" data-hex="{l}""#));
+        }
+        b.svg().end();
+        b.mark(class, || use_here(id, ""), SIZE);
+    }
+    b.svg().end();
+    geo.labels(&mut b, g);
 
-    s.group("pieces", "");
+    b.svg().group("pieces", "");
     for p in &v.pieces {
         let Some(h) = labels.parse(&p.hex) else {
             continue;
         };
-        let seat = seat_of(&p.marker);
         let c = grid.centre(h);
-        let kind = if p.piece == "J" { "jarl" } else { "warrior" };
-        s.group(
-            "piece",
+        if !b.shows(c, SIZE) {
+            continue;
+        }
+        let colour = svg::seat_colour(seat_of(&p.marker));
+        let (kind, mut inner) = if p.piece == "J" {
+            ("jarl", use_here("j", &format!(r#" fill="{colour}""#)))
+        } else {
+            let n = p.piece.trim_start_matches('W');
+            (
+                "warrior",
+                format!(
+                    "{}{}",
+                    use_here("w", &format!(r#" fill="{colour}""#)),
+                    text((0.0, 0.0), SIZE * 0.52 * 1.05, "#fff", n)
+                ),
+            )
+        };
+        let key = format!("piece:{kind}");
+        b.mark(&key, || inner.clone(), SIZE * 0.7);
+        if p.yours {
+            let ring = use_here("yr", r#" class="yours""#);
+            b.mark("yours", || format!("{ring}{inner}"), SIZE * 0.85);
+            inner = format!("{ring}{inner}");
+        }
+        b.piece(
+            &key,
+            &p.owner,
+            c,
+            SIZE * 0.7,
+            p.yours,
             &format!(
                 r#" data-hex="{}" data-owner="{}" data-piece="{}" data-kind="{kind}""#,
                 svg::esc(&p.hex),
                 svg::esc(&p.owner),
                 svg::esc(&p.piece)
             ),
+            &inner,
         );
-        if p.yours {
-            yours(&mut s, c, SIZE, r#" class="yours""#);
-        }
-        let colour = svg::seat_colour(seat);
-        if p.piece == "J" {
-            jarl(&mut s, c, SIZE, colour, rules.pieces.jarl_strength);
-        } else {
-            warrior(&mut s, c, SIZE, colour, p.piece.trim_start_matches('W'));
-        }
-        s.end();
     }
-    s.end();
+    b.svg().end();
 
-    s.group("arrows", "");
+    b.svg().group("arrows", "");
     for a in &v.arrows {
         if let (Some(from), Some(to)) = (labels.parse(&a.from), labels.parse(&a.to)) {
-            s.arrow(
-                grid.centre(from),
-                grid.centre(to),
-                a.kind,
-                SIZE * 0.55,
-                svg::seat_colour(a.seat),
-            );
+            b.arrow(grid.centre(from), grid.centre(to), a.kind, SIZE * 0.55);
         }
     }
-    s.end();
+    b.svg().end();
 
-    key.draw(&mut s, board.height);
-    s.finish()
+    let title = format!(
+        "Norse Wars, round {}: the board as {} sees it",
+        v.round, v.you
+    );
+    b.finish(&title, &title, legend(rules, v))
 }
 
 /// NorseWars's boards: the text board is drawn beside the view (`view.rs`), the
@@ -253,7 +300,7 @@ impl Draw for NorseWars {
     fn ascii_board(_: &Ruleset, v: &View) -> String {
         super::view::ascii_board(v)
     }
-    fn svg_board(rules: &Ruleset, v: &View) -> String {
-        svg_board(rules, v)
+    fn svg_board(rules: &Ruleset, v: &View, frame: Frame) -> String {
+        svg_board(rules, v, frame)
     }
 }

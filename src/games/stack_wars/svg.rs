@@ -2,20 +2,29 @@
 //! territories joined as the rules text draws them, rows and columns
 //! numbered on the edge, the baselines named, every stack as a pile of
 //! armies in its side's colour with its size, and the last turn's moves,
-//! attacks, invasions and fortifications.
+//! attacks, invasions and fortifications. A territory and each height of
+//! pile are one `<symbol>`; the legend shows the symbols this board draws,
+//! each as the board draws it.
 
 use super::ruleset::Ruleset;
 use super::state::Square;
 use super::view::View;
 use super::StackWars;
-use crate::board::svg::{
-    self, arrow_entries, disc, Legend, LegendEntry, Point, Svg, BLACK_PIECE, BOARD, GRID, INK,
-    WHITE_PIECE,
-};
+use crate::board::picture::{circle, text, use_here, Board, Entry, Frame, Look, Rect, Sample};
+use crate::board::svg::{self, ArrowKind, Point, BLACK_PIECE, BOARD, GRID, INK, WHITE_PIECE};
 use crate::games::Draw;
 
 const STEP: f64 = 64.0;
 const R: f64 = 22.0;
+const MARGIN: f64 = 66.0;
+const BASELINE: &str = "#d6c394";
+
+const LOOK: Look = Look {
+    type_size: 14.0,
+    mail_scale: 0.45,
+    mail_max_scale: 2.0,
+    full_png_width: svg::PNG_WIDTH,
+};
 
 fn colours(side: &str) -> (&'static str, &'static str) {
     if side.eq_ignore_ascii_case("white") {
@@ -25,190 +34,259 @@ fn colours(side: &str) -> (&'static str, &'static str) {
     }
 }
 
-const BASELINE: &str = "#d6c394";
-
-/// A stack of `armies` in a side's colour: one disc edge showing for each
-/// army under the top one (up to 4), the count on top. `r` is a
-/// territory's radius.
-fn stack(s: &mut Svg, p: Point, r: f64, side: &str, armies: u16) {
-    let (fill, ink) = colours(side);
-    let under = (armies.saturating_sub(1)).min(4) as usize;
-    for k in (1..=under).rev() {
-        let off = k as f64 * r * 3.0 / 22.0;
-        s.circle(
-            (p.0 + off, p.1 + off),
-            r * 0.8,
-            fill,
-            INK,
-            r * 1.5 / 22.0,
-            "",
-        );
-    }
-    disc(s, p, r * 0.8, fill, ink, &armies.to_string(), "");
+fn define(b: &mut Board) {
+    b.define("t", &circle((0.0, 0.0), R, BOARD, GRID, 2.0, ""));
+    b.define("tb", &circle((0.0, 0.0), R, BASELINE, GRID, 2.0, ""));
 }
 
-/// Every symbol the board may draw, explained: the sides with their
-/// reserves, stacks, territories, baselines, arrows.
-fn legend(v: &View) -> Vec<LegendEntry<'_>> {
+/// A pile of `under` + 1 discs, one edge showing for each army under the
+/// top one (up to 4), in the colour of its `<use>`.
+fn pile(b: &mut Board, under: usize) -> String {
+    let id = format!("s{under}");
+    let mut m = String::new();
+    for k in (0..=under).rev() {
+        let off = k as f64 * R * 3.0 / 22.0;
+        m.push_str(&circle((off, off), R * 0.8, "", INK, R * 1.5 / 22.0, ""));
+    }
+    b.define(&id, &m);
+    id
+}
+
+/// A stack's drawing around the origin.
+fn stack(b: &mut Board, side: &str, armies: u16) -> String {
+    let (fill, ink) = colours(side);
+    let id = pile(b, (armies.saturating_sub(1)).min(4) as usize);
+    let label = armies.to_string();
+    let size = if label.len() > 2 { 0.8 } else { 1.05 };
+    format!(
+        "{}{}",
+        use_here(&id, &format!(r#" fill="{fill}""#)),
+        text((0.0, 0.0), R * 0.8 * size, ink, &label)
+    )
+}
+
+/// A side's name, and its player's where that differs from it.
+fn who(side: &str, id: &str) -> String {
+    if side.eq_ignore_ascii_case(id) {
+        side.to_string()
+    } else {
+        format!("{side} ({id})")
+    }
+}
+
+/// Every entry the legend may have; it keeps those for symbols drawn.
+fn legend(v: &View) -> Vec<Entry> {
     let mut e = Vec::new();
     for p in &v.players {
         let (fill, _) = colours(&p.side);
-        let mut t = format!(
-            "{} {}{}: {} in reserve, {} in play, {} point{}",
-            p.side,
-            p.id,
-            if p.id == v.you { " (you)" } else { "" },
-            p.reserves,
-            p.in_play,
-            p.points,
-            if p.points == 1 { "" } else { "s" }
-        );
-        if v.to_move.as_deref() == Some(p.id.as_str()) {
-            t.push_str("; to move");
-        }
-        e.push(LegendEntry::new(
+        let you = if p.id == v.you { ", you" } else { "" };
+        e.push(Entry::new(
             &[&format!("owner:{}", p.id)],
-            t,
-            move |s, c, z| s.circle(c, z * 0.3, fill, INK, 1.0, ""),
+            format!("{}{you}", who(&p.side, &p.id)),
+            Sample::Chip(fill),
         ));
     }
-    e.push(LegendEntry::new(
+    e.push(Entry::new(
         &["piece:stack"],
-        "a stack: the number is its armies (3 here)",
-        |s, c, z| stack(s, (c.0 - z * 0.06, c.1 - z * 0.06), z * 0.5, "black", 3),
+        "a stack: the number is its armies",
+        Sample::Drawn,
     ));
-    e.push(LegendEntry::new(
+    e.push(Entry::new(
         &["territory"],
         "a territory; lines join neighbours",
-        |s, c, z| {
-            s.line((c.0 - z * 0.5, c.1), (c.0 + z * 0.5, c.1), GRID, 2.0, "");
-            s.circle(c, z * 0.3, BOARD, GRID, 1.5, "");
-        },
+        Sample::Drawn,
     ));
-    e.push(LegendEntry::new(
+    e.push(Entry::new(
         &["territory baseline"],
         format!(
             "a baseline territory (row 0: White's, row {}: Black's)",
             v.size.saturating_sub(1)
         ),
-        |s, c, z| s.circle(c, z * 0.3, BASELINE, GRID, 1.5, ""),
+        Sample::Drawn,
     ));
-    e.extend(arrow_entries(
+    e.push(Entry::new(
+        &["arrow move"],
         "a move or an invasion (last turn)",
+        Sample::Arrow(ArrowKind::Move),
+    ));
+    e.push(Entry::new(
+        &["arrow attack"],
         "an attack (last turn)",
-        Some("ring: fortified from reserve"),
+        Sample::Arrow(ArrowKind::Attack),
+    ));
+    e.push(Entry::new(
+        &["arrow place"],
+        "dashed ring: fortified from reserve (last turn)",
+        Sample::Arrow(ArrowKind::Place),
     ));
     e
 }
 
-pub fn svg_board(_: &Ruleset, v: &View) -> String {
+/// What the legend's caption says: each side's reserve, armies in play
+/// and points, and who moves.
+fn caption(v: &View) -> String {
+    let sides: Vec<String> = v
+        .players
+        .iter()
+        .map(|p| {
+            format!(
+                "{}{}: {} in reserve, {} in play, {} point{}",
+                who(&p.side, &p.id),
+                if p.id == v.you { " (you)" } else { "" },
+                p.reserves,
+                p.in_play,
+                p.points,
+                if p.points == 1 { "" } else { "s" }
+            )
+        })
+        .collect();
+    let mut s = format!("Stack Wars, as {} sees it. {}.", v.you, sides.join("; "));
+    if let Some(m) = &v.to_move {
+        s.push_str(&format!(" To move: {m}."));
+    }
+    s
+}
+
+pub fn svg_board(_: &Ruleset, v: &View, frame: Frame) -> String {
     let n = v.size as usize;
-    let margin = 66.0;
-    let board = 2.0 * margin + STEP * (n as f64 - 1.0);
+    let board = 2.0 * MARGIN + STEP * (n as f64 - 1.0);
     // small boards are centred on a page wide enough for the legend
     let width = board.max(380.0);
     let x0 = (width - board) / 2.0;
-    let key = Legend::new(width, legend(v));
-    let height = board + key.height();
-    let title = format!("Stack Wars: the board as {} sees it", v.you);
-    let mut s = Svg::new(width, height, &title);
     let at = |row: usize, col: usize| -> Point {
-        (x0 + margin + col as f64 * STEP, margin + row as f64 * STEP)
+        (x0 + MARGIN + col as f64 * STEP, MARGIN + row as f64 * STEP)
     };
     let last = n.saturating_sub(1);
+    let own = v
+        .stacks
+        .iter()
+        .filter(|s| s.yours)
+        .filter_map(|s| Square::parse(&s.at))
+        .map(|sq| (at(sq.row as usize, sq.col as usize), colours(&v.side).0))
+        .collect();
+    // no stack yet: the player's own baseline
+    let fallback = v.players.iter().find(|p| p.id == v.you).map(|p| {
+        let (x, y) = at(p.baseline as usize, 0);
+        Rect::new(x - STEP, y - STEP, STEP * (n as f64 + 1.0), 2.0 * STEP)
+    });
+    let mut b = Board::new(frame, LOOK, width, board, own, fallback, STEP / 2.0);
+    define(&mut b);
 
-    s.group("grid", "");
+    b.svg().group("grid", "");
+    let mut path = String::new();
     for r in 0..n {
-        s.line(at(r, 0), at(r, last), GRID, 3.0, "");
+        let (a, z) = (at(r, 0), at(r, last));
+        path.push_str(&format!(
+            "M{} {}H{}",
+            svg::num(a.0),
+            svg::num(a.1),
+            svg::num(z.0)
+        ));
     }
     for c in 0..n {
-        s.line(at(0, c), at(last, c), GRID, 3.0, "");
+        let (a, z) = (at(0, c), at(last, c));
+        path.push_str(&format!(
+            "M{} {}V{}",
+            svg::num(a.0),
+            svg::num(a.1),
+            svg::num(z.1)
+        ));
     }
-    for r in 0..n {
-        for c in 0..n {
-            let baseline = r == 0 || r == last;
-            let (fill, class) = if baseline {
-                (BASELINE, "territory baseline")
-            } else {
-                (BOARD, "territory")
-            };
-            s.circle(
-                at(r, c),
-                R,
-                fill,
-                GRID,
-                2.0,
-                &format!(r#" class="{class}" data-hex="{r},{c}""#),
-            );
+    b.svg().raw(&format!(
+        r#"<path d="{path}" fill="none" stroke="{GRID}" stroke-width="3"/>"#
+    ));
+    for (class, id, rows) in [
+        ("territory", "t", (1..last).collect::<Vec<usize>>()),
+        ("territory baseline", "tb", vec![0, last]),
+    ] {
+        let cells: Vec<(usize, usize)> = rows
+            .iter()
+            .flat_map(|&r| (0..n).map(move |c| (r, c)))
+            .filter(|&(r, c)| b.shows(at(r, c), R))
+            .collect();
+        if cells.is_empty() {
+            continue;
         }
+        b.svg().group(class, "");
+        for (r, c) in cells {
+            b.place(id, at(r, c), &format!(r#" data-hex="{r},{c}""#));
+        }
+        b.svg().end();
+        b.mark(class, || use_here(id, ""), R);
     }
-    s.end();
+    b.svg().end();
 
-    s.group("labels", "");
+    let mut labels = String::new();
+    let mut put = |p: Point, t: &str| {
+        labels.push_str(&format!(
+            "<text x=\"{}\" y=\"{}\">{t}</text>\n",
+            svg::num(p.0),
+            svg::num(p.1 + 14.0 * 0.36)
+        ));
+    };
     for c in 0..n {
         let (x, _) = at(0, c);
-        s.text((x, margin - R - 14.0), 14.0, INK, &c.to_string());
-        s.text(
-            (x, margin + STEP * last as f64 + R + 14.0),
-            14.0,
-            INK,
-            &c.to_string(),
-        );
+        put((x, MARGIN - R - 14.0), &c.to_string());
+        put((x, MARGIN + STEP * last as f64 + R + 14.0), &c.to_string());
     }
     for r in 0..n {
         let (_, y) = at(r, 0);
-        s.text((x0 + margin - R - 14.0, y), 14.0, INK, &r.to_string());
-        s.text(
-            (x0 + margin + STEP * last as f64 + R + 14.0, y),
-            14.0,
-            INK,
+        put((x0 + MARGIN - R - 14.0, y), &r.to_string());
+        put(
+            (x0 + MARGIN + STEP * last as f64 + R + 14.0, y),
             &r.to_string(),
         );
     }
-    s.text((width / 2.0, 11.0), 11.0, GRID, "White's baseline");
-    s.text((width / 2.0, board - 11.0), 11.0, GRID, "Black's baseline");
-    s.end();
+    put((width / 2.0, 11.0), "White's baseline");
+    put((width / 2.0, board - 11.0), "Black's baseline");
+    b.svg().raw(&format!(
+        r#"<g class="labels" font-size="14" fill="{INK}" text-anchor="middle">"#
+    ));
+    b.svg().raw(labels.trim_end());
+    b.svg().end();
 
-    s.group("pieces", "");
+    b.svg().group("pieces", "");
     for st in &v.stacks {
         let Some(sq) = Square::parse(&st.at) else {
             continue;
         };
         let (r, c) = (sq.row as usize, sq.col as usize);
-        if r >= n || c >= n {
+        if r >= n || c >= n || !b.shows(at(r, c), R) {
             continue;
         }
-        let p = at(r, c);
-        s.group(
-            "piece",
+        let inner = stack(&mut b, &st.side, st.armies);
+        b.piece(
+            "piece:stack",
+            &st.owner,
+            at(r, c),
+            R * 1.1,
+            st.yours,
             &format!(
                 r#" data-hex="{}" data-owner="{}" data-armies="{}" data-kind="stack""#,
                 svg::esc(&st.at),
                 svg::esc(&st.owner),
                 st.armies
             ),
+            &inner,
         );
-        stack(&mut s, p, R, &st.side, st.armies);
-        s.end();
     }
-    s.end();
+    b.svg().end();
 
-    s.group("arrows", "");
+    b.svg().group("arrows", "");
     for a in &v.arrows {
         if let (Some(from), Some(to)) = (Square::parse(&a.from), Square::parse(&a.to)) {
-            s.arrow(
+            b.arrow(
                 at(from.row as usize, from.col as usize),
                 at(to.row as usize, to.col as usize),
                 a.kind,
                 R * 1.05,
-                svg::seat_colour(a.seat),
             );
         }
     }
-    s.end();
+    b.svg().end();
 
-    key.draw(&mut s, board);
-    s.finish()
+    let title = format!("Stack Wars: the board as {} sees it", v.you);
+    b.finish(&title, &caption(v), legend(v))
 }
 
 /// StackWars's boards: the text board is drawn beside the view (`view.rs`), the
@@ -217,7 +295,7 @@ impl Draw for StackWars {
     fn ascii_board(_: &Ruleset, v: &View) -> String {
         super::view::ascii_board(v)
     }
-    fn svg_board(rules: &Ruleset, v: &View) -> String {
-        svg_board(rules, v)
+    fn svg_board(rules: &Ruleset, v: &View, frame: Frame) -> String {
+        svg_board(rules, v, frame)
     }
 }

@@ -10,17 +10,20 @@
 //! no piece of either side (the state has none on the map), so neither
 //! deployment can show early.
 //!
-//! The map is large: the PNG is [`PNG_WIDTH`] pixels wide, not the
-//! framework's default, so that counters and labels stay legible.
+//! The map is large: the whole map's PNG (`--full`) is [`PNG_WIDTH`]
+//! pixels wide, so that counters and labels stay legible; the mail's
+//! picture is the part around the player's own units, with a locator of
+//! the whole map (`board::picture`). Each terrain, counter and the Duke is
+//! one `<symbol>`; roads, rivers, bridges, causeways and the lines of the
+//! areas are one path each.
 
 use super::map::{Hexside, Label, Terrain};
 use super::ruleset::Ruleset;
 use super::units::{Kind, Side};
 use super::view::View;
 use super::WarOfTheDukes;
-use crate::board::svg::{
-    self, arrow_entries, hex_swatch, HexGrid, Legend, LegendEntry, Point, Svg, BOARD, GRID, INK,
-};
+use crate::board::picture::{hex_points, text, use_here, Board, Entry, Frame, Look, Rect, Sample};
+use crate::board::svg::{self, ArrowKind, HexGrid, Point, Svg, BOARD, GRID, INK};
 use crate::games::Draw;
 
 const SIZE: f64 = 22.0;
@@ -32,11 +35,6 @@ const CITY: &str = "#d7b48c";
 const CLIFF: &str = "#a8957a";
 const LAKE: &str = "#8fb8de";
 const FORTRESS: &str = "#bdb3aa";
-const RIVER: &str = "#2f6fb5";
-const ROAD: &str = "#8a6a3a";
-const BRIDGE: &str = "#5b3a1a";
-const CAUSEWAY: &str = "#e3d6b0";
-const CAUSEWAY_EDGE: &str = "#7d6b4a";
 const DUKE: &str = "#e0b43c";
 
 fn side_colour(side: &str) -> &'static str {
@@ -125,40 +123,116 @@ fn terrain_fill(t: Terrain) -> (&'static str, &'static str) {
     }
 }
 
-/// A combat unit's counter (square, its side's colour, its name and
-/// attack-defence-movement), `r` its half width.
-fn unit_counter(s: &mut Svg, p: Point, r: f64, colour: &str, name: &str, values: &str) {
-    s.rect(
-        p.0 - r,
-        p.1 - r,
-        2.0 * r,
-        2.0 * r,
-        colour,
-        INK,
-        &format!(r#" stroke-width="{}" rx="2""#, svg::num((r * 0.1).max(1.2))),
-    );
-    s.text((p.0, p.1 - r * 0.3), r * 0.62, "#fff", name);
-    s.text((p.0, p.1 + r * 0.45), r * 0.5, "#fff", values);
+const LOOK: Look = Look {
+    type_size: SIZE * 0.5,
+    // counters' numbers about 12 pixels high at the least
+    mail_scale: 1.5,
+    mail_max_scale: 2.5,
+    full_png_width: PNG_WIDTH,
+};
+
+const TERRAINS: [Terrain; 6] = [
+    Terrain::Plains,
+    Terrain::Forest,
+    Terrain::City,
+    Terrain::Fortress,
+    Terrain::Cliff,
+    Terrain::Lake,
+];
+
+/// The symbol of a terrain's hex.
+fn terrain_id(t: Terrain) -> &'static str {
+    match t {
+        Terrain::Plains => "p",
+        Terrain::Forest => "f",
+        Terrain::City => "c",
+        Terrain::Cliff => "k",
+        Terrain::Lake => "l",
+        Terrain::Fortress => "o",
+    }
 }
 
-/// The Duke's counter: gold, edged in his side's colour.
-fn duke_counter(s: &mut Svg, p: Point, r: f64, colour: &str) {
-    s.rect(
-        p.0 - r,
-        p.1 - r,
-        2.0 * r,
-        2.0 * r,
-        DUKE,
-        colour,
-        &format!(r#" stroke-width="{}" rx="2""#, svg::num(r * 0.3)),
-    );
-    s.text(p, r * 1.1, INK, "D");
+/// A unit's counter (half width `r`): square, in the colour of its `<use>`.
+fn counter_symbol(r: f64) -> String {
+    format!(
+        r#"<rect x="{}" y="{}" width="{}" height="{}" rx="2" stroke="{INK}" stroke-width="{}"/>"#,
+        svg::num(-r),
+        svg::num(-r),
+        svg::num(2.0 * r),
+        svg::num(2.0 * r),
+        svg::num((r * 0.1).max(1.2))
+    )
 }
 
-/// Every symbol the map may show, explained: the sides, the unit kinds with
-/// their values, the Duke, each terrain with what it does, the hexsides,
-/// the lines and the arrows.
-fn legend<'a>(rules: &'a Ruleset, v: &'a View) -> Vec<LegendEntry<'a>> {
+/// The Duke's counter (half width `r`): gold, edged in the colour of its
+/// `<use>`'s stroke.
+fn duke_symbol(r: f64) -> String {
+    format!(
+        r#"<rect x="{}" y="{}" width="{}" height="{}" rx="2" fill="{DUKE}" stroke-width="{}"/>{}"#,
+        svg::num(-r),
+        svg::num(-r),
+        svg::num(2.0 * r),
+        svg::num(2.0 * r),
+        svg::num(r * 0.3),
+        text((0.0, 0.0), r * 1.1, INK, "D")
+    )
+}
+
+/// The half widths of a counter alone on its hex and of a unit and the
+/// Duke sharing one.
+const ALONE: f64 = SIZE * 0.56;
+const SHARED: f64 = SIZE * 0.52;
+const DUKE_SHARED: f64 = SIZE * 0.34;
+
+fn define(b: &mut Board) {
+    let hex = hex_points(true, SIZE);
+    for t in TERRAINS {
+        let (fill, _) = terrain_fill(t);
+        let mut mark = Svg::fragment();
+        terrain_mark(&mut mark, (0.0, 0.0), SIZE, t);
+        b.define(
+            terrain_id(t),
+            &format!(
+                r#"<polygon points="{hex}" fill="{fill}" stroke="{GRID}" stroke-width="0.6"/>{}"#,
+                mark.into_body().replace('\n', "")
+            ),
+        );
+    }
+    b.define("u", &counter_symbol(ALONE));
+    b.define("us", &counter_symbol(SHARED));
+    b.define("d", &duke_symbol(ALONE));
+    b.define("ds", &duke_symbol(DUKE_SHARED));
+}
+
+/// A unit's drawing around the origin: its counter, name and values.
+fn unit(id: &str, r: f64, off: Point, colour: &str, name: &str, values: &str) -> String {
+    let at = if off == (0.0, 0.0) {
+        String::new()
+    } else {
+        format!(r#" x="{}" y="{}""#, svg::num(off.0), svg::num(off.1))
+    };
+    format!(
+        "{}{}{}",
+        use_here(id, &format!(r#"{at} fill="{colour}""#)),
+        text((off.0, off.1 - r * 0.3), r * 0.62, "#fff", name),
+        text((off.0, off.1 + r * 0.45), r * 0.5, "#fff", values)
+    )
+}
+
+/// The Duke's drawing around the origin.
+fn duke(id: &str, off: Point, colour: &str) -> String {
+    let at = if off == (0.0, 0.0) {
+        String::new()
+    } else {
+        format!(r#" x="{}" y="{}""#, svg::num(off.0), svg::num(off.1))
+    };
+    use_here(id, &format!(r#"{at} stroke="{colour}""#))
+}
+
+/// Every entry the legend may have: the sides, the unit kinds with their
+/// values, the Duke, each terrain with what it does, the hexsides, the
+/// lines and the arrows; it keeps those for symbols drawn.
+fn legend(rules: &Ruleset, v: &View) -> Vec<Entry> {
     let mut e = Vec::new();
     for side in [Side::Orfburg, Side::Wulfenburg] {
         let mut t = side.name().to_string();
@@ -172,21 +246,16 @@ fn legend<'a>(rules: &'a Ruleset, v: &'a View) -> Vec<LegendEntry<'a>> {
         {
             t.push_str(&format!("; lost {}", &lost[side.name().len() + 1..].trim()));
         }
-        let colour = svg::seat_colour(side.seat());
-        e.push(LegendEntry::new(
+        e.push(Entry::new(
             &[&format!("owner:{}", side.name())],
             t,
-            move |s, c, z| {
-                let r = z * 0.3;
-                s.rect(c.0 - r, c.1 - r, 2.0 * r, 2.0 * r, colour, INK, "")
-            },
+            Sample::Chip(svg::seat_colour(side.seat())),
         ));
     }
-    let colour = svg::seat_colour(Side::Orfburg.seat());
-    for (kind, name, letter) in [
-        (Kind::Infantry, "infantry", "I"),
-        (Kind::Cavalry, "cavalry", "C"),
-        (Kind::Artillery, "artillery", "A"),
+    for (kind, name) in [
+        (Kind::Infantry, "infantry"),
+        (Kind::Cavalry, "cavalry"),
+        (Kind::Artillery, "artillery"),
     ] {
         let st = rules.stats(kind);
         let extra = if st.range >= 2 {
@@ -196,45 +265,32 @@ fn legend<'a>(rules: &'a Ruleset, v: &'a View) -> Vec<LegendEntry<'a>> {
         };
         // One strength per counter (ruleset 2), two for games begun on
         // ruleset 1, as the counters on the map show them.
-        let (values, meaning) = if st.attack == st.defence {
-            (
-                format!("{}-{}", st.defence, st.movement),
-                format!(
-                    "strength {} (attack and defence), movement {}",
-                    st.defence, st.movement
-                ),
+        let meaning = if st.attack == st.defence {
+            format!(
+                "strength {} (attack and defence), movement {}",
+                st.defence, st.movement
             )
         } else {
-            (
-                format!("{}-{}-{}", st.attack, st.defence, st.movement),
-                format!(
-                    "attack {}, defence {}, movement {}",
-                    st.attack, st.defence, st.movement
-                ),
+            format!(
+                "attack {}, defence {}, movement {}",
+                st.attack, st.defence, st.movement
             )
         };
-        e.push(LegendEntry::new(
+        e.push(Entry::new(
             &[&format!("piece:{name}")],
-            format!("{letter}3: {name} no. 3; {values}: {meaning}{extra}"),
-            move |s, c, z| unit_counter(s, c, z * 0.42, colour, &format!("{letter}3"), &values),
+            format!("{name}: its name, then {}: {meaning}{extra}", v.counter_key),
+            Sample::Drawn,
         ));
     }
-    e.push(LegendEntry::new(
+    e.push(Entry::new(
         &["piece:duke"],
         format!(
             "D: the Duke (gold); doubles his units within {} hexes; small in a corner when he shares a hex",
             rules.duke_aura
         ),
-        move |s, c, z| duke_counter(s, c, z * 0.4, colour),
+        Sample::Drawn,
     ));
-    for t in [
-        Terrain::Plains,
-        Terrain::Forest,
-        Terrain::City,
-        Terrain::Fortress,
-        Terrain::Cliff,
-        Terrain::Lake,
-    ] {
+    for t in TERRAINS {
         let r = rules.terrain(t);
         let mut what = vec![];
         if r.cost == 0 {
@@ -248,141 +304,119 @@ fn legend<'a>(rules: &'a Ruleset, v: &'a View) -> Vec<LegendEntry<'a>> {
         if r.stack {
             what.push("holds a unit and the Duke".to_string());
         }
-        let (fill, class) = terrain_fill(t);
-        e.push(LegendEntry::new(
+        let (_, class) = terrain_fill(t);
+        e.push(Entry::new(
             &[class],
             format!("{}: {}", t.name(), what.join(", ")),
-            move |s, c, z| {
-                hex_swatch(s, c, z, fill);
-                terrain_mark(s, c, z * 0.5, t);
-            },
+            Sample::Drawn,
         ));
     }
-    let across = |s: &mut Svg, c: Point, z: f64, colour: &str, w: f64, extra: &str| {
-        s.line(
-            (c.0, c.1 - z * 0.45),
-            (c.0, c.1 + z * 0.45),
-            colour,
-            w,
-            extra,
-        )
-    };
-    e.push(LegendEntry::new(
+    e.push(Entry::new(
         &["river"],
         "blue line: a river; crossed only at a bridge",
-        move |s, c, z| across(s, c, z, RIVER, z * 0.1, r#" stroke-linecap="round""#),
+        Sample::Drawn,
     ));
-    e.push(LegendEntry::new(
+    e.push(Entry::new(
         &["bridge"],
         format!(
             "brown bar: a bridge ({} MP)",
             super::movement::mp(rules.bridge)
         ),
-        move |s, c, z| {
-            across(s, c, z, RIVER, z * 0.1, r#" stroke-linecap="round""#);
-            s.line(
-                (c.0 - z * 0.3, c.1),
-                (c.0 + z * 0.3, c.1),
-                BRIDGE,
-                z * 0.15,
-                "",
-            );
-        },
+        Sample::Drawn,
     ));
-    e.push(LegendEntry::new(
+    e.push(Entry::new(
         &["road"],
         format!(
             "brown line: a road ({} MP a hex along it)",
             super::movement::mp(rules.road)
         ),
-        move |s, c, z| {
-            s.line(
-                (c.0 - z * 0.5, c.1),
-                (c.0 + z * 0.5, c.1),
-                ROAD,
-                z * 0.07,
-                r#" stroke-linecap="round""#,
-            )
-        },
+        Sample::Drawn,
     ));
-    e.push(LegendEntry::new(
-        &["causeway", "causeways"],
+    e.push(Entry::new(
+        &["causeway"],
         "pale band across a lake: a causeway; the lake is entered and crossed only by its bridges",
-        move |s, c, z| {
-            s.rect(c.0 - z * 0.5, c.1 - z * 0.45, z, z * 0.9, LAKE, "none", "");
-            s.line(
-                (c.0 - z * 0.5, c.1),
-                (c.0 + z * 0.5, c.1),
-                CAUSEWAY_EDGE,
-                z * 0.3,
-                "",
-            );
-            s.line(
-                (c.0 - z * 0.5, c.1),
-                (c.0 + z * 0.5, c.1),
-                CAUSEWAY,
-                z * 0.2,
-                "",
-            );
-            s.line(
-                (c.0 - z * 0.5, c.1),
-                (c.0 + z * 0.5, c.1),
-                ROAD,
-                z * 0.07,
-                "",
-            );
-        },
+        Sample::Drawn,
     ));
-    e.push(LegendEntry::new(
+    e.push(Entry::new(
         &["border"],
         "purple dashes: the border between the duchies",
-        move |s, c, z| {
-            across(
-                s,
-                c,
-                z,
-                "#6a3d7a",
-                z * 0.07,
-                &format!(
-                    r#" stroke-dasharray="{} {}""#,
-                    svg::num(z * 0.14),
-                    svg::num(z * 0.08)
-                ),
-            )
-        },
+        Sample::Drawn,
     ));
-    e.push(LegendEntry::new(
+    e.push(Entry::new(
         &["between-rivers"],
         "green dots: edge of the land between the rivers",
-        move |s, c, z| {
-            across(
-                s,
-                c,
-                z,
-                "#1f7a6a",
-                z * 0.07,
-                &format!(
-                    r#" stroke-dasharray="{} {}""#,
-                    svg::num(z * 0.06),
-                    svg::num(z * 0.09)
-                ),
-            )
-        },
+        Sample::Drawn,
     ));
-    e.push(LegendEntry::new(
+    e.push(Entry::new(
         &["place"],
         "a named place (Kaiserburg, the capitals…)",
-        |s, c, z| s.text(c, z * 0.45, INK, "Abc"),
+        Sample::Drawn,
     ));
-    e.extend(arrow_entries(
+    e.push(Entry::new(
+        &["arrow move"],
         "a move, retreat or advance (last phase)",
+        Sample::Arrow(ArrowKind::Move),
+    ));
+    e.push(Entry::new(
+        &["arrow attack"],
         "an attack (last phase)",
-        None,
+        Sample::Arrow(ArrowKind::Attack),
     ));
     e
 }
 
-pub fn svg_board(rules: &Ruleset, v: &View) -> String {
+/// A path of segments, each from `a` to `b` (absolute move, relative line).
+#[derive(Default)]
+struct Segments(String);
+
+impl Segments {
+    fn add(&mut self, a: Point, b: Point) {
+        let s = &mut self.0;
+        s.push('M');
+        svg::push_num(s, a.0);
+        s.push(' ');
+        svg::push_num(s, a.1);
+        s.push('l');
+        svg::push_num(s, b.0 - a.0);
+        s.push(' ');
+        svg::push_num(s, b.1 - a.1);
+    }
+
+    /// The path with these attributes, recorded as symbol `class` (its
+    /// legend sample: `sample`, around the origin); nothing if empty.
+    fn put(self, b: &mut Board, class: &str, attrs: &str, sample: String) {
+        if self.0.is_empty() {
+            return;
+        }
+        b.svg().raw(&format!(
+            r#"<path class="{class}" d="{}" fill="none"{attrs}/>"#,
+            self.0
+        ));
+        b.mark(class, || sample, SIZE * 0.5);
+    }
+}
+
+/// A short path across the origin with these attributes (a line's sample).
+fn across(class: &str, attrs: &str, vertical: bool) -> String {
+    let d = if vertical {
+        format!("M0 {}l0 {}", svg::num(-SIZE * 0.5), svg::num(SIZE))
+    } else {
+        format!("M{} 0l{} 0", svg::num(-SIZE * 0.5), svg::num(SIZE))
+    };
+    format!(r#"<path class="{class}" d="{d}" fill="none"{attrs}/>"#)
+}
+
+const ROAD_LINE: &str = r##" stroke="#8a6a3a" stroke-width="2.2" stroke-linecap="round""##;
+const RIVER_LINE: &str = r##" stroke="#2f6fb5" stroke-width="3.5" stroke-linecap="round""##;
+const BRIDGE_LINE: &str = r##" stroke="#5b3a1a" stroke-width="5""##;
+const CAUSEWAY_EDGE_LINE: &str = r##" stroke="#7d6b4a" stroke-width="10" stroke-linecap="round""##;
+const CAUSEWAY_LINE: &str = r##" stroke="#e3d6b0" stroke-width="7" stroke-linecap="round""##;
+const BORDER_LINE: &str =
+    r##" stroke="#6a3d7a" stroke-width="2" stroke-dasharray="5 3" stroke-opacity="0.7""##;
+const BETWEEN_LINE: &str =
+    r##" stroke="#1f7a6a" stroke-width="1.6" stroke-dasharray="2 3" stroke-opacity="0.8""##;
+
+pub fn svg_board(rules: &Ruleset, v: &View, frame: Frame) -> String {
     let map = &rules.map;
     let sq3 = 3f64.sqrt();
     let margin = SIZE * 1.8;
@@ -390,154 +424,161 @@ pub fn svg_board(rules: &Ruleset, v: &View) -> String {
     let rows = map.rows as f64;
     let width = (2.0 * margin + SIZE * (1.5 * (cols - 1.0) + 2.0)).round();
     let board_h = (2.0 * margin + SIZE * sq3 * (rows + 0.5)).round();
-    let key = Legend::new(width, legend(rules, v));
-    let title = format!(
-        "War of the Dukes, {}: the map as {} ({}) sees it",
-        v.phase, v.you, v.side
-    );
-    let mut s = Svg::new(width, board_h + key.height(), &title).png_width(PNG_WIDTH);
     // label 0101 (axial 0,0) sits one hex in from the margin
     let grid = HexGrid::flat(SIZE, margin + SIZE, margin + SIZE * sq3 / 2.0);
+    let centre = |l: &str| Label::parse(l).map(|l| grid.centre(l.hex()));
+    let own = v
+        .units
+        .iter()
+        .filter(|u| u.yours)
+        .filter_map(|u| centre(&u.at).map(|p| (p, side_colour(&u.side))))
+        .collect();
+    // deploying: the player's deployment area (the view's focus)
+    let area: Vec<Point> = v.focus.iter().filter_map(|l| centre(l)).collect();
+    let mut b = Board::new(
+        frame,
+        LOOK,
+        width,
+        board_h,
+        own,
+        Rect::around(&area, SIZE * 1.6),
+        SIZE,
+    );
+    define(&mut b);
+    let shows = |b: &Board, c: &super::map::Cell| b.shows(grid.centre(c.hex), SIZE * 1.2);
 
-    s.group("hexes", "");
-    for c in &map.cells {
-        let (fill, class) = terrain_fill(c.terrain);
-        let l = c.label.to_string();
-        s.polygon(
-            &grid.corners(c.hex),
-            fill,
-            GRID,
-            0.6,
-            &format!(r#" class="{class}" data-hex="{l}""#),
-        );
-        let p = grid.centre(c.hex);
-        terrain_mark(&mut s, p, SIZE, c.terrain);
-        s.text((p.0, p.1 - SIZE * 0.6), SIZE * 0.26, GRID, &l);
+    b.svg().group("hexes", "");
+    for t in TERRAINS {
+        let (_, class) = terrain_fill(t);
+        let id = terrain_id(t);
+        let cells: Vec<&super::map::Cell> = map
+            .cells
+            .iter()
+            .filter(|c| c.terrain == t && shows(&b, c))
+            .collect();
+        if cells.is_empty() {
+            continue;
+        }
+        b.svg().group(class, "");
+        for c in cells {
+            b.place(
+                id,
+                grid.centre(c.hex),
+                &format!(r#" data-hex="{}""#, c.label),
+            );
+        }
+        b.svg().end();
+        b.mark(class, || use_here(id, ""), SIZE);
     }
-    s.end();
+    b.svg().end();
 
     // causeways: in a lake hex its bridges cross (games/war-of-the-dukes.md),
     // a pale embankment from each bridge to the middle of the hex, under
     // the road drawn next, so that the road reads as carried across water
-    s.group("causeways", "");
-    for (colour, width, class) in [
-        (CAUSEWAY_EDGE, 10.0, ""),
-        (CAUSEWAY, 7.0, r#" class="causeway""#),
-    ] {
-        for c in &map.cells {
-            if !rules.terrain(c.terrain).causeway {
-                continue;
-            }
-            let p = grid.centre(c.hex);
-            let corners = grid.corners(c.hex);
-            for d in 0..6 {
-                if c.nbr[d].is_some()
-                    && matches!(c.sides[d], Hexside::Bridge | Hexside::BridgeWithRoad)
-                {
-                    let (a, b) = edge(&corners, d);
-                    s.line(
-                        p,
-                        mid(a, b),
-                        colour,
-                        width,
-                        &format!(r#"{class} stroke-linecap="round""#),
-                    );
-                }
-            }
+    let mut causeways = Segments::default();
+    let mut roads = Segments::default();
+    let mut rivers = Segments::default();
+    let mut bridges = Segments::default();
+    let mut border = Segments::default();
+    let mut between = Segments::default();
+    for (i, c) in map.cells.iter().enumerate() {
+        if !shows(&b, c) {
+            continue;
         }
-    }
-    s.end();
-
-    // hexsides: roads from centre to centre, rivers along the side, bridges
-    // across it; each side drawn once, from the cell with the smaller index
-    s.group("roads", "");
-    for c in &map.cells {
         let p = grid.centre(c.hex);
         let corners = grid.corners(c.hex);
+        let causeway = rules.terrain(c.terrain).causeway;
         for d in 0..6 {
-            if matches!(c.sides[d], Hexside::Road | Hexside::BridgeWithRoad) {
-                let (a, b) = edge(&corners, d);
-                s.line(
-                    p,
-                    mid(a, b),
-                    ROAD,
-                    2.2,
-                    r#" class="road" stroke-linecap="round""#,
-                );
+            let (a, z) = edge(&corners, d);
+            let bridged = matches!(c.sides[d], Hexside::Bridge | Hexside::BridgeWithRoad);
+            if causeway && c.nbr[d].is_some() && bridged {
+                causeways.add(p, mid(a, z));
             }
-        }
-    }
-    s.end();
-    s.group("rivers", "");
-    for (i, c) in map.cells.iter().enumerate() {
-        let corners = grid.corners(c.hex);
-        for d in 0..6 {
+            if matches!(c.sides[d], Hexside::Road | Hexside::BridgeWithRoad) {
+                roads.add(p, mid(a, z));
+            }
+            // each side once, from the cell with the smaller index
             if c.nbr[d].is_some_and(|n| (n as usize) < i) {
                 continue;
             }
-            let (a, b) = edge(&corners, d);
-            match c.sides[d] {
-                Hexside::River => {
-                    s.line(a, b, RIVER, 3.5, r#" class="river" stroke-linecap="round""#)
-                }
-                Hexside::Bridge | Hexside::BridgeWithRoad => {
-                    s.line(a, b, RIVER, 3.5, r#" class="river" stroke-linecap="round""#);
-                    // a plank across the river, along the way between the
-                    // two hexes
-                    let m = mid(a, b);
-                    let p = grid.centre(c.hex);
-                    let (dx, dy) = (m.0 - p.0, m.1 - p.1);
-                    let k = 0.45;
-                    s.line(
-                        (m.0 - dx * k, m.1 - dy * k),
-                        (m.0 + dx * k, m.1 + dy * k),
-                        BRIDGE,
-                        5.0,
-                        r#" class="bridge""#,
-                    );
-                }
-                _ => {}
+            if matches!(c.sides[d], Hexside::River) || bridged {
+                rivers.add(a, z);
             }
-        }
-    }
-    s.end();
-
-    // the territories' border and the between-rivers area, subtly
-    s.group("areas", "");
-    for (i, c) in map.cells.iter().enumerate() {
-        let corners = grid.corners(c.hex);
-        for d in 0..6 {
+            if bridged {
+                // a plank across the river, along the way between the hexes
+                let m = mid(a, z);
+                let (dx, dy) = (m.0 - p.0, m.1 - p.1);
+                bridges.add(
+                    (m.0 - dx * 0.45, m.1 - dy * 0.45),
+                    (m.0 + dx * 0.45, m.1 + dy * 0.45),
+                );
+            }
             let Some(n) = c.nbr[d] else {
                 continue;
             };
-            if (n as usize) < i {
-                continue;
-            }
             let o = map.cell(n);
-            let (a, b) = edge(&corners, d);
             if o.owner != c.owner && c.owner.is_some() && o.owner.is_some() {
-                s.line(
-                    a,
-                    b,
-                    "#6a3d7a",
-                    2.0,
-                    r#" class="border" stroke-dasharray="5 3" stroke-opacity="0.7""#,
-                );
+                border.add(a, z);
             }
             if o.between_rivers != c.between_rivers {
-                s.line(
-                    a,
-                    b,
-                    "#1f7a6a",
-                    1.6,
-                    r#" class="between-rivers" stroke-dasharray="2 3" stroke-opacity="0.8""#,
-                );
+                between.add(a, z);
             }
         }
     }
-    s.end();
+    let lake = use_here(terrain_id(Terrain::Lake), r#" class="hex lake""#);
+    let causeway_sample = format!(
+        "{lake}{}{}{}",
+        across("causeway", CAUSEWAY_EDGE_LINE, false),
+        across("causeway", CAUSEWAY_LINE, false),
+        across("road", ROAD_LINE, false)
+    );
+    if !causeways.0.is_empty() {
+        b.svg().raw(&format!(
+            r#"<path class="causeway" d="{}" fill="none"{CAUSEWAY_EDGE_LINE}/>"#,
+            causeways.0
+        ));
+    }
+    causeways.put(&mut b, "causeway", CAUSEWAY_LINE, causeway_sample);
+    roads.put(&mut b, "road", ROAD_LINE, across("road", ROAD_LINE, false));
+    rivers.put(
+        &mut b,
+        "river",
+        RIVER_LINE,
+        across("river", RIVER_LINE, true),
+    );
+    bridges.put(
+        &mut b,
+        "bridge",
+        BRIDGE_LINE,
+        format!(
+            "{}{}",
+            across("river", RIVER_LINE, true),
+            across("bridge", BRIDGE_LINE, false)
+        ),
+    );
+    border.put(
+        &mut b,
+        "border",
+        BORDER_LINE,
+        across("border", BORDER_LINE, true),
+    );
+    between.put(
+        &mut b,
+        "between-rivers",
+        BETWEEN_LINE,
+        across("between-rivers", BETWEEN_LINE, true),
+    );
 
-    s.group("labels", "");
+    let mut edges = String::new();
+    let mut put = |b: &Board, p: Point, t: &str| {
+        if b.shows(p, SIZE) {
+            edges.push_str(&format!(
+                "<text x=\"{}\" y=\"{}\">{t}</text>\n",
+                svg::num(p.0),
+                svg::num(p.1 + SIZE * 0.5 * 0.36)
+            ));
+        }
+    };
     for col in 0..map.columns {
         let top = Label { col, row: 0 }.hex();
         let bottom = Label {
@@ -547,14 +588,14 @@ pub fn svg_board(rules: &Ruleset, v: &View) -> String {
         .hex();
         let t = format!("{:02}", col + 1);
         let (x, y) = grid.centre(top);
-        s.text((x, y - SIZE * 1.3), SIZE * 0.5, INK, &t);
+        put(&b, (x, y - SIZE * 1.3), &t);
         let (x, y) = grid.centre(bottom);
-        s.text((x, y + SIZE * 1.3), SIZE * 0.5, INK, &t);
+        put(&b, (x, y + SIZE * 1.3), &t);
     }
     for row in 0..map.rows {
         let t = format!("{:02}", row + 1);
         let (x, y) = grid.centre(Label { col: 0, row }.hex());
-        s.text((x - SIZE * 1.4, y), SIZE * 0.5, INK, &t);
+        put(&b, (x - SIZE * 1.4, y), &t);
         let (x, y) = grid.centre(
             Label {
                 col: map.columns - 1,
@@ -562,8 +603,97 @@ pub fn svg_board(rules: &Ruleset, v: &View) -> String {
             }
             .hex(),
         );
-        s.text((x + SIZE * 1.4, y), SIZE * 0.5, INK, &t);
+        put(&b, (x + SIZE * 1.4, y), &t);
     }
+    if !edges.is_empty() {
+        b.svg().raw(&format!(
+            r#"<g class="labels" font-size="{}" fill="{INK}" text-anchor="middle">"#,
+            svg::num(SIZE * 0.5)
+        ));
+        b.svg().raw(edges.trim_end());
+        b.svg().end();
+    }
+
+    b.svg().group("pieces", "");
+    for u in &v.units {
+        let Some(c) = centre(&u.at) else {
+            continue;
+        };
+        if !b.shows(c, SIZE) {
+            continue;
+        }
+        let stacked = v.units.iter().filter(|o| o.at == u.at).count() > 1;
+        let colour = side_colour(&u.side);
+        // the Duke: a gold counter edged in its side's colour; beside a
+        // unit it shares the hex with, a smaller one in the corner
+        let inner = match (u.unit == "D", stacked) {
+            (true, false) => duke("d", (0.0, 0.0), colour),
+            (true, true) => duke("ds", (SIZE * 0.42, -SIZE * 0.38), colour),
+            (false, false) => unit("u", ALONE, (0.0, 0.0), colour, &u.unit, &u.counter),
+            (false, true) => unit(
+                "us",
+                SHARED,
+                (-SIZE * 0.1, SIZE * 0.05),
+                colour,
+                &u.unit,
+                &u.counter,
+            ),
+        };
+        b.piece(
+            &format!("piece:{}", u.kind),
+            &u.side,
+            c,
+            SIZE * 0.8,
+            u.yours,
+            &format!(
+                r#" data-hex="{}" data-owner="{}" data-piece="{}" data-kind="{}""#,
+                svg::esc(&u.at),
+                svg::esc(&u.side),
+                svg::esc(&u.unit),
+                svg::esc(&u.kind)
+            ),
+            &inner,
+        );
+    }
+    b.svg().end();
+
+    b.svg().group("arrows", "");
+    for a in &v.arrows {
+        if let (Some(from), Some(to)) = (centre(&a.from), centre(&a.to)) {
+            b.arrow(from, to, a.kind, SIZE * 0.5);
+        }
+    }
+    b.svg().end();
+
+    // over the pieces and arrows, haloed: every hex's number and the
+    // places' names
+    let mut nums = String::new();
+    for c in &map.cells {
+        if !shows(&b, c) {
+            continue;
+        }
+        let p = grid.centre(c.hex);
+        nums.push_str(&format!(
+            "<text x=\"{}\" y=\"{}\">{}</text>\n",
+            svg::num(p.0),
+            svg::num(p.1 - SIZE * 0.6 + SIZE * 0.26 * 0.36),
+            c.label
+        ));
+    }
+    b.svg().raw(&format!(
+        r##"<g class="hexnum" font-size="{}" fill="{GRID}" text-anchor="middle" stroke="#fbfaf5" stroke-width="1.2" stroke-opacity="0.7" paint-order="stroke">"##,
+        svg::num(SIZE * 0.26)
+    ));
+    b.svg().raw(nums.trim_end());
+    b.svg().end();
+
+    let place_attrs = format!(
+        r##" font-size="{}" fill="{INK}" stroke="#fbfaf5" stroke-width="3" paint-order="stroke" text-anchor="middle""##,
+        svg::num(SIZE * 0.5)
+    );
+    let mut places = String::new();
+    // the legend's sample: the first name the board writes
+    let mut first: Option<&str> = None;
     for p in &map.places {
         if p.cells.is_empty() {
             continue;
@@ -574,73 +704,41 @@ pub fn svg_board(rules: &Ruleset, v: &View) -> String {
             (x + c.0, y + c.1)
         });
         let at = (sx / n, sy / n + SIZE * 0.95);
-        let name = svg::esc(&p.name);
-        s.raw(&format!(
-            r##"<text class="place" x="{}" y="{}" font-size="{}" fill="{INK}" stroke="#fbfaf5" stroke-width="3" paint-order="stroke" text-anchor="middle">{name}</text>"##,
+        if !b.shows(at, SIZE * 2.0) {
+            continue;
+        }
+        first.get_or_insert(&p.name);
+        places.push_str(&format!(
+            "<text x=\"{}\" y=\"{}\">{}</text>\n",
             svg::num(at.0),
             svg::num(at.1 + SIZE * 0.5 * 0.36),
-            svg::num(SIZE * 0.5),
+            svg::esc(&p.name)
         ));
     }
-    s.end();
-
-    s.group("pieces", "");
-    let duke = "D";
-    for u in &v.units {
-        let Some(at) = Label::parse(&u.at) else {
-            continue;
-        };
-        let c = grid.centre(at.hex());
-        let stacked = v.units.iter().filter(|o| o.at == u.at).count() > 1;
-        let is_duke = u.unit == duke;
-        s.group(
-            "piece",
-            &format!(
-                r#" data-hex="{}" data-owner="{}" data-piece="{}" data-kind="{}""#,
-                svg::esc(&u.at),
-                svg::esc(&u.side),
-                svg::esc(&u.unit),
-                svg::esc(&u.kind)
-            ),
+    if let Some(name) = first {
+        b.svg().raw(&format!(r#"<g class="place"{place_attrs}>"#));
+        b.svg().raw(places.trim_end());
+        b.svg().end();
+        // half the name's width in DejaVu Sans Mono (0.602 em a character)
+        let half = name.chars().count() as f64 * 0.602 * SIZE * 0.5 / 2.0;
+        b.mark(
+            "place",
+            || {
+                format!(
+                    r#"<text y="{}"{place_attrs}>{}</text>"#,
+                    svg::num(SIZE * 0.18),
+                    svg::esc(name)
+                )
+            },
+            half.max(SIZE * 0.9),
         );
-        let colour = side_colour(&u.side);
-        if is_duke {
-            // the Duke: a gold counter edged in its side's colour; beside a
-            // unit it shares the hex with, a smaller one in the corner
-            let (p, r) = if stacked {
-                ((c.0 + SIZE * 0.42, c.1 - SIZE * 0.38), SIZE * 0.34)
-            } else {
-                (c, SIZE * 0.56)
-            };
-            duke_counter(&mut s, p, r, colour);
-        } else {
-            let (p, r) = if stacked {
-                ((c.0 - SIZE * 0.1, c.1 + SIZE * 0.05), SIZE * 0.52)
-            } else {
-                (c, SIZE * 0.56)
-            };
-            unit_counter(&mut s, p, r, colour, &u.unit, &u.counter);
-        }
-        s.end();
     }
-    s.end();
 
-    s.group("arrows", "");
-    for a in &v.arrows {
-        if let (Some(from), Some(to)) = (Label::parse(&a.from), Label::parse(&a.to)) {
-            s.arrow(
-                grid.centre(from.hex()),
-                grid.centre(to.hex()),
-                a.kind,
-                SIZE * 0.5,
-                svg::seat_colour(a.seat),
-            );
-        }
-    }
-    s.end();
-
-    key.draw(&mut s, board_h);
-    s.finish()
+    let title = format!(
+        "War of the Dukes, {}: the map as {} ({}) sees it",
+        v.phase, v.you, v.side
+    );
+    b.finish(&title, &title, legend(rules, v))
 }
 
 /// WarOfTheDukes's boards: the text board is drawn beside the view (`view.rs`), the
@@ -649,7 +747,7 @@ impl Draw for WarOfTheDukes {
     fn ascii_board(rules: &Ruleset, v: &View) -> String {
         super::view::ascii_board(rules, v)
     }
-    fn svg_board(rules: &Ruleset, v: &View) -> String {
-        svg_board(rules, v)
+    fn svg_board(rules: &Ruleset, v: &View, frame: Frame) -> String {
+        svg_board(rules, v, frame)
     }
 }

@@ -1,0 +1,196 @@
+//! Boards as PNG: the SVG rasterised in-process by resvg with the embedded
+//! font only, then written as a palette (indexed) PNG.
+//!
+//! A board is drawn in a few dozen flat colours; anti-aliasing adds a few
+//! hundred blends of them. The palette keeps every colour that covers a
+//! noticeable part of the picture exactly (the board, the pieces, the
+//! ink), and NeuQuant (the `color_quant` crate) picks the rest from the
+//! blends; each pixel takes its nearest palette colour. A picture of 256
+//! colours or fewer is written exactly. The same SVG gives the same bytes:
+//! every step is integer arithmetic or IEEE arithmetic in a fixed order,
+//! nothing depends on a hash map's order.
+
+use super::svg::{FONT, FONT_FAMILY};
+use resvg::tiny_skia::Pixmap;
+use resvg::usvg;
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
+
+fn fontdb() -> Arc<usvg::fontdb::Database> {
+    static DB: OnceLock<Arc<usvg::fontdb::Database>> = OnceLock::new();
+    DB.get_or_init(|| {
+        let mut db = usvg::fontdb::Database::new();
+        db.load_font_data(FONT.to_vec());
+        db.set_monospace_family(FONT_FAMILY);
+        db.set_sans_serif_family(FONT_FAMILY);
+        db.set_serif_family(FONT_FAMILY);
+        Arc::new(db)
+    })
+    .clone()
+}
+
+/// The picture rasterised `px` pixels wide (its height follows its shape).
+pub fn rasterise(svg: &str, px: u32) -> Result<Pixmap, String> {
+    let opt = usvg::Options {
+        font_family: FONT_FAMILY.to_string(),
+        fontdb: fontdb(),
+        ..usvg::Options::default()
+    };
+    let tree = usvg::Tree::from_str(svg, &opt).map_err(|e| format!("the board picture: {e}"))?;
+    let size = tree.size();
+    let scale = px as f32 / size.width();
+    let height = ((size.height() * scale).round() as u32).max(1);
+    let mut pixmap =
+        Pixmap::new(px, height).ok_or_else(|| "the board picture has no size".to_string())?;
+    resvg::render(
+        &tree,
+        resvg::tiny_skia::Transform::from_scale(scale, scale),
+        &mut pixmap.as_mut(),
+    );
+    Ok(pixmap)
+}
+
+/// The picture's pixels as RGB (it is opaque: it starts with a paper
+/// rectangle, so premultiplied equals straight colour).
+fn rgb_pixels(pixmap: &Pixmap) -> Vec<[u8; 3]> {
+    pixmap
+        .pixels()
+        .iter()
+        .map(|p| {
+            let c = p.demultiply();
+            [c.red(), c.green(), c.blue()]
+        })
+        .collect()
+}
+
+fn key(c: [u8; 3]) -> u32 {
+    (c[0] as u32) << 16 | (c[1] as u32) << 8 | c[2] as u32
+}
+
+/// Every colour with its number of pixels, most common first (ties by
+/// colour, so the order is fixed).
+fn histogram(px: &[[u8; 3]]) -> Vec<([u8; 3], u32)> {
+    let mut counts: HashMap<u32, u32> = HashMap::new();
+    let mut i = 0;
+    while i < px.len() {
+        // runs of one colour are most of a board
+        let mut j = i + 1;
+        while j < px.len() && px[j] == px[i] {
+            j += 1;
+        }
+        *counts.entry(key(px[i])).or_insert(0) += (j - i) as u32;
+        i = j;
+    }
+    let mut v: Vec<([u8; 3], u32)> = counts
+        .into_iter()
+        .map(|(k, n)| ([(k >> 16) as u8, (k >> 8) as u8, k as u8], n))
+        .collect();
+    v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    v
+}
+
+fn distance(a: [u8; 3], b: [u8; 3]) -> u32 {
+    // weighted towards green, as the eye is
+    let d = |i: usize| (a[i] as i32 - b[i] as i32).pow(2) as u32;
+    2 * d(0) + 4 * d(1) + 3 * d(2)
+}
+
+/// A palette of at most 256 colours for these pixels.
+fn palette(px: &[[u8; 3]], hist: &[([u8; 3], u32)]) -> Vec<[u8; 3]> {
+    if hist.len() <= 256 {
+        return hist.iter().map(|(c, _)| *c).collect();
+    }
+    // the colours that cover a noticeable part of the picture, exactly
+    let floor = (px.len() as u32 / 2000).max(8);
+    let mut pal: Vec<[u8; 3]> = hist
+        .iter()
+        .take_while(|(_, n)| *n >= floor)
+        .take(128)
+        .map(|(c, _)| *c)
+        .collect();
+    // NeuQuant learns the rest from the blends, each colour weighed by
+    // its pixels (up to 64)
+    let rest: Vec<u8> = hist
+        .iter()
+        .filter(|(c, _)| !pal.contains(c))
+        .flat_map(|(c, n)| std::iter::repeat_n([c[0], c[1], c[2], 255], (*n).min(64) as usize))
+        .flatten()
+        .collect();
+    let want = 256 - pal.len();
+    if rest.len() >= 4 * 64 && want >= 64 {
+        let nq = color_quant::NeuQuant::new(10, want, &rest);
+        for c in nq.color_map_rgb().chunks_exact(3) {
+            let c = [c[0], c[1], c[2]];
+            if !pal.contains(&c) {
+                pal.push(c);
+            }
+        }
+    }
+    // whatever room is left: the next most common colours
+    for (c, _) in hist {
+        if pal.len() >= 256 {
+            break;
+        }
+        if !pal.contains(c) {
+            pal.push(*c);
+        }
+    }
+    pal
+}
+
+/// The picture as a palette PNG.
+pub fn encode(pixmap: &Pixmap) -> Result<Vec<u8>, png::EncodingError> {
+    let px = rgb_pixels(pixmap);
+    let hist = histogram(&px);
+    let pal = palette(&px, &hist);
+    // each distinct colour's nearest palette entry, once
+    let mut index: HashMap<u32, u8> = HashMap::with_capacity(hist.len());
+    for (c, _) in &hist {
+        let best = pal
+            .iter()
+            .enumerate()
+            .min_by_key(|(i, p)| (distance(**p, *c), *i))
+            .map(|(i, _)| i as u8)
+            .unwrap_or(0);
+        index.insert(key(*c), best);
+    }
+    let depth = if pal.len() <= 16 { 4 } else { 8 };
+    let (w, h) = (pixmap.width() as usize, pixmap.height() as usize);
+    let row = if depth == 4 { w.div_ceil(2) } else { w };
+    let mut data = vec![0u8; row * h];
+    let mut last = (u32::MAX, 0u8);
+    for (i, c) in px.iter().enumerate() {
+        let k = key(*c);
+        if k != last.0 {
+            last = (k, index[&k]);
+        }
+        let (y, x) = (i / w, i % w);
+        if depth == 4 {
+            data[y * row + x / 2] |= if x % 2 == 0 { last.1 << 4 } else { last.1 };
+        } else {
+            data[y * row + x] = last.1;
+        }
+    }
+    let mut out = Vec::new();
+    let mut e = png::Encoder::new(&mut out, w as u32, h as u32);
+    e.set_color(png::ColorType::Indexed);
+    e.set_depth(if depth == 4 {
+        png::BitDepth::Four
+    } else {
+        png::BitDepth::Eight
+    });
+    e.set_palette(pal.iter().flatten().copied().collect::<Vec<u8>>());
+    e.set_compression(png::Compression::Default);
+    e.set_filter(png::FilterType::NoFilter);
+    e.set_adaptive_filter(png::AdaptiveFilterType::NonAdaptive);
+    let mut wr = e.write_header()?;
+    wr.write_image_data(&data)?;
+    wr.finish()?;
+    Ok(out)
+}
+
+/// Rasterise at `px` pixels wide and encode as a palette PNG.
+pub fn png(svg: &str, px: u32) -> Result<Vec<u8>, String> {
+    let pixmap = rasterise(svg, px)?;
+    encode(&pixmap).map_err(|e| format!("encoding the board picture: {e}"))
+}
