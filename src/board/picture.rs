@@ -27,6 +27,7 @@
 //! `x y width height` in the picture's units; every piece of the viewer's
 //! is a `<g class="piece" data-yours="">`.
 
+use super::hex::Hex;
 use super::svg::{esc, num, push_num, ArrowKind, Point, Svg, BOARD, GRID, INK, PAPER};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -865,4 +866,56 @@ pub fn line(a: Point, b: Point, stroke: &str, width: f64, extra: &str) -> String
         num(b.1),
         num(width)
     )
+}
+
+/// Drawing a hexagon board's labels onto a [`Board`] lives here, beside
+/// the Board, so that svg (the geometry) does not import picture.
+impl super::svg::HexagonBoard {
+    /// File letters above and below each column, rank numbers beside the
+    /// westernmost and easternmost hexes, in the board's type.
+    pub fn labels(&self, b: &mut Board, radius: i32) {
+        let labels = super::HexagonLabels { radius };
+        let g = &self.grid;
+        let s = g.size;
+        let mut out = String::new();
+        let mut put = |b: &Board, (x, y): Point, t: &str| {
+            if b.shows((x, y), s) {
+                out.push_str(&format!(
+                    "<text x=\"{}\" y=\"{}\">{}</text>\n",
+                    num(x),
+                    num(y + s * 0.5 * 0.36),
+                    esc(t)
+                ));
+            }
+        };
+        for q in -radius..=radius {
+            let top = Hex::new(q, (-radius).max(-radius - q));
+            let bottom = Hex::new(q, radius.min(radius - q));
+            let f = labels.file_letter(q).to_string();
+            let (x, y) = g.centre(top);
+            put(b, (x, y - s * 1.25), &f);
+            let (x, y) = g.centre(bottom);
+            put(b, (x, y + s * 1.25), &f);
+        }
+        // ranks beside the westernmost and easternmost columns, as the
+        // text board prints them
+        for (q, dx) in [(-radius, -s * 1.3), (radius, s * 1.3)] {
+            for r in -radius..=radius {
+                let h = Hex::new(q, r);
+                if h.length() > radius {
+                    continue;
+                }
+                let l = labels.label(h);
+                let (x, y) = g.centre(h);
+                put(b, (x + dx, y), &l[1..]);
+            }
+        }
+        let svg = b.svg();
+        svg.raw(&format!(
+            r#"<g class="labels" font-size="{}" fill="{INK}" text-anchor="middle">"#,
+            num(s * 0.5)
+        ));
+        svg.raw(out.trim_end());
+        svg.end();
+    }
 }

@@ -10,11 +10,16 @@
 //! every step is integer arithmetic or IEEE arithmetic in a fixed order,
 //! nothing depends on a hash map's order.
 
-use super::svg::{FONT, FONT_FAMILY};
 use resvg::tiny_skia::Pixmap;
 use resvg::usvg;
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
+
+/// The font every label is drawn in; embedded so the PNG does not depend on
+/// the fonts a machine has (DejaVu Sans Mono Bold, Bitstream Vera licence:
+/// `assets/fonts/DejaVu-LICENSE.txt`).
+pub const FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansMono-Bold.ttf");
+pub const FONT_FAMILY: &str = "DejaVu Sans Mono";
 
 fn fontdb() -> Arc<usvg::fontdb::Database> {
     static DB: OnceLock<Arc<usvg::fontdb::Database>> = OnceLock::new();

@@ -12,11 +12,9 @@ use super::hex::Hex;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 
-/// The font every label is drawn in; embedded so the PNG does not depend on
-/// the fonts a machine has (DejaVu Sans Mono Bold, Bitstream Vera licence:
-/// `assets/fonts/DejaVu-LICENSE.txt`).
-pub const FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansMono-Bold.ttf");
-pub const FONT_FAMILY: &str = "DejaVu Sans Mono";
+// The font is the rasteriser's: defined there, named here for the SVG's
+// font-family.
+pub use super::raster::{FONT, FONT_FAMILY};
 
 /// The PNG's width in pixels; its height follows the picture's shape.
 pub const PNG_WIDTH: u32 = 800;
@@ -419,54 +417,6 @@ impl HexagonBoard {
             width: width.round(),
             height: height.round(),
         }
-    }
-
-    /// File letters above and below each column, rank numbers beside the
-    /// westernmost and easternmost hexes, in the board's type.
-    pub fn labels(&self, b: &mut super::picture::Board, radius: i32) {
-        let labels = super::HexagonLabels { radius };
-        let g = &self.grid;
-        let s = g.size;
-        let mut out = String::new();
-        let mut put = |b: &super::picture::Board, (x, y): Point, t: &str| {
-            if b.shows((x, y), s) {
-                out.push_str(&format!(
-                    "<text x=\"{}\" y=\"{}\">{}</text>\n",
-                    num(x),
-                    num(y + s * 0.5 * 0.36),
-                    esc(t)
-                ));
-            }
-        };
-        for q in -radius..=radius {
-            let top = Hex::new(q, (-radius).max(-radius - q));
-            let bottom = Hex::new(q, radius.min(radius - q));
-            let f = labels.file_letter(q).to_string();
-            let (x, y) = g.centre(top);
-            put(b, (x, y - s * 1.25), &f);
-            let (x, y) = g.centre(bottom);
-            put(b, (x, y + s * 1.25), &f);
-        }
-        // ranks beside the westernmost and easternmost columns, as the
-        // text board prints them
-        for (q, dx) in [(-radius, -s * 1.3), (radius, s * 1.3)] {
-            for r in -radius..=radius {
-                let h = Hex::new(q, r);
-                if h.length() > radius {
-                    continue;
-                }
-                let l = labels.label(h);
-                let (x, y) = g.centre(h);
-                put(b, (x + dx, y), &l[1..]);
-            }
-        }
-        let svg = b.svg();
-        svg.raw(&format!(
-            r#"<g class="labels" font-size="{}" fill="{INK}" text-anchor="middle">"#,
-            num(s * 0.5)
-        ));
-        svg.raw(out.trim_end());
-        svg.end();
     }
 }
 
