@@ -74,7 +74,8 @@ pub enum Command {
     Export(export::Args),
     /// Roll back the last resolved phase (replaying the log without it).
     Undo(undo::Args),
-    /// Convert a game of herald 0.1 (game.json) into a game folder.
+    /// Convert a game of herald 0.1 (game.json) into a game folder, or
+    /// bring a game folder of format 2 to format 3 in place.
     Convert(convert::Args),
     /// Make a moderator's signing key for `new --key`.
     Keygen(keygen::Args),
@@ -105,7 +106,7 @@ pub fn run(cli: Cli) -> Result<String> {
         Command::Passwd(a) => passwd::run(a, wait),
         Command::Export(a) => export::run(a),
         Command::Undo(a) => undo::run(a, wait),
-        Command::Convert(a) => convert::run(a),
+        Command::Convert(a) => convert::run(a, wait),
         Command::Keygen(a) => keygen::run(a),
         Command::Playtest(a) => playtest::run(a),
         Command::Host(a) => host::run(a, wait),

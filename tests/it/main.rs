@@ -9,6 +9,7 @@ mod cases;
 mod cli;
 mod composer;
 mod edges;
+mod format3;
 mod hexwar;
 mod host_due;
 mod host_mail;
