@@ -14,7 +14,9 @@
 //!   state/<game>.json         the host's record of each game
 //!   state/seen                mails for no game already answered (sha256, one a line)
 //!   state/replies             when each address was last sent a refusal (the hourly limit)
-//!   outbox/                   mails from the host's own address (answers to mail for no game)
+//!   outbox/                   mails from the host's own address (answers to mail for no game, the lobby's)
+//!   lobby/<table>.json        an open table of the lobby: seats, pending confirmations (host::lobby)
+//!   lobby/key                 0600: the secret the lobby's confirmation codes are drawn from
 //!   <game>/                   one game folder per game (store::layout)
 //! ```
 
@@ -29,10 +31,11 @@ pub const DEFAULT_LOG: &str = "host.log";
 const LOCK: &str = "host.lock";
 const STATE: &str = "state";
 const OUTBOX: &str = "outbox";
+const LOBBY: &str = "lobby";
 
 /// Names in DIR that are the host's own, never game folders (a game id
 /// may not be one of them: its folder would be taken for the host's).
-pub const RESERVED: [&str; 2] = [STATE, OUTBOX];
+pub const RESERVED: [&str; 3] = [STATE, OUTBOX, LOBBY];
 
 /// A host folder.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -97,6 +100,19 @@ impl HostDir {
     /// `DIR/outbox/`: mails from the host's own address.
     pub fn outbox(&self) -> PathBuf {
         self.root.join(OUTBOX)
+    }
+
+    /// `DIR/lobby/`: the lobby's open tables.
+    pub fn lobby(&self) -> PathBuf {
+        self.root.join(LOBBY)
+    }
+    /// `DIR/lobby/<table>.json`: one table (its name is a validated name).
+    pub fn table(&self, table: &Name) -> PathBuf {
+        self.lobby().join(format!("{table}.json"))
+    }
+    /// `DIR/lobby/key`: the lobby's secret (confirmation codes).
+    pub fn lobby_key(&self) -> PathBuf {
+        self.lobby().join("key")
     }
 
     /// The folder of game `game`: `DIR/<game>/`.

@@ -30,7 +30,8 @@
 //! - [`state`]: the host's record of each game, `DIR/state/<game>.json`;
 //! - [`due`]: early and deadline resolution, reminders, the end, and the
 //!   idle check that leaves an unchanged game closed;
-//! - [`status_page`]: `DIR/index.html` and `DIR/index.json`.
+//! - [`status_page`]: `DIR/index.html` and `DIR/index.json`;
+//! - [`lobby`]: open tables joined by mail, which become games.
 //!
 //! `docs/host.md` describes it all.
 
@@ -40,6 +41,7 @@ pub mod due;
 pub mod guard;
 pub mod imap;
 pub mod layout;
+pub mod lobby;
 pub mod log;
 pub mod maildir;
 pub mod outbox;

@@ -44,6 +44,49 @@ pub struct Page {
     pub generated: String,
     pub host_problems: Vec<String>,
     pub games: Vec<GameLine>,
+    /// The lobby's tables (open, starting, and those closed).
+    pub tables: Vec<TableLine>,
+}
+
+/// A lobby table as the page shows it: no player's address unless the
+/// player joined with `public`; confirmations waiting as a count only.
+#[derive(Debug, Clone, Serialize)]
+pub struct TableLine {
+    pub name: String,
+    pub game: String,
+    pub status: String,
+    /// "2 of 3-4 seats taken; starts when full".
+    pub summary: String,
+    /// Each seated player: the display name (or "a player"), and the
+    /// address where they agreed to show it.
+    pub seats: Vec<String>,
+    pub waiting_confirmation: usize,
+}
+
+fn table_lines(host_dir: &Path) -> Vec<TableLine> {
+    let (tables, _) = super::lobby::all(&HostDir::at(host_dir));
+    tables
+        .into_iter()
+        .map(|t| TableLine {
+            name: t.name.clone(),
+            game: t.game.clone(),
+            status: format!("{:?}", t.status).to_lowercase(),
+            summary: t.describe(),
+            seats: t
+                .seats
+                .iter()
+                .map(|s| {
+                    let name = s.name.clone().unwrap_or_else(|| "a player".into());
+                    if s.public {
+                        format!("{name} <{}>", s.address)
+                    } else {
+                        name
+                    }
+                })
+                .collect(),
+            waiting_confirmation: t.pending.len(),
+        })
+        .collect()
 }
 
 /// The page's data from the games' states and their outboxes' refusals.
@@ -81,6 +124,7 @@ pub fn page(
         generated: now.to_string(),
         host_problems: host_problems.to_vec(),
         games: lines,
+        tables: table_lines(host_dir),
     }
 }
 
@@ -224,6 +268,25 @@ pub fn html(p: &Page) -> String {
             last_out = note(&g.last_out),
         );
     }
-    h.push_str("</tbody>\n</table>\n</body>\n</html>\n");
+    h.push_str("</tbody>\n</table>\n");
+    if !p.tables.is_empty() {
+        h.push_str(
+            "<h2>Tables (join by mail: <code>join TABLE</code>)</h2>\n<table>\n<thead><tr><th>table</th><th>state</th>\
+             <th>seats</th><th>players</th><th>waiting for confirmation</th></tr></thead>\n<tbody>\n",
+        );
+        for t in &p.tables {
+            let _ = writeln!(
+                h,
+                "<tr id=\"table-{name}\"><td>{name}</td><td>{status}</td><td>{summary}</td><td>{players}</td><td>{waiting}</td></tr>",
+                name = escape(&t.name),
+                status = escape(&t.status),
+                summary = escape(&t.summary),
+                players = list(&t.seats),
+                waiting = t.waiting_confirmation,
+            );
+        }
+        h.push_str("</tbody>\n</table>\n");
+    }
+    h.push_str("</body>\n</html>\n");
     h
 }

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 /// A host folder reading a local Maildir (filled by the test) and sending
 /// by the real Postfix's submission port (STARTTLS, AUTH).
-fn maildir_host(s: &MailServers, extra: &str) -> (Host, PathBuf) {
+pub(crate) fn maildir_host(s: &MailServers, extra: &str) -> (Host, PathBuf) {
     use std::os::unix::fs::PermissionsExt;
     let acct = s.account();
     let dir = scratch("host-safety");
@@ -40,14 +40,14 @@ fn maildir_host(s: &MailServers, extra: &str) -> (Host, PathBuf) {
 }
 
 /// Put a mail in the Maildir's `new/` as a delivery agent does.
-fn put(maildir: &Path, name: &str, bytes: &[u8]) {
+pub(crate) fn put(maildir: &Path, name: &str, bytes: &[u8]) {
     let tmp = maildir.join("tmp").join(name);
     std::fs::write(&tmp, bytes).unwrap();
     std::fs::rename(&tmp, maildir.join("new").join(name)).unwrap();
 }
 
 /// The Message-IDs of the mails delivered to `of`, with how many times.
-fn delivered(s: &MailServers, of: &Account) -> BTreeMap<String, usize> {
+pub(crate) fn delivered(s: &MailServers, of: &Account) -> BTreeMap<String, usize> {
     let mut n = BTreeMap::new();
     for m in s.mails(of) {
         let t = String::from_utf8_lossy(&m).into_owned();
@@ -67,7 +67,7 @@ fn delivered(s: &MailServers, of: &Account) -> BTreeMap<String, usize> {
 
 /// Wait until `of` has been delivered `n` mails and no more come for a
 /// moment; the mails by Message-ID.
-fn settled(s: &MailServers, of: &Account, n: usize) -> BTreeMap<String, usize> {
+pub(crate) fn settled(s: &MailServers, of: &Account, n: usize) -> BTreeMap<String, usize> {
     s.wait_for_mails(of, n);
     let mut last = s.mails(of).len();
     loop {
@@ -82,7 +82,7 @@ fn settled(s: &MailServers, of: &Account, n: usize) -> BTreeMap<String, usize> {
 
 /// `herald host DIR --now NOW` as a child with this umask, its output to
 /// files; the child.
-fn spawn_host(dir: &Path, now: &str, extra: &[&str]) -> std::process::Child {
+pub(crate) fn spawn_host(dir: &Path, now: &str, extra: &[&str]) -> std::process::Child {
     let mut c = Command::new(env!("CARGO_BIN_EXE_herald"));
     c.args(["host", &dir.display().to_string(), "--now", now])
         .args(extra)

@@ -17,6 +17,7 @@ mod host_safety;
 mod host_transport;
 mod layers;
 mod legal_now;
+mod lobby;
 mod mail;
 mod mails;
 mod mailservers;
