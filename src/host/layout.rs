@@ -74,6 +74,11 @@ impl HostDir {
     pub fn status_html(&self) -> PathBuf {
         self.root.join("index.html")
     }
+    /// The lobby's public page: open tables and who sits at them, with no
+    /// address a player did not agree to show (safe to publish).
+    pub fn tables_html(&self) -> PathBuf {
+        self.root.join("tables.html")
+    }
     pub fn status_json(&self) -> PathBuf {
         self.root.join("index.json")
     }

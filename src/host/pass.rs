@@ -242,7 +242,13 @@ fn status_page(p: &Pass, games: &[Name], r: &mut PassReport) {
             (g.clone(), s)
         })
         .collect();
-    if let Err(e) = super::status_page::write(&p.cfg.dir, &states, &r.host_problems, &p.now) {
+    if let Err(e) = super::status_page::write(
+        &p.cfg.dir,
+        &p.cfg.address.plain(),
+        &states,
+        &r.host_problems,
+        &p.now,
+    ) {
         let msg = format!("the status page: {e}");
         p.log.line("host", "failure", &[("error", &msg)]);
         r.host_problems.push(msg);

@@ -389,12 +389,9 @@ fn guarded(
     match guard.check(&of.player, from, &of.password, &head.players[seat].password) {
         crate::auth::Verdict::Right => Ok(true),
         crate::auth::Verdict::Wrong => Err(Fate::Refused {
-            problems: vec![super::check::wrong_password(
-                &sub.name,
-                of.lines.password,
-                &of.player,
-            )
-            .to_string()],
+            problems: vec![
+                super::check::wrong_password(&sub.name, of.lines.password, &of.player).to_string(),
+            ],
         }),
         crate::auth::Verdict::Throttled => Err(Fate::Throttled { player: of.player }),
     }

@@ -319,12 +319,19 @@ fn a_table_of_4_is_filled_by_mail_confirmed_and_started() {
     }
     let vic: Vec<String> = s.mails(&victim).iter().map(|m| text(m)).collect();
     assert!(!vic.iter().any(|t| t.contains("your seat and password")));
-    // The status page shows the table, Ann's address (public) and no other.
+    // The moderator's status page lists the table; the public tables page
+    // (written beside it) shows Ann's address (she joined `public`) and no
+    // other player's.
     let page = std::fs::read_to_string(h.dir.join("index.html")).unwrap();
     assert!(page.contains("table-t4"), "{page}");
-    assert!(page.contains(&players[0].address));
+    let public = std::fs::read_to_string(h.dir.join("tables.html")).unwrap();
+    assert!(public.contains(&players[0].address), "{public}");
     for p in &players[1..] {
-        assert!(!page.contains(&p.address), "{} on the page", p.address);
+        assert!(
+            !public.contains(&p.address),
+            "{} on the public page",
+            p.address
+        );
     }
     // A turn played with the mailed passwords.
     let to = h.game_addr("t4");
@@ -352,7 +359,9 @@ fn a_table_of_4_is_filled_by_mail_confirmed_and_started() {
         out.contains(&format!("{} orders accepted", files.len())),
         "{out}"
     );
-    // A join for a table that has started: refused with the open tables.
+    // A join for a table that has started: refused with the open tables
+    // (past the hour in which the victim was last refused: one refusal an
+    // hour to an address).
     send(
         s,
         &victim.address,
@@ -362,12 +371,12 @@ fn a_table_of_4_is_filled_by_mail_confirmed_and_started() {
             &host_addr,
             "join t4",
             "late@p.test",
-            12,
+            70,
             "",
         ),
     );
     s.wait_for_mails(&h.acct, before + files.len() + 1);
-    h.pass_ok(&at(13));
+    h.pass_ok(&at(71));
     let late = wait_for_text(s, &victim, "takes no more players");
     assert!(late.contains("no open table"), "{late}");
 }

@@ -26,8 +26,8 @@ subject or as the first line of the mail):
       join TABLE [your name] [public]
                                    ask for a seat; a code comes back by mail
                                    (`public` shows your address on the
-                                   host's status page; without it nobody
-                                   sees it)
+                                   host's public tables page; without it
+                                   only the moderator sees it)
       confirm CODE                 take the seat (from the address you joined with)
       leave TABLE                  give your seat up before the game starts
 ";

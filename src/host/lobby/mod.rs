@@ -55,7 +55,7 @@ pub struct Seat {
     pub address: String,
     /// The display name the player gave, if any.
     pub name: Option<String>,
-    /// The player agreed to show their address on the status page.
+    /// The player agreed to show their address on the public tables page.
     pub public: bool,
     /// When it was confirmed.
     pub at: String,
