@@ -17,7 +17,7 @@
 
 use super::body::{Body, Genesis, Missed, Player};
 use super::canon::{canonical, is_digest, sha256_hex};
-use super::head::{Head, FORMAT};
+use super::head::{kind_format, Head, FORMAT, OLDEST};
 use super::keys::PublicKey;
 use super::record::{Record, ZERO};
 use super::step::{PhaseStep, Step};
@@ -36,9 +36,9 @@ pub struct Opened {
 pub fn open(text: &str) -> Result<Opened, Vec<String>> {
     let record = Record::parse(text)?;
     let head = &record.head;
-    if head.format != FORMAT {
+    if !(OLDEST..=FORMAT).contains(&head.format) {
         return Err(vec![format!(
-            "format {} is not one this herald reads (it reads {FORMAT})",
+            "format {} is not one this herald reads (it reads formats {OLDEST} to {FORMAT}; format 1 with `herald convert`)",
             head.format
         )]);
     }
@@ -216,10 +216,12 @@ fn genesis_problems(g: &Genesis, head: &Head) -> Vec<String> {
     if sha256_hex(canonical(&g.initial).as_bytes()) != g.initial_sha256 {
         out.push("entry 0 (genesis): the initial state does not match its sha256".into());
     }
-    if g.format != FORMAT {
+    // A game begun in format 2 keeps its genesis when `convert` brings
+    // its head to 3; a head never says less than its genesis.
+    if !(OLDEST..=head.format).contains(&g.format) {
         out.push(format!(
-            "entry 0 (genesis): format {} is not {FORMAT}",
-            g.format
+            "entry 0 (genesis): format {} is not {OLDEST} to {} (the head's format)",
+            g.format, head.format
         ));
     }
     if !is_time(&g.created) {
@@ -354,6 +356,15 @@ fn derive_from(r: &Record, g: &Genesis) -> Result<Head, Vec<String>> {
                 return Err(problems);
             }
         };
+        if kind_format(step.kind()) > h.format {
+            problems.push(format!(
+                "entry {i} is a `{}` entry, which game files of format {} do not hold (it came with format {}, and the head says {})",
+                step.kind(),
+                h.format,
+                kind_format(step.kind()),
+                h.format
+            ));
+        }
         match step {
             Step::Genesis => problems.push(format!("entry {i} is a second genesis entry")),
             Step::Phase(p) => {

@@ -13,7 +13,7 @@ use super::canon::is_digest;
 use super::record::Record;
 use chrono::{DateTime, FixedOffset};
 
-/// Every version of herald that has written game files of format 2 (this
+/// Every version of herald that has written game files of format 2 or 3 (this
 /// one included): a game file naming another was not written by herald.
 /// A release adds its own version here.
 pub const KNOWN_VERSIONS: [&str; 1] = ["0.1.0"];
@@ -77,7 +77,7 @@ fn genesis(g: &Genesis, out: &mut Vec<String>) {
         // (a converted game keeps what the old file held).
         if p.name != p.id && g.converted.is_none() {
             out.push(format!(
-                "{at}: players[{i}].name `{}` is not the player's id `{}` (a game file of format 2 names each player by their id)",
+                "{at}: players[{i}].name `{}` is not the player's id `{}` (game files of formats 2 and 3 name each player by their id)",
                 p.name.escape_debug(),
                 p.id
             ));

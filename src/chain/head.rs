@@ -12,7 +12,30 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// The format of game files and game folders this herald writes.
-pub const FORMAT: u32 = 2;
+///
+/// Format 3 is format 2 plus the log entry kinds of [`FORMAT3_KINDS`];
+/// nothing else changed. Game files of format 2 are read and played on as
+/// they are (their head stays 2) until `herald convert GAME` rewrites the
+/// head's `format` to 3 and seals it again; an entry of a format-3 kind is
+/// appended only to a game whose head says 3.
+pub const FORMAT: u32 = 3;
+
+/// The oldest format of game file every command reads (format 1, herald
+/// 0.1's, is read only by `verify` and `convert`).
+pub const OLDEST: u32 = 2;
+
+/// The log entry kinds format 3 added: the change of hands of a seat, a
+/// player's vacation, a relayed press message.
+pub const FORMAT3_KINDS: [&str; 3] = ["seat", "vacation", "press"];
+
+/// The format a log entry of this kind needs.
+pub fn kind_format(kind: &str) -> u32 {
+    if FORMAT3_KINDS.contains(&kind) {
+        3
+    } else {
+        OLDEST
+    }
+}
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]

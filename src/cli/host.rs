@@ -9,15 +9,90 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 #[derive(clap::Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct Args {
+    #[command(subcommand)]
+    pub lobby: Option<Lobby>,
     /// The host folder: host.toml, host.secrets.toml and one folder per game.
-    pub dir: PathBuf,
+    #[arg(required = true)]
+    pub dir: Option<PathBuf>,
     /// Keep running: a pass every `poll` (host.toml), until SIGTERM or SIGINT.
     #[arg(long)]
     pub watch: bool,
     /// The time of the pass (RFC 3339; default: now). With --watch, only the first.
     #[arg(long)]
     pub now: Option<String>,
+}
+
+/// The moderator's lobby commands (docs/host.md, "The lobby").
+#[derive(clap::Subcommand, Debug)]
+pub enum Lobby {
+    /// Open a table that players join by mail (`join TABLE`); it becomes
+    /// the game TABLE when full or at its start time.
+    Open(OpenArgs),
+    /// The tables: seats (with addresses), pending confirmations, state.
+    Status {
+        /// The host folder.
+        dir: PathBuf,
+    },
+}
+
+#[derive(clap::Args, Debug)]
+pub struct OpenArgs {
+    /// The host folder.
+    pub dir: PathBuf,
+    /// The table's name: the id of the game it becomes.
+    pub table: String,
+    /// The game, e.g. norse-wars (see `herald games`).
+    #[arg(long)]
+    pub game: String,
+    /// How many players: N, or MIN-MAX (default: what the game takes).
+    #[arg(long)]
+    pub seats: Option<String>,
+    /// A game option, key=value, as for `herald new`; repeat for more.
+    #[arg(long = "option")]
+    pub options: Vec<String>,
+    /// A deadline for every phase, e.g. 48h (as `herald new`).
+    #[arg(long)]
+    pub deadline_every: Option<String>,
+    /// What a player who misses a deadline gets (as `herald new --nmr`).
+    #[arg(long)]
+    pub nmr: Option<String>,
+    /// `full` (start when every seat is taken), or a time (RFC 3339):
+    /// start then with at least the minimum, or earlier when full.
+    #[arg(long, default_value = "full")]
+    pub starts_when: String,
+    /// The time to record as the table's opening (RFC 3339; default: now).
+    #[arg(long)]
+    pub now: Option<String>,
+}
+
+fn lobby(l: Lobby) -> Result<String> {
+    match l {
+        Lobby::Open(o) => {
+            let now = super::now(o.now.as_deref())?.to_rfc3339();
+            let t = crate::host::lobby::open(
+                &o.dir,
+                &crate::host::lobby::OpenTable {
+                    table: o.table.clone(),
+                    game: o.game,
+                    seats: o.seats,
+                    options: o.options,
+                    deadline_every: o.deadline_every,
+                    nmr: o.nmr,
+                    starts_when: o.starts_when,
+                    now,
+                },
+            )?;
+            Ok(format!(
+                "opened table {}\nplayers join by mailing the host's address with the first line `join {} [name]`; `herald host status {}` shows the tables\n",
+                t.describe(),
+                t.name,
+                o.dir.display()
+            ))
+        }
+        Lobby::Status { dir } => crate::host::lobby::status_text(&dir),
+    }
 }
 
 /// Set by SIGTERM and SIGINT: the pass finishes the mail it is on, then stops.
@@ -86,23 +161,29 @@ fn open_log(cfg: &HostConfig) -> Result<Log> {
 /// `herald host DIR`: one pass (exit 0 when all is well, 1 when a mail
 /// server or the configuration failed: nothing is lost, the next pass
 /// retries); `--watch`: a pass every `poll` until SIGTERM/SIGINT.
-pub fn run(a: Args, wait: Duration) -> Result<String> {
+pub fn run(mut a: Args, wait: Duration) -> Result<String> {
+    if let Some(l) = a.lobby.take() {
+        return lobby(l);
+    }
+    let Some(dir) = a.dir.clone() else {
+        return Err(Error::usage("herald host DIR: give the host folder"));
+    };
     // One host per folder: an overlapping pass (cron, or a second
     // --watch) waits, then exits 3; it never touches the folder meanwhile.
-    let host = HostDir::at(&a.dir);
-    if !a.dir.is_dir() {
+    let host = HostDir::at(&dir);
+    if !dir.is_dir() {
         return Err(Error::usage(format!(
             "{}: not a folder; a host folder holds host.toml (docs/host.md)",
-            a.dir.display()
+            dir.display()
         )));
     }
     let _lock = Lock::acquire_for(&host.lock(), wait, |pid, waited| {
         format!(
             "host {} is busy (pid {pid}): another `herald host` is running on it; this one stops without touching it (waited {waited} s)",
-            a.dir.display()
+            dir.display()
         )
     })?;
-    let cfg = HostConfig::load(&a.dir)?;
+    let cfg = HostConfig::load(&dir)?;
     let log = open_log(&cfg)?;
     catch_signals();
     if !a.watch {
@@ -117,7 +198,7 @@ pub fn run(a: Args, wait: Duration) -> Result<String> {
         if r.config_failure {
             problems.push(format!(
                 "fix {}/host.toml or host.secrets.toml; nothing was lost: every mail waits for the next pass",
-                a.dir.display()
+                dir.display()
             ));
         }
         return Err(Error::all(problems));
@@ -146,7 +227,7 @@ pub fn run(a: Args, wait: Duration) -> Result<String> {
         }
         // Read the configuration again: a moderator's fix takes effect
         // without a restart.
-        match HostConfig::load(&a.dir) {
+        match HostConfig::load(&dir) {
             Ok(c) => cfg = c,
             Err(e) => eprintln!("herald: {e} (keeping the configuration read before)"),
         }

@@ -92,7 +92,8 @@ pub enum Command {
     Site(site::Args),
     /// Roll back the last resolved phase (replaying the log without it).
     Undo(undo::Args),
-    /// Convert a game of herald 0.1 (game.json) into a game folder.
+    /// Convert a game of herald 0.1 (game.json) into a game folder, or
+    /// bring a game folder of format 2 to format 3 in place.
     Convert(convert::Args),
     /// Make a moderator's signing key for `new --key`.
     Keygen(keygen::Args),
@@ -136,7 +137,7 @@ pub fn run(cli: Cli) -> Result<String> {
         Command::Export(a) => export::run(a),
         Command::Site(a) => site::run(a),
         Command::Undo(a) => undo::run(a, wait),
-        Command::Convert(a) => convert::run(a),
+        Command::Convert(a) => convert::run(a, wait),
         Command::Keygen(a) => keygen::run(a),
         Command::Playtest(a) => playtest::run(a),
         Command::Host(a) => host::run(a, wait),

@@ -14,9 +14,11 @@
 //!   state/<game>.json         the host's record of each game
 //!   state/seen                mails for no game already answered (sha256, one a line)
 //!   state/replies             when each address was last sent a refusal (the hourly limit)
-//!   outbox/                   mails from the host's own address (answers to mail for no game)
+//!   outbox/                   mails from the host's own address (answers to mail for no game, the lobby's)
 //!   gallery/index.html        the finished games, each linking to its replay site
 //!   gallery/<game>/           a finished game's replay site (site::files names its files)
+//!   lobby/<table>.json        an open table of the lobby: seats, pending confirmations (host::lobby)
+//!   lobby/key                 0600: the secret the lobby's confirmation codes are drawn from
 //!   <game>/                   one game folder per game (store::layout)
 //! ```
 
@@ -32,10 +34,11 @@ const LOCK: &str = "host.lock";
 const STATE: &str = "state";
 const OUTBOX: &str = "outbox";
 const GALLERY: &str = "gallery";
+const LOBBY: &str = "lobby";
 
 /// Names in DIR that are the host's own, never game folders (a game id
 /// may not be one of them: its folder would be taken for the host's).
-pub const RESERVED: [&str; 3] = [STATE, OUTBOX, GALLERY];
+pub const RESERVED: [&str; 4] = [STATE, OUTBOX, GALLERY, LOBBY];
 
 /// A host folder.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,6 +76,11 @@ impl HostDir {
 
     pub fn status_html(&self) -> PathBuf {
         self.root.join("index.html")
+    }
+    /// The lobby's public page: open tables and who sits at them, with no
+    /// address a player did not agree to show (safe to publish).
+    pub fn tables_html(&self) -> PathBuf {
+        self.root.join("tables.html")
     }
     pub fn status_json(&self) -> PathBuf {
         self.root.join("index.json")
@@ -113,6 +121,18 @@ impl HostDir {
     /// `DIR/gallery/<game>/`: the replay site of a finished game.
     pub fn gallery_site(&self, game: &Name) -> PathBuf {
         self.gallery().join(game.as_str())
+    }
+    /// `DIR/lobby/`: the lobby's open tables.
+    pub fn lobby(&self) -> PathBuf {
+        self.root.join(LOBBY)
+    }
+    /// `DIR/lobby/<table>.json`: one table (its name is a validated name).
+    pub fn table(&self, table: &Name) -> PathBuf {
+        self.lobby().join(format!("{table}.json"))
+    }
+    /// `DIR/lobby/key`: the lobby's secret (confirmation codes).
+    pub fn lobby_key(&self) -> PathBuf {
+        self.lobby().join("key")
     }
 
     /// The folder of game `game`: `DIR/<game>/`.

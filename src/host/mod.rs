@@ -35,6 +35,7 @@
 //! - [`status_page`]: `DIR/index.html` and `DIR/index.json`;
 //! - [`gallery`]: `DIR/gallery/`, the finished games' replay sites
 //!   (`crate::site`) and their index.
+//! - [`lobby`]: open tables joined by mail, which become games.
 //!
 //! `docs/host.md` describes it all.
 
@@ -45,6 +46,7 @@ pub mod gallery;
 pub mod guard;
 pub mod imap;
 pub mod layout;
+pub mod lobby;
 pub mod log;
 pub mod maildir;
 pub mod outbox;

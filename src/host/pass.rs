@@ -188,6 +188,16 @@ pub fn run(p: &Pass) -> PassReport {
         r.stopped = true;
         return r;
     }
+    // The lobby's tables that are due become games, which this pass's
+    // game time and mail out then serve.
+    let games = match lobby_time(p, &mut r) {
+        true => {
+            let (games, _) = list_games(&p.cfg.dir);
+            r.games = games.len();
+            games
+        }
+        false => games,
+    };
     game_time(p, &games, &mut r);
     if p.stopping() {
         r.stopped = true;
@@ -196,6 +206,32 @@ pub fn run(p: &Pass) -> PassReport {
     mail_out(p, &games, &mut r);
     status_page(p, &games, &mut r);
     r
+}
+
+/// The lobby's clock (`lobby::start::tick`); whether a game was made.
+fn lobby_time(p: &Pass, r: &mut PassReport) -> bool {
+    let address = |g: &str| p.cfg.address.for_game(g);
+    let Ok(now_time) = crate::time::parse_time(&p.now) else {
+        return false;
+    };
+    let (lines, problems) = super::lobby::start::tick(&super::lobby::start::Clock {
+        host: p.host(),
+        from: p.cfg.address.plain(),
+        game_address: &address,
+        moderator: p.cfg.moderator.clone(),
+        now: p.now.clone(),
+        now_time,
+    });
+    for l in &lines {
+        p.log.line("lobby", "table", &[("what", l.as_str())]);
+    }
+    for e in &problems {
+        p.log.line("lobby", "failure", &[("error", e.as_str())]);
+    }
+    r.host_problems.extend(problems);
+    let made = !lines.is_empty();
+    r.game_time.extend(lines);
+    made
 }
 
 fn status_page(p: &Pass, games: &[Name], r: &mut PassReport) {
@@ -211,7 +247,13 @@ fn status_page(p: &Pass, games: &[Name], r: &mut PassReport) {
             (g.clone(), s)
         })
         .collect();
-    if let Err(e) = super::status_page::write(&p.cfg.dir, &states, &r.host_problems, &p.now) {
+    if let Err(e) = super::status_page::write(
+        &p.cfg.dir,
+        &p.cfg.address.plain(),
+        &states,
+        &r.host_problems,
+        &p.now,
+    ) {
         let msg = format!("the status page: {e}");
         p.log.line("host", "failure", &[("error", &msg)]);
         r.host_problems.push(msg);
@@ -842,6 +884,9 @@ fn answer_no_game(
         .map(str::to_string)
         .unwrap_or_else(|| format!("sha256:{digest}"));
     let key = from.to_ascii_lowercase();
+    if let Some(cmd) = m.as_ref().and_then(super::lobby::commands::asked) {
+        return answer_lobby(p, &cmd, m.as_ref(), &from, &digest, &mid, replies, players);
+    }
     let answered = replies.contains_key(&key) && !players.contains(&key);
     if !answered {
         let message_id = eml::message_id("host", &["no-game", &digest]);
@@ -874,6 +919,63 @@ fn answer_no_game(
     }
     p.log.line("in", "no-game", &fields);
     Ok(Counted::NoGame)
+}
+
+/// A lobby command (`join`, `confirm`, `leave`, `tables`) to the host's
+/// own address: answered from `DIR/outbox/`; a refusal no more than once
+/// an hour to an address, as for mail for no game.
+#[allow(clippy::too_many_arguments)]
+fn answer_lobby(
+    p: &Pass,
+    cmd: &super::lobby::commands::Command,
+    m: Option<&mail_parser::Message>,
+    from: &str,
+    digest: &str,
+    mid: &str,
+    replies: &mut BTreeMap<String, i64>,
+    players: &BTreeSet<String>,
+) -> Result<Counted> {
+    let host = p.host();
+    let address = |g: &str| p.cfg.address.for_game(g);
+    let cx = super::lobby::commands::Ctx {
+        host: host.clone(),
+        from: p.cfg.address.plain(),
+        game_address: &address,
+        now: p.now.clone(),
+    };
+    let key = from.to_ascii_lowercase();
+    let a = if from.is_empty() {
+        super::lobby::commands::Answered {
+            what: "no sender address".into(),
+            reply: None,
+            refused: true,
+        }
+    } else {
+        super::lobby::commands::answer(&cx, cmd, from, digest, mid, &reply_subject(m))?
+    };
+    let held = a.refused && replies.contains_key(&key) && !players.contains(&key);
+    if let (Some((message_id, bytes)), false) = (&a.reply, held) {
+        crate::store::outbox::queue(
+            &crate::store::OutboxDir::at(host.outbox()),
+            message_id,
+            bytes,
+        )?;
+        if a.refused {
+            replies.insert(key, p.now_secs);
+        }
+    }
+    crate::store::write::create_dir(&host.state())?;
+    crate::store::seen::add_at(&host.no_game_seen(), digest)?;
+    let mut fields = vec![
+        ("from", from),
+        ("message-id", mid),
+        ("command", a.what.as_str()),
+    ];
+    if held {
+        fields.push(("answered", "no: one refusal an hour to an address"));
+    }
+    p.log.line("in", "lobby", &fields);
+    Ok(Counted::Command)
 }
 
 fn reply_subject(m: Option<&mail_parser::Message>) -> String {
@@ -918,7 +1020,19 @@ fn no_game_text(p: &Pass, tag: Option<&str>) -> String {
             text.push_str(&format!("  … and {} more\n", games.len() - 100));
         }
     }
+    let (tables, _) = super::lobby::all(&p.host());
+    let open: Vec<_> = tables
+        .iter()
+        .filter(|t| t.status == super::lobby::Status::Open)
+        .collect();
+    if !open.is_empty() {
+        text.push_str("\nOpen tables (join one with `join TABLE`, see below):\n");
+        for t in open {
+            text.push_str(&format!("  {}\n", t.describe()));
+        }
+    }
     text.push_str(&format!("\n{}", commands::HELP));
+    text.push_str(&format!("\n{}", super::lobby::commands::HELP));
     text
 }
 

@@ -44,6 +44,49 @@ pub struct Page {
     pub generated: String,
     pub host_problems: Vec<String>,
     pub games: Vec<GameLine>,
+    /// The lobby's tables (open, starting, and those closed).
+    pub tables: Vec<TableLine>,
+}
+
+/// A lobby table as the page shows it: no player's address unless the
+/// player joined with `public`; confirmations waiting as a count only.
+#[derive(Debug, Clone, Serialize)]
+pub struct TableLine {
+    pub name: String,
+    pub game: String,
+    pub status: String,
+    /// "2 of 3-4 seats taken; starts when full".
+    pub summary: String,
+    /// Each seated player: the display name (or "a player"), and the
+    /// address where they agreed to show it.
+    pub seats: Vec<String>,
+    pub waiting_confirmation: usize,
+}
+
+fn table_lines(host_dir: &Path) -> Vec<TableLine> {
+    let (tables, _) = super::lobby::all(&HostDir::at(host_dir));
+    tables
+        .into_iter()
+        .map(|t| TableLine {
+            name: t.name.clone(),
+            game: t.game.clone(),
+            status: format!("{:?}", t.status).to_lowercase(),
+            summary: t.describe(),
+            seats: t
+                .seats
+                .iter()
+                .map(|s| {
+                    let name = s.name.clone().unwrap_or_else(|| "a player".into());
+                    if s.public {
+                        format!("{name} <{}>", s.address)
+                    } else {
+                        name
+                    }
+                })
+                .collect(),
+            waiting_confirmation: t.pending.len(),
+        })
+        .collect()
 }
 
 /// The page's data from the games' states and their outboxes' refusals.
@@ -81,19 +124,28 @@ pub fn page(
         generated: now.to_string(),
         host_problems: host_problems.to_vec(),
         games: lines,
+        tables: table_lines(host_dir),
     }
 }
 
 /// Write `DIR/index.html` and `DIR/index.json` atomically (each replaced
 /// whole; mode 0600 like every file herald writes: they hold players'
-/// addresses).
+/// addresses), and beside them `DIR/tables.html`, the lobby's page that a
+/// moderator may publish: the tables, each seat by display name, and an
+/// address only where its player joined with `public`.
 pub fn write(
     host_dir: &Path,
+    join_address: &str,
     games: &[(Name, GameState)],
     host_problems: &[String],
     now: &str,
 ) -> Result<()> {
     let p = page(host_dir, games, host_problems, now);
+    write::atomic(
+        &HostDir::at(host_dir).tables_html(),
+        tables_html(&p, join_address).as_bytes(),
+        Durability::Replaceable,
+    )?;
     let mut json = serde_json::to_vec_pretty(&p).expect("the page serialises");
     json.push(b'\n');
     let host = HostDir::at(host_dir);
@@ -141,6 +193,59 @@ fn list(items: &[String]) -> String {
     } else {
         escape(&items.join(", "))
     }
+}
+
+/// The lobby's public page: how to join, then every table that is not
+/// cancelled (open, starting, started), its seats by display name (an address only where the player
+/// agreed), and nothing else of the host: no game row, no mail note, no
+/// refusal, no problem. Plain HTML, no script.
+pub fn tables_html(p: &Page, join_address: &str) -> String {
+    let mut h = String::new();
+    let _ = write!(
+        h,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n\
+         <title>herald: open tables</title>\n<style>\n\
+         body {{ font-family: system-ui, sans-serif; margin: 1rem auto; max-width: 48rem; padding: 0 1rem; line-height: 1.4; }}\n\
+         table {{ border-collapse: collapse; width: 100%; }}\n\
+         th, td {{ border-bottom: 1px solid #ccc; padding: .4rem; text-align: left; vertical-align: top; }}\n\
+         code {{ background: #f3f3f3; padding: 0 .2rem; }}\n\
+         </style>\n</head>\n<body>\n<h1>Open tables</h1>\n\
+         <p>To join, mail <code>join TABLE your name</code> to <code>{addr}</code> \
+         (add <code>public</code> to show your address here). The host mails back a code: \
+         answer <code>confirm CODE</code> to take the seat. <code>leave TABLE</code> gives it back before the start.</p>\n\
+         <p><small>Written {gen}.</small></p>\n",
+        addr = escape(join_address),
+        gen = escape(&crate::time::shown(&p.generated)),
+    );
+    let shown: Vec<&TableLine> = p
+        .tables
+        .iter()
+        .filter(|t| t.status != "cancelled")
+        .collect();
+    if !shown.iter().any(|t| t.status == "open") {
+        h.push_str("<p>There is no open table on this host now.</p>\n");
+    }
+    if !shown.is_empty() {
+        h.push_str(
+            "<table>\n<thead><tr><th>table</th><th>game</th><th>state</th><th>seats</th><th>players</th></tr></thead>\n<tbody>\n",
+        );
+        for t in shown {
+            let _ = writeln!(
+                h,
+                "<tr id=\"table-{name}\"><td>{name}</td><td>{game}</td><td>{status}</td><td>{summary}</td><td>{players}</td></tr>",
+                name = escape(&t.name),
+                game = escape(&t.game),
+                status = escape(&t.status),
+                summary = escape(&t.summary),
+                players = list(&t.seats),
+            );
+        }
+        h.push_str("</tbody>\n</table>\n");
+    }
+    h.push_str("</body>\n</html>\n");
+    h
 }
 
 /// The page itself: one table, a row per game; plain HTML, no script.
@@ -224,6 +329,25 @@ pub fn html(p: &Page) -> String {
             last_out = note(&g.last_out),
         );
     }
-    h.push_str("</tbody>\n</table>\n</body>\n</html>\n");
+    h.push_str("</tbody>\n</table>\n");
+    if !p.tables.is_empty() {
+        h.push_str(
+            "<h2>Tables (join by mail: <code>join TABLE</code>)</h2>\n<table>\n<thead><tr><th>table</th><th>state</th>\
+             <th>seats</th><th>players</th><th>waiting for confirmation</th></tr></thead>\n<tbody>\n",
+        );
+        for t in &p.tables {
+            let _ = writeln!(
+                h,
+                "<tr id=\"table-{name}\"><td>{name}</td><td>{status}</td><td>{summary}</td><td>{players}</td><td>{waiting}</td></tr>",
+                name = escape(&t.name),
+                status = escape(&t.status),
+                summary = escape(&t.summary),
+                players = list(&t.seats),
+                waiting = t.waiting_confirmation,
+            );
+        }
+        h.push_str("</tbody>\n</table>\n");
+    }
+    h.push_str("</body>\n</html>\n");
     h
 }

@@ -1,6 +1,6 @@
 //! `herald convert`: a game of herald 0.1 (format 1: `game.json` beside
 //! `game.secrets.toml`, `game.orders/`, `game.outbox/`) into a game folder
-//! of format 2. The old file is verified first by replaying it; its
+//! of the current format. The old file is verified first by replaying it; its
 //! phases are carried over as they were played (their dice marked as
 //! drawn from the seed alone); its header begins the new chain; what the
 //! old format could not prove is written into the genesis entry and told.
@@ -30,7 +30,7 @@ pub struct Conversion {
     pub unproven: Vec<String>,
 }
 
-/// Verify an old file by replaying it, and build its format-2 record in
+/// Verify an old file by replaying it, and build its record (the current format) in
 /// memory, signed by `signer`.
 ///
 /// Long (about 140 lines): one pass over the old log, each entry replayed
@@ -335,4 +335,51 @@ pub fn convert(path: &Path, out: &Path, key: Option<&Path>, now: &str) -> Result
         orders: carried,
         mails,
     })
+}
+
+/// What [`upgrade`] did.
+pub struct Upgraded {
+    pub id: String,
+    /// The head's format before.
+    pub from: u32,
+    /// The game folder, as it was given.
+    pub dir: std::path::PathBuf,
+}
+
+/// `herald convert GAME` on a game folder of format 2: its head's
+/// `format` becomes 3, and the head is sealed again with the game's key.
+/// The genesis, every entry and every signature stay as they are, so every
+/// witness and receipt a player keeps still holds; nothing derived from the
+/// game (reports, mails) changes. A game already of format 3 is left as it
+/// is (a re-run after a crash finds nothing to do).
+pub fn upgrade(arg: &Path, wait: std::time::Duration, now: &str) -> Result<Upgraded> {
+    let mut w = super::open_to_write(arg, wait, now)?;
+    let from = w.game.head().format;
+    let dir = w.store.dir.root().to_path_buf();
+    let id = w.game.head().id.clone();
+    if from >= FORMAT {
+        return Ok(Upgraded { id, from, dir });
+    }
+    // What an interrupted command left undone is done first, as by every
+    // command that changes a game.
+    w.complete(now)?;
+    w.game.record.head.format = FORMAT;
+    w.game.record.seal_with(&w.signer);
+    w.store.commit(&w.game.record.to_text())?;
+    Ok(Upgraded { id, from, dir })
+}
+
+/// Refuse to append an entry of `kind` to a game whose head's format is
+/// older than the kind needs, with the exact command that brings it up.
+pub fn need_format(g: &Loaded, dir: &Path, kind: &str) -> Result<()> {
+    let need = crate::chain::kind_format(kind);
+    let has = g.head().format;
+    if has >= need {
+        return Ok(());
+    }
+    Err(Error::refused(format!(
+        "game {} is a game file of format {has}, and a `{kind}` entry needs format {need}: run `herald convert {}` once (it rewrites only the head's format and seals it again; the log and every signature stay as they are), then try again",
+        g.head().id,
+        dir.display()
+    )))
 }

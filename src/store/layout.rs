@@ -6,7 +6,7 @@
 //!
 //! ```text
 //! GAME/                      mode 0700: the moderator's alone
-//!   game.jsonl               the game file (format 2): the commit point, publishable
+//!   game.jsonl               the game file (format 3, or 2): the commit point, publishable
 //!   secrets.toml             0600: the seed, and the passwords as issued
 //!   moderator.key            0600: the moderator's Ed25519 signing key
 //!   lock                     the writers' lock (holds the writer's pid)
@@ -86,7 +86,7 @@ pub struct GameDir {
 /// What a path given on the command line names.
 #[derive(Debug)]
 pub enum Found {
-    /// A game folder of format 2.
+    /// A game folder (format 2 or 3).
     Folder(GameDir),
     /// A game file of herald 0.1 (format 1), to convert or verify.
     Format1(PathBuf),

@@ -655,6 +655,7 @@ fn the_status_page_lists_every_game_escaped_and_its_json_twin_parses() {
     ];
     status_page::write(
         &h.dir,
+        "host@example.org",
         &games,
         &["IMAP <login> refused".to_string()],
         &at(T0, 130),

@@ -1,0 +1,438 @@
+//! The lobby (docs/host.md, "The lobby"): tables the moderator opens
+//! (`herald host open`), which players join by mail with a confirmation
+//! round trip, and which become games, created as `herald new` creates
+//! them, when they are full or their start time comes.
+//!
+//! A table is one file, `DIR/lobby/<table>.json` (0600, written
+//! atomically), changed only by the host's pass (which holds `host.lock`)
+//! or created by `herald host open` (a new file, never an existing one).
+//! Every mail the lobby answers is recorded in the table it changed with
+//! its content hash, so a mail handled again after a crash finds what it
+//! did and queues the same reply (the same Message-ID, the same file); a
+//! confirmation code is drawn from `DIR/lobby/key` and the mail's hash,
+//! so it is the same code again, and only its sha256 is kept.
+
+pub mod commands;
+pub mod start;
+
+use super::layout::HostDir;
+use crate::chain::canon::sha256_hex;
+use crate::error::{Error, Result};
+use crate::names::Name;
+use crate::store::write::{self, Durability};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// Where a table is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Taking joins.
+    Open,
+    /// Its seats are fixed and its game is being created (a pass cut
+    /// short here is completed by the next one).
+    Starting,
+    /// Its game exists, `DIR/<table>/`, and its players were mailed.
+    Started,
+    /// Its start time came with fewer than the minimum: closed, told.
+    Cancelled,
+}
+
+/// When a table starts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Starts {
+    /// When every seat is taken.
+    Full,
+    /// At this time (RFC 3339) with at least the minimum, or at once when
+    /// full before it.
+    At(String),
+}
+
+/// A confirmed seat.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Seat {
+    pub address: String,
+    /// The display name the player gave, if any.
+    pub name: Option<String>,
+    /// The player agreed to show their address on the public tables page.
+    pub public: bool,
+    /// When it was confirmed.
+    pub at: String,
+}
+
+/// A join waiting for its confirmation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pending {
+    pub address: String,
+    pub name: Option<String>,
+    pub public: bool,
+    /// sha256 of the code mailed to the address (the code is never kept).
+    pub code_sha256: String,
+    /// The join mail's sha256 (the code is drawn from it).
+    pub mail: String,
+    pub at: String,
+}
+
+/// What a handled command came to, kept in the table it changed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Outcome {
+    /// A code was mailed for a join.
+    CodeSent { table: String },
+    /// A seat was taken.
+    Confirmed { table: String, seat: usize },
+    /// A seat or a join was given up.
+    Left { table: String },
+}
+
+/// A mail the lobby handled for this table, and what it came to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Handled {
+    pub mail: String,
+    pub outcome: Outcome,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Table {
+    /// The table's name, and the id of the game it becomes.
+    pub name: String,
+    /// The game, as `herald games` lists it.
+    pub game: String,
+    pub min: usize,
+    pub max: usize,
+    /// `key=value`, as `herald new --option`.
+    pub options: Vec<String>,
+    /// As `herald new --deadline-every` ("48h"), or none.
+    pub deadline_every: Option<String>,
+    /// As `herald new --nmr`, or the game's default.
+    pub nmr: Option<String>,
+    pub starts: Starts,
+    pub opened: String,
+    pub status: Status,
+    pub seats: Vec<Seat>,
+    pub pending: Vec<Pending>,
+    pub handled: Vec<Handled>,
+    /// Why it was cancelled, or when it started.
+    pub closed: Option<String>,
+}
+
+impl Table {
+    pub fn name(&self) -> Result<Name> {
+        Name::new("table", &self.name).map_err(Error::refused)
+    }
+
+    /// "3 of 3-6 seats taken" and when it starts, for replies and pages.
+    pub fn describe(&self) -> String {
+        let range = if self.min == self.max {
+            format!("{}", self.max)
+        } else {
+            format!("{}-{}", self.min, self.max)
+        };
+        let when = match &self.starts {
+            Starts::Full => "starts when full".to_string(),
+            Starts::At(t) => format!("starts {t} with at least {}, or when full", self.min),
+        };
+        format!(
+            "{} ({}): {} of {range} seats taken; {when}",
+            self.name,
+            self.game,
+            self.seats.len()
+        )
+    }
+
+    pub fn seated(&self, address: &str) -> Option<usize> {
+        self.seats
+            .iter()
+            .position(|s| s.address.eq_ignore_ascii_case(address))
+    }
+
+    pub fn handled(&self, mail: &str) -> Option<&Outcome> {
+        self.handled
+            .iter()
+            .find(|h| h.mail == mail)
+            .map(|h| &h.outcome)
+    }
+}
+
+/// Read a table file.
+pub fn load(host: &HostDir, table: &Name) -> Result<Option<Table>> {
+    let p = host.table(table);
+    match std::fs::read(&p) {
+        Ok(b) => serde_json::from_slice(&b).map(Some).map_err(|e| {
+            Error::refused(format!(
+                "{}: not a lobby table ({e}); `herald host open` writes one",
+                p.display()
+            ))
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(Error::io(&p, e)),
+    }
+}
+
+/// Write a table file atomically, synced.
+pub fn save(host: &HostDir, t: &Table) -> Result<()> {
+    write::create_dir(&host.lobby())?;
+    let mut bytes = serde_json::to_vec_pretty(t).expect("a table serialises");
+    bytes.push(b'\n');
+    write::atomic(&host.table(&t.name()?), &bytes, Durability::Synced)
+}
+
+/// Every table in the lobby, by name. Files that do not read are returned
+/// as problems.
+pub fn all(host: &HostDir) -> (Vec<Table>, Vec<String>) {
+    let mut out = Vec::new();
+    let mut problems = Vec::new();
+    let Ok(list) = std::fs::read_dir(host.lobby()) else {
+        return (out, problems);
+    };
+    let mut names: Vec<String> = list
+        .flatten()
+        .filter_map(|e| {
+            let n = e.file_name().to_string_lossy().into_owned();
+            n.strip_suffix(".json").map(str::to_string)
+        })
+        .filter(|n| crate::names::valid(n))
+        .collect();
+    names.sort();
+    for n in names {
+        let name = Name::new("table", &n).expect("checked");
+        match load(host, &name) {
+            Ok(Some(t)) => out.push(t),
+            Ok(None) => {}
+            Err(e) => problems.push(e.to_string()),
+        }
+    }
+    (out, problems)
+}
+
+/// The lobby's secret: made once (0600, 32 bytes from the operating
+/// system), then read.
+pub fn key(host: &HostDir) -> Result<String> {
+    let p = host.lobby_key();
+    if let Ok(k) = std::fs::read_to_string(&p) {
+        let k = k.trim().to_string();
+        if k.len() == 64 && k.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Ok(k);
+        }
+        return Err(Error::refused(format!(
+            "{}: not a lobby key (64 hex digits); remove it and the next pass makes a new one (codes already mailed stop working)",
+            p.display()
+        )));
+    }
+    write::create_dir(&host.lobby())?;
+    let k = crate::rng::os_hex(32);
+    write::atomic(&p, format!("{k}\n").as_bytes(), Durability::Synced)?;
+    Ok(k)
+}
+
+/// The confirmation code for the join mail whose sha256 is `mail`:
+/// drawn from the lobby's key, so the same mail gets the same code, and
+/// nobody without the key can make one. 12 hex digits in three groups.
+pub fn code_for(key: &str, mail: &str) -> String {
+    let h = sha256_hex(format!("herald lobby confirm\0{key}\0{mail}").as_bytes());
+    format!("{}-{}-{}", &h[0..4], &h[4..8], &h[8..12])
+}
+
+/// A code as a player may type it: case and dashes or spaces ignored.
+pub fn normal_code(s: &str) -> Option<String> {
+    let d: String = s
+        .chars()
+        .filter(|c| !matches!(c, '-' | ' '))
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    (d.len() == 12 && d.bytes().all(|b| b.is_ascii_hexdigit()))
+        .then(|| format!("{}-{}-{}", &d[0..4], &d[4..8], &d[8..12]))
+}
+
+/// What `herald host open` was given.
+pub struct OpenTable {
+    pub table: String,
+    pub game: String,
+    /// "3-6" or "4".
+    pub seats: Option<String>,
+    pub options: Vec<String>,
+    pub deadline_every: Option<String>,
+    pub nmr: Option<String>,
+    /// "full" or a time.
+    pub starts_when: String,
+    pub now: String,
+}
+
+/// `herald host open DIR TABLE …`: check everything `herald new` would
+/// check of the table's game, then write the new table's file (never over
+/// an existing one).
+pub fn open(dir: &Path, o: &OpenTable) -> Result<Table> {
+    let host = HostDir::at(dir);
+    let name = Name::new("table", &o.table).map_err(Error::usage)?;
+    if super::layout::RESERVED.contains(&name.as_str()) {
+        return Err(Error::usage(format!(
+            "table `{name}`: a name the host keeps for itself; choose another"
+        )));
+    }
+    let entry = crate::games::find(&o.game).ok_or_else(|| {
+        Error::usage(format!(
+            "--game {}: not a game herald knows; it knows {}",
+            o.game,
+            crate::games::names().join(", ")
+        ))
+    })?;
+    let rules = entry.load(entry.ruleset).map_err(Error::internal)?;
+    let (gmin, gmax) = rules.players();
+    let (min, max) = match o.seats.as_deref() {
+        None => (gmin, gmax),
+        Some(s) => {
+            let parse = |x: &str| x.trim().parse::<usize>().ok();
+            let r = match s.split_once('-') {
+                Some((a, b)) => parse(a).zip(parse(b)),
+                None => parse(s).map(|n| (n, n)),
+            };
+            match r {
+                Some((a, b)) if a <= b && a >= gmin && b <= gmax => (a, b),
+                _ => {
+                    return Err(Error::usage(format!(
+                        "--seats {s}: give N or MIN-MAX within what {} takes ({gmin} to {gmax} players), e.g. --seats {gmin}-{gmax}",
+                        o.game
+                    )))
+                }
+            }
+        }
+    };
+    // The options are checked for every number of players the table may
+    // start with, as `herald new` will check them.
+    for n in min..=max {
+        let players: Vec<String> = (1..=n).map(|i| format!("p{i}")).collect();
+        entry
+            .check_new(rules.as_ref(), &players, &o.options)
+            .map_err(|e| Error::usage(format!("with {n} players: {}", e.problems.join("; "))))?;
+    }
+    if let Some(d) = &o.deadline_every {
+        crate::time::parse_span(d)
+            .map_err(|e| Error::usage(format!("--deadline-every {d}: {e}")))?;
+    }
+    if let Some(n) = &o.nmr {
+        if !entry.nmr.iter().any(|x| x.name() == n) {
+            return Err(Error::usage(format!(
+                "--nmr {n}: {} takes {}",
+                o.game,
+                entry
+                    .nmr
+                    .iter()
+                    .map(|x| x.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
+    }
+    let starts = if o.starts_when == "full" {
+        Starts::Full
+    } else {
+        let t = crate::time::parse_time(&o.starts_when).map_err(|e| {
+            Error::usage(format!(
+                "--starts-when {}: `full`, or a time (RFC 3339 with its offset): {e}",
+                o.starts_when
+            ))
+        })?;
+        Starts::At(t.to_rfc3339())
+    };
+    let game_dir = host.game(&name);
+    if game_dir.root().exists() {
+        return Err(Error::refused(format!(
+            "table `{name}`: {} exists already (a table becomes the game of that name); choose another name",
+            game_dir.root().display()
+        )));
+    }
+    let t = Table {
+        name: name.as_str().to_string(),
+        game: o.game.clone(),
+        min,
+        max,
+        options: o.options.clone(),
+        deadline_every: o.deadline_every.clone(),
+        nmr: o.nmr.clone(),
+        starts,
+        opened: o.now.clone(),
+        status: Status::Open,
+        seats: Vec::new(),
+        pending: Vec::new(),
+        handled: Vec::new(),
+        closed: None,
+    };
+    write::create_dir(&host.lobby())?;
+    let mut bytes = serde_json::to_vec_pretty(&t).expect("a table serialises");
+    bytes.push(b'\n');
+    // A new file only: written beside, then linked into place, which fails
+    // if the table exists.
+    let path = host.table(&name);
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".tmp-")
+        .tempfile_in(host.lobby())
+        .map_err(|e| Error::io(&path, e))?;
+    std::io::Write::write_all(&mut tmp, &bytes).map_err(|e| Error::io(&path, e))?;
+    tmp.as_file().sync_all().map_err(|e| Error::io(&path, e))?;
+    tmp.persist_noclobber(&path).map_err(|e| {
+        if e.error.kind() == std::io::ErrorKind::AlreadyExists {
+            Error::refused(format!(
+                "table `{name}` exists already ({}); `herald host status {}` shows it",
+                path.display(),
+                dir.display()
+            ))
+        } else {
+            Error::io(&path, e.error)
+        }
+    })?;
+    write::sync_dir(&host.lobby())?;
+    Ok(t)
+}
+
+/// `herald host status DIR`: the moderator's view (addresses included:
+/// it is the moderator's own terminal).
+pub fn status_text(dir: &Path) -> Result<String> {
+    let host = HostDir::at(dir);
+    let (tables, problems) = all(&host);
+    let mut s = String::new();
+    if tables.is_empty() {
+        s.push_str("no tables (`herald host open DIR TABLE --game GAME` opens one)\n");
+    }
+    for t in &tables {
+        s.push_str(&format!(
+            "table {} [{}]\n",
+            t.describe(),
+            match t.status {
+                Status::Open => "open",
+                Status::Starting => "starting",
+                Status::Started => "started",
+                Status::Cancelled => "cancelled",
+            }
+        ));
+        if !t.options.is_empty() {
+            s.push_str(&format!("  options: {}\n", t.options.join(" ")));
+        }
+        for (i, seat) in t.seats.iter().enumerate() {
+            s.push_str(&format!(
+                "  seat {}: {} <{}>{}, confirmed {}\n",
+                i + 1,
+                seat.name.as_deref().unwrap_or("(no name)"),
+                seat.address,
+                if seat.public { " (public)" } else { "" },
+                seat.at
+            ));
+        }
+        for p in &t.pending {
+            s.push_str(&format!(
+                "  waiting for confirmation: {} <{}>, code mailed {}\n",
+                p.name.as_deref().unwrap_or("(no name)"),
+                p.address,
+                p.at
+            ));
+        }
+        if let Some(c) = &t.closed {
+            s.push_str(&format!("  {c}\n"));
+        }
+    }
+    for p in problems {
+        s.push_str(&format!("problem: {p}\n"));
+    }
+    Ok(s)
+}

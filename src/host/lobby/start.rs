@@ -1,0 +1,269 @@
+//! Tables become games: when full, or at their start time with at least
+//! the minimum (else they are cancelled and their players and the
+//! moderator told). The game is created by `pipeline::create`, exactly as
+//! `herald new` creates one, with the table's name as its id; the players'
+//! ids come from their display names, and their seat order is drawn from
+//! the game's seed (committed in the game, revealed at its end):
+//!
+//! ```text
+//! order = the ids sorted, then shuffled (Fisher-Yates, from the last
+//!         place down, j = rng::below(i + 1)) with
+//!         rng::phase_rng(seed, table, 0, "lobby seats")
+//! ```
+//!
+//! so anyone can check the order from the finished game file alone.
+//!
+//! Crash safety: the table is marked `starting` before anything else; the
+//! game folder is built aside and renamed into place (`store::building`),
+//! so it exists whole or not at all, and never twice; the welcome mails
+//! (each player's password) have fixed Message-IDs; the table is marked
+//! `started` last. A pass cut short anywhere is completed by the next.
+
+use super::{HostDir, Starts, Status, Table};
+use crate::error::Result;
+use crate::mail::eml;
+use crate::names::Name;
+use crate::pipeline::{self, MailSettings, NewGame};
+use crate::store::OutboxDir;
+use std::collections::BTreeSet;
+
+/// What the pass gives the lobby's clock.
+pub struct Clock<'a> {
+    pub host: HostDir,
+    /// The host's plain address.
+    pub from: String,
+    pub game_address: &'a dyn Fn(&str) -> String,
+    /// The moderator's own address (host.toml), told of a cancelled table.
+    pub moderator: Option<String>,
+    pub now: String,
+    pub now_time: chrono::DateTime<chrono::FixedOffset>,
+}
+
+/// A player id from a display name: lowercase letters and digits, other
+/// runs made one `-`, at most 20 characters; `player-N` (N: the seat's
+/// place in joining order) when nothing is left; made unique with `-2`,
+/// `-3` … in joining order.
+pub fn player_ids(t: &Table) -> Vec<String> {
+    let mut taken = BTreeSet::new();
+    let mut out = Vec::new();
+    for (i, s) in t.seats.iter().enumerate() {
+        let mut id = String::new();
+        for c in s.name.as_deref().unwrap_or("").chars() {
+            let c = c.to_ascii_lowercase();
+            if c.is_ascii_lowercase() || c.is_ascii_digit() {
+                id.push(c);
+            } else if !id.ends_with('-') && !id.is_empty() {
+                id.push('-');
+            }
+            if id.len() >= 20 {
+                break;
+            }
+        }
+        let id = id.trim_end_matches('-').to_string();
+        let base = if crate::names::valid(&id) {
+            id
+        } else {
+            format!("player-{}", i + 1)
+        };
+        let mut id = base.clone();
+        let mut k = 2;
+        while taken.contains(&id) {
+            id = format!("{base}-{k}");
+            k += 1;
+        }
+        taken.insert(id.clone());
+        out.push(id);
+    }
+    out
+}
+
+/// The seat order drawn from the seed (the module's documentation).
+pub fn seat_order(ids: &[String], seed: &str, table: &str) -> Vec<String> {
+    let mut v: Vec<String> = ids.to_vec();
+    v.sort();
+    let mut rng = crate::rng::phase_rng(seed, table, 0, "lobby seats");
+    for i in (1..v.len()).rev() {
+        let j = crate::rng::below(&mut rng, (i + 1) as u32) as usize;
+        v.swap(i, j);
+    }
+    v
+}
+
+/// Everything due in the lobby at `now`: tables full or at their start
+/// time started (or cancelled), starts cut short completed. Returns what
+/// happened, a line each ("t1: started as game t1 with 4 players").
+pub fn tick(c: &Clock) -> (Vec<String>, Vec<String>) {
+    let (tables, mut problems) = super::all(&c.host);
+    let mut lines = Vec::new();
+    for t in tables {
+        let due = match t.status {
+            Status::Starting => true,
+            Status::Open if t.seats.len() >= t.max => true,
+            Status::Open => match &t.starts {
+                Starts::Full => false,
+                Starts::At(at) => crate::time::parse_time(at).is_ok_and(|a| a <= c.now_time),
+            },
+            _ => false,
+        };
+        if !due {
+            continue;
+        }
+        let name = t.name.clone();
+        let r = if t.status == Status::Open && t.seats.len() < t.min {
+            cancel(c, t)
+        } else {
+            start(c, t)
+        };
+        match r {
+            Ok(l) => lines.push(format!("{name}: {l}")),
+            Err(e) => problems.push(format!("table {name}: {e}")),
+        }
+    }
+    (lines, problems)
+}
+
+/// Start a table's game (or complete a start cut short).
+pub fn start(c: &Clock, mut t: Table) -> Result<String> {
+    let name: Name = t.name()?;
+    if t.status == Status::Open {
+        t.status = Status::Starting;
+        t.pending.clear();
+        super::save(&c.host, &t)?;
+    }
+    let ids = player_ids(&t);
+    let dir = c.host.game(&name);
+    let created_now = !dir.game_file().exists();
+    if created_now {
+        let seed = crate::rng::os_hex(32);
+        let order = seat_order(&ids, &seed, name.as_str());
+        let emails = ids
+            .iter()
+            .zip(&t.seats)
+            .map(|(id, s)| format!("{id}={}", s.address))
+            .collect();
+        pipeline::create(NewGame {
+            game: t.game.clone(),
+            rules: None,
+            players: order,
+            seed: Some(seed),
+            options: t.options.clone(),
+            setup: None,
+            id: Some(name.as_str().to_string()),
+            out: dir.root().to_path_buf(),
+            key: None,
+            now: c.now_time,
+            secrets_from_seed: false,
+            light_passwords: false,
+            mail: MailSettings {
+                deadline_every: t.deadline_every.clone(),
+                deadline: None,
+                nmr: t.nmr.clone(),
+                drop_after: None,
+                moderator: Some((c.game_address)(name.as_str())),
+                emails,
+                // A table does not choose press yet: its game has none.
+                press: Default::default(),
+            },
+        })?;
+    }
+    welcome(c, &t, &name)?;
+    t.status = Status::Started;
+    t.closed = Some(format!("started {} as game {name}", c.now));
+    super::save(&c.host, &t)?;
+    Ok(format!(
+        "started as game {name} with {} players{}",
+        t.seats.len(),
+        if created_now {
+            ""
+        } else {
+            " (completed after an interrupted pass)"
+        }
+    ))
+}
+
+/// Each player's password and the game's address, from the game's
+/// address, queued in the game's outbox (fixed Message-IDs). The turn-0
+/// report mails were queued by the game's creation.
+fn welcome(c: &Clock, t: &Table, name: &Name) -> Result<()> {
+    let dir = c.host.game(name);
+    let (store, g) = pipeline::open(dir.root())?;
+    let secrets = store.secrets()?;
+    let head = g.head();
+    let address = (c.game_address)(name.as_str());
+    let order: Vec<String> = head.players.iter().map(|p| p.id.clone()).collect();
+    let mut mails = Vec::new();
+    for p in &head.players {
+        let Some(to) = &p.email else { continue };
+        let Some(pw) = secrets.passwords.get(&p.id) else {
+            continue;
+        };
+        let mid = eml::message_id(name.as_str(), &["lobby-welcome", &p.id]);
+        let every = t
+            .deadline_every
+            .as_deref()
+            .map(|d| format!("Each phase has a deadline {d} after the one before.\n"))
+            .unwrap_or_default();
+        let text = format!(
+            "Hello,\n\ntable `{name}` is full and its game has begun: {} ({}).\n\nYour player id:  {}\nYour password:   {pw}\n\nKeep the password: every order mail needs it. Send your orders to\n{address} (replying to your report mail does that).\nYour first report comes in its own mail.\n\nThe seats, in the order drawn from the game's seed (checkable once the\ngame is over and its seed revealed): {}.\n{every}",
+            t.game,
+            head.id,
+            p.id,
+            order.join(", ")
+        );
+        let mail = eml::Mail {
+            from: address.clone(),
+            to: to.clone(),
+            subject: format!("[{name}] your seat and password"),
+            date: c.now.clone(),
+            message_id: mid.clone(),
+            in_reply_to: None,
+            text,
+            attachments: Vec::new(),
+        };
+        mails.push((mid, eml::build(&mail)));
+    }
+    crate::store::outbox::queue_all(&store.dir.outbox_dir(), mails)?;
+    Ok(())
+}
+
+/// A table whose start time came with fewer than the minimum: its players
+/// and the moderator told (from the host's address), then closed.
+fn cancel(c: &Clock, mut t: Table) -> Result<String> {
+    let why = format!(
+        "its start time ({}) came with {} of the {} players it needs",
+        match &t.starts {
+            Starts::At(a) => a.as_str(),
+            Starts::Full => "",
+        },
+        t.seats.len(),
+        t.min
+    );
+    let mut to: Vec<String> = t.seats.iter().map(|s| s.address.clone()).collect();
+    to.extend(t.pending.iter().map(|p| p.address.clone()));
+    to.extend(c.moderator.clone());
+    let mut mails = Vec::new();
+    for addr in to {
+        let mid = eml::message_id("host", &["lobby-cancel", &t.name, &addr]);
+        let mail = eml::Mail {
+            from: c.from.clone(),
+            to: addr.clone(),
+            subject: format!("table {} cannot start", t.name),
+            date: c.now.clone(),
+            message_id: mid.clone(),
+            in_reply_to: None,
+            text: format!(
+                "Hello,\n\ntable `{}` ({}) cannot start: {why}. It is closed; no game was made.\n\n{}",
+                t.name,
+                t.game,
+                super::commands::HELP
+            ),
+            attachments: Vec::new(),
+        };
+        mails.push((mid, eml::build(&mail)));
+    }
+    crate::store::outbox::queue_all(&OutboxDir::at(c.host.outbox()), mails)?;
+    t.status = Status::Cancelled;
+    t.closed = Some(format!("cancelled {}: {why}", c.now));
+    super::save(&c.host, &t)?;
+    Ok(format!("cancelled: {why}"))
+}

@@ -1,0 +1,609 @@
+//! The lobby (issue 32, docs/host.md "The lobby"): tables opened by the
+//! moderator, joined by mail with a confirmation round trip through the
+//! real Postfix and Dovecot, started as `herald new` starts a game; a
+//! forged join, the race for the last seat, kill -9 during a start.
+
+use crate::common::herald;
+use crate::host_mail::{at, bot_files, mail, send, text, Host};
+use crate::host_safety::{delivered, maildir_host, put, settled, spawn_host};
+use crate::mailservers::{servers, Account, MailServers};
+use herald::host::lobby::{commands, start};
+use std::path::Path;
+use std::time::Duration;
+
+fn d(p: &Path) -> String {
+    p.display().to_string()
+}
+
+fn open(dir: &Path, table: &str, extra: &[&str]) -> String {
+    let dd = d(dir);
+    let mut args = vec!["host", "open", &dd, table];
+    args.extend_from_slice(extra);
+    args.extend(["--now", "2026-11-24T09:00:00Z"]);
+    let (code, o, e) = herald(&args);
+    assert_eq!(code, 0, "{o}{e}");
+    o
+}
+
+fn table_json(dir: &Path, table: &str) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(dir.join("lobby").join(format!("{table}.json"))).unwrap())
+        .unwrap()
+}
+
+/// The code in a lobby mail: the word after `confirm `.
+fn code_in(m: &str) -> Option<String> {
+    m.lines()
+        .find_map(|l| l.trim().strip_prefix("confirm "))
+        .map(|c| c.trim().to_string())
+        .filter(|c| c.len() == 14)
+}
+
+/// The newest mail in `of`'s box holding `what`, as text.
+fn last_with(s: &MailServers, of: &Account, what: &str) -> Option<String> {
+    s.mails(of)
+        .iter()
+        .map(|m| text(m))
+        .filter(|t| t.contains(what))
+        .last()
+}
+
+fn wait_for_text(s: &MailServers, of: &Account, what: &str) -> String {
+    for _ in 0..200 {
+        if let Some(t) = last_with(s, of, what) {
+            return t;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    panic!("no mail with {what:?} for {}", of.address);
+}
+
+#[test]
+fn lobby_lines_parse_as_players_write_them() {
+    use commands::{parse_line, Command};
+    assert_eq!(
+        parse_line("Join T4 Ann Smith public"),
+        Some(Command::Join {
+            table: "t4".into(),
+            name: Some("Ann Smith".into()),
+            public: true
+        })
+    );
+    assert_eq!(
+        parse_line("join t4"),
+        Some(Command::Join {
+            table: "t4".into(),
+            name: None,
+            public: false
+        })
+    );
+    assert_eq!(
+        parse_line("confirm ab12-cd34-ef56"),
+        Some(Command::Confirm("ab12-cd34-ef56".into()))
+    );
+    assert!(matches!(parse_line("join"), Some(Command::Bad(_))));
+    assert!(matches!(parse_line("leave"), Some(Command::Bad(_))));
+    assert_eq!(parse_line("orders follow"), None);
+    assert_eq!(
+        herald::host::lobby::normal_code(" AB12CD34EF56"),
+        Some("ab12-cd34-ef56".into())
+    );
+    assert_eq!(herald::host::lobby::normal_code("ab12-cd34"), None);
+}
+
+#[test]
+fn seat_order_is_drawn_from_the_seed_and_ids_from_names() {
+    let ids: Vec<String> = ["dora", "ann", "bob", "carl"].map(String::from).to_vec();
+    let a = start::seat_order(&ids, "seed-1", "t");
+    assert_eq!(a, start::seat_order(&ids, "seed-1", "t"), "deterministic");
+    let mut sorted = a.clone();
+    sorted.sort();
+    assert_eq!(sorted, ["ann", "bob", "carl", "dora"]);
+    // Over many seeds every id takes the first seat.
+    let firsts: std::collections::BTreeSet<String> = (0..64)
+        .map(|i| start::seat_order(&ids, &format!("s{i}"), "t")[0].clone())
+        .collect();
+    assert_eq!(firsts.len(), 4, "{firsts:?}");
+}
+
+/// `herald host open` refuses what `herald new` would, with what to give.
+#[test]
+fn opening_a_table_refuses_bad_input_and_writes_nothing() {
+    let dir = crate::common::scratch("lobby-open");
+    let dd = d(&dir);
+    for (args, want) in [
+        (vec!["--game", "chess"], "not a game herald knows"),
+        (vec!["--game", "hexwar", "--seats", "3"], "--seats 3"),
+        (vec!["--game", "norse-wars", "--seats", "5-4"], "MIN-MAX"),
+        (vec!["--game", "norse-wars", "--option", "fog=maybe"], "fog"),
+        (
+            vec!["--game", "norse-wars", "--starts-when", "soon"],
+            "--starts-when soon",
+        ),
+        (
+            vec!["--game", "norse-wars", "--deadline-every", "often"],
+            "--deadline-every often",
+        ),
+    ] {
+        let mut a = vec!["host", "open", &dd, "t1"];
+        a.extend(args);
+        let (code, o, e) = herald(&a);
+        assert_eq!(code, 2, "{a:?}: {o}{e}");
+        assert!(e.contains(want), "{a:?}: {e}");
+    }
+    assert!(!dir.join("lobby").exists(), "a refused open wrote");
+    let (code, _, e) = herald(&["host", "open", &dd, "Bad Name", "--game", "hexwar"]);
+    assert_eq!(code, 2, "{e}");
+    open(&dir, "t1", &["--game", "hexwar"]);
+    let (code, _, e) = herald(&["host", "open", &dd, "t1", "--game", "hexwar"]);
+    assert_eq!(code, 1, "{e}");
+    assert!(e.contains("exists already"), "{e}");
+    let st = herald(&["host", "status", &dd]).1;
+    assert!(st.contains("t1 (hexwar): 0 of 2 seats taken"), "{st}");
+}
+
+/// A table of 4 filled by mail through the real servers: four joins and a
+/// forged one (From an address that never confirms), four confirmations,
+/// the game created as `herald new` would with the seats in the order
+/// drawn from its seed, each player mailed their password and turn-0
+/// report, the forged address nowhere; then a turn played with the
+/// mailed passwords.
+#[test]
+fn a_table_of_4_is_filled_by_mail_confirmed_and_started() {
+    let s = servers();
+    let h = Host::new(s, "");
+    let players: Vec<Account> = (0..4).map(|_| s.account()).collect();
+    let victim = s.account();
+    let out = open(
+        &h.dir,
+        "t4",
+        &[
+            "--game",
+            "norse-wars",
+            "--seats",
+            "4",
+            "--deadline-every",
+            "48h",
+        ],
+    );
+    assert!(out.contains("join t4"), "{out}");
+    let names = ["Ann", "Bob Stone", "Carla", "Dev"];
+    let host_addr = h.acct.address.clone();
+    for (i, p) in players.iter().enumerate() {
+        let body = format!(
+            "join t4 {}{}",
+            names[i],
+            if i == 0 { " public" } else { "" }
+        );
+        send(
+            s,
+            &p.address,
+            &host_addr,
+            &mail(
+                &p.address,
+                &host_addr,
+                "join",
+                &format!("j{i}@p.test"),
+                1,
+                &body,
+            ),
+        );
+    }
+    // Someone signs the victim up: the code goes to the victim, who never
+    // confirms.
+    send(
+        s,
+        &victim.address,
+        &host_addr,
+        &mail(
+            &victim.address,
+            &host_addr,
+            "join t4 Eve",
+            "forged@p.test",
+            1,
+            "hello",
+        ),
+    );
+    s.wait_for_mails(&h.acct, 5);
+    let out = h.pass_ok(&at(2));
+    assert!(out.contains("5 commands"), "{out}");
+    let t = table_json(&h.dir, "t4");
+    assert_eq!(t["pending"].as_array().unwrap().len(), 5);
+    assert_eq!(t["seats"].as_array().unwrap().len(), 0);
+    // No code is kept in clear.
+    let raw = std::fs::read_to_string(h.dir.join("lobby/t4.json")).unwrap();
+    let mut codes = Vec::new();
+    for p in &players {
+        let m = wait_for_text(s, p, "confirm ");
+        let c = code_in(&m).unwrap_or_else(|| panic!("{m}"));
+        assert!(!raw.contains(&c), "the code {c} is kept in clear");
+        codes.push(c);
+    }
+    let vm = wait_for_text(s, &victim, "confirm ");
+    assert!(vm.contains("If you did not ask, do nothing"), "{vm}");
+    // One player confirms from another address with someone else's code:
+    // refused, nothing written.
+    send(
+        s,
+        &victim.address,
+        &host_addr,
+        &mail(
+            &victim.address,
+            &host_addr,
+            "x",
+            "steal@p.test",
+            3,
+            &format!("confirm {}", codes[0]),
+        ),
+    );
+    for (i, p) in players.iter().enumerate() {
+        send(
+            s,
+            &p.address,
+            &host_addr,
+            &mail(
+                &p.address,
+                &host_addr,
+                "Re: join",
+                &format!("c{i}@p.test"),
+                3,
+                &format!("confirm {}", codes[i]),
+            ),
+        );
+    }
+    s.wait_for_mails(&h.acct, 10);
+    let out = h.pass_ok(&at(4));
+    assert!(
+        out.contains("t4: started as game t4 with 4 players"),
+        "{out}"
+    );
+    let stolen = wait_for_text(s, &victim, "was mailed to another address");
+    assert!(stolen.contains("Confirm from the address"), "{stolen}");
+    let t = table_json(&h.dir, "t4");
+    assert_eq!(t["status"], "started");
+    let seated: Vec<&str> = t["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["address"].as_str().unwrap())
+        .collect();
+    assert_eq!(seated.len(), 4);
+    assert!(!seated.contains(&victim.address.as_str()));
+    // The game, as `herald new` makes one: verifies, four players with the
+    // joiners' addresses, ids from their names, in the order drawn from
+    // the seed.
+    let folder = h.dir.join("t4");
+    let (code, o, e) = herald(&["verify", &d(&folder)]);
+    assert_eq!(code, 0, "{o}{e}");
+    let (store, g) = herald::pipeline::open(&folder).unwrap();
+    let head = g.head();
+    assert_eq!(head.format, 3);
+    let ids: Vec<String> = head.players.iter().map(|p| p.id.clone()).collect();
+    let mut sorted = ids.clone();
+    sorted.sort();
+    assert_eq!(sorted, ["ann", "bob-stone", "carla", "dev"]);
+    let seed = store.secrets().unwrap().seed;
+    assert_eq!(ids, start::seat_order(&ids, &seed, "t4"));
+    assert_eq!(head.deadline_every, Some(48 * 3600));
+    assert_eq!(head.moderator.as_deref(), Some(h.game_addr("t4").as_str()));
+    let raw_game = std::fs::read_to_string(folder.join("game.jsonl")).unwrap();
+    assert!(!raw_game.contains(&victim.address));
+    // Each player: the welcome mail with a password, and the turn-0 report.
+    let mut passwords = Vec::new();
+    for (i, p) in players.iter().enumerate() {
+        let w = wait_for_text(s, p, "your seat and password");
+        let pw = w
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("Your password:"))
+            .unwrap()
+            .trim()
+            .to_string();
+        let id = w
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("Your player id:"))
+            .unwrap()
+            .trim()
+            .to_string();
+        assert_eq!(
+            head.players
+                .iter()
+                .find(|x| x.id == id)
+                .unwrap()
+                .email
+                .as_deref(),
+            Some(p.address.as_str()),
+            "{}",
+            names[i]
+        );
+        wait_for_text(s, p, "turn 0 report for");
+        passwords.push((id, pw));
+    }
+    let vic: Vec<String> = s.mails(&victim).iter().map(|m| text(m)).collect();
+    assert!(!vic.iter().any(|t| t.contains("your seat and password")));
+    // The moderator's status page lists the table; the public tables page
+    // (written beside it) shows Ann's address (she joined `public`) and no
+    // other player's.
+    let page = std::fs::read_to_string(h.dir.join("index.html")).unwrap();
+    assert!(page.contains("table-t4"), "{page}");
+    let public = std::fs::read_to_string(h.dir.join("tables.html")).unwrap();
+    assert!(public.contains(&players[0].address), "{public}");
+    for p in &players[1..] {
+        assert!(
+            !public.contains(&p.address),
+            "{} on the public page",
+            p.address
+        );
+    }
+    // A turn played with the mailed passwords.
+    let to = h.game_addr("t4");
+    let before = s.mails(&h.acct).len();
+    let files = bot_files(&folder, &passwords);
+    for (id, file) in &files {
+        let who = &players[passwords.iter().position(|(p, _)| p == id).unwrap()];
+        send(
+            s,
+            &who.address,
+            &to,
+            &mail(
+                &who.address,
+                &to,
+                "orders",
+                &format!("o-{id}@p.test"),
+                10,
+                file,
+            ),
+        );
+    }
+    s.wait_for_mails(&h.acct, before + files.len());
+    let out = h.pass_ok(&at(11));
+    assert!(
+        out.contains(&format!("{} orders accepted", files.len())),
+        "{out}"
+    );
+    // A join for a table that has started: refused with the open tables
+    // (past the hour in which the victim was last refused: one refusal an
+    // hour to an address).
+    send(
+        s,
+        &victim.address,
+        &host_addr,
+        &mail(
+            &victim.address,
+            &host_addr,
+            "join t4",
+            "late@p.test",
+            70,
+            "",
+        ),
+    );
+    s.wait_for_mails(&h.acct, before + files.len() + 1);
+    h.pass_ok(&at(71));
+    let late = wait_for_text(s, &victim, "takes no more players");
+    assert!(late.contains("no open table"), "{late}");
+}
+
+/// Three confirmations for the two seats of a table in one pass: two
+/// seats, the third told the table filled; a `leave` before the start
+/// frees a seat; a wrong code writes nothing.
+#[test]
+fn the_race_for_the_last_seat_gives_it_to_one() {
+    let s = servers();
+    let (h, md) = maildir_host(s, "");
+    let ps: Vec<Account> = (0..3).map(|_| s.account()).collect();
+    open(&h.dir, "duel", &["--game", "hexwar"]);
+    let host_addr = h.acct.address.clone();
+    for (i, p) in ps.iter().enumerate() {
+        put(
+            &md,
+            &format!("j{i}"),
+            &mail(
+                &p.address,
+                &host_addr,
+                "join duel",
+                &format!("j{i}@p"),
+                1,
+                "",
+            ),
+        );
+    }
+    h.pass_ok(&at(2));
+    let codes: Vec<String> = ps
+        .iter()
+        .map(|p| code_in(&wait_for_text(s, p, "confirm ")).unwrap())
+        .collect();
+    // A wrong code: refused, the table file unchanged.
+    let before = std::fs::read(h.dir.join("lobby/duel.json")).unwrap();
+    put(
+        &md,
+        "bad",
+        &mail(
+            &ps[0].address,
+            &host_addr,
+            "x",
+            "bad@p",
+            3,
+            "confirm 0000-0000-0000",
+        ),
+    );
+    h.pass_ok(&at(3));
+    assert_eq!(
+        before,
+        std::fs::read(h.dir.join("lobby/duel.json")).unwrap()
+    );
+    wait_for_text(s, &ps[0], "not one this host is waiting for");
+    // The first leaves again before confirming; then all three confirm.
+    put(
+        &md,
+        "l0",
+        &mail(&ps[0].address, &host_addr, "leave duel", "l0@p", 4, ""),
+    );
+    h.pass_ok(&at(4));
+    assert_eq!(
+        table_json(&h.dir, "duel")["pending"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+    put(
+        &md,
+        "j0b",
+        &mail(&ps[0].address, &host_addr, "join duel", "j0b@p", 5, ""),
+    );
+    h.pass_ok(&at(5));
+    let c0 = code_in(&wait_for_text(s, &ps[0], "confirm ")).unwrap();
+    assert_ne!(c0, codes[0], "a new join, a new code");
+    let mine = [c0, codes[1].clone(), codes[2].clone()];
+    for (i, p) in ps.iter().enumerate() {
+        put(
+            &md,
+            &format!("c{i}"),
+            &mail(
+                &p.address,
+                &host_addr,
+                "confirm",
+                &format!("c{i}@p"),
+                6,
+                &format!("confirm {}", mine[i]),
+            ),
+        );
+    }
+    let out = h.pass_ok(&at(7));
+    assert!(
+        out.contains("duel: started as game duel with 2 players"),
+        "{out}"
+    );
+    let t = table_json(&h.dir, "duel");
+    assert_eq!(t["seats"].as_array().unwrap().len(), 2);
+    let told: usize = ps
+        .iter()
+        .filter(|p| last_with(s, p, "filled before your confirmation").is_some())
+        .count();
+    let welcomed: usize = ps
+        .iter()
+        .filter(|p| {
+            std::thread::sleep(Duration::from_millis(300));
+            last_with(s, p, "your seat and password").is_some()
+        })
+        .count();
+    assert_eq!((told, welcomed), (1, 2));
+}
+
+/// A table whose start time comes with fewer than the minimum is
+/// cancelled; its players and the moderator are told, no game is made.
+#[test]
+fn a_table_that_cannot_start_is_cancelled_and_told() {
+    let s = servers();
+    let modr = s.account();
+    let (h, md) = maildir_host(s, &format!("moderator = \"{}\"", modr.address));
+    let p = s.account();
+    open(
+        &h.dir,
+        "t3",
+        &[
+            "--game",
+            "norse-wars",
+            "--seats",
+            "3-4",
+            "--starts-when",
+            &at(60),
+        ],
+    );
+    let host_addr = h.acct.address.clone();
+    put(
+        &md,
+        "j",
+        &mail(&p.address, &host_addr, "join t3 Pat", "j@p", 1, ""),
+    );
+    h.pass_ok(&at(2));
+    let c = code_in(&wait_for_text(s, &p, "confirm ")).unwrap();
+    put(
+        &md,
+        "c",
+        &mail(
+            &p.address,
+            &host_addr,
+            "confirm",
+            "c@p",
+            3,
+            &format!("confirm {c}"),
+        ),
+    );
+    h.pass_ok(&at(4));
+    assert_eq!(table_json(&h.dir, "t3")["status"], "open");
+    let out = h.pass_ok(&at(61));
+    assert!(out.contains("t3: cancelled"), "{out}");
+    assert!(!h.dir.join("t3").exists());
+    wait_for_text(s, &p, "cannot start");
+    wait_for_text(s, &modr, "cannot start");
+    assert_eq!(table_json(&h.dir, "t3")["status"], "cancelled");
+}
+
+/// kill -9 of the host at random instants while full tables start: the
+/// next pass completes each start; each table's game is made once, its
+/// seats are the table's, each welcome mail is delivered once.
+#[test]
+fn kill_9_during_a_start_makes_each_game_once() {
+    let s = servers();
+    let (h, _md) = maildir_host(s, "");
+    let ps: Vec<Account> = (0..2).map(|_| s.account()).collect();
+    let runs = crate::common::count("HERALD_LOBBY_KILL_RUNS", 8);
+    let mut rng = herald::rng::from_u64(32);
+    for r in 0..runs {
+        let name = format!("k{r}");
+        open(&h.dir, &name, &["--game", "hexwar"]);
+        // The table full, as two confirmations leave it.
+        let p = h.dir.join("lobby").join(format!("{name}.json"));
+        let mut t: serde_json::Value = serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap();
+        t["seats"] = serde_json::json!(ps
+            .iter()
+            .enumerate()
+            .map(|(i, a)| serde_json::json!({"address": a.address, "name": format!("P{i}"), "public": false, "at": at(1)}))
+            .collect::<Vec<_>>());
+        std::fs::write(&p, serde_json::to_vec(&t).unwrap()).unwrap();
+        let mut c = spawn_host(&h.dir, &at(2), &[]);
+        let ms = herald::rng::below(&mut rng, 1500) as u64;
+        std::thread::sleep(Duration::from_millis(ms));
+        let _ = c.kill();
+        let _ = c.wait();
+        let out = h.pass_ok(&at(3));
+        let t = table_json(&h.dir, &name);
+        assert_eq!(
+            t["status"], "started",
+            "run {r} (killed after {ms} ms): {out}"
+        );
+        let folder = h.dir.join(&name);
+        let (code, o, e) = herald(&["verify", &d(&folder)]);
+        assert_eq!(code, 0, "{o}{e}");
+        let (_, g) = herald::pipeline::open(&folder).unwrap();
+        let mut emails: Vec<String> = g
+            .head()
+            .players
+            .iter()
+            .map(|p| p.email.clone().unwrap())
+            .collect();
+        emails.sort();
+        let mut want: Vec<String> = ps.iter().map(|a| a.address.clone()).collect();
+        want.sort();
+        assert_eq!(emails, want);
+        // No other game folder or building folder left.
+        let extra: Vec<String> = std::fs::read_dir(&h.dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with(".herald-new-"))
+            .collect();
+        assert!(extra.is_empty(), "{extra:?}");
+    }
+    // Every welcome mail delivered once: one per player per table.
+    for a in &ps {
+        let got = settled(s, a, runs * 2);
+        let welcome = s
+            .mails(a)
+            .iter()
+            .filter(|m| text(m).contains("your seat and password"))
+            .count();
+        assert_eq!(welcome, runs, "{}", a.address);
+        assert!(got.values().all(|&n| n == 1), "{got:?}");
+    }
+    let _ = delivered;
+}
