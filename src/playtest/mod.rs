@@ -24,6 +24,8 @@ pub struct Job {
     pub game: String,
     /// The ruleset file a variant run was given (`--rules`), for the record.
     pub rules: Option<String>,
+    /// sha256 of the ruleset text played (the built-in one or the variant's).
+    pub ruleset_sha256: String,
     /// The game's number in the run, from 0.
     pub index: u64,
     /// The run's seed.
@@ -44,6 +46,14 @@ pub struct Record {
     /// A variant ruleset's file (`--rules`); absent for the built-in one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<String>,
+    /// sha256 of the ruleset text the game was played with (the built-in
+    /// one, or the variant's): `summarize` tells a file played under rules
+    /// that have changed since. Absent in files written before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ruleset_sha256: Option<String>,
+    /// The herald version that played the game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub herald: Option<String>,
     pub options: BTreeMap<String, String>,
     /// The run's seed and this game's number: `herald playtest` with the
     /// same seed plays it again.
@@ -109,16 +119,21 @@ impl Run {
 
 /// Play `run` (its shard) on `jobs` threads; the records in game order.
 pub fn run(entry: &Entry, run: &Run) -> Result<Vec<Record>, String> {
-    let rules = match &run.rules {
-        Some((name, text)) => entry.load(text).map_err(|e| format!("{name}: {e}"))?,
-        None => entry.load(entry.ruleset)?,
+    let (rules, text) = match &run.rules {
+        Some((name, text)) => (
+            entry.load(text).map_err(|e| format!("{name}: {e}"))?,
+            text.as_str(),
+        ),
+        None => (entry.load(entry.ruleset)?, entry.ruleset),
     };
+    let ruleset_sha256 = crate::chain::canon::sha256_hex(text.as_bytes());
     let jobs: Vec<Job> = run
         .indices()
         .into_iter()
         .map(|index| Job {
             game: run.game.clone(),
             rules: run.rules.as_ref().map(|r| r.0.clone()),
+            ruleset_sha256: ruleset_sha256.clone(),
             index,
             seed: run.seed.clone(),
             options: run.options.clone(),
@@ -279,6 +294,8 @@ pub fn play<G: BotSupport>(rules: &G::Ruleset, job: &Job) -> Result<Record, Stri
     Ok(Record {
         game: job.game.clone(),
         rules: job.rules.clone(),
+        ruleset_sha256: Some(job.ruleset_sha256.clone()),
+        herald: Some(env!("CARGO_PKG_VERSION").to_string()),
         options: job.options.clone(),
         seed: job.seed.clone(),
         index: job.index,

@@ -144,3 +144,227 @@ pub fn elo(n: usize, pairs: &[Pair]) -> Vec<f64> {
     }
     gamma.iter().map(|g| 400.0 * g.max(1e-12).log10()).collect()
 }
+
+/// ln Γ(x) for x > 0 (Lanczos, g = 7, nine terms: about 15 digits).
+pub fn ln_gamma(x: f64) -> f64 {
+    const G: f64 = 7.0;
+    const C: [f64; 9] = [
+        0.999_999_999_999_809_9,
+        676.520_368_121_885_1,
+        -1_259.139_216_722_402_8,
+        771.323_428_777_653_1,
+        -176.615_029_162_140_6,
+        12.507_343_278_686_905,
+        -0.138_571_095_265_720_12,
+        9.984_369_578_019_572e-6,
+        1.505_632_735_149_311_6e-7,
+    ];
+    if x < 0.5 {
+        // Reflection: Γ(x) Γ(1 − x) = π / sin(πx).
+        let pi = std::f64::consts::PI;
+        return (pi / (pi * x).sin()).ln() - ln_gamma(1.0 - x);
+    }
+    let x = x - 1.0;
+    let mut a = C[0];
+    let t = x + G + 0.5;
+    for (i, c) in C.iter().enumerate().skip(1) {
+        a += c / (x + i as f64);
+    }
+    0.5 * (2.0 * std::f64::consts::PI).ln() + (x + 0.5) * t.ln() - t + a.ln()
+}
+
+/// The upper regularised incomplete gamma function Q(a, x) = Γ(a, x)/Γ(a):
+/// the series below a + 1, the continued fraction (modified Lentz) above.
+pub fn gamma_q(a: f64, x: f64) -> f64 {
+    if x <= 0.0 {
+        return 1.0;
+    }
+    let ln_front = a * x.ln() - x - ln_gamma(a);
+    if x < a + 1.0 {
+        let (mut term, mut sum, mut ap) = (1.0 / a, 1.0 / a, a);
+        for _ in 0..10_000 {
+            ap += 1.0;
+            term *= x / ap;
+            sum += term;
+            if term.abs() < sum.abs() * 1e-16 {
+                break;
+            }
+        }
+        (1.0 - sum * ln_front.exp()).clamp(0.0, 1.0)
+    } else {
+        let tiny = 1e-300;
+        let mut b = x + 1.0 - a;
+        let mut c = 1.0 / tiny;
+        let mut d = 1.0 / b;
+        let mut h = d;
+        for i in 1..10_000 {
+            let an = -(i as f64) * (i as f64 - a);
+            b += 2.0;
+            d = an * d + b;
+            if d.abs() < tiny {
+                d = tiny;
+            }
+            c = b + an / c;
+            if c.abs() < tiny {
+                c = tiny;
+            }
+            d = 1.0 / d;
+            let del = d * c;
+            h *= del;
+            if (del - 1.0).abs() < 1e-16 {
+                break;
+            }
+        }
+        (ln_front.exp() * h).clamp(0.0, 1.0)
+    }
+}
+
+/// The chance that a χ² variable with `df` degrees of freedom is at least
+/// `x`.
+pub fn chi_square_p(x: f64, df: u64) -> f64 {
+    gamma_q(df as f64 / 2.0, x / 2.0)
+}
+
+/// Pearson's χ² goodness of fit of `counts` against equal shares: the
+/// statistic, its degrees of freedom and p-value. `None` with fewer than
+/// two cells or no count.
+pub fn chi_square_equal(counts: &[u64]) -> Option<(f64, u64, f64)> {
+    let total: u64 = counts.iter().sum();
+    if counts.len() < 2 || total == 0 {
+        return None;
+    }
+    let expected = total as f64 / counts.len() as f64;
+    let x: f64 = counts
+        .iter()
+        .map(|&c| (c as f64 - expected).powi(2) / expected)
+        .sum();
+    let df = counts.len() as u64 - 1;
+    Some((x, df, chi_square_p(x, df)))
+}
+
+/// The exact two-sided binomial test of `hits` in `of` trials against the
+/// chance `p`: the probability, under p, of an outcome no likelier than
+/// the one seen (the usual definition, as R's `binom.test`).
+pub fn binomial_p(hits: u64, of: u64, p: f64) -> f64 {
+    if of == 0 {
+        return 1.0;
+    }
+    let ln_pmf = |k: u64| {
+        let (k, n) = (k as f64, of as f64);
+        ln_gamma(n + 1.0) - ln_gamma(k + 1.0) - ln_gamma(n - k + 1.0)
+            + k * p.ln()
+            + (n - k) * (1.0 - p).ln()
+    };
+    let seen = ln_pmf(hits);
+    // A relative tolerance, as binom.test's, so that outcomes exactly as
+    // likely as the one seen count despite rounding.
+    let limit = seen + (1.0 + 1e-7f64).ln();
+    let p: f64 = (0..=of)
+        .map(ln_pmf)
+        .filter(|&l| l <= limit)
+        .map(f64::exp)
+        .sum();
+    p.min(1.0)
+}
+
+/// What an interval says about a seat's share against the fair one.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// The whole interval is above the fair share.
+    Favoured,
+    /// The whole interval is below it.
+    Disfavoured,
+    /// The interval lies within the fair share ± the margin.
+    Balanced,
+    /// The interval holds the fair share but reaches past the margin:
+    /// more games are needed to say.
+    Undecided,
+}
+
+/// Points (of 100) around the fair share within which a seat is called
+/// balanced: its whole 95% interval must lie inside.
+pub const BALANCE_MARGIN: f64 = 0.05;
+
+/// The verdict on a share `r` against `fair`, given the exact binomial
+/// test's `p` of the same counts: a side is named only when the Wilson
+/// interval excludes the fair share *and* the test rejects it at 5% (the
+/// two can disagree on small samples: 4 of 4 has an interval above a half
+/// but p = 0.125).
+pub fn verdict(r: &Rate, fair: f64, p: f64) -> Verdict {
+    if r.low > fair && p < 0.05 {
+        Verdict::Favoured
+    } else if r.high < fair && p < 0.05 {
+        Verdict::Disfavoured
+    } else if r.low >= fair - BALANCE_MARGIN && r.high <= fair + BALANCE_MARGIN {
+        Verdict::Balanced
+    } else {
+        Verdict::Undecided
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64, tol: f64) -> bool {
+        (a - b).abs() <= tol
+    }
+
+    #[test]
+    fn gamma_and_chi_square_match_the_tables() {
+        // ln Γ(n) = ln (n − 1)!; Γ(½) = √π.
+        assert!(close(ln_gamma(10.0), (362_880f64).ln(), 1e-10));
+        assert!(close(
+            ln_gamma(0.5),
+            std::f64::consts::PI.sqrt().ln(),
+            1e-10
+        ));
+        // The χ² table's 5% and 1% points.
+        for (x, df, p) in [
+            (3.841_459, 1, 0.05),
+            (5.991_465, 2, 0.05),
+            (11.070_498, 5, 0.05),
+            (6.634_897, 1, 0.01),
+            (15.086_27, 5, 0.01),
+            (0.0, 3, 1.0),
+        ] {
+            let got = chi_square_p(x, df);
+            assert!(close(got, p, 1e-6), "χ²({df}) ≥ {x}: {got}, not {p}");
+        }
+        // Far in the tail, and a statistic of 40 with 1 df.
+        assert!(chi_square_p(40.0, 1) < 1e-9);
+        assert_eq!(chi_square_equal(&[10]), None);
+        let (x, df, p) = chi_square_equal(&[30, 10]).unwrap();
+        assert!(close(x, 10.0, 1e-12) && df == 1 && close(p, 0.001_565, 1e-5));
+    }
+
+    #[test]
+    fn binomial_test_matches_r() {
+        // binom.test(7, 20) → p = 0.2632; binom.test(29, 40) → 0.006427;
+        // binom.test(3, 10) → 0.3438; binom.test(10, 20) → 1.
+        for (k, n, p) in [
+            (7, 20, 0.263_2),
+            (29, 40, 0.006_427),
+            (3, 10, 0.343_8),
+            (10, 20, 1.0),
+        ] {
+            let got = binomial_p(k, n, 0.5);
+            assert!(close(got, p, 5e-4), "{k} of {n}: {got}, not {p}");
+        }
+        // Against a third: binom.test(20, 30, 1/3) → 0.000277.
+        assert!(close(binomial_p(20, 30, 1.0 / 3.0), 0.000_277, 2e-6));
+    }
+
+    #[test]
+    fn verdicts_read_the_interval() {
+        let v = |k, n| verdict(&wilson(k, n), 0.5, binomial_p(k, n, 0.5));
+        assert_eq!(v(620, 1000), Verdict::Favoured);
+        assert_eq!(v(380, 1000), Verdict::Disfavoured);
+        assert_eq!(v(505, 1000), Verdict::Balanced);
+        assert_eq!(v(22, 40), Verdict::Undecided);
+        // The interval of 4 of 4 is above a half, the exact test is not.
+        assert!(wilson(4, 4).low > 0.5);
+        assert_eq!(v(4, 4), Verdict::Undecided);
+    }
+}

@@ -1,7 +1,10 @@
 //! `herald playtest summarize`: tables from result lines, as text, JSON and
 //! an SVG plot of win rate by seat with intervals.
 
-use super::stats::{elo, spread, wilson, Pair, Rate, Spread};
+use super::stats::{
+    binomial_p, chi_square_equal, elo, spread, verdict, wilson, Pair, Rate, Spread, Verdict,
+    BALANCE_MARGIN,
+};
 use super::Record;
 use crate::board::svg::{esc, num, seat_colour, Svg, INK};
 use serde::Serialize;
@@ -35,6 +38,49 @@ pub struct Table {
     /// How the games ended: the result's reason (the text after the
     /// winner, numbers as `#`), most frequent first.
     pub endings: Vec<(String, u64)>,
+    /// Whether the games were played under today's rules.
+    pub rules_check: RulesCheck,
+    /// The seats' shares of the games with one winner against the fair
+    /// share, tested; `None` when no game had one winner.
+    pub balance: Option<Balance>,
+}
+
+/// What the records say of the ruleset they were played with, against the
+/// built-in one of today.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[serde(tag = "state", rename_all = "lowercase")]
+pub enum RulesCheck {
+    /// Every game was played with today's built-in ruleset.
+    Current { sha256: String },
+    /// Some games were played with another ruleset text than today's:
+    /// the figures may not describe the rules any more.
+    Stale {
+        games: u64,
+        played: Vec<String>,
+        today: String,
+    },
+    /// Some games do not record their ruleset (files written before
+    /// records kept it).
+    Unrecorded { games: u64 },
+    /// A variant ruleset (`--rules FILE`): its text's sha256 as played.
+    Variant { file: String, sha256: Vec<String> },
+}
+
+/// The seat-balance test of one table.
+#[derive(Debug, Clone, Serialize)]
+pub struct Balance {
+    /// Games with exactly one winner (the test's sample).
+    pub games: u64,
+    /// 1 / seats.
+    pub fair: f64,
+    /// "exact binomial test" (2 seats) or "chi-square goodness of fit".
+    pub test: String,
+    /// The chi-square statistic and its degrees of freedom (3+ seats).
+    pub chi_square: Option<(f64, u64)>,
+    pub p: f64,
+    /// Each seat's share of the sample with its verdict (its interval
+    /// and its own exact binomial test against the fair share).
+    pub seats: Vec<(Rate, Verdict)>,
 }
 
 /// The reason part of a result line: after the first `: `, without what
@@ -91,6 +137,11 @@ pub struct HeadToHead {
     pub a_wins: Rate,
     pub b_wins: u64,
     pub draws: u64,
+    /// `a`'s share of the games one of the two won, against half.
+    pub decided: Rate,
+    /// Exact binomial test of that share against half.
+    pub p: f64,
+    pub verdict: Verdict,
 }
 
 fn options_text(o: &BTreeMap<String, String>) -> String {
@@ -248,6 +299,7 @@ fn table(rs: &[&Record]) -> Table {
                     }
                 }
                 if g > 0 {
+                    let decided = wilson(aw, aw + bw);
                     head_to_head.push(HeadToHead {
                         a: a.clone(),
                         b: b.clone(),
@@ -255,6 +307,9 @@ fn table(rs: &[&Record]) -> Table {
                         a_wins: wilson(aw, g),
                         b_wins: bw,
                         draws: d,
+                        decided,
+                        p: binomial_p(aw, aw + bw, 0.5),
+                        verdict: verdict(&decided, 0.5, binomial_p(aw, aw + bw, 0.5)),
                     });
                 }
             }
@@ -322,6 +377,154 @@ fn table(rs: &[&Record]) -> Table {
         margin: spread(&margins),
         elo: bots.into_iter().zip(ratings).collect(),
         endings,
+        rules_check: rules_check(rs),
+        balance: balance(rs, n),
+    }
+}
+
+/// The ruleset the records were played with, against today's.
+fn rules_check(rs: &[&Record]) -> RulesCheck {
+    let first = rs[0];
+    let mut played: Vec<String> = rs.iter().filter_map(|r| r.ruleset_sha256.clone()).collect();
+    played.sort();
+    played.dedup();
+    if let Some(file) = &first.rules {
+        return RulesCheck::Variant {
+            file: file.clone(),
+            sha256: played,
+        };
+    }
+    let unrecorded = rs.iter().filter(|r| r.ruleset_sha256.is_none()).count() as u64;
+    let today = match crate::games::find(&first.game) {
+        Some(e) => crate::chain::canon::sha256_hex(e.ruleset.as_bytes()),
+        None => String::new(),
+    };
+    let other: Vec<String> = played.iter().filter(|h| **h != today).cloned().collect();
+    if !other.is_empty() {
+        let games = rs
+            .iter()
+            .filter(|r| r.ruleset_sha256.as_ref().is_some_and(|h| *h != today))
+            .count() as u64;
+        RulesCheck::Stale {
+            games,
+            played: other,
+            today,
+        }
+    } else if unrecorded > 0 {
+        RulesCheck::Unrecorded { games: unrecorded }
+    } else {
+        RulesCheck::Current { sha256: today }
+    }
+}
+
+/// The seats' shares of the games with one winner, tested against equal
+/// shares: exactly (binomial) for two seats, by Pearson's chi-square for
+/// three or more; and each seat's Wilson interval read against the fair
+/// share.
+fn balance(rs: &[&Record], n: usize) -> Option<Balance> {
+    let mut counts = vec![0u64; n];
+    for r in rs.iter().filter(|r| r.finished && r.winners.len() == 1) {
+        if let Some(c) = counts.get_mut(r.winners[0]) {
+            *c += 1;
+        }
+    }
+    let games: u64 = counts.iter().sum();
+    if games == 0 || n < 2 {
+        return None;
+    }
+    let fair = 1.0 / n as f64;
+    let (test, chi_square, p) = if n == 2 {
+        (
+            "exact binomial test".to_string(),
+            None,
+            binomial_p(counts[0], games, 0.5),
+        )
+    } else {
+        let (x, df, p) = chi_square_equal(&counts)?;
+        ("chi-square goodness of fit".to_string(), Some((x, df)), p)
+    };
+    let seats = counts
+        .iter()
+        .map(|&c| {
+            let r = wilson(c, games);
+            (r, verdict(&r, fair, binomial_p(c, games, fair)))
+        })
+        .collect();
+    Some(Balance {
+        games,
+        fair,
+        test,
+        chi_square,
+        p,
+        seats,
+    })
+}
+
+/// `p = 0.0064`, `p < 0.0001`.
+fn p_text(p: f64) -> String {
+    if p < 0.0001 {
+        "p < 0.0001".into()
+    } else {
+        format!("p = {p:.4}")
+    }
+}
+
+fn short(h: &str) -> &str {
+    h.get(..12).unwrap_or(h)
+}
+
+fn rules_text(c: &RulesCheck) -> String {
+    match c {
+        RulesCheck::Current { sha256 } => {
+            format!("today's built-in ruleset (sha256 {}…)", short(sha256))
+        }
+        RulesCheck::Stale {
+            games,
+            played,
+            today,
+        } => format!(
+            "STALE: {games} games were played with ruleset sha256 {} but today's is {}…: \
+             these figures may not describe today's rules; run the command that wrote the file \
+             again (docs/playtest/regenerate.sh)",
+            played
+                .iter()
+                .map(|h| format!("{}…", short(h)))
+                .collect::<Vec<_>>()
+                .join(", "),
+            short(today)
+        ),
+        RulesCheck::Unrecorded { games } => format!(
+            "not recorded in {games} games (a file written before results kept the ruleset's \
+             sha256): run the command that wrote it again to know they describe today's rules"
+        ),
+        RulesCheck::Variant { file, sha256 } => format!(
+            "variant {file} (sha256 {})",
+            sha256
+                .iter()
+                .map(|h| format!("{}…", short(h)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+fn verdict_text(v: Verdict, r: &Rate, fair: f64) -> String {
+    let pts = BALANCE_MARGIN * 100.0;
+    let fair = fair * 100.0;
+    let (low, high) = (r.low * 100.0, r.high * 100.0);
+    match v {
+        Verdict::Favoured => format!(
+            "favoured: the interval is above the fair {fair:.1}% (and its own binomial test agrees)"
+        ),
+        Verdict::Disfavoured => format!(
+            "disfavoured: the interval is below the fair {fair:.1}% (and its own binomial test agrees)"
+        ),
+        Verdict::Balanced => {
+            format!("balanced: [{low:.1}, {high:.1}] lies within {fair:.1}% ± {pts:.0} points")
+        }
+        Verdict::Undecided => format!(
+            "not shown either way: [{low:.1}, {high:.1}] holds {fair:.1}% but reaches past ± {pts:.0} points (more games would tell)"
+        ),
     }
 }
 
@@ -351,6 +554,7 @@ pub fn text(tables: &[Table]) -> String {
             t.games,
             t.unfinished
         );
+        let _ = writeln!(o, "  rules: {}", rules_text(&t.rules_check));
         let _ = writeln!(o, "  win rates with 95% Wilson intervals");
         let _ = writeln!(o, "  by seat:");
         for (s, r) in t.by_seat.iter().enumerate() {
@@ -362,6 +566,34 @@ pub fn text(tables: &[Table]) -> String {
                 r.hits,
                 r.of
             );
+        }
+        if let Some(b) = &t.balance {
+            let stat = match b.chi_square {
+                Some((x, df)) => format!("chi-square({df}) = {x:.2}, "),
+                None => String::new(),
+            };
+            let _ = writeln!(
+                o,
+                "  seat balance, over the {} games with one winner (fair share {:.1}%): {}, {stat}{}: {}",
+                b.games,
+                b.fair * 100.0,
+                b.test,
+                p_text(b.p),
+                if b.p < 0.05 {
+                    "the seats' shares differ"
+                } else {
+                    "no difference between the seats shown"
+                }
+            );
+            for (s, (r, v)) in b.seats.iter().enumerate() {
+                let _ = writeln!(
+                    o,
+                    "    seat {}  {}  {}",
+                    s + 1,
+                    r.text(),
+                    verdict_text(*v, r, b.fair)
+                );
+            }
         }
         let _ = writeln!(o, "  by bot:");
         for b in &t.by_bot {
@@ -400,6 +632,25 @@ pub fn text(tables: &[Table]) -> String {
                 h.a_wins.text(),
                 h.b_wins,
                 h.draws
+            );
+            let said = match h.verdict {
+                Verdict::Favoured => format!("{} is stronger than {}", h.a, h.b),
+                Verdict::Disfavoured => format!("{} is stronger than {}", h.b, h.a),
+                Verdict::Balanced => format!(
+                    "{} and {} are even (within ± {:.0} points)",
+                    h.a,
+                    h.b,
+                    BALANCE_MARGIN * 100.0
+                ),
+                Verdict::Undecided => format!("no difference shown between {} and {}", h.a, h.b),
+            };
+            let _ = writeln!(
+                o,
+                "    of the {} games one of them won, {} won {}: exact binomial test {}: {said}",
+                h.decided.of,
+                h.a,
+                h.decided.text(),
+                p_text(h.p),
             );
         }
         let _ = writeln!(
