@@ -490,7 +490,20 @@ impl Board {
 /// A legend entry's words without the viewer named "you" (the games say
 /// "red (you)", "Orfburg (orfburg, you)").
 fn unnamed(text: &str) -> String {
-    text.replace(" (you)", "").replace(", you)", ")")
+    let text = text.replace(" (you)", "").replace(", you)", ")");
+    // "White, you" (and not ", your pieces")
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    while let Some(i) = rest.find(", you") {
+        let after = &rest[i + 5..];
+        out.push_str(&rest[..i]);
+        if after.starts_with(|c: char| c.is_alphanumeric()) {
+            out.push_str(", you");
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The part of the map a mail picture shows: all of it where it fits at
@@ -971,5 +984,22 @@ impl super::svg::HexagonBoard {
         ));
         svg.raw(out.trim_end());
         svg.end();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_archive_names_no_one_you() {
+        assert_eq!(super::unnamed("red (you)"), "red");
+        assert_eq!(
+            super::unnamed("Orfburg (orfburg, you); lost C1"),
+            "Orfburg (orfburg); lost C1"
+        );
+        assert_eq!(super::unnamed("White, you"), "White");
+        assert_eq!(
+            super::unnamed("a force of yours, your own"),
+            "a force of yours, your own"
+        );
     }
 }
