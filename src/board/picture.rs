@@ -14,7 +14,8 @@
 //! - [`Frame::Mail`]: drawn for a phone, about [`MAIL_SIDE`] pixels on its
 //!   long side at most: the whole map where it fits at a legible scale,
 //!   otherwise the part around the player's own pieces, with a small
-//!   locator of the whole map; the legend beneath in the map's own type.
+//!   locator of the whole map; beneath it a compact legend in a small type
+//!   of its own ([`MAIL_TYPE`]), in as many columns as fit.
 //!   What lies outside the part is not drawn at all.
 //!
 //! The part shown is worked out from the player's own pieces alone (the
@@ -35,11 +36,20 @@ use std::fmt::Write as _;
 /// The mail picture's long side in pixels, at most.
 pub const MAIL_SIDE: f64 = 1080.0;
 
+/// The height of the mail picture's legend type, in the PNG's pixels: small
+/// beside the map, as a map's key is (the whole board's legend is set in
+/// the map's own type).
+pub const MAIL_TYPE: f64 = 12.0;
+
 /// Which picture of a board to draw.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Frame {
     /// The whole map with its legend (the report's SVG and page).
     Full,
+    /// The whole map with its legend as the replay site shows it, seen by
+    /// no one player (the omniscient or the public view): the legend names
+    /// nobody "you".
+    Archive,
     /// The part that matters to the player, sized for a phone (the mail's
     /// PNG).
     Mail,
@@ -212,7 +222,7 @@ impl Board {
             .unwrap_or(map)
             .within(map);
         let window = match frame {
-            Frame::Full => map,
+            Frame::Full | Frame::Archive => map,
             Frame::Mail => mail_window(map, focus, &points, look.mail_scale, hex),
         };
         Board {
@@ -355,6 +365,17 @@ impl Board {
             arrows,
         } = self;
         let cropped = frame == Frame::Mail && window != map;
+        let entries: Vec<Entry> = if frame == Frame::Archive {
+            entries
+                .into_iter()
+                .map(|e| Entry {
+                    text: unnamed(&e.text),
+                    ..e
+                })
+                .collect()
+        } else {
+            entries
+        };
         // only the entries for symbols drawn, each naming those it
         // explains; each symbol once
         let mut explained = BTreeSet::new();
@@ -367,22 +388,40 @@ impl Board {
                 (!e.keys.is_empty()).then_some(e)
             })
             .collect();
-        let font = look.type_size;
-        let locator = cropped.then(|| {
-            let w = (window.w * 0.3).min(font * 16.0);
-            (w, w * map.h / map.w)
-        });
-        let key = Layout::new(window.w, font, &entries, locator, caption);
+        let locator = |font: f64| {
+            cropped.then(|| {
+                let w = (window.w * 0.3).min(font * 16.0);
+                (w, w * map.h / map.w)
+            })
+        };
+        let (key, png_width) = match frame {
+            Frame::Full | Frame::Archive => {
+                let font = look.type_size;
+                let key = Layout::new(window.w, font, &entries, locator(font), caption, 26);
+                (key, look.full_png_width as f64)
+            }
+            Frame::Mail => {
+                // the legend in a small type of its own, about MAIL_TYPE
+                // pixels high in the PNG, in as many columns as fit: the
+                // picture's scale follows from the map and that legend
+                let mut scale = (MAIL_SIDE / window.w.max(window.h)).min(look.mail_max_scale);
+                let mut key = None;
+                for _ in 0..3 {
+                    let font = MAIL_TYPE / scale;
+                    let k = Layout::new(window.w, font, &entries, locator(font), caption, 18);
+                    scale =
+                        (MAIL_SIDE / window.w.max(window.h + k.height)).min(look.mail_max_scale);
+                    key = Some(k);
+                }
+                let key = key.expect("laid out");
+                (key, (window.w * scale).round())
+            }
+        };
+        let font = key.font;
+        let locator = locator(font);
         let legend_y = window.y + window.h;
         let height = window.h + key.height;
         let mut out = String::with_capacity(body.len() + 8 * 1024);
-        let png_width = match frame {
-            Frame::Full => look.full_png_width as f64,
-            Frame::Mail => {
-                let scale = (MAIL_SIDE / window.w.max(height)).min(look.mail_max_scale);
-                (window.w * scale).round()
-            }
-        };
         let _ = write!(
             out,
             r#"<svg xmlns="http://www.w3.org/2000/svg" class="herald-board" data-png-width="{pw}" width="{w}" height="{h}" viewBox="{x} {y} {w} {h}" font-family="DejaVu Sans Mono, monospace" font-weight="bold" data-map="{m}" data-legend="{l}" data-focus="{f}">"#,
@@ -448,6 +487,25 @@ impl Board {
     }
 }
 
+/// A legend entry's words without the viewer named "you" (the games say
+/// "red (you)", "Orfburg (orfburg, you)").
+fn unnamed(text: &str) -> String {
+    let text = text.replace(" (you)", "").replace(", you)", ")");
+    // "White, you" (and not ", your pieces")
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    while let Some(i) = rest.find(", you") {
+        let after = &rest[i + 5..];
+        out.push_str(&rest[..i]);
+        if after.starts_with(|c: char| c.is_alphanumeric()) {
+            out.push_str(", you");
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    out
+}
+
 /// The part of the map a mail picture shows: all of it where it fits at
 /// the legible scale; otherwise as much as fits there, placed to hold the
 /// most of the player's own pieces (`points`), nearest the middle of
@@ -471,7 +529,15 @@ fn mail_window(map: Rect, focus: Rect, points: &[Point], scale: f64, hex: f64) -
     for i in 0..=steps(map.w, w) {
         for j in 0..=steps(map.h, h) {
             let r = Rect::new(i as f64 * hex, j as f64 * hex, w, h).within(map);
-            let held = points.iter().filter(|p| r.contains(**p)).count();
+            // a piece counts as shown when the whole of it is, not only
+            // its centre: a counter cut by the picture's edge is not
+            let inner = Rect::new(
+                r.x + hex * 0.6,
+                r.y + hex * 0.6,
+                r.w - hex * 1.2,
+                r.h - hex * 1.2,
+            );
+            let held = points.iter().filter(|p| inner.contains(**p)).count();
             let c = (r.x + w / 2.0, r.y + h / 2.0);
             let off = (c.0 - mid.0).powi(2) + (c.1 - mid.1).powi(2);
             let better = match &best {
@@ -579,13 +645,14 @@ impl Layout {
         entries: &[Entry],
         locator: Option<(f64, f64)>,
         caption: &str,
+        min_chars: usize,
     ) -> Layout {
         let pad = font * 0.5;
         let swatch = font * 2.2;
         let left = locator.map(|(w, _)| w + 2.0 * pad).unwrap_or(0.0);
         let avail = width - 2.0 * pad - left;
-        // a column holds a sample and about 26 characters
-        let min_col = swatch + 2.0 * pad + 26.0 * ADVANCE * font;
+        // a column holds a sample and about `min_chars` characters
+        let min_col = swatch + 2.0 * pad + min_chars as f64 * ADVANCE * font;
         let cols = ((avail / min_col).floor() as usize).clamp(1, 4);
         let col_w = avail / cols as f64;
         let chars = (((col_w - swatch - 2.0 * pad) / (ADVANCE * font)).floor() as usize).max(8);
@@ -917,5 +984,22 @@ impl super::svg::HexagonBoard {
         ));
         svg.raw(out.trim_end());
         svg.end();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_archive_names_no_one_you() {
+        assert_eq!(super::unnamed("red (you)"), "red");
+        assert_eq!(
+            super::unnamed("Orfburg (orfburg, you); lost C1"),
+            "Orfburg (orfburg); lost C1"
+        );
+        assert_eq!(super::unnamed("White, you"), "White");
+        assert_eq!(
+            super::unnamed("a force of yours, your own"),
+            "a force of yours, your own"
+        );
     }
 }

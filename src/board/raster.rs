@@ -55,15 +55,38 @@ pub fn rasterise(svg: &str, px: u32) -> Result<Pixmap, String> {
     Ok(pixmap)
 }
 
-/// The picture's pixels as RGB (it is opaque: it starts with a paper
-/// rectangle, so premultiplied equals straight colour).
-fn rgb_pixels(pixmap: &Pixmap) -> Vec<[u8; 3]> {
+/// A hasher for colour keys (`0xRRGGBB`): one multiplication, its high
+/// bits folded into the low ones the table indexes by. The maps it serves
+/// are never read in their own order (`histogram` sorts what it counts).
+#[derive(Default)]
+struct ColourHash(u64);
+
+impl std::hash::Hasher for ColourHash {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.write_u32(*b as u32);
+        }
+    }
+    fn write_u32(&mut self, n: u32) {
+        let h = (self.0 ^ n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = h ^ (h >> 29);
+    }
+}
+
+type ColourMap<V> = HashMap<u32, V, std::hash::BuildHasherDefault<ColourHash>>;
+
+/// The picture's pixels as colour keys `0xRRGGBB` (it is opaque: it starts
+/// with a paper rectangle, so premultiplied equals straight colour).
+fn keys(pixmap: &Pixmap) -> Vec<u32> {
     pixmap
         .pixels()
         .iter()
         .map(|p| {
             let c = p.demultiply();
-            [c.red(), c.green(), c.blue()]
+            (c.red() as u32) << 16 | (c.green() as u32) << 8 | c.blue() as u32
         })
         .collect()
 }
@@ -72,10 +95,14 @@ fn key(c: [u8; 3]) -> u32 {
     (c[0] as u32) << 16 | (c[1] as u32) << 8 | c[2] as u32
 }
 
+fn rgb(k: u32) -> [u8; 3] {
+    [(k >> 16) as u8, (k >> 8) as u8, k as u8]
+}
+
 /// Every colour with its number of pixels, most common first (ties by
 /// colour, so the order is fixed).
-fn histogram(px: &[[u8; 3]]) -> Vec<([u8; 3], u32)> {
-    let mut counts: HashMap<u32, u32> = HashMap::new();
+fn histogram(px: &[u32]) -> Vec<([u8; 3], u32)> {
+    let mut counts: ColourMap<u32> = ColourMap::default();
     let mut i = 0;
     while i < px.len() {
         // runs of one colour are most of a board
@@ -83,14 +110,11 @@ fn histogram(px: &[[u8; 3]]) -> Vec<([u8; 3], u32)> {
         while j < px.len() && px[j] == px[i] {
             j += 1;
         }
-        *counts.entry(key(px[i])).or_insert(0) += (j - i) as u32;
+        *counts.entry(px[i]).or_insert(0) += (j - i) as u32;
         i = j;
     }
-    let mut v: Vec<([u8; 3], u32)> = counts
-        .into_iter()
-        .map(|(k, n)| ([(k >> 16) as u8, (k >> 8) as u8, k as u8], n))
-        .collect();
-    v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let mut v: Vec<([u8; 3], u32)> = counts.into_iter().map(|(k, n)| (rgb(k), n)).collect();
+    v.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     v
 }
 
@@ -101,12 +125,12 @@ fn distance(a: [u8; 3], b: [u8; 3]) -> u32 {
 }
 
 /// A palette of at most 256 colours for these pixels.
-fn palette(px: &[[u8; 3]], hist: &[([u8; 3], u32)]) -> Vec<[u8; 3]> {
+fn palette(pixels: usize, hist: &[([u8; 3], u32)]) -> Vec<[u8; 3]> {
     if hist.len() <= 256 {
         return hist.iter().map(|(c, _)| *c).collect();
     }
     // the colours that cover a noticeable part of the picture, exactly
-    let floor = (px.len() as u32 / 2000).max(8);
+    let floor = (pixels as u32 / 2000).max(8);
     let mut pal: Vec<[u8; 3]> = hist
         .iter()
         .take_while(|(_, n)| *n >= floor)
@@ -145,11 +169,12 @@ fn palette(px: &[[u8; 3]], hist: &[([u8; 3], u32)]) -> Vec<[u8; 3]> {
 
 /// The picture as a palette PNG.
 pub fn encode(pixmap: &Pixmap) -> Result<Vec<u8>, png::EncodingError> {
-    let px = rgb_pixels(pixmap);
+    let px = keys(pixmap);
     let hist = histogram(&px);
-    let pal = palette(&px, &hist);
+    let pal = palette(px.len(), &hist);
     // each distinct colour's nearest palette entry, once
-    let mut index: HashMap<u32, u8> = HashMap::with_capacity(hist.len());
+    let mut index: ColourMap<u8> = ColourMap::default();
+    index.reserve(hist.len());
     for (c, _) in &hist {
         let best = pal
             .iter()
@@ -163,17 +188,24 @@ pub fn encode(pixmap: &Pixmap) -> Result<Vec<u8>, png::EncodingError> {
     let (w, h) = (pixmap.width() as usize, pixmap.height() as usize);
     let row = if depth == 4 { w.div_ceil(2) } else { w };
     let mut data = vec![0u8; row * h];
+    // runs of one colour: one look-up a run
     let mut last = (u32::MAX, 0u8);
-    for (i, c) in px.iter().enumerate() {
-        let k = key(*c);
+    let mut look = |k: u32| {
         if k != last.0 {
             last = (k, index[&k]);
         }
-        let (y, x) = (i / w, i % w);
-        if depth == 4 {
-            data[y * row + x / 2] |= if x % 2 == 0 { last.1 << 4 } else { last.1 };
-        } else {
-            data[y * row + x] = last.1;
+        last.1
+    };
+    if depth == 8 {
+        for (d, k) in data.iter_mut().zip(&px) {
+            *d = look(*k);
+        }
+    } else {
+        for (out, line) in data.chunks_exact_mut(row).zip(px.chunks_exact(w)) {
+            for (x, k) in line.iter().enumerate() {
+                let i = look(*k);
+                out[x / 2] |= if x % 2 == 0 { i << 4 } else { i };
+            }
         }
     }
     let mut out = Vec::new();

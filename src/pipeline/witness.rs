@@ -299,6 +299,19 @@ fn compare(
                 Some(format!(
                     "the report in the page was changed after it was sent: {d}"
                 ))
+            } else if crate::report::pack::is_packed(page) {
+                // a report mail's page: the page it holds, and the short
+                // page around it made again from that
+                match crate::report::pack::unpack(page) {
+                    Err(why) => Some(format!("the page is not the one the archive makes: {why}")),
+                    Ok((inner, same)) => lines_differ(&inner, &rendered.html)
+                        .map(|d| format!("the page is not the one the archive makes: {d}"))
+                        .or_else(|| {
+                            (!same).then(|| {
+                                "the page is not the one the archive makes: the page around its packed board was changed".to_string()
+                            })
+                        }),
+                }
             } else {
                 lines_differ(page, &rendered.html)
                     .map(|d| format!("the page is not the one the archive makes: {d}"))

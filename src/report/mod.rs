@@ -4,6 +4,7 @@
 //! game file, the view, the board — and knows nothing of game files.
 
 pub mod compose;
+pub mod pack;
 
 use crate::error::{Error, Result};
 use minijinja::{context, Environment};

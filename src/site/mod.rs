@@ -192,7 +192,15 @@ fn frame(
     };
     let (board, told) = match &seen {
         Some(v) => (
-            Some(rules.svg_board(v, crate::board::picture::Frame::Full)),
+            Some(rules.svg_board(
+                v,
+                match who {
+                    // a player's own view names them "you"; the others
+                    // are seen by no one player
+                    Who::Player(_) => crate::board::picture::Frame::Full,
+                    _ => crate::board::picture::Frame::Archive,
+                },
+            )),
             event_texts(&rules.view_json(v)),
         ),
         None => (None, Vec::new()),

@@ -73,6 +73,7 @@ function replay() {
     var b = el('board');
     if (f.board !== null) {
       b.innerHTML = board(f.board);
+      zoomTo(zoom);
     } else {
       b.innerHTML = '';
       var p = document.createElement('p');
@@ -119,6 +120,34 @@ function replay() {
     if (!keepHash && history.replaceState) history.replaceState(null, '', '#' + anchor(f));
   }
 
+  // Zoom: the board drawn wider than the screen, scrolled within its box
+  // (a large map, War of the Dukes', reads on a phone); the same zoom for
+  // every phase. A map far wider than the screen opens zoomed in.
+  var zoom = 0;
+  function zoomTo(z) {
+    var b = el('board'), svg = b.querySelector('svg');
+    if (!svg) return;
+    if (!z) {
+      var vb = svg.viewBox && svg.viewBox.baseVal, w = b.clientWidth || 1;
+      // about two thirds of a unit a pixel at the least
+      z = vb && vb.width ? Math.min(4, Math.max(1, (vb.width * 0.65) / w)) : 1;
+      z = Math.round(z * 4) / 4;
+    }
+    zoom = Math.max(1, Math.min(8, z));
+    svg.style.width = (zoom * 100) + '%';
+    svg.style.maxWidth = 'none';
+    b.className = zoom > 1 ? 'board zoomed' : 'board';
+    el('zoom-level').textContent = Math.round(zoom * 100) + '%';
+  }
+  function zoomBy(k) {
+    var b = el('board'), cx = (b.scrollLeft + b.clientWidth / 2) / (b.scrollWidth || 1), cy = (b.scrollTop + b.clientHeight / 2) / (b.scrollHeight || 1);
+    zoomTo(zoom * k);
+    b.scrollLeft = cx * b.scrollWidth - b.clientWidth / 2;
+    b.scrollTop = cy * b.scrollHeight - b.clientHeight / 2;
+  }
+  el('zoom-in').onclick = function () { zoomBy(1.5); };
+  el('zoom-out').onclick = function () { zoomBy(1 / 1.5); };
+  el('zoom-fit').onclick = function () { zoomTo(1); };
   el('first').onclick = function () { show(0); };
   el('prev').onclick = function () { show(at - 1); };
   el('next').onclick = function () { show(at + 1); };

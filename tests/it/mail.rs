@@ -642,9 +642,17 @@ fn the_inbox_takes_good_mail_refuses_bad_and_skips_what_it_read() {
         mail_parser::MimeHeaders::attachment_name(att[1]),
         Some("report.html")
     );
-    let page = String::from_utf8_lossy(att[1].contents()).into_owned();
+    // packed: unpacked by its own script, it is the report page itself
+    let packed = String::from_utf8_lossy(att[1].contents()).into_owned();
+    let (page, same) = ::herald::report::pack::unpack(&packed).unwrap();
+    assert!(same);
+    assert_eq!(
+        page,
+        String::from_utf8_lossy(&read(&turn.join("red.html"))).into_owned()
+    );
     let svg = String::from_utf8_lossy(&read(&turn.join("red.svg"))).into_owned();
     assert_eq!(page.matches(svg.trim_end()).count(), 1);
+    assert!(!packed.contains("<svg"), "the board travels packed, once");
     let view: Value = serde_json::from_slice(att[0].contents()).unwrap();
     assert_eq!(
         view,

@@ -125,9 +125,12 @@ fn terrain_fill(t: Terrain) -> (&'static str, &'static str) {
 
 const LOOK: Look = Look {
     type_size: SIZE * 0.5,
-    // counters' numbers about 12 pixels high at the least
+    // the part of the map a mail shows: what fits at 1.5 (counters'
+    // numbers about 12 pixels high when the picture is zoomed to 1.4 times)
     mail_scale: 1.5,
-    mail_max_scale: 2.5,
+    // drawn at 1.1 pixels a unit (the part 792 pixels wide): a report
+    // mail with its PNG stays under 300 KB (docs/performance.md)
+    mail_max_scale: 1.1,
     full_png_width: PNG_WIDTH,
 };
 
