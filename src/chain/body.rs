@@ -111,6 +111,60 @@ pub struct PressEntry {
     pub at: String,
 }
 
+/// A seat changed hands (format 3): a replacement took it over. The new
+/// holder's address is not in the entry: only `holder_sha256`, sha256 of
+/// `herald/seat`, `salt` and the address in lowercase, one a line
+/// (`canon::sha256_lines`), which the head's address for the player must
+/// match; the new password only as its hash, as in `passwd`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct SeatChange {
+    pub player: String,
+    /// The new holder's display name (the player's `name` from now on).
+    pub name: String,
+    /// Why the seat was freed: `dropped` (the game's drop rule) or
+    /// `replaced` (the moderator, `herald host replace`).
+    pub why: String,
+    /// The turn from which the new holder plays the seat.
+    pub turn: u32,
+    /// 32 hex digits.
+    pub salt: String,
+    pub holder_sha256: String,
+    /// The new password's hash (Argon2id PHC string).
+    pub password: String,
+    pub at: String,
+}
+
+impl SeatChange {
+    /// sha256 of `herald/seat`, the salt and the address in lowercase, one
+    /// a line: what the entry keeps of the new holder's address.
+    pub fn holder(salt: &str, address: &str) -> String {
+        crate::chain::canon::sha256_lines(&[
+            b"herald/seat",
+            salt.as_bytes(),
+            address.to_ascii_lowercase().as_bytes(),
+        ])
+    }
+}
+
+/// A player's absence (format 3): `vacation … until` granted, or ended
+/// early by `back`. The reason a player gave is never recorded.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Vacation {
+    pub player: String,
+    /// The end of the absence (RFC 3339); for `back`, when they came back.
+    pub until: String,
+    /// Whole days charged to the player's allowance; for `back`, the whole
+    /// days given back.
+    pub days: u32,
+    /// Set on the entry of a `back`.
+    pub back: bool,
+    /// The turn the game waited for.
+    pub turn: u32,
+    pub at: String,
+}
+
 /// What `herald convert` could carry over, and what it could not prove.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
@@ -219,6 +273,10 @@ pub enum Body {
     Reveal(Reveal),
     /// A press message relayed (format 3).
     Press(PressEntry),
+    /// A seat changed hands (format 3).
+    Seat(SeatChange),
+    /// A player's vacation (format 3).
+    Vacation(Vacation),
 }
 
 impl Body {
@@ -230,6 +288,8 @@ impl Body {
             Body::Deadline(_) => "deadline",
             Body::Reveal(_) => "reveal",
             Body::Press(_) => "press",
+            Body::Seat(_) => "seat",
+            Body::Vacation(_) => "vacation",
         }
     }
 }

@@ -348,6 +348,10 @@ fn derive_from(r: &Record, g: &Genesis) -> Result<Head, Vec<String>> {
     h.seed = None;
     h.missed = Missed::none_yet(&g.players);
     let mut turn = 0u32;
+    // The last change of hands of each seat: the head's address for the
+    // player must be the one whose salted hash it keeps.
+    let mut holders: std::collections::BTreeMap<String, (usize, String, String)> =
+        Default::default();
     for (i, e) in r.entries.iter().enumerate().skip(1) {
         let step = match Step::read(&e.body) {
             Ok(s) => s,
@@ -408,6 +412,47 @@ fn derive_from(r: &Record, g: &Genesis) -> Result<Head, Vec<String>> {
                 h.seed = Some(seed);
                 h.deadline = None;
             }
+            Step::Seat {
+                player,
+                name,
+                password,
+                salt,
+                holder_sha256,
+            } => match h.players.iter_mut().find(|x| x.id == player) {
+                Some(x) => {
+                    x.name = name;
+                    x.password = password;
+                    if let Some(m) = h.missed.iter_mut().find(|m| m.player == player) {
+                        m.in_a_row = 0;
+                        m.dropped = false;
+                    }
+                    holders.insert(player, (i, salt, holder_sha256));
+                }
+                None => problems.push(format!("entry {i} (seat): `{player}` is not a player")),
+            },
+            Step::Vacation { player } => {
+                if h.player_index(&player).is_none() {
+                    problems.push(format!("entry {i} (vacation): `{player}` is not a player"));
+                }
+            }
+        }
+    }
+    for (player, (i, salt, holder)) in holders {
+        let email = r
+            .head
+            .players
+            .iter()
+            .find(|p| p.id == player)
+            .and_then(|p| p.email.clone());
+        match email {
+            Some(e) if super::body::SeatChange::holder(&salt, &e) == holder => {
+                if let Some(x) = h.players.iter_mut().find(|x| x.id == player) {
+                    x.email = Some(e);
+                }
+            }
+            _ => problems.push(format!(
+                "entry {i} (seat): the head's address for `{player}` is not the one the entry's holder_sha256 names"
+            )),
         }
     }
     h.turn = turn;

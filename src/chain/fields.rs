@@ -145,6 +145,8 @@ fn when(b: &Body) -> Option<&str> {
         Body::Deadline(d) => Some(&d.at),
         Body::Reveal(r) => Some(&r.at),
         Body::Press(p) => Some(&p.at),
+        Body::Seat(c) => Some(&c.at),
+        Body::Vacation(v) => Some(&v.at),
     }
 }
 
@@ -233,6 +235,19 @@ fn entries(r: &Record, g: &Genesis, out: &mut Vec<String>) {
                     _ => out.push(format!(
                         "{what}: at is not the resolved_at of the phase that ended the game (the reveal is made in the same commit)"
                     )),
+                }
+            }
+            Body::Seat(c) => {
+                if let Err(why) = crate::auth::check_stored(&c.password) {
+                    out.push(format!("{what}: password: {why}"));
+                }
+            }
+            Body::Vacation(v) => {
+                if time(&v.until).is_none() {
+                    out.push(format!(
+                        "{what}: until `{}` is not a time (RFC 3339)",
+                        v.until.escape_debug()
+                    ));
                 }
             }
             Body::Genesis(_) | Body::Press(_) => {}

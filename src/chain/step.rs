@@ -21,9 +21,26 @@ use serde::Deserialize;
 pub enum Step {
     Genesis,
     Phase(PhaseStep),
-    Passwd { player: String, password: String },
+    Passwd {
+        player: String,
+        password: String,
+    },
     Deadline(Option<String>),
     Reveal(String),
+    /// A seat changed hands: the player's new name, password and the salted
+    /// hash of the new holder's address; their missed orders start again.
+    Seat {
+        player: String,
+        name: String,
+        password: String,
+        salt: String,
+        holder_sha256: String,
+    },
+    /// A vacation: nothing in the head changes (the deadlines it moves
+    /// are `deadline` entries of their own).
+    Vacation {
+        player: String,
+    },
 }
 
 /// What a resolved phase changes in the head record.
@@ -67,6 +84,9 @@ struct Fields {
     password: Option<String>,
     deadline: Option<String>,
     seed: Option<String>,
+    name: Option<String>,
+    salt: Option<String>,
+    holder_sha256: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -102,10 +122,20 @@ impl Step {
             },
             "deadline" => Step::Deadline(f.deadline),
             "reveal" => Step::Reveal(need(f.seed, "seed")?),
+            "seat" => Step::Seat {
+                player: need(f.player, "player")?,
+                name: need(f.name, "name")?,
+                password: need(f.password, "password")?,
+                salt: need(f.salt, "salt")?,
+                holder_sha256: need(f.holder_sha256, "holder_sha256")?,
+            },
+            "vacation" => Step::Vacation {
+                player: need(f.player, "player")?,
+            },
             other => {
                 return Err(format!(
                     "its body does not read: unknown kind `{}`, expected one of \
-                     genesis, phase, passwd, deadline, reveal",
+                     genesis, phase, passwd, deadline, reveal, seat, vacation",
                     other.escape_debug()
                 ))
             }
@@ -119,6 +149,8 @@ impl Step {
             Step::Passwd { .. } => "passwd",
             Step::Deadline(_) => "deadline",
             Step::Reveal(_) => "reveal",
+            Step::Seat { .. } => "seat",
+            Step::Vacation { .. } => "vacation",
         }
     }
 }

@@ -30,10 +30,32 @@ pub enum Lobby {
     /// Open a table that players join by mail (`join TABLE`); it becomes
     /// the game TABLE when full or at its start time.
     Open(OpenArgs),
-    /// The tables: seats (with addresses), pending confirmations, state.
+    /// The tables: seats (with addresses), pending confirmations, state;
+    /// the standby list, seats offered for takeover, vacations.
     Status {
         /// The host folder.
         dir: PathBuf,
+    },
+    /// Free PLAYER's seat in GAME: it is offered to the standby list, and
+    /// the first to confirm `takeover GAME PLAYER` by mail gets it.
+    Replace {
+        /// The host folder.
+        dir: PathBuf,
+        /// The game (a folder of the host).
+        game: String,
+        /// The player id whose seat is freed.
+        player: String,
+        /// The time to record (RFC 3339; default: now).
+        #[arg(long)]
+        now: Option<String>,
+    },
+    /// Let the confirmed taker of PLAYER's seat in GAME have it (for games
+    /// whose table was opened with --approve-takeovers).
+    Approve {
+        /// The host folder.
+        dir: PathBuf,
+        game: String,
+        player: String,
     },
 }
 
@@ -65,9 +87,20 @@ pub struct OpenArgs {
     /// The time to record as the table's opening (RFC 3339; default: now).
     #[arg(long)]
     pub now: Option<String>,
+    /// Days of vacation each player of the game may take (`vacation …
+    /// until` by mail).
+    #[arg(long, default_value_t = crate::host::lobby::seats::VACATION_DAYS)]
+    pub vacation_days: u32,
+    /// A takeover of a freed seat waits for `herald host approve`.
+    #[arg(long)]
+    pub approve_takeovers: bool,
+    /// Missed phases in a row after which a player drops out and their
+    /// seat is offered for takeover (as `herald new --drop-after`).
+    #[arg(long)]
+    pub drop_after: Option<u32>,
 }
 
-fn lobby(l: Lobby) -> Result<String> {
+fn lobby(l: Lobby, wait: Duration) -> Result<String> {
     match l {
         Lobby::Open(o) => {
             let now = super::now(o.now.as_deref())?.to_rfc3339();
@@ -82,6 +115,9 @@ fn lobby(l: Lobby) -> Result<String> {
                     nmr: o.nmr,
                     starts_when: o.starts_when,
                     now,
+                    vacation_days: o.vacation_days,
+                    approve_takeovers: o.approve_takeovers,
+                    drop_after: o.drop_after,
                 },
             )?;
             Ok(format!(
@@ -92,6 +128,29 @@ fn lobby(l: Lobby) -> Result<String> {
             ))
         }
         Lobby::Status { dir } => crate::host::lobby::status_text(&dir),
+        Lobby::Replace {
+            dir,
+            game,
+            player,
+            now,
+        } => crate::host::lobby::seats::replace(
+            &crate::host::lobby::seats::Moderator {
+                dir: &dir,
+                now: super::now(now.as_deref())?.to_rfc3339(),
+                wait,
+            },
+            &game,
+            &player,
+        ),
+        Lobby::Approve { dir, game, player } => crate::host::lobby::seats::approve(
+            &crate::host::lobby::seats::Moderator {
+                dir: &dir,
+                now: super::now(None)?.to_rfc3339(),
+                wait,
+            },
+            &game,
+            &player,
+        ),
     }
 }
 
@@ -163,7 +222,7 @@ fn open_log(cfg: &HostConfig) -> Result<Log> {
 /// retries); `--watch`: a pass every `poll` until SIGTERM/SIGINT.
 pub fn run(mut a: Args, wait: Duration) -> Result<String> {
     if let Some(l) = a.lobby.take() {
-        return lobby(l);
+        return lobby(l, wait);
     }
     let Some(dir) = a.dir.clone() else {
         return Err(Error::usage("herald host DIR: give the host folder"));

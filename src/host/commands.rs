@@ -38,15 +38,38 @@ What herald accepts at this address:
       report PLAYER PASSWORD       your current report again
       withdraw PLAYER PASSWORD     withdraw the orders you sent for this turn
                                    (before the deadline)
+      vacation PLAYER PASSWORD until YYYY-MM-DD
+                                   go away until that day: a deadline that
+                                   comes without your orders moves to it
+                                   (within the days the game allows)
+      back PLAYER PASSWORD         end your vacation early
 ";
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
     Help,
     Status,
-    Form { player: String, password: String },
-    Report { player: String, password: String },
-    Withdraw { player: String, password: String },
+    Form {
+        player: String,
+        password: String,
+    },
+    Report {
+        player: String,
+        password: String,
+    },
+    Withdraw {
+        player: String,
+        password: String,
+    },
+    Vacation {
+        player: String,
+        password: String,
+        until: String,
+    },
+    Back {
+        player: String,
+        password: String,
+    },
 }
 
 impl Command {
@@ -58,6 +81,11 @@ impl Command {
             Command::Form { player, .. } => format!("form {player}"),
             Command::Report { player, .. } => format!("report {player}"),
             Command::Withdraw { player, .. } => format!("withdraw {player}"),
+            Command::Vacation { player, until, .. } => format!(
+                "vacation {player} until {}",
+                until.chars().take(40).collect::<String>()
+            ),
+            Command::Back { player, .. } => format!("back {player}"),
         }
     }
 }
@@ -75,7 +103,9 @@ pub enum Asked {
     },
 }
 
-const WORDS: [&str; 5] = ["help", "status", "form", "report", "withdraw"];
+const WORDS: [&str; 7] = [
+    "help", "status", "form", "report", "withdraw", "vacation", "back",
+];
 
 /// A subject without its `Re:`/`Fwd:` prefixes and `[tag]`s.
 fn bare_subject(s: &str) -> String {
@@ -128,6 +158,18 @@ pub fn parse_line(line: &str) -> Option<Asked> {
         },
         "form" => with_player(|player, password| Command::Form { player, password }),
         "report" => with_player(|player, password| Command::Report { player, password }),
+        "back" => with_player(|player, password| Command::Back { player, password }),
+        "vacation" => match args {
+            [p, pw, u, date] if u.eq_ignore_ascii_case("until") => Asked::Command(Command::Vacation {
+                player: p.to_ascii_lowercase(),
+                password: pw.to_string(),
+                until: date.to_string(),
+            }),
+            _ => Asked::Bad {
+                word: word.clone(),
+                why: "`vacation` takes your player id, your password and the day you are back, on one line: `vacation PLAYER PASSWORD until YYYY-MM-DD`".into(),
+            },
+        },
         _ => with_player(|player, password| Command::Withdraw { player, password }),
     })
 }
@@ -225,7 +267,7 @@ pub struct Answered {
 /// records the mail in `inbox/seen` afterwards.
 #[allow(clippy::too_many_arguments)]
 pub fn answer(
-    w: &Writing,
+    w: &mut Writing,
     asked: &Asked,
     from: &str,
     id: &str,
@@ -233,14 +275,23 @@ pub fn answer(
     now: &str,
     opts: &Options,
 ) -> Result<Answered> {
-    let h = w.game.head();
-    let title = format!(
-        "{} — game {}, turn {}\n\n",
-        w.game.entry.title, h.id, h.turn
-    );
-    let check = |player: &str, password: &str| authorised(w, player, password, from, opts.guard);
+    let title = {
+        let h = w.game.head();
+        format!(
+            "{} — game {}, turn {}\n\n",
+            w.game.entry.title, h.id, h.turn
+        )
+    };
+    let game_id = w.game.head().id.clone();
     let (cmd, result) = match asked {
-        Asked::Command(c) => (c.describe(), run(w, c, now, &check)),
+        Asked::Command(c @ (Command::Vacation { .. } | Command::Back { .. })) => {
+            (c.describe(), away(w, c, from, now, opts)?)
+        }
+        Asked::Command(c) => {
+            let check =
+                |player: &str, password: &str| authorised(w, player, password, from, opts.guard);
+            (c.describe(), run(w, c, now, &check))
+        }
         Asked::Bad { word, why } => (
             word.clone(),
             Err(if word == "status" {
@@ -255,7 +306,9 @@ pub fn answer(
         Asked::Command(
             Command::Form { player, .. }
             | Command::Report { player, .. }
-            | Command::Withdraw { player, .. },
+            | Command::Withdraw { player, .. }
+            | Command::Vacation { player, .. }
+            | Command::Back { player, .. },
         ) => Some(player.clone()),
         _ => None,
     };
@@ -275,7 +328,7 @@ pub fn answer(
             problems: vec![what.clone()],
         },
     };
-    let subject = format!("[{}] {cmd}", h.id);
+    let subject = format!("[{game_id}] {cmd}");
     let reply = if opts.may_reply.is_none_or(|f| ok || f(from, &fate)) {
         Some(queue_reply(
             w,
@@ -297,6 +350,58 @@ pub fn answer(
         reply,
         throttled,
     })
+}
+
+/// `vacation` and `back` (host::vacation): the password checked, then
+/// the log entry committed; `Err` inside is the refusal.
+fn away(
+    w: &mut Writing,
+    c: &Command,
+    from: &str,
+    now: &str,
+    opts: &Options,
+) -> Result<std::result::Result<String, String>> {
+    let (player, password) = match c {
+        Command::Vacation {
+            player, password, ..
+        }
+        | Command::Back { player, password } => (player, password),
+        _ => return Ok(Err("not a vacation command".into())),
+    };
+    if let Err(why) = authorised(w, player, password, from, opts.guard) {
+        return Ok(Err(why));
+    }
+    let host = w.store.dir.root().parent().map(super::layout::HostDir::at);
+    let name = Name::new("game", &w.game.head().id).ok();
+    let record = match (&host, &name) {
+        (Some(host), Some(name)) => super::lobby::seats::load(host, name).ok().flatten(),
+        _ => None,
+    };
+    let r = match c {
+        Command::Vacation { until, .. } => {
+            let allowance = record
+                .as_ref()
+                .map_or(super::lobby::seats::VACATION_DAYS, |r| r.vacation_days);
+            super::vacation::request(w, player, until, now, allowance)?
+        }
+        _ => super::vacation::back(w, player, now)?,
+    };
+    // The lobby's record shows the vacations on the status page (the
+    // game's log is the record that counts).
+    if let (Ok(_), Some(host), Some(name)) = (&r, &host, &name) {
+        let mut rec = record.unwrap_or_else(|| super::lobby::seats::GameSeats::new(name.as_str()));
+        rec.away.retain(|a| &a.player != player);
+        if let Ok(t) = crate::time::parse_time(now) {
+            if let Some(until) = super::vacation::away_until(&w.game, player, &t) {
+                rec.away.push(super::lobby::seats::Away {
+                    player: player.clone(),
+                    until,
+                });
+            }
+        }
+        let _ = super::lobby::seats::save(host, &rec);
+    }
+    Ok(r)
 }
 
 /// How a refusal for a spent budget of password checks begins.
@@ -377,6 +482,7 @@ fn run(
                 h.turn
             ))
         }
+        Command::Vacation { .. } | Command::Back { .. } => Err("not here".into()),
         Command::Withdraw { player, password } => {
             let _seat = check(player, password)?;
             if h.outcome.is_some() {

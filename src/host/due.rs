@@ -258,6 +258,29 @@ fn work(
         if !all_in && !late {
             break;
         }
+        if late && !all_in {
+            // A player away on vacation, orders missing: the deadline
+            // moves to their return instead (host::vacation).
+            let missing: Vec<String> = head
+                .awaiting
+                .iter()
+                .filter(|p| !listed.contains(p))
+                .cloned()
+                .collect();
+            let from = cx.cfg.address.for_game(&id);
+            if let Some(until) = super::vacation::hold(w, &missing, now, &from)? {
+                log.line(
+                    "due",
+                    "deadline",
+                    &[
+                        ("game", &id),
+                        ("deadline", &until),
+                        ("why", "a player is on vacation"),
+                    ],
+                );
+                continue;
+            }
+        }
         match pipeline::resolve_writing(w, &[], now)? {
             Step::Phase(turn) => {
                 // Logged with the game's state saved at once: a kill after
@@ -306,6 +329,16 @@ fn work(
             // nothing is resolved twice.
             Step::Already(_) => break,
         }
+    }
+    // Seats the drop rule freed are offered for takeover (host::lobby::seats).
+    for p in
+        super::lobby::seats::note_drops(&super::layout::HostDir::at(cx.host_dir), &w.game, now)?
+    {
+        log.line(
+            "due",
+            "seat-offered",
+            &[("game", &id), ("player", &p), ("why", "dropped")],
+        );
     }
     if let Some(o) = &w.game.head().outcome {
         if !st.finished {

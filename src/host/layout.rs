@@ -18,6 +18,8 @@
 //!   gallery/index.html        the finished games, each linking to its replay site
 //!   gallery/<game>/           a finished game's replay site (site::files names its files)
 //!   lobby/<table>.json        an open table of the lobby: seats, pending confirmations (host::lobby)
+//!   lobby/games/<game>.json   the lobby's record of a game: settings, seats offered, vacations (host::lobby::seats)
+//!   lobby/standby.json        the standby list: addresses told of seats to take over
 //!   lobby/key                 0600: the secret the lobby's confirmation codes are drawn from
 //!   <game>/                   one game folder per game (store::layout)
 //! ```
@@ -129,6 +131,15 @@ impl HostDir {
     /// `DIR/lobby/<table>.json`: one table (its name is a validated name).
     pub fn table(&self, table: &Name) -> PathBuf {
         self.lobby().join(format!("{table}.json"))
+    }
+    /// `DIR/lobby/games/<game>.json`: the lobby's record of a hosted game
+    /// (its settings, seats offered for takeover, vacations).
+    pub fn lobby_game(&self, game: &Name) -> PathBuf {
+        self.lobby().join("games").join(format!("{game}.json"))
+    }
+    /// `DIR/lobby/standby.json`: the standby list.
+    pub fn standby(&self) -> PathBuf {
+        self.lobby().join("standby.json")
     }
     /// `DIR/lobby/key`: the lobby's secret (confirmation codes).
     pub fn lobby_key(&self) -> PathBuf {

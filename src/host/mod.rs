@@ -58,6 +58,7 @@ pub mod source;
 pub mod state;
 pub mod status_page;
 pub mod tls;
+pub mod vacation;
 pub mod write;
 
 /// What went wrong talking to a mail server or the disk, classified so the

@@ -231,6 +231,23 @@ fn lobby_time(p: &Pass, r: &mut PassReport) -> bool {
     r.host_problems.extend(problems);
     let made = !lines.is_empty();
     r.game_time.extend(lines);
+    // Seats offered for takeover: the standby list told, granted seats
+    // handed over.
+    let (lines, problems) = super::lobby::seats::tick(&super::lobby::seats::Clock {
+        host: p.host(),
+        from: p.cfg.address.plain(),
+        game_address: &address,
+        now: p.now.clone(),
+        wait: p.wait,
+    });
+    for l in &lines {
+        p.log.line("lobby", "seat", &[("what", l.as_str())]);
+    }
+    for e in &problems {
+        p.log.line("lobby", "failure", &[("error", e.as_str())]);
+    }
+    r.host_problems.extend(problems);
+    r.game_time.extend(lines);
     made
 }
 
@@ -667,7 +684,7 @@ fn orders_mail(
 #[allow(clippy::too_many_arguments)]
 fn command_mail(
     p: &Pass,
-    w: &Writing,
+    w: &mut Writing,
     done: &mut BTreeSet<String>,
     opts: &Options,
     asked: &Asked,

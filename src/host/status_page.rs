@@ -46,6 +46,59 @@ pub struct Page {
     pub games: Vec<GameLine>,
     /// The lobby's tables (open, starting, and those closed).
     pub tables: Vec<TableLine>,
+    /// Seats offered for takeover, not yet taken over.
+    pub offers: Vec<OfferLine>,
+    /// The standby list (the moderator's page only).
+    pub standby: Vec<String>,
+    /// Vacations granted, as the host last saw them.
+    pub away: Vec<AwayLine>,
+}
+
+/// A seat offered for takeover.
+#[derive(Debug, Clone, Serialize)]
+pub struct OfferLine {
+    pub game: String,
+    pub player: String,
+    /// Why it is free, in words.
+    pub why: String,
+    /// `open`, `approval` (waiting for `herald host approve`), `granted`.
+    pub status: String,
+    /// Takeovers waiting for their confirmation (a count).
+    pub waiting_confirmation: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct AwayLine {
+    pub game: String,
+    pub player: String,
+    pub until: String,
+}
+
+fn offer_lines(host_dir: &Path) -> (Vec<OfferLine>, Vec<AwayLine>) {
+    let mut offers = Vec::new();
+    let mut away = Vec::new();
+    for g in super::lobby::seats::all(&HostDir::at(host_dir)) {
+        for o in &g.offers {
+            if o.status == super::lobby::seats::OfferStatus::Done {
+                continue;
+            }
+            offers.push(OfferLine {
+                game: g.game.clone(),
+                player: o.player.clone(),
+                why: super::lobby::seats::why_words(&o.why).to_string(),
+                status: format!("{:?}", o.status).to_lowercase(),
+                waiting_confirmation: o.claims.len(),
+            });
+        }
+        for a in &g.away {
+            away.push(AwayLine {
+                game: g.game.clone(),
+                player: a.player.clone(),
+                until: a.until.clone(),
+            });
+        }
+    }
+    (offers, away)
 }
 
 /// A lobby table as the page shows it: no player's address unless the
@@ -120,11 +173,18 @@ pub fn page(
         })
         .collect();
     lines.sort_by(|a, b| a.id.cmp(&b.id));
+    let (offers, away) = offer_lines(host_dir);
+    let standby = super::lobby::seats::standby(&HostDir::at(host_dir))
+        .map(|s| s.list.into_iter().map(|e| e.address).collect())
+        .unwrap_or_default();
     Page {
         generated: now.to_string(),
         host_problems: host_problems.to_vec(),
         games: lines,
         tables: table_lines(host_dir),
+        offers,
+        standby,
+        away,
     }
 }
 
@@ -244,6 +304,28 @@ pub fn tables_html(p: &Page, join_address: &str) -> String {
         }
         h.push_str("</tbody>\n</table>\n");
     }
+    let open: Vec<&OfferLine> = p.offers.iter().filter(|o| o.status == "open").collect();
+    h.push_str("<h2>Seats to take over</h2>\n");
+    if open.is_empty() {
+        h.push_str("<p>No seat in a game under way is free now.</p>\n");
+    } else {
+        let _ = writeln!(
+            h,
+            "<p>A seat whose player left a game under way: mail <code>takeover GAME PLAYER your name</code> to <code>{}</code>, then answer the code. Mail <code>standby</code> to be told of the next ones.</p>",
+            escape(join_address)
+        );
+        h.push_str("<table>\n<thead><tr><th>game</th><th>seat</th><th>why it is free</th></tr></thead>\n<tbody>\n");
+        for o in open {
+            let _ = writeln!(
+                h,
+                "<tr id=\"seat-{g}-{pl}\"><td>{g}</td><td>{pl}</td><td>{why}</td></tr>",
+                g = escape(&o.game),
+                pl = escape(&o.player),
+                why = escape(&o.why),
+            );
+        }
+        h.push_str("</tbody>\n</table>\n");
+    }
     h.push_str("</body>\n</html>\n");
     h
 }
@@ -347,6 +429,49 @@ pub fn html(p: &Page) -> String {
             );
         }
         h.push_str("</tbody>\n</table>\n");
+    }
+    if !p.offers.is_empty() {
+        h.push_str(
+            "<h2>Seats offered for takeover</h2>\n<table>\n<thead><tr><th>game</th><th>seat</th>\
+             <th>why</th><th>state</th><th>waiting for confirmation</th></tr></thead>\n<tbody>\n",
+        );
+        for o in &p.offers {
+            let _ = writeln!(
+                h,
+                "<tr id=\"offer-{g}-{pl}\"><td>{g}</td><td>{pl}</td><td>{why}</td><td>{st}</td><td>{n}</td></tr>",
+                g = escape(&o.game),
+                pl = escape(&o.player),
+                why = escape(&o.why),
+                st = escape(match o.status.as_str() {
+                    "approval" => "confirmed: waiting for herald host approve",
+                    s => s,
+                }),
+                n = o.waiting_confirmation,
+            );
+        }
+        h.push_str("</tbody>\n</table>\n");
+    }
+    let _ = writeln!(
+        h,
+        "<h2>Standby list</h2>\n<p>{}</p>",
+        if p.standby.is_empty() {
+            "nobody".to_string()
+        } else {
+            escape(&p.standby.join(", "))
+        }
+    );
+    if !p.away.is_empty() {
+        h.push_str("<h2>Vacations</h2>\n<ul>\n");
+        for a in &p.away {
+            let _ = writeln!(
+                h,
+                "<li>{}: {} until {}</li>",
+                escape(&a.game),
+                escape(&a.player),
+                escape(&crate::time::shown(&a.until))
+            );
+        }
+        h.push_str("</ul>\n");
     }
     h.push_str("</body>\n</html>\n");
     h

@@ -72,6 +72,21 @@ pub fn undo(
                 x.password = p.password.clone();
             }
             back.record.append(&Body::Passwd(p), signer);
+        } else if let Ok(Body::Seat(c)) = e.decode() {
+            // A change of hands stays: the new holder keeps the seat.
+            let email = g.head().players.iter().find(|x| x.id == c.player);
+            let email = email.and_then(|x| x.email.clone());
+            let head = &mut back.record.head;
+            if let Some(x) = head.players.iter_mut().find(|x| x.id == c.player) {
+                x.name = c.name.clone();
+                x.password = c.password.clone();
+                x.email = email;
+            }
+            if let Some(m) = head.missed.iter_mut().find(|m| m.player == c.player) {
+                m.in_a_row = 0;
+                m.dropped = false;
+            }
+            back.record.append(&Body::Seat(c), signer);
         }
     }
     back.record.seal_with(signer);

@@ -115,6 +115,44 @@ pub fn replay(
                 }
             },
             Body::Deadline(d) => g.record.head.deadline = d.deadline,
+            Body::Seat(c) => {
+                let email = source
+                    .head
+                    .players
+                    .iter()
+                    .find(|p| p.id == c.player)
+                    .and_then(|p| p.email.clone());
+                let head = &mut g.record.head;
+                match head.players.iter_mut().find(|x| x.id == c.player) {
+                    Some(x) => {
+                        x.name = c.name;
+                        x.password = c.password;
+                        // The address is checked against the entry's hash
+                        // when the file is opened (chain::check).
+                        x.email = email;
+                    }
+                    None => {
+                        return Ok(Err(vec![format!(
+                            "{}: `{}` is not a player",
+                            line.describe(i),
+                            c.player
+                        )]))
+                    }
+                }
+                if let Some(m) = head.missed.iter_mut().find(|m| m.player == c.player) {
+                    m.in_a_row = 0;
+                    m.dropped = false;
+                }
+            }
+            Body::Vacation(v) => {
+                if g.record.head.player_index(&v.player).is_none() {
+                    return Ok(Err(vec![format!(
+                        "{}: `{}` is not a player",
+                        line.describe(i),
+                        v.player
+                    )]));
+                }
+            }
             Body::Press(p) => {
                 press_seen += 1;
                 if let Err(why) = press_entry(&g.record.head, &p, press_seen) {

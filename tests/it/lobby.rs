@@ -607,3 +607,446 @@ fn kill_9_during_a_start_makes_each_game_once() {
     }
     let _ = delivered;
 }
+
+/// The password and player id of a welcome or takeover mail.
+fn credentials(m: &str) -> (String, String) {
+    let get = |k: &str| {
+        m.lines()
+            .find_map(|l| l.trim().strip_prefix(k))
+            .unwrap_or_else(|| panic!("{k} in {m}"))
+            .trim()
+            .to_string()
+    };
+    (get("Your player id:"), get("Your password:"))
+}
+
+/// A table of 4 filled by mail and started; one player goes on vacation
+/// (the deadline moves, the others are told, not why), one misses the
+/// deadline and drops out; their seat is offered to the standby list; a
+/// forged takeover gives nothing; the standby player takes the seat over
+/// by mail, gets its password, history and report, and plays on; the log
+/// records the change of hands with no address in clear.
+#[test]
+fn a_dropped_seat_is_taken_over_and_a_vacation_moves_the_deadline() {
+    let s = servers();
+    let h = Host::new(s, "");
+    let players: Vec<Account> = (0..4).map(|_| s.account()).collect();
+    let standby = s.account();
+    let victim = s.account();
+    let host_addr = h.acct.address.clone();
+    open(
+        &h.dir,
+        "g4",
+        &[
+            "--game",
+            "norse-wars",
+            "--seats",
+            "4",
+            "--deadline-every",
+            "1h",
+            "--drop-after",
+            "1",
+            "--vacation-days",
+            "3",
+        ],
+    );
+    send(
+        s,
+        &standby.address,
+        &host_addr,
+        &mail(
+            &standby.address,
+            &host_addr,
+            "standby",
+            "sb@p.test",
+            1,
+            "standby",
+        ),
+    );
+    for (i, p) in players.iter().enumerate() {
+        let body = format!("join g4 Player{i}");
+        send(
+            s,
+            &p.address,
+            &host_addr,
+            &mail(
+                &p.address,
+                &host_addr,
+                "join",
+                &format!("j{i}@p.test"),
+                1,
+                &body,
+            ),
+        );
+    }
+    s.wait_for_mails(&h.acct, 5);
+    h.pass_ok(&at(2));
+    for (i, p) in players.iter().enumerate() {
+        let code = code_in(&wait_for_text(s, p, "confirm ")).unwrap();
+        send(
+            s,
+            &p.address,
+            &host_addr,
+            &mail(
+                &p.address,
+                &host_addr,
+                "Re: join",
+                &format!("c{i}@p.test"),
+                3,
+                &format!("confirm {code}"),
+            ),
+        );
+    }
+    s.wait_for_mails(&h.acct, 9);
+    let out = h.pass_ok(&at(4));
+    assert!(
+        out.contains("g4: started as game g4 with 4 players"),
+        "{out}"
+    );
+    wait_for_text(s, &standby, "standby list");
+    let folder = h.dir.join("g4");
+    let mut creds: Vec<(String, String)> = players
+        .iter()
+        .map(|p| credentials(&wait_for_text(s, p, "your seat and password")))
+        .collect();
+    let who =
+        |id: &str, creds: &[(String, String)]| creds.iter().position(|(p, _)| p == id).unwrap();
+    let files = bot_files(&folder, &creds);
+    assert!(files.len() >= 3, "{files:?}");
+    let away = files[0].0.clone();
+    let dropper = files[files.len() - 1].0.clone();
+    let to = h.game_addr("g4");
+    // The vacation: the reason the player gives is never passed on.
+    let (ai, api) = (who(&away, &creds), &creds[who(&away, &creds)].1);
+    let mut sent = 9;
+    send(
+        s,
+        &players[ai].address,
+        &to,
+        &mail(
+            &players[ai].address,
+            &to,
+            "vacation",
+            "v@p.test",
+            5,
+            &format!("vacation {away} {api} until 2026-11-26\nmy sister's wedding"),
+        ),
+    );
+    sent += 1;
+    // A bad vacation line is answered with the line to send.
+    send(
+        s,
+        &players[ai].address,
+        &to,
+        &mail(
+            &players[ai].address,
+            &to,
+            "vacation",
+            "v2@p.test",
+            5,
+            &format!("vacation {away} {api} soon"),
+        ),
+    );
+    sent += 1;
+    for (id, file) in &files {
+        if *id == away || *id == dropper {
+            continue;
+        }
+        let p = &players[who(id, &creds)];
+        send(
+            s,
+            &p.address,
+            &to,
+            &mail(
+                &p.address,
+                &to,
+                "orders",
+                &format!("o0-{id}@p.test"),
+                6,
+                file,
+            ),
+        );
+        sent += 1;
+    }
+    s.wait_for_mails(&h.acct, sent);
+    h.pass_ok(&at(8));
+    let granted = wait_for_text(s, &players[ai], "Vacation granted");
+    assert!(granted.contains("2 days charged"), "{granted}");
+    let bad = wait_for_text(s, &players[ai], "REFUSED");
+    assert!(
+        bad.contains("vacation PLAYER PASSWORD until YYYY-MM-DD"),
+        "{bad}"
+    );
+    // The deadline (an hour after the start) passes with the vacationer's
+    // orders missing: it moves to their return, and the others are told.
+    let out = h.pass_ok(&at(70));
+    assert!(!out.contains("resolved turn 0"), "{out}");
+    let (_, g) = herald::pipeline::open(&folder).unwrap();
+    assert_eq!(g.head().turn, 0);
+    assert_eq!(
+        g.head().deadline.as_deref(),
+        Some("2026-11-26T00:00:00+00:00")
+    );
+    let other = &players[who(&files[1].0, &creds)];
+    let notice = wait_for_text(s, other, "has moved to");
+    assert!(
+        notice.contains(&format!("{away} is")) && notice.contains("on vacation"),
+        "{notice}"
+    );
+    assert!(!notice.contains("wedding"), "{notice}");
+    for m in s.mails(&players[ai]) {
+        assert!(
+            !text(&m).contains("has moved to"),
+            "the vacationer is not told"
+        );
+    }
+    // Back early; the vacationer sends orders; the deadline comes and the
+    // dropper misses it: dropped after 1 missed phase, the seat offered.
+    send(
+        s,
+        &players[ai].address,
+        &to,
+        &mail(
+            &players[ai].address,
+            &to,
+            "back",
+            "b@p.test",
+            80,
+            &format!("back {away} {api}"),
+        ),
+    );
+    let f = files.iter().find(|(id, _)| *id == away).unwrap();
+    send(
+        s,
+        &players[ai].address,
+        &to,
+        &mail(
+            &players[ai].address,
+            &to,
+            "orders",
+            "o0-away@p.test",
+            81,
+            &f.1,
+        ),
+    );
+    sent += 2;
+    s.wait_for_mails(&h.acct, sent);
+    h.pass_ok(&at(82));
+    wait_for_text(s, &players[ai], "Welcome back");
+    // 2026-11-26T00:05Z: 2285 minutes after T0.
+    let out = h.pass_ok(&at(2285));
+    assert!(out.contains("resolved turn 0"), "{out}");
+    let (_, g) = herald::pipeline::open(&folder).unwrap();
+    assert!(
+        g.head()
+            .missed
+            .iter()
+            .any(|m| m.player == dropper && m.dropped),
+        "{:?}",
+        g.head().missed
+    );
+    let out = h.pass_ok(&at(2287));
+    assert!(out.contains("seats offered to 1 on standby"), "{out}");
+    let offer = wait_for_text(s, &standby, &format!("takeover g4 {dropper}"));
+    assert!(offer.contains("is free"), "{offer}");
+    // Someone asks for the seat in the victim's name: the code goes to the
+    // victim, who never confirms. The standby player asks and confirms.
+    send(
+        s,
+        &victim.address,
+        &host_addr,
+        &mail(
+            &victim.address,
+            &host_addr,
+            "x",
+            "forged-t@p.test",
+            2288,
+            &format!("takeover g4 {dropper} Eve"),
+        ),
+    );
+    send(
+        s,
+        &standby.address,
+        &host_addr,
+        &mail(
+            &standby.address,
+            &host_addr,
+            "x",
+            "t@p.test",
+            2288,
+            &format!("takeover g4 {dropper} Sam"),
+        ),
+    );
+    send(
+        s,
+        &standby.address,
+        &host_addr,
+        &mail(
+            &standby.address,
+            &host_addr,
+            "x",
+            "t-bad@p.test",
+            2288,
+            "takeover g4",
+        ),
+    );
+    sent += 3;
+    s.wait_for_mails(&h.acct, sent);
+    h.pass_ok(&at(2289));
+    let bad = wait_for_text(s, &standby, "not understood");
+    assert!(bad.contains("takeover GAME PLAYER [your name]"), "{bad}");
+    wait_for_text(s, &victim, "confirm ");
+    let code = code_in(&wait_for_text(s, &standby, "take over the seat")).unwrap();
+    send(
+        s,
+        &standby.address,
+        &host_addr,
+        &mail(
+            &standby.address,
+            &host_addr,
+            "Re: x",
+            "tc@p.test",
+            2290,
+            &format!("confirm {code}"),
+        ),
+    );
+    sent += 1;
+    s.wait_for_mails(&h.acct, sent);
+    let out = h.pass_ok(&at(2291));
+    assert!(
+        out.contains(&format!("seat {dropper} taken over from turn 1")),
+        "{out}"
+    );
+    let took = wait_for_text(s, &standby, "you have taken over");
+    let (id, pw) = credentials(&took);
+    assert_eq!(id, dropper);
+    let raw_mail = s
+        .mails(&standby)
+        .into_iter()
+        .find(|m| text(m).contains("you have taken over"))
+        .unwrap();
+    let raw_mail = String::from_utf8_lossy(&raw_mail).into_owned();
+    assert!(
+        raw_mail.contains("report-turn-0000.txt"),
+        "the history is attached"
+    );
+    wait_for_text(s, &standby, &format!("turn 1 report for {dropper}"));
+    for m in s.mails(&victim) {
+        assert!(!text(&m).contains("you have taken over"));
+    }
+    // The log: a signed seat entry, no address or password in clear; the
+    // game verifies; the new holder is the seat's address, not dropped.
+    let (code, o, e) = herald(&["verify", &d(&folder)]);
+    assert_eq!(code, 0, "{o}{e}");
+    let (_, g) = herald::pipeline::open(&folder).unwrap();
+    let seat_entries: Vec<_> = g
+        .record
+        .entries
+        .iter()
+        .filter_map(|e| match e.decode() {
+            Ok(herald::chain::body::Body::Seat(c)) => Some((e.body.clone(), c)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(seat_entries.len(), 1);
+    let (body, c) = &seat_entries[0];
+    assert!(
+        !body.contains(&standby.address) && !body.contains(&pw),
+        "{body}"
+    );
+    assert_eq!(c.turn, 1);
+    assert_eq!(c.why, "dropped");
+    let p = g.head().players.iter().find(|p| p.id == dropper).unwrap();
+    assert_eq!(p.email.as_deref(), Some(standby.address.as_str()));
+    assert!(!g.head().missed.iter().any(|m| m.dropped));
+    assert!(g
+        .record
+        .entries
+        .iter()
+        .any(|e| e.body.contains("\"kind\":\"vacation\"")));
+    // The new player's orders count: a turn played with the new password.
+    let i = who(&dropper, &creds);
+    creds[i].1 = pw.clone();
+    let files = bot_files(&folder, &creds);
+    let mut accounts: Vec<&Account> = players.iter().collect();
+    accounts[i] = &standby;
+    for (id, file) in &files {
+        let a = accounts[who(id, &creds)];
+        send(
+            s,
+            &a.address,
+            &to,
+            &mail(
+                &a.address,
+                &to,
+                "orders",
+                &format!("o1-{id}@p.test"),
+                2292,
+                file,
+            ),
+        );
+        sent += 1;
+    }
+    s.wait_for_mails(&h.acct, sent);
+    let out = h.pass_ok(&at(2293));
+    assert!(
+        out.contains(&format!("{} orders accepted", files.len())),
+        "{out}"
+    );
+    assert!(out.contains("resolved turn 1"), "{out}");
+    // The moderator's view.
+    let (code, st, e) = herald(&["host", "status", &d(&h.dir)]);
+    assert_eq!(code, 0, "{e}");
+    assert!(st.contains(&standby.address), "{st}");
+    assert!(
+        st.contains(&format!("game g4 seat {dropper}")) && st.contains("done"),
+        "{st}"
+    );
+}
+
+/// The moderator's commands refuse bad input with what to run instead.
+#[test]
+fn replace_and_approve_refuse_bad_input() {
+    let s = servers();
+    let h = Host::new(s, "");
+    let dd = d(&h.dir);
+    let (code, _, e) = herald(&["host", "replace", &dd, "nosuch", "red"]);
+    assert_eq!(code, 1, "{e}");
+    assert!(e.contains("no game `nosuch`"), "{e}");
+    let (code, _, e) = herald(&["host", "approve", &dd, "nosuch", "red"]);
+    assert_eq!(code, 1, "{e}");
+    assert!(!h.dir.join("lobby/games").exists());
+    // A format-2 game: refused with the line that converts it.
+    let fixture =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/format2/demo-norse-wars");
+    let g = h.dir.join("demo-nw");
+    std::fs::create_dir(&g).unwrap();
+    for f in ["game.jsonl", "moderator.key", "secrets.toml"] {
+        std::fs::copy(fixture.join(f), g.join(f)).unwrap();
+    }
+    let (code, _, e) = herald(&["host", "replace", &dd, "demo-nw", "blue"]);
+    assert_eq!(code, 1, "{e}");
+    assert!(e.contains(&format!("herald convert {}", d(&g))), "{e}");
+    assert!(!h.dir.join("lobby/games").exists());
+    // A player the game does not have: the lines to run.
+    let (code, _, e) = herald(&["convert", &d(&g)]);
+    assert_eq!(code, 0, "{e}");
+    let (code, _, e) = herald(&["host", "replace", &dd, "demo-nw", "nobody"]);
+    assert_eq!(code, 2, "{e}");
+    assert!(
+        e.contains(&format!("herald host replace {dd} demo-nw blue")),
+        "{e}"
+    );
+    let (code, o, e) = herald(&[
+        "host",
+        "replace",
+        &dd,
+        "demo-nw",
+        "blue",
+        "--now",
+        "2026-11-30T00:00:00Z",
+    ]);
+    assert_eq!(code, 0, "{o}{e}");
+    let st = std::fs::read_to_string(h.dir.join("lobby/games/demo-nw.json")).unwrap();
+    assert!(st.contains("\"replaced\""), "{st}");
+}

@@ -11,6 +11,7 @@
 //! that address: nobody can sign someone else up. A refused command
 //! writes nothing but its reply (and the mail's hash in `state/seen`).
 
+use super::seats::{self, GameSeats, OfferStatus};
 use super::{Handled, HostDir, Outcome, Pending, Seat, Status, Table};
 use crate::chain::canon::sha256_hex;
 use crate::error::Result;
@@ -30,6 +31,12 @@ subject or as the first line of the mail):
                                    only the moderator sees it)
       confirm CODE                 take the seat (from the address you joined with)
       leave TABLE                  give your seat up before the game starts
+Taking over a seat in a game under way:
+      standby                      be told of seats to take over
+      standby off                  no longer
+      takeover GAME PLAYER [your name]
+                                   ask for the seat; a code comes back by mail
+                                   (then `confirm CODE` as for a join)
 ";
 
 /// A lobby command read from a mail.
@@ -43,11 +50,17 @@ pub enum Command {
     },
     Confirm(String),
     Leave(String),
+    Standby(bool),
+    Takeover {
+        game: String,
+        player: String,
+        name: Option<String>,
+    },
     /// A lobby word with the wrong words after it: the line to send.
     Bad(String),
 }
 
-const WORDS: [&str; 4] = ["tables", "join", "confirm", "leave"];
+const WORDS: [&str; 6] = ["tables", "join", "confirm", "leave", "standby", "takeover"];
 const NAME_CHARS: usize = 40;
 
 fn bare_subject(s: &str) -> &str {
@@ -108,6 +121,23 @@ pub fn parse_line(line: &str) -> Option<Command> {
         ("confirm", [code]) => Command::Confirm(code.to_string()),
         ("confirm", [a, b, c]) => Command::Confirm(format!("{a}{b}{c}")),
         ("leave", [table]) => Command::Leave(table.to_ascii_lowercase()),
+        ("standby", []) => Command::Standby(true),
+        ("standby", [off]) if off.eq_ignore_ascii_case("off") => Command::Standby(false),
+        ("standby", _) => Command::Bad("standby (or: standby off)".into()),
+        ("takeover", [game, player, rest @ ..]) => {
+            let name: String = rest
+                .join(" ")
+                .chars()
+                .filter(|c| !c.is_control())
+                .take(NAME_CHARS)
+                .collect();
+            Command::Takeover {
+                game: game.to_ascii_lowercase(),
+                player: player.to_ascii_lowercase(),
+                name: (!name.trim().is_empty()).then(|| name.trim().to_string()),
+            }
+        }
+        ("takeover", _) => Command::Bad("takeover GAME PLAYER [your name]".into()),
         ("join", _) => Command::Bad("join TABLE [your name] [public]".into()),
         ("confirm", _) => Command::Bad("confirm CODE (the code the host mailed you)".into()),
         _ => Command::Bad("leave TABLE".into()),
@@ -118,7 +148,13 @@ pub fn parse_line(line: &str) -> Option<Command> {
 /// lines of the sender's own text.
 pub fn asked(m: &Message) -> Option<Command> {
     let in_subject = m.subject().map(bare_subject).and_then(parse_line);
-    if let Some(c @ (Command::Join { .. } | Command::Confirm(_) | Command::Leave(_))) = &in_subject
+    if let Some(
+        c @ (Command::Join { .. }
+        | Command::Confirm(_)
+        | Command::Leave(_)
+        | Command::Standby(_)
+        | Command::Takeover { .. }),
+    ) = &in_subject
     {
         return Some(c.clone());
     }
@@ -131,7 +167,15 @@ pub fn asked(m: &Message) -> Option<Command> {
         .take(3)
         .find_map(parse_line);
     match (in_subject, in_body) {
-        (_, Some(b @ (Command::Join { .. } | Command::Confirm(_) | Command::Leave(_)))) => Some(b),
+        (
+            _,
+            Some(
+                b @ (Command::Join { .. }
+                | Command::Confirm(_)
+                | Command::Leave(_)
+                | Command::Takeover { .. }),
+            ),
+        ) => Some(b),
         (Some(s), _) => Some(s),
         (None, b) => b,
     }
@@ -267,10 +311,18 @@ pub fn answer(
         }
         Command::Confirm(code) => {
             // A mail already recorded: the same answer.
+            let again = seats::all(&cx.host).into_iter().find_map(|g| {
+                let d = g.handled(digest)?;
+                (d.what == "confirmed").then(|| (g.game.clone(), d.player.clone(), g.approve))
+            });
             if let Some(t) = tables.iter().find(|t| t.handled(digest).is_some()) {
                 refused = false;
                 what = format!("confirm: seat at {} (again, after a restart)", t.name);
                 text.push_str(&confirmed_text(t, from));
+            } else if let Some((game, player, approve)) = again {
+                refused = false;
+                what = format!("confirm: takeover of {player} in {game} (again, after a restart)");
+                text.push_str(&takeover_confirmed_text(&game, &player, approve));
             } else {
                 let normal = super::normal_code(code);
                 let hash = normal.as_deref().map(|c| sha256_hex(c.as_bytes()));
@@ -282,61 +334,114 @@ pub fn answer(
                             .map(|i| (t.clone(), i))
                     })
                 });
-                match found {
-                    None => {
-                        what = "confirm: no such code".into();
-                        text.push_str("That code is not one this host is waiting for (a newer `join` replaces an older code; a code is used once). Send `join TABLE` again for a new one.\n\n");
-                        text.push_str(&open_tables_text(&tables));
-                    }
-                    Some((t, i)) if !t.pending[i].address.eq_ignore_ascii_case(from) => {
-                        what = format!("confirm {}: from another address than the join", t.name);
-                        text.push_str(&format!(
+                let claim = if found.is_none() {
+                    hash.as_deref().and_then(|h| find_claim(&cx.host, h))
+                } else {
+                    None
+                };
+                if let Some((rec, oi, ci)) = claim {
+                    let (w, t, r) = confirm_takeover(cx, rec, oi, ci, from, digest, &tables)?;
+                    what = w;
+                    text.push_str(&t);
+                    refused = r;
+                } else {
+                    match found {
+                        None => {
+                            what = "confirm: no such code".into();
+                            text.push_str("That code is not one this host is waiting for (a newer `join` replaces an older code; a code is used once). Send `join TABLE` again for a new one.\n\n");
+                            text.push_str(&open_tables_text(&tables));
+                        }
+                        Some((t, i)) if !t.pending[i].address.eq_ignore_ascii_case(from) => {
+                            what =
+                                format!("confirm {}: from another address than the join", t.name);
+                            text.push_str(&format!(
                             "That code was mailed to another address. Confirm from the address you sent `join {}` from (the seat is that address's).\n",
                             t.name
                         ));
-                    }
-                    Some((t, _)) if t.status != Status::Open => {
-                        what = format!("confirm {}: the table is closed", t.name);
-                        text.push_str(&format!(
-                            "Table `{}` takes no more players (it has {}).\n\n{}",
-                            t.name,
-                            closed_word(&t),
-                            open_tables_text(&tables)
-                        ));
-                    }
-                    Some((t, _)) if t.seats.len() >= t.max => {
-                        what = format!("confirm {}: full", t.name);
-                        text.push_str(&format!(
-                            "Sorry: table `{}` filled before your confirmation came.\n\n{}",
-                            t.name,
-                            open_tables_text(&tables)
-                        ));
-                    }
-                    Some((mut t, i)) => {
-                        refused = false;
-                        let p = t.pending.remove(i);
-                        if t.seated(from).is_none() {
-                            t.seats.push(Seat {
-                                address: p.address,
-                                name: p.name,
-                                public: p.public,
-                                at: cx.now.clone(),
-                            });
                         }
-                        let seat = t.seated(from).unwrap_or(0) + 1;
-                        t.handled.push(Handled {
-                            mail: digest.to_string(),
-                            outcome: Outcome::Confirmed {
-                                table: t.name.clone(),
-                                seat,
-                            },
-                        });
-                        super::save(&cx.host, &t)?;
-                        what = format!("confirm: seat {seat} at {}", t.name);
-                        text.push_str(&confirmed_text(&t, from));
+                        Some((t, _)) if t.status != Status::Open => {
+                            what = format!("confirm {}: the table is closed", t.name);
+                            text.push_str(&format!(
+                                "Table `{}` takes no more players (it has {}).\n\n{}",
+                                t.name,
+                                closed_word(&t),
+                                open_tables_text(&tables)
+                            ));
+                        }
+                        Some((t, _)) if t.seats.len() >= t.max => {
+                            what = format!("confirm {}: full", t.name);
+                            text.push_str(&format!(
+                                "Sorry: table `{}` filled before your confirmation came.\n\n{}",
+                                t.name,
+                                open_tables_text(&tables)
+                            ));
+                        }
+                        Some((mut t, i)) => {
+                            refused = false;
+                            let p = t.pending.remove(i);
+                            if t.seated(from).is_none() {
+                                t.seats.push(Seat {
+                                    address: p.address,
+                                    name: p.name,
+                                    public: p.public,
+                                    at: cx.now.clone(),
+                                });
+                            }
+                            let seat = t.seated(from).unwrap_or(0) + 1;
+                            t.handled.push(Handled {
+                                mail: digest.to_string(),
+                                outcome: Outcome::Confirmed {
+                                    table: t.name.clone(),
+                                    seat,
+                                },
+                            });
+                            super::save(&cx.host, &t)?;
+                            what = format!("confirm: seat {seat} at {}", t.name);
+                            text.push_str(&confirmed_text(&t, from));
+                        }
                     }
                 }
             }
+        }
+        Command::Standby(on) => {
+            let mut list = seats::standby(&cx.host)?;
+            let had = list
+                .list
+                .iter()
+                .any(|s| s.address.eq_ignore_ascii_case(from));
+            refused = false;
+            if *on && !had {
+                list.list.push(seats::StandbyEntry {
+                    address: from.to_string(),
+                    at: cx.now.clone(),
+                });
+                seats::save_standby(&cx.host, &list)?;
+            } else if !*on && had {
+                list.list.retain(|s| !s.address.eq_ignore_ascii_case(from));
+                seats::save_standby(&cx.host, &list)?;
+            }
+            what = format!("standby {}", if *on { "on" } else { "off" });
+            if *on {
+                text.push_str(
+                    "You are on the standby list: when a seat in a game here is free
+to take over, you get a mail saying how. `standby off` takes you off.
+
+",
+                );
+            } else {
+                text.push_str(
+                    "You are not on the standby list (any more).
+
+",
+                );
+            }
+            text.push_str(&seats::open_seats_text(&cx.host));
+        }
+        Command::Takeover { game, player, name } => {
+            let (w, t, r) = takeover(cx, game, player, name, from, digest)?;
+            what = w;
+            text.push_str(&t);
+            refused = r;
         }
         Command::Leave(table) => match tables.iter().find(|t| &t.name == table).cloned() {
             None => {
@@ -443,4 +548,166 @@ fn confirmed_text(t: &Table, from: &str) -> String {
 /// Is `t`'s name a valid table name?
 pub fn valid_table(t: &str) -> bool {
     Name::new("table", t).is_ok()
+}
+
+/// The offer and claim whose code has this sha256, in any game's record.
+fn find_claim(host: &HostDir, hash: &str) -> Option<(GameSeats, usize, usize)> {
+    seats::all(host).into_iter().find_map(|g| {
+        let found = g.offers.iter().enumerate().find_map(|(oi, o)| {
+            o.claims
+                .iter()
+                .position(|c| c.code_sha256 == hash)
+                .map(|ci| (oi, ci))
+        });
+        found.map(|(oi, ci)| (g, oi, ci))
+    })
+}
+
+/// `takeover GAME PLAYER [name]`: a code mailed to the From address, for
+/// an open offer. Returns (what, text, refused).
+fn takeover(
+    cx: &Ctx,
+    game: &str,
+    player: &str,
+    name: &Option<String>,
+    from: &str,
+    digest: &str,
+) -> Result<(String, String, bool)> {
+    let open = seats::open_seats_text(&cx.host);
+    let rec = Name::new("game", game)
+        .ok()
+        .and_then(|n| seats::load(&cx.host, &n).ok().flatten());
+    let Some(mut rec) = rec else {
+        return Ok((
+            format!("takeover {}: no seat offered in that game", shown(game)),
+            format!(
+                "No seat of a game `{}` is free to take over here.\n\n{open}",
+                shown(game)
+            ),
+            true,
+        ));
+    };
+    if let Some(d) = rec.handled(digest) {
+        if d.what == "code" {
+            let key = super::key(&cx.host)?;
+            let code = super::code_for(&key, digest);
+            return Ok((
+                format!("takeover {game} {player}: code mailed (again, after a restart)"),
+                takeover_code_text(game, player, &code),
+                false,
+            ));
+        }
+    }
+    let Some(oi) = rec.live(player) else {
+        return Ok((
+            format!("takeover {game} {}: not offered", shown(player)),
+            format!(
+                "The seat `{}` of game `{game}` is not free to take over.\n\n{open}",
+                shown(player)
+            ),
+            true,
+        ));
+    };
+    if rec.offers[oi].status != OfferStatus::Open {
+        return Ok((
+            format!("takeover {game} {player}: taken"),
+            format!("The seat `{player}` of game `{game}` has been taken by someone who confirmed first.\n\n{open}"),
+            true,
+        ));
+    }
+    let key = super::key(&cx.host)?;
+    let code = super::code_for(&key, digest);
+    let o = &mut rec.offers[oi];
+    o.claims.retain(|c| !c.address.eq_ignore_ascii_case(from));
+    o.claims.push(Pending {
+        address: from.to_string(),
+        name: name.clone(),
+        public: false,
+        code_sha256: sha256_hex(code.as_bytes()),
+        mail: digest.to_string(),
+        at: cx.now.clone(),
+    });
+    rec.handled.push(seats::Done {
+        mail: digest.to_string(),
+        what: "code".into(),
+        player: player.to_string(),
+    });
+    seats::save(&cx.host, &rec)?;
+    Ok((
+        format!("takeover {game} {player}: code mailed"),
+        takeover_code_text(game, player, &code),
+        false,
+    ))
+}
+
+fn takeover_code_text(game: &str, player: &str, code: &str) -> String {
+    format!(
+        "Someone (you, we hope) asked to take over the seat `{player}` of game\n`{game}` for this address. To take it, reply to this mail with the\nfirst line\n\n    confirm {code}\n\nfrom this address. The first confirmation takes the seat. If you did\nnot ask, do nothing: without the confirmation nobody gets a seat in\nyour name.\n"
+    )
+}
+
+/// `confirm CODE` for a takeover's claim. Returns (what, text, refused).
+fn confirm_takeover(
+    cx: &Ctx,
+    mut rec: GameSeats,
+    oi: usize,
+    ci: usize,
+    from: &str,
+    digest: &str,
+    tables: &[Table],
+) -> Result<(String, String, bool)> {
+    let game = rec.game.clone();
+    let player = rec.offers[oi].player.clone();
+    let claim = rec.offers[oi].claims[ci].clone();
+    if !claim.address.eq_ignore_ascii_case(from) {
+        return Ok((
+            format!("confirm takeover {game} {player}: from another address than the takeover"),
+            format!("That code was mailed to another address. Confirm from the address you sent `takeover {game} {player}` from.\n"),
+            true,
+        ));
+    }
+    if rec.offers[oi].status != OfferStatus::Open {
+        return Ok((
+            format!("confirm takeover {game} {player}: taken"),
+            format!(
+                "Sorry: the seat `{player}` of game `{game}` was taken by someone who confirmed first.\n\n{}{}",
+                seats::open_seats_text(&cx.host),
+                open_tables_text(tables)
+            ),
+            true,
+        ));
+    }
+    let approve = rec.approve;
+    let o = &mut rec.offers[oi];
+    o.taker = Some(Seat {
+        address: claim.address,
+        name: claim.name,
+        public: false,
+        at: cx.now.clone(),
+    });
+    o.claims.clear();
+    o.status = if approve {
+        OfferStatus::Approval
+    } else {
+        OfferStatus::Granted
+    };
+    rec.handled.push(seats::Done {
+        mail: digest.to_string(),
+        what: "confirmed".into(),
+        player: player.clone(),
+    });
+    seats::save(&cx.host, &rec)?;
+    Ok((
+        format!("confirm: takeover of {player} in {game}"),
+        takeover_confirmed_text(&game, &player, approve),
+        false,
+    ))
+}
+
+fn takeover_confirmed_text(game: &str, player: &str, approve: bool) -> String {
+    if approve {
+        format!("Confirmed: the seat `{player}` of game `{game}` is yours once the\nmoderator approves. You get its password, its history and its\ncurrent report by mail then.\n")
+    } else {
+        format!("Confirmed: the seat `{player}` of game `{game}` is yours. Its password,\nits history and its current report follow in their own mails.\n")
+    }
 }

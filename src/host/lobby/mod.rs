@@ -13,6 +13,7 @@
 //! so it is the same code again, and only its sha256 is kept.
 
 pub mod commands;
+pub mod seats;
 pub mod start;
 
 use super::layout::HostDir;
@@ -116,6 +117,21 @@ pub struct Table {
     pub handled: Vec<Handled>,
     /// Why it was cancelled, or when it started.
     pub closed: Option<String>,
+    /// Days of vacation each player of its game may take.
+    #[serde(default = "seats_default_days")]
+    pub vacation_days: u32,
+    /// A takeover of a seat in its game waits for the moderator's
+    /// `herald host approve`.
+    #[serde(default)]
+    pub approve_takeovers: bool,
+    /// As `herald new --drop-after`: missed phases in a row after which a
+    /// player drops out (and their seat is offered), or the default.
+    #[serde(default)]
+    pub drop_after: Option<u32>,
+}
+
+fn seats_default_days() -> u32 {
+    seats::VACATION_DAYS
 }
 
 impl Table {
@@ -258,6 +274,9 @@ pub struct OpenTable {
     /// "full" or a time.
     pub starts_when: String,
     pub now: String,
+    pub vacation_days: u32,
+    pub approve_takeovers: bool,
+    pub drop_after: Option<u32>,
 }
 
 /// `herald host open DIR TABLE …`: check everything `herald new` would
@@ -358,6 +377,9 @@ pub fn open(dir: &Path, o: &OpenTable) -> Result<Table> {
         pending: Vec::new(),
         handled: Vec::new(),
         closed: None,
+        vacation_days: o.vacation_days,
+        approve_takeovers: o.approve_takeovers,
+        drop_after: o.drop_after,
     };
     write::create_dir(&host.lobby())?;
     let mut bytes = serde_json::to_vec_pretty(&t).expect("a table serialises");
@@ -429,6 +451,63 @@ pub fn status_text(dir: &Path) -> Result<String> {
         }
         if let Some(c) = &t.closed {
             s.push_str(&format!("  {c}\n"));
+        }
+    }
+    let list = seats::standby(&host)?;
+    s.push_str(&format!(
+        "standby: {}\n",
+        if list.list.is_empty() {
+            "nobody".to_string()
+        } else {
+            list.list
+                .iter()
+                .map(|e| e.address.clone())
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
+    ));
+    for g in seats::all(&host) {
+        for o in &g.offers {
+            let state = match o.status {
+                seats::OfferStatus::Open => "open".to_string(),
+                seats::OfferStatus::Approval => format!(
+                    "confirmed by {}: run `herald host approve {} {} {}`",
+                    o.taker.as_ref().map_or("?", |t| t.address.as_str()),
+                    dir.display(),
+                    g.game,
+                    o.player
+                ),
+                seats::OfferStatus::Granted => format!(
+                    "granted to {}: handed over at the next pass",
+                    o.taker.as_ref().map_or("?", |t| t.address.as_str())
+                ),
+                seats::OfferStatus::Done => format!(
+                    "done: {} ({})",
+                    o.done.as_deref().unwrap_or(""),
+                    o.taker.as_ref().map_or("?", |t| t.address.as_str())
+                ),
+            };
+            s.push_str(&format!(
+                "game {} seat {} offered {} ({}): {state}\n",
+                g.game,
+                o.player,
+                o.at,
+                seats::why_words(&o.why)
+            ));
+            for c in &o.claims {
+                s.push_str(&format!(
+                    "  takeover waiting for confirmation: {} <{}>, code mailed {}\n",
+                    c.name.as_deref().unwrap_or("(no name)"),
+                    c.address,
+                    c.at
+                ));
+            }
+        }
+        for a in &g.away {
+            s.push_str(&format!(
+                "game {} vacation: {} until {}\n",
+                g.game, a.player, a.until
+            ));
         }
     }
     for p in problems {

@@ -158,13 +158,21 @@ pub fn start(c: &Clock, mut t: Table) -> Result<String> {
                 deadline_every: t.deadline_every.clone(),
                 deadline: None,
                 nmr: t.nmr.clone(),
-                drop_after: None,
+                drop_after: t.drop_after,
                 moderator: Some((c.game_address)(name.as_str())),
                 emails,
                 // A table does not choose press yet: its game has none.
                 press: Default::default(),
             },
         })?;
+    }
+    // The game's lobby record: its vacation allowance and whether a
+    // takeover waits for the moderator (kept when there is one).
+    if super::seats::load(&c.host, &name)?.is_none() {
+        let mut rec = super::seats::GameSeats::new(name.as_str());
+        rec.vacation_days = t.vacation_days;
+        rec.approve = t.approve_takeovers;
+        super::seats::save(&c.host, &rec)?;
     }
     welcome(c, &t, &name)?;
     t.status = Status::Started;
