@@ -21,9 +21,14 @@ use serde::Deserialize;
 pub enum Step {
     Genesis,
     Phase(PhaseStep),
-    Passwd { player: String, password: String },
+    Passwd {
+        player: String,
+        password: String,
+    },
     Deadline(Option<String>),
     Reveal(String),
+    /// A relayed press message: nothing in the head follows from it.
+    Press,
 }
 
 /// What a resolved phase changes in the head record.
@@ -102,10 +107,11 @@ impl Step {
             },
             "deadline" => Step::Deadline(f.deadline),
             "reveal" => Step::Reveal(need(f.seed, "seed")?),
+            "press" => Step::Press,
             other => {
                 return Err(format!(
                     "its body does not read: unknown kind `{}`, expected one of \
-                     genesis, phase, passwd, deadline, reveal",
+                     genesis, phase, passwd, deadline, reveal, press",
                     other.escape_debug()
                 ))
             }
@@ -119,6 +125,7 @@ impl Step {
             Step::Passwd { .. } => "passwd",
             Step::Deadline(_) => "deadline",
             Step::Reveal(_) => "reveal",
+            Step::Press => "press",
         }
     }
 }
