@@ -65,7 +65,17 @@ pub struct Genesis {
     /// Set when the game was converted from an older format.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub converted: Option<Converted>,
+    /// The press rules `new` chose (format 3; absent: no press, or a game
+    /// begun before they were bound here, whose rules are in
+    /// `press/rules.json`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub press: Option<PressRules>,
 }
+
+/// The press kinds a game may choose at `new`.
+pub const PRESS_KINDS: [&str; 4] = ["none", "public", "private", "grey"];
+/// What a game's `reveal` may say.
+pub const PRESS_REVEALS: [&str; 2] = ["end", "never"];
 
 /// Which press (messages between players, relayed by the host) a game
 /// allows, and when (docs/host.md, "Press").

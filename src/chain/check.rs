@@ -224,6 +224,25 @@ fn genesis_problems(g: &Genesis, head: &Head) -> Vec<String> {
             g.format, head.format
         ));
     }
+    if let Some(p) = &g.press {
+        if g.format < 3 {
+            out.push(format!(
+                "entry 0 (genesis): press rules in a genesis of format {} (they came with format 3)",
+                g.format
+            ));
+        }
+        if !super::body::PRESS_KINDS.contains(&p.kind.as_str())
+            || !super::body::PRESS_REVEALS.contains(&p.reveal.as_str())
+        {
+            out.push(format!(
+                "entry 0 (genesis): press rules `{}`, reveal `{}`: the kinds are {}, the reveals {}",
+                p.kind.escape_debug(),
+                p.reveal.escape_debug(),
+                super::body::PRESS_KINDS.join(", "),
+                super::body::PRESS_REVEALS.join(", ")
+            ));
+        }
+    }
     if !is_time(&g.created) {
         out.push("entry 0 (genesis): created is not a time (RFC 3339)".into());
     }
@@ -435,6 +454,7 @@ fn derive_from(r: &Record, g: &Genesis) -> Result<Head, Vec<String>> {
                     problems.push(format!("entry {i} (vacation): `{player}` is not a player"));
                 }
             }
+            Step::Press => {}
         }
     }
     for (player, (i, salt, holder)) in holders {

@@ -41,6 +41,8 @@ pub enum Step {
     Vacation {
         player: String,
     },
+    /// A relayed press message: nothing in the head follows from it.
+    Press,
 }
 
 /// What a resolved phase changes in the head record.
@@ -132,10 +134,11 @@ impl Step {
             "vacation" => Step::Vacation {
                 player: need(f.player, "player")?,
             },
+            "press" => Step::Press,
             other => {
                 return Err(format!(
                     "its body does not read: unknown kind `{}`, expected one of \
-                     genesis, phase, passwd, deadline, reveal, seat, vacation",
+                     genesis, phase, passwd, deadline, reveal, seat, vacation, press",
                     other.escape_debug()
                 ))
             }
@@ -151,6 +154,7 @@ impl Step {
             Step::Reveal(_) => "reveal",
             Step::Seat { .. } => "seat",
             Step::Vacation { .. } => "vacation",
+            Step::Press => "press",
         }
     }
 }

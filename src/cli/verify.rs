@@ -81,10 +81,16 @@ pub fn run(a: Args) -> Result<String> {
         .and_then(|_| pipeline::press::entries(&store, &g))
         .map_err(|e| fail(e.problems))?;
     if !press.is_empty() {
-        s.push_str(&format!(
-            "ok: {} press entries, chained from the genesis entry and signed with the game's key\n",
-            press.len()
-        ));
+        s.push_str(&match pipeline::press::home(&store, &g) {
+            pipeline::press::Home::GameFile => format!(
+                "ok: {} press entries in the game file, numbered in order\n",
+                press.len()
+            ),
+            pipeline::press::Home::Folder => format!(
+                "ok: {} press entries, chained from the genesis entry and signed with the game's key\n",
+                press.len()
+            ),
+        });
     }
     s.push_str(if replayed {
         "ok: every phase replays to the same bytes, every roll re-derived from the seed\n"

@@ -450,7 +450,18 @@ fn run(
     let h = w.game.head();
     let err = |e: Error| e.to_string();
     match c {
-        Command::Help => Ok(HELP.to_string()),
+        Command::Help => {
+            let rules = crate::pipeline::press::rules_of(&w.store, &w.game).map_err(err)?;
+            Ok(if rules.kind == "none" {
+                HELP.to_string()
+            } else {
+                format!(
+                    "{HELP}\nPress: {}.\n\n{}",
+                    crate::pipeline::press::describe(&rules),
+                    super::press::HOW
+                )
+            })
+        }
         Command::Status => {
             let t = crate::time::parse_time(now).map_err(|e| format!("internal: {e}"))?;
             crate::pipeline::status::text(&w.store, &w.game, &t).map_err(err)

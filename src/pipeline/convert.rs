@@ -109,6 +109,7 @@ pub fn convert_file(path: &Path, signer: Signer, now: &str) -> Result<Conversion
             at: now.to_string(),
             unproven: unproven.clone(),
         }),
+        press: None,
     };
     let rules = entry.load(&genesis.ruleset.text).map_err(Error::refused)?;
     let initial = rules.decode(&old.initial).map_err(Error::refused)?;

@@ -283,6 +283,7 @@ pub fn begin(req: &NewGame) -> Result<Begun> {
         initial: value.clone(),
         initial_sha256: initial_sha256.clone(),
         converted: None,
+        press: press.clone(),
     };
     let (phase, awaiting, outcome) = summary(rules.as_ref(), &state, &req.players);
     let head = head_of(&genesis, phase, awaiting, outcome);
@@ -382,9 +383,6 @@ pub fn create(req: NewGame) -> Result<Created> {
         begun.signer.to_file().as_bytes(),
         Durability::Synced,
     )?;
-    if let Some(rules) = &begun.press {
-        super::press::write_rules(&store, &begun.loaded, rules, &begun.signer)?;
-    }
     store.commit(&begun.loaded.record.to_text())?;
     derived::finish(
         &store,

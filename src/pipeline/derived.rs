@@ -126,10 +126,13 @@ pub fn finish_rendered(
         .all(|n| FORMS.iter().all(|ext| dir.report(turn, n, ext).exists()));
     if previous.as_deref().map(str::trim) != Some(chain_head) || !whole {
         completed = previous.is_none();
-        let rendered = match rendered {
+        let mut rendered = match rendered {
             Some(r) => r,
             None => render_all(g, signer)?,
         };
+        // The press each player got: in their page and above their
+        // report in the mail (the texts are in the folder, not the file).
+        super::press::fill_reports(store, g, &mut rendered)?;
         dir.ensure_parent(&done)?;
         let files: Vec<(PathBuf, &[u8])> = names
             .iter()
@@ -340,7 +343,7 @@ fn report_mail_png(
         date: now.to_string(),
         message_id: message_id.clone(),
         in_reply_to: None,
-        text: r.text.clone(),
+        text: format!("{}{}", r.press, r.text),
         attachments,
     };
     Ok(Some((message_id, eml::build(&mail))))

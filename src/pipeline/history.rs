@@ -59,6 +59,23 @@ pub fn undo(
             store.dir.root().display()
         )));
     };
+    // Press relayed after the phase: its recipients hold mails that name
+    // its entry, which an undo would take out of the log.
+    let press: Vec<String> = g.record.entries[at + 1..]
+        .iter()
+        .filter_map(|e| match e.decode() {
+            Ok(Body::Press(p)) => Some(format!("#{}", p.n)),
+            _ => None,
+        })
+        .collect();
+    if !press.is_empty() {
+        return Err(Error::refused(format!(
+            "{}: press {} was relayed after turn {} was resolved, and its recipients hold mails that name its entries in the log: an undo would take them out, so the game cannot be rolled back past them",
+            store.dir.root().display(),
+            press.join(", "),
+            phase.turn
+        )));
+    }
     let mut back = replay(&g.record, &g.genesis, seed, at, |_, _| Ok(()))?.map_err(departed)?;
     for e in &g.record.entries[at + 1..] {
         if let Ok(Body::Passwd(p)) = e.decode() {
@@ -152,9 +169,13 @@ pub fn export(
     let mut files: Vec<(String, String)> = Vec::new();
     let n = g.record.entries.len();
     let mut last_turn = None;
-    replay(&g.record, &g.genesis, seed, n, |r, _| {
+    replay(&g.record, &g.genesis, seed, n, |r, i| {
         let turn = r.head().turn;
-        // One report per turn: as it was after the turn's last entry.
+        // One report per turn: as it was after the turn's last entry, but
+        // a press entry's (the report mailed did not change for press).
+        if last_turn == Some(turn) && g.record.entries[i].body.contains("\"kind\":\"press\"") {
+            return Ok(());
+        }
         let report = render::text(r, seat, Some(signer))?;
         if last_turn == Some(turn) {
             files.pop();

@@ -7,12 +7,15 @@
 //! the text) that the recipients' mails name, so that `herald verify
 //! --witness` proves a kept press mail was relayed as it reads.
 //!
-//! Where the entries live: the game file is format 2, and new entry kinds
-//! wait for format 3. Until then the entries are lines of the game file's
-//! own entry form (`{"body":…,"hash":…,"prev":…,"sig":…}`, the same hash
-//! and signature) in `press/log.jsonl`, chained from the game's genesis
-//! entry, and the rules are `press/rules.json`, signed at `new`: both move
-//! into the game file unchanged once format 3 allows the kind.
+//! Where the rules and entries live ([`Home`]): in a game begun with
+//! format 3's press, the rules are in the genesis entry (`press`) and each
+//! press is an entry of the game file, appended under the game's lock and
+//! committed as every change is. Games begun before that (format 2, and
+//! format-3 games of the herald in between) keep theirs in the folder, as
+//! they were written: the rules in `press/rules.json`, signed at `new`,
+//! and the entries as lines of the game file's own entry form in
+//! `press/log.jsonl`, chained from the game's genesis entry. They stay
+//! there, also after `herald convert` (docs/store.md says why).
 //!
 //! The order of writes makes a relay idempotent: the press file, then the
 //! entry (the commit point), then one mail per recipient queued
@@ -24,7 +27,7 @@
 use super::{Loaded, Store, Writing};
 use crate::chain::body::{Body, PressEntry, PressRules};
 use crate::chain::canon::{canonical, sha256_hex, sha256_lines};
-use crate::chain::keys::{Domain, Signer};
+use crate::chain::keys::Domain;
 use crate::chain::record::EntryLine;
 use crate::error::{Error, Result};
 use crate::mail::eml;
@@ -32,9 +35,9 @@ use crate::store::write::{self, Durability};
 use serde::{Deserialize, Serialize};
 
 /// The press kinds a game may choose at `new`.
-pub const KINDS: [&str; 4] = ["none", "public", "private", "grey"];
+pub const KINDS: [&str; 4] = crate::chain::body::PRESS_KINDS;
 /// What `--press-reveal` accepts.
-pub const REVEALS: [&str; 2] = ["end", "never"];
+pub const REVEALS: [&str; 2] = crate::chain::body::PRESS_REVEALS;
 /// No press text is longer than this, whatever host.toml says (bytes).
 pub const MAX_TEXT: usize = 64 * 1024;
 
@@ -129,8 +132,9 @@ impl Settings {
     }
 }
 
-/// `press/rules.json`: the rules `new` chose, bound to the game by its id
-/// and genesis entry and signed with its key.
+/// `press/rules.json`: the rules `new` chose in games begun before the
+/// genesis held them, bound to the game by its id and genesis entry and
+/// signed with its key.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RulesFile {
@@ -153,27 +157,6 @@ fn genesis_hash(g: &Loaded) -> String {
         .unwrap_or_default()
 }
 
-/// Write a new game's press rules (`new`, into the folder it builds).
-pub fn write_rules(store: &Store, g: &Loaded, rules: &PressRules, signer: &Signer) -> Result<()> {
-    let genesis = genesis_hash(g);
-    let id = &g.head().id;
-    let file = RulesFile {
-        game: id.clone(),
-        genesis: genesis.clone(),
-        rules: rules.clone(),
-        signature: signer.sign(
-            Domain::PressRules,
-            rules_message(id, &genesis, rules).as_bytes(),
-        ),
-    };
-    let path = store.dir.press_rules();
-    store.dir.ensure_parent(&path)?;
-    let mut json =
-        serde_json::to_string_pretty(&file).map_err(|e| Error::internal(e.to_string()))?;
-    json.push('\n');
-    write::atomic(&path, json.as_bytes(), Durability::Synced)
-}
-
 /// No press: a game that chose none (or was begun before press existed).
 pub fn no_press() -> PressRules {
     PressRules {
@@ -184,11 +167,43 @@ pub fn no_press() -> PressRules {
     }
 }
 
-/// A game's press rules: those `new` chose and signed, or no press. A
-/// rules file that is not this game's, or not signed by its key, is
-/// refused (never read as "no press").
+/// Where a game keeps its press rules and entries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Home {
+    /// The genesis entry holds the rules, the game file the entries.
+    GameFile,
+    /// `press/rules.json` and `press/log.jsonl`: a game begun before the
+    /// game file held press.
+    Folder,
+}
+
+/// Where game `g` keeps its press: in the folder if it was begun with
+/// rules there (or has a press log there), else in the game file.
+pub fn home(store: &Store, g: &Loaded) -> Home {
+    if g.genesis.press.is_none()
+        && (store.dir.press_rules().exists() || store.dir.press_log().exists())
+    {
+        Home::Folder
+    } else {
+        Home::GameFile
+    }
+}
+
+/// A game's press rules: those `new` chose (in the genesis entry, or
+/// signed in `press/rules.json`), or no press. A rules file that is not
+/// this game's, or not signed by its key, is refused (never read as "no
+/// press"), and so is one beside rules in the genesis.
 pub fn rules_of(store: &Store, g: &Loaded) -> Result<PressRules> {
     let path = store.dir.press_rules();
+    if let Some(r) = &g.genesis.press {
+        if path.exists() || store.dir.press_log().exists() {
+            return Err(Error::refused(format!(
+                "{}: the game's rules and press are in its game file (entry 0, `press`); a press folder file beside them is not this game's (put there by hand?)",
+                path.display()
+            )));
+        }
+        return Ok(r.clone());
+    }
     if !path.exists() {
         return Ok(no_press());
     }
@@ -388,11 +403,46 @@ fn log_lines(store: &Store) -> Result<Vec<EntryLine>> {
         .collect()
 }
 
-/// The press entries, with each one's hash, checked: each chained to the
-/// one before it (the first to the game's genesis entry), its hash right,
+/// The press entries, with each one's hash, checked, from where the game
+/// keeps them ([`home`]).
+pub fn entries(store: &Store, g: &Loaded) -> Result<Vec<(PressEntry, String)>> {
+    match home(store, g) {
+        Home::GameFile => Ok(in_game_file(g)?),
+        Home::Folder => folder_entries(store, g),
+    }
+}
+
+/// The press entries of the game file (whose chain and signatures
+/// `Loaded` checked), numbered in order.
+pub fn in_game_file(g: &Loaded) -> Result<Vec<(PressEntry, String)>> {
+    let mut out = Vec::new();
+    for (i, e) in g.record.entries.iter().enumerate().skip(1) {
+        // A cheap look first: a phase's body is large, and only an entry
+        // of kind press holds this (a string's quotes are escaped).
+        if !e.body.contains("\"kind\":\"press\"") {
+            continue;
+        }
+        match e.decode() {
+            Ok(Body::Press(p)) if p.n as usize == out.len() + 1 => out.push((p, e.hash.clone())),
+            Ok(Body::Press(p)) => {
+                return Err(Error::refused(format!(
+                    "{}: press number {} where {} comes next",
+                    e.describe(i),
+                    p.n,
+                    out.len() + 1
+                )))
+            }
+            _ => {}
+        }
+    }
+    Ok(out)
+}
+
+/// The press log's entries (`press/log.jsonl`), each chained to the one
+/// before it (the first to the game's genesis entry), its hash right,
 /// signed with the game's key, numbered in order. Any fault refuses the
 /// whole log, naming the line.
-pub fn entries(store: &Store, g: &Loaded) -> Result<Vec<(PressEntry, String)>> {
+fn folder_entries(store: &Store, g: &Loaded) -> Result<Vec<(PressEntry, String)>> {
     let path = store.dir.press_log();
     let mut prev = genesis_hash(g);
     let mut out = Vec::new();
@@ -493,6 +543,19 @@ pub fn record(w: &mut Writing, r: &Relay, now: &str) -> Result<(Kept, String)> {
             ))),
         };
     }
+    let home = home(&w.store, &w.game);
+    if home == Home::GameFile {
+        if w.game.head().format < 3 {
+            return Err(Error::refused(format!(
+                "{}: a game file of format {} holds no press; run `herald convert {}` first",
+                w.store.dir.game_file().display(),
+                w.game.head().format,
+                w.store.dir.root().display()
+            )));
+        }
+        super::forward_in_time(&w.game, now)?;
+        w.complete(now)?;
+    }
     // The press log goes forward in time, as the game's does.
     if let (Some((last, _)), Ok(t)) = (logged.last(), crate::time::parse_time(now)) {
         if crate::time::parse_time(&last.at).is_ok_and(|l| t < l) {
@@ -539,6 +602,16 @@ pub fn record(w: &mut Writing, r: &Relay, now: &str) -> Result<(Kept, String)> {
         serde_json::to_string_pretty(&kept).map_err(|e| Error::internal(e.to_string()))?;
     json.push('\n');
     write::atomic(&path, json.as_bytes(), Durability::Synced)?;
+    if home == Home::GameFile {
+        // The commit point: the game file with the entry appended, as
+        // every change to the game is committed (its reports, which list
+        // the press each player got, are made again).
+        w.game.record.append(&Body::Press(entry), &w.signer);
+        w.game.record.seal_with(&w.signer);
+        let hash = w.game.record.chain_head().to_string();
+        w.commit(now)?;
+        return Ok((kept, hash));
+    }
     // The commit point: the log with the new line, written whole (synced).
     let line = EntryLine::new(&Body::Press(entry), &prev, &w.signer);
     let mut text: String = log_lines(&w.store)?
@@ -552,6 +625,9 @@ pub fn record(w: &mut Writing, r: &Relay, now: &str) -> Result<(Kept, String)> {
         text.as_bytes(),
         Durability::Synced,
     )?;
+    // The game file did not change, so its reports are not made again by
+    // a commit: the pages, which list the press each player got, are.
+    refresh_pages(w)?;
     Ok((kept, line.hash))
 }
 
@@ -824,4 +900,112 @@ pub fn check_witness(
         e.from.as_deref().unwrap_or("anonymous"),
         e.at
     ))
+}
+
+/// The press each player got in the turn a report closes and since
+/// (turns `turn - 1` and `turn`), in seat order, oldest first. Press an
+/// answer to anonymous press went to is its anonymous sender's.
+pub fn received_by_seat(store: &Store, g: &Loaded) -> Result<Vec<Vec<Kept>>> {
+    let h = g.head();
+    let from_turn = h.turn.saturating_sub(1);
+    let logged = entries(store, g)?;
+    let mut recent: Vec<Kept> = Vec::new();
+    for (e, _) in logged.iter().filter(|(e, _)| e.turn >= from_turn) {
+        match read_kept(store, &e.id)? {
+            Some(k) if k.entry == *e => recent.push(k),
+            _ => {
+                return Err(Error::refused(format!(
+                    "{}: missing or changed: the log records press #{} there",
+                    store.dir.press_file(&e.id).display(),
+                    e.n
+                )))
+            }
+        }
+    }
+    let mut out = vec![Vec::new(); h.players.len()];
+    for k in &recent {
+        let answered = match k.answers {
+            Some(n) if k.entry.to.is_empty() => match logged.iter().find(|(e, _)| e.n == n) {
+                Some((e, _)) => read_kept(store, &e.id)?,
+                None => None,
+            },
+            _ => None,
+        };
+        for r in recipients(k, answered.as_ref()) {
+            if let Some(seat) = h.player_index(&r) {
+                out[seat].push(k.clone());
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Fill each player's rendered report (seat order) with the press they
+/// got ([`received_by_seat`]) and, where the game allows press, the
+/// page's box that writes one: the page's press section and the text the
+/// report mail shows above the report. Only a player's own press goes
+/// into their report.
+pub fn fill_reports(
+    store: &Store,
+    g: &Loaded,
+    rendered: &mut [crate::report::Rendered],
+) -> Result<()> {
+    let rules = rules_of(store, g)?;
+    let got = received_by_seat(store, g)?;
+    let h = g.head();
+    let open = rules.kind != "none" && (h.outcome.is_none() || rules.after_end);
+    for (seat, r) in rendered.iter_mut().enumerate() {
+        let you = &h.players[seat].id;
+        let items: Vec<crate::report::PressItem> = got[seat]
+            .iter()
+            .map(|k| crate::report::PressItem {
+                n: k.entry.n,
+                turn: k.entry.turn,
+                from: shown_sender(g, k),
+                to: if k.entry.to.is_empty() {
+                    "you".into()
+                } else {
+                    k.entry.to.join(", ")
+                },
+                at: k.entry.at.clone(),
+                text: k.text.clone(),
+            })
+            .collect();
+        let write = open.then(|| {
+            let subject = format!("[{}] press", h.id);
+            crate::report::PressBox {
+                address: h.moderator.clone(),
+                mailto: format!(
+                    "mailto:{}?subject={}",
+                    h.moderator.as_deref().unwrap_or(""),
+                    crate::report::url_component(&subject)
+                ),
+                subject,
+                others: h.player_ids().into_iter().filter(|p| p != you).collect(),
+                public_only: rules.kind == "public",
+                grey: rules.kind == "grey",
+                rules: describe(&rules),
+            }
+        });
+        let section = crate::report::press_html(&items, write.as_ref(), you)?;
+        r.html = crate::report::with_press(&r.html, &section);
+        r.press = crate::report::press_text(&items);
+    }
+    Ok(())
+}
+
+/// Write the current turn's report pages again with the press each player
+/// got (a game whose press is in the folder: its game file, and so its
+/// reports' other forms, did not change).
+fn refresh_pages(w: &Writing) -> Result<()> {
+    let mut rendered = super::derived::render_all(&w.game, &w.signer)?;
+    fill_reports(&w.store, &w.game, &mut rendered)?;
+    let turn = w.game.head().turn;
+    for (name, r) in w.game.player_names()?.iter().zip(&rendered) {
+        let path = w.store.dir.report(turn, name, "html");
+        if path.exists() {
+            write::atomic(&path, r.html.as_bytes(), Durability::Replaceable)?;
+        }
+    }
+    Ok(())
 }

@@ -53,6 +53,12 @@ pub fn header(g: &Loaded, seat: Seat) -> Header {
         key: h.key.clone(),
         chain_head: g.record.chain_head().to_string(),
         moderator: h.moderator.clone(),
+        press: g
+            .genesis
+            .press
+            .as_ref()
+            .filter(|r| r.kind != "none")
+            .map(super::press::describe),
     }
 }
 
@@ -220,6 +226,7 @@ fn all_with(
         text,
         svg,
         html,
+        press: String::new(),
     })
 }
 

@@ -23,6 +23,10 @@ pub const TEMPLATES: &[(&str, &str)] = &[
         include_str!("../../templates/common/report.html.j2"),
     ),
     (
+        "common/press.html.j2",
+        include_str!("../../templates/common/press.html.j2"),
+    ),
+    (
         "common/order_form.txt.j2",
         include_str!("../../templates/common/order_form.txt.j2"),
     ),
@@ -152,6 +156,9 @@ pub struct Header {
     pub chain_head: String,
     /// The moderator's address, if the game has one.
     pub moderator: Option<String>,
+    /// The game's press rules in words, where its genesis allows press.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub press: Option<String>,
 }
 
 /// What the last resolved phase had to say about orders: who sent none
@@ -183,7 +190,132 @@ pub struct Rendered {
     pub text: String,
     pub json: String,
     pub svg: String,
+    /// The page; its press section ([`PRESS_MARK`]) is filled in by
+    /// whoever has the game's press texts ([`with_press`]).
     pub html: String,
+    /// The press the player got, as the report mail shows it above the
+    /// report (empty: none, or not filled in).
+    pub press: String,
+}
+
+/// Where a page's press section goes, and where it ends once filled in.
+/// The section is not part of what the report's witness signs: the
+/// press texts are not in the game file, and each press is proven by its
+/// own mail.
+pub const PRESS_MARK: &str = "<!--herald:press-->";
+const PRESS_END: &str = "<!--/herald:press-->";
+
+/// One press a player got, as the report shows it.
+#[derive(Debug, Clone, Serialize)]
+pub struct PressItem {
+    pub n: u32,
+    pub turn: u32,
+    /// The sender as the rules show them: `red (Ann)` or `anonymous`.
+    pub from: String,
+    /// `you`, or the players it went to.
+    pub to: String,
+    pub at: String,
+    pub text: String,
+}
+
+/// The page's "write press" box: what a press mail needs.
+#[derive(Debug, Clone, Serialize)]
+pub struct PressBox {
+    /// The game's address (the order form's), if the game has one.
+    pub address: Option<String>,
+    pub subject: String,
+    /// The players one may write to (not oneself).
+    pub others: Vec<String>,
+    pub public_only: bool,
+    pub grey: bool,
+    /// The game's press rules in words.
+    pub rules: String,
+    /// `mailto:` the address with the subject (the script adds the body).
+    pub mailto: String,
+}
+
+/// `s` percent-encoded for a `mailto:` URL's query (as JavaScript's
+/// `encodeURIComponent`).
+pub fn url_component(s: &str) -> String {
+    let mut out = String::new();
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.!~*'()".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// The press a player got, as the report mail lists it above the report.
+pub fn press_text(items: &[PressItem]) -> String {
+    if items.is_empty() {
+        return String::new();
+    }
+    let mut s = String::from(
+        "PRESS YOU GOT (each came in its own mail, which proves it)
+
+",
+    );
+    for p in items {
+        s.push_str(&format!(
+            "  #{} from {} to {} (turn {}, {}):
+",
+            p.n,
+            p.from,
+            p.to,
+            p.turn,
+            crate::time::shown(&p.at)
+        ));
+        for l in p.text.lines() {
+            s.push_str(&format!("    {l}\n"));
+        }
+        s.push('\n');
+    }
+    s.push_str(&"=".repeat(72));
+    s.push_str("\n\n");
+    s
+}
+
+/// The page's press section: the press the player got and, where the
+/// game allows press, the box that writes one.
+pub fn press_html(items: &[PressItem], write: Option<&PressBox>, you: &str) -> Result<String> {
+    if items.is_empty() && write.is_none() {
+        return Ok(String::new());
+    }
+    let name = "common/press.html.j2";
+    let tmpl = env()
+        .get_template(name)
+        .map_err(|e| Error::refused(format!("no template {name}: {e}")))?;
+    tmpl.render(context! { items => items, write => write, you => you })
+        .map_err(|e| Error::refused(format!("rendering {name}: {e:#}")))
+}
+
+/// `page` with its press section filled in with `section`.
+pub fn with_press(page: &str, section: &str) -> String {
+    let page = without_press(page);
+    if section.is_empty() {
+        return page;
+    }
+    page.replacen(
+        PRESS_MARK,
+        &format!("{PRESS_MARK}\n{section}{PRESS_END}"),
+        1,
+    )
+}
+
+/// `page` with its press section emptied: the page as the game file alone
+/// makes it (what `verify --witness` compares).
+pub fn without_press(page: &str) -> String {
+    let Some(a) = page.find(PRESS_MARK) else {
+        return page.to_string();
+    };
+    let from = a + PRESS_MARK.len();
+    match page[from..].find(PRESS_END) {
+        Some(b) => format!("{}{}", &page[..from], &page[from + b + PRESS_END.len()..]),
+        None => page.to_string(),
+    }
 }
 
 /// The report as one self-contained HTML page: the board inline with the

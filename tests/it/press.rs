@@ -9,6 +9,7 @@ use crate::common::{herald, scratch};
 use crate::host_mail::{at, bot_files, mail, send, status, Host};
 use crate::host_safety::{maildir_host, put, settled, spawn_host};
 use crate::mailservers::{servers, Account};
+use mail_parser::MimeHeaders;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -89,6 +90,31 @@ fn password_of<'a>(pw: &'a [(String, String)], p: &str) -> &'a str {
     &pw.iter().find(|(x, _)| x == p).unwrap().1
 }
 
+/// A 3-player Norse Wars game `id` on host `h`, red, blue and white at
+/// `accts`' addresses, begun with `extra` (the press rules): the
+/// passwords, by player.
+fn norse3(h: &Host, accts: &[Account], id: &str, extra: &[&str]) -> Vec<(String, String)> {
+    h.game(
+        "norse-wars",
+        id,
+        &[
+            ("red", &accts[0].address),
+            ("blue", &accts[1].address),
+            ("white", &accts[2].address),
+        ],
+        extra,
+    )
+}
+
+/// Is this delivered mail a report mail (not a relayed press, a copy or
+/// a reply)?
+fn is_report(m: &[u8]) -> bool {
+    mail_parser::MessageParser::default()
+        .parse(m)
+        .and_then(|m| m.subject().map(|s| s.contains(" report for ")))
+        .unwrap_or(false)
+}
+
 /// The mails of `acct` whose text holds `token`.
 fn holding(s: &crate::mailservers::MailServers, acct: &Account, token: &str) -> Vec<Vec<u8>> {
     s.mails(acct)
@@ -115,14 +141,10 @@ fn press_by_mail_reaches_its_recipients_and_nobody_else() {
     let accts: Vec<Account> = (0..3).map(|_| s.account()).collect();
     let players = ["red", "blue", "white"];
     let id = "nwp";
-    let pw = h.game(
-        "norse-wars",
+    let pw = norse3(
+        &h,
+        &accts,
         id,
-        &[
-            (players[0], &accts[0].address),
-            (players[1], &accts[1].address),
-            (players[2], &accts[2].address),
-        ],
         &["--deadline-every", "48h", "--press", "grey"],
     );
     let folder = h.dir.join(id);
@@ -279,13 +301,45 @@ fn press_by_mail_reaches_its_recipients_and_nobody_else() {
     assert!(status(&folder).contains("turn 2"), "{}", status(&folder));
 
     // What each account got: each text exactly once where it belongs (the
-    // sender's copy included), nowhere else.
+    // sender's copy included), nowhere else; and listed in the next report
+    // mail of each recipient only (text and page), never in another's.
     for (p, a) in players.iter().zip(&accts) {
         let all = s.mails(a);
         for (token, from, rcpts) in &sent {
-            let n = holding(s, a, token).len();
+            let (reports, others): (Vec<Vec<u8>>, Vec<Vec<u8>>) =
+                holding(s, a, token).into_iter().partition(|m| is_report(m));
             let want = usize::from(rcpts.contains(p)) + usize::from(from == p);
-            assert_eq!(n, want, "{p} holds `{token}` {n} times, not {want}");
+            assert_eq!(
+                others.len(),
+                want,
+                "{p} holds `{token}` {} times, not {want}",
+                others.len()
+            );
+            if rcpts.contains(p) {
+                assert_eq!(
+                    reports.len(),
+                    1,
+                    "{p}'s report mails list `{token}` {} times",
+                    reports.len()
+                );
+                let r = crate::host_mail::text(&reports[0]);
+                assert!(r.contains("PRESS YOU GOT"), "{r}");
+                // The page attached lists it too, with the write box.
+                let raw = mail_parser::MessageParser::default()
+                    .parse(&reports[0][..])
+                    .unwrap();
+                let page = raw
+                    .attachments()
+                    .find(|x| x.attachment_name() == Some("report.html"))
+                    .map(|x| String::from_utf8_lossy(x.contents()).into_owned())
+                    .unwrap();
+                assert!(page.contains(token.as_str()) && page.contains("id=\"press-write\""));
+            } else {
+                assert!(
+                    reports.is_empty(),
+                    "{p} is not a recipient of `{token}` but a report lists it"
+                );
+            }
         }
         assert!(holding(s, a, &refused).is_empty() || *p == "white");
         // No mail shows another player's address.
@@ -314,7 +368,8 @@ fn press_by_mail_reaches_its_recipients_and_nobody_else() {
         .to_lowercase()
         .contains("white"));
     // No file of the host folder holds a text, but the game's press/ folder
-    // (0600) and the host account's own mailbox.
+    // (0600), the current report page of a recipient (0600) and the host
+    // account's own mailbox.
     let mut all = Vec::new();
     files_under(&h.dir, &[], &mut all);
     let is_text = |f: &PathBuf| {
@@ -323,10 +378,25 @@ fn press_by_mail_reaches_its_recipients_and_nobody_else() {
     };
     let (kept, files): (Vec<PathBuf>, Vec<PathBuf>) = all.into_iter().partition(is_text);
     assert!(files.iter().any(|f| f.ends_with("game.jsonl")));
-    assert!(files.iter().any(|f| f.ends_with("press/log.jsonl")));
+    assert!(!folder.join("press").join("log.jsonl").exists());
+    let mut in_pages = 0;
     for f in &files {
         let b = String::from_utf8_lossy(&std::fs::read(f).unwrap()).to_string();
-        for (token, _, _) in &sent {
+        let page_of = f
+            .strip_prefix(folder.join("reports").join("turn-0002"))
+            .ok()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.strip_suffix(".html"));
+        for (token, _, rcpts) in &sent {
+            if b.contains(token.as_str()) && page_of.is_some_and(|p| rcpts.contains(&p)) {
+                use std::os::unix::fs::PermissionsExt;
+                assert_eq!(
+                    std::fs::metadata(f).unwrap().permissions().mode() & 0o777,
+                    0o600
+                );
+                in_pages += 1;
+                continue;
+            }
             assert!(
                 !b.contains(token.as_str()),
                 "{} holds `{token}`",
@@ -335,6 +405,11 @@ fn press_by_mail_reaches_its_recipients_and_nobody_else() {
         }
         assert!(!b.contains(&refused), "{}", f.display());
     }
+    // Turn 1's press (the anonymous one and its answer) in the pages of
+    // turn 2 of red and white.
+    assert_eq!(in_pages, 2);
+    let red_page = std::fs::read_to_string(folder.join("reports/turn-0002/red.html")).unwrap();
+    assert!(red_page.contains("from <b>anonymous</b>"), "{red_page}");
     assert_eq!(kept.len(), 4);
     {
         use std::os::unix::fs::PermissionsExt;
@@ -345,11 +420,12 @@ fn press_by_mail_reaches_its_recipients_and_nobody_else() {
             );
         }
     }
-    // The press log records four signed press entries, the anonymous one
-    // without its sender; the game file none (format 2).
-    let game = std::fs::read_to_string(folder.join("game.jsonl")).unwrap();
-    assert!(!game.contains("\"kind\":\"press\""));
-    let log = std::fs::read_to_string(folder.join("press").join("log.jsonl")).unwrap();
+    // The game file records four signed press entries, the anonymous one
+    // without its sender, and the rules in its genesis.
+    let log = std::fs::read_to_string(folder.join("game.jsonl")).unwrap();
+    let genesis: serde_json::Value = serde_json::from_str(log.lines().nth(1).unwrap()).unwrap();
+    assert_eq!(genesis["body"]["press"]["kind"], "grey");
+    assert!(!folder.join("press").join("rules.json").exists());
     let press: Vec<serde_json::Value> = log
         .lines()
         .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["body"].clone())
@@ -360,7 +436,7 @@ fn press_by_mail_reaches_its_recipients_and_nobody_else() {
     assert_eq!(press[3]["to"], serde_json::json!([]));
     let (code, o, e) = herald(&["verify", &folder.display().to_string()]);
     assert_eq!(code, 0, "{o}{e}");
-    assert!(o.contains("ok: 4 press entries"), "{o}");
+    assert!(o.contains("ok: 4 press entries in the game file"), "{o}");
 
     // verify --witness: each relayed mail holds; one word changed does not.
     let wdir = scratch("press-witness");
@@ -417,6 +493,25 @@ fn press_by_mail_reaches_its_recipients_and_nobody_else() {
     }
     // Four relays to five recipients, and four senders' copies.
     assert_eq!(checked, 9);
+    // Each player's last report mail, its press listed above the report
+    // and in the page: the report's witness still holds.
+    for (p, a) in players.iter().zip(&accts) {
+        let last = s
+            .mails(a)
+            .into_iter()
+            .filter(|m| is_report(m))
+            .last()
+            .unwrap();
+        let f = wdir.join(format!("{p}-report.eml"));
+        std::fs::write(&f, &last).unwrap();
+        let (code, o, e) = herald(&[
+            "verify",
+            &folder.display().to_string(),
+            "--witness",
+            &f.display().to_string(),
+        ]);
+        assert_eq!(code, 0, "{p}'s report mail: {o}{e}");
+    }
 }
 
 /// The rules a game chose refuse what they forbid, each naming the rule:
@@ -503,16 +598,7 @@ fn kill_9_relays_each_press_at_most_once_and_loses_none() {
     let (h, maildir) = maildir_host(s, "");
     let accts: Vec<Account> = (0..3).map(|_| s.account()).collect();
     let players = ["red", "blue", "white"];
-    let pw = h.game(
-        "norse-wars",
-        "nwk",
-        &[
-            ("red", &accts[0].address),
-            ("blue", &accts[1].address),
-            ("white", &accts[2].address),
-        ],
-        &["--press", "private"],
-    );
+    let pw = norse3(&h, &accts, "nwk", &["--press", "private"]);
     let to = h.game_addr("nwk");
     // Turn-0 report mails first, so that the kills fall on press.
     h.pass_ok(&at(1));
@@ -582,7 +668,8 @@ fn kill_9_relays_each_press_at_most_once_and_loses_none() {
         );
     }
     assert!(dups.is_empty(), "delivered twice: {dups:?}");
-    let log = std::fs::read_to_string(h.dir.join("nwk").join("press").join("log.jsonl")).unwrap();
+    let log = std::fs::read_to_string(h.dir.join("nwk").join("game.jsonl")).unwrap();
+    assert!(!h.dir.join("nwk").join("press").join("log.jsonl").exists());
     let n = log.matches("\"kind\":\"press\"").count();
     assert_eq!(n, 3 * (runs + 1), "press entries");
     let (code, o, e) = herald(&["verify", &h.dir.join("nwk").display().to_string()]);
@@ -590,5 +677,69 @@ fn kill_9_relays_each_press_at_most_once_and_loses_none() {
     eprintln!(
         "press kill -9: {runs} runs, {killed} killed mid-pass, {} press relayed once each",
         3 * (runs + 1)
+    );
+}
+
+/// A game begun before the game file held press (`tests/fixtures/
+/// press-folder`, made by the herald that kept the rules in
+/// `press/rules.json`): its press is relayed as before, recorded in
+/// `press/log.jsonl` chained from its genesis, never in its game file;
+/// verify checks it there, and the recipient's report page lists it.
+#[test]
+fn a_game_with_its_press_in_the_folder_keeps_it_there() {
+    let s = servers();
+    let (h, maildir) = maildir_host(s, "");
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/press-folder/pfold");
+    let g = h.dir.join("pfold");
+    crate::store::copy_dir(&fixture, &g);
+    let secrets = std::fs::read_to_string(g.join("secrets.toml")).unwrap();
+    let pw = |p: &str| {
+        secrets
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!("{p} = \"")))
+            .unwrap()
+            .trim_end_matches('"')
+            .to_string()
+    };
+    let game_before = std::fs::read_to_string(g.join("game.jsonl")).unwrap();
+    let to = h.game_addr("pfold");
+    let text = "FOLDER-red-to-blue: the old way still works";
+    put(
+        &maildir,
+        "f1",
+        &mail(
+            "red@press.example",
+            &to,
+            "press",
+            "f1@players.test",
+            5,
+            &format!("press to blue\npassword = \"{}\"\n\n{text}\n", pw("red")),
+        ),
+    );
+    let out = h.pass_ok(&at(10));
+    assert!(out.contains("1 press relayed"), "{out}");
+    let log = std::fs::read_to_string(g.join("press").join("log.jsonl")).unwrap();
+    assert_eq!(log.matches("\"kind\":\"press\"").count(), 1);
+    let game = std::fs::read_to_string(g.join("game.jsonl")).unwrap();
+    assert!(!game.contains("\"kind\":\"press\""));
+    assert_eq!(game.lines().count(), game_before.lines().count());
+    let (code, o, e) = herald(&["verify", &g.display().to_string()]);
+    assert_eq!(code, 0, "{o}{e}");
+    assert!(
+        o.contains("ok: 1 press entries, chained from the genesis entry"),
+        "{o}"
+    );
+    let blue = std::fs::read_to_string(g.join("reports/turn-0000/blue.html")).unwrap();
+    assert!(blue.contains(text) && blue.contains("id=\"press-write\""));
+    for p in ["red", "white"] {
+        let page = std::fs::read_to_string(g.join(format!("reports/turn-0000/{p}.html"))).unwrap();
+        assert!(!page.contains(text), "{p}'s page lists blue's press");
+    }
+    // A convert (the game is format 3 already) leaves the press where it is.
+    let (code, o, e) = herald(&["convert", &g.display().to_string()]);
+    assert_eq!(code, 0, "{o}{e}");
+    assert_eq!(
+        std::fs::read_to_string(g.join("press").join("log.jsonl")).unwrap(),
+        log
     );
 }
