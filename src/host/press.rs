@@ -471,9 +471,9 @@ fn relay(
         };
         (entry_to, real)
     };
-    let (kept, hash) = press::record(
+    let (kept, hash) = crate::pipeline::relay::record(
         w,
-        &press::Relay {
+        &crate::pipeline::relay::Relay {
             sender: &player,
             to: to_entry,
             anonymous: req.anonymous,
@@ -495,7 +495,8 @@ fn relay(
     } else {
         to_real
     };
-    let (mailed, not_mailed) = press::queue(w, &kept, &hash, &real, game_addr).map_err(internal)?;
+    let (mailed, not_mailed) =
+        crate::pipeline::relay::queue(w, &kept, &hash, &real, game_addr).map_err(internal)?;
     let shown_to = if kept.entry.to.is_empty() {
         "the anonymous sender of the press you answered".to_string()
     } else {

@@ -19,6 +19,7 @@ pub mod inbox;
 pub mod loaded;
 pub mod nmr;
 pub mod press;
+pub mod relay;
 pub mod render;
 pub mod replay;
 pub mod resolve;

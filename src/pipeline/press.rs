@@ -24,14 +24,14 @@
 //! finds the entry by its id and only queues the mails again (the outbox
 //! sends each Message-ID at most once).
 
-use super::{Loaded, Store, Writing};
+use super::loaded::Loaded;
 use crate::chain::body::{Body, PressEntry, PressRules};
-use crate::chain::canon::{canonical, sha256_hex, sha256_lines};
+use crate::chain::canon::{canonical, sha256_lines};
 use crate::chain::keys::Domain;
-use crate::chain::record::EntryLine;
+pub(crate) use crate::chain::record::EntryLine;
 use crate::error::{Error, Result};
 use crate::mail::eml;
-use crate::store::write::{self, Durability};
+use crate::store::Store;
 use serde::{Deserialize, Serialize};
 
 /// The press kinds a game may choose at `new`.
@@ -149,7 +149,7 @@ fn rules_message(game: &str, genesis: &str, rules: &PressRules) -> String {
     format!("{game}\n{genesis}\n{}\n", canonical(rules))
 }
 
-fn genesis_hash(g: &Loaded) -> String {
+pub(crate) fn genesis_hash(g: &Loaded) -> String {
     g.record
         .entries
         .first()
@@ -388,7 +388,7 @@ pub struct Kept {
 }
 
 /// The press log's lines as stored (none yet: empty).
-fn log_lines(store: &Store) -> Result<Vec<EntryLine>> {
+pub(crate) fn log_lines(store: &Store) -> Result<Vec<EntryLine>> {
     let path = store.dir.press_log();
     if !path.exists() {
         return Ok(Vec::new());
@@ -516,121 +516,6 @@ pub fn all_kept(g: &Loaded, store: &Store) -> Result<Vec<(Kept, String)>> {
     Ok(out)
 }
 
-/// What to relay.
-pub struct Relay<'a> {
-    pub sender: &'a str,
-    pub to: Vec<String>,
-    pub anonymous: bool,
-    pub answers: Option<u32>,
-    /// Normalised ([`normalise`]).
-    pub text: &'a str,
-    pub mail_sha256: &'a str,
-}
-
-/// Record press `r` at `now`: its file, then its entry (committed). A
-/// press the log records already (the same mail judged again after a
-/// crash) is returned as it was recorded. The caller queues the mails.
-pub fn record(w: &mut Writing, r: &Relay, now: &str) -> Result<(Kept, String)> {
-    let id = id_of(r.mail_sha256);
-    let logged = entries(&w.store, &w.game)?;
-    if let Some((e, hash)) = logged.iter().find(|(e, _)| e.id == id).cloned() {
-        return match read_kept(&w.store, &id)? {
-            Some(k) if k.entry == e => Ok((k, hash)),
-            _ => Err(Error::refused(format!(
-                "{}: missing or changed: the log records press #{} there",
-                w.store.dir.press_file(&id).display(),
-                e.n
-            ))),
-        };
-    }
-    let home = home(&w.store, &w.game);
-    if home == Home::GameFile {
-        if w.game.head().format < 3 {
-            return Err(Error::refused(format!(
-                "{}: a game file of format {} holds no press; run `herald convert {}` first",
-                w.store.dir.game_file().display(),
-                w.game.head().format,
-                w.store.dir.root().display()
-            )));
-        }
-        super::forward_in_time(&w.game, now)?;
-        w.complete(now)?;
-    }
-    // The press log goes forward in time, as the game's does.
-    if let (Some((last, _)), Ok(t)) = (logged.last(), crate::time::parse_time(now)) {
-        if crate::time::parse_time(&last.at).is_ok_and(|l| t < l) {
-            return Err(Error::usage(format!(
-                "{now} is before press #{} ({}): the press log goes forward in time",
-                last.n, last.at
-            )));
-        }
-    }
-    let h = w.game.head();
-    let n = logged.len() as u32 + 1;
-    let prev = logged
-        .last()
-        .map(|(_, hash)| hash.clone())
-        .unwrap_or_else(|| genesis_hash(&w.game));
-    let nonce = sha256_hex(
-        w.signer
-            .sign(Domain::PressNonce, format!("{}\n{id}\n", h.id).as_bytes())
-            .as_bytes(),
-    )[..32]
-        .to_string();
-    let entry = PressEntry {
-        n,
-        id: id.clone(),
-        turn: h.turn,
-        from: (!r.anonymous).then(|| r.sender.to_string()),
-        sender_sha256: r.anonymous.then(|| sender_sha256(&nonce, r.sender)),
-        to: r.to.clone(),
-        text_sha256: text_sha256(&nonce, r.text),
-        at: now.to_string(),
-    };
-    let kept = Kept {
-        entry: entry.clone(),
-        sender: r.sender.to_string(),
-        anonymous: r.anonymous,
-        answers: r.answers,
-        nonce,
-        text: r.text.to_string(),
-        mail_sha256: r.mail_sha256.to_string(),
-    };
-    let path = w.store.dir.press_file(&id);
-    w.store.dir.ensure_parent(&path)?;
-    let mut json =
-        serde_json::to_string_pretty(&kept).map_err(|e| Error::internal(e.to_string()))?;
-    json.push('\n');
-    write::atomic(&path, json.as_bytes(), Durability::Synced)?;
-    if home == Home::GameFile {
-        // The commit point: the game file with the entry appended, as
-        // every change to the game is committed (its reports, which list
-        // the press each player got, are made again).
-        w.game.record.append(&Body::Press(entry), &w.signer);
-        w.game.record.seal_with(&w.signer);
-        let hash = w.game.record.chain_head().to_string();
-        w.commit(now)?;
-        return Ok((kept, hash));
-    }
-    // The commit point: the log with the new line, written whole (synced).
-    let line = EntryLine::new(&Body::Press(entry), &prev, &w.signer);
-    let mut text: String = log_lines(&w.store)?
-        .iter()
-        .map(|l| format!("{}\n", l.text()))
-        .collect();
-    text.push_str(&line.text());
-    text.push('\n');
-    write::atomic(
-        &w.store.dir.press_log(),
-        text.as_bytes(),
-        Durability::Synced,
-    )?;
-    // The game file did not change, so its reports are not made again by
-    // a commit: the pages, which list the press each player got, are.
-    refresh_pages(w)?;
-    Ok((kept, line.hash))
-}
-
 const WITNESS_OPEN: &str = "----- HERALD PRESS -----";
 const WITNESS_CLOSE: &str = "----- END HERALD PRESS -----";
 const TEXT_OPEN: &str = "----- PRESS TEXT -----";
@@ -734,52 +619,6 @@ pub fn recipients(k: &Kept, answered: Option<&Kept>) -> Vec<String> {
     } else {
         k.entry.to.clone()
     }
-}
-
-/// Queue press `k`'s mail to each recipient who has an address, From
-/// `from` (the game's address at the host), dated at the press. Returns
-/// the players mailed and those without an address.
-pub fn queue(
-    w: &Writing,
-    k: &Kept,
-    hash: &str,
-    to: &[String],
-    from: &str,
-) -> Result<(Vec<String>, Vec<String>)> {
-    let h = w.game.head();
-    let (mut mailed, mut not) = (Vec::new(), Vec::new());
-    let mut mails = Vec::new();
-    for r in to {
-        let Some(addr) = h
-            .players
-            .iter()
-            .find(|p| &p.id == r)
-            .and_then(|p| p.email.clone())
-        else {
-            not.push(r.clone());
-            continue;
-        };
-        let subject = if k.anonymous {
-            format!("[{}] press #{} from anonymous", h.id, k.entry.n)
-        } else {
-            format!("[{}] press #{} from {}", h.id, k.entry.n, k.sender)
-        };
-        let message_id = message_id(&h.id, k, r);
-        let mail = eml::Mail {
-            from: from.to_string(),
-            to: addr,
-            subject,
-            date: k.entry.at.clone(),
-            message_id: message_id.clone(),
-            in_reply_to: None,
-            text: relayed_text(&w.game, k, hash, r),
-            attachments: Vec::new(),
-        };
-        mails.push((message_id, eml::build(&mail)));
-        mailed.push(r.clone());
-    }
-    crate::store::outbox::queue_all(&w.store.dir.outbox_dir(), mails)?;
-    Ok((mailed, not))
 }
 
 /// A press witness block and the text above it, read from a kept mail.
@@ -990,22 +829,6 @@ pub fn fill_reports(
         let section = crate::report::press_html(&items, write.as_ref(), you)?;
         r.html = crate::report::with_press(&r.html, &section);
         r.press = crate::report::press_text(&items);
-    }
-    Ok(())
-}
-
-/// Write the current turn's report pages again with the press each player
-/// got (a game whose press is in the folder: its game file, and so its
-/// reports' other forms, did not change).
-fn refresh_pages(w: &Writing) -> Result<()> {
-    let mut rendered = super::derived::render_all(&w.game, &w.signer)?;
-    fill_reports(&w.store, &w.game, &mut rendered)?;
-    let turn = w.game.head().turn;
-    for (name, r) in w.game.player_names()?.iter().zip(&rendered) {
-        let path = w.store.dir.report(turn, name, "html");
-        if path.exists() {
-            write::atomic(&path, r.html.as_bytes(), Durability::Replaceable)?;
-        }
     }
     Ok(())
 }
