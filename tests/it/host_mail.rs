@@ -413,7 +413,8 @@ fn one_fact_changed(text: &str, receipt: bool) -> Option<String> {
     let marks: &[&str] = if receipt {
         &["turn: "]
     } else {
-        &["Turn ", "\"turn\": "]
+        // view.json travels without indentation in a mail
+        &["Turn ", "\"turn\": ", "\"turn\":"]
     };
     for at in marks {
         for (i, _) in text.match_indices(at) {
