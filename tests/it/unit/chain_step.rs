@@ -21,6 +21,16 @@ fn of(body: &Body) -> Step {
         // Press entries stand beside a format-2 game file (press/log.jsonl),
         // never in it: the light reader refuses the kind.
         Body::Press(_) => panic!("a press entry has no step in a format-2 game file"),
+        Body::Seat(c) => Step::Seat {
+            player: c.player.clone(),
+            name: c.name.clone(),
+            password: c.password.clone(),
+            salt: c.salt.clone(),
+            holder_sha256: c.holder_sha256.clone(),
+        },
+        Body::Vacation(v) => Step::Vacation {
+            player: v.player.clone(),
+        },
     }
 }
 
