@@ -19,7 +19,7 @@
 //!   gallery/<game>/           a finished game's replay site (site::files names its files)
 //!   lobby/<table>.json        an open table of the lobby: seats, pending confirmations (host::lobby)
 //!   lobby/games/<game>.json   the lobby's record of a game: settings, seats offered, vacations (host::lobby::seats)
-//!   lobby/standby.json        the standby list: addresses told of seats to take over
+//!   lobby/standby/list.json   the standby list: addresses told of seats to take over
 //!   lobby/key                 0600: the secret the lobby's confirmation codes are drawn from
 //!   <game>/                   one game folder per game (store::layout)
 //! ```
@@ -137,9 +137,9 @@ impl HostDir {
     pub fn lobby_game(&self, game: &Name) -> PathBuf {
         self.lobby().join("games").join(format!("{game}.json"))
     }
-    /// `DIR/lobby/standby.json`: the standby list.
+    /// `DIR/lobby/standby/list.json`: the standby list.
     pub fn standby(&self) -> PathBuf {
-        self.lobby().join("standby.json")
+        self.lobby().join("standby").join("list.json")
     }
     /// `DIR/lobby/key`: the lobby's secret (confirmation codes).
     pub fn lobby_key(&self) -> PathBuf {

@@ -712,9 +712,10 @@ fn a_dropped_seat_is_taken_over_and_a_vacation_moves_the_deadline() {
     let who =
         |id: &str, creds: &[(String, String)]| creds.iter().position(|(p, _)| p == id).unwrap();
     let files = bot_files(&folder, &creds);
-    assert!(files.len() >= 3, "{files:?}");
+    // Norse Wars awaits one player at a time: the player awaited goes on
+    // vacation, comes back, then misses the moved deadline and drops out.
     let away = files[0].0.clone();
-    let dropper = files[files.len() - 1].0.clone();
+    let dropper = away.clone();
     let to = h.game_addr("g4");
     // The vacation: the reason the player gives is never passed on.
     let (ai, api) = (who(&away, &creds), &creds[who(&away, &creds)].1);
@@ -787,7 +788,8 @@ fn a_dropped_seat_is_taken_over_and_a_vacation_moves_the_deadline() {
         g.head().deadline.as_deref(),
         Some("2026-11-26T00:00:00+00:00")
     );
-    let other = &players[who(&files[1].0, &creds)];
+    let other_id = creds.iter().find(|(p, _)| *p != away).unwrap().0.clone();
+    let other = &players[who(&other_id, &creds)];
     let notice = wait_for_text(s, other, "has moved to");
     assert!(
         notice.contains(&format!("{away} is")) && notice.contains("on vacation"),
@@ -800,8 +802,8 @@ fn a_dropped_seat_is_taken_over_and_a_vacation_moves_the_deadline() {
             "the vacationer is not told"
         );
     }
-    // Back early; the vacationer sends orders; the deadline comes and the
-    // dropper misses it: dropped after 1 missed phase, the seat offered.
+    // Back early, and no orders: the (moved) deadline comes and the
+    // player misses it: dropped after 1 missed phase, the seat offered.
     send(
         s,
         &players[ai].address,
@@ -815,21 +817,7 @@ fn a_dropped_seat_is_taken_over_and_a_vacation_moves_the_deadline() {
             &format!("back {away} {api}"),
         ),
     );
-    let f = files.iter().find(|(id, _)| *id == away).unwrap();
-    send(
-        s,
-        &players[ai].address,
-        &to,
-        &mail(
-            &players[ai].address,
-            &to,
-            "orders",
-            "o0-away@p.test",
-            81,
-            &f.1,
-        ),
-    );
-    sent += 2;
+    sent += 1;
     s.wait_for_mails(&h.acct, sent);
     h.pass_ok(&at(82));
     wait_for_text(s, &players[ai], "Welcome back");

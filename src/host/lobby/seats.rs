@@ -155,6 +155,9 @@ fn read_json<T: serde::de::DeserializeOwned>(p: &Path) -> Result<Option<T>> {
 
 fn write_json<T: Serialize>(p: &Path, v: &T) -> Result<()> {
     if let Some(d) = p.parent() {
+        if let Some(up) = d.parent() {
+            write::create_dir(up)?;
+        }
         write::create_dir(d)?;
     }
     let mut bytes = serde_json::to_vec_pretty(v).expect("serialises");
