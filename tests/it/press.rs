@@ -333,6 +333,10 @@ fn press_by_mail_reaches_its_recipients_and_nobody_else() {
                     .find(|x| x.attachment_name() == Some("report.html"))
                     .map(|x| String::from_utf8_lossy(x.contents()).into_owned())
                     .unwrap();
+                // The mail carries the page packed (issue 30): unpacked, it
+                // is the report page.
+                let (page, whole) = herald::report::pack::unpack(&page).unwrap();
+                assert!(whole, "the packed page's short page was changed");
                 assert!(page.contains(token.as_str()) && page.contains("id=\"press-write\""));
             } else {
                 assert!(

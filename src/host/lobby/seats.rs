@@ -256,7 +256,11 @@ fn open_game(host: &HostDir, game: &str) -> Result<(Name, crate::store::Store, p
             .into_iter()
             .flatten()
             .flatten()
-            .filter(|e| e.path().join("game.jsonl").exists())
+            .filter(|e| {
+                crate::store::layout::GameDir::at(e.path())
+                    .game_file()
+                    .exists()
+            })
             .map(|e| e.file_name().to_string_lossy().into_owned())
             .collect();
         v.sort();
