@@ -197,13 +197,11 @@ pub fn save(host: &HostDir, t: &Table) -> Result<()> {
 
 /// Every table in the lobby, by name. Files that do not read are returned
 /// as problems.
-pub fn all(host: &HostDir) -> (Vec<Table>, Vec<String>) {
-    let mut out = Vec::new();
-    let mut problems = Vec::new();
-    let Ok(list) = std::fs::read_dir(host.lobby()) else {
-        return (out, problems);
-    };
-    let mut names: Vec<String> = list
+/// The valid names of the `NAME.json` files in `dir`, sorted; `None` when
+/// the folder cannot be read (not made yet).
+pub(crate) fn json_names(dir: &std::path::Path) -> Option<Vec<String>> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .ok()?
         .flatten()
         .filter_map(|e| {
             let n = e.file_name().to_string_lossy().into_owned();
@@ -212,6 +210,15 @@ pub fn all(host: &HostDir) -> (Vec<Table>, Vec<String>) {
         .filter(|n| crate::names::valid(n))
         .collect();
     names.sort();
+    Some(names)
+}
+
+pub fn all(host: &HostDir) -> (Vec<Table>, Vec<String>) {
+    let mut out = Vec::new();
+    let mut problems = Vec::new();
+    let Some(names) = json_names(&host.lobby()) else {
+        return (out, problems);
+    };
     for n in names {
         let name = Name::new("table", &n).expect("checked");
         match load(host, &name) {

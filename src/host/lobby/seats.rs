@@ -176,18 +176,9 @@ pub fn save(host: &HostDir, g: &GameSeats) -> Result<()> {
 
 /// Every game the lobby keeps a record of, by name.
 pub fn all(host: &HostDir) -> Vec<GameSeats> {
-    let Ok(list) = std::fs::read_dir(host.lobby().join("games")) else {
+    let Some(names) = super::json_names(&host.lobby().join("games")) else {
         return Vec::new();
     };
-    let mut names: Vec<String> = list
-        .flatten()
-        .filter_map(|e| {
-            let n = e.file_name().to_string_lossy().into_owned();
-            n.strip_suffix(".json").map(str::to_string)
-        })
-        .filter(|n| crate::names::valid(n))
-        .collect();
-    names.sort();
     names
         .iter()
         .filter_map(|n| load(host, &Name::new("game", n).ok()?).ok().flatten())
