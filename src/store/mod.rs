@@ -44,13 +44,21 @@ pub fn building(out: &std::path::Path, prefix: &str) -> Result<(tempfile::TempDi
     };
     std::fs::create_dir_all(&parent).map_err(|e| Error::io(&parent, e))?;
     sweep_unfinished(&parent);
-    let tmp = tempfile::Builder::new()
-        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o700))
-        .prefix(prefix)
-        .tempdir_in(&parent)
-        .map_err(|e| Error::io(&parent, e))?;
-    let store = Store::writer(GameDir::at(tmp.path()), std::time::Duration::ZERO)?;
-    Ok((tmp, store))
+    let mut attempt = 0;
+    loop {
+        let tmp = tempfile::Builder::new()
+            .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o700))
+            .prefix(prefix)
+            .tempdir_in(&parent)
+            .map_err(|e| Error::io(&parent, e))?;
+        match Store::writer(GameDir::at(tmp.path()), std::time::Duration::ZERO) {
+            Ok(store) => return Ok((tmp, store)),
+            // A concurrent sweep removed the folder in the instant it was
+            // still empty (before its lock existed): build in a new one.
+            Err(_) if attempt < 3 && !tmp.path().is_dir() => attempt += 1,
+            Err(e) => return Err(e),
+        }
+    }
 }
 
 /// Move a game built by [`building`] into place at `out`, its lock
@@ -69,7 +77,11 @@ pub fn built(tmp: tempfile::TempDir, store: Store, out: &std::path::Path) -> Res
 /// Remove what a `new` or `convert` killed midway left in `parent`: a
 /// building folder (holding a seed, passwords and a key) whose lock no
 /// process holds. One still being built holds its lock from its first
-/// instants on; one so young it has no lock file yet is left alone.
+/// instants on. One with no lock file is empty (the lock is the first
+/// thing made in it): a build killed between making the folder and its
+/// lock left it, or a build is in that instant now; it is removed only
+/// while empty, and [`building`] starts again in a new folder if its own
+/// was removed so.
 pub fn sweep_unfinished(parent: &std::path::Path) {
     let Ok(list) = std::fs::read_dir(parent) else {
         return;
@@ -82,6 +94,8 @@ pub fn sweep_unfinished(parent: &std::path::Path) {
         }
         let dir = GameDir::at(e.path());
         if !dir.lock().is_file() {
+            // Fails (and leaves it) unless the folder is empty.
+            let _ = std::fs::remove_dir(dir.root());
             continue;
         }
         if let Ok(held) = Lock::acquire(&dir.lock(), &name, Duration::ZERO) {

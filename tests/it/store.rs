@@ -856,6 +856,40 @@ fn new_killed_at_any_instant_leaves_nothing_or_a_whole_game() {
     );
 }
 
+/// A `new` killed between making its building folder and the lock in it
+/// leaves an empty folder with no lock: the next `new` beside it removes
+/// it (and leaves a non-empty folder of another name alone).
+#[test]
+fn new_sweeps_an_empty_building_folder_left_without_its_lock() {
+    let t = template();
+    let spot = Spot::new("sweep-empty");
+    let parent = spot.join("p");
+    std::fs::create_dir_all(parent.join(".herald-new-AbC123")).unwrap();
+    std::fs::create_dir_all(parent.join(".keep-me")).unwrap();
+    std::fs::write(parent.join(".keep-me/x"), "x").unwrap();
+    let g = parent.join("game");
+    ok(&[
+        "new",
+        "norse-wars",
+        "--players",
+        "red,blue",
+        "--seed",
+        "7",
+        "--out",
+        s(&g),
+        "--now",
+        NEW,
+        "--key",
+        s(&t.key),
+    ]);
+    let mut left: Vec<String> = std::fs::read_dir(&parent)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(left, [".keep-me", "game"]);
+}
+
 /// `passwd` killed at any instant: run again, the password in the secrets
 /// file is the one the game accepts, and the game verifies.
 #[test]
