@@ -74,10 +74,26 @@ pub fn run(a: Args, wait: Duration) -> Result<String> {
         _ => g,
     };
     let seat = g.seat_of(&player)?;
+    // The page and the mail list the press the player got and carry the
+    // box that writes one, as the host's do (docs/host.md, "In the
+    // reports"); a game file without its folder's press texts beside it
+    // (a published one) gives the report without them.
+    let with_press = |r: &mut crate::report::Rendered| -> Result<()> {
+        if store.dir.press().is_dir() || pipeline::press::entries(&store, &g)?.is_empty() {
+            pipeline::press::fill_report(&store, &g, seat, r)?;
+        }
+        Ok(())
+    };
     let bytes = match a.format.as_str() {
+        "html" => {
+            let mut r = render::all(&g, seat, signer.as_ref())?;
+            with_press(&mut r)?;
+            r.html.into_bytes()
+        }
         "eml" => {
             let now = super::now(a.now.as_deref())?.to_rfc3339();
-            let r = render::all(&g, seat, signer.as_ref())?;
+            let mut r = render::all(&g, seat, signer.as_ref())?;
+            with_press(&mut r)?;
             pipeline::derived::report_mail(&g, seat, &r, &now)
                 .map(|(_, m)| m)
                 .ok_or_else(|| {

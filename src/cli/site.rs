@@ -66,15 +66,26 @@ pub fn run(a: Args) -> Result<String> {
             })?
             .seed,
     };
-    let built = site::build(&g, &seed, who, out, site::Access::ByGame)?;
+    let (press, logged) = site::revealed_press(&store, &g, who)?;
+    let built = site::build(&g, &seed, who, out, site::Access::ByGame, &press)?;
     let bytes: usize = built.files.iter().map(|(_, n)| n).sum();
     let lens = match built.who {
         Who::Everything => "the omniscient view".to_string(),
         Who::Player(s) => format!("{}'s own view", g.head().players[s].id),
         Who::Public => "the public view".to_string(),
     };
+    let press_note = match (logged, press.len()) {
+        (0, _) => String::new(),
+        (n, 0) => format!(
+            "; the game relayed {n} press messages, whose texts this site does not show ({})",
+            press_hidden_why(&store, &g, who)?
+        ),
+        (_, k) => {
+            format!("; with its {k} press messages (the game's rules reveal them at the end)")
+        }
+    };
     Ok(format!(
-        "wrote the site of {} ({lens}, {} phases, {} files, {} KiB) into {}; open {}\n",
+        "wrote the site of {} ({lens}, {} phases, {} files, {} KiB{press_note}) into {}; open {}\n",
         g.head().id,
         built.frames.saturating_sub(1),
         built.files.len(),
@@ -82,4 +93,18 @@ pub fn run(a: Args) -> Result<String> {
         out.display(),
         out.join("index.html").display()
     ))
+}
+
+/// Why a site shows none of a game's press.
+fn press_hidden_why(store: &crate::store::Store, g: &pipeline::Loaded, who: Who) -> Result<String> {
+    let rules = pipeline::press::rules_of(store, g)?;
+    Ok(if rules.reveal != "end" {
+        "its rules never reveal press".into()
+    } else if g.head().outcome.is_none() {
+        "the game is running: its rules reveal press only after the end".into()
+    } else if who != Who::Everything {
+        "a player's site shows no press".into()
+    } else {
+        "the texts are in the moderator's game folder, not beside this game file".into()
+    })
 }

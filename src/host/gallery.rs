@@ -89,11 +89,20 @@ pub fn write(dir: &Path) -> Result<Gallery> {
             .as_ref()
             .is_some_and(|m| m["chain_head"] == head["log"]["head"] && m["view"] == "everything");
         if !fresh {
-            let made = pipeline::open(folder.root()).and_then(|(_, loaded)| {
+            let made = pipeline::open(folder.root()).and_then(|(store, loaded)| {
                 let seed = loaded.head().seed.clone().ok_or_else(|| {
                     Error::refused(format!("{name}: over, but its seed is not revealed"))
                 })?;
-                build(&loaded, &seed, Who::Everything, &site, Access::Private)
+                // Press only where the game's rules reveal it at the end.
+                let (press, _) = crate::site::revealed_press(&store, &loaded, Who::Everything)?;
+                build(
+                    &loaded,
+                    &seed,
+                    Who::Everything,
+                    &site,
+                    Access::Private,
+                    &press,
+                )
             });
             if let Err(e) = made {
                 g.problems.push(format!("{name}: {e}"));

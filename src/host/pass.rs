@@ -740,15 +740,16 @@ fn press_mail(
     crate::store::seen::add(&w.store.dir, digest)?;
     done.insert(digest.to_string());
     Ok(Handled {
-        counted: if ans.ok {
-            Counted::Press
-        } else {
-            Counted::Refused
+        counted: match (ans.command, ans.ok) {
+            (true, _) => Counted::Command,
+            (false, true) => Counted::Press,
+            (false, false) => Counted::Refused,
         },
-        event: match (ans.ok, ans.throttled) {
-            (true, _) => "press",
-            (false, true) => "throttled",
-            (false, false) => "refused",
+        event: match (ans.command, ans.ok, ans.throttled) {
+            (_, false, true) => "throttled",
+            (true, _, _) => "command",
+            (false, true, _) => "press",
+            (false, false, _) => "refused",
         },
         what: ans.what,
         message_id: id,

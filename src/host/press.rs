@@ -40,6 +40,10 @@ game's address with, as the first lines:
 The host relays it from the game's address to each player named (never
 showing anyone's mail address) and sends you a copy. To answer a press
 mail, reply to it with `press reply` and your password above the quote.
+
+To stop getting press from a player, mail the game's address with
+`mute red` (or `unmute red`, `unmute all`; `mute` alone lists whom you
+muted) and the `player` and `password` lines as above.
 ";
 
 /// A press mail as read.
@@ -58,12 +62,46 @@ pub struct Request {
     pub subject_n: Option<u32>,
 }
 
+/// A `mute` or `unmute` mail as read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MuteRequest {
+    /// `mute` (true) or `unmute`.
+    pub on: bool,
+    /// The players named (none: only list whom the player has muted).
+    pub others: Vec<String>,
+    /// `unmute all`.
+    pub all: bool,
+    pub player: Option<String>,
+    pub password: Option<String>,
+}
+
 /// What a press mail asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Asked {
     Press(Request),
-    /// `press` with words herald cannot read: why, with the line to send.
+    /// `mute PLAYER` / `unmute PLAYER` (docs/host.md, "Muting a player").
+    Mute(MuteRequest),
+    /// `press` (or `mute`) with words herald cannot read: why, with the
+    /// line to send.
     Bad(String),
+}
+
+/// The `player` and `password` lines from line `at` on (blank lines
+/// between them skipped): both, and the first line after them.
+fn credentials(lines: &[&str], mut at: usize) -> (Option<String>, Option<String>, usize) {
+    let (mut player, mut password) = (None, None);
+    while at < lines.len() {
+        let l = lines[at];
+        if let Some(v) = field(l, "password") {
+            password = Some(v);
+        } else if let Some(v) = field(l, "player") {
+            player = Some(v.to_ascii_lowercase());
+        } else if !l.trim().is_empty() {
+            break;
+        }
+        at += 1;
+    }
+    (player, password, at)
 }
 
 /// A `key = "value"`, `key: value` or `key value` line, if its key is
@@ -98,6 +136,27 @@ pub fn asked(m: &Message) -> Option<Asked> {
         .filter(|w| !w.is_empty())
         .map(|w| w.trim_end_matches([':', '.']).to_ascii_lowercase())
         .collect();
+    if let Some(on) = match words.first().map(String::as_str) {
+        Some("mute") => Some(true),
+        Some("unmute") => Some(false),
+        _ => None,
+    } {
+        let others: Vec<String> = words[1..].iter().filter(|w| *w != "and").cloned().collect();
+        let all = others.iter().any(|w| w == "all");
+        if all && (on || others.len() > 1) {
+            return Some(Asked::Bad(
+                "`mute` names the players whose press you no longer want (`mute red, blue`); `unmute all` takes back every mute".into(),
+            ));
+        }
+        let (player, password, _) = credentials(&lines, first + 1);
+        return Some(Asked::Mute(MuteRequest {
+            on,
+            others: if all { Vec::new() } else { others },
+            all,
+            player,
+            password,
+        }));
+    }
     if words.first().map(String::as_str) != Some("press") {
         return None;
     }
@@ -124,19 +183,7 @@ pub fn asked(m: &Message) -> Option<Asked> {
             ))
         }
     };
-    let (mut player, mut password) = (None, None);
-    let mut at = first + 1;
-    while at < lines.len() {
-        let l = lines[at];
-        if let Some(v) = field(l, "password") {
-            password = Some(v);
-        } else if let Some(v) = field(l, "player") {
-            player = Some(v.to_ascii_lowercase());
-        } else if !l.trim().is_empty() {
-            break;
-        }
-        at += 1;
-    }
+    let (player, password, at) = credentials(&lines, first + 1);
     let text = press::normalise(&lines[at.min(lines.len())..].join("\n"));
     let mut refs = Vec::new();
     for h in [m.in_reply_to(), m.references()] {
@@ -183,6 +230,8 @@ pub struct Answered {
     /// Anonymous: the sender's address is not noted on the status page.
     pub anonymous: bool,
     pub throttled: bool,
+    /// A `mute` or `unmute` mail (counted with the commands).
+    pub command: bool,
 }
 
 /// Answer press mail `m` (Message-ID `id`, sha256 `digest`, sender
@@ -199,8 +248,12 @@ pub fn answer(
     limits: Limits,
     game_addr: &str,
 ) -> Result<Answered> {
+    if let Asked::Mute(req) = asked {
+        return mute(w, req, from, id, digest, now, opts, game_addr);
+    }
     let result = match asked {
         Asked::Bad(why) => Err((why.clone(), None, false)),
+        Asked::Mute(_) => unreachable!("answered above"),
         Asked::Press(req) => relay(w, req, from, digest, now, opts, limits, game_addr),
     };
     let h = w.game.head();
@@ -237,6 +290,7 @@ pub fn answer(
                 ok: true,
                 anonymous: done.anonymous,
                 throttled: false,
+                command: false,
             })
         }
         Err((why, player, throttled)) => {
@@ -266,6 +320,152 @@ pub fn answer(
                 ok: false,
                 anonymous: false,
                 throttled,
+                command: false,
+            })
+        }
+    }
+}
+
+/// Answer a `mute` / `unmute` mail: check the password, change the
+/// player's mutes (`press/mutes.json`, written whole), and reply with
+/// whom they have muted now. The reply says the state, not the change,
+/// so a mail judged again after a crash gets the same reply (and the
+/// outbox sends it once).
+#[allow(clippy::too_many_arguments)]
+fn mute(
+    w: &mut Writing,
+    req: &MuteRequest,
+    from: &str,
+    id: &str,
+    digest: &str,
+    now: &str,
+    opts: &Options,
+    game_addr: &str,
+) -> Result<Answered> {
+    let word = if req.on { "mute" } else { "unmute" };
+    let h = w.game.head();
+    let title = format!(
+        "{} — game {}, turn {}\n\n",
+        w.game.entry.title, h.id, h.turn
+    );
+    let done = (|| -> std::result::Result<(String, String), Refusal> {
+        let player = authenticate(w, &req.player, &req.password, from, opts, word)?;
+        let rules = press::rules_of(&w.store, &w.game).map_err(|e| (e.to_string(), None, false))?;
+        if rules.kind == "none" {
+            return Err((
+                format!(
+                    "this game allows no press, so there is nobody to mute (game {}'s rules, chosen at its start: {})",
+                    h.id,
+                    press::describe(&rules)
+                ),
+                Some(player),
+                false,
+            ));
+        }
+        let players = w.game.players();
+        let mut bad = Vec::new();
+        for o in &req.others {
+            if *o == player {
+                bad.push(format!("{o} is you"));
+            } else if !players.contains(o) {
+                bad.push(format!(
+                    "`{}` is not a player of this game",
+                    o.chars().take(32).collect::<String>()
+                ));
+            }
+        }
+        if !bad.is_empty() {
+            let others: Vec<&str> = players
+                .iter()
+                .filter(|p| **p != player)
+                .map(String::as_str)
+                .collect();
+            return Err((
+                format!(
+                    "{}: write `{word} PLAYER, PLAYER` with players of {} ({})",
+                    bad.join("; "),
+                    h.id,
+                    others.join(", ")
+                ),
+                Some(player),
+                false,
+            ));
+        }
+        let internal = |e: crate::error::Error| (e.to_string(), Some(player.clone()), false);
+        let mut mutes = crate::pipeline::mutes::Mutes::load(&w.store, &w.game).map_err(internal)?;
+        let others = if req.all {
+            mutes.of(&player)
+        } else {
+            req.others.clone()
+        };
+        let before = mutes.clone();
+        mutes.set(&player, &others, req.on);
+        if mutes != before {
+            mutes.save(&w.store).map_err(internal)?;
+        }
+        let now_muted = mutes.of(&player);
+        let state = if now_muted.is_empty() {
+            "You have muted nobody: press from every player reaches you.".to_string()
+        } else {
+            format!(
+                "You have muted {}: their press, anonymous or not, is not relayed to you (a player you muted who writes to you by name is told so; an answer to your anonymous press is not relayed to you either, and its writer is not told). `unmute {}` takes it back.",
+                now_muted.join(", "),
+                now_muted[0]
+            )
+        };
+        Ok((player, state))
+    })();
+    match done {
+        Ok((player, state)) => {
+            queue_reply(
+                w,
+                from,
+                Some(&format!("[{}] {word}", h.id)),
+                id,
+                digest,
+                format!("{title}{state}\n"),
+                now,
+                Some(game_addr),
+            )?;
+            Ok(Answered {
+                // The log and the status page are the moderator's; they
+                // still do not need whom.
+                what: format!("{word}: the mutes of {player} set"),
+                player: Some(player),
+                ok: true,
+                anonymous: false,
+                throttled: false,
+                command: true,
+            })
+        }
+        Err((why, player, throttled)) => {
+            let fate = match (&player, throttled) {
+                (Some(p), true) => crate::pipeline::inbox::Fate::Throttled { player: p.clone() },
+                _ => crate::pipeline::inbox::Fate::Refused {
+                    problems: vec![why.clone()],
+                },
+            };
+            if !from.is_empty() && opts.may_reply.is_none_or(|f| f(from, &fate)) {
+                queue_reply(
+                    w,
+                    from,
+                    Some(&format!("[{}] {word}", h.id)),
+                    id,
+                    digest,
+                    format!(
+                        "{title}Your {word} mail is REFUSED, nothing was changed: {why}\n\n{HOW}"
+                    ),
+                    now,
+                    Some(game_addr),
+                )?;
+            }
+            Ok(Answered {
+                what: format!("{word} refused"),
+                player,
+                ok: false,
+                anonymous: false,
+                throttled,
+                command: true,
             })
         }
     }
@@ -281,10 +481,15 @@ struct Relayed {
 
 type Refusal = (String, Option<String>, bool);
 
-/// The player a press mail is from: named, or the one whose own address
-/// sent it.
-fn who(w: &Writing, req: &Request, from: &str) -> std::result::Result<String, Refusal> {
-    if let Some(p) = &req.player {
+/// The player a mail is from: named, or the one whose own address sent
+/// it. `line`: the mail's first word (`press`, `mute`), for the reply.
+fn who(
+    w: &Writing,
+    named: &Option<String>,
+    from: &str,
+    line: &str,
+) -> std::result::Result<String, Refusal> {
+    if let Some(p) = named {
         return Ok(p.clone());
     }
     let h = w.game.head();
@@ -302,11 +507,62 @@ fn who(w: &Writing, req: &Request, from: &str) -> std::result::Result<String, Re
         [one] => Ok(one.to_string()),
         _ => Err((
             format!(
-                "say who you are: a line `player = \"YOUR-PLAYER-ID\"` ({}) under the `press` line",
+                "say who you are: a line `player = \"YOUR-PLAYER-ID\"` ({}) under the `{line}` line",
                 w.game.players().join(", ")
             ),
             None,
             false,
+        )),
+    }
+}
+
+/// The player a mail is from ([`who`]), their password checked as an
+/// order mail's is (the guard counts the checks).
+fn authenticate(
+    w: &Writing,
+    named: &Option<String>,
+    password: &Option<String>,
+    from: &str,
+    opts: &Options,
+    line: &str,
+) -> std::result::Result<String, Refusal> {
+    let player = who(w, named, from, line)?;
+    let h = w.game.head();
+    let Some(seat) = h.player_index(&player) else {
+        return Err((
+            format!(
+                "`{}` is not a player of this game ({})",
+                player.chars().take(32).collect::<String>(),
+                w.game.players().join(", ")
+            ),
+            None,
+            false,
+        ));
+    };
+    let Some(password) = password else {
+        return Err((
+            format!("your password is missing: a line `password = \"YOUR-PASSWORD\"` under the `{line}` line (as in your order form)"),
+            Some(player),
+            false,
+        ));
+    };
+    let stored = h.players[seat].password.clone();
+    let verdict = match opts.guard {
+        Some(g) => g.check(&player, from, password, &stored),
+        None if crate::auth::matches(password, &stored) => Verdict::Right,
+        None => Verdict::Wrong,
+    };
+    match verdict {
+        Verdict::Right => Ok(player),
+        Verdict::Wrong => Err((
+            format!("the password for {player} is not right"),
+            Some(player),
+            false,
+        )),
+        Verdict::Throttled => Err((
+            format!("too many wrong passwords for {player} in the last hour; the moderator has been told"),
+            Some(player),
+            true,
         )),
     }
 }
@@ -360,45 +616,7 @@ fn relay(
     game_addr: &str,
 ) -> std::result::Result<Relayed, Refusal> {
     let internal = |e: crate::error::Error| (e.to_string(), None, false);
-    let player = who(w, req, from)?;
-    let h = w.game.head();
-    let Some(seat) = h.player_index(&player) else {
-        return Err((
-            format!(
-                "`{}` is not a player of this game ({})",
-                player.chars().take(32).collect::<String>(),
-                w.game.players().join(", ")
-            ),
-            None,
-            false,
-        ));
-    };
-    let Some(password) = &req.password else {
-        return Err((
-            format!("your password is missing: a line `password = \"YOUR-PASSWORD\"` under the `press` line (as in your order form)"),
-            Some(player),
-            false,
-        ));
-    };
-    let stored = h.players[seat].password.clone();
-    let verdict = match opts.guard {
-        Some(g) => g.check(&player, from, password, &stored),
-        None if crate::auth::matches(password, &stored) => Verdict::Right,
-        None => Verdict::Wrong,
-    };
-    match verdict {
-        Verdict::Right => {}
-        Verdict::Wrong => {
-            return Err((format!("the password for {player} is not right"), Some(player), false))
-        }
-        Verdict::Throttled => {
-            return Err((
-                format!("too many wrong passwords for {player} in the last hour; the moderator has been told"),
-                Some(player),
-                true,
-            ))
-        }
-    }
+    let player = authenticate(w, &req.player, &req.password, from, opts, "press")?;
     let id = press::id_of(digest);
     let recorded = press::entries(&w.store, &w.game)
         .map_err(internal)?
@@ -412,8 +630,8 @@ fn relay(
         },
         Some(_) => (None, None),
     };
-    let (to_entry, to_real) = if recorded {
-        (Vec::new(), Vec::new())
+    let (to_entry, to_real, withheld) = if recorded {
+        (Vec::new(), Vec::new(), Vec::new())
     } else {
         if req.text.is_empty() {
             return Err((
@@ -465,11 +683,36 @@ fn relay(
             // it is one's own to anyone else (only the sender reads this).
             Err(why) => return Err((why, Some(player), false)),
         };
-        let entry_to = match &answered_kept {
-            Some(k) if k.anonymous => Vec::new(),
-            _ => real.clone(),
-        };
-        (entry_to, real)
+        // Mutes (docs/host.md, "Muting a player"): a player who muted the
+        // sender gets nothing from them, anonymous or not.
+        let mutes = crate::pipeline::mutes::Mutes::load(&w.store, &w.game).map_err(internal)?;
+        let (withheld, real): (Vec<String>, Vec<String>) =
+            real.into_iter().partition(|r| mutes.muted(r, &player));
+        match &answered_kept {
+            // An answer to anonymous press: its entry names nobody, and
+            // its writer is told nothing of a mute, which would tell them
+            // who the anonymous sender is. It is kept, and not relayed.
+            Some(k) if k.anonymous => (Vec::new(), real, withheld),
+            // Otherwise the sender is told plainly, and the entry names
+            // only the players it was relayed to: a muting player, who may
+            // read the game file, finds no press to them they never got
+            // (which would tell them who an anonymous one came from).
+            _ if real.is_empty() => {
+                return Err((
+                    format!(
+                        "{} muted you: nothing was relayed (a player who mutes you gets no press from you, anonymous or not, until they write `unmute {player}`)",
+                        if withheld.len() == 1 {
+                            format!("{} has", withheld[0])
+                        } else {
+                            format!("{} have", withheld.join(", "))
+                        }
+                    ),
+                    Some(player),
+                    false,
+                ))
+            }
+            _ => (real.clone(), real, withheld),
+        }
     };
     let (kept, hash) = crate::pipeline::relay::record(
         w,
@@ -480,6 +723,7 @@ fn relay(
             answers,
             text: &req.text,
             mail_sha256: digest,
+            withheld: withheld.clone(),
         },
         now,
     )
@@ -511,6 +755,17 @@ fn relay(
             None => String::new(),
         }
     );
+    let told = if kept.entry.to.is_empty() {
+        Vec::new()
+    } else {
+        kept.withheld.clone()
+    };
+    if !told.is_empty() {
+        ack.push_str(&format!(
+            "Not relayed to {}, who muted you.\n",
+            told.join(", ")
+        ));
+    }
     if !not_mailed.is_empty() && !kept.entry.to.is_empty() {
         ack.push_str(&format!(
             "The game holds no mail address for {}: kept for them, not mailed.\n",

@@ -17,6 +17,7 @@ pub mod derived;
 pub mod history;
 pub mod inbox;
 pub mod loaded;
+pub mod mutes;
 pub mod nmr;
 pub mod press;
 pub mod relay;

@@ -385,6 +385,10 @@ pub struct Kept {
     pub text: String,
     /// sha256 of the mail that carried it.
     pub mail_sha256: String,
+    /// The players it was not relayed to because they had muted its
+    /// sender (`press/mutes.json`); absent in files written before mutes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub withheld: Vec<String>,
 }
 
 /// The press log's lines as stored (none yet: empty).
@@ -612,13 +616,17 @@ pub fn message_id(game: &str, k: &Kept, recipient: &str) -> String {
 }
 
 /// The recipients of `k` by player id: the entry's, or for an answer to
-/// anonymous press (the entry names nobody), the answered press's sender.
+/// anonymous press (the entry names nobody), the answered press's sender;
+/// never one it was withheld from (a player who had muted its sender).
 pub fn recipients(k: &Kept, answered: Option<&Kept>) -> Vec<String> {
-    if k.entry.to.is_empty() {
+    let all = if k.entry.to.is_empty() {
         answered.map(|a| vec![a.sender.clone()]).unwrap_or_default()
     } else {
         k.entry.to.clone()
-    }
+    };
+    all.into_iter()
+        .filter(|r| !k.withheld.contains(r))
+        .collect()
 }
 
 /// A press witness block and the text above it, read from a kept mail.
@@ -749,7 +757,10 @@ pub fn received_by_seat(store: &Store, g: &Loaded) -> Result<Vec<Vec<Kept>>> {
     let from_turn = h.turn.saturating_sub(1);
     let logged = entries(store, g)?;
     let mut recent: Vec<Kept> = Vec::new();
-    for (e, _) in logged.iter().filter(|(e, _)| e.turn >= from_turn) {
+    for (e, _) in logged
+        .iter()
+        .filter(|(e, _)| e.turn >= from_turn && e.turn <= h.turn)
+    {
         match read_kept(store, &e.id)? {
             Some(k) if k.entry == *e => recent.push(k),
             _ => {
@@ -791,44 +802,74 @@ pub fn fill_reports(
 ) -> Result<()> {
     let rules = rules_of(store, g)?;
     let got = received_by_seat(store, g)?;
+    for (seat, r) in rendered.iter_mut().enumerate() {
+        fill(g, &rules, &got[seat], seat, r)?;
+    }
+    Ok(())
+}
+
+/// [`fill_reports`] for one player's report (`herald report --format
+/// html|eml`), the same section and text the host's mail and page carry.
+pub fn fill_report(
+    store: &Store,
+    g: &Loaded,
+    seat: usize,
+    r: &mut crate::report::Rendered,
+) -> Result<()> {
+    let rules = rules_of(store, g)?;
+    let got = received_by_seat(store, g)?;
+    fill(
+        g,
+        &rules,
+        got.get(seat).map(Vec::as_slice).unwrap_or(&[]),
+        seat,
+        r,
+    )
+}
+
+fn fill(
+    g: &Loaded,
+    rules: &PressRules,
+    got: &[Kept],
+    seat: usize,
+    r: &mut crate::report::Rendered,
+) -> Result<()> {
     let h = g.head();
     let open = rules.kind != "none" && (h.outcome.is_none() || rules.after_end);
-    for (seat, r) in rendered.iter_mut().enumerate() {
-        let you = &h.players[seat].id;
-        let items: Vec<crate::report::PressItem> = got[seat]
-            .iter()
-            .map(|k| crate::report::PressItem {
-                n: k.entry.n,
-                turn: k.entry.turn,
-                from: shown_sender(g, k),
-                to: if k.entry.to.is_empty() {
-                    "you".into()
-                } else {
-                    k.entry.to.join(", ")
-                },
-                at: k.entry.at.clone(),
-                text: k.text.clone(),
-            })
-            .collect();
-        let write = open.then(|| {
-            let subject = format!("[{}] press", h.id);
-            crate::report::PressBox {
-                address: h.moderator.clone(),
-                mailto: format!(
-                    "mailto:{}?subject={}",
-                    h.moderator.as_deref().unwrap_or(""),
-                    crate::report::url_component(&subject)
-                ),
-                subject,
-                others: h.player_ids().into_iter().filter(|p| p != you).collect(),
-                public_only: rules.kind == "public",
-                grey: rules.kind == "grey",
-                rules: describe(&rules),
-            }
-        });
-        let section = crate::report::press_html(&items, write.as_ref(), you)?;
-        r.html = crate::report::with_press(&r.html, &section);
-        r.press = crate::report::press_text(&items);
-    }
+    let you = &h.players[seat].id;
+    let items: Vec<crate::report::PressItem> = got
+        .iter()
+        .map(|k| crate::report::PressItem {
+            n: k.entry.n,
+            turn: k.entry.turn,
+            from: shown_sender(g, k),
+            to: if k.entry.to.is_empty() {
+                "you".into()
+            } else {
+                k.entry.to.join(", ")
+            },
+            at: k.entry.at.clone(),
+            text: k.text.clone(),
+        })
+        .collect();
+    let write = open.then(|| {
+        let subject = format!("[{}] press", h.id);
+        crate::report::PressBox {
+            address: h.moderator.clone(),
+            mailto: format!(
+                "mailto:{}?subject={}",
+                h.moderator.as_deref().unwrap_or(""),
+                crate::report::url_component(&subject)
+            ),
+            subject,
+            others: h.player_ids().into_iter().filter(|p| p != you).collect(),
+            public_only: rules.kind == "public",
+            grey: rules.kind == "grey",
+            rules: describe(rules),
+        }
+    });
+    let section = crate::report::press_html(&items, write.as_ref(), you)?;
+    r.html = crate::report::with_press(&r.html, &section);
+    r.press = crate::report::press_text(&items);
     Ok(())
 }

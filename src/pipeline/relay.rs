@@ -24,6 +24,8 @@ pub struct Relay<'a> {
     /// Normalised ([`normalise`]).
     pub text: &'a str,
     pub mail_sha256: &'a str,
+    /// Named but not relayed to: they had muted the sender.
+    pub withheld: Vec<String>,
 }
 
 /// Record press `r` at `now`: its file, then its entry (committed). A
@@ -94,6 +96,7 @@ pub fn record(w: &mut Writing, r: &Relay, now: &str) -> Result<(Kept, String)> {
         nonce,
         text: r.text.to_string(),
         mail_sha256: r.mail_sha256.to_string(),
+        withheld: r.withheld.clone(),
     };
     let path = w.store.dir.press_file(&id);
     w.store.dir.ensure_parent(&path)?;

@@ -2,7 +2,7 @@
 //!
 //! | file | what |
 //! |---|---|
-//! | `index.html` | the game: players, seats, outcome, dates, seed, chain head, key; a link per phase; the checker |
+//! | `index.html` | the game: players, seats, outcome, dates, seed, chain head, key; a link per phase; the checker; the press, where the game's rules reveal it at the end |
 //! | `replay.html` | the phases, one at a time (`replay.html#turn-12`), slider and keys |
 //! | `site.css`, `site.js` | the styles and the plain script, shared by both pages |
 //! | `frames.js` | every frame; the boards as lists of shared SVG lines |
@@ -42,11 +42,11 @@ pub struct Site {
 }
 
 impl Site {
-    pub fn new(g: &Loaded, who: Who, frames: &[Frame]) -> Site {
+    pub fn new(g: &Loaded, who: Who, frames: &[Frame], press: &[super::Press]) -> Site {
         let over = g.head().outcome.is_some();
-        let info = page::Info::new(g, who, frames);
+        let info = page::Info::new(g, who, frames, press.len());
         let mut files: Vec<(&'static str, Vec<u8>)> = vec![
-            ("index.html", page::index(&info, frames).into_bytes()),
+            ("index.html", page::index(&info, frames, press).into_bytes()),
             ("replay.html", page::replay(&info).into_bytes()),
             ("site.css", CSS.as_bytes().to_vec()),
             ("site.js", JS.as_bytes().to_vec()),

@@ -84,6 +84,62 @@ pub struct Roll {
     pub what: String,
 }
 
+/// One press message as a site shows it: only in the site of a finished
+/// game whose rules reveal its press at the end ([`revealed_press`]).
+#[derive(Debug, Clone, Serialize)]
+pub struct Press {
+    pub n: u32,
+    pub turn: u32,
+    pub at: String,
+    /// `red (Ann)`, or `anonymous`: anonymous press stays anonymous.
+    pub from: String,
+    /// The players it was relayed to, or for an answer to anonymous press
+    /// "the anonymous sender of press #N".
+    pub to: String,
+    pub text: String,
+}
+
+/// The press a site of `g` through `who`'s eyes shows, and how many press
+/// entries the game has: texts only for [`Who::Everything`] of a finished
+/// game whose rules say `reveal = end` (chosen at `new`: `--press-reveal
+/// end`), read from the game folder's kept press. Never for a running
+/// game, a player's view or the public one, and never for a game whose
+/// rules say `never`. Built from a published game file alone (no
+/// `press/` beside it) a site has none either: the texts are only in the
+/// moderator's folder.
+pub fn revealed_press(
+    store: &crate::store::Store,
+    g: &Loaded,
+    who: Who,
+) -> Result<(Vec<Press>, usize)> {
+    let logged = crate::pipeline::press::entries(store, g)?.len();
+    let rules = crate::pipeline::press::rules_of(store, g)?;
+    if who != Who::Everything
+        || g.head().outcome.is_none()
+        || rules.reveal != "end"
+        || logged == 0
+        || !store.dir.press().is_dir()
+    {
+        return Ok((Vec::new(), logged));
+    }
+    let shown = crate::pipeline::press::all_kept(g, store)?
+        .into_iter()
+        .map(|(k, _)| Press {
+            n: k.entry.n,
+            turn: k.entry.turn,
+            at: k.entry.at.clone(),
+            from: crate::pipeline::press::shown_sender(g, &k),
+            to: match (k.entry.to.is_empty(), k.answers) {
+                (true, Some(n)) => format!("the anonymous sender of press #{n}"),
+                (true, None) => "nobody".into(),
+                (false, _) => k.entry.to.join(", "),
+            },
+            text: k.text,
+        })
+        .collect();
+    Ok((shown, logged))
+}
+
 /// What [`build`] made.
 pub struct Built {
     pub frames: usize,
@@ -104,7 +160,15 @@ pub enum Access {
 }
 
 /// `herald site`: replay `g` with `seed` and write its site into `out`.
-pub fn build(g: &Loaded, seed: &str, who: Who, out: &Path, access: Access) -> Result<Built> {
+/// `press`: what [`revealed_press`] allows (none for any other site).
+pub fn build(
+    g: &Loaded,
+    seed: &str,
+    who: Who,
+    out: &Path,
+    access: Access,
+    press: &[Press],
+) -> Result<Built> {
     let over = g.head().outcome.is_some();
     if who == Who::Everything && !over {
         return Err(Error::usage(format!(
@@ -112,8 +176,13 @@ pub fn build(g: &Loaded, seed: &str, who: Who, out: &Path, access: Access) -> Re
             g.head().id
         )));
     }
+    if !press.is_empty() && (who != Who::Everything || !over) {
+        return Err(Error::internal(
+            "press texts offered to a site that is not of a finished game's whole truth",
+        ));
+    }
     let frames = frames(g, seed, who)?;
-    let site = files::Site::new(g, who, &frames);
+    let site = files::Site::new(g, who, &frames, press);
     let written = files::write(&site, out, over, over && access == Access::ByGame)?;
     Ok(Built {
         frames: frames.len(),

@@ -33,10 +33,13 @@ pub struct Info {
     pub herald: String,
     pub ruleset: String,
     pub over: bool,
+    /// The press messages the site shows (docs/host.md, "Press in the
+    /// archive").
+    pub press: usize,
 }
 
 impl Info {
-    pub fn new(g: &Loaded, who: Who, frames: &[Frame]) -> Info {
+    pub fn new(g: &Loaded, who: Who, frames: &[Frame], press: usize) -> Info {
         let h = g.head();
         let seats = g.entry.seats;
         let (lens, lens_note) = match who {
@@ -114,6 +117,7 @@ impl Info {
             herald: h.herald.clone(),
             ruleset: format!("{} (sha256 {})", h.ruleset.name, h.ruleset.sha256),
             over: h.outcome.is_some(),
+            press,
         }
     }
 
@@ -138,6 +142,7 @@ impl Info {
             "chain_head": self.chain_head,
             "key": self.key,
             "entries": self.entries,
+            "press": self.press,
         })
     }
 }
@@ -179,7 +184,7 @@ pub fn anchor(f: &Frame) -> String {
 /// `index.html`.
 ///
 /// Long (about 110 lines): one page, its sections in reading order.
-pub fn index(i: &Info, frames: &[Frame]) -> String {
+pub fn index(i: &Info, frames: &[Frame], press: &[super::Press]) -> String {
     let mut h = head(&format!("{} {}: {}", i.title, i.id, i.lens));
     let _ = writeln!(
         h,
@@ -299,13 +304,41 @@ pub fn index(i: &Info, frames: &[Frame]) -> String {
                 .unwrap_or_default()
         );
     }
-    h.push_str("</ol>\n</section>\n</main>\n");
+    h.push_str("</ol>\n</section>\n");
+    if !press.is_empty() {
+        press_section(&mut h, press);
+    }
+    h.push_str("</main>\n");
     h.push_str("<script src=\"site.js\"></script>\n");
     if i.over {
         h.push_str("<script src=\"game.js\"></script>\n");
     }
     h.push_str("</body>\n</html>\n");
     h
+}
+
+/// The press of a finished game whose rules reveal it at the end, in the
+/// order it was relayed.
+fn press_section(h: &mut String, press: &[super::Press]) {
+    h.push_str(
+        "<section id=\"press\">\n<h2>Press</h2>\n\
+         <p>The messages the players wrote to each other through the host, revealed now the game is over as its rules chose at its start. \
+         Anonymous press stays anonymous. Each recipient's mail proves its text (<code>herald verify --witness</code>); the game file above holds each one's hash.</p>\n\
+         <ol class=\"press\">\n",
+    );
+    for p in press {
+        let _ = writeln!(
+            h,
+            "<li id=\"press-{n}\" value=\"{n}\"><p class=\"press-meta\">turn {turn}, {at}: from <b>{from}</b> to {to}</p>\n<pre class=\"press-text\">{text}</pre></li>",
+            n = p.n,
+            turn = p.turn,
+            at = esc(&p.at),
+            from = esc(&p.from),
+            to = esc(&p.to),
+            text = esc(&p.text)
+        );
+    }
+    h.push_str("</ol>\n</section>\n");
 }
 
 /// `replay.html`: a shell the script fills with the frames.

@@ -22,6 +22,7 @@
 //!   press/rules.json         the game's press rules, signed at `new` (none: no press)
 //!   press/log.jsonl          the press relayed: signed entries chained from the genesis entry (no text)
 //!   press/<32 hex>.json      0600: one relayed press message, its text (never in the game file)
+//!   press/mutes.json         0600: whom each player has muted (`mute PLAYER` by mail; not in the game file)
 //! ```
 
 use super::write;
@@ -45,11 +46,12 @@ const UNDO_LOG: &str = "undo.log";
 const PRESS: &str = "press";
 const PRESS_RULES: &str = "rules.json";
 const PRESS_LOG: &str = "log.jsonl";
+const PRESS_MUTES: &str = "mutes.json";
 /// herald 0.1's game file, looked for in a folder given to a command.
 const FORMAT1_FILE: &str = "game.json";
 
 /// Every name herald gives a file or folder in a game folder.
-pub const NAMES: [&str; 17] = [
+pub const NAMES: [&str; 18] = [
     GAME_FILE,
     SECRETS,
     KEY,
@@ -67,6 +69,7 @@ pub const NAMES: [&str; 17] = [
     PRESS,
     PRESS_RULES,
     PRESS_LOG,
+    PRESS_MUTES,
 ];
 
 /// The folders kept one subfolder a turn (`turn-NNNN`).
@@ -223,6 +226,10 @@ impl GameDir {
     /// The press log: one signed entry per press relayed, chained.
     pub fn press_log(&self) -> PathBuf {
         self.press().join(PRESS_LOG)
+    }
+    /// Whom each player has muted (`mute PLAYER` by mail).
+    pub fn press_mutes(&self) -> PathBuf {
+        self.press().join(PRESS_MUTES)
     }
     /// One relayed press message, named by its id (32 hex digits herald
     /// computed from the mail that carried it).

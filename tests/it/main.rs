@@ -28,6 +28,7 @@ mod pictures;
 mod playouts;
 mod playtest;
 mod press;
+mod press_more;
 mod readme;
 mod site;
 mod stack_wars;

@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// Every regular file under `dir`, but those under `skip`.
-fn files_under(dir: &Path, skip: &[PathBuf], out: &mut Vec<PathBuf>) {
+pub(crate) fn files_under(dir: &Path, skip: &[PathBuf], out: &mut Vec<PathBuf>) {
     let Ok(list) = std::fs::read_dir(dir) else {
         return;
     };
@@ -32,7 +32,7 @@ fn files_under(dir: &Path, skip: &[PathBuf], out: &mut Vec<PathBuf>) {
 }
 
 /// A press mail from `who` (an account) to the game at `to`.
-fn press_mail(
+pub(crate) fn press_mail(
     who: &Account,
     to: &str,
     id: &str,
@@ -56,7 +56,7 @@ fn press_mail(
 
 /// A reply to a relayed press mail `orig` (as delivered), as a mail
 /// program writes it: In-Reply-To, `Re:` subject, the original quoted.
-fn reply_to(who: &Account, orig: &[u8], id: &str, minutes: i64, own: &str) -> Vec<u8> {
+pub(crate) fn reply_to(who: &Account, orig: &[u8], id: &str, minutes: i64, own: &str) -> Vec<u8> {
     let m = mail_parser::MessageParser::default().parse(orig).unwrap();
     let from = m
         .from()
@@ -86,14 +86,19 @@ fn reply_to(who: &Account, orig: &[u8], id: &str, minutes: i64, own: &str) -> Ve
     .into_bytes()
 }
 
-fn password_of<'a>(pw: &'a [(String, String)], p: &str) -> &'a str {
+pub(crate) fn password_of<'a>(pw: &'a [(String, String)], p: &str) -> &'a str {
     &pw.iter().find(|(x, _)| x == p).unwrap().1
 }
 
 /// A 3-player Norse Wars game `id` on host `h`, red, blue and white at
 /// `accts`' addresses, begun with `extra` (the press rules): the
 /// passwords, by player.
-fn norse3(h: &Host, accts: &[Account], id: &str, extra: &[&str]) -> Vec<(String, String)> {
+pub(crate) fn norse3(
+    h: &Host,
+    accts: &[Account],
+    id: &str,
+    extra: &[&str],
+) -> Vec<(String, String)> {
     h.game(
         "norse-wars",
         id,
