@@ -36,6 +36,12 @@ use std::fmt::Write as _;
 /// The mail picture's long side in pixels, at most.
 pub const MAIL_SIDE: f64 = 1080.0;
 
+/// The mail picture's pixels at most (its area): a picture of this many
+/// pixels is drawn on one core within the mail's time budget of 50 ms
+/// (docs/performance.md, "Boards in the mail"); a picture whose long side
+/// would make it larger is drawn at a smaller scale.
+pub const MAIL_AREA: f64 = 460_000.0;
+
 /// The height of the mail picture's legend type, in the PNG's pixels: small
 /// beside the map, as a map's key is (the whole board's legend is set in
 /// the map's own type).
@@ -143,6 +149,9 @@ pub struct Entry {
     /// The symbol keys it stands for (see [`Board::mark`]).
     pub keys: Vec<String>,
     pub text: String,
+    /// Shorter words for the mail picture's compact legend, if the game
+    /// gives them (the whole board's legend keeps `text`).
+    pub brief: Option<String>,
     pub sample: Sample,
 }
 
@@ -163,8 +172,15 @@ impl Entry {
         Entry {
             keys: keys.iter().map(|k| k.to_string()).collect(),
             text: text.into(),
+            brief: None,
             sample,
         }
+    }
+
+    /// The entry with shorter words for the mail picture's legend.
+    pub fn brief(mut self, brief: impl Into<String>) -> Entry {
+        self.brief = Some(brief.into());
+        self
     }
 }
 
@@ -365,16 +381,25 @@ impl Board {
             arrows,
         } = self;
         let cropped = frame == Frame::Mail && window != map;
-        let entries: Vec<Entry> = if frame == Frame::Archive {
-            entries
+        let entries: Vec<Entry> = match frame {
+            Frame::Archive => entries
                 .into_iter()
                 .map(|e| Entry {
                     text: unnamed(&e.text),
                     ..e
                 })
-                .collect()
-        } else {
-            entries
+                .collect(),
+            // the mail's compact legend: the brief words where given
+            Frame::Mail => entries
+                .into_iter()
+                .map(|mut e| {
+                    if let Some(b) = e.brief.take() {
+                        e.text = b;
+                    }
+                    e
+                })
+                .collect(),
+            Frame::Full => entries,
         };
         // only the entries for symbols drawn, each naming those it
         // explains; each symbol once
@@ -390,27 +415,32 @@ impl Board {
             .collect();
         let locator = |font: f64| {
             cropped.then(|| {
-                let w = (window.w * 0.3).min(font * 16.0);
+                let w = (window.w * 0.3).min(font * 11.0);
                 (w, w * map.h / map.w)
             })
         };
         let (key, png_width) = match frame {
             Frame::Full | Frame::Archive => {
                 let font = look.type_size;
-                let key = Layout::new(window.w, font, &entries, locator(font), caption, 26);
+                let key = Layout::new(window.w, font, &entries, locator(font), caption, 26, 2.2);
                 (key, look.full_png_width as f64)
             }
             Frame::Mail => {
                 // the legend in a small type of its own, about MAIL_TYPE
                 // pixels high in the PNG, in as many columns as fit: the
-                // picture's scale follows from the map and that legend
-                let mut scale = (MAIL_SIDE / window.w.max(window.h)).min(look.mail_max_scale);
+                // picture's scale follows from the map and that legend,
+                // within MAIL_SIDE on its long side and MAIL_AREA in all
+                let fit = |h: f64| {
+                    (MAIL_SIDE / window.w.max(h))
+                        .min((MAIL_AREA / (window.w * h)).sqrt())
+                        .min(look.mail_max_scale)
+                };
+                let mut scale = fit(window.h);
                 let mut key = None;
                 for _ in 0..3 {
                     let font = MAIL_TYPE / scale;
-                    let k = Layout::new(window.w, font, &entries, locator(font), caption, 18);
-                    scale =
-                        (MAIL_SIDE / window.w.max(window.h + k.height)).min(look.mail_max_scale);
+                    let k = Layout::new(window.w, font, &entries, locator(font), caption, 14, 1.8);
+                    scale = fit(window.h + k.height);
                     key = Some(k);
                 }
                 let key = key.expect("laid out");
@@ -646,9 +676,11 @@ impl Layout {
         locator: Option<(f64, f64)>,
         caption: &str,
         min_chars: usize,
+        swatch: f64,
     ) -> Layout {
         let pad = font * 0.5;
-        let swatch = font * 2.2;
+        // the sample's box, in ems
+        let swatch = font * swatch;
         let left = locator.map(|(w, _)| w + 2.0 * pad).unwrap_or(0.0);
         let avail = width - 2.0 * pad - left;
         // a column holds a sample and about `min_chars` characters
@@ -672,7 +704,7 @@ impl Layout {
         let cap_h = caption.len() as f64 * font * 1.1 * 1.25;
         let top = pad + cap_h + pad * 0.5;
         let body = rows.iter().sum::<f64>();
-        let loc_h = locator.map(|(_, h)| h + font * 1.6).unwrap_or(0.0);
+        let loc_h = locator.map(|(_, h)| h + font * 2.6).unwrap_or(0.0);
         let height = (top + body.max(loc_h) + pad).ceil();
         Layout {
             font,
@@ -848,14 +880,18 @@ fn draw_locator(
         num(window.h * k),
         num(font * 0.16)
     );
-    let _ = writeln!(
-        out,
-        r#"<text class="legend-text" x="{}" y="{}" font-size="{}" fill="{INK}">{}</text></g>"#,
-        num(at.0),
-        num(at.1 + h + font * 1.1),
-        num(font * 0.85),
-        "the whole map: dots are yours"
-    );
+    // two short lines, within the locator's width (11 ems at most)
+    for (i, words) in ["the whole map;", "dots are yours"].iter().enumerate() {
+        let _ = writeln!(
+            out,
+            r#"<text class="legend-text" x="{}" y="{}" font-size="{}" fill="{INK}">{}</text>"#,
+            num(at.0),
+            num(at.1 + h + font * (1.1 + i as f64)),
+            num(font * 0.85),
+            words
+        );
+    }
+    out.push_str("</g>\n");
 }
 
 // ---------------------------------------------------------------------------

@@ -138,11 +138,12 @@ fn palette(pixels: usize, hist: &[([u8; 3], u32)]) -> Vec<[u8; 3]> {
         .map(|(c, _)| *c)
         .collect();
     // NeuQuant learns the rest from the blends, each colour weighed by
-    // its pixels (up to 64)
+    // its pixels (up to 16: it learns from every tenth sample, trying
+    // each of its colours on each, so the samples are its time)
     let rest: Vec<u8> = hist
         .iter()
         .filter(|(c, _)| !pal.contains(c))
-        .flat_map(|(c, n)| std::iter::repeat_n([c[0], c[1], c[2], 255], (*n).min(64) as usize))
+        .flat_map(|(c, n)| std::iter::repeat_n([c[0], c[1], c[2], 255], (*n).min(16) as usize))
         .flatten()
         .collect();
     let want = 256 - pal.len();
@@ -167,22 +168,81 @@ fn palette(pixels: usize, hist: &[([u8; 3], u32)]) -> Vec<[u8; 3]> {
     pal
 }
 
+/// The nearest palette entry of a colour by [`distance`] (the lowest index
+/// among equals), found without trying every entry: the entries sorted by
+/// green, searched outwards from the colour's green, stopping where the
+/// green alone is farther than the best found (`distance` weighs green
+/// ×4, so 4·Δg² bounds it from below). The same answer as trying all.
+struct Nearest {
+    /// (green, index) of every entry, by green then index.
+    by_green: Vec<(u8, u8)>,
+    pal: Vec<[u8; 3]>,
+    exact: ColourMap<u8>,
+}
+
+impl Nearest {
+    fn new(pal: &[[u8; 3]]) -> Nearest {
+        let mut by_green: Vec<(u8, u8)> = pal
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c[1], i as u8))
+            .collect();
+        by_green.sort_unstable();
+        let mut exact = ColourMap::default();
+        for (i, c) in pal.iter().enumerate().rev() {
+            exact.insert(key(*c), i as u8);
+        }
+        Nearest {
+            by_green,
+            pal: pal.to_vec(),
+            exact,
+        }
+    }
+
+    fn find(&self, c: [u8; 3]) -> u8 {
+        if self.by_green.is_empty() {
+            return 0;
+        }
+        if let Some(i) = self.exact.get(&key(c)) {
+            return *i;
+        }
+        let start = self.by_green.partition_point(|(g, _)| *g < c[1]);
+        let mut best = (u32::MAX, u8::MAX);
+        let try_at = |j: usize, best: &mut (u32, u8)| -> bool {
+            let (g, i) = self.by_green[j];
+            let dg = (g as i32 - c[1] as i32).pow(2) as u32 * 4;
+            if dg > best.0 {
+                return false;
+            }
+            let d = distance(self.pal[i as usize], c);
+            if (d, i) < *best {
+                *best = (d, i);
+            }
+            true
+        };
+        let mut up = start;
+        while up < self.by_green.len() && try_at(up, &mut best) {
+            up += 1;
+        }
+        let mut down = start;
+        while down > 0 && try_at(down - 1, &mut best) {
+            down -= 1;
+        }
+        best.1
+    }
+}
+
 /// The picture as a palette PNG.
 pub fn encode(pixmap: &Pixmap) -> Result<Vec<u8>, png::EncodingError> {
     let px = keys(pixmap);
     let hist = histogram(&px);
     let pal = palette(px.len(), &hist);
     // each distinct colour's nearest palette entry, once
+    let near = Nearest::new(&pal);
     let mut index: ColourMap<u8> = ColourMap::default();
     index.reserve(hist.len());
     for (c, _) in &hist {
-        let best = pal
-            .iter()
-            .enumerate()
-            .min_by_key(|(i, p)| (distance(**p, *c), *i))
-            .map(|(i, _)| i as u8)
-            .unwrap_or(0);
-        index.insert(key(*c), best);
+        index.insert(key(*c), near.find(*c));
     }
     let depth = if pal.len() <= 16 { 4 } else { 8 };
     let (w, h) = (pixmap.width() as usize, pixmap.height() as usize);
@@ -230,4 +290,46 @@ pub fn encode(pixmap: &Pixmap) -> Result<Vec<u8>, png::EncodingError> {
 pub fn png(svg: &str, px: u32) -> Result<Vec<u8>, String> {
     let pixmap = rasterise(svg, px)?;
     encode(&pixmap).map_err(|e| format!("encoding the board picture: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{distance, Nearest};
+
+    /// The search by green finds what trying every entry finds, ties to
+    /// the lowest index included.
+    #[test]
+    fn nearest_is_the_nearest_of_all() {
+        let mut x: u32 = 12345;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x
+        };
+        for size in [1usize, 2, 17, 200, 256] {
+            let mut pal: Vec<[u8; 3]> = (0..size)
+                .map(|_| {
+                    let v = next();
+                    [v as u8, (v >> 8) as u8 & 0xf0, (v >> 16) as u8]
+                })
+                .collect();
+            // equal entries, so ties are tried
+            if size > 4 {
+                pal[3] = pal[1];
+            }
+            let near = Nearest::new(&pal);
+            for _ in 0..3000 {
+                let v = next();
+                let c = [v as u8, (v >> 8) as u8, (v >> 16) as u8];
+                let all = pal
+                    .iter()
+                    .enumerate()
+                    .min_by_key(|(i, p)| (distance(**p, c), *i))
+                    .map(|(i, _)| i as u8)
+                    .unwrap();
+                assert_eq!(near.find(c), all, "{c:?} in a palette of {size}");
+            }
+        }
+    }
 }

@@ -239,21 +239,28 @@ fn legend(rules: &Ruleset, v: &View) -> Vec<Entry> {
     let mut e = Vec::new();
     for side in [Side::Orfburg, Side::Wulfenburg] {
         let mut t = side.name().to_string();
+        let mut brief = side.name().to_string();
         if side.name() == v.side {
             t.push_str(&format!(" ({}, you)", v.you));
+            brief.push_str(" (you)");
         }
         if let Some(lost) = v
             .eliminated
             .iter()
             .find(|e| e.starts_with(&format!("{}:", side.name())))
         {
-            t.push_str(&format!("; lost {}", &lost[side.name().len() + 1..].trim()));
+            let lost = format!("; lost {}", &lost[side.name().len() + 1..].trim());
+            t.push_str(&lost);
+            brief.push_str(&lost);
         }
-        e.push(Entry::new(
-            &[&format!("owner:{}", side.name())],
-            t,
-            Sample::Chip(svg::seat_colour(side.seat())),
-        ));
+        e.push(
+            Entry::new(
+                &[&format!("owner:{}", side.name())],
+                t,
+                Sample::Chip(svg::seat_colour(side.seat())),
+            )
+            .brief(brief),
+        );
     }
     for (kind, name) in [
         (Kind::Infantry, "infantry"),
@@ -279,20 +286,31 @@ fn legend(rules: &Ruleset, v: &View) -> Vec<Entry> {
                 st.attack, st.defence, st.movement
             )
         };
-        e.push(Entry::new(
-            &[&format!("piece:{name}")],
-            format!("{name}: its name, then {}: {meaning}{extra}", v.counter_key),
-            Sample::Drawn,
-        ));
+        let brief = if st.attack == st.defence {
+            format!("{name} {}-{}", st.defence, st.movement)
+        } else {
+            format!("{name} {}-{}-{}", st.attack, st.defence, st.movement)
+        };
+        e.push(
+            Entry::new(
+                &[&format!("piece:{name}")],
+                format!("{name}: its name, then {}: {meaning}{extra}", v.counter_key),
+                Sample::Drawn,
+            )
+            .brief(format!("{brief}{extra}")),
+        );
     }
-    e.push(Entry::new(
-        &["piece:duke"],
-        format!(
-            "D: the Duke (gold); doubles his units within {} hexes; small in a corner when he shares a hex",
-            rules.duke_aura
-        ),
-        Sample::Drawn,
-    ));
+    e.push(
+        Entry::new(
+            &["piece:duke"],
+            format!(
+                "D: the Duke (gold); doubles his units within {} hexes; small in a corner when he shares a hex",
+                rules.duke_aura
+            ),
+            Sample::Drawn,
+        )
+        .brief(format!("the Duke: doubles within {}", rules.duke_aura)),
+    );
     for t in TERRAINS {
         let r = rules.terrain(t);
         let mut what = vec![];
@@ -304,68 +322,139 @@ fn legend(rules: &Ruleset, v: &View) -> Vec<Entry> {
         if r.defence > 1 {
             what.push(format!("defence ×{}", r.defence));
         }
+        let brief = format!("{} {}", t.name(), what.join(", "))
+            .replace("costs ", "")
+            .replace("defence ", "def ");
         if r.stack {
             what.push("holds a unit and the Duke".to_string());
         }
         let (_, class) = terrain_fill(t);
-        e.push(Entry::new(
-            &[class],
-            format!("{}: {}", t.name(), what.join(", ")),
-            Sample::Drawn,
-        ));
+        e.push(
+            Entry::new(
+                &[class],
+                format!("{}: {}", t.name(), what.join(", ")),
+                Sample::Drawn,
+            )
+            .brief(brief),
+        );
     }
-    e.push(Entry::new(
-        &["river"],
-        "blue line: a river; crossed only at a bridge",
-        Sample::Drawn,
-    ));
-    e.push(Entry::new(
-        &["bridge"],
-        format!(
-            "brown bar: a bridge ({} MP)",
-            super::movement::mp(rules.bridge)
-        ),
-        Sample::Drawn,
-    ));
-    e.push(Entry::new(
-        &["road"],
-        format!(
-            "brown line: a road ({} MP a hex along it)",
-            super::movement::mp(rules.road)
-        ),
-        Sample::Drawn,
-    ));
+    e.push(
+        Entry::new(
+            &["river"],
+            "blue line: a river; crossed only at a bridge",
+            Sample::Drawn,
+        )
+        .brief("river (cross at a bridge)"),
+    );
+    e.push(
+        Entry::new(
+            &["bridge"],
+            format!(
+                "brown bar: a bridge ({} MP)",
+                super::movement::mp(rules.bridge)
+            ),
+            Sample::Drawn,
+        )
+        .brief(format!("bridge {} MP", super::movement::mp(rules.bridge))),
+    );
+    e.push(
+        Entry::new(
+            &["road"],
+            format!(
+                "brown line: a road ({} MP a hex along it)",
+                super::movement::mp(rules.road)
+            ),
+            Sample::Drawn,
+        )
+        .brief(format!("road {} MP a hex", super::movement::mp(rules.road))),
+    );
     e.push(Entry::new(
         &["causeway"],
         "pale band across a lake: a causeway; the lake is entered and crossed only by its bridges",
         Sample::Drawn,
-    ));
-    e.push(Entry::new(
-        &["border"],
-        "purple dashes: the border between the duchies",
-        Sample::Drawn,
-    ));
-    e.push(Entry::new(
-        &["between-rivers"],
-        "green dots: edge of the land between the rivers",
-        Sample::Drawn,
-    ));
-    e.push(Entry::new(
-        &["place"],
-        "a named place (Kaiserburg, the capitals…)",
-        Sample::Drawn,
-    ));
-    e.push(Entry::new(
-        &["arrow move"],
-        "a move, retreat or advance (last phase)",
-        Sample::Arrow(ArrowKind::Move),
-    ));
-    e.push(Entry::new(
-        &["arrow attack"],
-        "an attack (last phase)",
-        Sample::Arrow(ArrowKind::Attack),
-    ));
+    ).brief("causeway (by its bridges)"));
+    e.push(
+        Entry::new(
+            &["border"],
+            "purple dashes: the border between the duchies",
+            Sample::Drawn,
+        )
+        .brief("border"),
+    );
+    e.push(
+        Entry::new(
+            &["between-rivers"],
+            "green dots: edge of the land between the rivers",
+            Sample::Drawn,
+        )
+        .brief("between the rivers"),
+    );
+    e.push(
+        Entry::new(
+            &["place"],
+            "a named place (Kaiserburg, the capitals…)",
+            Sample::Drawn,
+        )
+        .brief("a named place"),
+    );
+    e.push(
+        Entry::new(
+            &["arrow move"],
+            "a move, retreat or advance (last phase)",
+            Sample::Arrow(ArrowKind::Move),
+        )
+        .brief("a move (last phase)"),
+    );
+    e.push(
+        Entry::new(
+            &["arrow attack"],
+            "an attack (last phase)",
+            Sample::Arrow(ArrowKind::Attack),
+        )
+        .brief("an attack (last phase)"),
+    );
     e
+}
+
+/// The mail's rulers: the number of each column shown along the top of
+/// the part drawn, and of each row down its left side (at the hexes of the
+/// first whole column), haloed over the map. A hex's number is its
+/// column's two digits, then its row's.
+fn rulers(b: &mut Board, map: &super::map::Map, grid: &HexGrid) {
+    let w = b.window();
+    let mut out = String::new();
+    let mut put = |x: f64, y: f64, t: String| {
+        out.push_str(&format!(
+            "<text x=\"{}\" y=\"{}\">{t}</text>\n",
+            svg::num(x),
+            svg::num(y + SIZE * 0.5 * 0.36)
+        ));
+    };
+    let inside = |x: f64, lo: f64, hi: f64| x >= lo && x <= hi;
+    let mut first = None;
+    for col in 0..map.columns {
+        let (x, _) = grid.centre(Label { col, row: 0 }.hex());
+        if inside(x, w.x + SIZE * 0.8, w.x + w.w - SIZE * 0.5) {
+            first.get_or_insert(col);
+            put(x, w.y + SIZE * 0.4, format!("{:02}", col + 1));
+        }
+    }
+    if let Some(col) = first {
+        for row in 0..map.rows {
+            let (_, y) = grid.centre(Label { col, row }.hex());
+            if inside(y, w.y + SIZE * 1.2, w.y + w.h - SIZE * 0.4) {
+                put(w.x + SIZE * 0.45, y, format!("{:02}", row + 1));
+            }
+        }
+    }
+    if !out.is_empty() {
+        b.svg().raw(&format!(
+            r##"<g class="labels" font-size="{}" fill="{INK}" text-anchor="middle" stroke="#fbfaf5" stroke-width="3" paint-order="stroke">"##,
+            svg::num(SIZE * 0.5)
+        ));
+        b.svg().raw(out.trim_end());
+        b.svg().end();
+    }
 }
 
 /// A path of segments, each from `a` to `b` (absolute move, relative line).
@@ -669,10 +758,17 @@ pub fn svg_board(rules: &Ruleset, v: &View, frame: Frame) -> String {
     b.svg().end();
 
     // over the pieces and arrows, haloed: every hex's number and the
-    // places' names
+    // places' names. The mail's part of the map numbers its columns along
+    // its top and its rows down its left side instead: each hex's number
+    // is a few pixels high at the mail's scale, unreadable, and drawing
+    // hundreds of them was most of the time the picture took
+    // (docs/performance.md, "Boards in the mail").
+    if frame == Frame::Mail {
+        rulers(&mut b, map, &grid);
+    }
     let mut nums = String::new();
     for c in &map.cells {
-        if !shows(&b, c) {
+        if frame == Frame::Mail || !shows(&b, c) {
             continue;
         }
         let p = grid.centre(c.hex);
@@ -683,12 +779,14 @@ pub fn svg_board(rules: &Ruleset, v: &View, frame: Frame) -> String {
             c.label
         ));
     }
-    b.svg().raw(&format!(
-        r##"<g class="hexnum" font-size="{}" fill="{GRID}" text-anchor="middle" stroke="#fbfaf5" stroke-width="1.2" stroke-opacity="0.7" paint-order="stroke">"##,
-        svg::num(SIZE * 0.26)
-    ));
-    b.svg().raw(nums.trim_end());
-    b.svg().end();
+    if !nums.is_empty() {
+        b.svg().raw(&format!(
+            r##"<g class="hexnum" font-size="{}" fill="{GRID}" text-anchor="middle" stroke="#fbfaf5" stroke-width="1.2" stroke-opacity="0.7" paint-order="stroke">"##,
+            svg::num(SIZE * 0.26)
+        ));
+        b.svg().raw(nums.trim_end());
+        b.svg().end();
+    }
 
     let place_attrs = format!(
         r##" font-size="{}" fill="{INK}" stroke="#fbfaf5" stroke-width="3" paint-order="stroke" text-anchor="middle""##,
