@@ -383,7 +383,8 @@ fn away(
             let allowance = record
                 .as_ref()
                 .map_or(super::lobby::seats::VACATION_DAYS, |r| r.vacation_days);
-            super::vacation::request(w, player, until, now, allowance)?
+            let mode = record.as_ref().map(|r| r.vacation).unwrap_or_default();
+            super::vacation::request(w, player, until, now, allowance, mode)?
         }
         _ => super::vacation::back(w, player, now)?,
     };

@@ -1040,7 +1040,7 @@ fn replace_and_approve_refuse_bad_input() {
 }
 
 /// A table `name` of hexwar with the two accounts seated, started by a
-/// pass at `at(minute)`; its player ids and their passwords.
+/// pass at `at(minute)`; the player id and password of each account.
 fn started_game(
     h: &Host,
     ps: &[Account],
@@ -1063,10 +1063,17 @@ fn started_game(
     assert!(out.contains(&format!("{name}: started")), "{out}");
     let (store, g) = herald::pipeline::open(&h.dir.join(name)).unwrap();
     let secrets = store.secrets().unwrap();
-    g.head()
-        .players
-        .iter()
-        .map(|p| (p.id.clone(), secrets.passwords[&p.id].clone()))
+    // In the accounts' order (the game's seats are in the seed's).
+    ps.iter()
+        .map(|a| {
+            let p = g
+                .head()
+                .players
+                .iter()
+                .find(|p| p.email.as_deref() == Some(a.address.as_str()))
+                .unwrap();
+            (p.id.clone(), secrets.passwords[&p.id].clone())
+        })
         .collect()
 }
 
@@ -1402,4 +1409,144 @@ fn lobby_refusals_name_the_line_to_send_and_write_nothing() {
     let t = text(&a.reply.unwrap().1);
     assert!(t.contains(join_t1) && t.contains(take_gx), "{t}");
     assert!(snapshot(&dir) == before);
+}
+
+/// A table opened with `--vacation stand-in`: a deadline that comes while
+/// a player is away stands, the game's stand-in plays for them, the phase
+/// records them as excused and no miss is counted (with `--drop-after 1`,
+/// a counted miss would drop them); the others are told a stand-in played
+/// and until when, never why. Back from vacation, a miss counts again.
+#[test]
+fn stand_in_vacation_mode_plays_the_phase_without_a_miss() {
+    let s = servers();
+    let (h, md) = maildir_host(s, "");
+    let ps: Vec<Account> = (0..2).map(|_| s.account()).collect();
+    let dd = d(&h.dir);
+    let (code, _, e) = herald(&[
+        "host",
+        "open",
+        &dd,
+        "bad",
+        "--game",
+        "hexwar",
+        "--vacation",
+        "sometimes",
+    ]);
+    assert_eq!(code, 2, "{e}");
+    assert!(e.contains("extend or stand-in"), "{e}");
+    assert!(!h.dir.join("lobby/bad.json").exists());
+    let creds = started_game(
+        &h,
+        &ps,
+        "si",
+        1,
+        &[
+            "--deadline-every",
+            "1h",
+            "--vacation",
+            "stand-in",
+            "--drop-after",
+            "1",
+        ],
+    );
+    let folder = h.dir.join("si");
+    let (_, g) = herald::pipeline::open(&folder).unwrap();
+    let awaited = g.head().awaiting.clone();
+    let away = awaited[0].clone();
+    let i = creds.iter().position(|(p, _)| *p == away).unwrap();
+    let to = h.acct.plus("si");
+    put(
+        &md,
+        "v",
+        &mail(
+            &ps[i].address,
+            &to,
+            "vacation",
+            "v@p.test",
+            10,
+            &format!(
+                "vacation {away} {} until {}\nmy dentist",
+                creds[i].1,
+                at(3 * 1440)
+            ),
+        ),
+    );
+    // Everyone else awaited sends orders.
+    for (id, file) in bot_files(&folder, &creds) {
+        if id == away {
+            continue;
+        }
+        let j = creds.iter().position(|(p, _)| *p == id).unwrap();
+        put(
+            &md,
+            &format!("o-{id}"),
+            &mail(
+                &ps[j].address,
+                &to,
+                "orders",
+                &format!("o-{id}@p.test"),
+                11,
+                &file,
+            ),
+        );
+    }
+    h.pass_ok(&at(12));
+    let granted = wait_for_text(s, &ps[i], "Vacation granted");
+    assert!(granted.contains("stand-in plays"), "{granted}");
+    // The deadline (an hour after the start) comes: it stands.
+    let out = h.pass_ok(&at(62));
+    assert!(out.contains("resolved turn 0"), "{out}");
+    let (code, o, e) = herald(&["verify", &d(&folder)]);
+    assert_eq!(code, 0, "{o}{e}");
+    let (_, g) = herald::pipeline::open(&folder).unwrap();
+    let phase = g.last_phase().unwrap();
+    assert_eq!(phase.excused, vec![away.clone()]);
+    assert!(phase
+        .orders
+        .iter()
+        .any(|o| o.player == away && o.nmr.is_some()));
+    let m = g.head().missed.iter().find(|m| m.player == away).unwrap();
+    assert_eq!((m.in_a_row, m.total, m.dropped), (0, 0, false), "{m:?}");
+    assert!(!g
+        .record
+        .entries
+        .iter()
+        .any(|e| e.body.contains("\"kind\":\"deadline\"")));
+    // The others are told, not why; the vacationer is not.
+    for (j, a) in ps.iter().enumerate() {
+        if j == i {
+            continue;
+        }
+        let n = wait_for_text(s, a, "stand-in played");
+        assert!(n.contains(&format!("{away} (away until")), "{n}");
+        assert!(!n.contains("dentist"), "{n}");
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(last_with(s, &ps[i], "a stand-in played turn").is_none());
+    // Back early; the next deadline comes without their orders: a miss,
+    // counted, and with --drop-after 1 they drop out.
+    put(
+        &md,
+        "b",
+        &mail(
+            &ps[i].address,
+            &to,
+            "back",
+            "b@p.test",
+            63,
+            &format!("back {away} {}", creds[i].1),
+        ),
+    );
+    h.pass_ok(&at(64));
+    let (_, g) = herald::pipeline::open(&folder).unwrap();
+    let missing: Vec<String> = g.head().awaiting.clone();
+    let out = h.pass_ok(&at(130));
+    assert!(out.contains("resolved turn 1"), "{out}");
+    let (_, g) = herald::pipeline::open(&folder).unwrap();
+    let phase = g.last_phase().unwrap();
+    assert!(phase.excused.is_empty());
+    for p in missing {
+        let m = g.head().missed.iter().find(|m| m.player == p).unwrap();
+        assert_eq!(m.total, 1, "{m:?}");
+    }
 }
