@@ -241,6 +241,12 @@ pub struct Phase {
     /// Players who dropped out after this phase (too many missed orders).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dropped: Vec<String>,
+    /// Players away on vacation for whom a stand-in played this phase
+    /// without it counting as missed (a host table's `--vacation
+    /// stand-in`; docs/host.md, "Vacations"). Absent when none: files
+    /// written before it read as before.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub excused: Vec<String>,
     pub state_sha256: String,
     pub resolved_at: String,
     /// The deadline this phase had.

@@ -492,6 +492,11 @@ pub fn is_time(t: &str) -> bool {
 /// counts, drop-outs, the state's hash.
 pub fn apply_phase(h: &mut Head, p: &PhaseStep) {
     for (player, stood_in) in &p.orders {
+        if *stood_in && p.excused.contains(player) {
+            // Away on vacation, a stand-in played: neither a miss nor a
+            // phase played.
+            continue;
+        }
         if let Some(m) = h.missed.iter_mut().find(|m| &m.player == player) {
             if *stood_in {
                 m.total += 1;

@@ -52,6 +52,8 @@ pub struct PhaseStep {
     /// Each order file's player, and whether herald stood in for them.
     pub orders: Vec<(String, bool)>,
     pub dropped: Vec<String>,
+    /// Stood in for on a vacation: not counted as missed.
+    pub excused: Vec<String>,
     pub state_sha256: String,
     pub resolved_at: String,
 }
@@ -66,6 +68,7 @@ impl PhaseStep {
                 .map(|o| (o.player.clone(), o.nmr.is_some()))
                 .collect(),
             dropped: p.dropped.clone(),
+            excused: p.excused.clone(),
             state_sha256: p.state_sha256.clone(),
             resolved_at: p.resolved_at.clone(),
         }
@@ -80,6 +83,7 @@ struct Fields {
     turn: Option<u32>,
     orders: Option<Vec<OrderFields>>,
     dropped: Option<Vec<String>>,
+    excused: Option<Vec<String>>,
     state_sha256: Option<String>,
     resolved_at: Option<String>,
     player: Option<String>,
@@ -115,6 +119,7 @@ impl Step {
                     .map(|o| (o.player, o.nmr.is_some()))
                     .collect(),
                 dropped: f.dropped.unwrap_or_default(),
+                excused: f.excused.unwrap_or_default(),
                 state_sha256: need(f.state_sha256, "state_sha256")?,
                 resolved_at: need(f.resolved_at, "resolved_at")?,
             }),

@@ -91,6 +91,12 @@ pub struct OpenArgs {
     /// until` by mail).
     #[arg(long, default_value_t = crate::host::lobby::seats::VACATION_DAYS)]
     pub vacation_days: u32,
+    /// What a vacation does when a deadline comes without the player's
+    /// orders: extend (the deadline moves to the end of the vacation) or
+    /// stand-in (the game's stand-in plays the phase, not counted as
+    /// missed). Default extend.
+    #[arg(long)]
+    pub vacation: Option<String>,
     /// A takeover of a freed seat waits for `herald host approve`.
     #[arg(long)]
     pub approve_takeovers: bool,
@@ -116,6 +122,7 @@ fn lobby(l: Lobby, wait: Duration) -> Result<String> {
                     starts_when: o.starts_when,
                     now,
                     vacation_days: o.vacation_days,
+                    vacation: o.vacation,
                     approve_takeovers: o.approve_takeovers,
                     drop_after: o.drop_after,
                 },

@@ -107,8 +107,9 @@ const WORDS: [&str; 7] = [
     "help", "status", "form", "report", "withdraw", "vacation", "back",
 ];
 
-/// A subject without its `Re:`/`Fwd:` prefixes and `[tag]`s.
-fn bare_subject(s: &str) -> String {
+/// A subject without its `Re:`/`Fwd:` prefixes and `[tag]`s (the game's
+/// commands and the lobby's read subjects alike).
+pub(crate) fn bare_subject(s: &str) -> &str {
     let mut s = s.trim();
     loop {
         let lower = s.to_ascii_lowercase();
@@ -126,7 +127,7 @@ fn bare_subject(s: &str) -> String {
             break;
         }
     }
-    s.to_string()
+    s
 }
 
 /// Read one line as a command, or `None` if its first word is not one.
@@ -382,7 +383,8 @@ fn away(
             let allowance = record
                 .as_ref()
                 .map_or(super::lobby::seats::VACATION_DAYS, |r| r.vacation_days);
-            super::vacation::request(w, player, until, now, allowance)?
+            let mode = record.as_ref().map(|r| r.vacation).unwrap_or_default();
+            super::vacation::request(w, player, until, now, allowance, mode)?
         }
         _ => super::vacation::back(w, player, now)?,
     };

@@ -226,6 +226,16 @@ pub fn run(
     Ok(done)
 }
 
+/// The game's vacation mode, from its lobby record (extend when it has
+/// none: a game the lobby did not make).
+fn vacation_mode(cx: &Ctx) -> super::lobby::seats::VacationMode {
+    super::lobby::seats::load(&super::layout::HostDir::at(cx.host_dir), cx.id)
+        .ok()
+        .flatten()
+        .map(|r| r.vacation)
+        .unwrap_or_default()
+}
+
 /// What one call works with.
 struct Ctx<'a> {
     host_dir: &'a Path,
@@ -258,9 +268,12 @@ fn work(
         if !all_in && !late {
             break;
         }
+        let mut excused = Vec::new();
         if late && !all_in {
             // A player away on vacation, orders missing: the deadline
-            // moves to their return instead (host::vacation).
+            // moves to their return instead (host::vacation), or, where
+            // the game's table chose `stand-in`, the stand-in plays for
+            // them without a miss counted.
             let missing: Vec<String> = head
                 .awaiting
                 .iter()
@@ -268,7 +281,9 @@ fn work(
                 .cloned()
                 .collect();
             let from = cx.cfg.address.for_game(&id);
-            if let Some(until) = super::vacation::hold(w, &missing, now, &from)? {
+            if vacation_mode(cx) == super::lobby::seats::VacationMode::StandIn {
+                excused = super::vacation::away_missing(&w.game, &missing, now);
+            } else if let Some(until) = super::vacation::hold(w, &missing, now, &from)? {
                 log.line(
                     "due",
                     "deadline",
@@ -281,8 +296,19 @@ fn work(
                 continue;
             }
         }
-        match pipeline::resolve_writing(w, &[], now)? {
+        match pipeline::resolve_excusing(w, &[], now, &excused)? {
             Step::Phase(turn) => {
+                if !excused.is_empty() {
+                    log.line(
+                        "due",
+                        "stand-in",
+                        &[
+                            ("game", &id),
+                            ("turn", &turn.to_string()),
+                            ("away", &excused.join(",")),
+                        ],
+                    );
+                }
                 // Logged with the game's state saved at once: a kill after
                 // this line and before the save logs it again, never not.
                 st.turn_logged = Some(w.game.head().turn);
@@ -329,6 +355,13 @@ fn work(
             // nothing is resolved twice.
             Step::Already(_) => break,
         }
+    }
+    // The other players told of a stand-in's vacation phase (queued again
+    // after a pass cut short between the commit and the mails; a mail
+    // sent already is left out).
+    if let Some(p) = w.game.last_phase().filter(|p| !p.excused.is_empty()) {
+        let from = cx.cfg.address.for_game(&id);
+        super::vacation::stood_in(w, p.turn, &p.excused, now, &from)?;
     }
     // Seats the drop rule freed are offered for takeover (host::lobby::seats).
     for p in

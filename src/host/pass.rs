@@ -1038,17 +1038,12 @@ fn no_game_text(p: &Pass, tag: Option<&str>) -> String {
             text.push_str(&format!("  … and {} more\n", games.len() - 100));
         }
     }
+    // What a player could join or take over here, with the lines to send.
     let (tables, _) = super::lobby::all(&p.host());
-    let open: Vec<_> = tables
-        .iter()
-        .filter(|t| t.status == super::lobby::Status::Open)
-        .collect();
-    if !open.is_empty() {
-        text.push_str("\nOpen tables (join one with `join TABLE`, see below):\n");
-        for t in open {
-            text.push_str(&format!("  {}\n", t.describe()));
-        }
-    }
+    text.push_str(&format!(
+        "\n{}",
+        super::lobby::commands::offers_text(&p.host(), &tables)
+    ));
     text.push_str(&format!("\n{}", commands::HELP));
     text.push_str(&format!("\n{}", super::lobby::commands::HELP));
     text

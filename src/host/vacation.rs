@@ -13,6 +13,7 @@
 
 use crate::chain::body::{Body, DeadlineSet, Vacation};
 use crate::error::{Error, Result};
+use crate::host::lobby::seats::VacationMode;
 use crate::mail::eml;
 use crate::pipeline::{self, Loaded, Writing};
 use chrono::{DateTime, FixedOffset};
@@ -72,6 +73,7 @@ pub fn request(
     until: &str,
     now: &str,
     allowance: u32,
+    mode: VacationMode,
 ) -> Result<std::result::Result<String, String>> {
     let h = w.game.head();
     let line = format!("vacation {player} YOUR-PASSWORD until YYYY-MM-DD");
@@ -105,6 +107,7 @@ pub fn request(
                 &u,
                 0,
                 allowance - used(&w.game, player).min(allowance),
+                mode,
             )));
         }
         return Ok(Err(format!(
@@ -140,12 +143,17 @@ pub fn request(
         &until,
         days as u32,
         left - days as u32,
+        mode,
     )))
 }
 
-fn granted_text(player: &str, until: &str, days: u32, left: u32) -> String {
+fn granted_text(player: &str, until: &str, days: u32, left: u32, mode: VacationMode) -> String {
+    let meanwhile = match mode {
+        VacationMode::Extend => "While you are away, a deadline that comes without your orders moves to\nthe end of your vacation; the other players are told that a deadline\nmoved because a player is away (not why).",
+        VacationMode::StandIn => "While you are away, a deadline that comes without your orders stands:\nthe game's stand-in plays that phase for you, and it is not counted\nas missed; the other players are told that a stand-in played because a\nplayer is away (not why).",
+    };
     format!(
-        "Vacation granted for {player} until {}{}; {left} days left of your allowance.\nWhile you are away, a deadline that comes without your orders moves to\nthe end of your vacation; the other players are told that a deadline\nmoved because a player is away (not why). Orders you send meanwhile\ncount as always. Back early? Send `back {player} YOUR-PASSWORD`.\n",
+        "Vacation granted for {player} until {}{}; {left} days left of your allowance.\n{meanwhile} Orders you send meanwhile\ncount as always. Back early? Send `back {player} YOUR-PASSWORD`.\n",
         crate::time::shown(until),
         if days > 0 {
             format!(" ({days} days charged)")
@@ -258,4 +266,69 @@ pub fn hold(w: &mut Writing, missing: &[String], now: &str, from: &str) -> Resul
     }
     crate::store::outbox::queue_all(&w.store.dir.outbox_dir(), mails)?;
     Ok(Some(until))
+}
+
+/// The awaited players without orders who are away at `now`, sorted.
+pub fn away_missing(g: &Loaded, missing: &[String], now: &str) -> Vec<String> {
+    let Some(now_t) = time(now) else {
+        return Vec::new();
+    };
+    let mut v: Vec<String> = missing
+        .iter()
+        .filter(|p| away_until(g, p, &now_t).is_some())
+        .cloned()
+        .collect();
+    v.sort();
+    v
+}
+
+/// After a phase resolved at its deadline with `excused` (away, in
+/// stand-in mode) played by the stand-in: every other player with an
+/// address is told that a stand-in played because a player is away, and
+/// until when (never why). Fixed Message-IDs.
+pub fn stood_in(w: &Writing, turn: u32, excused: &[String], now: &str, from: &str) -> Result<()> {
+    let g = &w.game;
+    let h = g.head();
+    let Some(now_t) = time(now) else {
+        return Ok(());
+    };
+    let who: Vec<String> = excused
+        .iter()
+        .map(|p| match away_until(g, p, &now_t) {
+            Some(u) => format!("{p} (away until {})", crate::time::shown(&u)),
+            None => p.clone(),
+        })
+        .collect();
+    let mut mails = Vec::new();
+    for p in &h.players {
+        let Some(to) = &p.email else { continue };
+        if excused.contains(&p.id) {
+            continue;
+        }
+        let mid = eml::message_id(&h.id, &["vacation-stand-in", &turn.to_string(), &p.id]);
+        mails.push((
+            mid.clone(),
+            eml::build(&eml::Mail {
+                from: from.to_string(),
+                to: to.clone(),
+                subject: format!("[{}] a stand-in played turn {turn}", h.id),
+                date: now.to_string(),
+                message_id: mid,
+                in_reply_to: None,
+                text: format!(
+                    "Hello,\n\nturn {turn} of game {} was resolved at its deadline. {} on vacation\n(within the days the game allows each player), so the game's stand-in\nplayed for {} this turn, as this game's table chose; it is not counted as\na missed turn. The deadlines stay as they were.\n",
+                    h.id,
+                    if who.len() == 1 {
+                        format!("{} is", who[0])
+                    } else {
+                        format!("{} are", who.join(", "))
+                    },
+                    if who.len() == 1 { "them" } else { "each of them" }
+                ),
+                attachments: Vec::new(),
+            }),
+        ));
+    }
+    crate::store::outbox::queue_all(&w.store.dir.outbox_dir(), mails)?;
+    Ok(())
 }

@@ -42,6 +42,9 @@ pub struct Accepted {
     pub records: Vec<OrderRecord>,
     /// For messages: each file with its player and parsed orders.
     pub summary: Vec<(String, String, Vec<String>)>,
+    /// Players on vacation whose missed orders a stand-in plays without
+    /// counting them as missed (the host's stand-in vacation mode).
+    pub excused: Vec<String>,
 }
 
 /// Whether each password matches its stored hash (`None` where there is
@@ -139,6 +142,7 @@ pub fn check_orders(g: &Loaded, files: &[Submitted]) -> Result<Accepted> {
         orders: checked.into_iter().map(|c| (c.seat, c.orders)).collect(),
         records,
         summary,
+        excused: Vec::new(),
     })
 }
 

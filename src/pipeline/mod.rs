@@ -311,6 +311,18 @@ pub enum Step {
 /// `herald resolve` on a game already open to write (the host resolves
 /// under the lock it holds): the same checks, the same commit.
 pub fn resolve_writing(w: &mut Writing, files: &[PathBuf], now: &str) -> Result<Step> {
+    resolve_excusing(w, files, now, &[])
+}
+
+/// [`resolve_writing`], with `excused`: players away on vacation whose
+/// missing orders the stand-in plays without counting a miss (recorded
+/// in the phase's `excused`).
+pub fn resolve_excusing(
+    w: &mut Writing,
+    files: &[PathBuf],
+    now: &str,
+    excused: &[String],
+) -> Result<Step> {
     let submitted = if files.is_empty() {
         stored_orders(w)?
     } else {
@@ -345,6 +357,7 @@ pub fn resolve_writing(w: &mut Writing, files: &[PathBuf], now: &str) -> Result<
     let seed = w.seed()?;
     let mut accepted = resolve::accept_all(&w.game, &submitted, now, &seed)?;
     resolve::received_by(&mut accepted, now);
+    accepted.excused = excused.to_vec();
     // Accepted: what the last command left undone is done now, on the
     // game as it stands, before this one changes it.
     w.complete(now)?;

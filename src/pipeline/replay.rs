@@ -233,7 +233,7 @@ fn replay_phase(
             e.problems.join("; ")
         )]
     };
-    let accepted = if p.dice == 1 {
+    let mut accepted = if p.dice == 1 {
         let mut a = check_orders(g, &files).map_err(refused)?;
         for r in &mut a.records {
             if let Some(o) = p.orders.iter().find(|o| o.player == r.player) {
@@ -244,6 +244,7 @@ fn replay_phase(
     } else {
         super::resolve::accept_all(g, &files, &p.resolved_at, seed).map_err(refused)?
     };
+    accepted.excused = p.excused.clone();
 
     let (next, mut body) = step(
         g.rules.as_ref(),
@@ -301,6 +302,7 @@ fn replay_phase(
     differs("events", canonical(&body.events) == canonical(&p.events));
     differs("rolls", body.rolls == p.rolls);
     differs("drop-outs", body.dropped == p.dropped);
+    differs("players excused for a vacation", body.excused == p.excused);
     differs("state", body.state_sha256 == p.state_sha256);
     differs("phase name", body.phase == p.phase);
     if found.is_empty() {

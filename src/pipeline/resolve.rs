@@ -150,7 +150,11 @@ pub fn step(
     // Players at their limit of missed phases in a row drop out.
     let mut dropped = Vec::new();
     if head.drop_after > 0 {
-        for r in accepted.records.iter().filter(|r| r.nmr.is_some()) {
+        for r in accepted
+            .records
+            .iter()
+            .filter(|r| r.nmr.is_some() && !accepted.excused.contains(&r.player))
+        {
             let in_a_row = head
                 .missed
                 .iter()
@@ -170,6 +174,13 @@ pub fn step(
         }
     }
     let value = rules.encode(&next);
+    let mut excused: Vec<String> = accepted
+        .records
+        .iter()
+        .filter(|r| r.nmr.is_some() && accepted.excused.contains(&r.player))
+        .map(|r| r.player.clone())
+        .collect();
+    excused.sort();
     let body = Phase {
         turn: head.turn,
         phase,
@@ -178,6 +189,7 @@ pub fn step(
         rolls,
         events,
         dropped,
+        excused,
         state_sha256: sha256_hex(crate::chain::canon::canonical(&value).as_bytes()),
         resolved_at: now.to_string(),
         deadline: head.deadline.clone(),

@@ -288,6 +288,7 @@ impl LogEntry {
             rolls: Vec::new(),
             events: self.events.clone(),
             dropped: self.dropped.clone(),
+            excused: Vec::new(),
             state_sha256: self.state_sha256.clone(),
             resolved_at: self.resolved_at.clone(),
             deadline: self.deadline.clone(),

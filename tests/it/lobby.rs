@@ -1038,3 +1038,515 @@ fn replace_and_approve_refuse_bad_input() {
     let st = std::fs::read_to_string(h.dir.join("lobby/games/demo-nw.json")).unwrap();
     assert!(st.contains("\"replaced\""), "{st}");
 }
+
+/// A table `name` of hexwar with the two accounts seated, started by a
+/// pass at `at(minute)`; the player id and password of each account.
+fn started_game(
+    h: &Host,
+    ps: &[Account],
+    name: &str,
+    minute: i64,
+    extra: &[&str],
+) -> Vec<(String, String)> {
+    let mut args = vec!["--game", "hexwar"];
+    args.extend_from_slice(extra);
+    open(&h.dir, name, &args);
+    let p = h.dir.join("lobby").join(format!("{name}.json"));
+    let mut t: serde_json::Value = serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap();
+    t["seats"] = serde_json::json!(ps
+        .iter()
+        .enumerate()
+        .map(|(i, a)| serde_json::json!({"address": a.address, "name": format!("P{i}"), "public": false, "at": at(minute)}))
+        .collect::<Vec<_>>());
+    std::fs::write(&p, serde_json::to_vec(&t).unwrap()).unwrap();
+    let out = h.pass_ok(&at(minute));
+    assert!(out.contains(&format!("{name}: started")), "{out}");
+    let (store, g) = herald::pipeline::open(&h.dir.join(name)).unwrap();
+    let secrets = store.secrets().unwrap();
+    // In the accounts' order (the game's seats are in the seed's).
+    ps.iter()
+        .map(|a| {
+            let p = g
+                .head()
+                .players
+                .iter()
+                .find(|p| p.email.as_deref() == Some(a.address.as_str()))
+                .unwrap();
+            (p.id.clone(), secrets.passwords[&p.id].clone())
+        })
+        .collect()
+}
+
+/// kill -9 of the host at random instants while a granted seat changes
+/// hands: after the next pass the seat was given exactly once (one `seat`
+/// entry, the game verifies), the old password no longer works and the
+/// new one does, and the new holder got the takeover mail (with the
+/// history) once.
+#[test]
+fn kill_9_during_a_takeover_gives_the_seat_once() {
+    let s = servers();
+    let (h, _md) = maildir_host(s, "");
+    let ps: Vec<Account> = (0..2).map(|_| s.account()).collect();
+    let taker = s.account();
+    let runs = crate::common::count("HERALD_LOBBY_KILL_RUNS", 8);
+    let mut rng = herald::rng::from_u64(3232);
+    let (mut handed_after, mut completed) = (0, 0);
+    for r in 0..runs {
+        let name = format!("tk{r}");
+        let base = r as i64 * 100;
+        let creds = started_game(&h, &ps, &name, base + 1, &[]);
+        let (player, old_pw) = creds[1].clone();
+        // The offer as a confirmed takeover leaves it: granted to the taker.
+        let rec = serde_json::json!({
+            "game": name, "vacation_days": 14, "approve": false,
+            "offers": [{"n": 1, "player": player, "why": "replaced", "at": at(base + 2),
+                "status": "granted", "announced": true, "claims": [],
+                "taker": {"address": taker.address, "name": "Tess", "public": false, "at": at(base + 2)},
+                "done": null}],
+            "handled": [], "away": []
+        });
+        let games = h.dir.join("lobby").join("games");
+        std::fs::create_dir_all(&games).unwrap();
+        std::fs::write(
+            games.join(format!("{name}.json")),
+            serde_json::to_vec(&rec).unwrap(),
+        )
+        .unwrap();
+        let mut c = spawn_host(&h.dir, &at(base + 3), &[]);
+        let ms = herald::rng::below(&mut rng, 700) as u64;
+        std::thread::sleep(Duration::from_millis(ms));
+        let _ = c.kill();
+        let _ = c.wait();
+        let out = h.pass_ok(&at(base + 4));
+        if out.contains("taken over") {
+            handed_after += 1;
+        }
+        if out.contains("completed after an interrupted pass") {
+            completed += 1;
+        }
+        let rec: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(games.join(format!("{name}.json"))).unwrap())
+                .unwrap();
+        assert_eq!(
+            rec["offers"][0]["status"], "done",
+            "run {r} (killed after {ms} ms): {out}"
+        );
+        let folder = h.dir.join(&name);
+        let (code, o, e) = herald(&["verify", &d(&folder)]);
+        assert_eq!(code, 0, "run {r}: {o}{e}");
+        let (store, g) = herald::pipeline::open(&folder).unwrap();
+        let seats = g
+            .record
+            .entries
+            .iter()
+            .filter(|e| matches!(e.decode(), Ok(herald::chain::body::Body::Seat(_))))
+            .count();
+        assert_eq!(seats, 1, "run {r} (killed after {ms} ms)");
+        let p = g.head().players.iter().find(|p| p.id == player).unwrap();
+        assert_eq!(p.email.as_deref(), Some(taker.address.as_str()));
+        assert!(
+            !herald::auth::matches(&old_pw, &p.password),
+            "run {r}: the old password still works"
+        );
+        let new_pw = store.secrets().unwrap().passwords[&player].clone();
+        assert!(herald::auth::matches(&new_pw, &p.password));
+        // The other seat is untouched.
+        let q = g
+            .head()
+            .players
+            .iter()
+            .find(|q| q.id == creds[0].0)
+            .unwrap();
+        assert!(herald::auth::matches(&creds[0].1, &q.password));
+    }
+    eprintln!(
+        "takeover kill -9: {runs} runs, {handed_after} handed over by the pass after the kill, {completed} of them completing a commit made before it"
+    );
+    // The taker: per game one takeover mail (history attached) and one
+    // current report, each delivered once; the password in the mail is
+    // the one that works.
+    let got = settled(s, &taker, runs * 2);
+    assert!(got.values().all(|&n| n == 1), "{got:?}");
+    let took: Vec<String> = s
+        .mails(&taker)
+        .iter()
+        .map(|m| text(m))
+        .filter(|t| t.contains("you have taken over"))
+        .collect();
+    assert_eq!(took.len(), runs, "one takeover mail a game");
+    for t in &took {
+        let (id, pw) = credentials(t);
+        let game = t
+            .lines()
+            .find_map(|l| l.split("of game ").nth(1))
+            .and_then(|w| w.split_whitespace().next())
+            .unwrap();
+        let (_, g) = herald::pipeline::open(&h.dir.join(game)).unwrap();
+        let p = g.head().players.iter().find(|p| p.id == id).unwrap();
+        assert!(herald::auth::matches(&pw, &p.password), "{t}");
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    for a in &ps {
+        let got = delivered(s, a);
+        assert!(got.values().all(|&n| n == 1), "{got:?}");
+    }
+}
+
+/// kill -9 of the host at random instants while it grants a vacation by
+/// mail and, in the same pass, moves the passed deadline to its end: after
+/// the next pass there is one vacation entry and one moved deadline, the
+/// player was answered once and the other player told once.
+#[test]
+fn kill_9_during_a_vacation_grants_it_once() {
+    let s = servers();
+    let (h, md) = maildir_host(s, "");
+    let ps: Vec<Account> = (0..2).map(|_| s.account()).collect();
+    let runs = crate::common::count("HERALD_LOBBY_KILL_RUNS", 8);
+    let mut rng = herald::rng::from_u64(3233);
+    for r in 0..runs {
+        let name = format!("vk{r}");
+        let base = r as i64 * 200;
+        let creds = started_game(&h, &ps, &name, base + 1, &["--deadline-every", "1h"]);
+        let folder = h.dir.join(&name);
+        let (_, g) = herald::pipeline::open(&folder).unwrap();
+        let away = g.head().awaiting[0].clone();
+        let i = creds.iter().position(|(p, _)| *p == away).unwrap();
+        let until = at(base + 2 * 1440);
+        let to = h.acct.plus(&name);
+        put(
+            &md,
+            &format!("v{r}"),
+            &mail(
+                &ps[i].address,
+                &to,
+                "vacation",
+                &format!("v{r}@p.test"),
+                base + 70,
+                &format!("vacation {away} {} until {until}\nbusy", creds[i].1),
+            ),
+        );
+        // The mail and the deadline (an hour after the start) in one pass.
+        let mut c = spawn_host(&h.dir, &at(base + 70), &[]);
+        let ms = herald::rng::below(&mut rng, 2000) as u64;
+        std::thread::sleep(Duration::from_millis(ms));
+        let _ = c.kill();
+        let _ = c.wait();
+        let out = h.pass_ok(&at(base + 71));
+        let (code, o, e) = herald(&["verify", &d(&folder)]);
+        assert_eq!(code, 0, "run {r}: {o}{e}");
+        let (_, g) = herald::pipeline::open(&folder).unwrap();
+        let kinds: Vec<&str> = g
+            .record
+            .entries
+            .iter()
+            .filter_map(|e| match e.decode() {
+                Ok(herald::chain::body::Body::Vacation(_)) => Some("vacation"),
+                Ok(herald::chain::body::Body::Deadline(_)) => Some("deadline"),
+                Ok(herald::chain::body::Body::Phase(_)) => Some("phase"),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            ["vacation", "deadline"],
+            "run {r} (killed after {ms} ms): {out}"
+        );
+        assert_eq!(g.head().turn, 0);
+        assert_eq!(
+            g.head()
+                .deadline
+                .as_deref()
+                .map(|t| chrono::DateTime::parse_from_rfc3339(t).unwrap()),
+            Some(chrono::DateTime::parse_from_rfc3339(&until).unwrap())
+        );
+    }
+    // The vacationers got one grant each, the others one notice each
+    // (waited for: the mail goes out through Postfix), none twice.
+    let count = |what: &str| -> usize {
+        ps.iter()
+            .map(|a| s.mails(a).iter().filter(|m| text(m).contains(what)).count())
+            .sum()
+    };
+    for _ in 0..300 {
+        if count("Vacation granted") >= runs && count("has moved to") >= runs {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    std::thread::sleep(Duration::from_millis(800));
+    assert_eq!(
+        (count("Vacation granted"), count("has moved to")),
+        (runs, runs)
+    );
+    for a in &ps {
+        let got = delivered(s, a);
+        assert!(got.values().all(|&n| n == 1), "{got:?}");
+    }
+}
+
+/// Every file under `dir`, with its bytes.
+fn snapshot(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.insert(d_rel(dir, &p), std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    out
+}
+
+fn d_rel(dir: &Path, p: &Path) -> String {
+    p.strip_prefix(dir).unwrap().display().to_string()
+}
+
+/// A lobby command for a table or game that does not exist (or takes
+/// nobody) is refused with the open tables and free seats, each with the
+/// exact line to send; every refusal names a line to send; nothing is
+/// written for a refused command.
+#[test]
+fn lobby_refusals_name_the_line_to_send_and_write_nothing() {
+    let dir = crate::common::scratch("lobby-refusals");
+    open(&dir, "t1", &["--game", "hexwar"]);
+    open(&dir, "full1", &["--game", "hexwar"]);
+    open(&dir, "old", &["--game", "hexwar"]);
+    let set = |name: &str, f: &dyn Fn(&mut serde_json::Value)| {
+        let p = dir.join("lobby").join(format!("{name}.json"));
+        let mut t: serde_json::Value = serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap();
+        f(&mut t);
+        std::fs::write(&p, serde_json::to_vec(&t).unwrap()).unwrap();
+    };
+    let seat =
+        |a: &str| serde_json::json!({"address": a, "name": null, "public": false, "at": at(0)});
+    set("full1", &|t| {
+        t["seats"] = serde_json::json!([seat("a@x.test"), seat("b@x.test")])
+    });
+    set("old", &|t| t["status"] = serde_json::json!("started"));
+    set("t1", &|t| {
+        t["seats"] = serde_json::json!([seat("mine@x.test")])
+    });
+    std::fs::create_dir_all(dir.join("lobby/games")).unwrap();
+    std::fs::write(
+        dir.join("lobby/games/gx.json"),
+        serde_json::to_vec(&serde_json::json!({
+            "game": "gx",
+            "offers": [{"n": 1, "player": "p1", "why": "dropped", "at": at(0), "status": "open",
+                "announced": true, "claims": [], "taker": null, "done": null}]
+        }))
+        .unwrap(),
+    )
+    .unwrap();
+    let before = snapshot(&dir);
+    let addr = |g: &str| format!("host+{g}@x.test");
+    let cx = commands::Ctx {
+        host: herald::host::layout::HostDir::at(&dir),
+        from: "host@x.test".into(),
+        game_address: &addr,
+        now: at(5),
+    };
+    let join_t1 = "join t1 [your name]";
+    let take_gx = "takeover gx p1";
+    let cases: Vec<(&str, &str, Vec<&str>)> = vec![
+        ("join nosuch Pat", "x1@x.test", vec![join_t1, take_gx]),
+        ("join full1", "x2@x.test", vec![join_t1, take_gx]),
+        ("join old", "x3@x.test", vec![join_t1]),
+        ("join t1", "mine@x.test", vec!["leave t1"]),
+        ("leave nosuch", "mine@x.test", vec!["leave t1", join_t1]),
+        ("leave t1", "x4@x.test", vec![join_t1]),
+        ("leave old", "x5@x.test", vec!["moderator"]),
+        (
+            "confirm 0000-1111-2222",
+            "x6@x.test",
+            vec!["join TABLE", join_t1],
+        ),
+        ("takeover nosuch p1", "x7@x.test", vec![take_gx, join_t1]),
+        ("takeover gx nobody", "x8@x.test", vec![take_gx]),
+        (
+            "takeover gx",
+            "x9@x.test",
+            vec!["takeover GAME PLAYER", join_t1],
+        ),
+        (
+            "join",
+            "x10@x.test",
+            vec!["join TABLE [your name] [public]"],
+        ),
+        ("confirm", "x11@x.test", vec!["confirm CODE"]),
+        ("standby on please", "x12@x.test", vec!["standby off"]),
+    ];
+    for (i, (line, from, want)) in cases.iter().enumerate() {
+        let cmd = commands::parse_line(line).unwrap();
+        let digest = format!("{:064x}", i + 1);
+        let a = commands::answer(&cx, &cmd, from, &digest, "<m@x>", "Re: x").unwrap();
+        assert!(a.refused, "{line}: {}", a.what);
+        let (_, bytes) = a.reply.unwrap();
+        let t = text(&bytes);
+        for w in want {
+            assert!(t.contains(w), "{line}: the reply names `{w}`:\n{t}");
+        }
+        // Tables that take nobody are not offered.
+        assert!(
+            !t.contains("join full1") && !t.contains("join old"),
+            "{line}:\n{t}"
+        );
+        assert!(snapshot(&dir) == before, "{line}: a refused command wrote");
+    }
+    // The list itself, asked for: the same lines.
+    let a = commands::answer(
+        &cx,
+        &commands::Command::Tables,
+        "y@x.test",
+        &format!("{:064x}", 99),
+        "",
+        "x",
+    )
+    .unwrap();
+    let t = text(&a.reply.unwrap().1);
+    assert!(t.contains(join_t1) && t.contains(take_gx), "{t}");
+    assert!(snapshot(&dir) == before);
+}
+
+/// A table opened with `--vacation stand-in`: a deadline that comes while
+/// a player is away stands, the game's stand-in plays for them, the phase
+/// records them as excused and no miss is counted (with `--drop-after 1`,
+/// a counted miss would drop them); the others are told a stand-in played
+/// and until when, never why. Back from vacation, a miss counts again.
+#[test]
+fn stand_in_vacation_mode_plays_the_phase_without_a_miss() {
+    let s = servers();
+    let (h, md) = maildir_host(s, "");
+    let ps: Vec<Account> = (0..2).map(|_| s.account()).collect();
+    let dd = d(&h.dir);
+    let (code, _, e) = herald(&[
+        "host",
+        "open",
+        &dd,
+        "bad",
+        "--game",
+        "hexwar",
+        "--vacation",
+        "sometimes",
+    ]);
+    assert_eq!(code, 2, "{e}");
+    assert!(e.contains("extend or stand-in"), "{e}");
+    assert!(!h.dir.join("lobby/bad.json").exists());
+    let creds = started_game(
+        &h,
+        &ps,
+        "si",
+        1,
+        &[
+            "--deadline-every",
+            "1h",
+            "--vacation",
+            "stand-in",
+            "--drop-after",
+            "1",
+        ],
+    );
+    let folder = h.dir.join("si");
+    let (_, g) = herald::pipeline::open(&folder).unwrap();
+    let awaited = g.head().awaiting.clone();
+    let away = awaited[0].clone();
+    let i = creds.iter().position(|(p, _)| *p == away).unwrap();
+    let to = h.acct.plus("si");
+    put(
+        &md,
+        "v",
+        &mail(
+            &ps[i].address,
+            &to,
+            "vacation",
+            "v@p.test",
+            10,
+            &format!(
+                "vacation {away} {} until {}\nmy dentist",
+                creds[i].1,
+                at(3 * 1440)
+            ),
+        ),
+    );
+    // Everyone else awaited sends orders.
+    for (id, file) in bot_files(&folder, &creds) {
+        if id == away {
+            continue;
+        }
+        let j = creds.iter().position(|(p, _)| *p == id).unwrap();
+        put(
+            &md,
+            &format!("o-{id}"),
+            &mail(
+                &ps[j].address,
+                &to,
+                "orders",
+                &format!("o-{id}@p.test"),
+                11,
+                &file,
+            ),
+        );
+    }
+    h.pass_ok(&at(12));
+    let granted = wait_for_text(s, &ps[i], "Vacation granted");
+    assert!(granted.contains("stand-in plays"), "{granted}");
+    // The deadline (an hour after the start) comes: it stands.
+    let out = h.pass_ok(&at(62));
+    assert!(out.contains("resolved turn 0"), "{out}");
+    let (code, o, e) = herald(&["verify", &d(&folder)]);
+    assert_eq!(code, 0, "{o}{e}");
+    let (_, g) = herald::pipeline::open(&folder).unwrap();
+    let phase = g.last_phase().unwrap();
+    assert_eq!(phase.excused, vec![away.clone()]);
+    assert!(phase
+        .orders
+        .iter()
+        .any(|o| o.player == away && o.nmr.is_some()));
+    let m = g.head().missed.iter().find(|m| m.player == away).unwrap();
+    assert_eq!((m.in_a_row, m.total, m.dropped), (0, 0, false), "{m:?}");
+    assert!(!g
+        .record
+        .entries
+        .iter()
+        .any(|e| e.body.contains("\"kind\":\"deadline\"")));
+    // The others are told, not why; the vacationer is not.
+    for (j, a) in ps.iter().enumerate() {
+        if j == i {
+            continue;
+        }
+        let n = wait_for_text(s, a, "stand-in played");
+        assert!(n.contains(&format!("{away} (away until")), "{n}");
+        assert!(!n.contains("dentist"), "{n}");
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(last_with(s, &ps[i], "a stand-in played turn").is_none());
+    // Back early; the next deadline comes without their orders: a miss,
+    // counted, and with --drop-after 1 they drop out.
+    put(
+        &md,
+        "b",
+        &mail(
+            &ps[i].address,
+            &to,
+            "back",
+            "b@p.test",
+            63,
+            &format!("back {away} {}", creds[i].1),
+        ),
+    );
+    h.pass_ok(&at(64));
+    let (_, g) = herald::pipeline::open(&folder).unwrap();
+    let missing: Vec<String> = g.head().awaiting.clone();
+    let out = h.pass_ok(&at(130));
+    assert!(out.contains("resolved turn 1"), "{out}");
+    let (_, g) = herald::pipeline::open(&folder).unwrap();
+    let phase = g.last_phase().unwrap();
+    assert!(phase.excused.is_empty());
+    for p in missing {
+        let m = g.head().missed.iter().find(|m| m.player == p).unwrap();
+        assert_eq!(m.total, 1, "{m:?}");
+    }
+}

@@ -63,27 +63,6 @@ pub enum Command {
 const WORDS: [&str; 6] = ["tables", "join", "confirm", "leave", "standby", "takeover"];
 const NAME_CHARS: usize = 40;
 
-fn bare_subject(s: &str) -> &str {
-    let mut s = s.trim();
-    loop {
-        let lower = s.to_ascii_lowercase();
-        if let Some(p) = ["re:", "fwd:", "fw:", "aw:"]
-            .iter()
-            .find(|p| lower.starts_with(*p))
-        {
-            s = s[p.len()..].trim_start();
-        } else if s.starts_with('[') {
-            match s.find(']') {
-                Some(j) => s = s[j + 1..].trim_start(),
-                None => break,
-            }
-        } else {
-            break;
-        }
-    }
-    s
-}
-
 /// One line as a lobby command, or `None` when its first word is not one.
 pub fn parse_line(line: &str) -> Option<Command> {
     let words: Vec<&str> = line.split_whitespace().collect();
@@ -147,7 +126,10 @@ pub fn parse_line(line: &str) -> Option<Command> {
 /// The lobby command a mail holds: the subject, or one of the first three
 /// lines of the sender's own text.
 pub fn asked(m: &Message) -> Option<Command> {
-    let in_subject = m.subject().map(bare_subject).and_then(parse_line);
+    let in_subject = m
+        .subject()
+        .map(crate::host::commands::bare_subject)
+        .and_then(parse_line);
     if let Some(
         c @ (Command::Join { .. }
         | Command::Confirm(_)
@@ -201,14 +183,59 @@ pub struct Answered {
     pub refused: bool,
 }
 
+/// The open tables with free seats, each with the line that joins it.
 fn open_tables_text(tables: &[Table]) -> String {
-    let open: Vec<&Table> = tables.iter().filter(|t| t.status == Status::Open).collect();
+    let open: Vec<&Table> = tables
+        .iter()
+        .filter(|t| t.status == Status::Open && t.seats.len() < t.max)
+        .collect();
     if open.is_empty() {
-        return "There is no open table on this host now.\n".into();
+        return "There is no open table with a free seat on this host now.\n".into();
     }
     let mut s = String::from("Open tables:\n");
     for t in open {
-        s.push_str(&format!("  {}\n", t.describe()));
+        s.push_str(&format!(
+            "  {}\n    to join, send:  join {} [your name]\n",
+            t.describe(),
+            t.name
+        ));
+    }
+    s
+}
+
+/// What a player can ask for on this host now: the open tables with free
+/// seats and the seats free to take over, each with the exact line to
+/// send. Every refusal of a command for a table or game that does not
+/// exist (or takes nobody) ends with it; so does the reply to mail for no
+/// game.
+pub fn offers_text(host: &HostDir, tables: &[Table]) -> String {
+    let seats = seats::open_seats_text(host);
+    format!("{}{seats}", open_tables_text(tables))
+}
+
+/// The open tables where `from` holds a seat or waits for its
+/// confirmation, with the line that leaves each.
+fn yours_text(tables: &[Table], from: &str) -> String {
+    let mine: Vec<&Table> = tables
+        .iter()
+        .filter(|t| {
+            t.status == Status::Open
+                && (t.seated(from).is_some()
+                    || t.pending
+                        .iter()
+                        .any(|p| p.address.eq_ignore_ascii_case(from)))
+        })
+        .collect();
+    if mine.is_empty() {
+        return "This address holds no seat at an open table.\n".into();
+    }
+    let mut s = String::from("Your seats at open tables:\n");
+    for t in mine {
+        s.push_str(&format!(
+            "  {}\n    to leave, send:  leave {}\n",
+            t.describe(),
+            t.name
+        ));
     }
     s
 }
@@ -233,14 +260,14 @@ pub fn answer(
         Command::Tables => {
             refused = false;
             what = "tables".to_string();
-            text.push_str(&open_tables_text(&tables));
+            text.push_str(&offers_text(&cx.host, &tables));
         }
         Command::Bad(line) => {
             what = format!("bad command (send `{line}`)");
             text.push_str(&format!(
                 "Your mail was not understood. Send a mail whose first line is\n\n    {line}\n\n"
             ));
-            text.push_str(&open_tables_text(&tables));
+            text.push_str(&offers_text(&cx.host, &tables));
         }
         Command::Join {
             table,
@@ -255,7 +282,7 @@ pub fn answer(
                         "There is no open table `{}` here. Send `join TABLE` with one of these.\n\n",
                         shown(table)
                     ));
-                    text.push_str(&open_tables_text(&tables));
+                    text.push_str(&offers_text(&cx.host, &tables));
                 }
                 Some(mut t) => {
                     let done = t.handled(digest).cloned();
@@ -269,7 +296,7 @@ pub fn answer(
                             "Table `{table}` takes no more players (it has {}).\n\n",
                             closed_word(&t)
                         ));
-                        text.push_str(&open_tables_text(&tables));
+                        text.push_str(&offers_text(&cx.host, &tables));
                     } else if t.seated(from).is_some() {
                         what = format!("join {table}: already seated");
                         text.push_str(&format!(
@@ -280,7 +307,7 @@ pub fn answer(
                         what = format!("join {table}: full");
                         text.push_str(&format!(
                             "Table `{table}` is full.\n\n{}",
-                            open_tables_text(&tables)
+                            offers_text(&cx.host, &tables)
                         ));
                     } else {
                         refused = false;
@@ -349,7 +376,7 @@ pub fn answer(
                         None => {
                             what = "confirm: no such code".into();
                             text.push_str("That code is not one this host is waiting for (a newer `join` replaces an older code; a code is used once). Send `join TABLE` again for a new one.\n\n");
-                            text.push_str(&open_tables_text(&tables));
+                            text.push_str(&offers_text(&cx.host, &tables));
                         }
                         Some((t, i)) if !t.pending[i].address.eq_ignore_ascii_case(from) => {
                             what =
@@ -365,7 +392,7 @@ pub fn answer(
                                 "Table `{}` takes no more players (it has {}).\n\n{}",
                                 t.name,
                                 closed_word(&t),
-                                open_tables_text(&tables)
+                                offers_text(&cx.host, &tables)
                             ));
                         }
                         Some((t, _)) if t.seats.len() >= t.max => {
@@ -373,7 +400,7 @@ pub fn answer(
                             text.push_str(&format!(
                                 "Sorry: table `{}` filled before your confirmation came.\n\n{}",
                                 t.name,
-                                open_tables_text(&tables)
+                                offers_text(&cx.host, &tables)
                             ));
                         }
                         Some((mut t, i)) => {
@@ -447,9 +474,10 @@ to take over, you get a mail saying how. `standby off` takes you off.
             None => {
                 what = format!("leave {}: no such table", shown(table));
                 text.push_str(&format!(
-                    "There is no table `{}` here.\n\n{}",
+                    "There is no table `{}` here.\n\n{}\n{}",
                     shown(table),
-                    open_tables_text(&tables)
+                    yours_text(&tables, from),
+                    offers_text(&cx.host, &tables)
                 ));
             }
             Some(t) if t.handled(digest).is_some() => {
@@ -460,8 +488,9 @@ to take over, you get a mail saying how. `standby off` takes you off.
             Some(t) if t.status != Status::Open => {
                 what = format!("leave {table}: the table is closed");
                 text.push_str(&format!(
-                    "Table `{table}` has {}: seats can be left only before the start.\n",
-                    closed_word(&t)
+                    "Table `{table}` has {}: seats can be left only before the start.\nA player who cannot go on asks the moderator to free the seat for\nsomeone else (their game's stand-in plays it meanwhile).\n\n{}",
+                    closed_word(&t),
+                    yours_text(&tables, from)
                 ));
             }
             Some(mut t) => {
@@ -488,7 +517,9 @@ to take over, you get a mail saying how. `standby off` takes you off.
                 } else {
                     what = format!("leave {table}: not seated");
                     text.push_str(&format!(
-                        "This address has no seat at `{table}`, so there was nothing to leave.\n"
+                        "This address has no seat at `{table}`, so there was nothing to leave.\n\n{}\n{}",
+                        yours_text(&tables, from),
+                        offers_text(&cx.host, &tables)
                     ));
                 }
             }
@@ -573,19 +604,25 @@ fn takeover(
     from: &str,
     digest: &str,
 ) -> Result<(String, String, bool)> {
-    let open = seats::open_seats_text(&cx.host);
+    let (tables, _) = super::all(&cx.host);
+    let refuse = |what: String, why: String| {
+        Ok((
+            what,
+            format!("{why}\n\n{}", offers_text(&cx.host, &tables)),
+            true,
+        ))
+    };
     let rec = Name::new("game", game)
         .ok()
         .and_then(|n| seats::load(&cx.host, &n).ok().flatten());
     let Some(mut rec) = rec else {
-        return Ok((
+        return refuse(
             format!("takeover {}: no seat offered in that game", shown(game)),
             format!(
-                "No seat of a game `{}` is free to take over here.\n\n{open}",
+                "No seat of a game `{}` is free to take over here.",
                 shown(game)
             ),
-            true,
-        ));
+        );
     };
     if let Some(d) = rec.handled(digest) {
         if d.what == "code" {
@@ -599,21 +636,19 @@ fn takeover(
         }
     }
     let Some(oi) = rec.live(player) else {
-        return Ok((
+        return refuse(
             format!("takeover {game} {}: not offered", shown(player)),
             format!(
-                "The seat `{}` of game `{game}` is not free to take over.\n\n{open}",
+                "The seat `{}` of game `{game}` is not free to take over.",
                 shown(player)
             ),
-            true,
-        ));
+        );
     };
     if rec.offers[oi].status != OfferStatus::Open {
-        return Ok((
+        return refuse(
             format!("takeover {game} {player}: taken"),
-            format!("The seat `{player}` of game `{game}` has been taken by someone who confirmed first.\n\n{open}"),
-            true,
-        ));
+            format!("The seat `{player}` of game `{game}` has been taken by someone who confirmed first."),
+        );
     }
     let key = super::key(&cx.host)?;
     let code = super::code_for(&key, digest);
@@ -670,9 +705,8 @@ fn confirm_takeover(
         return Ok((
             format!("confirm takeover {game} {player}: taken"),
             format!(
-                "Sorry: the seat `{player}` of game `{game}` was taken by someone who confirmed first.\n\n{}{}",
-                seats::open_seats_text(&cx.host),
-                open_tables_text(tables)
+                "Sorry: the seat `{player}` of game `{game}` was taken by someone who confirmed first.\n\n{}",
+                offers_text(&cx.host, tables)
             ),
             true,
         ));

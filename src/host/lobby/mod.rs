@@ -120,6 +120,9 @@ pub struct Table {
     /// Days of vacation each player of its game may take.
     #[serde(default = "seats_default_days")]
     pub vacation_days: u32,
+    /// What a vacation does at a deadline: `extend` or `stand-in`.
+    #[serde(default)]
+    pub vacation: seats::VacationMode,
     /// A takeover of a seat in its game waits for the moderator's
     /// `herald host approve`.
     #[serde(default)]
@@ -282,6 +285,8 @@ pub struct OpenTable {
     pub starts_when: String,
     pub now: String,
     pub vacation_days: u32,
+    /// `extend` or `stand-in` (default extend).
+    pub vacation: Option<String>,
     pub approve_takeovers: bool,
     pub drop_after: Option<u32>,
 }
@@ -351,6 +356,16 @@ pub fn open(dir: &Path, o: &OpenTable) -> Result<Table> {
             )));
         }
     }
+    let vacation = match o.vacation.as_deref() {
+        None => seats::VacationMode::Extend,
+        Some(v) => seats::VacationMode::parse(v).ok_or_else(|| {
+            Error::usage(format!(
+                "--vacation {}: say {} (extend: a deadline waits for a player on vacation; stand-in: the game's stand-in plays for them, not counted as missed)",
+                v.chars().take(32).collect::<String>(),
+                seats::VacationMode::NAMES.join(" or ")
+            ))
+        })?,
+    };
     let starts = if o.starts_when == "full" {
         Starts::Full
     } else {
@@ -385,6 +400,7 @@ pub fn open(dir: &Path, o: &OpenTable) -> Result<Table> {
         handled: Vec::new(),
         closed: None,
         vacation_days: o.vacation_days,
+        vacation,
         approve_takeovers: o.approve_takeovers,
         drop_after: o.drop_after,
     };

@@ -40,6 +40,38 @@ fn default_days() -> u32 {
     VACATION_DAYS
 }
 
+/// What a vacation does to a deadline that comes with the player's
+/// orders missing (a table's `--vacation`; docs/host.md, "Vacations").
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum VacationMode {
+    /// The deadline moves to the end of the vacation.
+    #[default]
+    Extend,
+    /// The deadline stands; the game's stand-in plays the phase for the
+    /// player, not counted as missed.
+    StandIn,
+}
+
+impl VacationMode {
+    pub const NAMES: [&'static str; 2] = ["extend", "stand-in"];
+
+    pub fn parse(s: &str) -> Option<VacationMode> {
+        match s {
+            "extend" => Some(VacationMode::Extend),
+            "stand-in" => Some(VacationMode::StandIn),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            VacationMode::Extend => "extend",
+            VacationMode::StandIn => "stand-in",
+        }
+    }
+}
+
 /// Where an offer is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -97,6 +129,9 @@ pub struct GameSeats {
     /// Days of vacation each player may take in this game.
     #[serde(default = "default_days")]
     pub vacation_days: u32,
+    /// What a vacation does at a deadline.
+    #[serde(default)]
+    pub vacation: VacationMode,
     /// A takeover waits for the moderator's `herald host approve`.
     #[serde(default)]
     pub approve: bool,
@@ -114,6 +149,7 @@ impl GameSeats {
         GameSeats {
             game: game.to_string(),
             vacation_days: VACATION_DAYS,
+            vacation: VacationMode::Extend,
             approve: false,
             offers: Vec::new(),
             handled: Vec::new(),

@@ -171,6 +171,7 @@ pub fn start(c: &Clock, mut t: Table) -> Result<String> {
     if super::seats::load(&c.host, &name)?.is_none() {
         let mut rec = super::seats::GameSeats::new(name.as_str());
         rec.vacation_days = t.vacation_days;
+        rec.vacation = t.vacation;
         rec.approve = t.approve_takeovers;
         super::seats::save(&c.host, &rec)?;
     }

@@ -60,6 +60,7 @@ fn phases() -> Vec<Phase> {
                             "deadline": "not this one", "nested": [[1, {"seed": "no"}]]}),
         ],
         dropped: vec!["blue".into()],
+        excused: vec!["blue".into()],
         state_sha256: "cd".repeat(32),
         resolved_at: "2026-11-02T00:00:00+00:00".into(),
         deadline: Some("2026-11-01T23:00:00+00:00".into()),
