@@ -17,7 +17,7 @@
 
 use super::body::{Body, Genesis, Missed, Player};
 use super::canon::{canonical, is_digest, sha256_hex};
-use super::head::{kind_format, Head, FORMAT, OLDEST};
+use super::head::{kind_format, Head, EXCUSED_FORMAT, FORMAT, OLDEST};
 use super::keys::PublicKey;
 use super::record::{Record, ZERO};
 use super::step::{PhaseStep, Step};
@@ -391,6 +391,12 @@ fn derive_from(r: &Record, g: &Genesis) -> Result<Head, Vec<String>> {
         match step {
             Step::Genesis => problems.push(format!("entry {i} is a second genesis entry")),
             Step::Phase(p) => {
+                if !p.excused.is_empty() && h.format < EXCUSED_FORMAT {
+                    problems.push(format!(
+                        "entry {i} is a phase entry naming players a stand-in played for (`excused`), which game files of format {} do not hold (it came with format {EXCUSED_FORMAT})",
+                        h.format
+                    ));
+                }
                 if p.turn != turn {
                     problems.push(format!(
                         "entry {i} resolves turn {} where turn {turn} was due (phases out of order or missing)",

@@ -14,11 +14,17 @@ use std::collections::BTreeMap;
 /// The format of game files and game folders this herald writes.
 ///
 /// Format 3 is format 2 plus the log entry kinds of [`FORMAT3_KINDS`];
-/// nothing else changed. Game files of format 2 are read and played on as
-/// they are (their head stays 2) until `herald convert GAME` rewrites the
-/// head's `format` to 3 and seals it again; an entry of a format-3 kind is
-/// appended only to a game whose head says 3.
-pub const FORMAT: u32 = 3;
+/// format 4 is format 3 plus the phase entry's `excused` field (the
+/// players away on vacation a stand-in played for, [`EXCUSED_FORMAT`]);
+/// nothing else changed. Game files of an older format are read and
+/// played on as they are (their head keeps its format) until `herald
+/// convert GAME` rewrites the head's `format` to this one and seals it
+/// again; an entry needing a newer format is appended only to a game
+/// whose head says so.
+pub const FORMAT: u32 = 4;
+
+/// The format a phase entry that names `excused` players needs.
+pub const EXCUSED_FORMAT: u32 = 4;
 
 /// The oldest format of game file every command reads (format 1, herald
 /// 0.1's, is read only by `verify` and `convert`).

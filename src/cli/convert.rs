@@ -9,7 +9,7 @@ use std::time::Duration;
 pub struct Args {
     /// The game file of herald 0.1 (game.json, with game.secrets.toml,
     /// game.orders/ and game.outbox/ beside it), or a game folder of
-    /// format 2 to bring to format 3 in place.
+    /// an older format (2 or 3) to bring to the current format in place.
     pub old: PathBuf,
     /// The new game folder for a game of herald 0.1 (it must not exist, or
     /// be empty).
@@ -24,7 +24,7 @@ pub struct Args {
 }
 
 /// Verify an old game by replaying it, then write it as a game folder; or
-/// bring a game folder of format 2 to format 3.
+/// bring a game folder of an older format (2 or 3) to the current format (4).
 pub fn run(a: Args, wait: Duration) -> Result<String> {
     let now = super::now(a.now.as_deref())?.to_rfc3339();
     if let Found::Folder(_) = GameDir::locate(&a.old)? {

@@ -281,7 +281,12 @@ fn work(
                 .cloned()
                 .collect();
             let from = cx.cfg.address.for_game(&id);
-            if vacation_mode(cx) == super::lobby::seats::VacationMode::StandIn {
+            // A stand-in's phase is recorded in the phase entry's
+            // `excused`, which needs format 4: an older game's deadline
+            // moves instead, as in `extend` mode.
+            if vacation_mode(cx) == super::lobby::seats::VacationMode::StandIn
+                && w.game.head().format >= crate::chain::EXCUSED_FORMAT
+            {
                 excused = super::vacation::away_missing(&w.game, &missing, now);
             } else if let Some(until) = super::vacation::hold(w, &missing, now, &from)? {
                 log.line(

@@ -347,11 +347,12 @@ pub struct Upgraded {
     pub dir: std::path::PathBuf,
 }
 
-/// `herald convert GAME` on a game folder of format 2: its head's
-/// `format` becomes 3, and the head is sealed again with the game's key.
+/// `herald convert GAME` on a game folder of format 2 or 3: its head's
+/// `format` becomes [`FORMAT`], and the head is sealed again with the
+/// game's key.
 /// The genesis, every entry and every signature stay as they are, so every
 /// witness and receipt a player keeps still holds; nothing derived from the
-/// game (reports, mails) changes. A game already of format 3 is left as it
+/// game (reports, mails) changes. A game already of the current format is left as it
 /// is (a re-run after a crash finds nothing to do).
 pub fn upgrade(arg: &Path, wait: std::time::Duration, now: &str) -> Result<Upgraded> {
     let mut w = super::open_to_write(arg, wait, now)?;

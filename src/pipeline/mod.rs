@@ -357,6 +357,15 @@ pub fn resolve_excusing(
     let seed = w.seed()?;
     let mut accepted = resolve::accept_all(&w.game, &submitted, now, &seed)?;
     resolve::received_by(&mut accepted, now);
+    if !excused.is_empty() && w.game.head().format < crate::chain::EXCUSED_FORMAT {
+        return Err(Error::refused(format!(
+            "game {} is a game file of format {}, and a phase played by a stand-in for a player away needs format {}: run `herald convert {}` once, then try again",
+            w.game.head().id,
+            w.game.head().format,
+            crate::chain::EXCUSED_FORMAT,
+            w.store.dir.root().display()
+        )));
+    }
     accepted.excused = excused.to_vec();
     // Accepted: what the last command left undone is done now, on the
     // game as it stands, before this one changes it.

@@ -6,7 +6,7 @@
 //!
 //! ```text
 //! GAME/                      mode 0700: the moderator's alone
-//!   game.jsonl               the game file (format 3, or 2): the commit point, publishable
+//!   game.jsonl               the game file (format 4, or 3 or 2): the commit point, publishable
 //!   secrets.toml             0600: the seed, and the passwords as issued
 //!   moderator.key            0600: the moderator's Ed25519 signing key
 //!   lock                     the writers' lock (holds the writer's pid)

@@ -276,7 +276,7 @@ fn a_table_of_4_is_filled_by_mail_confirmed_and_started() {
     assert_eq!(code, 0, "{o}{e}");
     let (store, g) = herald::pipeline::open(&folder).unwrap();
     let head = g.head();
-    assert_eq!(head.format, 3);
+    assert_eq!(head.format, herald::chain::FORMAT);
     let ids: Vec<String> = head.players.iter().map(|p| p.id.clone()).collect();
     let mut sorted = ids.clone();
     sorted.sort();

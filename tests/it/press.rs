@@ -744,7 +744,7 @@ fn a_game_with_its_press_in_the_folder_keeps_it_there() {
         let page = std::fs::read_to_string(g.join(format!("reports/turn-0000/{p}.html"))).unwrap();
         assert!(!page.contains(text), "{p}'s page lists blue's press");
     }
-    // A convert (the game is format 3 already) leaves the press where it is.
+    // A convert (the game is of the current format already) leaves the press where it is.
     let (code, o, e) = herald(&["convert", &g.display().to_string()]);
     assert_eq!(code, 0, "{o}{e}");
     assert_eq!(
