@@ -185,6 +185,19 @@ fn tables_from_files_are_opened_by_a_pass_or_refused_with_the_line() {
     let bad = "game = \"hexwar\"\nseats = 2\npress = \"private\"\npress-reveal = \"sometimes\"\n";
     std::fs::write(files.join("hx1.toml"), bad).unwrap();
     std::fs::write(files.join("hx2.toml"), "game = \"hexwar\"\nfog = true\n").unwrap();
+    // The example of docs/host.md, as it is written there.
+    let doc = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("docs")
+            .join("host.md"),
+    )
+    .unwrap();
+    let example = doc
+        .split("```toml\n")
+        .find(|b| b.starts_with("# DIR/lobby/open/nw-autumn.toml"))
+        .and_then(|b| b.split("```").next())
+        .expect("docs/host.md has the table file example");
+    std::fs::write(files.join("nw-autumn.toml"), example).unwrap();
 
     // The pass exits 1 for a table file it could not open (the moderator
     // is told); its summary and problems are on stderr then.
@@ -192,6 +205,11 @@ fn tables_from_files_are_opened_by_a_pass_or_refused_with_the_line() {
     assert_eq!(code, 1, "{out}{err}");
     let err = format!("{out}{err}");
     assert!(err.contains("nw1: opened from"), "{err}");
+    assert!(err.contains("nw-autumn: opened from"), "{err}");
+    let ex = table_json(&h.dir, "nw-autumn");
+    assert_eq!(ex["options"], serde_json::json!(["fog=true"]));
+    assert_eq!(ex["press"]["reveal"], "end");
+    assert_eq!(ex["drop_after"], 3);
     // The bad file: its name, the line of the key, what is accepted.
     let hx1 = files.join("hx1.toml");
     assert!(

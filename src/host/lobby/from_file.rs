@@ -94,7 +94,7 @@ fn read(
             line,
             format!(
                 "not valid TOML ({}); a table file holds lines such as `game = \"norse-wars\"`",
-                e.message().trim()
+                e.message().trim().replace('\n', ": ")
             ),
         )]
     })?;

@@ -5,7 +5,9 @@
 //!
 //! A table is one file, `DIR/lobby/<table>.json` (0600, written
 //! atomically), changed only by the host's pass (which holds `host.lock`)
-//! or created by `herald host open` (a new file, never an existing one).
+//! or created by `herald host open` (a new file, never an existing one),
+//! or by a pass from the moderator's `DIR/lobby/open/<table>.toml`
+//! ([`from_file`], through the same [`open`]).
 //! Every mail the lobby answers is recorded in the table it changed with
 //! its content hash, so a mail handled again after a crash finds what it
 //! did and queues the same reply (the same Message-ID, the same file); a
