@@ -104,6 +104,22 @@ pub struct OpenArgs {
     /// seat is offered for takeover (as `herald new --drop-after`).
     #[arg(long)]
     pub drop_after: Option<u32>,
+    /// Press in the table's game (as `herald new --press`): none, public
+    /// (to all only), private (to any players) or grey (private, and
+    /// anonymous allowed). Without it the game has no press.
+    #[arg(long)]
+    pub press: Option<String>,
+    /// Press allowed after a turn's deadline while it waits to be resolved:
+    /// yes (default) or no.
+    #[arg(long)]
+    pub press_while_resolving: Option<String>,
+    /// Press allowed after the game has ended: yes (default) or no.
+    #[arg(long)]
+    pub press_after_end: Option<String>,
+    /// Whether an archive for the public after the game may include the
+    /// press texts: end, or never (default).
+    #[arg(long)]
+    pub press_reveal: Option<String>,
 }
 
 fn lobby(l: Lobby, wait: Duration) -> Result<String> {
@@ -125,11 +141,19 @@ fn lobby(l: Lobby, wait: Duration) -> Result<String> {
                     vacation: o.vacation,
                     approve_takeovers: o.approve_takeovers,
                     drop_after: o.drop_after,
+                    press: crate::pipeline::press::Settings {
+                        kind: o.press,
+                        while_resolving: o.press_while_resolving,
+                        after_end: o.press_after_end,
+                        reveal: o.press_reveal,
+                    },
+                    from_file: None,
                 },
             )?;
             Ok(format!(
-                "opened table {}\nplayers join by mailing the host's address with the first line `join {} [name]`; `herald host status {}` shows the tables\n",
+                "opened table {}\npress: {}\nplayers join by mailing the host's address with the first line `join {} [name]`; `herald host status {}` shows the tables\n",
                 t.describe(),
+                t.press_words(),
                 t.name,
                 o.dir.display()
             ))

@@ -21,6 +21,8 @@
 //!   lobby/games/<game>.json   the lobby's record of a game: settings, seats offered, vacations (host::lobby::seats)
 //!   lobby/standby/list.json   the standby list: addresses told of seats to take over
 //!   lobby/key                 0600: the secret the lobby's confirmation codes are drawn from
+//!   lobby/open/<table>.toml   a table the moderator wrote as a file: the next pass opens it (host::lobby::from_file)
+//!   lobby/open/opened/<table>.toml  such a file once its table is open (kept as written)
 //!   <game>/                   one game folder per game (store::layout)
 //! ```
 
@@ -140,6 +142,23 @@ impl HostDir {
     /// `DIR/lobby/standby/list.json`: the standby list.
     pub fn standby(&self) -> PathBuf {
         self.lobby().join("standby").join("list.json")
+    }
+    /// `DIR/lobby/open/`: tables the moderator wrote as files, opened by
+    /// the next pass.
+    pub fn lobby_open(&self) -> PathBuf {
+        self.lobby().join("open")
+    }
+    /// `DIR/lobby/open/<table>.toml`: one table as a file.
+    pub fn table_file(&self, table: &Name) -> PathBuf {
+        self.lobby_open().join(format!("{table}.toml"))
+    }
+    /// `DIR/lobby/open/opened/`: the table files whose tables are open.
+    pub fn lobby_opened(&self) -> PathBuf {
+        self.lobby_open().join("opened")
+    }
+    /// `DIR/lobby/open/opened/<table>.toml`: a table file, once opened.
+    pub fn opened_table_file(&self, table: &Name) -> PathBuf {
+        self.lobby_opened().join(format!("{table}.toml"))
     }
     /// `DIR/lobby/key`: the lobby's secret (confirmation codes).
     pub fn lobby_key(&self) -> PathBuf {

@@ -214,6 +214,16 @@ fn lobby_time(p: &Pass, r: &mut PassReport) -> bool {
     let Ok(now_time) = crate::time::parse_time(&p.now) else {
         return false;
     };
+    // Tables the moderator wrote as files (lobby/open/) are opened first.
+    let (lines, problems) = super::lobby::from_file::pick_up(&p.host(), &p.now);
+    for l in &lines {
+        p.log.line("lobby", "opened", &[("what", l.as_str())]);
+    }
+    for e in &problems {
+        p.log.line("lobby", "failure", &[("error", e.as_str())]);
+    }
+    r.host_problems.extend(problems);
+    r.game_time.extend(lines);
     let (lines, problems) = super::lobby::start::tick(&super::lobby::start::Clock {
         host: p.host(),
         from: p.cfg.address.plain(),

@@ -114,6 +114,8 @@ pub struct TableLine {
     /// address where they agreed to show it.
     pub seats: Vec<String>,
     pub waiting_confirmation: usize,
+    /// The press rules its game gets, in words.
+    pub press: String,
 }
 
 fn table_lines(host_dir: &Path) -> Vec<TableLine> {
@@ -138,6 +140,7 @@ fn table_lines(host_dir: &Path) -> Vec<TableLine> {
                 })
                 .collect(),
             waiting_confirmation: t.pending.len(),
+            press: t.press_words(),
         })
         .collect()
 }
@@ -294,11 +297,12 @@ pub fn tables_html(p: &Page, join_address: &str) -> String {
         for t in shown {
             let _ = writeln!(
                 h,
-                "<tr id=\"table-{name}\"><td>{name}</td><td>{game}</td><td>{status}</td><td>{summary}</td><td>{players}</td></tr>",
+                "<tr id=\"table-{name}\"><td>{name}</td><td>{game}</td><td>{status}</td><td>{summary}<br><small>press: {press}</small></td><td>{players}</td></tr>",
                 name = escape(&t.name),
                 game = escape(&t.game),
                 status = escape(&t.status),
                 summary = escape(&t.summary),
+                press = escape(&t.press),
                 players = list(&t.seats),
             );
         }
@@ -420,10 +424,11 @@ pub fn html(p: &Page) -> String {
         for t in &p.tables {
             let _ = writeln!(
                 h,
-                "<tr id=\"table-{name}\"><td>{name}</td><td>{status}</td><td>{summary}</td><td>{players}</td><td>{waiting}</td></tr>",
+                "<tr id=\"table-{name}\"><td>{name}</td><td>{status}</td><td>{summary}<br><small>press: {press}</small></td><td>{players}</td><td>{waiting}</td></tr>",
                 name = escape(&t.name),
                 status = escape(&t.status),
                 summary = escape(&t.summary),
+                press = escape(&t.press),
                 players = list(&t.seats),
                 waiting = t.waiting_confirmation,
             );

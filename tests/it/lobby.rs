@@ -15,7 +15,7 @@ fn d(p: &Path) -> String {
     p.display().to_string()
 }
 
-fn open(dir: &Path, table: &str, extra: &[&str]) -> String {
+pub(crate) fn open(dir: &Path, table: &str, extra: &[&str]) -> String {
     let dd = d(dir);
     let mut args = vec!["host", "open", &dd, table];
     args.extend_from_slice(extra);
@@ -25,7 +25,7 @@ fn open(dir: &Path, table: &str, extra: &[&str]) -> String {
     o
 }
 
-fn table_json(dir: &Path, table: &str) -> serde_json::Value {
+pub(crate) fn table_json(dir: &Path, table: &str) -> serde_json::Value {
     serde_json::from_slice(&std::fs::read(dir.join("lobby").join(format!("{table}.json"))).unwrap())
         .unwrap()
 }
@@ -47,7 +47,7 @@ fn last_with(s: &MailServers, of: &Account, what: &str) -> Option<String> {
         .last()
 }
 
-fn wait_for_text(s: &MailServers, of: &Account, what: &str) -> String {
+pub(crate) fn wait_for_text(s: &MailServers, of: &Account, what: &str) -> String {
     for _ in 0..200 {
         if let Some(t) = last_with(s, of, what) {
             return t;
@@ -1041,7 +1041,7 @@ fn replace_and_approve_refuse_bad_input() {
 
 /// A table `name` of hexwar with the two accounts seated, started by a
 /// pass at `at(minute)`; the player id and password of each account.
-fn started_game(
+pub(crate) fn started_game(
     h: &Host,
     ps: &[Account],
     name: &str,

@@ -19,6 +19,7 @@ mod install;
 mod layers;
 mod legal_now;
 mod lobby;
+mod lobby_tables;
 mod mail;
 mod mails;
 mod mailservers;

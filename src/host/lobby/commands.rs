@@ -195,8 +195,9 @@ fn open_tables_text(tables: &[Table]) -> String {
     let mut s = String::from("Open tables:\n");
     for t in open {
         s.push_str(&format!(
-            "  {}\n    to join, send:  join {} [your name]\n",
+            "  {}\n    press: {}\n    to join, send:  join {} [your name]\n",
             t.describe(),
+            t.press_words(),
             t.name
         ));
     }

@@ -5,7 +5,9 @@
 //!
 //! A table is one file, `DIR/lobby/<table>.json` (0600, written
 //! atomically), changed only by the host's pass (which holds `host.lock`)
-//! or created by `herald host open` (a new file, never an existing one).
+//! or created by `herald host open` (a new file, never an existing one),
+//! or by a pass from the moderator's `DIR/lobby/open/<table>.toml`
+//! ([`from_file`], through the same [`open`]).
 //! Every mail the lobby answers is recorded in the table it changed with
 //! its content hash, so a mail handled again after a crash finds what it
 //! did and queues the same reply (the same Message-ID, the same file); a
@@ -13,10 +15,12 @@
 //! so it is the same code again, and only its sha256 is kept.
 
 pub mod commands;
+pub mod from_file;
 pub mod seats;
 pub mod start;
 
 use super::layout::HostDir;
+use crate::chain::body::PressRules;
 use crate::chain::canon::sha256_hex;
 use crate::error::{Error, Result};
 use crate::names::Name;
@@ -131,6 +135,15 @@ pub struct Table {
     /// player drops out (and their seat is offered), or the default.
     #[serde(default)]
     pub drop_after: Option<u32>,
+    /// The press rules its game gets (as `herald new --press …` chose
+    /// them, checked); none for a table with no `--press` (and for every
+    /// table written before tables chose press): its game has no press.
+    #[serde(default)]
+    pub press: Option<PressRules>,
+    /// The sha256 of `lobby/open/<table>.toml` when the table was opened
+    /// from that file (so a pass cut short after opening it knows it did).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_file: Option<String>,
 }
 
 fn seats_default_days() -> u32 {
@@ -159,6 +172,31 @@ impl Table {
             self.game,
             self.seats.len()
         )
+    }
+
+    /// The table's press rules in words (no press when it chose none).
+    pub fn press_words(&self) -> String {
+        crate::pipeline::press::describe(
+            &self
+                .press
+                .clone()
+                .unwrap_or_else(crate::pipeline::press::no_press),
+        )
+    }
+
+    /// The `herald new` press flags its game is created with: those of
+    /// the rules the table chose, or none.
+    pub fn press_settings(&self) -> crate::pipeline::press::Settings {
+        let yes_no = |b: bool| Some(if b { "yes" } else { "no" }.to_string());
+        match &self.press {
+            None => Default::default(),
+            Some(r) => crate::pipeline::press::Settings {
+                kind: Some(r.kind.clone()),
+                while_resolving: yes_no(r.while_resolving),
+                after_end: yes_no(r.after_end),
+                reveal: Some(r.reveal.clone()),
+            },
+        }
     }
 
     pub fn seated(&self, address: &str) -> Option<usize> {
@@ -289,6 +327,11 @@ pub struct OpenTable {
     pub vacation: Option<String>,
     pub approve_takeovers: bool,
     pub drop_after: Option<u32>,
+    /// `--press`, `--press-while-resolving`, `--press-after-end`,
+    /// `--press-reveal`, checked as `herald new` checks them.
+    pub press: crate::pipeline::press::Settings,
+    /// The sha256 of the table file it came from (`lobby/open/`), if any.
+    pub from_file: Option<String>,
 }
 
 /// `herald host open DIR TABLE …`: check everything `herald new` would
@@ -366,6 +409,11 @@ pub fn open(dir: &Path, o: &OpenTable) -> Result<Table> {
             ))
         })?,
     };
+    // The press flags, checked by the code that checks `herald new`'s.
+    let press = o.press.rules().map_err(|problems| Error {
+        kind: crate::error::Kind::Usage,
+        problems,
+    })?;
     let starts = if o.starts_when == "full" {
         Starts::Full
     } else {
@@ -403,6 +451,8 @@ pub fn open(dir: &Path, o: &OpenTable) -> Result<Table> {
         vacation,
         approve_takeovers: o.approve_takeovers,
         drop_after: o.drop_after,
+        press,
+        from_file: o.from_file.clone(),
     };
     write::create_dir(&host.lobby())?;
     let mut bytes = serde_json::to_vec_pretty(&t).expect("a table serialises");
@@ -454,6 +504,7 @@ pub fn status_text(dir: &Path) -> Result<String> {
         if !t.options.is_empty() {
             s.push_str(&format!("  options: {}\n", t.options.join(" ")));
         }
+        s.push_str(&format!("  press: {}\n", t.press_words()));
         for (i, seat) in t.seats.iter().enumerate() {
             s.push_str(&format!(
                 "  seat {}: {} <{}>{}, confirmed {}\n",

@@ -161,8 +161,9 @@ pub fn start(c: &Clock, mut t: Table) -> Result<String> {
                 drop_after: t.drop_after,
                 moderator: Some((c.game_address)(name.as_str())),
                 emails,
-                // A table does not choose press yet: its game has none.
-                press: Default::default(),
+                // The press rules the table chose (checked when it was
+                // opened), given as `herald new`'s flags.
+                press: t.press_settings(),
             },
         })?;
     }
