@@ -7,10 +7,15 @@
 //! legend lists exactly the symbols on this board, each shown as the board
 //! shows it.
 //!
-//! Two frames of one view:
+//! The frames of one view:
 //!
 //! - [`Frame::Full`]: the whole map, the legend beneath it. The report's
 //!   SVG, the HTML page, `report --format png --full`.
+//! - [`Frame::Site`]: the whole map as the replay site shows it, with
+//!   whose view it is ([`Seen`]): the caption every game writes through
+//!   [`Board::seen`] says so ("the whole board, everything revealed (the
+//!   game is over)", "the public view of the board", "the board as red
+//!   saw it"), never "as red sees it" of a view no one player has.
 //! - [`Frame::Mail`]: drawn for a phone, about [`MAIL_SIDE`] pixels on its
 //!   long side at most: the whole map where it fits at a legible scale,
 //!   otherwise the part around the player's own pieces, with a small
@@ -52,13 +57,33 @@ pub const MAIL_TYPE: f64 = 12.0;
 pub enum Frame {
     /// The whole map with its legend (the report's SVG and page).
     Full,
-    /// The whole map with its legend as the replay site shows it, seen by
-    /// no one player (the omniscient or the public view): the legend names
-    /// nobody "you".
-    Archive,
+    /// The whole map with its legend as the replay site shows it, and
+    /// whose view it is: the caption says so ([`Board::seen`]); seen by no
+    /// one player (the omniscient or the public view) the legend and the
+    /// caption name nobody "you".
+    Site(Seen),
     /// The part that matters to the player, sized for a phone (the mail's
     /// PNG).
     Mail,
+}
+
+/// Whose view of a game a replay site's board shows ([`Frame::Site`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Seen {
+    /// The whole truth of a finished game (the omniscient view): hidden
+    /// pieces, powers and fog revealed.
+    Everything,
+    /// What every player is told (the public view).
+    Public,
+    /// One player's own view of a past phase, as their report showed it.
+    Player,
+}
+
+impl Frame {
+    /// Whether the picture is seen by no one player, so names nobody "you".
+    fn unnamed(self) -> bool {
+        matches!(self, Frame::Site(Seen::Everything | Seen::Public))
+    }
 }
 
 /// A rectangle in a picture's units.
@@ -238,7 +263,7 @@ impl Board {
             .unwrap_or(map)
             .within(map);
         let window = match frame {
-            Frame::Full | Frame::Archive => map,
+            Frame::Full | Frame::Site(_) => map,
             Frame::Mail => mail_window(map, focus, &points, look.mail_scale, hex),
         };
         Board {
@@ -252,6 +277,21 @@ impl Board {
             body: Svg::fragment(),
             drawn: BTreeMap::new(),
             arrows: BTreeSet::new(),
+        }
+    }
+
+    /// Whose view the picture is, for its title and caption: `what` (the
+    /// game's word for its map: "board", "map", "field") as `you` (the
+    /// view's player) sees it in a report or a mail; in the replay site
+    /// the whole truth, the public view, or as `you` saw it.
+    pub fn seen(&self, what: &str, you: &str) -> String {
+        match self.frame {
+            Frame::Full | Frame::Mail => format!("the {what} as {you} sees it"),
+            Frame::Site(Seen::Everything) => {
+                format!("the whole {what}, everything revealed (the game is over)")
+            }
+            Frame::Site(Seen::Public) => format!("the public view of the {what}"),
+            Frame::Site(Seen::Player) => format!("the {what} as {you} saw it"),
         }
     }
 
@@ -381,8 +421,14 @@ impl Board {
             arrows,
         } = self;
         let cropped = frame == Frame::Mail && window != map;
+        let caption = if frame.unnamed() {
+            unnamed(caption)
+        } else {
+            caption.to_string()
+        };
+        let caption = caption.as_str();
         let entries: Vec<Entry> = match frame {
-            Frame::Archive => entries
+            _ if frame.unnamed() => entries
                 .into_iter()
                 .map(|e| Entry {
                     text: unnamed(&e.text),
@@ -399,7 +445,7 @@ impl Board {
                     e
                 })
                 .collect(),
-            Frame::Full => entries,
+            Frame::Full | Frame::Site(_) => entries,
         };
         // only the entries for symbols drawn, each naming those it
         // explains; each symbol once
@@ -420,7 +466,7 @@ impl Board {
             })
         };
         let (key, png_width) = match frame {
-            Frame::Full | Frame::Archive => {
+            Frame::Full | Frame::Site(_) => {
                 let font = look.type_size;
                 let key = Layout::new(window.w, font, &entries, locator(font), caption, 26, 2.2);
                 (key, look.full_png_width as f64)

@@ -21,6 +21,7 @@
 pub mod files;
 pub mod page;
 
+use crate::board::picture::Seen;
 use crate::chain::body::{Body, Phase};
 use crate::error::{Error, Result};
 use crate::games::{AnyView, Seat};
@@ -263,12 +264,13 @@ fn frame(
         Some(v) => (
             Some(rules.svg_board(
                 v,
-                match who {
-                    // a player's own view names them "you"; the others
-                    // are seen by no one player
-                    Who::Player(_) => crate::board::picture::Frame::Full,
-                    _ => crate::board::picture::Frame::Archive,
-                },
+                // the caption says whose view it is; a player's own view
+                // names them "you", the others are seen by no one player
+                crate::board::picture::Frame::Site(match who {
+                    Who::Everything => Seen::Everything,
+                    Who::Public => Seen::Public,
+                    Who::Player(_) => Seen::Player,
+                }),
             )),
             event_texts(&rules.view_json(v)),
         ),

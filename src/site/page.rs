@@ -356,10 +356,10 @@ pub fn replay(i: &Info) -> String {
          <button id=\"last\" title=\"the end (End)\">▶|</button>\n\
          <span id=\"where\"></span>\n</nav>\n\
          <main id=\"frame\">\n<h1 id=\"name\"></h1>\n<p id=\"when\"></p>\n\
-         <div id=\"zoom\" class=\"zoom\"><button id=\"zoom-out\" aria-label=\"zoom out\">−</button>\
+         <div id=\"view\">\n<div id=\"zoom\" class=\"zoom\"><button id=\"zoom-out\" aria-label=\"zoom out\">−</button>\
          <span id=\"zoom-level\">100%</span><button id=\"zoom-in\" aria-label=\"zoom in\">+</button>\
          <button id=\"zoom-fit\">fit</button></div>\n\
-         <div id=\"board\" class=\"board\"></div>\n<div id=\"details\">\n\
+         <div id=\"board\" class=\"board\"></div>\n</div>\n<div id=\"details\">\n\
          <section><h2>Events</h2><ul id=\"events\"></ul></section>\n\
          <section><h2>Orders</h2><ul id=\"orders\"></ul></section>\n\
          <section><h2>Dice</h2><ul id=\"rolls\"></ul></section>\n\

@@ -420,6 +420,20 @@ impl Page {
     /// height, so a taller screen would show another page (and Chromium's
     /// capture beyond the screen scrolls the map back to its corner).
     fn screenshot(&self, out: &Path, width: u32, height: u32, full: bool) {
+        self.screenshot_showing(out, width, height, full, None)
+    }
+
+    /// A screenshot as [`Page::screenshot`]; with `show`, of the screen
+    /// scrolled to the element it finds (the odds of an attack being
+    /// gathered, below a phone's board).
+    fn screenshot_showing(
+        &self,
+        out: &Path,
+        width: u32,
+        height: u32,
+        full: bool,
+        show: Option<&str>,
+    ) {
         let screen = |h: u32| metrics(&self.tab, width, h);
         screen(height);
         let mut h = height;
@@ -445,6 +459,23 @@ impl Page {
                 if (s) s.scrollIntoView({block: 'center', inline: 'center'});
                 window.scrollTo(0, 0);
             })()");
+        // the element to show brought into the screen as a reader would
+        // scroll to it (the panel beside a phone's board scrolls within
+        // itself), and the screen taken as it is
+        if let Some(sel) = show {
+            let found = self.js(&format!(
+                "(function (s) {{ var n = document.querySelector(s); if (!n) return false; n.scrollIntoView({{block: 'nearest'}}); return true; }})({})",
+                serde_json::to_string(sel).unwrap()
+            ));
+            assert!(found == true, "{sel}: not on the page");
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            let png = self
+                .tab
+                .capture_screenshot(Cdp::CaptureScreenshotFormatOption::Png, None, None, true)
+                .unwrap();
+            std::fs::write(out, png).unwrap();
+            return;
+        }
         let png = self
             .tab
             .capture_screenshot(
@@ -658,6 +689,22 @@ fn run(browser: &Browser, sc: Scenario) {
     if let (Some(tag), true) = (sc.shots, bless()) {
         let docs = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/screenshots");
         std::fs::create_dir_all(&docs).unwrap();
+        // a game with odds: the attack the illegal step left being
+        // gathered stays open, its odds shown (on a phone below the board:
+        // the picture goes down to them)
+        let odds_shown = sc.odds > 0 && page.has("#hc-odds-line");
+        if odds_shown {
+            page.screenshot_showing(
+                &docs.join(format!("{tag}-phone.png")),
+                375,
+                812,
+                false,
+                Some("#hc-odds table"),
+            );
+            page.screenshot(&docs.join(format!("{tag}-desktop.png")), 1280, 900, false);
+            page.tab.close(false).unwrap();
+            return;
+        }
         // what the illegal step left closed (an attack being gathered, a
         // selection), then a piece without an order selected, so its
         // orders and targets show
@@ -666,27 +713,33 @@ fn run(browser: &Browser, sc: Scenario) {
         } else if page.has("#hc-options button.act") {
             page.click("#hc-options button.act");
         }
-        let listed = page.orders();
-        let opts = options(&page.data["orders"]);
-        let free = |id: &str| {
-            let mine = || opts.iter().filter(|o| o.piece.as_deref() == Some(id));
-            !mine().any(|o| listed.contains(&o.text)) && mine().any(|o| o.to.is_some())
-        };
-        let ps = page.data["orders"]["pieces"].as_array().unwrap();
-        let on = |p: &&Value| p["at"].is_string();
-        if let Some(p) = ps
-            .iter()
-            .filter(on)
-            .find(|p| free(p["id"].as_str().unwrap()))
-            .or_else(|| ps.iter().find(on))
-        {
-            let at = p["at"].as_str().unwrap().to_string();
-            page.click_cell(&at);
-        }
+        select_free(&page);
         page.screenshot(&docs.join(format!("{tag}-phone.png")), 375, 812, true);
         page.screenshot(&docs.join(format!("{tag}-desktop.png")), 1280, 900, false);
     }
     page.tab.close(false).unwrap();
+}
+
+/// Select a piece of the player's that has no order yet and has somewhere
+/// to go (or else any piece on the board), so its orders and targets show.
+fn select_free(page: &Page) {
+    let listed = page.orders();
+    let opts = options(&page.data["orders"]);
+    let free = |id: &str| {
+        let mine = || opts.iter().filter(|o| o.piece.as_deref() == Some(id));
+        !mine().any(|o| listed.contains(&o.text)) && mine().any(|o| o.to.is_some())
+    };
+    let ps = page.data["orders"]["pieces"].as_array().unwrap();
+    let on = |p: &&Value| p["at"].is_string();
+    if let Some(p) = ps
+        .iter()
+        .filter(on)
+        .find(|p| free(p["id"].as_str().unwrap()))
+        .or_else(|| ps.iter().find(on))
+    {
+        let at = p["at"].as_str().unwrap().to_string();
+        page.click_cell(&at);
+    }
 }
 
 /// The legal sets of one player now, as text.
@@ -859,7 +912,9 @@ fn hexwar_orders_by_pointing() {
             orders: vec![mv, turn_moved, other],
             illegal: Some((vec![second_move], "Move action")),
             others: BTreeMap::new(),
-            shots: Some("hexwar"),
+            // the screenshots are of a game in its middle: see
+            // pages_open_on_the_players_pieces
+            shots: None,
             odds: 0,
         },
     );
@@ -1235,6 +1290,19 @@ fn pages_open_on_the_players_pieces() {
                 page.click("#hc-zoom-in");
                 let after = opening(&page)["svg_width"].as_f64().unwrap();
                 assert!(after > before * 1.2, "{ctx}: zoom in: {before} → {after}");
+                if bless() && name == "hexwar" && seat == 0 && !over {
+                    // HEXWAR in its middle, a piece of the player's
+                    // selected: docs/screenshots/hexwar-{phone,desktop}.png
+                    page.click("#hc-zoom-fit");
+                    select_free(&page);
+                    let docs = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/screenshots");
+                    let (file, full) = if w < 900 {
+                        ("hexwar-phone.png", true)
+                    } else {
+                        ("hexwar-desktop.png", false)
+                    };
+                    page.screenshot(&docs.join(file), w, h, full);
+                }
                 page.tab.close(false).unwrap();
             }
         }

@@ -722,3 +722,139 @@ fn a_host_gallery_lists_finished_games() {
     assert!(text.contains("(0 sites built now)"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A site's boards as its frames.js carries them, put together from the
+/// lines the site shares (`None`: no board for this reader).
+fn site_boards(dir: &Path) -> Vec<Option<String>> {
+    let fr = frames(dir);
+    fr["frames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            let b = f["board"].as_str()?;
+            Some(
+                b.split(',')
+                    .flat_map(|r| {
+                        let (a, b) = r.split_once('-').unwrap_or((r, r));
+                        let (a, b): (usize, usize) = (a.parse().unwrap(), b.parse().unwrap());
+                        (a..=b).map(|i| fr["lines"][i].as_str().unwrap().to_string())
+                    })
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            )
+        })
+        .collect()
+}
+
+/// A board's title and the caption its legend prints, as the page shows
+/// them (XML escapes undone).
+fn captions(board: &str) -> (String, String) {
+    let inner = |board: &str, open: &str, close: &str| {
+        let at = board.find(open).unwrap_or_else(|| panic!("no {open}")) + open.len();
+        let from = at + board[at..].find('>').unwrap() + 1;
+        let to = from + board[from..].find(close).unwrap();
+        board[from..to]
+            .replace("&apos;", "'")
+            .replace("&quot;", "\"")
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&amp;", "&")
+    };
+    // the caption is set in as many lines as it takes
+    let open = r#"<text class="legend-caption""#;
+    let caption = board
+        .match_indices(open)
+        .map(|(at, _)| inner(&board[at..], open, "</text>"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    (inner(board, "<title", "</title>"), caption)
+}
+
+/// Every board of a site says whose view it is (issue 34): a finished
+/// game's whole truth says so and names no player as its viewer; a
+/// player's site says it is what that player saw; a running game's public
+/// view says it is the public view, not player one's.
+#[test]
+fn a_sites_boards_say_whose_view_they_are() {
+    for (game, names, noun) in [
+        ("war-of-the-dukes", ["orfburg", "wulfenburg"], "map"),
+        ("hexwar", ["white", "black"], "board"),
+    ] {
+        let folder = demo(game, &format!("site-seen-{game}"));
+        let base = folder.parent().unwrap().to_path_buf();
+        let check = |out: &Path, want: &dyn Fn(&str, &str) -> Option<String>| {
+            let boards = site_boards(out);
+            let drawn = boards.iter().flatten().count();
+            assert!(drawn > 0, "{game}: {} draws a board", out.display());
+            for (k, b) in boards.iter().flatten().enumerate() {
+                let (title, caption) = captions(b);
+                assert!(
+                    caption.starts_with(&title),
+                    "{game} {k}: {caption} / {title}"
+                );
+                if let Some(problem) = want(&title, &caption) {
+                    panic!("{game}, {}, board {k}: {problem}", out.display());
+                }
+            }
+        };
+        // the whole truth of the finished game
+        let out = base.join("site");
+        site(&folder, &out, &[]);
+        check(&out, &|title, caption| {
+            let said = format!(": the whole {noun}, everything revealed (the game is over)");
+            if !title.ends_with(&said) {
+                return Some(format!("the omniscient board's title is {title:?}"));
+            }
+            // before issue 34: "the map as orfburg (Orfburg) sees it"
+            (caption.contains("(you)")
+                || caption.contains(" sees it")
+                || caption.contains(" saw it"))
+            .then(|| format!("the omniscient board names a viewer: {caption:?}"))
+        });
+        // each player's own
+        for p in names {
+            let out = base.join(format!("site-{p}"));
+            site(&folder, &out, &["--for", p]);
+            check(&out, &|title, _| {
+                let side = match game {
+                    "war-of-the-dukes" => format!("{p} ({}{})", p[..1].to_uppercase(), &p[1..]),
+                    _ => p.to_string(),
+                };
+                (!title.ends_with(&format!(": the {noun} as {side} saw it")))
+                    .then(|| format!("{p}'s board is titled {title:?}"))
+            });
+        }
+        let _ = std::fs::remove_dir_all(&base);
+
+        // a running game's public view
+        let mut running = EngineGame::new(
+            game,
+            &names,
+            "seen-site-seed",
+            vec![],
+            &format!("site-seen-running-{game}"),
+        );
+        let mut bot = herald::rng::from_u64(3);
+        for _ in 0..2 {
+            running.turn(|loaded, seat| {
+                let legal = loaded.rules.legal_orders(&loaded.state, seat);
+                herald::rng::pick(&mut bot, &legal).unwrap().clone()
+            });
+        }
+        assert!(!running.over());
+        let folder = running.save();
+        let out = folder.parent().unwrap().join("site-public");
+        site(&folder, &out, &[]);
+        check(&out, &|title, caption| {
+            if !title.ends_with(&format!(": the public view of the {noun}")) {
+                return Some(format!("the public board's title is {title:?}"));
+            }
+            (caption.contains("(you)")
+                || caption.contains(" sees it")
+                || caption.contains(" saw it"))
+            .then(|| format!("the public board names a viewer: {caption:?}"))
+        });
+        let _ = std::fs::remove_dir_all(folder.parent().unwrap());
+    }
+}

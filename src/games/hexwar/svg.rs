@@ -233,7 +233,7 @@ pub fn svg_board(_: &Ruleset, v: &View, frame: Frame) -> String {
     }
     b.svg().end();
 
-    let title = format!("HEXWAR, turn {}: the board as {} sees it", v.turn, v.you);
+    let title = format!("HEXWAR, turn {}: {}", v.turn, b.seen("board", &v.you));
     b.finish(&title, &title, legend(v))
 }
 

@@ -287,10 +287,7 @@ pub fn svg_board(rules: &Ruleset, v: &View, frame: Frame) -> String {
     }
     b.svg().end();
 
-    let title = format!(
-        "Norse Wars, round {}: the board as {} sees it",
-        v.round, v.you
-    );
+    let title = format!("Norse Wars, round {}: {}", v.round, b.seen("board", &v.you));
     b.finish(&title, &title, legend(rules, v))
 }
 

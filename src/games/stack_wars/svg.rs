@@ -124,7 +124,7 @@ fn legend(v: &View) -> Vec<Entry> {
 
 /// What the legend's caption says: each side's reserve, armies in play
 /// and points, and who moves.
-fn caption(v: &View) -> String {
+fn caption(v: &View, seen: &str) -> String {
     let sides: Vec<String> = v
         .players
         .iter()
@@ -140,7 +140,7 @@ fn caption(v: &View) -> String {
             )
         })
         .collect();
-    let mut s = format!("Stack Wars, as {} sees it. {}.", v.you, sides.join("; "));
+    let mut s = format!("Stack Wars, {seen}. {}.", sides.join("; "));
     if let Some(m) = &v.to_move {
         s.push_str(&format!(" To move: {m}."));
     }
@@ -285,8 +285,9 @@ pub fn svg_board(_: &Ruleset, v: &View, frame: Frame) -> String {
     }
     b.svg().end();
 
-    let title = format!("Stack Wars: the board as {} sees it", v.you);
-    b.finish(&title, &caption(v), legend(v))
+    let seen = b.seen("board", &v.you);
+    let title = format!("Stack Wars: {seen}");
+    b.finish(&title, &caption(v, &seen), legend(v))
 }
 
 /// StackWars's boards: the text board is drawn beside the view (`view.rs`), the

@@ -412,8 +412,9 @@ pub fn svg_board(_: &Ruleset, v: &View, frame: Frame) -> String {
     b.svg().end();
 
     let title = format!(
-        "The Unfought Battle, turn {}: the field as {} sees it",
-        v.turn, v.you
+        "The Unfought Battle, turn {}: {}",
+        v.turn,
+        b.seen("field", &v.you)
     );
     let caption = format!(
         "{title}. Shih {}; {} has {} force{} alive.",

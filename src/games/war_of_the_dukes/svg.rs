@@ -836,8 +836,9 @@ pub fn svg_board(rules: &Ruleset, v: &View, frame: Frame) -> String {
     }
 
     let title = format!(
-        "War of the Dukes, {}: the map as {} ({}) sees it",
-        v.phase, v.you, v.side
+        "War of the Dukes, {}: {}",
+        v.phase,
+        b.seen("map", &format!("{} ({})", v.you, v.side))
     );
     b.finish(&title, &title, legend(rules, v))
 }
