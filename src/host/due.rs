@@ -368,6 +368,8 @@ fn work(
         let from = cx.cfg.address.for_game(&id);
         super::vacation::stood_in(w, p.turn, &p.excused, now, &from)?;
     }
+    // Likewise the notices of a deadline a vacation moved.
+    super::vacation::renotify(w, now, &cx.cfg.address.for_game(&id))?;
     // Seats the drop rule freed are offered for takeover (host::lobby::seats).
     for p in
         super::lobby::seats::note_drops(&super::layout::HostDir::at(cx.host_dir), &w.game, now)?

@@ -228,8 +228,43 @@ pub fn hold(w: &mut Writing, missing: &[String], now: &str, from: &str) -> Resul
     w.game.record.head.deadline = Some(until.clone());
     w.game.record.seal_with(&w.signer);
     w.commit(now)?;
-    let h = w.game.head();
     let away_ids: Vec<&str> = away.iter().map(|(p, _)| p.as_str()).collect();
+    moved_notices(w, &away_ids, &until, now, from)?;
+    Ok(Some(until))
+}
+
+/// After a pass cut short between moving a deadline for a vacation (the
+/// commit) and queueing the others' notices: when the log ends with a
+/// `deadline` entry that set the deadline to the end of an away awaited
+/// player's vacation, the notices are queued again (fixed Message-IDs: a
+/// mail sent already is left out).
+pub fn renotify(w: &Writing, now: &str, from: &str) -> Result<()> {
+    let Some(last) = w.game.record.entries.last() else {
+        return Ok(());
+    };
+    let Ok(Body::Deadline(d)) = last.decode() else {
+        return Ok(());
+    };
+    let (Some(until), Some(at)) = (d.deadline, time(&d.at)) else {
+        return Ok(());
+    };
+    let h = w.game.head();
+    let away: Vec<&str> = h
+        .awaiting
+        .iter()
+        .filter(|p| away_until(&w.game, p, &at).as_deref() == Some(until.as_str()))
+        .map(String::as_str)
+        .collect();
+    if away.is_empty() || h.deadline.as_deref() != Some(until.as_str()) {
+        return Ok(());
+    }
+    moved_notices(w, &away, &until, now, from)
+}
+
+/// The others told that the deadline moved to `until` because `away_ids`
+/// are away (never why).
+fn moved_notices(w: &Writing, away_ids: &[&str], until: &str, now: &str, from: &str) -> Result<()> {
+    let h = w.game.head();
     let mut mails = Vec::new();
     for p in &h.players {
         let Some(to) = &p.email else { continue };
@@ -238,7 +273,7 @@ pub fn hold(w: &mut Writing, missing: &[String], now: &str, from: &str) -> Resul
         }
         let mid = eml::message_id(
             &h.id,
-            &["vacation-deadline", &h.turn.to_string(), &until, &p.id],
+            &["vacation-deadline", &h.turn.to_string(), until, &p.id],
         );
         mails.push((
             mid.clone(),
@@ -253,7 +288,7 @@ pub fn hold(w: &mut Writing, missing: &[String], now: &str, from: &str) -> Resul
                     "Hello,\n\nthe deadline of turn {} of game {} has moved to {}:\n{} on vacation until then (within the days the game allows\neach player), and their orders are not in yet. Orders you sent stand;\nyou may change them until the new deadline.\n",
                     h.turn,
                     h.id,
-                    crate::time::shown(&until),
+                    crate::time::shown(until),
                     if away_ids.len() == 1 {
                         format!("{} is", away_ids[0])
                     } else {
@@ -265,7 +300,7 @@ pub fn hold(w: &mut Writing, missing: &[String], now: &str, from: &str) -> Resul
         ));
     }
     crate::store::outbox::queue_all(&w.store.dir.outbox_dir(), mails)?;
-    Ok(Some(until))
+    Ok(())
 }
 
 /// The awaited players without orders who are away at `now`, sorted.
