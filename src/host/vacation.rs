@@ -175,7 +175,8 @@ pub fn back(
             "{player} is not on vacation; to go away send `vacation {player} YOUR-PASSWORD until YYYY-MM-DD`"
         )));
     };
-    let end = time(&until).expect("checked");
+    let end = time(&until)
+        .ok_or_else(|| Error::internal("a vacation's end that does not read as a time"))?;
     let days = ((end - now_t).num_seconds() / DAY) as u32;
     pipeline::forward_in_time(&w.game, now)?;
     let turn = w.game.head().turn;
