@@ -185,6 +185,11 @@ fn tables_from_files_are_opened_by_a_pass_or_refused_with_the_line() {
     let bad = "game = \"hexwar\"\nseats = 2\npress = \"private\"\npress-reveal = \"sometimes\"\n";
     std::fs::write(files.join("hx1.toml"), bad).unwrap();
     std::fs::write(files.join("hx2.toml"), "game = \"hexwar\"\nfog = true\n").unwrap();
+    std::fs::write(
+        files.join("nw9.toml"),
+        "game = \"norse-wars\"\n\nseats = 9\n",
+    )
+    .unwrap();
     // The example of docs/host.md, as it is written there.
     let doc = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -228,6 +233,15 @@ fn tables_from_files_are_opened_by_a_pass_or_refused_with_the_line() {
         "{err}"
     );
     assert!(err.contains("press-reveal"), "{err}");
+    // A flag's example is said as the file's line, not the flag to type.
+    assert!(
+        err.contains(&format!(
+            "{}:3: seats 9: give N or MIN-MAX within what norse-wars takes (2 to 6 players), e.g. seats = \"2-6\"",
+            files.join("nw9.toml").display()
+        )),
+        "{err}"
+    );
+    assert!(!err.contains("e.g. --seats"), "{err}");
     let log = std::fs::read_to_string(h.dir.join("host.log")).unwrap();
     assert!(log.contains("press-reveal sometimes"), "{log}");
     assert_eq!(
@@ -286,6 +300,7 @@ fn tables_from_files_are_opened_by_a_pass_or_refused_with_the_line() {
     // Fixed, the file is opened by the next pass; nothing else repeats.
     std::fs::write(&hx1, "game = \"hexwar\"\nseats = 2\npress = \"private\"\n").unwrap();
     std::fs::remove_file(files.join("hx2.toml")).unwrap();
+    std::fs::remove_file(files.join("nw9.toml")).unwrap();
     let out = h.pass_ok(&at(2));
     assert!(out.contains("hx1: opened from"), "{out}");
     assert!(!out.contains("nw1"), "{out}");

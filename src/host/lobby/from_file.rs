@@ -242,9 +242,10 @@ fn of_file(file: &str, r: &Read, problem: &str) -> String {
         }
         // Options are checked with each number of players: "with 3
         // players: …" is caught below.
+        let said = as_key(k, rest);
         return match r.line(k) {
-            Some(l) => Problem::at(file, l, format!("{k}{rest}")).to_string(),
-            None => Problem::in_file(file, format!("{k}{rest}")).to_string(),
+            Some(l) => Problem::at(file, l, said).to_string(),
+            None => Problem::in_file(file, said).to_string(),
         };
     }
     if problem.starts_with("with ") {
@@ -253,6 +254,27 @@ fn of_file(file: &str, r: &Read, problem: &str) -> String {
         }
     }
     Problem::in_file(file, problem).to_string()
+}
+
+/// A flag's problem said of the file's key: `--seats 9: … e.g. --seats
+/// 3-6` becomes `seats 9: … e.g. seats = "3-6"`, the line to write in
+/// the file rather than the flag to type.
+fn as_key(k: &str, rest: &str) -> String {
+    let flag = format!("e.g. --{k} ");
+    match rest.find(&flag) {
+        Some(i) => {
+            let after = &rest[i + flag.len()..];
+            let end = after.find([';', ',']).unwrap_or(after.len());
+            let value = after[..end].trim();
+            format!(
+                "{k}{}e.g. {k} = {}{}",
+                &rest[..i],
+                toml::Value::String(value.to_string()),
+                &after[end..]
+            )
+        }
+        None => format!("{k}{rest}"),
+    }
 }
 
 /// Open the table of one file, or say why not. Returns the line for the
