@@ -273,7 +273,16 @@ pub fn tables_html(p: &Page, join_address: &str) -> String {
          body {{ font-family: system-ui, sans-serif; margin: 1rem auto; max-width: 48rem; padding: 0 1rem; line-height: 1.4; }}\n\
          table {{ border-collapse: collapse; width: 100%; }}\n\
          th, td {{ border-bottom: 1px solid #ccc; padding: .4rem; text-align: left; vertical-align: top; }}\n\
-         code {{ background: #f3f3f3; padding: 0 .2rem; }}\n\
+         code {{ background: #f3f3f3; padding: 0 .2rem; overflow-wrap: anywhere; }}\n\
+         td[data-label=\"game\"] {{ white-space: nowrap; }}\n\
+         @media (max-width: 40rem) {{\n\
+         table, tbody, tr, td {{ display: block; width: auto; }}\n\
+         thead {{ display: none; }}\n\
+         tr {{ border-bottom: 1px solid #ccc; padding: .4rem 0; }}\n\
+         td {{ border: none; padding: .1rem 0; overflow-wrap: anywhere; }}\n\
+         td[data-label]::before {{ content: attr(data-label) \": \"; color: #555; }}\n\
+         td:first-child {{ font-weight: bold; font-size: 1.1rem; }}\n\
+         }}\n\
          </style>\n</head>\n<body>\n<h1>Open tables</h1>\n\
          <p>To join, mail <code>join TABLE your name</code> to <code>{addr}</code> \
          (add <code>public</code> to show your address here). The host mails back a code: \
@@ -297,7 +306,7 @@ pub fn tables_html(p: &Page, join_address: &str) -> String {
         for t in shown {
             let _ = writeln!(
                 h,
-                "<tr id=\"table-{name}\"><td>{name}</td><td>{game}</td><td>{status}</td><td>{summary}<br><small>press: {press}</small></td><td>{players}</td></tr>",
+                "<tr id=\"table-{name}\"><td>{name}</td><td data-label=\"game\">{game}</td><td data-label=\"state\">{status}</td><td data-label=\"seats\">{summary}<br><small>press: {press}</small></td><td data-label=\"players\">{players}</td></tr>",
                 name = escape(&t.name),
                 game = escape(&t.game),
                 status = escape(&t.status),
@@ -322,7 +331,7 @@ pub fn tables_html(p: &Page, join_address: &str) -> String {
         for o in open {
             let _ = writeln!(
                 h,
-                "<tr id=\"seat-{g}-{pl}\"><td>{g}</td><td>{pl}</td><td>{why}</td></tr>",
+                "<tr id=\"seat-{g}-{pl}\"><td>{g}</td><td data-label=\"seat\">{pl}</td><td data-label=\"why it is free\">{why}</td></tr>",
                 g = escape(&o.game),
                 pl = escape(&o.player),
                 why = escape(&o.why),

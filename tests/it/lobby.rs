@@ -333,6 +333,7 @@ fn a_table_of_4_is_filled_by_mail_confirmed_and_started() {
             p.address
         );
     }
+    tables_page_fits_a_phone(&h.dir.join("tables.html"), &players[0].address);
     // A turn played with the mailed passwords.
     let to = h.game_addr("t4");
     let before = s.mails(&h.acct).len();
@@ -379,6 +380,98 @@ fn a_table_of_4_is_filled_by_mail_confirmed_and_started() {
     h.pass_ok(&at(71));
     let late = wait_for_text(s, &victim, "takes no more players");
     assert!(late.contains("no open table"), "{late}");
+}
+
+/// The public tables page in Chromium: at phone width nothing is wider
+/// than the screen and each table reads as a card (its cells one under
+/// the other, labelled, the public address whole); at desktop width it is
+/// a table again, a row per table.
+fn tables_page_fits_a_phone(page: &Path, address: &str) {
+    use headless_chrome::protocol::cdp::Emulation;
+    let b = crate::composer::browser();
+    let tab = b.new_tab().unwrap();
+    let js = |expr: &str| -> serde_json::Value {
+        let wrapped = format!("JSON.stringify((function () {{ return ({expr}); }})())");
+        let v = tab.evaluate(&wrapped, false).unwrap().value.unwrap();
+        serde_json::from_str(v.as_str().unwrap()).unwrap()
+    };
+    for width in [375u32, 1280] {
+        tab.call_method(Emulation::SetDeviceMetricsOverride {
+            width,
+            height: 800,
+            device_scale_factor: 1.0,
+            mobile: width < 600,
+            scale: None,
+            screen_width: None,
+            screen_height: None,
+            position_x: None,
+            position_y: None,
+            dont_set_visible_size: None,
+            screen_orientation: None,
+            viewport: None,
+            display_feature: None,
+            device_posture: None,
+        })
+        .unwrap();
+        tab.navigate_to(&format!("file://{}", page.display()))
+            .unwrap()
+            .wait_until_navigated()
+            .unwrap();
+        tab.wait_for_element("#table-t4").unwrap();
+        let wide = js("document.documentElement.scrollWidth - window.innerWidth");
+        assert!(
+            wide.as_i64().unwrap() <= 0,
+            "{width} px: the tables page is {wide} px wider than the screen"
+        );
+        let cells = js("[...document.querySelectorAll('#table-t4 td')].map(td =>              { const r = td.getBoundingClientRect();                return [r.left, r.top, r.width, td.textContent, getComputedStyle(td, '::before').content]; })");
+        let cells = cells.as_array().unwrap();
+        assert_eq!(cells.len(), 5, "{cells:?}");
+        let f = |c: &serde_json::Value, i: usize| c[i].as_f64().unwrap();
+        if width < 600 {
+            for w in cells.windows(2) {
+                assert!(
+                    f(&w[1], 1) > f(&w[0], 1),
+                    "{width} px: cells not stacked: {cells:?}"
+                );
+            }
+            for c in cells {
+                assert!(
+                    f(c, 2) > 300.0,
+                    "{width} px: a cell {} px wide: {c:?}",
+                    f(c, 2)
+                );
+            }
+            assert!(
+                cells[1..]
+                    .iter()
+                    .all(|c| c[4].as_str().unwrap().contains(": ")),
+                "{width} px: each cell says what it is: {cells:?}"
+            );
+        } else {
+            for w in cells.windows(2) {
+                assert!(
+                    f(&w[1], 0) > f(&w[0], 0) && f(&w[1], 1) == f(&w[0], 1),
+                    "{width} px: not a row: {cells:?}"
+                );
+            }
+        }
+        assert!(cells[4][3].as_str().unwrap().contains(address), "{cells:?}");
+        if std::env::var_os("HERALD_BLESS").is_some_and(|v| v == "1") {
+            let png = tab
+                .capture_screenshot(
+                    headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption::Png,
+                    None,
+                    None,
+                    true,
+                )
+                .unwrap();
+            let to = Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("docs")
+                .join("screenshots")
+                .join(format!("tables-{width}.png"));
+            std::fs::write(to, png).unwrap();
+        }
+    }
 }
 
 /// Three confirmations for the two seats of a table in one pass: two
@@ -1002,6 +1095,76 @@ fn a_dropped_seat_is_taken_over_and_a_vacation_moves_the_deadline() {
         st.contains(&format!("game g4 seat {dropper}")) && st.contains("done"),
         "{st}"
     );
+
+    // Played on to the end by mail, each player with the password they
+    // hold (the new player with theirs), a pass a few minutes after each
+    // mail: every turn resolved early, none missed.
+    let mut minute = 2293;
+    let mut turns = 1;
+    loop {
+        let (_, g) = herald::pipeline::open(&folder).unwrap();
+        if g.head().outcome.is_some() {
+            break;
+        }
+        assert!(turns < 150, "the game does not end");
+        let turn = g.head().turn;
+        minute += 5;
+        for (id, file) in bot_files(&folder, &creds) {
+            let a = accounts[who(&id, &creds)];
+            send(
+                s,
+                &a.address,
+                &to,
+                &mail(
+                    &a.address,
+                    &to,
+                    "orders",
+                    &format!("o{turn}-{id}@p.test"),
+                    minute,
+                    &file,
+                ),
+            );
+            sent += 1;
+        }
+        s.wait_for_mails(&h.acct, sent);
+        minute += 1;
+        let out = h.pass_ok(&at(minute));
+        assert!(out.contains(&format!("resolved turn {turn}")), "{out}");
+        turns += 1;
+    }
+    let (_, g) = herald::pipeline::open(&folder).unwrap();
+    assert!(
+        g.head().missed.iter().all(|m| !m.dropped),
+        "{:?}",
+        g.head().missed
+    );
+    // Everyone who holds a seat at the end gets the final report with the
+    // seed; the player who dropped out gets none.
+    for (id, _) in &creds {
+        let a = accounts[who(id, &creds)];
+        let last = wait_for_text(s, a, "final report");
+        assert!(last.contains("The seed is revealed"), "{id}: {last}");
+    }
+    assert!(
+        !s.mails(&players[i])
+            .iter()
+            .any(|m| text(m).contains("final report")),
+        "the player who dropped out is not sent the end"
+    );
+    let (code, o, e) = herald(&["verify", &d(&folder)]);
+    assert_eq!(code, 0, "{o}{e}");
+    // The archive says who played which turns: the change of hands is in
+    // the finished game's replay site, by turn, with no address.
+    let gallery = std::fs::read_to_string(h.dir.join("gallery/index.html")).unwrap();
+    assert!(gallery.contains("href=\"g4/index.html\""), "{gallery}");
+    let site = std::fs::read_to_string(h.dir.join("gallery/g4/index.html")).unwrap();
+    assert!(
+        !site.contains(&standby.address),
+        "an address in the archive"
+    );
+    // A pass after the end sends nothing.
+    let again = h.pass_ok(&at(minute + 1));
+    assert!(again.contains("mail out: 0 sent"), "{again}");
 }
 
 /// The moderator's commands refuse bad input with what to run instead.
