@@ -104,22 +104,9 @@ pub struct OpenArgs {
     /// seat is offered for takeover (as `herald new --drop-after`).
     #[arg(long)]
     pub drop_after: Option<u32>,
-    /// Press in the table's game (as `herald new --press`): none, public
-    /// (to all only), private (to any players) or grey (private, and
-    /// anonymous allowed). Without it the game has no press.
-    #[arg(long)]
-    pub press: Option<String>,
-    /// Press allowed after a turn's deadline while it waits to be resolved:
-    /// yes (default) or no.
-    #[arg(long)]
-    pub press_while_resolving: Option<String>,
-    /// Press allowed after the game has ended: yes (default) or no.
-    #[arg(long)]
-    pub press_after_end: Option<String>,
-    /// Whether an archive for the public after the game may include the
-    /// press texts: end, or never (default).
-    #[arg(long)]
-    pub press_reveal: Option<String>,
+    // The table's game's press, as `herald new --press …`.
+    #[command(flatten)]
+    pub press: super::new::PressArgs,
 }
 
 fn lobby(l: Lobby, wait: Duration) -> Result<String> {
@@ -141,12 +128,7 @@ fn lobby(l: Lobby, wait: Duration) -> Result<String> {
                     vacation: o.vacation,
                     approve_takeovers: o.approve_takeovers,
                     drop_after: o.drop_after,
-                    press: crate::pipeline::press::Settings {
-                        kind: o.press,
-                        while_resolving: o.press_while_resolving,
-                        after_end: o.press_after_end,
-                        reveal: o.press_reveal,
-                    },
+                    press: o.press.into(),
                     from_file: None,
                 },
             )?;

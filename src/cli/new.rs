@@ -55,22 +55,8 @@ pub struct Args {
     /// A player's mail address, player=address; repeat for more.
     #[arg(long = "email")]
     pub emails: Vec<String>,
-    /// Press (players writing to each other through the host): none,
-    /// public (to all only), private (to any players) or grey (private, and
-    /// anonymous allowed). Without it the game has no press.
-    #[arg(long)]
-    pub press: Option<String>,
-    /// Press allowed after a turn's deadline while it waits to be resolved:
-    /// yes (default) or no.
-    #[arg(long)]
-    pub press_while_resolving: Option<String>,
-    /// Press allowed after the game has ended: yes (default) or no.
-    #[arg(long)]
-    pub press_after_end: Option<String>,
-    /// Whether an archive for the public after the game may include the
-    /// press texts: end, or never (default).
-    #[arg(long)]
-    pub press_reveal: Option<String>,
+    #[command(flatten)]
+    pub press: PressArgs,
     /// Hash the passwords with Argon2id's lightest cost, so checking one is
     /// instant: for test, demo and practice games only. A real game keeps
     /// the default cost, which makes guessing a password from a stolen
@@ -101,12 +87,7 @@ pub fn run(a: Args) -> Result<String> {
             drop_after: Some(a.drop_after),
             moderator: a.moderator,
             emails: a.emails,
-            press: pipeline::press::Settings {
-                kind: a.press,
-                while_resolving: a.press_while_resolving,
-                after_end: a.press_after_end,
-                reveal: a.press_reveal,
-            },
+            press: a.press.into(),
         },
     })?;
     let h = &c.head;
@@ -159,4 +140,37 @@ pub fn run(a: Args) -> Result<String> {
         h.awaiting.join(", ")
     ));
     Ok(s)
+}
+
+/// The press flags, the same for a game (`herald new`) and for a table's
+/// game (`herald host open`).
+#[derive(clap::Args, Debug)]
+pub struct PressArgs {
+    /// Press (players writing to each other through the host): none,
+    /// public (to all only), private (to any players) or grey (private, and
+    /// anonymous allowed). Without it the game has no press.
+    #[arg(long)]
+    pub press: Option<String>,
+    /// Press allowed after a turn's deadline while it waits to be resolved:
+    /// yes (default) or no.
+    #[arg(long)]
+    pub press_while_resolving: Option<String>,
+    /// Press allowed after the game has ended: yes (default) or no.
+    #[arg(long)]
+    pub press_after_end: Option<String>,
+    /// Whether an archive for the public after the game may include the
+    /// press texts: end, or never (default).
+    #[arg(long)]
+    pub press_reveal: Option<String>,
+}
+
+impl From<PressArgs> for pipeline::press::Settings {
+    fn from(a: PressArgs) -> Self {
+        pipeline::press::Settings {
+            kind: a.press,
+            while_resolving: a.press_while_resolving,
+            after_end: a.press_after_end,
+            reveal: a.press_reveal,
+        }
+    }
 }
