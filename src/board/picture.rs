@@ -60,8 +60,12 @@ pub enum Frame {
     /// The whole map with its legend as the replay site shows it, and
     /// whose view it is: the caption says so ([`Board::seen`]); seen by no
     /// one player (the omniscient or the public view) the legend and the
-    /// caption name nobody "you".
-    Site(Seen),
+    /// caption name nobody "you". The number is herald's turn the board
+    /// stands at (the head's, as the reports of that turn and `herald
+    /// report --turn N` number it): a site's caption says it, never the
+    /// game's own count of rounds or moves, so that the page's name of the
+    /// frame and the board's caption are one number from one place.
+    Site(Seen, u32),
     /// The part that matters to the player, sized for a phone (the mail's
     /// PNG).
     Mail,
@@ -82,7 +86,7 @@ pub enum Seen {
 impl Frame {
     /// Whether the picture is seen by no one player, so names nobody "you".
     fn unnamed(self) -> bool {
-        matches!(self, Frame::Site(Seen::Everything | Seen::Public))
+        matches!(self, Frame::Site(Seen::Everything | Seen::Public, _))
     }
 }
 
@@ -257,13 +261,15 @@ impl Board {
         hex: f64,
     ) -> Board {
         let map = Rect::new(0.0, 0.0, width, height);
+        // seen by no seat, no piece is anyone's own
+        let own = if frame.unnamed() { Vec::new() } else { own };
         let points: Vec<Point> = own.iter().map(|(p, _)| *p).collect();
         let focus = Rect::around(&points, hex * 1.6)
             .or(fallback)
             .unwrap_or(map)
             .within(map);
         let window = match frame {
-            Frame::Full | Frame::Site(_) => map,
+            Frame::Full | Frame::Site(..) => map,
             Frame::Mail => mail_window(map, focus, &points, look.mail_scale, hex),
         };
         Board {
@@ -287,12 +293,34 @@ impl Board {
     pub fn seen(&self, what: &str, you: &str) -> String {
         match self.frame {
             Frame::Full | Frame::Mail => format!("the {what} as {you} sees it"),
-            Frame::Site(Seen::Everything) => {
+            Frame::Site(Seen::Everything, _) => {
                 format!("the whole {what}, everything revealed (the game is over)")
             }
-            Frame::Site(Seen::Public) => format!("the public view of the {what}"),
-            Frame::Site(Seen::Player) => format!("the {what} as {you} saw it"),
+            Frame::Site(Seen::Public, _) => format!("the public view of the {what}"),
+            Frame::Site(Seen::Player, _) => format!("the {what} as {you} saw it"),
         }
+    }
+
+    /// A board's title: `game`, when it stands, and whose view it is
+    /// ([`Board::seen`]). `native` is the game's own count ("turn 3",
+    /// "round 2", "Orfburg's phase of turn 1"), said in reports and mails;
+    /// a replay site's board says herald's turn instead, the number its
+    /// frame is named by ([`Frame::Site`]).
+    pub fn titled(&self, game: &str, native: Option<&str>, what: &str, you: &str) -> String {
+        let seen = self.seen(what, you);
+        match (self.frame, native) {
+            (Frame::Site(_, turn), _) => format!("{game}, turn {turn}: {seen}"),
+            (_, Some(n)) => format!("{game}, {n}: {seen}"),
+            (_, None) => format!("{game}: {seen}"),
+        }
+    }
+
+    /// Whether the picture belongs to no seat (the whole truth of a
+    /// finished game, or the public view): no piece is drawn as anyone's
+    /// own, nothing is shaded as out of someone's sight, and the words
+    /// name each side rather than "you" and "the enemy".
+    pub fn observer(&self) -> bool {
+        self.frame.unnamed()
     }
 
     /// The part of the map drawn.
@@ -367,7 +395,7 @@ impl Board {
         push_num(&mut s, at.1);
         s.push_str(r#")""#);
         s.push_str(attrs);
-        if yours {
+        if yours && !self.frame.unnamed() {
             s.push_str(r#" data-yours="""#);
         }
         s.push('>');
@@ -445,7 +473,7 @@ impl Board {
                     e
                 })
                 .collect(),
-            Frame::Full | Frame::Site(_) => entries,
+            Frame::Full | Frame::Site(..) => entries,
         };
         // only the entries for symbols drawn, each naming those it
         // explains; each symbol once
@@ -466,7 +494,7 @@ impl Board {
             })
         };
         let (key, png_width) = match frame {
-            Frame::Full | Frame::Site(_) => {
+            Frame::Full | Frame::Site(..) => {
                 let font = look.type_size;
                 let key = Layout::new(window.w, font, &entries, locator(font), caption, 26, 2.2);
                 (key, look.full_png_width as f64)

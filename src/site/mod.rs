@@ -45,13 +45,31 @@ pub enum Who {
 }
 
 /// One phase as the site shows it (the first frame: the start).
+///
+/// A frame is numbered once, here, by herald's turn the game stands at
+/// after it ([`Frame::turn`]): the number the reports of that turn carry
+/// ("Turn 5, phase: move"), the one `herald report --turn N` takes, and
+/// the one the frame's board says in its caption (`Frame::Site`). The
+/// orders, events and dice it lists are those of the phase just resolved
+/// ([`Frame::after`]: the turn before).
 #[derive(Debug, Clone, Serialize)]
 pub struct Frame {
     /// The log entry after which the game stands so (0: the genesis).
     pub entry: usize,
-    /// The turn the phase resolved (`None` for the start).
-    pub turn: Option<u32>,
+    /// herald's turn the game stands at: resolved phases so far.
+    pub turn: u32,
+    /// The phase the board waits for, or `the end`.
     pub phase: String,
+    /// `turn 5: move`, `turn 0: the start`: the page's name of the frame.
+    pub name: String,
+    /// `turn-5`: its anchor on the replay page.
+    pub anchor: String,
+    /// The phase this frame resolved (`turn 4: move`); `None` for the start.
+    pub after: Option<String>,
+    /// Where to read the reports of this turn, and the command that prints
+    /// them again (GAME: the game folder; needs its secrets while the game
+    /// runs).
+    pub report: String,
     pub resolved_at: Option<String>,
     /// The board as SVG, or `None` where this reader may not see it.
     #[serde(skip)]
@@ -222,6 +240,9 @@ pub fn frames(g: &Loaded, seed: &str, who: Who) -> Result<Vec<Frame>> {
 }
 
 /// The game after entry `i` (a phase, or the genesis) as `who` sees it.
+///
+/// Long (about 150 lines): the board, the orders, the dice and the names
+/// of one frame, each as far as `who` may see it.
 fn frame(
     g: &Loaded,
     i: usize,
@@ -266,11 +287,14 @@ fn frame(
                 v,
                 // the caption says whose view it is; a player's own view
                 // names them "you", the others are seen by no one player
-                crate::board::picture::Frame::Site(match who {
-                    Who::Everything => Seen::Everything,
-                    Who::Public => Seen::Public,
-                    Who::Player(_) => Seen::Player,
-                }),
+                crate::board::picture::Frame::Site(
+                    match who {
+                        Who::Everything => Seen::Everything,
+                        Who::Public => Seen::Public,
+                        Who::Player(_) => Seen::Player,
+                    },
+                    g.head().turn,
+                ),
             )),
             event_texts(&rules.view_json(v)),
         ),
@@ -322,6 +346,21 @@ fn frame(
         })
         .unwrap_or_default();
     let (phase_now, awaiting, outcome) = summary(rules, &g.state, players);
+    let turn = g.head().turn;
+    let phase_name = match (i, &outcome) {
+        (0, _) => "the start".to_string(),
+        (_, Some(_)) => "the end".to_string(),
+        _ => phase_now.clone(),
+    };
+    let report = match who {
+        Who::Player(s) => format!(
+            "{p}'s report of turn {turn} showed this board: herald report GAME --player {p} --turn {turn}",
+            p = players[s]
+        ),
+        _ => format!(
+            "Each player's report of turn {turn}, as it was sent: herald report GAME --player PLAYER --turn {turn}"
+        ),
+    };
     let next = match outcome {
         Some(o) => format!("the game is over: {}", o.summary),
         None if awaiting.is_empty() => format!("next: {phase_now}"),
@@ -329,8 +368,12 @@ fn frame(
     };
     Ok(Frame {
         entry: i,
-        turn: phase.map(|p| p.turn),
-        phase: phase.map_or_else(|| "start".to_string(), |p| p.phase.clone()),
+        turn,
+        name: format!("turn {turn}: {phase_name}"),
+        anchor: format!("turn-{turn}"),
+        phase: phase_name,
+        after: phase.map(|p| format!("turn {}: {}", p.turn, p.phase)),
+        report,
         resolved_at: phase.map(|p| p.resolved_at.clone()),
         board,
         no_board,

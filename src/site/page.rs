@@ -167,18 +167,12 @@ fn code(s: &str) -> String {
 
 /// A phase's name in the list and on the replay page.
 pub fn frame_name(f: &Frame) -> String {
-    match f.turn {
-        Some(t) => format!("turn {t}: {}", f.phase),
-        None => "the start".to_string(),
-    }
+    f.name.clone()
 }
 
 /// The anchor of a frame on the replay page.
 pub fn anchor(f: &Frame) -> String {
-    match f.turn {
-        Some(t) => format!("turn-{t}"),
-        None => "start".to_string(),
-    }
+    f.anchor.clone()
 }
 
 /// `index.html`.
@@ -355,7 +349,7 @@ pub fn replay(i: &Info) -> String {
          <button id=\"next\" title=\"the phase after (→)\">▶</button>\
          <button id=\"last\" title=\"the end (End)\">▶|</button>\n\
          <span id=\"where\"></span>\n</nav>\n\
-         <main id=\"frame\">\n<h1 id=\"name\"></h1>\n<p id=\"when\"></p>\n\
+         <main id=\"frame\">\n<h1 id=\"name\"></h1>\n<p id=\"when\"></p>\n<p id=\"report\"></p>\n\
          <div id=\"view\">\n<div id=\"zoom\" class=\"zoom\"><button id=\"zoom-out\" aria-label=\"zoom out\">−</button>\
          <span id=\"zoom-level\">100%</span><button id=\"zoom-in\" aria-label=\"zoom in\">+</button>\
          <button id=\"zoom-fit\">fit</button></div>\n\

@@ -28,12 +28,14 @@ function item(list, text, cls) {
   return li;
 }
 
+// Each frame's name and anchor are herald's (src/site/mod.rs): one number,
+// the turn the board stands at, as the reports and its caption say.
 function frameName(f) {
-  return f.turn === null ? 'the start' : 'turn ' + f.turn + ': ' + f.phase;
+  return f.name;
 }
 
 function anchor(f) {
-  return f.turn === null ? 'start' : 'turn-' + f.turn;
+  return f.anchor;
 }
 
 // A board put back together from the shared lines ("0-57,60,58-59").
@@ -69,7 +71,11 @@ function replay() {
     slider.value = String(at);
     el('name').textContent = frameName(f);
     el('where').textContent = (at) + ' of ' + (frames.length - 1) + ' phases';
-    el('when').textContent = f.resolved_at ? 'resolved ' + f.resolved_at : 'the game as it was set up';
+    el('when').textContent = f.after
+      ? 'the board after ' + f.after + ' (its orders, events and dice below), resolved ' + f.resolved_at
+      : 'the game as it was set up';
+    var rep = el('report');
+    if (rep) rep.textContent = f.report;
     var b = el('board');
     if (f.board !== null) {
       b.innerHTML = board(f.board);
@@ -85,7 +91,7 @@ function replay() {
     ev.textContent = '';
     f.events.forEach(function (t) { item(ev, t); });
     f.dropped.forEach(function (p) { item(ev, p + ' dropped out (too many missed orders)'); });
-    if (!ev.children.length) item(ev, f.turn === null ? 'the game begins' : 'nothing this reader may see', 'empty');
+    if (!ev.children.length) item(ev, f.after === null ? 'the game begins' : 'nothing this reader may see', 'empty');
     var or = el('orders');
     or.textContent = '';
     f.orders.forEach(function (o) {
@@ -103,7 +109,7 @@ function replay() {
       }
       li.appendChild(what);
     });
-    if (!f.orders.length) item(or, f.turn === null ? 'none yet' : 'none', 'empty');
+    if (!f.orders.length) item(or, f.after === null ? 'none yet' : 'none', 'empty');
     var ro = el('rolls');
     ro.textContent = '';
     f.rolls.forEach(function (r) {

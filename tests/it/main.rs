@@ -32,6 +32,7 @@ mod press;
 mod press_more;
 mod readme;
 mod site;
+mod site_truth;
 mod stack_wars;
 mod store;
 mod trust;

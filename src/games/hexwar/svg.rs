@@ -233,7 +233,8 @@ pub fn svg_board(_: &Ruleset, v: &View, frame: Frame) -> String {
     }
     b.svg().end();
 
-    let title = format!("HEXWAR, turn {}: {}", v.turn, b.seen("board", &v.you));
+    let native = format!("turn {}", v.turn);
+    let title = b.titled("HEXWAR", Some(&native), "board", &v.you);
     b.finish(&title, &title, legend(v))
 }
 

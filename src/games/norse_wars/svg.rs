@@ -205,7 +205,7 @@ pub fn svg_board(rules: &Ruleset, v: &View, frame: Frame) -> String {
         }
         let k = if h.length() > v.radius {
             4
-        } else if fogged.contains(&h) {
+        } else if fogged.contains(&h) && !b.observer() {
             3
         } else if shields.contains(&h) {
             2
@@ -257,7 +257,8 @@ pub fn svg_board(rules: &Ruleset, v: &View, frame: Frame) -> String {
         };
         let key = format!("piece:{kind}");
         b.mark(&key, || inner.clone(), SIZE * 0.7);
-        if p.yours {
+        // the whole truth is no seat's: no piece is drawn as anyone's own
+        if p.yours && !b.observer() {
             let ring = use_here("yr", r#" class="yours""#);
             b.mark("yours", || format!("{ring}{inner}"), SIZE * 0.85);
             inner = format!("{ring}{inner}");
@@ -287,7 +288,8 @@ pub fn svg_board(rules: &Ruleset, v: &View, frame: Frame) -> String {
     }
     b.svg().end();
 
-    let title = format!("Norse Wars, round {}: {}", v.round, b.seen("board", &v.you));
+    let native = format!("round {}", v.round);
+    let title = b.titled("Norse Wars", Some(&native), "board", &v.you);
     b.finish(&title, &title, legend(rules, v))
 }
 

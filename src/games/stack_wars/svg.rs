@@ -123,8 +123,8 @@ fn legend(v: &View) -> Vec<Entry> {
 }
 
 /// What the legend's caption says: each side's reserve, armies in play
-/// and points, and who moves.
-fn caption(v: &View, seen: &str) -> String {
+/// and points, and who moves, after `head` (the title).
+fn caption(v: &View, head: &str) -> String {
     let sides: Vec<String> = v
         .players
         .iter()
@@ -140,7 +140,7 @@ fn caption(v: &View, seen: &str) -> String {
             )
         })
         .collect();
-    let mut s = format!("Stack Wars, {seen}. {}.", sides.join("; "));
+    let mut s = format!("{head}. {}.", sides.join("; "));
     if let Some(m) = &v.to_move {
         s.push_str(&format!(" To move: {m}."));
     }
@@ -285,9 +285,10 @@ pub fn svg_board(_: &Ruleset, v: &View, frame: Frame) -> String {
     }
     b.svg().end();
 
-    let seen = b.seen("board", &v.you);
-    let title = format!("Stack Wars: {seen}");
-    b.finish(&title, &caption(v, &seen), legend(v))
+    let title = b.titled("Stack Wars", None, "board", &v.you);
+    // the caption runs on: "Stack Wars, the board as black sees it. …"
+    let head = title.replacen("Stack Wars: ", "Stack Wars, ", 1);
+    b.finish(&title, &caption(v, &head), legend(v))
 }
 
 /// StackWars's boards: the text board is drawn beside the view (`view.rs`), the

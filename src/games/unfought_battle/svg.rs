@@ -106,7 +106,10 @@ fn define(b: &mut Board) {
 }
 
 /// Every entry the legend may have; it keeps those for symbols drawn.
-fn legend(v: &View, mine: &'static str, theirs: &'static str) -> Vec<Entry> {
+fn legend(v: &View, mine: &'static str, theirs: &'static str, observer: bool) -> Vec<Entry> {
+    if observer {
+        return observer_legend(v, mine, theirs);
+    }
     let mut enemy = format!(
         "{}: a force in sight (E1…), its power or ≤ the most it can be",
         v.enemy
@@ -190,6 +193,57 @@ fn legend(v: &View, mine: &'static str, theirs: &'static str) -> Vec<Entry> {
     ]
 }
 
+/// The legend of a board seen by no seat (the whole truth of a finished
+/// battle): each side by its name, nothing "yours", no fog.
+fn observer_legend(v: &View, mine: &'static str, theirs: &'static str) -> Vec<Entry> {
+    let side = |id: &str, colour: &'static str| {
+        Entry::new(
+            &[&format!("owner:{id}")],
+            id.to_string(),
+            Sample::Chip(colour),
+        )
+    };
+    let mut e = vec![
+        side(&v.you, mine),
+        Entry::new(
+            &["piece:force"],
+            format!("a force of {}: its power and name", v.you),
+            Sample::Drawn,
+        ),
+        Entry::new(
+            &["piece:sovereign", "sovereign"],
+            format!("gold ring, S and its power: {}'s Sovereign", v.you),
+            Sample::Drawn,
+        ),
+        side(&v.enemy, theirs),
+        Entry::new(
+            &["piece:enemy"],
+            format!("a force of {} (E1…) and its power", v.enemy),
+            Sample::Drawn,
+        ),
+    ];
+    e.extend(
+        legend(v, mine, theirs, false)
+            .into_iter()
+            .filter(|x| {
+                !x.keys.iter().any(|k| {
+                    k.starts_with("owner:")
+                        || k.starts_with("piece:")
+                        || k == "sovereign"
+                        || k.starts_with("hex fog")
+                })
+            })
+            .map(|x| match x.keys.first().map(String::as_str) {
+                Some("arrow move") => Entry {
+                    text: "a move (last turn)".into(),
+                    ..x
+                },
+                _ => x,
+            }),
+    );
+    e
+}
+
 pub fn svg_board(_: &Ruleset, v: &View, frame: Frame) -> String {
     let n = v.size.max(1);
     let sq3 = 3f64.sqrt();
@@ -216,7 +270,8 @@ pub fn svg_board(_: &Ruleset, v: &View, frame: Frame) -> String {
     // what the view shows: enemies within sight of a living force of yours,
     // everything once the battle is over
     let over = v.phase == "over";
-    let in_sight = |h: Hex| over || own_hexes.iter().any(|o| o.distance(h) <= v.sight);
+    let observer = b.observer();
+    let in_sight = |h: Hex| over || observer || own_hexes.iter().any(|o| o.distance(h) <= v.sight);
 
     let kinds = [
         ("hex", "h"),
@@ -411,19 +466,30 @@ pub fn svg_board(_: &Ruleset, v: &View, frame: Frame) -> String {
     b.svg().raw(nums.trim_end());
     b.svg().end();
 
-    let title = format!(
-        "The Unfought Battle, turn {}: {}",
-        v.turn,
-        b.seen("field", &v.you)
-    );
-    let caption = format!(
-        "{title}. Shih {}; {} has {} force{} alive.",
-        v.shih,
-        v.enemy,
-        v.enemy_alive,
-        if v.enemy_alive == 1 { "" } else { "s" }
-    );
-    b.finish(&title, &caption, legend(v, mine, theirs))
+    let native = format!("turn {}", v.turn);
+    let title = b.titled("The Unfought Battle", Some(&native), "field", &v.you);
+    let forces = |n: usize| format!("{n} force{}", if n == 1 { "" } else { "s" });
+    let caption = if observer {
+        // no seat's: both sides as they stand, the first seat first
+        let own = v.forces.iter().filter(|f| f.alive).count();
+        let mut sides = [(v.seat, &v.you, own), (v.seat ^ 3, &v.enemy, v.enemy_alive)];
+        sides.sort();
+        format!(
+            "{title}. {} has {} alive, {} has {}.",
+            sides[0].1,
+            forces(sides[0].2),
+            sides[1].1,
+            forces(sides[1].2)
+        )
+    } else {
+        format!(
+            "{title}. Shih {}; {} has {} alive.",
+            v.shih,
+            v.enemy,
+            forces(v.enemy_alive)
+        )
+    };
+    b.finish(&title, &caption, legend(v, mine, theirs, observer))
 }
 
 /// UnfoughtBattle's boards: the text board is drawn beside the view (`view.rs`), the

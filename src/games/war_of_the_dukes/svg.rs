@@ -835,10 +835,11 @@ pub fn svg_board(rules: &Ruleset, v: &View, frame: Frame) -> String {
         );
     }
 
-    let title = format!(
-        "War of the Dukes, {}: {}",
-        v.phase,
-        b.seen("map", &format!("{} ({})", v.you, v.side))
+    let title = b.titled(
+        "War of the Dukes",
+        Some(&v.phase),
+        "map",
+        &format!("{} ({})", v.you, v.side),
     );
     b.finish(&title, &title, legend(rules, v))
 }
