@@ -155,6 +155,16 @@ fn the_whole_truth_belongs_to_no_seat() {
                     f.name
                 );
             }
+            // an event a side was told in its own words is said as told
+            // to that side, never as the reader's own
+            for e in &f.events {
+                let second_person = e.contains("you") || e.contains("your ");
+                assert!(
+                    !second_person || e.contains(" was told: "),
+                    "{game} frame {k} ({}): {e:?} read as someone's own",
+                    f.name
+                );
+            }
             for (at, _) in board.match_indices("data-owner=\"") {
                 let rest = &board[at + 12..];
                 owners.insert(rest[..rest.find('"').unwrap()].to_string());

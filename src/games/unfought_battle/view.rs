@@ -474,8 +474,9 @@ pub fn view(
 
 /// What `seat` would see if nothing were hidden
 /// ([`crate::games::Game::omniscient_view`]): every enemy force with its
-/// power, and the enemy's own events (its moves, spending, scouting,
-/// income) told after `seat`'s, as "south was told: …".
+/// power, and every event as each side was told it ("north was told:
+/// …", "south was told: …"; once where both were told the same words),
+/// the same whichever `seat` asks.
 pub fn omniscient(
     rules: &Ruleset,
     st: &State,
@@ -484,6 +485,20 @@ pub fn omniscient(
     events: &[Seen<Event>],
 ) -> View {
     view_as(rules, st, players, seat, events, true)
+}
+
+/// An event as the archive tells it, from no side: once if both sides were
+/// told it in the same words, else what each side was told ("north was
+/// told: you spent 7 Shih …"), north first.
+fn told_to_each(players: &[String], e: &Event) -> Vec<String> {
+    let told: Vec<Option<String>> = (0..2).map(|s| tell(players, s, e)).collect();
+    if told[0].is_some() && told[0] == told[1] {
+        return vec![told[0].clone().unwrap_or_default()];
+    }
+    told.into_iter()
+        .enumerate()
+        .filter_map(|(s, t)| t.map(|t| format!("{} was told: {t}", players[s])))
+        .collect()
 }
 
 /// The view; `everything`: the omniscient one.
@@ -626,15 +641,15 @@ fn view_as(
         domination_turns: rules.victory.domination_turns,
         events: events
             .iter()
-            .filter_map(|s| {
-                let text = tell(players, seat, &s.event).or_else(|| {
-                    let other = 1 - seat;
-                    everything
-                        .then(|| tell(players, other, &s.event))
-                        .flatten()
-                        .map(|t| format!("{} was told: {t}", players[other]))
-                });
-                text.map(|text| EventView { turn: s.turn, text })
+            .flat_map(|s| {
+                let texts: Vec<String> = if everything {
+                    told_to_each(players, &s.event)
+                } else {
+                    tell(players, seat, &s.event).into_iter().collect()
+                };
+                texts
+                    .into_iter()
+                    .map(|text| EventView { turn: s.turn, text })
             })
             .collect(),
         arrows: {
