@@ -604,6 +604,9 @@
     oddsBox.textContent = "";
     oddsBox.hidden = true;
     $("hc-pick").className = (sel || gathering) ? "pick live-only active" : "pick live-only";
+    // on a phone the state line and the panel stick to the screen's foot
+    // together while something is selected (the page's style)
+    $("hc-dock").className = (sel || gathering) ? "dock active" : "dock";
     if (gathering) {
       var g = gathering.g;
       head.textContent = "Attack " + g.target + ": tap the units that join";

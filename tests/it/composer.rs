@@ -600,6 +600,10 @@ fn run(browser: &Browser, sc: Scenario) {
         assert_eq!(page.orders(), before, "{name}: removing restores the list");
     }
 
+    if sc.odds > 0 {
+        state_in_view(&page, name);
+    }
+
     // the odds the page shows for each attack listed, to set against the
     // resolver's below
     let odds = page.js(
@@ -718,6 +722,49 @@ fn run(browser: &Browser, sc: Scenario) {
         page.screenshot(&docs.join(format!("{tag}-desktop.png")), 1280, 900, false);
     }
     page.tab.close(false).unwrap();
+}
+
+/// On a phone (375 × 812), with the panel of an attack being gathered open
+/// at the foot of the screen, the line saying the orders are complete is on
+/// the screen and on top, not under the panel, with the page scrolled to
+/// its top (the board in view) and with the board's foot at the screen's
+/// foot: the player sees it without scrolling past the board.
+fn state_in_view(page: &Page, name: &str) {
+    metrics(&page.tab, 375, 812);
+    for at in ["top", "board foot"] {
+        let v = page.js(&format!(
+            r#"(function () {{
+                var sc = document.getElementById('hc-scroll').getBoundingClientRect();
+                window.scrollTo(0, {} );
+                var s = document.getElementById('hc-state'), r = s.getBoundingClientRect();
+                var top = document.elementFromPoint(r.left + 4, r.top + r.height / 2);
+                return {{ text: s.textContent, top: r.top, bottom: r.bottom, height: innerHeight,
+                         panel: document.getElementById('hc-pick').classList.contains('active'),
+                         on_top: !!top && s.contains(top), scroll: scrollY }};
+            }})()"#,
+            if at == "top" {
+                "0"
+            } else {
+                "Math.max(0, sc.bottom + scrollY - innerHeight)"
+            }
+        ));
+        let ctx = format!("{name} at 375 px, scrolled to the {at}: {v}");
+        assert!(v["panel"] == true, "{ctx}: no panel open");
+        assert!(
+            v["text"]
+                .as_str()
+                .unwrap()
+                .contains("Complete: ready to send"),
+            "{ctx}"
+        );
+        let f = |k: &str| v[k].as_f64().unwrap();
+        assert!(
+            f("top") >= 0.0 && f("bottom") <= f("height"),
+            "{ctx}: the state line is off the screen"
+        );
+        assert!(v["on_top"] == true, "{ctx}: the state line is covered");
+    }
+    page.js("window.scrollTo(0, 0)");
 }
 
 /// Select a piece of the player's that has no order yet and has somewhere
