@@ -79,12 +79,13 @@ pub const SHAPE: &str = "an order file looks like:\n  game = \"<game id>\"\n  pl
 /// Where each line starts, to turn byte offsets into line numbers in
 /// O(log n) each (counting newlines from the start for every order was the
 /// quadratic step that made a 1 MB file take minutes).
-struct LineIndex {
+#[doc(hidden)]
+pub struct LineIndex {
     starts: Vec<usize>,
 }
 
 impl LineIndex {
-    fn new(text: &str) -> LineIndex {
+    pub fn new(text: &str) -> LineIndex {
         let mut starts = vec![0];
         starts.extend(
             text.bytes()
@@ -96,7 +97,7 @@ impl LineIndex {
     }
 
     /// The 1-based line holding byte `offset`.
-    fn line(&self, offset: usize) -> usize {
+    pub fn line(&self, offset: usize) -> usize {
         self.starts.partition_point(|&s| s <= offset)
     }
 }
@@ -590,57 +591,5 @@ fn raw_of(text: &str, span: Option<Range<usize>>) -> &str {
     match s.char_indices().nth(60) {
         Some((i, _)) => &s[..i],
         None => s,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn line_index_counts_like_counting_newlines() {
-        let t = "a\nbb\n\nccc\n";
-        let idx = LineIndex::new(t);
-        for off in 0..=t.len() {
-            let slow = t[..off].bytes().filter(|&b| b == b'\n').count() + 1;
-            assert_eq!(idx.line(off), slow, "offset {off}");
-        }
-    }
-
-    #[test]
-    fn keys_nearly_right_are_named() {
-        assert_eq!(meant_key("pasword"), Some("password"));
-        assert_eq!(meant_key("Orders"), Some("orders"));
-        assert_eq!(meant_key("order"), Some("orders"));
-        assert_eq!(meant_key("plyer"), Some("player"));
-        assert_eq!(meant_key("trun"), Some("turn"));
-        assert_eq!(meant_key("colour"), None);
-    }
-
-    #[test]
-    fn a_misspelt_key_is_not_also_missing() {
-        let doc = toml_edit::ImDocument::parse("pasword = \"x\"\n").unwrap();
-        let mut r = Reader {
-            name: "o",
-            norm: "pasword = \"x\"\n",
-            index: LineIndex::new("pasword = \"x\"\n"),
-            skipped: 2,
-            problems: Vec::new(),
-        };
-        let header = r.header(&doc);
-        assert!(header.has("password") && !header.has("game"));
-        assert_eq!(r.problems.len(), 1);
-        assert_eq!(
-            r.problems[0].line,
-            Some(3),
-            "counted from the top of what was sent"
-        );
-        r.missing(&header);
-        let missing: Vec<String> = r.problems[1..].iter().map(|p| p.reason.clone()).collect();
-        assert_eq!(missing.len(), 4, "{missing:?}");
-        assert!(
-            missing.iter().all(|m| !m.contains("`password`")),
-            "{missing:?}"
-        );
     }
 }

@@ -38,6 +38,51 @@ pub struct Info {
     pub press: usize,
 }
 
+/// Who played a seat: its name, or where the seat changed hands
+/// (`herald host` takeovers, chained `seat` entries) each holder with the
+/// turns they played: "Dana (turn 0); Erin from turn 1, who took over the
+/// seat when its player dropped out". Names only: an entry keeps no
+/// address in clear.
+fn held_by(g: &Loaded, seat: usize, id: &str, now: &str) -> String {
+    let changes: Vec<crate::chain::body::SeatChange> = g
+        .record
+        .entries
+        .iter()
+        .filter_map(|e| match e.decode() {
+            Ok(crate::chain::body::Body::Seat(c)) if c.player == id => Some(c),
+            _ => None,
+        })
+        .collect();
+    if changes.is_empty() {
+        return now.to_string();
+    }
+    let first = g
+        .genesis
+        .players
+        .get(seat)
+        .map_or_else(|| id.to_string(), |p| p.name.clone());
+    let mut out = Vec::new();
+    let mut from = 0;
+    let mut name = first;
+    for c in &changes {
+        let to = c.turn.saturating_sub(1);
+        out.push(match c.turn {
+            0 => format!("{name} (no turn)"),
+            _ if from == to => format!("{name} (turn {from})"),
+            _ => format!("{name} (turns {from}–{to})"),
+        });
+        let how = match c.why.as_str() {
+            "dropped" => "took the seat over when its player dropped out",
+            "replaced" => "took the seat over when the moderator freed it",
+            _ => "took the seat over",
+        };
+        name = format!("{} from turn {}, who {how}", c.name, c.turn);
+        from = c.turn;
+    }
+    out.push(name);
+    out.join("; ")
+}
+
 impl Info {
     pub fn new(g: &Loaded, who: Who, frames: &[Frame], press: usize) -> Info {
         let h = g.head();
@@ -89,7 +134,7 @@ impl Info {
                         i + 1,
                         seats.get(i).map(|s| s.to_string()).unwrap_or_default(),
                         p.id.clone(),
-                        p.name.clone(),
+                        held_by(g, i, &p.id, &p.name),
                     )
                 })
                 .collect(),

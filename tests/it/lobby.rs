@@ -1162,6 +1162,17 @@ fn a_dropped_seat_is_taken_over_and_a_vacation_moves_the_deadline() {
         !site.contains(&standby.address),
         "an address in the archive"
     );
+    // The seat's row names who played which turns.
+    let row = site
+        .lines()
+        .find(|l| l.contains(&format!("<td>{dropper}</td>")))
+        .unwrap_or_else(|| panic!("{site}"));
+    assert!(
+        row.contains(
+            " (turn 0); Sam from turn 1, who took the seat over when its player dropped out"
+        ),
+        "{row}"
+    );
     // A pass after the end sends nothing.
     let again = h.pass_ok(&at(minute + 1));
     assert!(again.contains("mail out: 0 sent"), "{again}");

@@ -1,11 +1,14 @@
-//! The library's unit tests that need only its public items, one module
-//! per source file (named by its path). Tests of private parts live beside
-//! the code, in the file's own `#[cfg(test)] mod tests`
-//! (docs/performance.md, "The suite").
+//! The library's unit tests, one module per source file (named by its
+//! path). The library has no test harness of its own (`[lib] test =
+//! false`: building it a second time cost about a minute of the suite on
+//! two cores, docs/performance.md, "The suite"); the few internals a test
+//! reaches are `pub` and `#[doc(hidden)]`.
 
 mod auth;
 mod board_ascii;
 mod board_hex;
+mod board_picture;
+mod board_raster;
 mod board_svg;
 mod bots;
 mod chain_canon;
@@ -14,6 +17,7 @@ mod chain_keys;
 mod chain_record;
 mod chain_step;
 mod chain_witness;
+mod error;
 mod games_hexwar_piece;
 mod games_hexwar_ruleset;
 mod games_norse_wars_compose;
@@ -45,7 +49,9 @@ mod playtest_stats;
 mod playtest_summary;
 mod report;
 mod report_compose;
+mod report_pack;
 mod rng;
+mod site_files;
 mod store_limits;
 mod store_lock;
 mod store_write;

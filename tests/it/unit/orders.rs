@@ -68,3 +68,44 @@ fn normalising_keeps_every_offset() {
     assert_eq!(n.len(), t.len());
     assert_eq!(n, "   a  b \nc\nd   e   ");
 }
+
+#[test]
+fn line_index_counts_like_counting_newlines() {
+    let t = "a\nbb\n\nccc\n";
+    let idx = LineIndex::new(t);
+    for off in 0..=t.len() {
+        let slow = t[..off].bytes().filter(|&b| b == b'\n').count() + 1;
+        assert_eq!(idx.line(off), slow, "offset {off}");
+    }
+}
+
+#[test]
+fn keys_nearly_right_are_named() {
+    assert_eq!(meant_key("pasword"), Some("password"));
+    assert_eq!(meant_key("Orders"), Some("orders"));
+    assert_eq!(meant_key("order"), Some("orders"));
+    assert_eq!(meant_key("plyer"), Some("player"));
+    assert_eq!(meant_key("trun"), Some("turn"));
+    assert_eq!(meant_key("colour"), None);
+}
+
+/// A misspelt key is named once, on its line counted from the top of what
+/// was sent (a report's text above its `----- ORDERS` line included), and
+/// is not also said to be missing.
+#[test]
+fn a_misspelt_key_is_not_also_missing() {
+    let sent = "Your report\n----- ORDERS\npasword = \"x\"\n";
+    let problems = OrderFile::parse("o", sent).unwrap_err();
+    assert!(problems[0].reason.contains("password"), "{problems:?}");
+    assert_eq!(
+        problems[0].line,
+        Some(3),
+        "counted from the top of what was sent: {problems:?}"
+    );
+    let missing: Vec<&str> = problems[1..].iter().map(|p| p.reason.as_str()).collect();
+    assert_eq!(missing.len(), 4, "{missing:?}");
+    assert!(
+        missing.iter().all(|m| !m.contains("`password`")),
+        "{missing:?}"
+    );
+}

@@ -60,3 +60,64 @@ fn elo_orders_players_by_results() {
     );
     assert!(even[1].abs() < 1e-9, "{even:?}");
 }
+
+fn close(a: f64, b: f64, tol: f64) -> bool {
+    (a - b).abs() <= tol
+}
+
+#[test]
+fn gamma_and_chi_square_match_the_tables() {
+    // ln Γ(n) = ln (n − 1)!; Γ(½) = √π.
+    assert!(close(ln_gamma(10.0), (362_880f64).ln(), 1e-10));
+    assert!(close(
+        ln_gamma(0.5),
+        std::f64::consts::PI.sqrt().ln(),
+        1e-10
+    ));
+    // The χ² table's 5% and 1% points.
+    for (x, df, p) in [
+        (3.841_459, 1, 0.05),
+        (5.991_465, 2, 0.05),
+        (11.070_498, 5, 0.05),
+        (6.634_897, 1, 0.01),
+        (15.086_27, 5, 0.01),
+        (0.0, 3, 1.0),
+    ] {
+        let got = chi_square_p(x, df);
+        assert!(close(got, p, 1e-6), "χ²({df}) ≥ {x}: {got}, not {p}");
+    }
+    // Far in the tail, and a statistic of 40 with 1 df.
+    assert!(chi_square_p(40.0, 1) < 1e-9);
+    assert_eq!(chi_square_equal(&[10]), None);
+    let (x, df, p) = chi_square_equal(&[30, 10]).unwrap();
+    assert!(close(x, 10.0, 1e-12) && df == 1 && close(p, 0.001_565, 1e-5));
+}
+
+#[test]
+fn binomial_test_matches_r() {
+    // binom.test(7, 20) → p = 0.2632; binom.test(29, 40) → 0.006427;
+    // binom.test(3, 10) → 0.3438; binom.test(10, 20) → 1.
+    for (k, n, p) in [
+        (7, 20, 0.263_2),
+        (29, 40, 0.006_427),
+        (3, 10, 0.343_8),
+        (10, 20, 1.0),
+    ] {
+        let got = binomial_p(k, n, 0.5);
+        assert!(close(got, p, 5e-4), "{k} of {n}: {got}, not {p}");
+    }
+    // Against a third: binom.test(20, 30, 1/3) → 0.000277.
+    assert!(close(binomial_p(20, 30, 1.0 / 3.0), 0.000_277, 2e-6));
+}
+
+#[test]
+fn verdicts_read_the_interval() {
+    let v = |k, n| verdict(&wilson(k, n), 0.5, binomial_p(k, n, 0.5));
+    assert_eq!(v(620, 1000), Verdict::Favoured);
+    assert_eq!(v(380, 1000), Verdict::Disfavoured);
+    assert_eq!(v(505, 1000), Verdict::Balanced);
+    assert_eq!(v(22, 40), Verdict::Undecided);
+    // The interval of 4 of 4 is above a half, the exact test is not.
+    assert!(wilson(4, 4).low > 0.5);
+    assert_eq!(v(4, 4), Verdict::Undecided);
+}
