@@ -8,8 +8,9 @@
 //!    it from `DIR/outbox/` when it is for no game; then mark it handled on
 //!    the server;
 //! 3. game time: `due::run` for every game, in parallel;
-//! 4. mail out: every game's `outbox/` and `DIR/outbox/` through one SMTP
-//!    sender; `state.last_out` and refusals recorded;
+//! 4. mail out: `DIR/outbox/`, then the games' `outbox/` folders shared
+//!    among a few SMTP connections ([`SENDERS`]), each game's whole on
+//!    one; `state.last_out` and refusals recorded;
 //! 5. the gallery of finished games (`DIR/gallery/`) and the status page.
 //!
 //! Nothing is lost: a mail is marked handled only after what it produced
