@@ -18,6 +18,31 @@
 //! - `due/resolve_20_games`: `host::due::run` at the deadline on 20 fresh
 //!   copies of games waiting for orders: each resolved with a stand-in,
 //!   reports written and report mails (with the board as PNG) queued.
+//! - `surge/pass_N_games_M_mails` (issue 37): one whole `herald host DIR`
+//!   pass, the binary run as a child process, over N HEXWAR games created
+//!   with the real Argon2id password cost, with M order mails waiting in
+//!   a Maildir (one from each game's awaited player, then a corrected
+//!   order file a minute later from the same player for the first M - N
+//!   games), SMTP to an in-process sink on loopback that takes every mail
+//!   and discards it. Every turn resolves early; the pass sends the
+//!   games' turn-0 reports, one acknowledgement per mail and the turn-1
+//!   reports (PNG boards on). Each sample runs on a fresh copy of the
+//!   host folder (the copy not timed). Besides criterion's wall time, the
+//!   child's own wall time, CPU time (user + system, `wait4`'s rusage)
+//!   and peak memory (its `ru_maxrss`) are printed for every pass.
+//!
+//!   Size: `HERALD_SURGE_GAMES` (default 10) and `HERALD_SURGE_MAILS`
+//!   (default twice the games). The issue's full surge, 1,000 mails
+//!   across 500 games, is one pass, not ten samples:
+//!
+//!   ```text
+//!   HERALD_SURGE_GAMES=500 HERALD_SURGE_ONCE=1 \
+//!     cargo bench --profile profiling --bench host -- surge
+//!   ```
+//!
+//!   `HERALD_SURGE_ONCE=1` times a single pass and prints its figures
+//!   without criterion's samples; `HERALD_SURGE_THREADS` is passed to the
+//!   child as `RAYON_NUM_THREADS` (default: the cores).
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use herald::host::config::{
@@ -107,7 +132,49 @@ fn host(n: usize) -> PathBuf {
     dir
 }
 
+/// Whether a group named `group` is asked for by the command line's
+/// filter (criterion's first free argument), so that `-- surge` does not
+/// build the 1,000 idle games first.
+pub fn wanted(group: &str) -> bool {
+    // criterion's options that take a value
+    const VALUED: &[&str] = &[
+        "--measurement-time",
+        "--warm-up-time",
+        "--sample-size",
+        "--save-baseline",
+        "--baseline",
+        "--baseline-lenient",
+        "--load-baseline",
+        "--profile-time",
+        "--output-format",
+        "--color",
+        "--plotting-backend",
+        "--noise-threshold",
+        "--confidence-level",
+        "--significance-level",
+        "--nresamples",
+        "--format",
+    ];
+    let mut args = std::env::args().skip(1);
+    let mut filter = None;
+    while let Some(a) = args.next() {
+        if VALUED.contains(&a.as_str()) {
+            args.next();
+        } else if !a.starts_with('-') {
+            filter = Some(a);
+            break;
+        }
+    }
+    match filter {
+        Some(f) => group.contains(&f) || f.contains(group) || f.starts_with(&format!("{group}/")),
+        None => true,
+    }
+}
+
 fn benches(c: &mut Criterion) {
+    if !["due", "pass", "status_page"].iter().any(|g| wanted(g)) {
+        return;
+    }
     let dir = host(GAMES);
     let cfg = config(&dir);
     let log = Log::none();
@@ -209,6 +276,7 @@ fn benches(c: &mut Criterion) {
     let mut g = c.benchmark_group("status_page");
     g.sample_size(10);
     g.measurement_time(Duration::from_secs(10));
+    let join = cfg.address.plain();
     let load = || -> Vec<(Name, GameState)> {
         (0..GAMES)
             .map(|k| {
@@ -219,11 +287,11 @@ fn benches(c: &mut Criterion) {
             .collect()
     };
     g.bench_function("1000_games", |b| {
-        b.iter(|| status_page::write(&dir, &load(), &[], IDLE).unwrap())
+        b.iter(|| status_page::write(&dir, &join, &load(), &[], IDLE).unwrap())
     });
     let states = load();
     g.bench_function("1000_games_write_only", |b| {
-        b.iter(|| status_page::write(&dir, &states, &[], IDLE).unwrap())
+        b.iter(|| status_page::write(&dir, &join, &states, &[], IDLE).unwrap())
     });
     g.finish();
     let _ = std::fs::remove_dir_all(&dir);
@@ -236,5 +304,8 @@ fn rand_tag() -> String {
     N.fetch_add(1, Ordering::Relaxed).to_string()
 }
 
-criterion_group!(host_benches, benches);
+#[path = "host/surge.rs"]
+mod surge;
+
+criterion_group!(host_benches, benches, surge::benches);
 criterion_main!(host_benches);

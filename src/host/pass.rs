@@ -8,8 +8,9 @@
 //!    it from `DIR/outbox/` when it is for no game; then mark it handled on
 //!    the server;
 //! 3. game time: `due::run` for every game, in parallel;
-//! 4. mail out: every game's `outbox/` and `DIR/outbox/` through one SMTP
-//!    sender; `state.last_out` and refusals recorded;
+//! 4. mail out: `DIR/outbox/`, then the games' `outbox/` folders shared
+//!    among a few SMTP connections ([`SENDERS`]), each game's whole on
+//!    one; `state.last_out` and refusals recorded;
 //! 5. the gallery of finished games (`DIR/gallery/`) and the status page.
 //!
 //! Nothing is lost: a mail is marked handled only after what it produced
@@ -1096,8 +1097,19 @@ fn game_time(p: &Pass, games: &[Name], r: &mut PassReport) {
     }
 }
 
-/// Mail out: the host's own outbox, then each game's, through one sender
-/// (one connection, reused). A game's outbox is sent under its lock.
+/// How many SMTP connections a pass sends over at most (and no more than
+/// the pass has threads). Sending waits
+/// on the server and on the disk (each recipient's answer is synced
+/// before the next), not on the processor: a few connections side by
+/// side overlap those waits, and stay far below a server's limit per
+/// client (Postfix: 50).
+pub const SENDERS: usize = 4;
+
+/// Mail out: the host's own outbox, then the games' outboxes shared among
+/// up to [`SENDERS`] connections, each game's outbox sent whole on one of
+/// them, under the game's lock, in the order of its files. A server that
+/// is down or refuses the login stops every connection after the game in
+/// hand.
 fn mail_out(p: &Pass, games: &[Name], r: &mut PassReport) {
     let host = p.host();
     let busy: Vec<&Name> = games
@@ -1109,7 +1121,8 @@ fn mail_out(p: &Pass, games: &[Name], r: &mut PassReport) {
     if busy.is_empty() && !outbox::has_mail(&host_out) {
         return;
     }
-    let mut tx = match Smtp::new(&p.cfg.smtp, &p.cfg.address.plain()) {
+    let new_sender = || Smtp::new(&p.cfg.smtp, &p.cfg.address.plain());
+    let mut tx = match new_sender() {
         Ok(t) => t,
         Err(f) => return host_failure(p, r, "mail out", &f),
     };
@@ -1123,18 +1136,65 @@ fn mail_out(p: &Pass, games: &[Name], r: &mut PassReport) {
             Err(f) => stopped = Some(f),
         }
     }
-    for g in busy {
-        if stopped.is_some() {
-            break;
+    if stopped.is_none() && !busy.is_empty() {
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let halt = std::sync::Mutex::new(None::<Failure>);
+        // One connection per thread of the pass (RAYON_NUM_THREADS=1: one
+        // connection, the games' outboxes one after another).
+        let senders = SENDERS
+            .min(rayon::current_num_threads())
+            .min(busy.len())
+            .max(1);
+        // One worker per connection: each takes the next game's outbox
+        // until none is left or sending stops.
+        let work = |tx: &mut Smtp| {
+            let mut mine = PassReport::default();
+            loop {
+                if halt.lock().map(|h| h.is_some()).unwrap_or(true) {
+                    break;
+                }
+                if p.stopping() {
+                    mine.stopped = true;
+                    break;
+                }
+                let Some(g) = busy.get(next.fetch_add(1, Ordering::SeqCst)) else {
+                    break;
+                };
+                let s = match game_out(p, g, tx, &mut mine) {
+                    Ok(s) => s,
+                    Err(f) => Some(f),
+                };
+                if let Some(f) = s {
+                    if let Ok(mut h) = halt.lock() {
+                        h.get_or_insert(f);
+                    }
+                    break;
+                }
+            }
+            tx.close();
+            mine
+        };
+        let reports: Vec<PassReport> = std::thread::scope(|scope| {
+            let others: Vec<_> = (1..senders)
+                .map(|_| {
+                    scope.spawn(|| match new_sender() {
+                        Ok(mut t) => work(&mut t),
+                        Err(_) => PassReport::default(),
+                    })
+                })
+                .collect();
+            let mut all = vec![work(&mut tx)];
+            all.extend(others.into_iter().map(|h| h.join().unwrap_or_default()));
+            all
+        });
+        for m in reports {
+            r.sent += m.sent;
+            r.refused_out += m.refused_out;
+            r.deferred += m.deferred;
+            r.game_problems.extend(m.game_problems);
+            r.stopped |= m.stopped;
         }
-        if p.stopping() {
-            r.stopped = true;
-            break;
-        }
-        match game_out(p, g, &mut tx, r) {
-            Ok(s) => stopped = s,
-            Err(f) => stopped = Some(f),
-        }
+        stopped = halt.into_inner().unwrap_or(None);
     }
     tx.close();
     if let Some(f) = stopped {

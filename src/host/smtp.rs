@@ -3,9 +3,13 @@
 //! the loopback interface, through lettre's SMTP connection. The bytes sent
 //! are an already-built `.eml`, unchanged.
 //!
-//! One connection serves a whole pass (a transaction per recipient); it is
-//! dropped and opened again after a failed transaction. Failures are
-//! classified:
+//! One connection serves many mails (a transaction per recipient; a pass
+//! sends over a small pool of them, `host::pass`). A recipient the server
+//! refuses (a 4xx or 5xx answer) ends its transaction with RSET and the
+//! connection goes on serving the next mail; a connection that breaks is
+//! dropped and opened again. A connection idle for more than
+//! [`IDLE_CHECK`] is checked with NOOP before reuse; one in steady use is
+//! not (a round trip saved per mail). Failures are classified:
 //!
 //! - the server cannot be reached, drops the connection, answers 4xx, or a
 //!   TLS handshake fails for a network reason: [`Failure::Temporary`];
@@ -25,17 +29,23 @@ use super::Failure;
 use lettre::address::Address;
 use lettre::transport::smtp::authentication::{Credentials, Mechanism};
 use lettre::transport::smtp::client::{CertificateStore, SmtpConnection, TlsParameters};
-use lettre::transport::smtp::commands::{Data, Mail, Rcpt};
+use lettre::transport::smtp::commands::{Data, Mail, Rcpt, Rset};
 use lettre::transport::smtp::extension::ClientId;
 use lettre::transport::smtp::extension::{Extension, MailBodyParameter, MailParameter};
 use lettre::transport::smtp::response::Response;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// A connection idle longer than this is checked with NOOP before reuse
+/// (the server may have closed it: Postfix's smtpd gives up after 300 s).
+pub const IDLE_CHECK: Duration = Duration::from_secs(5);
 
 pub struct Smtp {
     config: ServerConfig,
     from: Address,
     hello: ClientId,
     conn: Option<SmtpConnection>,
+    /// When `conn` last had an answer from the server.
+    last_used: Option<Instant>,
     down: Option<Failure>,
 }
 
@@ -102,6 +112,7 @@ impl Smtp {
             config: config.clone(),
             from,
             conn: None,
+            last_used: None,
             down: None,
         })
     }
@@ -209,8 +220,9 @@ impl Sender for Smtp {
         let rcpt: Address = to
             .parse()
             .map_err(|e| Failure::Permanent(format!("{to:?} is not a mail address: {e}")))?;
+        let fresh = self.last_used.is_some_and(|t| t.elapsed() < IDLE_CHECK);
         let reusable = match self.conn.as_mut() {
-            Some(c) => !c.has_broken() && c.test_connected(),
+            Some(c) => !c.has_broken() && (fresh || c.test_connected()),
             None => false,
         };
         let mut conn = match self.conn.take().filter(|_| reusable) {
@@ -235,6 +247,7 @@ impl Sender for Smtp {
         match transaction(&mut conn, &self.from, &rcpt, options, bytes, at_end) {
             Ok(r) => {
                 self.conn = Some(conn);
+                self.last_used = Some(Instant::now());
                 Ok(format!(
                     "{} {}",
                     r.code(),
@@ -242,7 +255,16 @@ impl Sender for Smtp {
                 ))
             }
             Err(e) => {
-                // lettre has sent QUIT and closed the connection.
+                // The server answered no (4xx, 5xx): the transaction is
+                // reset and the connection serves the next mail; anything
+                // else (a broken connection, a garbled answer) aborts it.
+                let answered = e.is_permanent() || e.is_transient();
+                if answered && !conn.has_broken() && conn.command(Rset).is_ok() {
+                    self.conn = Some(conn);
+                    self.last_used = Some(Instant::now());
+                } else {
+                    conn.abort();
+                }
                 let m = format!("SMTP {} to {to}: {}", self.where_(), describe_error(&e));
                 if e.is_permanent() || e.is_client() {
                     Err(Failure::Permanent(m))
@@ -291,7 +313,8 @@ fn mail_options(
 /// One SMTP transaction (MAIL, RCPT, DATA, the mail), as lettre's own
 /// `send` makes it, with `at_end` called between the mail's last byte and
 /// the final `.`: the moment after which the server may keep the mail
-/// even if this process dies. A failure aborts the connection.
+/// even if this process dies. The caller resets or aborts the connection
+/// after a failure.
 fn transaction(
     conn: &mut SmtpConnection,
     from: &Address,
@@ -316,8 +339,5 @@ fn transaction(
         .and_then(|_| conn.command(Rcpt::new(to.clone(), vec![])))
         .and_then(|_| conn.command(Data))
         .and_then(|_| conn.message_iter(parts));
-    if r.is_err() {
-        conn.abort();
-    }
     r
 }

@@ -1165,8 +1165,8 @@ fn kill_9_at_random_instants_loses_and_doubles_nothing() {
         files.push(bot_files(&dir.join(&id), &pw)[0].1.clone());
     }
     // Each run finds new mail (so every run has work to be cut short in):
-    // orders from north for one game, a command every 4th run, mail for
-    // no game every 5th.
+    // orders from north for every game (the games handled side by side),
+    // a command for one game every 4th run, mail for no game every 5th.
     let mut per_game = [0usize; 3];
     let mut no_game = 0;
     let put = |name: String, bytes: Vec<u8>| {
@@ -1182,18 +1182,20 @@ fn kill_9_at_random_instants_loses_and_doubles_nothing() {
         let id = format!("k{gi}");
         let to = h.game_addr(&id);
         let minute = run as i64;
-        put(
-            format!("{run}-o.m"),
-            mail(
-                "n@p.test",
-                &to,
-                "orders",
-                &format!("{run}-o@p"),
-                minute,
-                &files[gi],
-            ),
-        );
-        per_game[gi] += 1;
+        for (gj, file) in files.iter().enumerate() {
+            put(
+                format!("{run}-o{gj}.m"),
+                mail(
+                    "n@p.test",
+                    &h.game_addr(&format!("k{gj}")),
+                    "orders",
+                    &format!("{run}-o{gj}@p"),
+                    minute,
+                    file,
+                ),
+            );
+            per_game[gj] += 1;
+        }
         if run % 4 == 0 {
             put(
                 format!("{run}-s.m"),

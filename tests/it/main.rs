@@ -14,6 +14,7 @@ mod hexwar;
 mod host_due;
 mod host_mail;
 mod host_safety;
+mod host_surge;
 mod host_transport;
 mod install;
 mod layers;
