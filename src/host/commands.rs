@@ -466,7 +466,7 @@ fn run(
         }
         Command::Status => {
             let t = crate::time::parse_time(now).map_err(|e| format!("internal: {e}"))?;
-            crate::pipeline::status::text(&w.store, &w.game, &t).map_err(err)
+            crate::pipeline::status::text_for_mail(&w.store, &w.game, &t).map_err(err)
         }
         Command::Form { player, password } => {
             let seat = check(player, password)?;

@@ -13,6 +13,26 @@ pub fn text(
     g: &Loaded,
     now: &chrono::DateTime<chrono::FixedOffset>,
 ) -> Result<String> {
+    told(store, g, now, true)
+}
+
+/// The status as the host mails it to a player (the `status` command):
+/// the same page without the host's folders ("orders in for turn 3: …"),
+/// which are the moderator's business.
+pub fn text_for_mail(
+    store: &Store,
+    g: &Loaded,
+    now: &chrono::DateTime<chrono::FixedOffset>,
+) -> Result<String> {
+    told(store, g, now, false)
+}
+
+fn told(
+    store: &Store,
+    g: &Loaded,
+    now: &chrono::DateTime<chrono::FixedOffset>,
+    paths: bool,
+) -> Result<String> {
     let h = g.head();
     let mut s = format!(
         "{} — {} ({} {})\n",
@@ -74,9 +94,13 @@ pub fn text(
             .filter(|p| !waiting.contains(p))
             .map(String::as_str)
             .collect();
+        let place = if paths {
+            store.dir.orders_dir(h.turn).display().to_string()
+        } else {
+            format!("for turn {}", h.turn)
+        };
         s.push_str(&format!(
-            "orders in {}: {}; still missing: {}\n",
-            store.dir.orders_dir(h.turn).display(),
+            "orders in {place}: {}; still missing: {}\n",
             waiting.join(", "),
             if missing.is_empty() {
                 "nobody".to_string()

@@ -910,7 +910,14 @@ fn commands_by_mail_are_answered_and_never_echo_a_password() {
             .cloned()
             .collect::<Vec<_>>()
     };
-    assert!(find("status")[0].contains("awaiting orders from"));
+    let status = &find("status")[0];
+    assert!(status.contains("awaiting orders from"), "{status}");
+    // Whose orders are in, not where the host keeps them.
+    assert!(status.contains("orders in for turn 0: north"), "{status}");
+    assert!(
+        !status.contains(&h.dir.display().to_string()),
+        "the host's folder in a player's mail: {status}"
+    );
     let forms = find("form north");
     assert!(
         forms.len() == 2 && forms.iter().all(|t| t.contains("ORDERS")),
