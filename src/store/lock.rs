@@ -80,6 +80,20 @@ impl Lock {
     }
 }
 
+impl Lock {
+    /// Whether the file this lock holds is still the one named `path`: a
+    /// sweep of an unfinished build may take a lock file in the instant
+    /// between its making and its locking and remove it, and the lock then
+    /// holds a file no longer in any folder.
+    pub fn still_at(&self, path: &Path) -> bool {
+        use std::os::unix::fs::MetadataExt;
+        match (self.file.metadata(), std::fs::symlink_metadata(path)) {
+            (Ok(held), Ok(named)) => held.dev() == named.dev() && held.ino() == named.ino(),
+            _ => false,
+        }
+    }
+}
+
 impl Drop for Lock {
     fn drop(&mut self) {
         let _ = self.file.set_len(0);

@@ -51,11 +51,24 @@ pub fn building(out: &std::path::Path, prefix: &str) -> Result<(tempfile::TempDi
             .prefix(prefix)
             .tempdir_in(&parent)
             .map_err(|e| Error::io(&parent, e))?;
-        match Store::writer(GameDir::at(tmp.path()), std::time::Duration::ZERO) {
-            Ok(store) => return Ok((tmp, store)),
-            // A concurrent sweep removed the folder in the instant it was
-            // still empty (before its lock existed): build in a new one.
-            Err(_) if attempt < 3 && !tmp.path().is_dir() => attempt += 1,
+        // A concurrent sweep (another `new` beside this one) may remove
+        // the folder while it is still empty, or take its lock file in the
+        // instant between its making and its locking and remove the
+        // folder: then build in a new folder. The sweep holds such a lock
+        // only while it removes the folder, so a short wait outlasts it.
+        let swept = |tmp: &tempfile::TempDir| !tmp.path().is_dir();
+        match Store::writer(GameDir::at(tmp.path()), Duration::from_secs(2)) {
+            Ok(store) if store.lock.as_ref().is_some_and(|l| l.still_at(&store.dir.lock())) => {
+                return Ok((tmp, store))
+            }
+            Ok(_) if attempt < 5 => attempt += 1,
+            Err(_) if attempt < 5 && swept(&tmp) => attempt += 1,
+            Ok(_) => {
+                return Err(Error::internal(format!(
+                    "{}: building folders beside it were removed five times while being made (is something else sweeping that folder?)",
+                    parent.display()
+                )))
+            }
             Err(e) => return Err(e),
         }
     }

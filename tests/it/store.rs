@@ -1858,3 +1858,61 @@ fn only_the_layout_modules_build_paths_inside_a_game() {
         found.join("\n")
     );
 }
+
+/// Eight `herald new` at once into one parent folder, three times over:
+/// each sweeps the others' building folders for killed builds, and none
+/// takes another's folder while it is being made (a sweep could take a
+/// lock file between its making and its locking, and remove the folder
+/// under the build). Every game is made and verifies; no building folder
+/// is left.
+#[test]
+fn news_side_by_side_in_one_folder_each_make_their_game() {
+    let t = template();
+    let spot = Spot::new("news-side-by-side");
+    let parent = spot.join("p");
+    std::fs::create_dir_all(&parent).unwrap();
+    for round in 0..3 {
+        let kids: Vec<(std::path::PathBuf, std::process::Child)> = (0..8)
+            .map(|i| {
+                let g = parent.join(format!("g{round}-{i}"));
+                let child = std::process::Command::new(env!("CARGO_BIN_EXE_herald"))
+                    .args([
+                        "new",
+                        "norse-wars",
+                        "--players",
+                        "red,blue",
+                        "--seed",
+                        "7",
+                        "--out",
+                        s(&g),
+                        "--now",
+                        NEW,
+                        "--key",
+                        s(&t.key),
+                        "--light-passwords",
+                    ])
+                    .stdout(std::process::Stdio::null())
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .unwrap();
+                (g, child)
+            })
+            .collect();
+        for (g, child) in kids {
+            let out = child.wait_with_output().unwrap();
+            assert!(
+                out.status.success(),
+                "{}: {}",
+                g.display(),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            ok(&["verify", s(&g)]);
+        }
+    }
+    let left: Vec<String> = std::fs::read_dir(&parent)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
