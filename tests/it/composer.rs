@@ -497,7 +497,7 @@ impl Page {
 
 /// The screen a tab shows: `width` × `height` CSS pixels, a phone's
 /// (touch, the page's own viewport) under 600 px.
-fn metrics(tab: &Tab, width: u32, height: u32) {
+pub(crate) fn metrics(tab: &Tab, width: u32, height: u32) {
     tab.call_method(Emulation::SetDeviceMetricsOverride {
         width,
         height,

@@ -387,7 +387,6 @@ fn a_table_of_4_is_filled_by_mail_confirmed_and_started() {
 /// the other, labelled, the public address whole); at desktop width it is
 /// a table again, a row per table.
 fn tables_page_fits_a_phone(page: &Path, address: &str) {
-    use headless_chrome::protocol::cdp::Emulation;
     let b = crate::composer::browser();
     let tab = b.new_tab().unwrap();
     let js = |expr: &str| -> serde_json::Value {
@@ -396,23 +395,7 @@ fn tables_page_fits_a_phone(page: &Path, address: &str) {
         serde_json::from_str(v.as_str().unwrap()).unwrap()
     };
     for width in [375u32, 1280] {
-        tab.call_method(Emulation::SetDeviceMetricsOverride {
-            width,
-            height: 800,
-            device_scale_factor: 1.0,
-            mobile: width < 600,
-            scale: None,
-            screen_width: None,
-            screen_height: None,
-            position_x: None,
-            position_y: None,
-            dont_set_visible_size: None,
-            screen_orientation: None,
-            viewport: None,
-            display_feature: None,
-            device_posture: None,
-        })
-        .unwrap();
+        crate::composer::metrics(&tab, width, 800);
         tab.navigate_to(&format!("file://{}", page.display()))
             .unwrap()
             .wait_until_navigated()

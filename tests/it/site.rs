@@ -13,7 +13,7 @@
 use crate::common::{herald, scratch, EngineGame};
 use crate::composer::browser;
 use headless_chrome::protocol::cdp::types::Event;
-use headless_chrome::protocol::cdp::{Emulation, Input, Page as Cdp};
+use headless_chrome::protocol::cdp::{Input, Page as Cdp};
 use headless_chrome::{Browser, Tab};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -156,24 +156,7 @@ impl Tab2 {
     }
 
     fn screenshot(&self, width: u32, to: &Path) {
-        self.tab
-            .call_method(Emulation::SetDeviceMetricsOverride {
-                width,
-                height: 1000,
-                device_scale_factor: 1.0,
-                mobile: width < 600,
-                scale: None,
-                screen_width: None,
-                screen_height: None,
-                position_x: None,
-                position_y: None,
-                dont_set_visible_size: None,
-                screen_orientation: None,
-                viewport: None,
-                display_feature: None,
-                device_posture: None,
-            })
-            .unwrap();
+        crate::composer::metrics(&self.tab, width, 1000);
         std::thread::sleep(Duration::from_millis(300));
         let png = self
             .tab
