@@ -185,6 +185,23 @@ fn the_whole_truth_belongs_to_no_seat() {
                 "the caption names both sides: {caption}"
             );
             assert!(!caption.contains("Shih"), "a seat's Shih: {caption}");
+            // Each side's Sovereign is crowned, the second side's too,
+            // while it lives: after deployment both are on the board.
+            let deployed = list
+                .iter()
+                .find(|f| f.turn == 1)
+                .and_then(|f| f.board.as_ref())
+                .expect("a frame at turn 1");
+            let crowned: std::collections::BTreeSet<&str> = deployed
+                .split("<g ")
+                .filter(|g| g.contains(r#"class="sovereign""#) && g.contains("data-owner=\""))
+                .filter_map(|g| g.split("data-owner=\"").nth(1)?.split('"').next())
+                .collect();
+            assert_eq!(
+                crowned.len(),
+                2,
+                "both Sovereigns crowned after deployment: {crowned:?}"
+            );
         }
         let _ = std::fs::remove_dir_all(folder.parent().unwrap().parent().unwrap());
     }

@@ -212,13 +212,13 @@ fn observer_legend(v: &View, mine: &'static str, theirs: &'static str) -> Vec<En
         ),
         Entry::new(
             &["piece:sovereign", "sovereign"],
-            format!("gold ring, S and its power: {}'s Sovereign", v.you),
+            "gold ring, S and its power: each side's Sovereign".to_string(),
             Sample::Drawn,
         ),
         side(&v.enemy, theirs),
         Entry::new(
             &["piece:enemy"],
-            format!("a force of {} (E1…) and its power", v.enemy),
+            format!("a force of {}: its power and name", v.enemy),
             Sample::Drawn,
         ),
     ];
@@ -244,7 +244,7 @@ fn observer_legend(v: &View, mine: &'static str, theirs: &'static str) -> Vec<En
     e
 }
 
-pub fn svg_board(_: &Ruleset, v: &View, frame: Frame) -> String {
+pub fn svg_board(rules: &Ruleset, v: &View, frame: Frame) -> String {
     let n = v.size.max(1);
     let sq3 = 3f64.sqrt();
     let margin = SIZE * 1.3;
@@ -410,15 +410,35 @@ pub fn svg_board(_: &Ruleset, v: &View, frame: Frame) -> String {
         if !b.shows(c, SIZE) {
             continue;
         }
+        // Seen by no seat, the other side's Sovereign is crowned as the
+        // first side's is (its power says which it is).
+        let crowned = observer && e.power == Some(rules.forces.sovereign);
         let power = match e.power {
+            Some(p) if crowned => format!("S{p}"),
             Some(p) => p.to_string(),
             None => format!("≤{}", e.threat),
         };
         let inner = format!(
             "{}{}{}",
             use_here("ef", &format!(r#" fill="{theirs}""#)),
-            text((0.0, -SIZE * 0.12), SIZE * 0.34, "#fff", &e.mark),
-            text((0.0, SIZE * 0.25), SIZE * 0.3, "#fff", &power)
+            if crowned {
+                use_here("sv", r#" class="sovereign""#)
+            } else {
+                String::new()
+            },
+            if observer {
+                // as the first side's forces: the power, the name below
+                text((0.0, -SIZE * 0.08), SIZE * 0.42, "#fff", &power)
+                    + &text(
+                        (0.0, SIZE * 0.28),
+                        SIZE * 0.26,
+                        "#fff",
+                        e.name.as_deref().unwrap_or(&e.mark),
+                    )
+            } else {
+                text((0.0, -SIZE * 0.12), SIZE * 0.34, "#fff", &e.mark)
+                    + &text((0.0, SIZE * 0.25), SIZE * 0.3, "#fff", &power)
+            }
         );
         b.piece(
             "piece:enemy",
@@ -430,7 +450,7 @@ pub fn svg_board(_: &Ruleset, v: &View, frame: Frame) -> String {
                 r#" data-hex="{}" data-owner="{}" data-force="{}" data-kind="enemy""#,
                 svg::esc(&e.at),
                 svg::esc(&v.enemy),
-                svg::esc(&e.mark)
+                svg::esc(e.name.as_deref().unwrap_or(&e.mark))
             ),
             &inner,
         );
@@ -475,7 +495,7 @@ pub fn svg_board(_: &Ruleset, v: &View, frame: Frame) -> String {
         let mut sides = [(v.seat, &v.you, own), (v.seat ^ 3, &v.enemy, v.enemy_alive)];
         sides.sort();
         format!(
-            "{title}. {} has {} alive, {} has {}.",
+            "{title}. {} has {} alive, {} has {} alive.",
             sides[0].1,
             forces(sides[0].2),
             sides[1].1,

@@ -33,6 +33,9 @@ pub struct OwnForce {
 pub struct EnemyForce {
     /// E1, E2 …: numbered for this report only, in hex order.
     pub mark: String,
+    /// Its own name (f1 …), in the omniscient view only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     pub at: String,
     /// Known power (scouted or revealed in combat).
     pub power: Option<u8>,
@@ -527,6 +530,11 @@ fn view_as(
         .enumerate()
         .map(|(i, (h, p))| EnemyForce {
             mark: format!("E{}", i + 1),
+            // Seen by no seat, a force's own name (the one the orders and
+            // events use); a player's report has only the numbers.
+            name: everything
+                .then(|| them.living().find(|f| f.at == *h).map(|f| f.name()))
+                .flatten(),
             at: label(*h),
             power: *p,
             threat: p.unwrap_or(threat),
