@@ -1137,69 +1137,82 @@ fn mail_out(p: &Pass, games: &[Name], r: &mut PassReport) {
         }
     }
     if stopped.is_none() && !busy.is_empty() {
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        let halt = std::sync::Mutex::new(None::<Failure>);
-        // One connection per thread of the pass (RAYON_NUM_THREADS=1: one
-        // connection, the games' outboxes one after another).
-        let senders = SENDERS
-            .min(rayon::current_num_threads())
-            .min(busy.len())
-            .max(1);
-        // One worker per connection: each takes the next game's outbox
-        // until none is left or sending stops.
-        let work = |tx: &mut Smtp| {
-            let mut mine = PassReport::default();
-            loop {
-                if halt.lock().map(|h| h.is_some()).unwrap_or(true) {
-                    break;
-                }
-                if p.stopping() {
-                    mine.stopped = true;
-                    break;
-                }
-                let Some(g) = busy.get(next.fetch_add(1, Ordering::SeqCst)) else {
-                    break;
-                };
-                let s = match game_out(p, g, tx, &mut mine) {
-                    Ok(s) => s,
-                    Err(f) => Some(f),
-                };
-                if let Some(f) = s {
-                    if let Ok(mut h) = halt.lock() {
-                        h.get_or_insert(f);
-                    }
-                    break;
-                }
-            }
-            tx.close();
-            mine
-        };
-        let reports: Vec<PassReport> = std::thread::scope(|scope| {
-            let others: Vec<_> = (1..senders)
-                .map(|_| {
-                    scope.spawn(|| match new_sender() {
-                        Ok(mut t) => work(&mut t),
-                        Err(_) => PassReport::default(),
-                    })
-                })
-                .collect();
-            let mut all = vec![work(&mut tx)];
-            all.extend(others.into_iter().map(|h| h.join().unwrap_or_default()));
-            all
-        });
-        for m in reports {
-            r.sent += m.sent;
-            r.refused_out += m.refused_out;
-            r.deferred += m.deferred;
-            r.game_problems.extend(m.game_problems);
-            r.stopped |= m.stopped;
-        }
-        stopped = halt.into_inner().unwrap_or(None);
+        stopped = games_out(p, &busy, &mut tx, &new_sender, r);
     }
     tx.close();
     if let Some(f) = stopped {
         host_failure(p, r, "mail out", &f);
     }
+}
+
+/// The games' outboxes `busy` shared among up to [`SENDERS`]
+/// connections, `tx` the first, the others made by `new_sender`; the
+/// failure that stopped them, if one did.
+fn games_out<E>(
+    p: &Pass,
+    busy: &[&Name],
+    tx: &mut Smtp,
+    new_sender: &(impl Fn() -> std::result::Result<Smtp, E> + Sync),
+    r: &mut PassReport,
+) -> Option<Failure> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let halt = std::sync::Mutex::new(None::<Failure>);
+    // One connection per thread of the pass (RAYON_NUM_THREADS=1: one
+    // connection, the games' outboxes one after another).
+    let senders = SENDERS
+        .min(rayon::current_num_threads())
+        .min(busy.len())
+        .max(1);
+    // One worker per connection: each takes the next game's outbox
+    // until none is left or sending stops.
+    let work = |tx: &mut Smtp| {
+        let mut mine = PassReport::default();
+        loop {
+            if halt.lock().map(|h| h.is_some()).unwrap_or(true) {
+                break;
+            }
+            if p.stopping() {
+                mine.stopped = true;
+                break;
+            }
+            let Some(g) = busy.get(next.fetch_add(1, Ordering::SeqCst)) else {
+                break;
+            };
+            let s = match game_out(p, g, tx, &mut mine) {
+                Ok(s) => s,
+                Err(f) => Some(f),
+            };
+            if let Some(f) = s {
+                if let Ok(mut h) = halt.lock() {
+                    h.get_or_insert(f);
+                }
+                break;
+            }
+        }
+        tx.close();
+        mine
+    };
+    let reports: Vec<PassReport> = std::thread::scope(|scope| {
+        let others: Vec<_> = (1..senders)
+            .map(|_| {
+                scope.spawn(|| match new_sender() {
+                    Ok(mut t) => work(&mut t),
+                    Err(_) => PassReport::default(),
+                })
+            })
+            .collect();
+        let mut all = vec![work(tx)];
+        all.extend(others.into_iter().map(|h| h.join().unwrap_or_default()));
+        all
+    });
+    for m in reports {
+        r.sent += m.sent;
+        r.refused_out += m.refused_out;
+        r.deferred += m.deferred;
+        r.game_problems.extend(m.game_problems);
+        r.stopped |= m.stopped;
+    }
+    halt.into_inner().unwrap_or(None)
 }
 
 fn count(r: &mut PassReport, rep: &outbox::Report) {
