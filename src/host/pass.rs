@@ -861,7 +861,6 @@ fn player_addresses(p: &Pass) -> BTreeSet<String> {
 fn answer_all_no_game(p: &Pass, mails: Vec<(Item, Option<String>)>) -> Vec<(MailId, Outcome)> {
     let host = p.host();
     let mut replies = read_replies(&host, p.now_secs);
-    let before = replies.clone();
     let players = player_addresses(p);
     let mut out = Vec::new();
     for (it, tag) in mails {
@@ -875,20 +874,28 @@ fn answer_all_no_game(p: &Pass, mails: Vec<(Item, Option<String>)>) -> Vec<(Mail
         };
         out.push((it.id, o));
     }
-    if replies != before {
-        let json = serde_json::to_vec(&replies).expect("a map serialises");
-        let saved = crate::store::write::create_dir(&host.state()).and_then(|_| {
-            crate::store::write::atomic(
-                &host.replies(),
-                &json,
-                crate::store::write::Durability::Synced,
-            )
-        });
-        if let Err(e) = saved {
-            p.log.line("in", "failure", &[("error", &e.to_string())]);
-        }
-    }
     out
+}
+
+/// Note that `key` was answered at `now`: the replies of the last hour
+/// saved at once, before the mail is marked handled. A host killed after
+/// queueing an answer and before this handles the mail again and queues
+/// the same answer (its Message-ID comes from the mail), never a second
+/// one to the same address within the hour.
+fn answered_now(
+    host: &HostDir,
+    replies: &mut BTreeMap<String, i64>,
+    key: String,
+    now: i64,
+) -> Result<()> {
+    replies.insert(key, now);
+    let json = serde_json::to_vec(&*replies).expect("a map serialises");
+    crate::store::write::create_dir(&host.state())?;
+    crate::store::write::atomic(
+        &host.replies(),
+        &json,
+        crate::store::write::Durability::Synced,
+    )
 }
 
 /// Answer a mail for no game from `DIR/outbox/`, once (by content hash),
@@ -934,7 +941,7 @@ fn answer_no_game(
             &message_id,
             &eml::build(&mail),
         )?;
-        replies.insert(key, p.now_secs);
+        answered_now(&host, replies, key, p.now_secs)?;
     }
     crate::store::write::create_dir(&host.state())?;
     crate::store::seen::add_at(&host.no_game_seen(), &digest)?;
@@ -990,7 +997,7 @@ fn answer_lobby(
             bytes,
         )?;
         if a.refused {
-            replies.insert(key, p.now_secs);
+            answered_now(&host, replies, key, p.now_secs)?;
         }
     }
     crate::store::write::create_dir(&host.state())?;
