@@ -723,16 +723,19 @@ fn within_limits(
     Ok(())
 }
 
+/// The players a press entry names, those it is mailed to, and those
+/// who muted the sender (and get nothing).
+type Recipients = (Vec<String>, Vec<String>, Vec<String>);
+
 /// Whom new press goes to, by the game's press rules and the players'
-/// mutes: the players its entry names, those it is mailed to, and those
-/// who muted the sender.
+/// mutes ([`Recipients`]).
 fn new_recipients(
     w: &Writing,
     req: &Request,
     player: &str,
     answered_kept: Option<&Kept>,
     now: &str,
-) -> std::result::Result<(Vec<String>, Vec<String>, Vec<String>), Refusal> {
+) -> std::result::Result<Recipients, Refusal> {
     let internal = |e: crate::error::Error| (e.to_string(), None, false);
     let to = match (&req.to, answered_kept) {
         (Some(t), _) => t.clone(),

@@ -194,7 +194,7 @@ fn a_table_of_4_is_filled_by_mail_confirmed_and_started() {
             names[i],
             if i == 0 { " public" } else { "" }
         );
-        send_from(s, &p, &host_addr, "join", &format!("j{i}@p.test"), 1, &body);
+        send_from(s, p, &host_addr, "join", &format!("j{i}@p.test"), 1, &body);
     }
     // Someone signs the victim up: the code goes to the victim, who never
     // confirms.
@@ -238,7 +238,7 @@ fn a_table_of_4_is_filled_by_mail_confirmed_and_started() {
     for (i, p) in players.iter().enumerate() {
         send_from(
             s,
-            &p,
+            p,
             &host_addr,
             "Re: join",
             &format!("c{i}@p.test"),
@@ -336,7 +336,7 @@ fn a_table_of_4_is_filled_by_mail_confirmed_and_started() {
     let files = bot_files(&folder, &passwords);
     for (id, file) in &files {
         let who = &players[passwords.iter().position(|(p, _)| p == id).unwrap()];
-        send_from(s, &who, &to, "orders", &format!("o-{id}@p.test"), 10, file);
+        send_from(s, who, &to, "orders", &format!("o-{id}@p.test"), 10, file);
     }
     s.wait_for_mails(&h.acct, before + files.len());
     let out = h.pass_ok(&at(11));
@@ -721,7 +721,7 @@ fn a_dropped_seat_is_taken_over_and_a_vacation_moves_the_deadline() {
     );
     for (i, p) in players.iter().enumerate() {
         let body = format!("join g4 Player{i}");
-        send_from(s, &p, &host_addr, "join", &format!("j{i}@p.test"), 1, &body);
+        send_from(s, p, &host_addr, "join", &format!("j{i}@p.test"), 1, &body);
     }
     s.wait_for_mails(&h.acct, 5);
     h.pass_ok(&at(2));
@@ -729,7 +729,7 @@ fn a_dropped_seat_is_taken_over_and_a_vacation_moves_the_deadline() {
         let code = code_in(&wait_for_text(s, p, "confirm ")).unwrap();
         send_from(
             s,
-            &p,
+            p,
             &host_addr,
             "Re: join",
             &format!("c{i}@p.test"),
@@ -786,7 +786,7 @@ fn a_dropped_seat_is_taken_over_and_a_vacation_moves_the_deadline() {
             continue;
         }
         let p = &players[who(id, &creds)];
-        send_from(s, &p, &to, "orders", &format!("o0-{id}@p.test"), 6, file);
+        send_from(s, p, &to, "orders", &format!("o0-{id}@p.test"), 6, file);
         sent += 1;
     }
     s.wait_for_mails(&h.acct, sent);
@@ -960,7 +960,7 @@ fn a_dropped_seat_is_taken_over_and_a_vacation_moves_the_deadline() {
     accounts[i] = &standby;
     for (id, file) in &files {
         let a = accounts[who(id, &creds)];
-        send_from(s, &a, &to, "orders", &format!("o1-{id}@p.test"), 2292, file);
+        send_from(s, a, &to, "orders", &format!("o1-{id}@p.test"), 2292, file);
         sent += 1;
     }
     s.wait_for_mails(&h.acct, sent);
@@ -996,7 +996,7 @@ fn a_dropped_seat_is_taken_over_and_a_vacation_moves_the_deadline() {
             let a = accounts[who(&id, &creds)];
             send_from(
                 s,
-                &a,
+                a,
                 &to,
                 "orders",
                 &format!("o{turn}-{id}@p.test"),
