@@ -435,6 +435,11 @@ impl Board {
     /// The picture: the map, its legend of `entries` (those whose symbols
     /// were drawn), headed by `caption`, and for a cropped mail picture a
     /// locator of the whole map.
+    ///
+    /// Long (about 155 lines): one picture put together in drawing order (the
+    /// caption, the legend's entries kept for the symbols drawn, the key laid
+    /// out, the locator, the clip and the frame); each step uses the measures
+    /// the ones before it computed.
     pub fn finish(self, title: &str, caption: &str, entries: Vec<Entry>) -> String {
         let Board {
             frame,

@@ -165,6 +165,9 @@ fn carried(b: &Body, converted_at: Option<&str>) -> bool {
     }
 }
 
+/// Long (about 90 lines): one pass over the log's entries, each entry's time
+/// checked against the one before it; the entries a conversion carried over,
+/// and the phases, kept aside on the way.
 fn entries(r: &Record, g: &Genesis, out: &mut Vec<String>) {
     let converted = g.converted.as_ref().map(|c| c.at.as_str());
     let converted_at = converted.and_then(time);

@@ -38,6 +38,9 @@ pub struct Args {
     pub rebuild: bool,
 }
 
+/// Long (about 80 lines): one branch a way of asking (`--rebuild`, `--turn`,
+/// each `--format`), in the order the command reads its flags, sharing the game
+/// opened once.
 pub fn run(a: Args, wait: Duration) -> Result<String> {
     if a.rebuild {
         let now = super::now(a.now.as_deref())?.to_rfc3339();

@@ -23,6 +23,9 @@ pub struct Args {
     pub witness: Vec<PathBuf>,
 }
 
+/// Long (about 95 lines): the checks of `herald verify` in the order its report
+/// tells them (the key, the chain, the replay, the press log, the witnesses),
+/// each adding its lines to one text.
 pub fn run(a: Args) -> Result<String> {
     let name = a.game.display().to_string();
     let fail = |problems: Vec<String>| {

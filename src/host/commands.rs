@@ -303,16 +303,7 @@ pub fn answer(
         ),
         Asked::Orders => ("orders".into(), Err("not a command".into())),
     };
-    let player = match asked {
-        Asked::Command(
-            Command::Form { player, .. }
-            | Command::Report { player, .. }
-            | Command::Withdraw { player, .. }
-            | Command::Vacation { player, .. }
-            | Command::Back { player, .. },
-        ) => Some(player.clone()),
-        _ => None,
-    };
+    let player = player_named(asked);
     let throttled = matches!(&result, Err(why) if why.starts_with(TOO_MANY));
     let (ok, text, what) = match result {
         Ok(body) => (true, format!("{title}{body}"), format!("command: {cmd}")),
@@ -351,6 +342,20 @@ pub fn answer(
         reply,
         throttled,
     })
+}
+
+/// The player a command names (with their password), if it names one.
+fn player_named(asked: &Asked) -> Option<String> {
+    match asked {
+        Asked::Command(
+            Command::Form { player, .. }
+            | Command::Report { player, .. }
+            | Command::Withdraw { player, .. }
+            | Command::Vacation { player, .. }
+            | Command::Back { player, .. },
+        ) => Some(player.clone()),
+        _ => None,
+    }
 }
 
 /// `vacation` and `back` (host::vacation): the password checked, then
@@ -404,6 +409,48 @@ fn away(
         let _ = super::lobby::seats::save(host, &rec);
     }
     Ok(r)
+}
+
+/// `withdraw`, the player's password checked: their stored orders of
+/// this turn removed, before the deadline.
+fn withdraw(w: &Writing, player: &str, now: &str) -> std::result::Result<String, String> {
+    let h = w.game.head();
+    if h.outcome.is_some() {
+        return Err("the game is over".into());
+    }
+    if let Some(d) = &h.deadline {
+        let (d, n) = (
+            crate::time::parse_time(d).map_err(|e| format!("the deadline: {e}"))?,
+            crate::time::parse_time(now).map_err(|e| format!("internal: {e}"))?,
+        );
+        if n >= d {
+            return Err(format!(
+                "the deadline of turn {} ({}) has passed",
+                h.turn,
+                crate::time::shown(h.deadline.as_deref().unwrap_or(""))
+            ));
+        }
+    }
+    let name = Name::new("player", player).map_err(|e| e.to_string())?;
+    let path = w.store.dir.stored_order(h.turn, &name);
+    match std::fs::remove_file(&path) {
+        Ok(()) => {
+            if let Some(dir) = path.parent() {
+                if let Ok(f) = std::fs::File::open(dir) {
+                    let _ = f.sync_all();
+                }
+            }
+            Ok(format!(
+                "The orders you sent as {player} for turn {} are WITHDRAWN: none are stored for you now.\nSend a new order file before the deadline, or the game's missed-orders policy plays for you.\n",
+                h.turn
+            ))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(format!(
+            "no orders of {player} are stored for turn {}",
+            h.turn
+        )),
+        Err(e) => Err(Error::io(&path, e).to_string()),
+    }
 }
 
 /// How a refusal for a spent budget of password checks begins.
@@ -497,43 +544,8 @@ fn run(
         }
         Command::Vacation { .. } | Command::Back { .. } => Err("not here".into()),
         Command::Withdraw { player, password } => {
-            let _seat = check(player, password)?;
-            if h.outcome.is_some() {
-                return Err("the game is over".into());
-            }
-            if let Some(d) = &h.deadline {
-                let (d, n) = (
-                    crate::time::parse_time(d).map_err(|e| format!("the deadline: {e}"))?,
-                    crate::time::parse_time(now).map_err(|e| format!("internal: {e}"))?,
-                );
-                if n >= d {
-                    return Err(format!(
-                        "the deadline of turn {} ({}) has passed",
-                        h.turn,
-                        crate::time::shown(h.deadline.as_deref().unwrap_or(""))
-                    ));
-                }
-            }
-            let name = Name::new("player", player).map_err(|e| e.to_string())?;
-            let path = w.store.dir.stored_order(h.turn, &name);
-            match std::fs::remove_file(&path) {
-                Ok(()) => {
-                    if let Some(dir) = path.parent() {
-                        if let Ok(f) = std::fs::File::open(dir) {
-                            let _ = f.sync_all();
-                        }
-                    }
-                    Ok(format!(
-                        "The orders you sent as {player} for turn {} are WITHDRAWN: none are stored for you now.\nSend a new order file before the deadline, or the game's missed-orders policy plays for you.\n",
-                        h.turn
-                    ))
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(format!(
-                    "no orders of {player} are stored for turn {}",
-                    h.turn
-                )),
-                Err(e) => Err(Error::io(&path, e).to_string()),
-            }
+            check(player, password)?;
+            withdraw(w, player, now)
         }
     }
 }

@@ -276,6 +276,13 @@ impl HostConfig {
         Self::parse(dir, &path, &text, secrets.as_ref(), &spath)
     }
 
+    /// The configuration in `text` (read from `path`, the passwords from
+    /// `secrets`, read from `spath`), every value checked in the order the
+    /// file's problems are told.
+    ///
+    /// Long (about 85 lines): one check a value of host.toml, in the order the
+    /// file's problems are told, each a few lines; the longer ones are
+    /// `Reading`'s methods.
     fn parse(
         dir: &Path,
         path: &Path,
@@ -284,143 +291,40 @@ impl HostConfig {
         spath: &Path,
     ) -> Result<HostConfig> {
         let f = path.display();
-        let host = HostDir::at(dir);
+        let r = Reading {
+            path,
+            text,
+            secrets,
+            spath,
+            host: HostDir::at(dir),
+        };
+        let host = &r.host;
         let raw: RawConfig =
             toml::from_str(text).map_err(|e| Error::refused(format!("{f}: {e}")))?;
-        let at = |offset: usize| format!("{f}, line {}", line_of(text, offset));
         let address = HostAddress::parse(raw.address.get_ref()).ok_or_else(|| {
             Error::refused(format!(
                 "{}: `address = \"{}\"` is not a plain mail address like \
                  \"herald@example.org\" (players write to herald+GAMEID@example.org)",
-                at(raw.address.span().start),
+                r.at(raw.address.span().start),
                 raw.address.get_ref()
             ))
         })?;
-        let poll = match &raw.poll {
-            None => DEFAULT_POLL,
-            Some(p) => duration(p.get_ref()).ok_or_else(|| {
-                Error::refused(format!(
-                    "{}: `poll = \"{}\"` is not a duration like \"30s\", \"5m\" or \"1h\"",
-                    at(p.span().start),
-                    p.get_ref()
-                ))
-            })?,
-        };
-        let reminders = match &raw.reminders {
-            None => DEFAULT_REMINDERS.to_vec(),
-            Some(list) => {
-                let mut out = Vec::new();
-                for r in list {
-                    out.push(duration(r.get_ref()).ok_or_else(|| {
-                        Error::refused(format!(
-                            "{}: reminder \"{}\" is not a duration like \"24h\" or \"90m\"",
-                            at(r.span().start),
-                            r.get_ref()
-                        ))
-                    })?);
-                }
-                out.sort_unstable_by(|a, b| b.cmp(a));
-                out.dedup();
-                out
-            }
-        };
+        let poll = r.poll(&raw)?;
+        let reminders = r.reminders(&raw)?;
         let max_mail_bytes = raw.max_mail_bytes.unwrap_or(DEFAULT_MAX_MAIL_BYTES);
         if max_mail_bytes < 1024 {
             return Err(Error::refused(format!(
                 "{f}: `max_mail_bytes = {max_mail_bytes}` is too small for any mail (at least 1024)"
             )));
         }
-        let password = |key: &str, value: Option<&String>| -> Result<Secret> {
-            match value {
-                Some(p) if !p.is_empty() => Ok(Secret::new(p.clone())),
-                _ => Err(Error::refused(format!(
-                    "{}: no `{key}`; create the file readable by you only \
-                     (install -m 600 /dev/null {}) and write `{key} = \"...\"` in it",
-                    spath.display(),
-                    spath.display()
-                ))),
-            }
-        };
-        let server = |raw: &Spanned<RawServer>,
-                      what: &str,
-                      pw: Option<&String>,
-                      key: &str|
-         -> Result<ServerConfig> {
-            let r = raw.get_ref();
-            let name = r.server.get_ref().trim().to_string();
-            if name.is_empty() || name.contains(char::is_whitespace) {
-                return Err(Error::refused(format!(
-                    "{}: [{what}] server \"{name}\" is not a host name",
-                    at(r.server.span().start)
-                )));
-            }
-            let security = *r.security.get_ref();
-            if security == Security::Plain && !is_loopback(&name) {
-                return Err(Error::refused(format!(
-                    "{}: [{what}] security = \"plain\" would send the password unencrypted \
-                     to {name}; plain is allowed only to a server on this machine (127.0.0.1, \
-                     ::1, localhost): use \"tls\" or \"starttls\"",
-                    at(r.security.span().start)
-                )));
-            }
-            let port = r.port.unwrap_or(match (what, security) {
-                ("imap", Security::Tls) => 993,
-                ("imap", _) => 143,
-                (_, Security::Tls) => 465,
-                _ => 587,
-            });
-            Ok(ServerConfig {
-                server: name,
-                port,
-                security,
-                user: r.user.clone(),
-                password: password(key, pw)?,
-                ca_file: r.ca_file.as_ref().map(|c| host.configured(c)),
-                timeout: r.timeout.unwrap_or(60).max(1),
-            })
-        };
-        let source = match (&raw.imap, &raw.maildir) {
-            (Some(i), None) => {
-                let mailbox = match &i.get_ref().mailbox {
-                    None => "INBOX".to_string(),
-                    Some(m) if m.get_ref().trim().is_empty() => {
-                        return Err(Error::refused(format!(
-                            "{}: [imap] mailbox is empty (INBOX is the usual one)",
-                            at(m.span().start)
-                        )))
-                    }
-                    Some(m) => m.get_ref().clone(),
-                };
-                SourceConfig::Imap(ImapConfig {
-                    server: server(
-                        i,
-                        "imap",
-                        secrets.and_then(|s| s.imap_password.as_ref()),
-                        "imap_password",
-                    )?,
-                    mailbox,
-                })
-            }
-            (None, Some(m)) => SourceConfig::Maildir(host.configured(&m.get_ref().path)),
-            (Some(_), Some(m)) => {
-                return Err(Error::refused(format!(
-                    "{}: both [imap] and [maildir]: mail comes in from one of them",
-                    at(m.span().start)
-                )))
-            }
-            (None, None) => {
-                return Err(Error::refused(format!(
-                    "{f}: no [imap] or [maildir] section: say where mail comes in"
-                )))
-            }
-        };
+        let source = r.source(&raw)?;
         if raw.smtp.get_ref().mailbox.is_some() {
             return Err(Error::refused(format!(
                 "{}: [smtp] has no mailbox (that belongs in [imap])",
-                at(raw.smtp.span().start)
+                r.at(raw.smtp.span().start)
             )));
         }
-        let smtp = server(
+        let smtp = r.server(
             &raw.smtp,
             "smtp",
             secrets.and_then(|s| s.smtp_password.as_ref()),
@@ -431,19 +335,7 @@ impl HostConfig {
             Some("") => None,
             Some(p) => Some(host.configured(p)),
         };
-        let moderator = match &raw.moderator {
-            None => None,
-            Some(m) => {
-                let a = m.get_ref().trim();
-                if a.parse::<lettre::Address>().is_err() {
-                    return Err(Error::refused(format!(
-                        "{}: `moderator = \"{a}\"` is not a plain mail address like \"you@example.org\"",
-                        at(m.span().start)
-                    )));
-                }
-                Some(a.to_string())
-            }
-        };
+        let moderator = r.moderator(&raw)?;
         let password_checks_per_hour = raw
             .password_checks_per_hour
             .unwrap_or(DEFAULT_PASSWORD_CHECKS);
@@ -475,5 +367,169 @@ impl HostConfig {
             log_stderr: raw.log_stderr.unwrap_or(log_file.is_none()),
             log_file,
         })
+    }
+}
+
+/// host.toml as it is read: where it is and what it says, for the errors'
+/// file and line, and the secrets file beside it.
+struct Reading<'a> {
+    path: &'a Path,
+    text: &'a str,
+    secrets: Option<&'a RawSecrets>,
+    spath: &'a Path,
+    host: HostDir,
+}
+
+impl Reading<'_> {
+    /// "host.toml, line N" for a value at byte `offset`.
+    fn at(&self, offset: usize) -> String {
+        format!(
+            "{}, line {}",
+            self.path.display(),
+            line_of(self.text, offset)
+        )
+    }
+
+    /// `poll`, or the default.
+    fn poll(&self, raw: &RawConfig) -> Result<u64> {
+        match &raw.poll {
+            None => Ok(DEFAULT_POLL),
+            Some(p) => duration(p.get_ref()).ok_or_else(|| {
+                Error::refused(format!(
+                    "{}: `poll = \"{}\"` is not a duration like \"30s\", \"5m\" or \"1h\"",
+                    self.at(p.span().start),
+                    p.get_ref()
+                ))
+            }),
+        }
+    }
+
+    /// `reminders`, longest first, or the default.
+    fn reminders(&self, raw: &RawConfig) -> Result<Vec<u64>> {
+        let Some(list) = &raw.reminders else {
+            return Ok(DEFAULT_REMINDERS.to_vec());
+        };
+        let mut out = Vec::new();
+        for r in list {
+            out.push(duration(r.get_ref()).ok_or_else(|| {
+                Error::refused(format!(
+                    "{}: reminder \"{}\" is not a duration like \"24h\" or \"90m\"",
+                    self.at(r.span().start),
+                    r.get_ref()
+                ))
+            })?);
+        }
+        out.sort_unstable_by(|a, b| b.cmp(a));
+        out.dedup();
+        Ok(out)
+    }
+
+    /// The password `key` from the secrets file (`value`).
+    fn password(&self, key: &str, value: Option<&String>) -> Result<Secret> {
+        match value {
+            Some(p) if !p.is_empty() => Ok(Secret::new(p.clone())),
+            _ => Err(Error::refused(format!(
+                "{}: no `{key}`; create the file readable by you only \
+                 (install -m 600 /dev/null {}) and write `{key} = \"...\"` in it",
+                self.spath.display(),
+                self.spath.display()
+            ))),
+        }
+    }
+
+    /// The `[imap]` or `[smtp]` section (`what`), its password `pw` under
+    /// `key` in the secrets file.
+    fn server(
+        &self,
+        raw: &Spanned<RawServer>,
+        what: &str,
+        pw: Option<&String>,
+        key: &str,
+    ) -> Result<ServerConfig> {
+        let r = raw.get_ref();
+        let name = r.server.get_ref().trim().to_string();
+        if name.is_empty() || name.contains(char::is_whitespace) {
+            return Err(Error::refused(format!(
+                "{}: [{what}] server \"{name}\" is not a host name",
+                self.at(r.server.span().start)
+            )));
+        }
+        let security = *r.security.get_ref();
+        if security == Security::Plain && !is_loopback(&name) {
+            return Err(Error::refused(format!(
+                "{}: [{what}] security = \"plain\" would send the password unencrypted \
+                 to {name}; plain is allowed only to a server on this machine (127.0.0.1, \
+                 ::1, localhost): use \"tls\" or \"starttls\"",
+                self.at(r.security.span().start)
+            )));
+        }
+        let port = r.port.unwrap_or(match (what, security) {
+            ("imap", Security::Tls) => 993,
+            ("imap", _) => 143,
+            (_, Security::Tls) => 465,
+            _ => 587,
+        });
+        Ok(ServerConfig {
+            server: name,
+            port,
+            security,
+            user: r.user.clone(),
+            password: self.password(key, pw)?,
+            ca_file: r.ca_file.as_ref().map(|c| self.host.configured(c)),
+            timeout: r.timeout.unwrap_or(60).max(1),
+        })
+    }
+
+    /// Where mail comes in: `[imap]` or `[maildir]`, exactly one.
+    fn source(&self, raw: &RawConfig) -> Result<SourceConfig> {
+        match (&raw.imap, &raw.maildir) {
+            (Some(i), None) => {
+                let mailbox = match &i.get_ref().mailbox {
+                    None => "INBOX".to_string(),
+                    Some(m) if m.get_ref().trim().is_empty() => {
+                        return Err(Error::refused(format!(
+                            "{}: [imap] mailbox is empty (INBOX is the usual one)",
+                            self.at(m.span().start)
+                        )))
+                    }
+                    Some(m) => m.get_ref().clone(),
+                };
+                Ok(SourceConfig::Imap(ImapConfig {
+                    server: self.server(
+                        i,
+                        "imap",
+                        self.secrets.and_then(|s| s.imap_password.as_ref()),
+                        "imap_password",
+                    )?,
+                    mailbox,
+                }))
+            }
+            (None, Some(m)) => Ok(SourceConfig::Maildir(
+                self.host.configured(&m.get_ref().path),
+            )),
+            (Some(_), Some(m)) => Err(Error::refused(format!(
+                "{}: both [imap] and [maildir]: mail comes in from one of them",
+                self.at(m.span().start)
+            ))),
+            (None, None) => Err(Error::refused(format!(
+                "{}: no [imap] or [maildir] section: say where mail comes in",
+                self.path.display()
+            ))),
+        }
+    }
+
+    /// `moderator`, a plain mail address, if given.
+    fn moderator(&self, raw: &RawConfig) -> Result<Option<String>> {
+        let Some(m) = &raw.moderator else {
+            return Ok(None);
+        };
+        let a = m.get_ref().trim();
+        if a.parse::<lettre::Address>().is_err() {
+            return Err(Error::refused(format!(
+                "{}: `moderator = \"{a}\"` is not a plain mail address like \"you@example.org\"",
+                self.at(m.span().start)
+            )));
+        }
+        Ok(Some(a.to_string()))
     }
 }

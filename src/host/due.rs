@@ -127,6 +127,10 @@ const MAX_RESOLVES: usize = 4;
 /// (waiting at most `wait`). Failures are logged and recorded in the
 /// game's state (the status page shows them) before they are returned; a
 /// busy game is returned as it is (exit status 3), untouched.
+///
+/// Long (about 100 lines): the steps of one call in the order a crash may cut
+/// them (the game opened under its lock, its state read again, checked, worked,
+/// saved), each failure recorded in the game's state before it is returned.
 pub fn run(
     host_dir: &Path,
     game_dir: &Path,
@@ -268,89 +272,18 @@ fn work(
         if !all_in && !late {
             break;
         }
-        let mut excused = Vec::new();
-        if late && !all_in {
-            // A player away on vacation, orders missing: the deadline
-            // moves to their return instead (host::vacation), or, where
-            // the game's table chose `stand-in`, the stand-in plays for
-            // them without a miss counted.
-            let missing: Vec<String> = head
-                .awaiting
-                .iter()
-                .filter(|p| !listed.contains(p))
-                .cloned()
-                .collect();
-            let from = cx.cfg.address.for_game(&id);
-            // A stand-in's phase is recorded in the phase entry's
-            // `excused`, which needs format 4: an older game's deadline
-            // moves instead, as in `extend` mode.
-            if vacation_mode(cx) == super::lobby::seats::VacationMode::StandIn
-                && w.game.head().format >= crate::chain::EXCUSED_FORMAT
-            {
-                excused = super::vacation::away_missing(&w.game, &missing, now);
-            } else if let Some(until) = super::vacation::hold(w, &missing, now, &from)? {
-                log.line(
-                    "due",
-                    "deadline",
-                    &[
-                        ("game", &id),
-                        ("deadline", &until),
-                        ("why", "a player is on vacation"),
-                    ],
-                );
-                continue;
+        let excused = if late && !all_in {
+            match excuse_or_hold(w, cx, &listed)? {
+                Some(excused) => excused,
+                None => continue,
             }
-        }
+        } else {
+            Vec::new()
+        };
         match pipeline::resolve_excusing(w, &[], now, &excused)? {
             Step::Phase(turn) => {
-                if !excused.is_empty() {
-                    log.line(
-                        "due",
-                        "stand-in",
-                        &[
-                            ("game", &id),
-                            ("turn", &turn.to_string()),
-                            ("away", &excused.join(",")),
-                        ],
-                    );
-                }
-                // Logged with the game's state saved at once: a kill after
-                // this line and before the save logs it again, never not.
-                st.turn_logged = Some(w.game.head().turn);
                 resolves += 1;
-                let missing: Vec<String> = w
-                    .game
-                    .last_phase()
-                    .map(|p| {
-                        p.orders
-                            .into_iter()
-                            .filter(|o| o.nmr.is_some())
-                            .map(|o| o.player)
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                log.line(
-                    "due",
-                    "resolved",
-                    &[
-                        ("game", &id),
-                        ("turn", &turn.to_string()),
-                        ("early", if late { "no" } else { "yes" }),
-                        ("stand-ins", &missing.join(",")),
-                    ],
-                );
-                done.push(Done::Resolved {
-                    turn,
-                    early: !late,
-                    missing,
-                });
-                st.save(cx.host_dir, cx.id)?;
-                if let Some(m) = w.incomplete.take() {
-                    log.line(
-                        "due",
-                        "incomplete",
-                        &[("game", &id), ("turn", &turn.to_string()), ("error", &m)],
-                    );
+                if let Some(m) = note_resolved(w, st, cx, done, turn, late, &excused)? {
                     incomplete = Some(m);
                     // The reports follow at the next pass, before anything else.
                     break;
@@ -361,6 +294,136 @@ fn work(
             Step::Already(_) => break,
         }
     }
+    tell_after_resolving(w, cx)?;
+    if let Some(o) = &w.game.head().outcome {
+        if !st.finished {
+            st.finished = true;
+            log.line("due", "finished", &[("game", &id), ("outcome", &o.summary)]);
+            done.push(Done::Finished {
+                outcome: o.summary.clone(),
+            });
+        }
+        return Ok(incomplete);
+    }
+    if incomplete.is_some() {
+        return Ok(incomplete);
+    }
+    remind(w, st, cx, done)?;
+    Ok(None)
+}
+
+/// A late phase with orders missing: the missing players away on
+/// vacation excused (`Some`, the stand-in plays for them without a miss
+/// counted, where the game's table chose `stand-in`), or the deadline
+/// moved to their return (`None`: look at the phase again).
+fn excuse_or_hold(w: &mut Writing, cx: &Ctx, listed: &[String]) -> Result<Option<Vec<String>>> {
+    let Ctx { now, log, .. } = *cx;
+    let id = w.game.head().id.clone();
+    let missing: Vec<String> = w
+        .game
+        .head()
+        .awaiting
+        .iter()
+        .filter(|p| !listed.contains(p))
+        .cloned()
+        .collect();
+    let from = cx.cfg.address.for_game(&id);
+    // A stand-in's phase is recorded in the phase entry's `excused`,
+    // which needs format 4: an older game's deadline moves instead, as in
+    // `extend` mode.
+    if vacation_mode(cx) == super::lobby::seats::VacationMode::StandIn
+        && w.game.head().format >= crate::chain::EXCUSED_FORMAT
+    {
+        return Ok(Some(super::vacation::away_missing(&w.game, &missing, now)));
+    }
+    if let Some(until) = super::vacation::hold(w, &missing, now, &from)? {
+        log.line(
+            "due",
+            "deadline",
+            &[
+                ("game", &id),
+                ("deadline", &until),
+                ("why", "a player is on vacation"),
+            ],
+        );
+        return Ok(None);
+    }
+    Ok(Some(Vec::new()))
+}
+
+/// A phase resolved (turn `turn`, `late` past its deadline, `excused`
+/// the players on vacation the stand-in played): logged and noted in the
+/// game's state. `Some(message)`: its reports or mails were not all
+/// written.
+#[allow(clippy::too_many_arguments)]
+fn note_resolved(
+    w: &mut Writing,
+    st: &mut GameState,
+    cx: &Ctx,
+    done: &mut Vec<Done>,
+    turn: u32,
+    late: bool,
+    excused: &[String],
+) -> Result<Option<String>> {
+    let log = cx.log;
+    let id = w.game.head().id.clone();
+    if !excused.is_empty() {
+        log.line(
+            "due",
+            "stand-in",
+            &[
+                ("game", &id),
+                ("turn", &turn.to_string()),
+                ("away", &excused.join(",")),
+            ],
+        );
+    }
+    // Logged with the game's state saved at once: a kill after this line
+    // and before the save logs it again, never not.
+    st.turn_logged = Some(w.game.head().turn);
+    let missing: Vec<String> = w
+        .game
+        .last_phase()
+        .map(|p| {
+            p.orders
+                .into_iter()
+                .filter(|o| o.nmr.is_some())
+                .map(|o| o.player)
+                .collect()
+        })
+        .unwrap_or_default();
+    log.line(
+        "due",
+        "resolved",
+        &[
+            ("game", &id),
+            ("turn", &turn.to_string()),
+            ("early", if late { "no" } else { "yes" }),
+            ("stand-ins", &missing.join(",")),
+        ],
+    );
+    done.push(Done::Resolved {
+        turn,
+        early: !late,
+        missing,
+    });
+    st.save(cx.host_dir, cx.id)?;
+    let incomplete = w.incomplete.take();
+    if let Some(m) = &incomplete {
+        log.line(
+            "due",
+            "incomplete",
+            &[("game", &id), ("turn", &turn.to_string()), ("error", m)],
+        );
+    }
+    Ok(incomplete)
+}
+
+/// The mails and offers that follow resolving, each queued again after a
+/// pass cut short (a mail sent already is left out).
+fn tell_after_resolving(w: &mut Writing, cx: &Ctx) -> Result<()> {
+    let Ctx { now, log, .. } = *cx;
+    let id = w.game.head().id.clone();
     // The other players told of a stand-in's vacation phase (queued again
     // after a pass cut short between the commit and the mails; a mail
     // sent already is left out).
@@ -380,26 +443,16 @@ fn work(
             &[("game", &id), ("player", &p), ("why", "dropped")],
         );
     }
-    if let Some(o) = &w.game.head().outcome {
-        if !st.finished {
-            st.finished = true;
-            log.line("due", "finished", &[("game", &id), ("outcome", &o.summary)]);
-            done.push(Done::Finished {
-                outcome: o.summary.clone(),
-            });
-        }
-        return Ok(incomplete);
-    }
-    if incomplete.is_some() {
-        return Ok(incomplete);
-    }
-    remind(w, st, cx, done)?;
-    Ok(None)
+    Ok(())
 }
 
 /// The reminders due at `now` that are not queued yet: for each awaited
 /// player without stored orders and with an address, the offsets whose
 /// instant has come and is not before the turn began.
+///
+/// Long (about 85 lines): one loop over the awaited players, each step (the
+/// offsets due, a reminder queued before found again, the mail queued, the
+/// record, the log line) using the ones before.
 fn remind(w: &Writing, st: &mut GameState, cx: &Ctx, done: &mut Vec<Done>) -> Result<()> {
     let Ctx {
         dir,
@@ -453,23 +506,7 @@ fn remind(w: &Writing, st: &mut GameState, cx: &Ctx, done: &mut Vec<Done>) -> Re
         let off = queued.unwrap_or(nearest);
         let message_id = reminder_id(head, &deadline, off, &p.id);
         if queued.is_none() {
-            let mail = eml::Mail {
-                from: cfg.address.for_game(&head.id),
-                to: to.clone(),
-                subject: format!(
-                    "[{}] {}: reminder, your orders for turn {} are due {}",
-                    head.id,
-                    g.entry.title,
-                    head.turn,
-                    crate::time::shown(&deadline)
-                ),
-                date: now.to_string(),
-                message_id: message_id.clone(),
-                in_reply_to: None,
-                text: reminder_text(g, seat, &deadline, due_t - now_t, cfg)?,
-                attachments: Vec::new(),
-            };
-            crate::store::outbox::queue(&outbox, &message_id, &eml::build(&mail))?;
+            queue_reminder(g, seat, &to, &deadline, due_t, &message_id, cx)?;
         }
         for o in due {
             st.reminders.push(ReminderSent {
@@ -498,6 +535,41 @@ fn remind(w: &Writing, st: &mut GameState, cx: &Ctx, done: &mut Vec<Done>) -> Re
             turn: head.turn,
         });
     }
+    Ok(())
+}
+
+/// Queue the reminder `message_id` to `to`, the player of `seat`.
+fn queue_reminder(
+    g: &Loaded,
+    seat: usize,
+    to: &str,
+    deadline: &str,
+    due_t: i64,
+    message_id: &str,
+    cx: &Ctx,
+) -> Result<()> {
+    let Ctx {
+        now, now_t, cfg, ..
+    } = *cx;
+    let head = g.head();
+    let outbox = cx.dir.outbox_dir();
+    let mail = eml::Mail {
+        from: cfg.address.for_game(&head.id),
+        to: to.to_string(),
+        subject: format!(
+            "[{}] {}: reminder, your orders for turn {} are due {}",
+            head.id,
+            g.entry.title,
+            head.turn,
+            crate::time::shown(deadline)
+        ),
+        date: now.to_string(),
+        message_id: message_id.to_string(),
+        in_reply_to: None,
+        text: reminder_text(g, seat, deadline, due_t - now_t, cfg)?,
+        attachments: Vec::new(),
+    };
+    crate::store::outbox::queue(&outbox, message_id, &eml::build(&mail))?;
     Ok(())
 }
 

@@ -63,6 +63,21 @@ pub mod write;
 
 /// What went wrong talking to a mail server or the disk, classified so the
 /// host knows whether to retry.
+///
+/// A type of its own beside [`crate::error::Error`], on purpose. An
+/// `Error`'s kind says how a command ends (its exit status); a `Failure`'s
+/// class says what the host does next while the pass goes on: try the
+/// recipient again after the backoff (`Temporary`, an SMTP 4xx), record
+/// the recipient as refused and never try again (`Permanent`, a 5xx), or
+/// stop sending for the rest of the pass and leave every mail as it is
+/// (`Config`). The outbox journal and the log line's `kind` record the
+/// class, and a mail's fate depends on it; folded into `Error`'s kinds it
+/// would add three kinds that never end a command and would all be exit
+/// status 1 if they did. A failure becomes text only
+/// at the edge: the pass lists it among the host's problems (the status
+/// page), and `herald host` turns those into one refused `Error` (exit 1),
+/// adding the fix for a `Config` one. docs/host.md, "Failures", has the
+/// table of which answer is which class.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Failure {
     /// Worth retrying later: the server is down or unreachable, a 4xx

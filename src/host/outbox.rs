@@ -671,37 +671,8 @@ fn one_mail(ctx: &Ctx, eml: &Path, sender: &mut dyn Sender, report: &mut Report)
         report.waiting += 1;
         return Settled::All;
     }
-    let bytes = match std::fs::metadata(eml) {
-        Ok(m) if m.len() > MAX_EML_BYTES => {
-            let e = format!(
-                "{} bytes, more than the outbox sends ({MAX_EML_BYTES})",
-                m.len()
-            );
-            st.refused.push(RefusedRecipient {
-                to: String::new(),
-                error: e.clone(),
-                at: ctx.now,
-            });
-            ctx.line("refused", &file, "", None, &[("error", &e)]);
-            let h = Head {
-                recipients: vec![],
-                message_id: None,
-                subject: None,
-            };
-            match ctx.retire(eml, &st, &h) {
-                Ok(r) => report.refused.push(r),
-                Err(e) => report.problems.push(e),
-            }
-            return Settled::All;
-        }
-        _ => match std::fs::read(eml) {
-            Ok(b) => b,
-            Err(e) => {
-                // Vanished meanwhile, or unreadable.
-                report.problems.push(format!("{}: {e}", eml.display()));
-                return Settled::All;
-            }
-        },
+    let Some(bytes) = read_whole(ctx, eml, &file, &mut st, report) else {
+        return Settled::All;
     };
     let h = head(&bytes);
     let mid = h.message_id.as_deref();
@@ -726,67 +697,15 @@ fn one_mail(ctx: &Ctx, eml: &Path, sender: &mut dyn Sender, report: &mut Report)
         st = State::of(&[records.clone(), vec![r]].concat());
         ctx.line("refused", &file, "", mid, &[("error", &e)]);
     }
-    for to in st.in_flight.clone() {
-        // Killed while the server took it: the whole mail and its end were
-        // on their way. The server has it unless it refused it then.
-        let r = Record::Unconfirmed {
-            to: to.clone(),
-            at: ctx.now,
-        };
-        if let Err(e) = journal.append(&r, true) {
-            report.problems.push(e);
-        }
-        ctx.line(
-            "unconfirmed",
-            &file,
-            &to,
-            mid,
-            &[(
-                "rule",
-                "the host stopped while the server took it: counted as delivered, not sent again",
-            )],
-        );
-        report.unconfirmed.push(Sent {
-            file: file.clone(),
-            to: to.clone(),
-            message_id: h.message_id.clone(),
-            reply: String::new(),
-        });
-        st.in_flight.retain(|x| x != &to);
-        st.unconfirmed.push(to);
-    }
+    settle_in_flight(ctx, &mut journal, &file, &h, &mut st, report);
     for to in &h.recipients {
         if st.settled(to) {
             continue;
         }
-        if st.interrupted.contains(to) {
-            report.interrupted += 1;
-            let n = st.interruptions.get(to).copied().unwrap_or(1);
-            let rule = if n > MAX_INTERRUPTED {
-                "counted as a failed attempt"
-            } else {
-                "resent now with the same Message-ID"
-            };
-            ctx.line(
-                "interrupted",
-                &file,
-                to,
-                mid,
-                &[("times", &n.to_string()), ("rule", rule)],
-            );
-            if n > MAX_INTERRUPTED && st.next_try <= ctx.now {
-                // Something kills every attempt: back off as after a failure.
-                let attempts = st.attempts + 1;
-                let r = Record::Deferred {
-                    to: to.clone(),
-                    at: ctx.now,
-                    error: format!("interrupted {n} times while handing it to the server"),
-                    attempts,
-                    next_try: ctx.now + backoff(attempts),
-                };
-                let _ = journal.append(&r, true);
-                return Settled::Blocked;
-            }
+        if st.interrupted.contains(to)
+            && too_often_interrupted(ctx, &mut journal, &file, to, mid, &st, report)
+        {
+            return Settled::Blocked;
         }
         match send_one(
             ctx,
@@ -817,8 +736,140 @@ fn one_mail(ctx: &Ctx, eml: &Path, sender: &mut dyn Sender, report: &mut Report)
     Settled::All
 }
 
+/// The bytes of mail `eml`, or `None` when it is settled without them:
+/// refused (and retired) as too big to send, or gone or unreadable.
+fn read_whole(
+    ctx: &Ctx,
+    eml: &Path,
+    file: &str,
+    st: &mut State,
+    report: &mut Report,
+) -> Option<Vec<u8>> {
+    match std::fs::metadata(eml) {
+        Ok(m) if m.len() > MAX_EML_BYTES => {
+            let e = format!(
+                "{} bytes, more than the outbox sends ({MAX_EML_BYTES})",
+                m.len()
+            );
+            st.refused.push(RefusedRecipient {
+                to: String::new(),
+                error: e.clone(),
+                at: ctx.now,
+            });
+            ctx.line("refused", file, "", None, &[("error", &e)]);
+            let h = Head {
+                recipients: vec![],
+                message_id: None,
+                subject: None,
+            };
+            match ctx.retire(eml, st, &h) {
+                Ok(r) => report.refused.push(r),
+                Err(e) => report.problems.push(e),
+            }
+            None
+        }
+        _ => match std::fs::read(eml) {
+            Ok(b) => Some(b),
+            Err(e) => {
+                // Vanished meanwhile, or unreadable.
+                report.problems.push(format!("{}: {e}", eml.display()));
+                None
+            }
+        },
+    }
+}
+
+/// The recipients a killed run was handing the mail to: counted as
+/// delivered (the server has it unless it refused it then), not sent
+/// again.
+fn settle_in_flight(
+    ctx: &Ctx,
+    journal: &mut Journal,
+    file: &str,
+    h: &Head,
+    st: &mut State,
+    report: &mut Report,
+) {
+    let mid = h.message_id.as_deref();
+    for to in st.in_flight.clone() {
+        // Killed while the server took it: the whole mail and its end were
+        // on their way. The server has it unless it refused it then.
+        let r = Record::Unconfirmed {
+            to: to.clone(),
+            at: ctx.now,
+        };
+        if let Err(e) = journal.append(&r, true) {
+            report.problems.push(e);
+        }
+        ctx.line(
+            "unconfirmed",
+            file,
+            &to,
+            mid,
+            &[(
+                "rule",
+                "the host stopped while the server took it: counted as delivered, not sent again",
+            )],
+        );
+        report.unconfirmed.push(Sent {
+            file: file.to_string(),
+            to: to.clone(),
+            message_id: h.message_id.clone(),
+            reply: String::new(),
+        });
+        st.in_flight.retain(|x| x != &to);
+        st.unconfirmed.push(to);
+    }
+}
+
+/// A recipient whose sending was interrupted before: logged, and `true`
+/// when it was interrupted more than [`MAX_INTERRUPTED`] times and is
+/// deferred now as after a failure (the mail stops here).
+#[allow(clippy::too_many_arguments)]
+fn too_often_interrupted(
+    ctx: &Ctx,
+    journal: &mut Journal,
+    file: &str,
+    to: &str,
+    mid: Option<&str>,
+    st: &State,
+    report: &mut Report,
+) -> bool {
+    report.interrupted += 1;
+    let n = st.interruptions.get(to).copied().unwrap_or(1);
+    let rule = if n > MAX_INTERRUPTED {
+        "counted as a failed attempt"
+    } else {
+        "resent now with the same Message-ID"
+    };
+    ctx.line(
+        "interrupted",
+        file,
+        to,
+        mid,
+        &[("times", &n.to_string()), ("rule", rule)],
+    );
+    if n > MAX_INTERRUPTED && st.next_try <= ctx.now {
+        // Something kills every attempt: back off as after a failure.
+        let attempts = st.attempts + 1;
+        let r = Record::Deferred {
+            to: to.to_string(),
+            at: ctx.now,
+            error: format!("interrupted {n} times while handing it to the server"),
+            attempts,
+            next_try: ctx.now + backoff(attempts),
+        };
+        let _ = journal.append(&r, true);
+        return true;
+    }
+    false
+}
+
 /// Hand the mail to the server for one recipient and record the answer.
 /// `Err(())`: this mail stops here (deferred, or the sender is down).
+///
+/// Long (about 85 lines): one branch a kind of answer from the server, each
+/// recorded in the journal; the longest, a temporary failure, is `deferred`.
 #[allow(clippy::too_many_arguments)]
 fn send_one(
     ctx: &Ctx,
@@ -900,55 +951,70 @@ fn send_one(
             report.stopped = Some(Failure::Config(m));
             Err(())
         }
-        Err(Failure::Temporary(m)) => {
-            let first = st.first_try.unwrap_or(ctx.now);
-            let attempts = st.attempts + 1;
-            if ctx.now - first >= GIVE_UP_AFTER {
-                let e = format!(
-                    "given up after {attempts} attempts over {} days: {m}",
-                    (ctx.now - first) / 86400
-                );
-                ctx.line("refused", file, to, mid, &[("error", &e)]);
-                st.attempts = attempts;
-                refuse(ctx, journal, to, e, st, report);
-                return Ok(());
-            }
-            let next_try = ctx.now + backoff(attempts);
-            let r = Record::Deferred {
-                to: to.to_string(),
-                at: ctx.now,
-                error: m.clone(),
-                attempts,
-                next_try,
-            };
-            if let Err(e) = journal.append(&r, true) {
-                report.problems.push(e);
-            }
-            st.attempts = attempts;
-            st.next_try = next_try;
-            st.last_error = Some(m.clone());
-            let next = super::log::time_text(next_try);
-            ctx.line(
-                "deferred",
-                file,
-                to,
-                mid,
-                &[
-                    ("error", &m),
-                    ("attempts", &attempts.to_string()),
-                    ("next-try", &next),
-                ],
-            );
-            report.deferred.push(Deferred {
-                file: file.to_string(),
-                to: to.to_string(),
-                error: m,
-                attempts,
-                next_try,
-            });
-            Err(())
-        }
+        Err(Failure::Temporary(m)) => deferred(ctx, journal, file, to, mid, m, st, report),
     }
+}
+
+/// A temporary failure for recipient `to`: tried again later, with a
+/// longer wait each time, or refused after [`GIVE_UP_AFTER`].
+/// `Err(())`: the mail stops here for now.
+#[allow(clippy::too_many_arguments)]
+fn deferred(
+    ctx: &Ctx,
+    journal: &mut Journal,
+    file: &str,
+    to: &str,
+    mid: Option<&str>,
+    m: String,
+    st: &mut State,
+    report: &mut Report,
+) -> Result<(), ()> {
+    let first = st.first_try.unwrap_or(ctx.now);
+    let attempts = st.attempts + 1;
+    if ctx.now - first >= GIVE_UP_AFTER {
+        let e = format!(
+            "given up after {attempts} attempts over {} days: {m}",
+            (ctx.now - first) / 86400
+        );
+        ctx.line("refused", file, to, mid, &[("error", &e)]);
+        st.attempts = attempts;
+        refuse(ctx, journal, to, e, st, report);
+        return Ok(());
+    }
+    let next_try = ctx.now + backoff(attempts);
+    let r = Record::Deferred {
+        to: to.to_string(),
+        at: ctx.now,
+        error: m.clone(),
+        attempts,
+        next_try,
+    };
+    if let Err(e) = journal.append(&r, true) {
+        report.problems.push(e);
+    }
+    st.attempts = attempts;
+    st.next_try = next_try;
+    st.last_error = Some(m.clone());
+    let next = super::log::time_text(next_try);
+    ctx.line(
+        "deferred",
+        file,
+        to,
+        mid,
+        &[
+            ("error", &m),
+            ("attempts", &attempts.to_string()),
+            ("next-try", &next),
+        ],
+    );
+    report.deferred.push(Deferred {
+        file: file.to_string(),
+        to: to.to_string(),
+        error: m,
+        attempts,
+        next_try,
+    });
+    Err(())
 }
 
 fn refuse(

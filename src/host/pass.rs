@@ -861,7 +861,6 @@ fn player_addresses(p: &Pass) -> BTreeSet<String> {
 fn answer_all_no_game(p: &Pass, mails: Vec<(Item, Option<String>)>) -> Vec<(MailId, Outcome)> {
     let host = p.host();
     let mut replies = read_replies(&host, p.now_secs);
-    let before = replies.clone();
     let players = player_addresses(p);
     let mut out = Vec::new();
     for (it, tag) in mails {
@@ -875,20 +874,28 @@ fn answer_all_no_game(p: &Pass, mails: Vec<(Item, Option<String>)>) -> Vec<(Mail
         };
         out.push((it.id, o));
     }
-    if replies != before {
-        let json = serde_json::to_vec(&replies).expect("a map serialises");
-        let saved = crate::store::write::create_dir(&host.state()).and_then(|_| {
-            crate::store::write::atomic(
-                &host.replies(),
-                &json,
-                crate::store::write::Durability::Synced,
-            )
-        });
-        if let Err(e) = saved {
-            p.log.line("in", "failure", &[("error", &e.to_string())]);
-        }
-    }
     out
+}
+
+/// Note that `key` was answered at `now`: the replies of the last hour
+/// saved at once, before the mail is marked handled. A host killed after
+/// queueing an answer and before this handles the mail again and queues
+/// the same answer (its Message-ID comes from the mail), never a second
+/// one to the same address within the hour.
+fn answered_now(
+    host: &HostDir,
+    replies: &mut BTreeMap<String, i64>,
+    key: String,
+    now: i64,
+) -> Result<()> {
+    replies.insert(key, now);
+    let json = serde_json::to_vec(&*replies).expect("a map serialises");
+    crate::store::write::create_dir(&host.state())?;
+    crate::store::write::atomic(
+        &host.replies(),
+        &json,
+        crate::store::write::Durability::Synced,
+    )
 }
 
 /// Answer a mail for no game from `DIR/outbox/`, once (by content hash),
@@ -934,7 +941,7 @@ fn answer_no_game(
             &message_id,
             &eml::build(&mail),
         )?;
-        replies.insert(key, p.now_secs);
+        answered_now(&host, replies, key, p.now_secs)?;
     }
     crate::store::write::create_dir(&host.state())?;
     crate::store::seen::add_at(&host.no_game_seen(), &digest)?;
@@ -990,7 +997,7 @@ fn answer_lobby(
             bytes,
         )?;
         if a.refused {
-            replies.insert(key, p.now_secs);
+            answered_now(&host, replies, key, p.now_secs)?;
         }
     }
     crate::store::write::create_dir(&host.state())?;
@@ -1137,69 +1144,82 @@ fn mail_out(p: &Pass, games: &[Name], r: &mut PassReport) {
         }
     }
     if stopped.is_none() && !busy.is_empty() {
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        let halt = std::sync::Mutex::new(None::<Failure>);
-        // One connection per thread of the pass (RAYON_NUM_THREADS=1: one
-        // connection, the games' outboxes one after another).
-        let senders = SENDERS
-            .min(rayon::current_num_threads())
-            .min(busy.len())
-            .max(1);
-        // One worker per connection: each takes the next game's outbox
-        // until none is left or sending stops.
-        let work = |tx: &mut Smtp| {
-            let mut mine = PassReport::default();
-            loop {
-                if halt.lock().map(|h| h.is_some()).unwrap_or(true) {
-                    break;
-                }
-                if p.stopping() {
-                    mine.stopped = true;
-                    break;
-                }
-                let Some(g) = busy.get(next.fetch_add(1, Ordering::SeqCst)) else {
-                    break;
-                };
-                let s = match game_out(p, g, tx, &mut mine) {
-                    Ok(s) => s,
-                    Err(f) => Some(f),
-                };
-                if let Some(f) = s {
-                    if let Ok(mut h) = halt.lock() {
-                        h.get_or_insert(f);
-                    }
-                    break;
-                }
-            }
-            tx.close();
-            mine
-        };
-        let reports: Vec<PassReport> = std::thread::scope(|scope| {
-            let others: Vec<_> = (1..senders)
-                .map(|_| {
-                    scope.spawn(|| match new_sender() {
-                        Ok(mut t) => work(&mut t),
-                        Err(_) => PassReport::default(),
-                    })
-                })
-                .collect();
-            let mut all = vec![work(&mut tx)];
-            all.extend(others.into_iter().map(|h| h.join().unwrap_or_default()));
-            all
-        });
-        for m in reports {
-            r.sent += m.sent;
-            r.refused_out += m.refused_out;
-            r.deferred += m.deferred;
-            r.game_problems.extend(m.game_problems);
-            r.stopped |= m.stopped;
-        }
-        stopped = halt.into_inner().unwrap_or(None);
+        stopped = games_out(p, &busy, &mut tx, &new_sender, r);
     }
     tx.close();
     if let Some(f) = stopped {
         host_failure(p, r, "mail out", &f);
     }
+}
+
+/// The games' outboxes `busy` shared among up to [`SENDERS`]
+/// connections, `tx` the first, the others made by `new_sender`; the
+/// failure that stopped them, if one did.
+fn games_out<E>(
+    p: &Pass,
+    busy: &[&Name],
+    tx: &mut Smtp,
+    new_sender: &(impl Fn() -> std::result::Result<Smtp, E> + Sync),
+    r: &mut PassReport,
+) -> Option<Failure> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let halt = std::sync::Mutex::new(None::<Failure>);
+    // One connection per thread of the pass (RAYON_NUM_THREADS=1: one
+    // connection, the games' outboxes one after another).
+    let senders = SENDERS
+        .min(rayon::current_num_threads())
+        .min(busy.len())
+        .max(1);
+    // One worker per connection: each takes the next game's outbox
+    // until none is left or sending stops.
+    let work = |tx: &mut Smtp| {
+        let mut mine = PassReport::default();
+        loop {
+            if halt.lock().map(|h| h.is_some()).unwrap_or(true) {
+                break;
+            }
+            if p.stopping() {
+                mine.stopped = true;
+                break;
+            }
+            let Some(g) = busy.get(next.fetch_add(1, Ordering::SeqCst)) else {
+                break;
+            };
+            let s = match game_out(p, g, tx, &mut mine) {
+                Ok(s) => s,
+                Err(f) => Some(f),
+            };
+            if let Some(f) = s {
+                if let Ok(mut h) = halt.lock() {
+                    h.get_or_insert(f);
+                }
+                break;
+            }
+        }
+        tx.close();
+        mine
+    };
+    let reports: Vec<PassReport> = std::thread::scope(|scope| {
+        let others: Vec<_> = (1..senders)
+            .map(|_| {
+                scope.spawn(|| match new_sender() {
+                    Ok(mut t) => work(&mut t),
+                    Err(_) => PassReport::default(),
+                })
+            })
+            .collect();
+        let mut all = vec![work(tx)];
+        all.extend(others.into_iter().map(|h| h.join().unwrap_or_default()));
+        all
+    });
+    for m in reports {
+        r.sent += m.sent;
+        r.refused_out += m.refused_out;
+        r.deferred += m.deferred;
+        r.game_problems.extend(m.game_problems);
+        r.stopped |= m.stopped;
+    }
+    halt.into_inner().unwrap_or(None)
 }
 
 fn count(r: &mut PassReport, rep: &outbox::Report) {

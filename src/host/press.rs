@@ -136,30 +136,36 @@ pub fn asked(m: &Message) -> Option<Asked> {
         .filter(|w| !w.is_empty())
         .map(|w| w.trim_end_matches([':', '.']).to_ascii_lowercase())
         .collect();
-    if let Some(on) = match words.first().map(String::as_str) {
-        Some("mute") => Some(true),
-        Some("unmute") => Some(false),
+    match words.first().map(String::as_str) {
+        Some("mute") => Some(asked_mute(true, &words, &lines, first)),
+        Some("unmute") => Some(asked_mute(false, &words, &lines, first)),
+        Some("press") => Some(asked_press(m, &words, &lines, first)),
         _ => None,
-    } {
-        let others: Vec<String> = words[1..].iter().filter(|w| *w != "and").cloned().collect();
-        let all = others.iter().any(|w| w == "all");
-        if all && (on || others.len() > 1) {
-            return Some(Asked::Bad(
-                "`mute` names the players whose press you no longer want (`mute red, blue`); `unmute all` takes back every mute".into(),
-            ));
-        }
-        let (player, password, _) = credentials(&lines, first + 1);
-        return Some(Asked::Mute(MuteRequest {
-            on,
-            others: if all { Vec::new() } else { others },
-            all,
-            player,
-            password,
-        }));
     }
-    if words.first().map(String::as_str) != Some("press") {
-        return None;
+}
+
+/// A `mute` (`on`) or `unmute` mail whose first own line, `lines[first]`,
+/// is `words`.
+fn asked_mute(on: bool, words: &[String], lines: &[&str], first: usize) -> Asked {
+    let others: Vec<String> = words[1..].iter().filter(|w| *w != "and").cloned().collect();
+    let all = others.iter().any(|w| w == "all");
+    if all && (on || others.len() > 1) {
+        return Asked::Bad(
+            "`mute` names the players whose press you no longer want (`mute red, blue`); `unmute all` takes back every mute".into(),
+        );
     }
+    let (player, password, _) = credentials(lines, first + 1);
+    Asked::Mute(MuteRequest {
+        on,
+        others: if all { Vec::new() } else { others },
+        all,
+        player,
+        password,
+    })
+}
+
+/// A `press …` mail whose first own line, `lines[first]`, is `words`.
+fn asked_press(m: &Message, words: &[String], lines: &[&str], first: usize) -> Asked {
     let mut args: Vec<String> = words[1..].to_vec();
     let anonymous = match args.last().map(String::as_str) {
         Some("anonymous" | "anonymously" | "grey" | "gray") => {
@@ -178,12 +184,12 @@ pub fn asked(m: &Message) -> Option<Asked> {
                 .collect(),
         )),
         _ => {
-            return Some(Asked::Bad(
+            return Asked::Bad(
                 "the first line of a press mail is `press to PLAYER, PLAYER`, `press to all` or `press reply` (add `anonymous` where the game allows grey press)".into(),
-            ))
+            )
         }
     };
-    let (player, password, at) = credentials(&lines, first + 1);
+    let (player, password, at) = credentials(lines, first + 1);
     let text = press::normalise(&lines[at.min(lines.len())..].join("\n"));
     let mut refs = Vec::new();
     for h in [m.in_reply_to(), m.references()] {
@@ -202,7 +208,7 @@ pub fn asked(m: &Message) -> Option<Asked> {
             .parse()
             .ok()
     });
-    Some(Asked::Press(Request {
+    Asked::Press(Request {
         to,
         anonymous,
         player,
@@ -210,7 +216,7 @@ pub fn asked(m: &Message) -> Option<Asked> {
         text,
         refs,
         subject_n,
-    }))
+    })
 }
 
 /// The host's limits on press.
@@ -234,6 +240,72 @@ pub struct Answered {
     pub command: bool,
 }
 
+/// The mail a reply answers: its sender, Message-ID, sha256, the time it
+/// is judged at, and the game's address the reply comes from.
+struct Mail<'a> {
+    from: &'a str,
+    id: &'a str,
+    digest: &'a str,
+    now: &'a str,
+    game_addr: &'a str,
+}
+
+impl Mail<'_> {
+    /// Queue `text` to the sender under the game's title, subject
+    /// `[GAME] subject`.
+    fn reply(&self, w: &mut Writing, subject: &str, text: &str) -> Result<std::path::PathBuf> {
+        let h = w.game.head();
+        let titled = format!(
+            "{} — game {}, turn {}\n\n{text}",
+            w.game.entry.title, h.id, h.turn
+        );
+        queue_reply(
+            w,
+            self.from,
+            Some(&format!("[{}] {subject}", h.id)),
+            self.id,
+            self.digest,
+            titled,
+            self.now,
+            Some(self.game_addr),
+        )
+    }
+
+    /// Refuse a mail (`word`: `press`, `mute`, `unmute`): tell its sender
+    /// why (where they may be told) and that `nothing` was done, and say
+    /// what it came to for the log.
+    fn refuse(
+        &self,
+        w: &mut Writing,
+        opts: &Options,
+        (why, player, throttled): Refusal,
+        word: &str,
+        nothing: &str,
+    ) -> Result<Answered> {
+        let fate = match (&player, throttled) {
+            (Some(p), true) => crate::pipeline::inbox::Fate::Throttled { player: p.clone() },
+            _ => crate::pipeline::inbox::Fate::Refused {
+                problems: vec![why.clone()],
+            },
+        };
+        if !self.from.is_empty() && opts.may_reply.is_none_or(|f| f(self.from, &fate)) {
+            self.reply(
+                w,
+                word,
+                &format!("Your {word} mail is REFUSED, {nothing}: {why}\n\n{HOW}"),
+            )?;
+        }
+        Ok(Answered {
+            what: format!("{word} refused"),
+            player,
+            ok: false,
+            anonymous: false,
+            throttled,
+            command: word != "press",
+        })
+    }
+}
+
 /// Answer press mail `m` (Message-ID `id`, sha256 `digest`, sender
 /// `from`) at `now`: relay it or refuse it, the reply From `game_addr`.
 #[allow(clippy::too_many_arguments)]
@@ -248,82 +320,37 @@ pub fn answer(
     limits: Limits,
     game_addr: &str,
 ) -> Result<Answered> {
-    if let Asked::Mute(req) = asked {
-        return mute(w, req, from, id, digest, now, opts, game_addr);
-    }
+    let mail = Mail {
+        from,
+        id,
+        digest,
+        now,
+        game_addr,
+    };
     let result = match asked {
+        Asked::Mute(req) => return mute(w, req, &mail, opts),
         Asked::Bad(why) => Err((why.clone(), None, false)),
-        Asked::Mute(_) => unreachable!("answered above"),
         Asked::Press(req) => relay(w, req, from, digest, now, opts, limits, game_addr),
     };
-    let h = w.game.head();
-    let title = format!(
-        "{} — game {}, turn {}\n\n",
-        w.game.entry.title, h.id, h.turn
-    );
-    match result {
-        Ok(done) => {
-            let to_sender = format!("{title}{}", done.ack);
-            if opts.may_reply.is_none_or(|f| {
-                f(
-                    from,
-                    &crate::pipeline::inbox::Fate::Accepted {
-                        player: done.player.clone(),
-                        replaced: None,
-                    },
-                )
-            }) {
-                queue_reply(
-                    w,
-                    from,
-                    Some(&format!("[{}] press #{}", h.id, done.n)),
-                    id,
-                    digest,
-                    to_sender,
-                    now,
-                    Some(game_addr),
-                )?;
-            }
-            Ok(Answered {
-                what: done.what,
-                player: Some(done.player),
-                ok: true,
-                anonymous: done.anonymous,
-                throttled: false,
-                command: false,
-            })
-        }
-        Err((why, player, throttled)) => {
-            let fate = match (&player, throttled) {
-                (Some(p), true) => crate::pipeline::inbox::Fate::Throttled { player: p.clone() },
-                _ => crate::pipeline::inbox::Fate::Refused {
-                    problems: vec![why.clone()],
-                },
-            };
-            if !from.is_empty() && opts.may_reply.is_none_or(|f| f(from, &fate)) {
-                queue_reply(
-                    w,
-                    from,
-                    Some(&format!("[{}] press", h.id)),
-                    id,
-                    digest,
-                    format!(
-                        "{title}Your press mail is REFUSED, nothing was relayed: {why}\n\n{HOW}"
-                    ),
-                    now,
-                    Some(game_addr),
-                )?;
-            }
-            Ok(Answered {
-                what: "press refused".into(),
-                player,
-                ok: false,
-                anonymous: false,
-                throttled,
-                command: false,
-            })
-        }
+    let done = match result {
+        Ok(done) => done,
+        Err(refusal) => return mail.refuse(w, opts, refusal, "press", "nothing was relayed"),
+    };
+    let accepted = crate::pipeline::inbox::Fate::Accepted {
+        player: done.player.clone(),
+        replaced: None,
+    };
+    if opts.may_reply.is_none_or(|f| f(from, &accepted)) {
+        mail.reply(w, &format!("press #{}", done.n), &done.ack)?;
     }
+    Ok(Answered {
+        what: done.what,
+        player: Some(done.player),
+        ok: true,
+        anonymous: done.anonymous,
+        throttled: false,
+        command: false,
+    })
 }
 
 /// Answer a `mute` / `unmute` mail: check the password, change the
@@ -331,144 +358,112 @@ pub fn answer(
 /// whom they have muted now. The reply says the state, not the change,
 /// so a mail judged again after a crash gets the same reply (and the
 /// outbox sends it once).
-#[allow(clippy::too_many_arguments)]
-fn mute(
-    w: &mut Writing,
+fn mute(w: &mut Writing, req: &MuteRequest, mail: &Mail, opts: &Options) -> Result<Answered> {
+    let word = if req.on { "mute" } else { "unmute" };
+    let (player, state) = match set_mutes(w, req, mail.from, opts, word) {
+        Ok(done) => done,
+        Err(refusal) => return mail.refuse(w, opts, refusal, word, "nothing was changed"),
+    };
+    mail.reply(w, word, &format!("{state}\n"))?;
+    Ok(Answered {
+        // The log and the status page are the moderator's; they still do
+        // not need whom.
+        what: format!("{word}: the mutes of {player} set"),
+        player: Some(player),
+        ok: true,
+        anonymous: false,
+        throttled: false,
+        command: true,
+    })
+}
+
+/// The checks and the change of a `mute` / `unmute` mail ([`mute`]): the
+/// player, and the sentence telling whom they have muted now.
+fn set_mutes(
+    w: &Writing,
     req: &MuteRequest,
     from: &str,
-    id: &str,
-    digest: &str,
-    now: &str,
     opts: &Options,
-    game_addr: &str,
-) -> Result<Answered> {
-    let word = if req.on { "mute" } else { "unmute" };
+    word: &str,
+) -> std::result::Result<(String, String), Refusal> {
     let h = w.game.head();
-    let title = format!(
-        "{} — game {}, turn {}\n\n",
-        w.game.entry.title, h.id, h.turn
-    );
-    let done = (|| -> std::result::Result<(String, String), Refusal> {
-        let player = authenticate(w, &req.player, &req.password, from, opts, word)?;
-        let rules = press::rules_of(&w.store, &w.game).map_err(|e| (e.to_string(), None, false))?;
-        if rules.kind == "none" {
-            return Err((
-                format!(
-                    "this game allows no press, so there is nobody to mute (game {}'s rules, chosen at its start: {})",
-                    h.id,
-                    press::describe(&rules)
-                ),
-                Some(player),
-                false,
-            ));
-        }
-        let players = w.game.players();
-        let mut bad = Vec::new();
-        for o in &req.others {
-            if *o == player {
-                bad.push(format!("{o} is you"));
-            } else if !players.contains(o) {
-                bad.push(format!(
-                    "`{}` is not a player of this game",
-                    o.chars().take(32).collect::<String>()
-                ));
-            }
-        }
-        if !bad.is_empty() {
-            let others: Vec<&str> = players
-                .iter()
-                .filter(|p| **p != player)
-                .map(String::as_str)
-                .collect();
-            return Err((
-                format!(
-                    "{}: write `{word} PLAYER, PLAYER` with players of {} ({})",
-                    bad.join("; "),
-                    h.id,
-                    others.join(", ")
-                ),
-                Some(player),
-                false,
-            ));
-        }
-        let internal = |e: crate::error::Error| (e.to_string(), Some(player.clone()), false);
-        let mut mutes = crate::pipeline::mutes::Mutes::load(&w.store, &w.game).map_err(internal)?;
-        let others = if req.all {
-            mutes.of(&player)
-        } else {
-            req.others.clone()
-        };
-        let before = mutes.clone();
-        mutes.set(&player, &others, req.on);
-        if mutes != before {
-            mutes.save(&w.store).map_err(internal)?;
-        }
-        let now_muted = mutes.of(&player);
-        let state = if now_muted.is_empty() {
-            "You have muted nobody: press from every player reaches you.".to_string()
-        } else {
+    let player = authenticate(w, &req.player, &req.password, from, opts, word)?;
+    let rules = press::rules_of(&w.store, &w.game).map_err(|e| (e.to_string(), None, false))?;
+    if rules.kind == "none" {
+        return Err((
             format!(
-                "You have muted {}: their press, anonymous or not, is not relayed to you (a player you muted who writes to you by name is told so; an answer to your anonymous press is not relayed to you either, and its writer is not told). `unmute {}` takes it back.",
-                now_muted.join(", "),
-                now_muted[0]
-            )
-        };
-        Ok((player, state))
-    })();
-    match done {
-        Ok((player, state)) => {
-            queue_reply(
-                w,
-                from,
-                Some(&format!("[{}] {word}", h.id)),
-                id,
-                digest,
-                format!("{title}{state}\n"),
-                now,
-                Some(game_addr),
-            )?;
-            Ok(Answered {
-                // The log and the status page are the moderator's; they
-                // still do not need whom.
-                what: format!("{word}: the mutes of {player} set"),
-                player: Some(player),
-                ok: true,
-                anonymous: false,
-                throttled: false,
-                command: true,
-            })
-        }
-        Err((why, player, throttled)) => {
-            let fate = match (&player, throttled) {
-                (Some(p), true) => crate::pipeline::inbox::Fate::Throttled { player: p.clone() },
-                _ => crate::pipeline::inbox::Fate::Refused {
-                    problems: vec![why.clone()],
-                },
-            };
-            if !from.is_empty() && opts.may_reply.is_none_or(|f| f(from, &fate)) {
-                queue_reply(
-                    w,
-                    from,
-                    Some(&format!("[{}] {word}", h.id)),
-                    id,
-                    digest,
-                    format!(
-                        "{title}Your {word} mail is REFUSED, nothing was changed: {why}\n\n{HOW}"
-                    ),
-                    now,
-                    Some(game_addr),
-                )?;
-            }
-            Ok(Answered {
-                what: format!("{word} refused"),
-                player,
-                ok: false,
-                anonymous: false,
-                throttled,
-                command: true,
-            })
+                "this game allows no press, so there is nobody to mute (game {}'s rules, chosen at its start: {})",
+                h.id,
+                press::describe(&rules)
+            ),
+            Some(player),
+            false,
+        ));
+    }
+    check_muted(w, req, &player, word)?;
+    let internal = |e: crate::error::Error| (e.to_string(), Some(player.clone()), false);
+    let mut mutes = crate::pipeline::mutes::Mutes::load(&w.store, &w.game).map_err(internal)?;
+    let others = if req.all {
+        mutes.of(&player)
+    } else {
+        req.others.clone()
+    };
+    let before = mutes.clone();
+    mutes.set(&player, &others, req.on);
+    if mutes != before {
+        mutes.save(&w.store).map_err(internal)?;
+    }
+    let now_muted = mutes.of(&player);
+    let state = if now_muted.is_empty() {
+        "You have muted nobody: press from every player reaches you.".to_string()
+    } else {
+        format!(
+            "You have muted {}: their press, anonymous or not, is not relayed to you (a player you muted who writes to you by name is told so; an answer to your anonymous press is not relayed to you either, and its writer is not told). `unmute {}` takes it back.",
+            now_muted.join(", "),
+            now_muted[0]
+        )
+    };
+    Ok((player, state))
+}
+
+/// Refuse a `mute` / `unmute` mail naming the player themself or anyone
+/// who is not a player of the game.
+fn check_muted(
+    w: &Writing,
+    req: &MuteRequest,
+    player: &str,
+    word: &str,
+) -> std::result::Result<(), Refusal> {
+    let players = w.game.players();
+    let mut bad = Vec::new();
+    for o in &req.others {
+        if *o == player {
+            bad.push(format!("{o} is you"));
+        } else if !players.contains(o) {
+            bad.push(format!(
+                "`{}` is not a player of this game",
+                o.chars().take(32).collect::<String>()
+            ));
         }
     }
+    if bad.is_empty() {
+        return Ok(());
+    }
+    let others: Vec<&str> = players
+        .iter()
+        .filter(|p| **p != player)
+        .map(String::as_str)
+        .collect();
+    Err((
+        format!(
+            "{}: write `{word} PLAYER, PLAYER` with players of {} ({})",
+            bad.join("; "),
+            w.game.head().id,
+            others.join(", ")
+        ),
+        Some(player.to_string()),
+        false,
+    ))
 }
 
 struct Relayed {
@@ -604,6 +599,10 @@ fn answered(
     )))
 }
 
+/// Relay a press mail: the sender's password and the press rules
+/// checked, the press recorded, one mail queued to each recipient, and
+/// the acknowledgement to the sender written. A mail recorded already (a
+/// pass cut short after the record) is queued again, not checked again.
 #[allow(clippy::too_many_arguments)]
 fn relay(
     w: &mut Writing,
@@ -633,86 +632,8 @@ fn relay(
     let (to_entry, to_real, withheld) = if recorded {
         (Vec::new(), Vec::new(), Vec::new())
     } else {
-        if req.text.is_empty() {
-            return Err((
-                "there is no text under the `press`, `player` and `password` lines: nothing to relay".into(),
-                Some(player),
-                false,
-            ));
-        }
-        if req.text.len() as u64 > limits.max_bytes {
-            return Err((
-                format!(
-                    "the text is {} bytes; this host relays press of at most {} bytes (host.toml: press_max_bytes): send it in parts",
-                    req.text.len(),
-                    limits.max_bytes
-                ),
-                Some(player),
-                false,
-            ));
-        }
-        let day = crate::time::parse_time(now).map_err(|e| (e, None, false))?;
-        let sent_today = press::all_kept(&w.game, &w.store)
-            .map_err(internal)?
-            .iter()
-            .filter(|(k, _)| {
-                k.sender == player
-                    && crate::time::parse_time(&k.entry.at)
-                        .is_ok_and(|t| (day - t).num_seconds() < 86_400)
-            })
-            .count();
-        if sent_today as u64 >= limits.per_day as u64 {
-            return Err((
-                format!(
-                    "you have sent {sent_today} press mails in the last 24 hours, this host's limit (host.toml: press_per_day = {}); write again later",
-                    limits.per_day
-                ),
-                Some(player),
-                false,
-            ));
-        }
-        let to = match (&req.to, &answered_kept) {
-            (Some(t), _) => t.clone(),
-            (None, Some(k)) => To::Players(vec![k.sender.clone()]),
-            (None, None) => To::All,
-        };
-        let rules = press::rules_of(&w.store, &w.game).map_err(internal)?;
-        let real = match press::allowed(&w.game, &rules, &player, &to, req.anonymous, now) {
-            Ok(r) => r,
-            // Answering one's own anonymous press: refused without saying why
-            // it is one's own to anyone else (only the sender reads this).
-            Err(why) => return Err((why, Some(player), false)),
-        };
-        // Mutes (docs/host.md, "Muting a player"): a player who muted the
-        // sender gets nothing from them, anonymous or not.
-        let mutes = crate::pipeline::mutes::Mutes::load(&w.store, &w.game).map_err(internal)?;
-        let (withheld, real): (Vec<String>, Vec<String>) =
-            real.into_iter().partition(|r| mutes.muted(r, &player));
-        match &answered_kept {
-            // An answer to anonymous press: its entry names nobody, and
-            // its writer is told nothing of a mute, which would tell them
-            // who the anonymous sender is. It is kept, and not relayed.
-            Some(k) if k.anonymous => (Vec::new(), real, withheld),
-            // Otherwise the sender is told plainly, and the entry names
-            // only the players it was relayed to: a muting player, who may
-            // read the game file, finds no press to them they never got
-            // (which would tell them who an anonymous one came from).
-            _ if real.is_empty() => {
-                return Err((
-                    format!(
-                        "{} muted you: nothing was relayed (a player who mutes you gets no press from you, anonymous or not, until they write `unmute {player}`)",
-                        if withheld.len() == 1 {
-                            format!("{} has", withheld[0])
-                        } else {
-                            format!("{} have", withheld.join(", "))
-                        }
-                    ),
-                    Some(player),
-                    false,
-                ))
-            }
-            _ => (real.clone(), real, withheld),
-        }
+        within_limits(w, req, &player, now, limits)?;
+        new_recipients(w, req, &player, answered_kept.as_ref(), now)?
     };
     let (kept, hash) = crate::pipeline::relay::record(
         w,
@@ -741,6 +662,127 @@ fn relay(
     };
     let (mailed, not_mailed) =
         crate::pipeline::relay::queue(w, &kept, &hash, &real, game_addr).map_err(internal)?;
+    Ok(Relayed {
+        n: kept.entry.n,
+        player,
+        anonymous: kept.anonymous,
+        what: for_the_log(&kept, &mailed),
+        ack: acknowledgement(w, &kept, &hash, &not_mailed),
+    })
+}
+
+/// Refuse press with no text, longer than the host relays, or past the
+/// sender's press of the last 24 hours.
+fn within_limits(
+    w: &Writing,
+    req: &Request,
+    player: &str,
+    now: &str,
+    limits: Limits,
+) -> std::result::Result<(), Refusal> {
+    let internal = |e: crate::error::Error| (e.to_string(), None, false);
+    if req.text.is_empty() {
+        return Err((
+            "there is no text under the `press`, `player` and `password` lines: nothing to relay"
+                .into(),
+            Some(player.to_string()),
+            false,
+        ));
+    }
+    if req.text.len() as u64 > limits.max_bytes {
+        return Err((
+            format!(
+                "the text is {} bytes; this host relays press of at most {} bytes (host.toml: press_max_bytes): send it in parts",
+                req.text.len(),
+                limits.max_bytes
+            ),
+            Some(player.to_string()),
+            false,
+        ));
+    }
+    let day = crate::time::parse_time(now).map_err(|e| (e, None, false))?;
+    let sent_today = press::all_kept(&w.game, &w.store)
+        .map_err(internal)?
+        .iter()
+        .filter(|(k, _)| {
+            k.sender == player
+                && crate::time::parse_time(&k.entry.at)
+                    .is_ok_and(|t| (day - t).num_seconds() < 86_400)
+        })
+        .count();
+    if sent_today as u64 >= limits.per_day as u64 {
+        return Err((
+            format!(
+                "you have sent {sent_today} press mails in the last 24 hours, this host's limit (host.toml: press_per_day = {}); write again later",
+                limits.per_day
+            ),
+            Some(player.to_string()),
+            false,
+        ));
+    }
+    Ok(())
+}
+
+/// The players a press entry names, those it is mailed to, and those
+/// who muted the sender (and get nothing).
+type Recipients = (Vec<String>, Vec<String>, Vec<String>);
+
+/// Whom new press goes to, by the game's press rules and the players'
+/// mutes ([`Recipients`]).
+fn new_recipients(
+    w: &Writing,
+    req: &Request,
+    player: &str,
+    answered_kept: Option<&Kept>,
+    now: &str,
+) -> std::result::Result<Recipients, Refusal> {
+    let internal = |e: crate::error::Error| (e.to_string(), None, false);
+    let to = match (&req.to, answered_kept) {
+        (Some(t), _) => t.clone(),
+        (None, Some(k)) => To::Players(vec![k.sender.clone()]),
+        (None, None) => To::All,
+    };
+    let rules = press::rules_of(&w.store, &w.game).map_err(internal)?;
+    let real = match press::allowed(&w.game, &rules, player, &to, req.anonymous, now) {
+        Ok(r) => r,
+        // Answering one's own anonymous press: refused without saying why
+        // it is one's own to anyone else (only the sender reads this).
+        Err(why) => return Err((why, Some(player.to_string()), false)),
+    };
+    // Mutes (docs/host.md, "Muting a player"): a player who muted the
+    // sender gets nothing from them, anonymous or not.
+    let mutes = crate::pipeline::mutes::Mutes::load(&w.store, &w.game).map_err(internal)?;
+    let (withheld, real): (Vec<String>, Vec<String>) =
+        real.into_iter().partition(|r| mutes.muted(r, player));
+    match answered_kept {
+        // An answer to anonymous press: its entry names nobody, and its
+        // writer is told nothing of a mute, which would tell them who the
+        // anonymous sender is. It is kept, and not relayed.
+        Some(k) if k.anonymous => Ok((Vec::new(), real, withheld)),
+        // Otherwise the sender is told plainly, and the entry names only
+        // the players it was relayed to: a muting player, who may read
+        // the game file, finds no press to them they never got (which
+        // would tell them who an anonymous one came from).
+        _ if real.is_empty() => Err((
+            format!(
+                "{} muted you: nothing was relayed (a player who mutes you gets no press from you, anonymous or not, until they write `unmute {player}`)",
+                if withheld.len() == 1 {
+                    format!("{} has", withheld[0])
+                } else {
+                    format!("{} have", withheld.join(", "))
+                }
+            ),
+            Some(player.to_string()),
+            false,
+        )),
+        _ => Ok((real.clone(), real, withheld)),
+    }
+}
+
+/// The sender's acknowledgement of relayed press `kept` (hash `hash`):
+/// to whom, who muted them, who has no address, and the copy of what the
+/// recipients read.
+fn acknowledgement(w: &Writing, kept: &Kept, hash: &str, not_mailed: &[String]) -> String {
     let shown_to = if kept.entry.to.is_empty() {
         "the anonymous sender of the press you answered".to_string()
     } else {
@@ -774,9 +816,15 @@ fn relay(
     }
     ack.push_str(&format!(
         "\nWhat they read (keep this mail: `herald verify GAME --witness THIS-MAIL` proves it):\n\n{}",
-        press::sender_copy(&w.game, &kept, &hash)
+        press::sender_copy(&w.game, kept, hash)
     ));
-    let what = if kept.anonymous {
+    ack
+}
+
+/// What relayed press `kept` came to, for the log: never the text, and
+/// for anonymous press not whom it was mailed to.
+fn for_the_log(kept: &Kept, mailed: &[String]) -> String {
+    if kept.anonymous {
         format!("press #{} relayed (anonymous)", kept.entry.n)
     } else {
         format!(
@@ -788,12 +836,5 @@ fn relay(
                 mailed.join(", ")
             }
         )
-    };
-    Ok(Relayed {
-        n: kept.entry.n,
-        player,
-        anonymous: kept.anonymous,
-        what,
-        ack,
-    })
+    }
 }

@@ -344,8 +344,21 @@ pub fn tables_html(p: &Page, join_address: &str) -> String {
 }
 
 /// The page itself: one table, a row per game; plain HTML, no script.
+/// Then the lobby's tables, the seats offered for takeover, the standby
+/// list and the vacations.
 pub fn html(p: &Page) -> String {
     let mut h = String::new();
+    head_html(p, &mut h);
+    games_html(p, &mut h);
+    lobby_html(p, &mut h);
+    offers_html(p, &mut h);
+    standby_and_away_html(p, &mut h);
+    h.push_str("</body>\n</html>\n");
+    h
+}
+
+/// The page's head, its heading, the counts, and the host's problems.
+fn head_html(p: &Page, h: &mut String) {
     let problems: usize = p.games.iter().filter(|g| !g.problems.is_empty()).count();
     let refused: usize = p.games.iter().map(|g| g.refused.len()).sum();
     let _ = write!(
@@ -369,47 +382,58 @@ pub fn html(p: &Page) -> String {
         }
         h.push_str("</ul>\n");
     }
+}
+
+/// The table of games, a row each.
+fn games_html(p: &Page, h: &mut String) {
     h.push_str(
         "<table>\n<thead><tr><th>game</th><th>title</th><th>turn</th><th>deadline</th>\
          <th>awaited (orders missing)</th><th>last mail in</th><th>last mail out</th>\
          <th>refused mails</th><th>problems</th></tr></thead>\n<tbody>\n",
     );
     for g in &p.games {
-        let turn = match (&g.turn, &g.phase) {
-            (Some(t), Some(ph)) => format!("{t} ({})", escape(ph)),
-            _ => "—".into(),
-        };
-        let state = match &g.outcome {
-            Some(o) => format!("over: {}", escape(o)),
-            None => format!("{}<br>missing: {}", list(&g.awaiting), list(&g.missing)),
-        };
-        let mut refused = String::new();
-        for r in &g.refused {
-            let to: Vec<String> = r
-                .refused
-                .iter()
-                .map(|x| format!("{}: {}", x.to, x.error))
-                .collect();
-            let _ = write!(
-                refused,
-                "<div class=\"bad\">{} — {}<br><small>{}</small></div>",
-                escape(r.subject.as_deref().unwrap_or("(no subject)")),
-                escape(&to.join("; ")),
-                escape(&r.file),
-            );
-        }
-        if refused.is_empty() {
-            refused.push('—');
-        }
-        let problems = if g.problems.is_empty() {
-            "—".to_string()
-        } else {
-            g.problems
-                .iter()
-                .map(|x| format!("<div class=\"bad\">{}</div>", escape(x)))
-                .collect()
-        };
-        let _ = writeln!(
+        game_row(g, h);
+    }
+    h.push_str("</tbody>\n</table>\n");
+}
+
+/// One game's row.
+fn game_row(g: &GameLine, h: &mut String) {
+    let turn = match (&g.turn, &g.phase) {
+        (Some(t), Some(ph)) => format!("{t} ({})", escape(ph)),
+        _ => "—".into(),
+    };
+    let state = match &g.outcome {
+        Some(o) => format!("over: {}", escape(o)),
+        None => format!("{}<br>missing: {}", list(&g.awaiting), list(&g.missing)),
+    };
+    let mut refused = String::new();
+    for r in &g.refused {
+        let to: Vec<String> = r
+            .refused
+            .iter()
+            .map(|x| format!("{}: {}", x.to, x.error))
+            .collect();
+        let _ = write!(
+            refused,
+            "<div class=\"bad\">{} — {}<br><small>{}</small></div>",
+            escape(r.subject.as_deref().unwrap_or("(no subject)")),
+            escape(&to.join("; ")),
+            escape(&r.file),
+        );
+    }
+    if refused.is_empty() {
+        refused.push('—');
+    }
+    let problems = if g.problems.is_empty() {
+        "—".to_string()
+    } else {
+        g.problems
+            .iter()
+            .map(|x| format!("<div class=\"bad\">{}</div>", escape(x)))
+            .collect()
+    };
+    let _ = writeln!(
             h,
             "<tr id=\"game-{id}\"><td>{id}</td><td>{title}</td><td>{turn}</td><td>{deadline}</td>\
              <td>{state}</td><td>{last_in}</td><td>{last_out}</td><td>{refused}</td><td>{problems}</td></tr>",
@@ -423,8 +447,10 @@ pub fn html(p: &Page) -> String {
             last_in = note(&g.last_in),
             last_out = note(&g.last_out),
         );
-    }
-    h.push_str("</tbody>\n</table>\n");
+}
+
+/// The lobby's tables, if any.
+fn lobby_html(p: &Page, h: &mut String) {
     if !p.tables.is_empty() {
         h.push_str(
             "<h2>Tables (join by mail: <code>join TABLE</code>)</h2>\n<table>\n<thead><tr><th>table</th><th>state</th>\
@@ -444,6 +470,10 @@ pub fn html(p: &Page) -> String {
         }
         h.push_str("</tbody>\n</table>\n");
     }
+}
+
+/// The seats offered for takeover, if any.
+fn offers_html(p: &Page, h: &mut String) {
     if !p.offers.is_empty() {
         h.push_str(
             "<h2>Seats offered for takeover</h2>\n<table>\n<thead><tr><th>game</th><th>seat</th>\
@@ -465,6 +495,10 @@ pub fn html(p: &Page) -> String {
         }
         h.push_str("</tbody>\n</table>\n");
     }
+}
+
+/// The standby list, and the players on vacation.
+fn standby_and_away_html(p: &Page, h: &mut String) {
     let _ = writeln!(
         h,
         "<h2>Standby list</h2>\n<p>{}</p>",
@@ -487,6 +521,4 @@ pub fn html(p: &Page) -> String {
         }
         h.push_str("</ul>\n");
     }
-    h.push_str("</body>\n</html>\n");
-    h
 }

@@ -383,6 +383,9 @@ fn blank(c: char) -> bool {
 /// start; quoted text and comments skipped), or of the quotes that close a
 /// multi-line string; else `at`. A list never closed ends at its last line
 /// that starts with a quote, before the next key.
+///
+/// Long (about 80 lines): one scanner over the lines of a value, its states (a
+/// list, a string a line ended in, a comment) sharing the place in the text.
 fn value_end(lines: &[&str], at: usize) -> usize {
     let line = lines[at];
     let Some(eq) = line.find(['=', ':']) else {

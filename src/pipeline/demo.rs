@@ -22,6 +22,9 @@ pub struct Demo {
     pub verified: Vec<String>,
 }
 
+/// Long (about 80 lines): the demo's steps in order (the folder made, the game
+/// created, each turn's orders mailed and read, the end verified), sharing the
+/// folder and the game.
 pub fn demo(
     game: &str,
     dir: &Path,

@@ -36,6 +36,10 @@ pub struct Undone {
 /// but a password changed after the phase stays changed (its entry is
 /// appended again): the secrets file and the player hold the new one.
 /// The undone file is kept in `archive/`, with a line in `archive/undo.log`.
+///
+/// Long (about 110 lines): the steps of an undo in the order a crash may cut
+/// them (the log replayed without the phase, the later entries appended again,
+/// the old file archived, the new one written).
 pub fn undo(
     store: &Store,
     g: &Loaded,

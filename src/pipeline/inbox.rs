@@ -360,13 +360,6 @@ fn ignored_orders(g: &super::Loaded, seat: usize, outside: &[extract::Outside]) 
     out
 }
 
-/// Find, check and (if good) store the order file in one mail. Also the
-/// orders as herald read them, the receipt and notes, for the reply, and
-/// the sealed orders to store (the caller stores them after queueing the
-/// reply).
-///
-/// Long (about 115 lines): a mail's order file found, checked and sealed.
-
 /// Check the password of an order file through the guard, if there is
 /// one: `Err` is the fate of a file whose password is wrong or may not be
 /// checked now; `Ok(true)`: checked and right (not to be hashed again).
@@ -397,6 +390,14 @@ fn guarded(
     }
 }
 
+/// Find, check and (if good) store the order file in one mail. Also the
+/// orders as herald read them, the receipt and notes, for the reply, and
+/// the sealed orders to store (the caller stores them after queueing the
+/// reply).
+///
+/// Long (about 125 lines): one mail judged in the order its refusals are
+/// told (the order text found, its header, the player and password, the
+/// turn, the orders checked), each step using what the ones before read.
 #[allow(clippy::too_many_arguments)]
 fn judge(
     w: &Writing,

@@ -31,6 +31,10 @@ pub struct Relay<'a> {
 /// Record press `r` at `now`: its file, then its entry (committed). A
 /// press the log records already (the same mail judged again after a
 /// crash) is returned as it was recorded. The caller queues the mails.
+///
+/// Long (about 100 lines): the steps of recording press in the order a crash
+/// may cut them (found again if recorded, the text's file, then its entry
+/// committed).
 pub fn record(w: &mut Writing, r: &Relay, now: &str) -> Result<(Kept, String)> {
     let id = id_of(r.mail_sha256);
     let logged = entries(&w.store, &w.game)?;

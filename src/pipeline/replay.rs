@@ -192,6 +192,10 @@ fn sync_log(r: &mut Record) {
 }
 
 /// Produce the recorded phase again and compare.
+///
+/// Long (about 120 lines): one phase produced again and compared part by part
+/// (the deadline, the orders, the stand-ins, the dice, the state, the reports),
+/// each step on what the one before made.
 fn replay_phase(
     g: &mut Loaded,
     p: &Phase,

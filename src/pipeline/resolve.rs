@@ -111,6 +111,10 @@ pub fn received_by(accepted: &mut Accepted, now: &str) {
 /// Resolve one phase: the new state and the phase's log body; the head
 /// record's turn, state, summary, deadline and missed counts brought up to
 /// date in place (not its log reference: the caller appends the body).
+///
+/// Long (about 90 lines): one phase resolved in order (the dice, the rules'
+/// resolve, the missed phases and drops, the outcome, the next deadline), each
+/// step on the head the one before brought up to date.
 pub fn step(
     rules: &dyn Rules,
     head: &mut Head,

@@ -27,6 +27,9 @@ pub fn text_for_mail(
     told(store, g, now, false)
 }
 
+/// Long (about 105 lines): one status text, a paragraph a fact (the turn, the
+/// outcome, the deadline, the missed and stored orders, the paths), in the
+/// order it is printed.
 fn told(
     store: &Store,
     g: &Loaded,

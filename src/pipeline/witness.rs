@@ -74,6 +74,10 @@ struct Found {
 /// `herald verify --witness`: every receipt and report in `files` checked
 /// against the archive `g`. Returns how many were found and each finding
 /// (naming the file, the part and what differs).
+///
+/// Long (about 150 lines): every kept file read, each block checked against the
+/// archive, then the reports made again where needed, in that order; the steps
+/// share the index of the entries.
 pub fn witnesses(
     g: &Loaded,
     seed: Option<&str>,
@@ -543,6 +547,9 @@ fn read_page(name: &str, page: &str, out: &mut Vec<Found>, problems: &mut Vec<St
 /// attached to a report mail, a mail forwarded as an attachment. An HTML
 /// body is read only when no text part held a block (a reply's HTML is its
 /// text again).
+///
+/// Long (about 85 lines): one branch a kind of mail part (text, HTML,
+/// view.json, the board, a forwarded mail), sharing what was found so far.
 fn read_mail(
     name: &str,
     m: &mail_parser::Message,

@@ -84,6 +84,8 @@ fn held_by(g: &Loaded, seat: usize, id: &str, now: &str) -> String {
 }
 
 impl Info {
+    /// Long (about 80 lines): one struct literal, every field of the page's
+    /// heading, each computed just above it.
     pub fn new(g: &Loaded, who: Who, frames: &[Frame], press: usize) -> Info {
         let h = g.head();
         let seats = g.entry.seats;

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// herald's own source.
-fn src() -> PathBuf {
+pub(crate) fn src() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
 }
 
@@ -18,7 +18,7 @@ fn read(p: &Path) -> String {
 
 /// The source with comments and the contents of string and character
 /// literals blanked out (line ends kept), so that only code is scanned.
-fn code_only(text: &str) -> String {
+pub(crate) fn code_only(text: &str) -> String {
     let c: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len());
     let mut i = 0;
@@ -253,7 +253,7 @@ fn declared(lib: &str) -> (BTreeSet<String>, BTreeMap<String, String>) {
     (modules, reexports)
 }
 
-fn rust_files(p: &Path, out: &mut Vec<PathBuf>) {
+pub(crate) fn rust_files(p: &Path, out: &mut Vec<PathBuf>) {
     if p.is_dir() {
         let mut entries: Vec<PathBuf> = std::fs::read_dir(p)
             .unwrap()

@@ -30,6 +30,26 @@ pub(crate) fn table_json(dir: &Path, table: &str) -> serde_json::Value {
         .unwrap()
 }
 
+/// Mail from account `from` to `to` through the real Postfix: the Subject
+/// `subject`, the Message-ID `mid`, sent `minute` minutes into the test's
+/// hour, the text `body`.
+fn send_from(
+    s: &MailServers,
+    from: &Account,
+    to: &str,
+    subject: &str,
+    mid: &str,
+    minute: i64,
+    body: &str,
+) {
+    send(
+        s,
+        &from.address,
+        to,
+        &mail(&from.address, to, subject, mid, minute, body),
+    );
+}
+
 /// The code in a lobby mail: the word after `confirm `.
 fn code_in(m: &str) -> Option<String> {
     m.lines()
@@ -174,34 +194,18 @@ fn a_table_of_4_is_filled_by_mail_confirmed_and_started() {
             names[i],
             if i == 0 { " public" } else { "" }
         );
-        send(
-            s,
-            &p.address,
-            &host_addr,
-            &mail(
-                &p.address,
-                &host_addr,
-                "join",
-                &format!("j{i}@p.test"),
-                1,
-                &body,
-            ),
-        );
+        send_from(s, p, &host_addr, "join", &format!("j{i}@p.test"), 1, &body);
     }
     // Someone signs the victim up: the code goes to the victim, who never
     // confirms.
-    send(
+    send_from(
         s,
-        &victim.address,
+        &victim,
         &host_addr,
-        &mail(
-            &victim.address,
-            &host_addr,
-            "join t4 Eve",
-            "forged@p.test",
-            1,
-            "hello",
-        ),
+        "join t4 Eve",
+        "forged@p.test",
+        1,
+        "hello",
     );
     s.wait_for_mails(&h.acct, 5);
     let out = h.pass_ok(&at(2));
@@ -222,32 +226,24 @@ fn a_table_of_4_is_filled_by_mail_confirmed_and_started() {
     assert!(vm.contains("If you did not ask, do nothing"), "{vm}");
     // One player confirms from another address with someone else's code:
     // refused, nothing written.
-    send(
+    send_from(
         s,
-        &victim.address,
+        &victim,
         &host_addr,
-        &mail(
-            &victim.address,
-            &host_addr,
-            "x",
-            "steal@p.test",
-            3,
-            &format!("confirm {}", codes[0]),
-        ),
+        "x",
+        "steal@p.test",
+        3,
+        &format!("confirm {}", codes[0]),
     );
     for (i, p) in players.iter().enumerate() {
-        send(
+        send_from(
             s,
-            &p.address,
+            p,
             &host_addr,
-            &mail(
-                &p.address,
-                &host_addr,
-                "Re: join",
-                &format!("c{i}@p.test"),
-                3,
-                &format!("confirm {}", codes[i]),
-            ),
+            "Re: join",
+            &format!("c{i}@p.test"),
+            3,
+            &format!("confirm {}", codes[i]),
         );
     }
     s.wait_for_mails(&h.acct, 10);
@@ -340,19 +336,7 @@ fn a_table_of_4_is_filled_by_mail_confirmed_and_started() {
     let files = bot_files(&folder, &passwords);
     for (id, file) in &files {
         let who = &players[passwords.iter().position(|(p, _)| p == id).unwrap()];
-        send(
-            s,
-            &who.address,
-            &to,
-            &mail(
-                &who.address,
-                &to,
-                "orders",
-                &format!("o-{id}@p.test"),
-                10,
-                file,
-            ),
-        );
+        send_from(s, who, &to, "orders", &format!("o-{id}@p.test"), 10, file);
     }
     s.wait_for_mails(&h.acct, before + files.len());
     let out = h.pass_ok(&at(11));
@@ -363,19 +347,7 @@ fn a_table_of_4_is_filled_by_mail_confirmed_and_started() {
     // A join for a table that has started: refused with the open tables
     // (past the hour in which the victim was last refused: one refusal an
     // hour to an address).
-    send(
-        s,
-        &victim.address,
-        &host_addr,
-        &mail(
-            &victim.address,
-            &host_addr,
-            "join t4",
-            "late@p.test",
-            70,
-            "",
-        ),
-    );
+    send_from(s, &victim, &host_addr, "join t4", "late@p.test", 70, "");
     s.wait_for_mails(&h.acct, before + files.len() + 1);
     h.pass_ok(&at(71));
     let late = wait_for_text(s, &victim, "takes no more players");
@@ -738,51 +710,31 @@ fn a_dropped_seat_is_taken_over_and_a_vacation_moves_the_deadline() {
             "3",
         ],
     );
-    send(
+    send_from(
         s,
-        &standby.address,
+        &standby,
         &host_addr,
-        &mail(
-            &standby.address,
-            &host_addr,
-            "standby",
-            "sb@p.test",
-            1,
-            "standby",
-        ),
+        "standby",
+        "sb@p.test",
+        1,
+        "standby",
     );
     for (i, p) in players.iter().enumerate() {
         let body = format!("join g4 Player{i}");
-        send(
-            s,
-            &p.address,
-            &host_addr,
-            &mail(
-                &p.address,
-                &host_addr,
-                "join",
-                &format!("j{i}@p.test"),
-                1,
-                &body,
-            ),
-        );
+        send_from(s, p, &host_addr, "join", &format!("j{i}@p.test"), 1, &body);
     }
     s.wait_for_mails(&h.acct, 5);
     h.pass_ok(&at(2));
     for (i, p) in players.iter().enumerate() {
         let code = code_in(&wait_for_text(s, p, "confirm ")).unwrap();
-        send(
+        send_from(
             s,
-            &p.address,
+            p,
             &host_addr,
-            &mail(
-                &p.address,
-                &host_addr,
-                "Re: join",
-                &format!("c{i}@p.test"),
-                3,
-                &format!("confirm {code}"),
-            ),
+            "Re: join",
+            &format!("c{i}@p.test"),
+            3,
+            &format!("confirm {code}"),
         );
     }
     s.wait_for_mails(&h.acct, 9);
@@ -808,33 +760,25 @@ fn a_dropped_seat_is_taken_over_and_a_vacation_moves_the_deadline() {
     // The vacation: the reason the player gives is never passed on.
     let (ai, api) = (who(&away, &creds), &creds[who(&away, &creds)].1);
     let mut sent = 9;
-    send(
+    send_from(
         s,
-        &players[ai].address,
+        &players[ai],
         &to,
-        &mail(
-            &players[ai].address,
-            &to,
-            "vacation",
-            "v@p.test",
-            5,
-            &format!("vacation {away} {api} until 2026-11-26\nmy sister's wedding"),
-        ),
+        "vacation",
+        "v@p.test",
+        5,
+        &format!("vacation {away} {api} until 2026-11-26\nmy sister's wedding"),
     );
     sent += 1;
     // A bad vacation line is answered with the line to send.
-    send(
+    send_from(
         s,
-        &players[ai].address,
+        &players[ai],
         &to,
-        &mail(
-            &players[ai].address,
-            &to,
-            "vacation",
-            "v2@p.test",
-            5,
-            &format!("vacation {away} {api} soon"),
-        ),
+        "vacation",
+        "v2@p.test",
+        5,
+        &format!("vacation {away} {api} soon"),
     );
     sent += 1;
     for (id, file) in &files {
@@ -842,19 +786,7 @@ fn a_dropped_seat_is_taken_over_and_a_vacation_moves_the_deadline() {
             continue;
         }
         let p = &players[who(id, &creds)];
-        send(
-            s,
-            &p.address,
-            &to,
-            &mail(
-                &p.address,
-                &to,
-                "orders",
-                &format!("o0-{id}@p.test"),
-                6,
-                file,
-            ),
-        );
+        send_from(s, p, &to, "orders", &format!("o0-{id}@p.test"), 6, file);
         sent += 1;
     }
     s.wait_for_mails(&h.acct, sent);
@@ -892,18 +824,14 @@ fn a_dropped_seat_is_taken_over_and_a_vacation_moves_the_deadline() {
     }
     // Back early, and no orders: the (moved) deadline comes and the
     // player misses it: dropped after 1 missed phase, the seat offered.
-    send(
+    send_from(
         s,
-        &players[ai].address,
+        &players[ai],
         &to,
-        &mail(
-            &players[ai].address,
-            &to,
-            "back",
-            "b@p.test",
-            80,
-            &format!("back {away} {api}"),
-        ),
+        "back",
+        "b@p.test",
+        80,
+        &format!("back {away} {api}"),
     );
     sent += 1;
     s.wait_for_mails(&h.acct, sent);
@@ -927,44 +855,32 @@ fn a_dropped_seat_is_taken_over_and_a_vacation_moves_the_deadline() {
     assert!(offer.contains("is free"), "{offer}");
     // Someone asks for the seat in the victim's name: the code goes to the
     // victim, who never confirms. The standby player asks and confirms.
-    send(
+    send_from(
         s,
-        &victim.address,
+        &victim,
         &host_addr,
-        &mail(
-            &victim.address,
-            &host_addr,
-            "x",
-            "forged-t@p.test",
-            2288,
-            &format!("takeover g4 {dropper} Eve"),
-        ),
+        "x",
+        "forged-t@p.test",
+        2288,
+        &format!("takeover g4 {dropper} Eve"),
     );
-    send(
+    send_from(
         s,
-        &standby.address,
+        &standby,
         &host_addr,
-        &mail(
-            &standby.address,
-            &host_addr,
-            "x",
-            "t@p.test",
-            2288,
-            &format!("takeover g4 {dropper} Sam"),
-        ),
+        "x",
+        "t@p.test",
+        2288,
+        &format!("takeover g4 {dropper} Sam"),
     );
-    send(
+    send_from(
         s,
-        &standby.address,
+        &standby,
         &host_addr,
-        &mail(
-            &standby.address,
-            &host_addr,
-            "x",
-            "t-bad@p.test",
-            2288,
-            "takeover g4",
-        ),
+        "x",
+        "t-bad@p.test",
+        2288,
+        "takeover g4",
     );
     sent += 3;
     s.wait_for_mails(&h.acct, sent);
@@ -973,18 +889,14 @@ fn a_dropped_seat_is_taken_over_and_a_vacation_moves_the_deadline() {
     assert!(bad.contains("takeover GAME PLAYER [your name]"), "{bad}");
     wait_for_text(s, &victim, "confirm ");
     let code = code_in(&wait_for_text(s, &standby, "take over the seat")).unwrap();
-    send(
+    send_from(
         s,
-        &standby.address,
+        &standby,
         &host_addr,
-        &mail(
-            &standby.address,
-            &host_addr,
-            "Re: x",
-            "tc@p.test",
-            2290,
-            &format!("confirm {code}"),
-        ),
+        "Re: x",
+        "tc@p.test",
+        2290,
+        &format!("confirm {code}"),
     );
     sent += 1;
     s.wait_for_mails(&h.acct, sent);
@@ -1048,19 +960,7 @@ fn a_dropped_seat_is_taken_over_and_a_vacation_moves_the_deadline() {
     accounts[i] = &standby;
     for (id, file) in &files {
         let a = accounts[who(id, &creds)];
-        send(
-            s,
-            &a.address,
-            &to,
-            &mail(
-                &a.address,
-                &to,
-                "orders",
-                &format!("o1-{id}@p.test"),
-                2292,
-                file,
-            ),
-        );
+        send_from(s, a, &to, "orders", &format!("o1-{id}@p.test"), 2292, file);
         sent += 1;
     }
     s.wait_for_mails(&h.acct, sent);
@@ -1094,18 +994,14 @@ fn a_dropped_seat_is_taken_over_and_a_vacation_moves_the_deadline() {
         minute += 5;
         for (id, file) in bot_files(&folder, &creds) {
             let a = accounts[who(&id, &creds)];
-            send(
+            send_from(
                 s,
-                &a.address,
+                a,
                 &to,
-                &mail(
-                    &a.address,
-                    &to,
-                    "orders",
-                    &format!("o{turn}-{id}@p.test"),
-                    minute,
-                    &file,
-                ),
+                "orders",
+                &format!("o{turn}-{id}@p.test"),
+                minute,
+                &file,
             );
             sent += 1;
         }

@@ -19,6 +19,7 @@ mod host_transport;
 mod install;
 mod layers;
 mod legal_now;
+mod lengths;
 mod lobby;
 mod lobby_tables;
 mod mail;

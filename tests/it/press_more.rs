@@ -9,6 +9,37 @@ use crate::mailservers::{servers, Account};
 use crate::press::{files_under, norse3, password_of, press_mail, reply_to};
 use std::path::{Path, PathBuf};
 
+/// A host reading its own Maildir (`host.toml` with the lines `config`
+/// added) with the 3-player Norse Wars game `id` begun with `extra`, red,
+/// blue and white at three new accounts.
+struct Norse3 {
+    h: crate::host_mail::Host,
+    maildir: PathBuf,
+    accts: Vec<Account>,
+    /// The passwords, by player.
+    pw: Vec<(String, String)>,
+    folder: PathBuf,
+    /// The game's address.
+    to: String,
+}
+
+fn norse3_by_maildir(config: &str, id: &str, extra: &[&str]) -> Norse3 {
+    let s = servers();
+    let (h, maildir) = maildir_host(s, config);
+    let accts: Vec<Account> = (0..3).map(|_| s.account()).collect();
+    let pw = norse3(&h, &accts, id, extra);
+    let folder = h.dir.join(id);
+    let to = h.game_addr(id);
+    Norse3 {
+        h,
+        maildir,
+        accts,
+        pw,
+        folder,
+        to,
+    }
+}
+
 fn mode(p: &Path) -> u32 {
     use std::os::unix::fs::PermissionsExt;
     std::fs::metadata(p).unwrap().permissions().mode() & 0o777
@@ -52,18 +83,16 @@ fn kept_with(folder: &Path, t: &str) -> serde_json::Value {
 #[test]
 fn a_muted_players_press_does_not_reach_the_player_who_muted_them() {
     let s = servers();
-    let (h, maildir) = maildir_host(s, "");
-    let accts: Vec<Account> = (0..3).map(|_| s.account()).collect();
-    let (red, blue, white) = (&accts[0], &accts[1], &accts[2]);
     let id = "nwm";
-    let pw = norse3(
-        &h,
-        &accts,
-        id,
-        &["--deadline-every", "48h", "--press", "grey"],
-    );
-    let folder = h.dir.join(id);
-    let to = h.game_addr(id);
+    let Norse3 {
+        h,
+        maildir,
+        accts,
+        pw,
+        folder,
+        to,
+    } = norse3_by_maildir("", id, &["--deadline-every", "48h", "--press", "grey"]);
+    let (red, blue, white) = (&accts[0], &accts[1], &accts[2]);
     let mutes = folder.join("press").join("mutes.json");
     let cmd = |who: &Account, player: &str, mid: &str, minute: i64, first: &str, password: &str| {
         crate::host_mail::mail(
@@ -777,13 +806,16 @@ fn report_html_lists_the_press_the_player_got() {
 #[test]
 fn press_limits_and_the_rules_in_time_are_kept() {
     let s = servers();
-    let (h, maildir) = maildir_host(s, "press_per_day = 2\npress_max_bytes = 80");
-    let accts: Vec<Account> = (0..3).map(|_| s.account()).collect();
-    let (red, blue, white) = (&accts[0], &accts[1], &accts[2]);
     let id = "nwl";
-    let pw = norse3(
-        &h,
-        &accts,
+    let Norse3 {
+        h,
+        maildir,
+        accts,
+        pw,
+        folder,
+        to,
+    } = norse3_by_maildir(
+        "press_per_day = 2\npress_max_bytes = 80",
         id,
         &[
             "--deadline-every",
@@ -794,8 +826,7 @@ fn press_limits_and_the_rules_in_time_are_kept() {
             "no",
         ],
     );
-    let folder = h.dir.join(id);
-    let to = h.game_addr(id);
+    let (red, blue, white) = (&accts[0], &accts[1], &accts[2]);
     for k in 0..3 {
         put(
             &maildir,

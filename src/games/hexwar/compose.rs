@@ -25,6 +25,9 @@ fn towards(h: Hex, d: Dir) -> Option<String> {
     (n.length() <= LABELS.radius).then(|| label(n))
 }
 
+/// Long (about 185 lines): one composer page: the capacities of the turn's
+/// template, then each own piece's moves and turns as choices; a table of what
+/// a tap may do, its parts sharing the template's counts.
 pub fn compose(rules: &Ruleset, st: &State, seat: usize) -> Orders {
     let mut o = Orders::default();
     if st.is_over() || st.side as usize != seat {

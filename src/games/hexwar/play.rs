@@ -181,6 +181,10 @@ fn piece_name(rules: &Ruleset, p: Piece) -> &str {
 }
 
 /// Why `move from to` is not legal now, and what is.
+///
+/// Long (about 100 lines): one table of cases, each a reason a move is not
+/// legal now, in the order a player would look for it, ending with what is
+/// legal instead.
 fn explain_move(rules: &Ruleset, st: &State, from: Hex, to: Hex) -> String {
     let geo = &rules.geo;
     let fc = geo.cell(from).expect("a board hex") as usize;
@@ -438,6 +442,10 @@ pub enum Plan {
 
 /// Fit the orders to the active template and check each action on the
 /// position the earlier ones leave. Every problem is listed.
+///
+/// Long (about 105 lines): the orders fitted to the template's slots, then each
+/// action checked on the position the earlier ones leave; both passes add to
+/// one list of problems, so every problem is told at once.
 pub fn plan(rules: &Ruleset, st: &State, orders: &[Order]) -> Result<Plan, Vec<Problem>> {
     let template = &rules.templates[st.template as usize];
     let mut problems = Vec::new();

@@ -336,6 +336,9 @@ fn parse_directions(list: &[String]) -> Result<u8, String> {
 }
 
 impl Ruleset {
+    /// Long (about 245 lines): every check of the ruleset file, section by
+    /// section (board, armies, pieces, templates, setups), each adding to one
+    /// list of problems so that all are told at once.
     pub fn parse(text: &str) -> Result<Ruleset, String> {
         let f: RulesFile =
             toml::from_str(text).map_err(|e| format!("the HEXWAR ruleset does not read: {e}"))?;

@@ -229,6 +229,9 @@ struct PositionGraveyard {
 /// [graveyard]
 /// black = ["skeleton"]
 /// ```
+///
+/// Long (about 80 lines): every check of a position file, each adding to one
+/// list of problems so that all are told at once.
 pub fn from_position(rules: &Ruleset, text: &str, template: u8) -> Result<State, String> {
     let p: Position =
         toml::from_str(text).map_err(|e| format!("the position file does not read: {e}"))?;

@@ -156,6 +156,7 @@ fn legend(v: &View) -> Vec<Entry> {
     e
 }
 
+/// Long (about 80 lines): one drawing, its layers in painting order.
 pub fn svg_board(_: &Ruleset, v: &View, frame: Frame) -> String {
     let radius = LABELS.radius;
     let geo = HexagonBoard::new(radius, SIZE);

@@ -143,6 +143,8 @@ pub fn legal_actions(rules: &Ruleset, st: &State) -> Vec<String> {
     out
 }
 
+/// Long (about 110 lines): the view's parts computed from the state, then one
+/// struct literal with every field of the player's view.
 pub fn view(
     rules: &Ruleset,
     st: &State,

@@ -106,6 +106,10 @@ pub fn compose(rules: &Ruleset, st: &State, seat: usize) -> Orders {
 }
 
 /// What the push `mv` would do, in words, from what `seat` sees.
+///
+/// Long (about 85 lines): one sentence built from the push's cases (who is
+/// pushed, how far, who falls or is crushed), each told only where the player
+/// sees.
 fn push_note(
     rules: &Ruleset,
     st: &State,

@@ -280,6 +280,9 @@ impl Game for NorseWars {
         Ok(Order::Move(Move { piece, dir, steps }))
     }
 
+    /// Long (about 90 lines): one pass over the orders, one branch a kind of
+    /// order, counting moves and starvations together so every problem is told
+    /// at once.
     fn check(rules: &Ruleset, st: &State, seat: Seat, orders: &[Order]) -> Vec<Problem> {
         let mut problems = Vec::new();
         if st.to_move() != Some(seat) {

@@ -316,6 +316,10 @@ impl State {
     }
 
     /// Carry out a move; true if it wins by the Throne.
+    ///
+    /// Long (about 140 lines): one move carried out in the rules' order (the
+    /// walk, the push, the fall, the capture, the Throne), each step on the
+    /// position the one before leaves, every event told on the way.
     pub(super) fn execute(
         &mut self,
         rules: &Ruleset,

@@ -211,6 +211,10 @@ fn core(radius: i32, opts: Opts, seats: Vec<SeatState>, pieces: Vec<Piece>) -> C
 
 /// The standard start: Jarls on the edge, Warriors in front, Shields drawn
 /// at random among the best-balanced placements (or drafted by the players).
+///
+/// Long (about 90 lines): the standard start in the rules' order (Jarls,
+/// Warriors, then the Shields drawn or left to the draft), each step on the
+/// pieces placed before it.
 pub fn standard(
     rules: &Ruleset,
     players: usize,
@@ -316,6 +320,9 @@ struct Position {
 
 /// Start from a position file: pieces per hex, whose turn. Validated like
 /// everything else; every problem is listed.
+///
+/// Long (about 145 lines): every check of a position file, each adding to one
+/// list of problems so that all are told at once.
 pub fn from_position(
     rules: &Ruleset,
     players: &[String],

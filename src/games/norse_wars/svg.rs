@@ -174,6 +174,7 @@ fn legend(rules: &Ruleset, v: &View) -> Vec<Entry> {
     e
 }
 
+/// Long (about 120 lines): one drawing, its layers in painting order.
 pub fn svg_board(rules: &Ruleset, v: &View, frame: Frame) -> String {
     let g = v.grid_radius;
     let labels = HexagonLabels { radius: g };

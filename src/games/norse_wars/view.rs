@@ -278,6 +278,9 @@ impl Seer<'_> {
     }
 
     /// The event as this player may read it, or nothing.
+    ///
+    /// Long (about 170 lines): one match, a branch a kind of event, each
+    /// telling what this player may see of it.
     fn tell(&self, e: &Event) -> Option<String> {
         let open = |hexes: &[Hex], pieces: &[PieceRef]| self.open(hexes, pieces);
         Some(match e {
@@ -470,6 +473,8 @@ pub fn omniscient(
     view_as(rules, st, players, seat, events, true)
 }
 
+/// Long (about 115 lines): the view's parts (pieces, fog, arrows, players),
+/// each filtered through the same fog, then one struct literal.
 fn view_as(
     rules: &Ruleset,
     st: &State,

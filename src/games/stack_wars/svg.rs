@@ -147,6 +147,7 @@ fn caption(v: &View, head: &str) -> String {
     s
 }
 
+/// Long (about 145 lines): one drawing, its layers in painting order.
 pub fn svg_board(_: &Ruleset, v: &View, frame: Frame) -> String {
     let n = v.size as usize;
     let board = 2.0 * MARGIN + STEP * (n as f64 - 1.0);

@@ -400,6 +400,10 @@ impl Turn<'_> {
 
 /// Resolve one orders phase's movement and combat in place (upkeep is
 /// separate). `orders` are both seats' checked orders.
+///
+/// Long (about 105 lines): one turn's movement and combat in the rules' order
+/// (the costs, the scouting, the moves and swaps, the combats), each step on
+/// the state the one before leaves.
 pub fn resolve(
     rules: &Ruleset,
     st: &mut State,

@@ -33,6 +33,8 @@ use super::UnfoughtBattle;
 use crate::games::compose::{Budget, Choice, Mark, Orders, Piece, Required};
 use crate::games::{Compose, Seat};
 
+/// Long (about 120 lines): one match, a branch a phase, each listing the
+/// choices a tap may make in it.
 pub fn compose(rules: &Ruleset, st: &State, seat: usize) -> Orders {
     let mut o = Orders::default();
     let side = &st.sides[seat];

@@ -75,6 +75,9 @@ const DEPLOY_FORM: &str =
 const ORDER_FORM: &str = "orders are `f<force> move <N|NE|SE|S|SW|NW>`, `f<force> fortify`, `f<force> ambush`, `f<force> scout <q,r>`, `f<force> hold`, or `concede` alone";
 
 /// Read one order line. The phase decides which forms are expected.
+///
+/// Long (about 95 lines): one order line read: the phase's forms, the force,
+/// the verb and its words; one branch a verb.
 pub fn parse(rules: &Ruleset, st: &State, line: &str) -> Result<Order, String> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let n = rules.forces();
@@ -273,6 +276,9 @@ fn check_deploy(rules: &Ruleset, orders: &[Order], p: &mut Vec<Problem>) {
     }
 }
 
+/// Long (about 120 lines): one pass over the orders, one check a kind of order,
+/// sharing the forces given orders and the cost so far, so every problem is
+/// told at once.
 fn check_orders(rules: &Ruleset, st: &State, seat: usize, orders: &[Order], p: &mut Vec<Problem>) {
     let side = &st.sides[seat];
     let living: Vec<String> = side.living().map(|f| f.name()).collect();

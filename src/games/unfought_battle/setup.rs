@@ -127,6 +127,9 @@ struct PositionSide {
 
 /// A position file: the board, the turn, both sides' forces with powers
 /// (the orders phase of that turn).
+///
+/// Long (about 140 lines): every check of a position file, each adding to one
+/// list of problems so that all are told at once.
 pub fn from_position(rules: &Ruleset, text: &str) -> Result<State, String> {
     let p: Position =
         toml::from_str(text).map_err(|e| format!("the position does not read: {e}"))?;

@@ -106,6 +106,8 @@ fn define(b: &mut Board) {
 }
 
 /// Every entry the legend may have; it keeps those for symbols drawn.
+///
+/// Long (about 85 lines): one list of legend entries, each a few lines of text.
 fn legend(v: &View, mine: &'static str, theirs: &'static str, observer: bool) -> Vec<Entry> {
     if observer {
         return observer_legend(v, mine, theirs);
@@ -244,6 +246,7 @@ fn observer_legend(v: &View, mine: &'static str, theirs: &'static str) -> Vec<En
     e
 }
 
+/// Long (about 260 lines): one drawing, its layers in painting order.
 pub fn svg_board(rules: &Ruleset, v: &View, frame: Frame) -> String {
     let n = v.size.max(1);
     let sq3 = 3f64.sqrt();

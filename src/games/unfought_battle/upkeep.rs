@@ -7,6 +7,8 @@ use super::events::Event;
 use super::ruleset::Ruleset;
 use super::state::{End, Phase, State};
 
+/// Long (about 95 lines): the upkeep in the rules' numbered order (the noose,
+/// income, domination, the end), each step on the state the one before leaves.
 pub fn upkeep(rules: &Ruleset, st: &mut State, ev: &mut Vec<Event>) {
     let turn = st.turn;
     // 1. The noose.

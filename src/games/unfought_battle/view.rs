@@ -250,6 +250,9 @@ fn fighter_text(f: &Fighter) -> String {
 }
 
 /// One event as `seat` may know it, or `None` if it is not theirs to know.
+///
+/// Long (about 160 lines): one match, a branch a kind of event, each telling
+/// what this side may know of it.
 pub fn tell(players: &[String], seat: Seat, e: &Event) -> Option<String> {
     let enemy = &players[1 - seat];
     Some(match e {

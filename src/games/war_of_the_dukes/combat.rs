@@ -362,6 +362,10 @@ pub fn forecast(
 /// the phase; where the ruleset says a piece is attacked once a phase
 /// (`attacked_once`), those take no part, and the defenders join them.
 /// The event tells everything.
+///
+/// Long (about 145 lines): one attack in the rules' order (the forecast, the
+/// odds, the die, the result, the retreats, the advance), each step on the
+/// state the one before leaves, the event telling every step.
 #[allow(clippy::too_many_arguments)]
 pub fn attack(
     rules: &Ruleset,

@@ -131,6 +131,9 @@ fn deployment(rules: &Ruleset, st: &State, side: Side) -> Orders {
     o
 }
 
+/// Long (about 225 lines): one composer page: each unit's moves, the Duke's,
+/// then every attack with its odds; they share the zones of control and the
+/// reach computed at the top.
 fn play(rules: &Ruleset, st: &State, side: Side) -> Orders {
     let mut o = Orders::default();
     let map = &rules.map;

@@ -193,6 +193,8 @@ pub struct PlaceData {
 }
 
 impl Map {
+    /// Long (about 110 lines): the map data read section by section (hexes,
+    /// hexsides, rivers, places), each filling the same grid.
     pub fn build(data: &MapData, places: &[PlaceData]) -> Result<Map, String> {
         let (cols, rows) = (data.columns as usize, data.rows as usize);
         if cols == 0 || rows == 0 || cols > 99 || rows > 99 {

@@ -222,6 +222,9 @@ fn impassable(rules: &Ruleset, i: Ix) -> String {
 }
 
 /// Unit `n` moving along `path` exactly (the hexes entered, in order).
+///
+/// Long (about 90 lines): one path walked hex by hex, one check a rule of
+/// movement, sharing the movement points spent so far.
 pub fn follow(
     rules: &Ruleset,
     st: &State,

@@ -173,6 +173,9 @@ fn own_unit(st: &State, side: Side, id: UnitId) -> Result<usize, String> {
 
 /// The checks of a deployment: every piece once, on its own territory, one
 /// combat unit on each own city and fortress hex, stacking.
+///
+/// Long (about 110 lines): every rule of a deployment checked on one trial
+/// position, each adding to one list of problems so that all are told at once.
 pub fn check_deployment(rules: &Ruleset, st: &State, side: Side, orders: &[Order]) -> Vec<Problem> {
     let mut problems = Vec::new();
     let mut trial = st.clone();
@@ -295,6 +298,10 @@ pub struct Plan {
 
 /// Check a phase's orders: the moves in the order written, on the position
 /// each leaves, then the attacks on the position after every move.
+///
+/// Long (about 175 lines): the moves checked in the order written, on the
+/// position each leaves, then the attacks on the position after every move;
+/// both passes share the trial position and the list of problems.
 pub fn plan(rules: &Ruleset, st: &State, side: Side, orders: &[Order]) -> (Plan, Vec<Problem>) {
     let mut problems = Vec::new();
     let mut plan = Plan::default();

@@ -133,6 +133,9 @@ pub struct Ruleset {
 }
 
 impl Ruleset {
+    /// Long (about 160 lines): every section of the ruleset file read and
+    /// checked in turn (units, terrain, hexsides, the combat table, the map),
+    /// each a few lines.
     pub fn parse(text: &str) -> Result<Ruleset, String> {
         let d: RulesData = toml::from_str(text)
             .map_err(|e| format!("the War of the Dukes ruleset does not read: {e}"))?;

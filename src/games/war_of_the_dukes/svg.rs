@@ -246,6 +246,9 @@ fn duke(id: &str, off: Point, colour: &str) -> String {
 /// Every entry the legend may have: the sides, the unit kinds with their
 /// values, the Duke, each terrain with what it does, the hexsides, the
 /// lines and the arrows; it keeps those for symbols drawn.
+///
+/// Long (about 180 lines): one list of legend entries, one a symbol, each a few
+/// lines of text.
 fn legend(rules: &Ruleset, v: &View) -> Vec<Entry> {
     let mut e = Vec::new();
     for side in [Side::Orfburg, Side::Wulfenburg] {
@@ -519,6 +522,7 @@ const BORDER_LINE: &str =
 const BETWEEN_LINE: &str =
     r##" stroke="#1f7a6a" stroke-width="1.6" stroke-dasharray="2 3" stroke-opacity="0.8""##;
 
+/// Long (about 335 lines): one drawing, its layers in painting order.
 pub fn svg_board(rules: &Ruleset, v: &View, frame: Frame) -> String {
     let map = &rules.map;
     let sq3 = 3f64.sqrt();

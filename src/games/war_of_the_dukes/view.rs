@@ -232,6 +232,8 @@ pub fn fate(f: &Fate) -> String {
 }
 
 /// One event in words.
+///
+/// Long (about 90 lines): one match, a branch a kind of event.
 pub fn tell(e: &Event) -> String {
     match e {
         Event::Deployed { side, units } => format!(
@@ -428,6 +430,8 @@ pub fn odds(rules: &Ruleset, st: &State, side: Side) -> Vec<OddsView> {
     out
 }
 
+/// Long (about 155 lines): the view's parts (units, places, zones, the phase's
+/// notes) computed from one board, then one struct literal.
 pub fn view(
     rules: &Ruleset,
     st: &State,

@@ -241,6 +241,10 @@ fn yours_text(tables: &[Table], from: &str) -> String {
     s
 }
 
+/// What one command came to: for the log, the reply's text (before the
+/// help), and whether it was refused (nothing changed).
+type Told = (String, String, bool);
+
 /// Answer one lobby mail from `from` (its sha256 `digest`, Message-ID
 /// `mid`). The table is written (and its outcome recorded) before the
 /// reply is built; a mail already recorded in a table gets the same reply
@@ -254,279 +258,27 @@ pub fn answer(
     subject: &str,
 ) -> Result<Answered> {
     let (tables, _) = super::all(&cx.host);
-    let mut text = String::from("Hello,\n\nthis is herald's lobby.\n\n");
-    let mut refused = true;
-    let what;
-    match cmd {
-        Command::Tables => {
-            refused = false;
-            what = "tables".to_string();
-            text.push_str(&offers_text(&cx.host, &tables));
-        }
-        Command::Bad(line) => {
-            what = format!("bad command (send `{line}`)");
-            text.push_str(&format!(
-                "Your mail was not understood. Send a mail whose first line is\n\n    {line}\n\n"
-            ));
-            text.push_str(&offers_text(&cx.host, &tables));
-        }
+    let (what, told, refused) = match cmd {
+        Command::Tables => ("tables".to_string(), offers_text(&cx.host, &tables), false),
+        Command::Bad(line) => (
+            format!("bad command (send `{line}`)"),
+            format!(
+                "Your mail was not understood. Send a mail whose first line is\n\n    {line}\n\n{}",
+                offers_text(&cx.host, &tables)
+            ),
+            true,
+        ),
         Command::Join {
             table,
             name,
             public,
-        } => {
-            let found = tables.iter().find(|t| &t.name == table).cloned();
-            match found {
-                None => {
-                    what = format!("join {}: no such table", shown(table));
-                    text.push_str(&format!(
-                        "There is no open table `{}` here. Send `join TABLE` with one of these.\n\n",
-                        shown(table)
-                    ));
-                    text.push_str(&offers_text(&cx.host, &tables));
-                }
-                Some(mut t) => {
-                    let done = t.handled(digest).cloned();
-                    if let Some(Outcome::CodeSent { .. }) = done {
-                        refused = false;
-                        what = format!("join {table}: code mailed (again, after a restart)");
-                        text.push_str(&code_text(cx, &t, digest)?);
-                    } else if t.status != Status::Open {
-                        what = format!("join {table}: the table is closed");
-                        text.push_str(&format!(
-                            "Table `{table}` takes no more players (it has {}).\n\n",
-                            closed_word(&t)
-                        ));
-                        text.push_str(&offers_text(&cx.host, &tables));
-                    } else if t.seated(from).is_some() {
-                        what = format!("join {table}: already seated");
-                        text.push_str(&format!(
-                            "You have a seat at `{table}` already: {}.\nTo give it up, send `leave {table}`.\n",
-                            t.describe()
-                        ));
-                    } else if t.seats.len() >= t.max {
-                        what = format!("join {table}: full");
-                        text.push_str(&format!(
-                            "Table `{table}` is full.\n\n{}",
-                            offers_text(&cx.host, &tables)
-                        ));
-                    } else {
-                        refused = false;
-                        what = format!("join {table}: code mailed");
-                        let key = super::key(&cx.host)?;
-                        let code = super::code_for(&key, digest);
-                        // A new join from the same address replaces the old one.
-                        t.pending.retain(|p| !p.address.eq_ignore_ascii_case(from));
-                        t.pending.push(Pending {
-                            address: from.to_string(),
-                            name: name.clone(),
-                            public: *public,
-                            code_sha256: sha256_hex(code.as_bytes()),
-                            mail: digest.to_string(),
-                            at: cx.now.clone(),
-                        });
-                        t.handled.push(Handled {
-                            mail: digest.to_string(),
-                            outcome: Outcome::CodeSent {
-                                table: table.clone(),
-                            },
-                        });
-                        super::save(&cx.host, &t)?;
-                        text.push_str(&code_text(cx, &t, digest)?);
-                    }
-                }
-            }
-        }
-        Command::Confirm(code) => {
-            // A mail already recorded: the same answer.
-            let again = seats::all(&cx.host).into_iter().find_map(|g| {
-                let d = g.handled(digest)?;
-                (d.what == "confirmed").then(|| (g.game.clone(), d.player.clone(), g.approve))
-            });
-            if let Some(t) = tables.iter().find(|t| t.handled(digest).is_some()) {
-                refused = false;
-                what = format!("confirm: seat at {} (again, after a restart)", t.name);
-                text.push_str(&confirmed_text(t, from));
-            } else if let Some((game, player, approve)) = again {
-                refused = false;
-                what = format!("confirm: takeover of {player} in {game} (again, after a restart)");
-                text.push_str(&takeover_confirmed_text(&game, &player, approve));
-            } else {
-                let normal = super::normal_code(code);
-                let hash = normal.as_deref().map(|c| sha256_hex(c.as_bytes()));
-                let found = hash.as_deref().and_then(|h| {
-                    tables.iter().find_map(|t| {
-                        t.pending
-                            .iter()
-                            .position(|p| p.code_sha256 == h)
-                            .map(|i| (t.clone(), i))
-                    })
-                });
-                let claim = if found.is_none() {
-                    hash.as_deref().and_then(|h| find_claim(&cx.host, h))
-                } else {
-                    None
-                };
-                if let Some((rec, oi, ci)) = claim {
-                    let (w, t, r) = confirm_takeover(cx, rec, oi, ci, from, digest, &tables)?;
-                    what = w;
-                    text.push_str(&t);
-                    refused = r;
-                } else {
-                    match found {
-                        None => {
-                            what = "confirm: no such code".into();
-                            text.push_str("That code is not one this host is waiting for (a newer `join` replaces an older code; a code is used once). Send `join TABLE` again for a new one.\n\n");
-                            text.push_str(&offers_text(&cx.host, &tables));
-                        }
-                        Some((t, i)) if !t.pending[i].address.eq_ignore_ascii_case(from) => {
-                            what =
-                                format!("confirm {}: from another address than the join", t.name);
-                            text.push_str(&format!(
-                            "That code was mailed to another address. Confirm from the address you sent `join {}` from (the seat is that address's).\n",
-                            t.name
-                        ));
-                        }
-                        Some((t, _)) if t.status != Status::Open => {
-                            what = format!("confirm {}: the table is closed", t.name);
-                            text.push_str(&format!(
-                                "Table `{}` takes no more players (it has {}).\n\n{}",
-                                t.name,
-                                closed_word(&t),
-                                offers_text(&cx.host, &tables)
-                            ));
-                        }
-                        Some((t, _)) if t.seats.len() >= t.max => {
-                            what = format!("confirm {}: full", t.name);
-                            text.push_str(&format!(
-                                "Sorry: table `{}` filled before your confirmation came.\n\n{}",
-                                t.name,
-                                offers_text(&cx.host, &tables)
-                            ));
-                        }
-                        Some((mut t, i)) => {
-                            refused = false;
-                            let p = t.pending.remove(i);
-                            if t.seated(from).is_none() {
-                                t.seats.push(Seat {
-                                    address: p.address,
-                                    name: p.name,
-                                    public: p.public,
-                                    at: cx.now.clone(),
-                                });
-                            }
-                            let seat = t.seated(from).unwrap_or(0) + 1;
-                            t.handled.push(Handled {
-                                mail: digest.to_string(),
-                                outcome: Outcome::Confirmed {
-                                    table: t.name.clone(),
-                                    seat,
-                                },
-                            });
-                            super::save(&cx.host, &t)?;
-                            what = format!("confirm: seat {seat} at {}", t.name);
-                            text.push_str(&confirmed_text(&t, from));
-                        }
-                    }
-                }
-            }
-        }
-        Command::Standby(on) => {
-            let mut list = seats::standby(&cx.host)?;
-            let had = list
-                .list
-                .iter()
-                .any(|s| s.address.eq_ignore_ascii_case(from));
-            refused = false;
-            if *on && !had {
-                list.list.push(seats::StandbyEntry {
-                    address: from.to_string(),
-                    at: cx.now.clone(),
-                });
-                seats::save_standby(&cx.host, &list)?;
-            } else if !*on && had {
-                list.list.retain(|s| !s.address.eq_ignore_ascii_case(from));
-                seats::save_standby(&cx.host, &list)?;
-            }
-            what = format!("standby {}", if *on { "on" } else { "off" });
-            if *on {
-                text.push_str(
-                    "You are on the standby list: when a seat in a game here is free
-to take over, you get a mail saying how. `standby off` takes you off.
-
-",
-                );
-            } else {
-                text.push_str(
-                    "You are not on the standby list (any more).
-
-",
-                );
-            }
-            text.push_str(&seats::open_seats_text(&cx.host));
-        }
-        Command::Takeover { game, player, name } => {
-            let (w, t, r) = takeover(cx, game, player, name, from, digest)?;
-            what = w;
-            text.push_str(&t);
-            refused = r;
-        }
-        Command::Leave(table) => match tables.iter().find(|t| &t.name == table).cloned() {
-            None => {
-                what = format!("leave {}: no such table", shown(table));
-                text.push_str(&format!(
-                    "There is no table `{}` here.\n\n{}\n{}",
-                    shown(table),
-                    yours_text(&tables, from),
-                    offers_text(&cx.host, &tables)
-                ));
-            }
-            Some(t) if t.handled(digest).is_some() => {
-                refused = false;
-                what = format!("leave {table}: left (again, after a restart)");
-                text.push_str(&format!("You have left table `{table}`.\n"));
-            }
-            Some(t) if t.status != Status::Open => {
-                what = format!("leave {table}: the table is closed");
-                text.push_str(&format!(
-                    "Table `{table}` has {}: seats can be left only before the start.\nA player who cannot go on asks the moderator to free the seat for\nsomeone else (their game's stand-in plays it meanwhile).\n\n{}",
-                    closed_word(&t),
-                    yours_text(&tables, from)
-                ));
-            }
-            Some(mut t) => {
-                let had = t.seated(from).is_some()
-                    || t.pending
-                        .iter()
-                        .any(|p| p.address.eq_ignore_ascii_case(from));
-                if had {
-                    refused = false;
-                    t.seats.retain(|s| !s.address.eq_ignore_ascii_case(from));
-                    t.pending.retain(|p| !p.address.eq_ignore_ascii_case(from));
-                    t.handled.push(Handled {
-                        mail: digest.to_string(),
-                        outcome: Outcome::Left {
-                            table: table.clone(),
-                        },
-                    });
-                    super::save(&cx.host, &t)?;
-                    what = format!("leave {table}: left");
-                    text.push_str(&format!(
-                        "You have left table `{table}`. Now: {}.\n",
-                        t.describe()
-                    ));
-                } else {
-                    what = format!("leave {table}: not seated");
-                    text.push_str(&format!(
-                        "This address has no seat at `{table}`, so there was nothing to leave.\n\n{}\n{}",
-                        yours_text(&tables, from),
-                        offers_text(&cx.host, &tables)
-                    ));
-                }
-            }
-        },
-    }
-    text.push_str(&format!("\n{HELP}"));
+        } => join(cx, &tables, table, name, *public, from, digest)?,
+        Command::Confirm(code) => confirm(cx, &tables, code, from, digest)?,
+        Command::Standby(on) => standby(cx, *on, from)?,
+        Command::Takeover { game, player, name } => takeover(cx, game, player, name, from, digest)?,
+        Command::Leave(table) => leave(cx, &tables, table, from, digest)?,
+    };
+    let text = format!("Hello,\n\nthis is herald's lobby.\n\n{told}\n{HELP}");
     let message_id = eml::message_id("host", &["lobby", digest]);
     let mail = eml::Mail {
         from: cx.from.clone(),
@@ -543,6 +295,307 @@ to take over, you get a mail saying how. `standby off` takes you off.
         reply: Some((message_id, eml::build(&mail))),
         refused,
     })
+}
+
+/// `join TABLE [name] [public]`: a confirmation code mailed to the From
+/// address, the join pending until it comes back.
+///
+/// Long (about 85 lines): one early return a refusal, in the order they are
+/// told, then the code mailed.
+fn join(
+    cx: &Ctx,
+    tables: &[Table],
+    table: &str,
+    name: &Option<String>,
+    public: bool,
+    from: &str,
+    digest: &str,
+) -> Result<Told> {
+    let Some(mut t) = tables.iter().find(|t| t.name == table).cloned() else {
+        return Ok((
+            format!("join {}: no such table", shown(table)),
+            format!(
+                "There is no open table `{}` here. Send `join TABLE` with one of these.\n\n{}",
+                shown(table),
+                offers_text(&cx.host, tables)
+            ),
+            true,
+        ));
+    };
+    if let Some(Outcome::CodeSent { .. }) = t.handled(digest) {
+        return Ok((
+            format!("join {table}: code mailed (again, after a restart)"),
+            code_text(cx, &t, digest)?,
+            false,
+        ));
+    }
+    if t.status != Status::Open {
+        return Ok((
+            format!("join {table}: the table is closed"),
+            format!(
+                "Table `{table}` takes no more players (it has {}).\n\n{}",
+                closed_word(&t),
+                offers_text(&cx.host, tables)
+            ),
+            true,
+        ));
+    }
+    if t.seated(from).is_some() {
+        return Ok((
+            format!("join {table}: already seated"),
+            format!(
+                "You have a seat at `{table}` already: {}.\nTo give it up, send `leave {table}`.\n",
+                t.describe()
+            ),
+            true,
+        ));
+    }
+    if t.seats.len() >= t.max {
+        return Ok((
+            format!("join {table}: full"),
+            format!(
+                "Table `{table}` is full.\n\n{}",
+                offers_text(&cx.host, tables)
+            ),
+            true,
+        ));
+    }
+    let key = super::key(&cx.host)?;
+    let code = super::code_for(&key, digest);
+    // A new join from the same address replaces the old one.
+    t.pending.retain(|p| !p.address.eq_ignore_ascii_case(from));
+    t.pending.push(Pending {
+        address: from.to_string(),
+        name: name.clone(),
+        public,
+        code_sha256: sha256_hex(code.as_bytes()),
+        mail: digest.to_string(),
+        at: cx.now.clone(),
+    });
+    t.handled.push(Handled {
+        mail: digest.to_string(),
+        outcome: Outcome::CodeSent {
+            table: table.to_string(),
+        },
+    });
+    super::save(&cx.host, &t)?;
+    Ok((
+        format!("join {table}: code mailed"),
+        code_text(cx, &t, digest)?,
+        false,
+    ))
+}
+
+/// `confirm CODE`: a pending join's seat taken, or a takeover's claim
+/// confirmed; a mail recorded already gets the same answer.
+fn confirm(cx: &Ctx, tables: &[Table], code: &str, from: &str, digest: &str) -> Result<Told> {
+    // A mail already recorded: the same answer.
+    let again = seats::all(&cx.host).into_iter().find_map(|g| {
+        let d = g.handled(digest)?;
+        (d.what == "confirmed").then(|| (g.game.clone(), d.player.clone(), g.approve))
+    });
+    if let Some(t) = tables.iter().find(|t| t.handled(digest).is_some()) {
+        return Ok((
+            format!("confirm: seat at {} (again, after a restart)", t.name),
+            confirmed_text(t, from),
+            false,
+        ));
+    }
+    if let Some((game, player, approve)) = again {
+        return Ok((
+            format!("confirm: takeover of {player} in {game} (again, after a restart)"),
+            takeover_confirmed_text(&game, &player, approve),
+            false,
+        ));
+    }
+    let normal = super::normal_code(code);
+    let hash = normal.as_deref().map(|c| sha256_hex(c.as_bytes()));
+    let found = hash.as_deref().and_then(|h| {
+        tables.iter().find_map(|t| {
+            t.pending
+                .iter()
+                .position(|p| p.code_sha256 == h)
+                .map(|i| (t.clone(), i))
+        })
+    });
+    let claim = if found.is_none() {
+        hash.as_deref().and_then(|h| find_claim(&cx.host, h))
+    } else {
+        None
+    };
+    if let Some((rec, oi, ci)) = claim {
+        return confirm_takeover(cx, rec, oi, ci, from, digest, tables);
+    }
+    match found {
+        None => Ok((
+            "confirm: no such code".into(),
+            format!(
+                "That code is not one this host is waiting for (a newer `join` replaces an older code; a code is used once). Send `join TABLE` again for a new one.\n\n{}",
+                offers_text(&cx.host, tables)
+            ),
+            true,
+        )),
+        Some((t, i)) if !t.pending[i].address.eq_ignore_ascii_case(from) => Ok((
+            format!("confirm {}: from another address than the join", t.name),
+            format!(
+                "That code was mailed to another address. Confirm from the address you sent `join {}` from (the seat is that address's).\n",
+                t.name
+            ),
+            true,
+        )),
+        Some((t, _)) if t.status != Status::Open => Ok((
+            format!("confirm {}: the table is closed", t.name),
+            format!(
+                "Table `{}` takes no more players (it has {}).\n\n{}",
+                t.name,
+                closed_word(&t),
+                offers_text(&cx.host, tables)
+            ),
+            true,
+        )),
+        Some((t, _)) if t.seats.len() >= t.max => Ok((
+            format!("confirm {}: full", t.name),
+            format!(
+                "Sorry: table `{}` filled before your confirmation came.\n\n{}",
+                t.name,
+                offers_text(&cx.host, tables)
+            ),
+            true,
+        )),
+        Some((t, i)) => seat(cx, t, i, from, digest),
+    }
+}
+
+/// A confirmed join: the pending entry `i` of table `t` seated.
+fn seat(cx: &Ctx, mut t: Table, i: usize, from: &str, digest: &str) -> Result<Told> {
+    let p = t.pending.remove(i);
+    if t.seated(from).is_none() {
+        t.seats.push(Seat {
+            address: p.address,
+            name: p.name,
+            public: p.public,
+            at: cx.now.clone(),
+        });
+    }
+    let seat = t.seated(from).unwrap_or(0) + 1;
+    t.handled.push(Handled {
+        mail: digest.to_string(),
+        outcome: Outcome::Confirmed {
+            table: t.name.clone(),
+            seat,
+        },
+    });
+    super::save(&cx.host, &t)?;
+    Ok((
+        format!("confirm: seat {seat} at {}", t.name),
+        confirmed_text(&t, from),
+        false,
+    ))
+}
+
+/// `standby on` / `standby off`: the From address put on the standby
+/// list or taken off it.
+fn standby(cx: &Ctx, on: bool, from: &str) -> Result<Told> {
+    let mut list = seats::standby(&cx.host)?;
+    let had = list
+        .list
+        .iter()
+        .any(|s| s.address.eq_ignore_ascii_case(from));
+    if on && !had {
+        list.list.push(seats::StandbyEntry {
+            address: from.to_string(),
+            at: cx.now.clone(),
+        });
+        seats::save_standby(&cx.host, &list)?;
+    } else if !on && had {
+        list.list.retain(|s| !s.address.eq_ignore_ascii_case(from));
+        seats::save_standby(&cx.host, &list)?;
+    }
+    let mut text = String::new();
+    if on {
+        text.push_str(
+            "You are on the standby list: when a seat in a game here is free
+to take over, you get a mail saying how. `standby off` takes you off.
+
+",
+        );
+    } else {
+        text.push_str(
+            "You are not on the standby list (any more).
+
+",
+        );
+    }
+    text.push_str(&seats::open_seats_text(&cx.host));
+    Ok((
+        format!("standby {}", if on { "on" } else { "off" }),
+        text,
+        false,
+    ))
+}
+
+/// `leave TABLE`: the From address's seat (or pending join) at an open
+/// table given up.
+fn leave(cx: &Ctx, tables: &[Table], table: &str, from: &str, digest: &str) -> Result<Told> {
+    let Some(mut t) = tables.iter().find(|t| t.name == table).cloned() else {
+        return Ok((
+            format!("leave {}: no such table", shown(table)),
+            format!(
+                "There is no table `{}` here.\n\n{}\n{}",
+                shown(table),
+                yours_text(tables, from),
+                offers_text(&cx.host, tables)
+            ),
+            true,
+        ));
+    };
+    if t.handled(digest).is_some() {
+        return Ok((
+            format!("leave {table}: left (again, after a restart)"),
+            format!("You have left table `{table}`.\n"),
+            false,
+        ));
+    }
+    if t.status != Status::Open {
+        return Ok((
+            format!("leave {table}: the table is closed"),
+            format!(
+                "Table `{table}` has {}: seats can be left only before the start.\nA player who cannot go on asks the moderator to free the seat for\nsomeone else (their game's stand-in plays it meanwhile).\n\n{}",
+                closed_word(&t),
+                yours_text(tables, from)
+            ),
+            true,
+        ));
+    }
+    let had = t.seated(from).is_some()
+        || t.pending
+            .iter()
+            .any(|p| p.address.eq_ignore_ascii_case(from));
+    if !had {
+        return Ok((
+            format!("leave {table}: not seated"),
+            format!(
+                "This address has no seat at `{table}`, so there was nothing to leave.\n\n{}\n{}",
+                yours_text(tables, from),
+                offers_text(&cx.host, tables)
+            ),
+            true,
+        ));
+    }
+    t.seats.retain(|s| !s.address.eq_ignore_ascii_case(from));
+    t.pending.retain(|p| !p.address.eq_ignore_ascii_case(from));
+    t.handled.push(Handled {
+        mail: digest.to_string(),
+        outcome: Outcome::Left {
+            table: table.to_string(),
+        },
+    });
+    super::save(&cx.host, &t)?;
+    Ok((
+        format!("leave {table}: left"),
+        format!("You have left table `{table}`. Now: {}.\n", t.describe()),
+        false,
+    ))
 }
 
 fn shown(s: &str) -> String {
@@ -604,7 +657,7 @@ fn takeover(
     name: &Option<String>,
     from: &str,
     digest: &str,
-) -> Result<(String, String, bool)> {
+) -> Result<Told> {
     let (tables, _) = super::all(&cx.host);
     let refuse = |what: String, why: String| {
         Ok((
@@ -691,7 +744,7 @@ fn confirm_takeover(
     from: &str,
     digest: &str,
     tables: &[Table],
-) -> Result<(String, String, bool)> {
+) -> Result<Told> {
     let game = rec.game.clone();
     let player = rec.offers[oi].player.clone();
     let claim = rec.offers[oi].claims[ci].clone();

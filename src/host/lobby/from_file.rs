@@ -81,6 +81,9 @@ fn want(key: &str) -> &'static str {
 
 /// Read the text of `<table>.toml` into what `herald host open` takes;
 /// every problem as `FILE:LINE: …`.
+///
+/// Long (about 90 lines): one loop over the file's keys, each checked and its
+/// line kept for the problems found later; the values are taken by `take`.
 fn read(
     file: &str,
     table: &Name,
@@ -147,67 +150,12 @@ fn read(
             ));
             continue;
         };
-        let bad = |problems: &mut Vec<Problem>| {
+        for _ in 0..take(&mut o, &mut game, key, v) {
             problems.push(Problem::at(
                 file,
                 line,
                 format!("{key}: give {}", want(key)),
-            ))
-        };
-        let string = |v: &Value| v.as_str().map(str::to_string);
-        match key {
-            "option" => match v {
-                Value::String(s) => o.options.push(s.value().clone()),
-                Value::Array(a) => {
-                    for x in a.iter() {
-                        match x.as_str() {
-                            Some(s) => o.options.push(s.to_string()),
-                            None => bad(&mut problems),
-                        }
-                    }
-                }
-                _ => bad(&mut problems),
-            },
-            "seats" => match v {
-                Value::Integer(n) => o.seats = Some(n.value().to_string()),
-                Value::String(s) => o.seats = Some(s.value().clone()),
-                _ => bad(&mut problems),
-            },
-            "vacation-days" | "drop-after" => {
-                match v.as_integer().and_then(|n| u32::try_from(n).ok()) {
-                    Some(n) if key == "vacation-days" => o.vacation_days = n,
-                    Some(n) => o.drop_after = Some(n),
-                    None => bad(&mut problems),
-                }
-            }
-            "approve-takeovers" => match v.as_bool() {
-                Some(b) => o.approve_takeovers = b,
-                None => bad(&mut problems),
-            },
-            "press-while-resolving" | "press-after-end" => {
-                let yes_no = match v {
-                    Value::Boolean(b) => Some(if *b.value() { "yes" } else { "no" }.to_string()),
-                    Value::String(s) => Some(s.value().clone()),
-                    _ => None,
-                };
-                match yes_no {
-                    None => bad(&mut problems),
-                    Some(y) if key == "press-after-end" => o.press.after_end = Some(y),
-                    Some(y) => o.press.while_resolving = Some(y),
-                }
-            }
-            _ => match string(v) {
-                None => bad(&mut problems),
-                Some(s) => match key {
-                    "game" => game = Some(s),
-                    "deadline-every" => o.deadline_every = Some(s),
-                    "nmr" => o.nmr = Some(s),
-                    "starts-when" => o.starts_when = s,
-                    "vacation" => o.vacation = Some(s),
-                    "press" => o.press.kind = Some(s),
-                    _ => o.press.reveal = Some(s),
-                },
-            },
+            ));
         }
     }
     match game {
@@ -226,6 +174,68 @@ fn read(
     } else {
         Err(problems)
     }
+}
+
+/// Take value `v` of `key` into `o` (or `game`); the number of values
+/// that are not what the key takes (an `option` list may hold several).
+fn take(o: &mut OpenTable, game: &mut Option<String>, key: &str, v: &Value) -> usize {
+    let mut bad = 0;
+    let string = |v: &Value| v.as_str().map(str::to_string);
+    match key {
+        "option" => match v {
+            Value::String(s) => o.options.push(s.value().clone()),
+            Value::Array(a) => {
+                for x in a.iter() {
+                    match x.as_str() {
+                        Some(s) => o.options.push(s.to_string()),
+                        None => bad += 1,
+                    }
+                }
+            }
+            _ => bad += 1,
+        },
+        "seats" => match v {
+            Value::Integer(n) => o.seats = Some(n.value().to_string()),
+            Value::String(s) => o.seats = Some(s.value().clone()),
+            _ => bad += 1,
+        },
+        "vacation-days" | "drop-after" => {
+            match v.as_integer().and_then(|n| u32::try_from(n).ok()) {
+                Some(n) if key == "vacation-days" => o.vacation_days = n,
+                Some(n) => o.drop_after = Some(n),
+                None => bad += 1,
+            }
+        }
+        "approve-takeovers" => match v.as_bool() {
+            Some(b) => o.approve_takeovers = b,
+            None => bad += 1,
+        },
+        "press-while-resolving" | "press-after-end" => {
+            let yes_no = match v {
+                Value::Boolean(b) => Some(if *b.value() { "yes" } else { "no" }.to_string()),
+                Value::String(s) => Some(s.value().clone()),
+                _ => None,
+            };
+            match yes_no {
+                None => bad += 1,
+                Some(y) if key == "press-after-end" => o.press.after_end = Some(y),
+                Some(y) => o.press.while_resolving = Some(y),
+            }
+        }
+        _ => match string(v) {
+            None => bad += 1,
+            Some(s) => match key {
+                "game" => *game = Some(s),
+                "deadline-every" => o.deadline_every = Some(s),
+                "nmr" => o.nmr = Some(s),
+                "starts-when" => o.starts_when = s,
+                "vacation" => o.vacation = Some(s),
+                "press" => o.press.kind = Some(s),
+                _ => o.press.reveal = Some(s),
+            },
+        },
+    }
+    bad
 }
 
 /// A problem `herald host open` found, said of the file: one that names

@@ -337,6 +337,10 @@ pub struct OpenTable {
 /// `herald host open DIR TABLE …`: check everything `herald new` would
 /// check of the table's game, then write the new table's file (never over
 /// an existing one).
+///
+/// Long (about 100 lines): every check of `herald host open`'s flags, in the
+/// order their problems are told, then the table written; the checks share the
+/// game's ruleset.
 pub fn open(dir: &Path, o: &OpenTable) -> Result<Table> {
     let host = HostDir::at(dir);
     let name = Name::new("table", &o.table).map_err(Error::usage)?;
@@ -354,25 +358,7 @@ pub fn open(dir: &Path, o: &OpenTable) -> Result<Table> {
     })?;
     let rules = entry.load(entry.ruleset).map_err(Error::internal)?;
     let (gmin, gmax) = rules.players();
-    let (min, max) = match o.seats.as_deref() {
-        None => (gmin, gmax),
-        Some(s) => {
-            let parse = |x: &str| x.trim().parse::<usize>().ok();
-            let r = match s.split_once('-') {
-                Some((a, b)) => parse(a).zip(parse(b)),
-                None => parse(s).map(|n| (n, n)),
-            };
-            match r {
-                Some((a, b)) if a <= b && a >= gmin && b <= gmax => (a, b),
-                _ => {
-                    return Err(Error::usage(format!(
-                        "--seats {s}: give N or MIN-MAX within what {} takes ({gmin} to {gmax} players), e.g. --seats {gmin}-{gmax}",
-                        o.game
-                    )))
-                }
-            }
-        }
-    };
+    let (min, max) = seat_range(o, gmin, gmax)?;
     // The options are checked for every number of players the table may
     // start with, as `herald new` will check them.
     for n in min..=max {
@@ -454,12 +440,44 @@ pub fn open(dir: &Path, o: &OpenTable) -> Result<Table> {
         press,
         from_file: o.from_file.clone(),
     };
+    create_table_file(&host, dir, &name, &t)?;
+    Ok(t)
+}
+
+/// `--seats N` or `--seats MIN-MAX`, within the `gmin` to `gmax` players
+/// the game takes (all of them without `--seats`).
+fn seat_range(o: &OpenTable, gmin: usize, gmax: usize) -> Result<(usize, usize)> {
+    Ok(match o.seats.as_deref() {
+        None => (gmin, gmax),
+        Some(s) => {
+            let parse = |x: &str| x.trim().parse::<usize>().ok();
+            let r = match s.split_once('-') {
+                Some((a, b)) => parse(a).zip(parse(b)),
+                None => parse(s).map(|n| (n, n)),
+            };
+            match r {
+                Some((a, b)) if a <= b && a >= gmin && b <= gmax => (a, b),
+                _ => {
+                    return Err(Error::usage(format!(
+                        "--seats {s}: give N or MIN-MAX within what {} takes ({gmin} to {gmax} players), e.g. --seats {gmin}-{gmax}",
+                        o.game
+                    )))
+                }
+            }
+        }
+    })
+}
+
+/// Write table `t`'s new file `lobby/NAME.json`, never over an existing
+/// one: written beside, then linked into place, which fails if the table
+/// exists.
+fn create_table_file(host: &HostDir, dir: &Path, name: &Name, t: &Table) -> Result<()> {
     write::create_dir(&host.lobby())?;
-    let mut bytes = serde_json::to_vec_pretty(&t).expect("a table serialises");
+    let mut bytes = serde_json::to_vec_pretty(t).expect("a table serialises");
     bytes.push(b'\n');
     // A new file only: written beside, then linked into place, which fails
     // if the table exists.
-    let path = host.table(&name);
+    let path = host.table(name);
     let mut tmp = tempfile::Builder::new()
         .prefix(".tmp-")
         .tempfile_in(host.lobby())
@@ -478,7 +496,72 @@ pub fn open(dir: &Path, o: &OpenTable) -> Result<Table> {
         }
     })?;
     write::sync_dir(&host.lobby())?;
-    Ok(t)
+    Ok(())
+}
+
+/// One table, its options, press, seats and pending joins, for
+/// [`status_text`].
+fn table_text(t: &Table) -> String {
+    let mut s = String::new();
+    s.push_str(&format!(
+        "table {} [{}]\n",
+        t.describe(),
+        match t.status {
+            Status::Open => "open",
+            Status::Starting => "starting",
+            Status::Started => "started",
+            Status::Cancelled => "cancelled",
+        }
+    ));
+    if !t.options.is_empty() {
+        s.push_str(&format!("  options: {}\n", t.options.join(" ")));
+    }
+    s.push_str(&format!("  press: {}\n", t.press_words()));
+    for (i, seat) in t.seats.iter().enumerate() {
+        s.push_str(&format!(
+            "  seat {}: {} <{}>{}, confirmed {}\n",
+            i + 1,
+            seat.name.as_deref().unwrap_or("(no name)"),
+            seat.address,
+            if seat.public { " (public)" } else { "" },
+            seat.at
+        ));
+    }
+    for p in &t.pending {
+        s.push_str(&format!(
+            "  waiting for confirmation: {} <{}>, code mailed {}\n",
+            p.name.as_deref().unwrap_or("(no name)"),
+            p.address,
+            p.at
+        ));
+    }
+    if let Some(c) = &t.closed {
+        s.push_str(&format!("  {c}\n"));
+    }
+    s
+}
+
+/// Where offer `o` of game `g`'s seats stands, for [`status_text`].
+fn offer_state(dir: &Path, g: &seats::GameSeats, o: &seats::Offer) -> String {
+    match o.status {
+        seats::OfferStatus::Open => "open".to_string(),
+        seats::OfferStatus::Approval => format!(
+            "confirmed by {}: run `herald host approve {} {} {}`",
+            o.taker.as_ref().map_or("?", |t| t.address.as_str()),
+            dir.display(),
+            g.game,
+            o.player
+        ),
+        seats::OfferStatus::Granted => format!(
+            "granted to {}: handed over at the next pass",
+            o.taker.as_ref().map_or("?", |t| t.address.as_str())
+        ),
+        seats::OfferStatus::Done => format!(
+            "done: {} ({})",
+            o.done.as_deref().unwrap_or(""),
+            o.taker.as_ref().map_or("?", |t| t.address.as_str())
+        ),
+    }
 }
 
 /// `herald host status DIR`: the moderator's view (addresses included:
@@ -491,41 +574,7 @@ pub fn status_text(dir: &Path) -> Result<String> {
         s.push_str("no tables (`herald host open DIR TABLE --game GAME` opens one)\n");
     }
     for t in &tables {
-        s.push_str(&format!(
-            "table {} [{}]\n",
-            t.describe(),
-            match t.status {
-                Status::Open => "open",
-                Status::Starting => "starting",
-                Status::Started => "started",
-                Status::Cancelled => "cancelled",
-            }
-        ));
-        if !t.options.is_empty() {
-            s.push_str(&format!("  options: {}\n", t.options.join(" ")));
-        }
-        s.push_str(&format!("  press: {}\n", t.press_words()));
-        for (i, seat) in t.seats.iter().enumerate() {
-            s.push_str(&format!(
-                "  seat {}: {} <{}>{}, confirmed {}\n",
-                i + 1,
-                seat.name.as_deref().unwrap_or("(no name)"),
-                seat.address,
-                if seat.public { " (public)" } else { "" },
-                seat.at
-            ));
-        }
-        for p in &t.pending {
-            s.push_str(&format!(
-                "  waiting for confirmation: {} <{}>, code mailed {}\n",
-                p.name.as_deref().unwrap_or("(no name)"),
-                p.address,
-                p.at
-            ));
-        }
-        if let Some(c) = &t.closed {
-            s.push_str(&format!("  {c}\n"));
-        }
+        s.push_str(&table_text(t));
     }
     let list = seats::standby(&host)?;
     s.push_str(&format!(
@@ -542,25 +591,7 @@ pub fn status_text(dir: &Path) -> Result<String> {
     ));
     for g in seats::all(&host) {
         for o in &g.offers {
-            let state = match o.status {
-                seats::OfferStatus::Open => "open".to_string(),
-                seats::OfferStatus::Approval => format!(
-                    "confirmed by {}: run `herald host approve {} {} {}`",
-                    o.taker.as_ref().map_or("?", |t| t.address.as_str()),
-                    dir.display(),
-                    g.game,
-                    o.player
-                ),
-                seats::OfferStatus::Granted => format!(
-                    "granted to {}: handed over at the next pass",
-                    o.taker.as_ref().map_or("?", |t| t.address.as_str())
-                ),
-                seats::OfferStatus::Done => format!(
-                    "done: {} ({})",
-                    o.done.as_deref().unwrap_or(""),
-                    o.taker.as_ref().map_or("?", |t| t.address.as_str())
-                ),
-            };
+            let state = offer_state(dir, &g, o);
             s.push_str(&format!(
                 "game {} seat {} offered {} ({}): {state}\n",
                 g.game,

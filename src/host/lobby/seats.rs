@@ -576,45 +576,7 @@ fn hand_over(c: &Clock, rec: &mut GameSeats, i: usize) -> Result<String> {
                 ))
             })?
     } else {
-        if w.game.head().outcome.is_some() {
-            return Err(Error::refused("the game is over"));
-        }
-        pipeline::forward_in_time(&w.game, &c.now)?;
-        let (pw, pw_salt) = crate::auth::new_secret(None);
-        let hash = crate::auth::hash(&pw, &pw_salt, crate::auth::Cost::Standard);
-        let turn = w.game.head().turn;
-        let display = taker.name.clone().unwrap_or_else(|| o.player.clone());
-        w.game.record.append(
-            &Body::Seat(SeatChange {
-                player: o.player.clone(),
-                name: display.clone(),
-                why: o.why.clone(),
-                turn,
-                salt: salt.clone(),
-                holder_sha256: holder,
-                password: hash.clone(),
-                at: c.now.clone(),
-            }),
-            &w.signer,
-        );
-        {
-            let head = &mut w.game.record.head;
-            let p = &mut head.players[seat];
-            p.name = display;
-            p.password = hash;
-            p.email = Some(taker.address.clone());
-            if let Some(m) = head.missed.iter_mut().find(|m| m.player == o.player) {
-                m.in_a_row = 0;
-                m.dropped = false;
-            }
-        }
-        w.game.record.seal_with(&w.signer);
-        // The new password first: a crash before the commit leaves the old
-        // seat as it was, and the next pass draws another.
-        secrets.passwords.insert(o.player.clone(), pw.clone());
-        secrets.write(&w.store.dir.secrets(), &w.game.head().id)?;
-        w.commit(&c.now)?;
-        pw
+        commit_seat(c, &mut w, &o, &taker, seat, &salt, holder, &mut secrets)?
     };
     let mails = handover_mails(c, &w, seat, &o, &password, old_address.as_deref())?;
     crate::store::outbox::queue_all(&w.store.dir.outbox_dir(), mails)?;
@@ -634,26 +596,66 @@ fn hand_over(c: &Clock, rec: &mut GameSeats, i: usize) -> Result<String> {
     ))
 }
 
-/// The new player's mail (password, history, current report), the other
-/// players' notice, the old holder's.
-fn handover_mails(
+/// The `seat` entry of a handover committed: the taker's name, a new
+/// password (written to the secrets first) and address, the misses of the
+/// seat forgotten. The new password.
+#[allow(clippy::too_many_arguments)]
+fn commit_seat(
     c: &Clock,
-    w: &pipeline::Writing,
-    seat: usize,
+    w: &mut pipeline::Writing,
     o: &Offer,
-    password: &str,
-    old: Option<&str>,
-) -> Result<Vec<(String, Vec<u8>)>> {
+    taker: &Seat,
+    seat: usize,
+    salt: &str,
+    holder: String,
+    secrets: &mut crate::store::Secrets,
+) -> Result<String> {
+    if w.game.head().outcome.is_some() {
+        return Err(Error::refused("the game is over"));
+    }
+    pipeline::forward_in_time(&w.game, &c.now)?;
+    let (pw, pw_salt) = crate::auth::new_secret(None);
+    let hash = crate::auth::hash(&pw, &pw_salt, crate::auth::Cost::Standard);
+    let turn = w.game.head().turn;
+    let display = taker.name.clone().unwrap_or_else(|| o.player.clone());
+    w.game.record.append(
+        &Body::Seat(SeatChange {
+            player: o.player.clone(),
+            name: display.clone(),
+            why: o.why.clone(),
+            turn,
+            salt: salt.to_string(),
+            holder_sha256: holder,
+            password: hash.clone(),
+            at: c.now.clone(),
+        }),
+        &w.signer,
+    );
+    {
+        let head = &mut w.game.record.head;
+        let p = &mut head.players[seat];
+        p.name = display;
+        p.password = hash;
+        p.email = Some(taker.address.clone());
+        if let Some(m) = head.missed.iter_mut().find(|m| m.player == o.player) {
+            m.in_a_row = 0;
+            m.dropped = false;
+        }
+    }
+    w.game.record.seal_with(&w.signer);
+    // The new password first: a crash before the commit leaves the old
+    // seat as it was, and the next pass draws another.
+    secrets.passwords.insert(o.player.clone(), pw.clone());
+    secrets.write(&w.store.dir.secrets(), &w.game.head().id)?;
+    w.commit(&c.now)?;
+    Ok(pw)
+}
+
+/// Seat `o.player`'s whole history as `herald export` writes it, as
+/// attachments.
+fn history(w: &pipeline::Writing, o: &Offer) -> Result<Vec<eml::Attachment>> {
     let g = &w.game;
     let h = g.head();
-    let id = h.id.clone();
-    let address = (c.game_address)(&id);
-    let p = &h.players[seat];
-    let Some(to) = p.email.clone() else {
-        return Ok(Vec::new());
-    };
-    let mut mails = Vec::new();
-    // The seat's history, as `herald export` writes it.
     let tmp = tempfile::Builder::new()
         .prefix(".export-")
         .tempdir_in(w.store.dir.root())
@@ -676,6 +678,33 @@ fn handover_mails(
             bytes,
         });
     }
+    Ok(attachments)
+}
+
+/// The new player's mail (password, history, current report), the other
+/// players' notice, the old holder's.
+///
+/// Long (about 90 lines): three kinds of mail (the new player's, the other
+/// players', the old holder's), each a literal built from the same head.
+fn handover_mails(
+    c: &Clock,
+    w: &pipeline::Writing,
+    seat: usize,
+    o: &Offer,
+    password: &str,
+    old: Option<&str>,
+) -> Result<Vec<(String, Vec<u8>)>> {
+    let g = &w.game;
+    let h = g.head();
+    let id = h.id.clone();
+    let address = (c.game_address)(&id);
+    let p = &h.players[seat];
+    let Some(to) = p.email.clone() else {
+        return Ok(Vec::new());
+    };
+    let mut mails = Vec::new();
+    // The seat's history, as `herald export` writes it.
+    let attachments = history(w, o)?;
     let mid = eml::message_id(&id, &["takeover", &o.player, &o.n.to_string()]);
     let text = format!(
         "Hello,\n\nthe seat {} of game {id} ({}) is yours from turn {}.\n\nYour player id:  {}\nYour password:   {password}\n\nKeep the password: every order mail needs it. Send your orders to\n{address} (replying to your report mail does that).\n\nAttached: the seat's whole history as `herald export` writes it (each\nreport it had, and the orders it sent, with their receipts). Your\ncurrent report comes in its own mail.\n",
