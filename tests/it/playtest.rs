@@ -23,6 +23,7 @@ fn run(game: &str, games: u64, bots: &[&str], jobs: usize, shard: (u64, u64)) ->
         jobs,
         shard,
         evals: true,
+        choices: true,
         max_phases: 5000,
     }
 }
@@ -41,6 +42,25 @@ fn results_are_the_same_whatever_the_threads_and_shards() {
     }
     shards.sort_by_key(|r| r.index);
     assert_eq!(one, shards, "shards 1/4 … 4/4 are not the whole run");
+    // Counting the choices and keeping the evaluations leaves the games as
+    // they are.
+    let plain = playtest::run(entry, &{
+        let mut r = run("norse-wars", 6, &bots, 2, (1, 1));
+        r.evals = false;
+        r.choices = false;
+        r
+    })
+    .unwrap();
+    for (a, b) in one.iter().zip(&plain) {
+        assert!(a
+            .choices
+            .as_ref()
+            .is_some_and(|c| c.len() == a.length as usize));
+        let mut a = a.clone();
+        a.evals = None;
+        a.choices = None;
+        assert_eq!(&a, b);
+    }
     // Seats rotate: each bot sits in each seat twice in six games.
     for b in bots {
         for s in 0..3 {
@@ -72,6 +92,8 @@ fn the_command_line_writes_the_same_bytes_for_any_jobs_and_shards() {
         "ismcts:20:d3,random",
         "--seed",
         "7",
+        "--evals",
+        "--choices",
     ];
     let go = |extra: &[&str], file: &str| {
         let mut a: Vec<&str> = base.to_vec();
@@ -84,6 +106,14 @@ fn the_command_line_writes_the_same_bytes_for_any_jobs_and_shards() {
     };
     let whole = go(&["--jobs", "1"], "whole.jsonl");
     assert_eq!(whole.lines().count(), 4);
+    // The records carry the evaluations and choice counts, and no time.
+    for l in whole.lines() {
+        let v: serde_json::Value = serde_json::from_str(l).unwrap();
+        let len = v["length"].as_u64().unwrap() as usize;
+        assert_eq!(v["evals"].as_array().unwrap().len(), len, "{l}");
+        assert_eq!(v["choices"].as_array().unwrap().len(), len, "{l}");
+        assert!(!l.contains("cpu") && !l.contains("time"), "{l}");
+    }
     assert_eq!(go(&["--jobs", "2"], "j2.jsonl"), whole);
     let mut lines: Vec<String> = Vec::new();
     for i in 1..=3 {
@@ -168,6 +198,7 @@ fn every_bot_plays_every_game_to_its_end() {
         let mut r = run(game, 2, bots, 2, (1, 1));
         r.games = bots.len() as u64;
         r.evals = false;
+        r.choices = false;
         for (k, v) in *opts {
             r.options.insert(k.to_string(), v.to_string());
         }
@@ -445,10 +476,16 @@ fn the_summary_reports_intervals_and_plots_them() {
     assert!(err.starts_with("r.jsonl:1:"), "{err}");
 }
 
-/// The `herald playtest summarize` commands of docs/playtest/'s pages:
-/// each one's result files and the .txt its output is kept in (as
-/// docs/playtest/regenerate.sh names it).
-fn documented_summaries() -> Vec<(Vec<std::path::PathBuf>, std::path::PathBuf)> {
+/// A `herald playtest summarize` command of docs/playtest/'s pages: its
+/// result files (those after `--against` apart) and the .txt its output is
+/// kept in (as docs/playtest/regenerate.sh names it).
+struct Documented {
+    files: Vec<std::path::PathBuf>,
+    against: Vec<std::path::PathBuf>,
+    txt: std::path::PathBuf,
+}
+
+fn documented_summaries() -> Vec<Documented> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut pages: Vec<_> = std::fs::read_dir(root.join("docs/playtest"))
         .unwrap()
@@ -471,16 +508,26 @@ fn documented_summaries() -> Vec<(Vec<std::path::PathBuf>, std::path::PathBuf)> 
             else {
                 continue;
             };
-            let files: Vec<std::path::PathBuf> = rest
-                .split_whitespace()
-                .take_while(|a| !a.starts_with("--"))
-                .map(|f| root.join(f))
-                .collect();
+            let (mut files, mut against) = (Vec::new(), Vec::new());
+            let mut mode = 0;
+            for a in rest.split_whitespace() {
+                match a {
+                    "--against" => mode = 1,
+                    _ if a.starts_with("--") => mode = 2,
+                    _ if mode == 0 => files.push(root.join(a)),
+                    _ if mode == 1 => against.push(root.join(a)),
+                    _ => {}
+                }
+            }
             let mut name = files[0].with_extension("").display().to_string();
-            for f in &files[1..] {
+            for f in files[1..].iter().chain(&against) {
                 name.push_str(&format!("-vs-{}", f.file_stem().unwrap().to_string_lossy()));
             }
-            out.push((files, std::path::PathBuf::from(name + ".txt")));
+            out.push(Documented {
+                files,
+                against,
+                txt: std::path::PathBuf::from(name + ".txt"),
+            });
         }
     }
     out
@@ -502,9 +549,15 @@ fn documented_figures_are_of_todays_rules() {
     let mut stale = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
     let mut unstamped_seen = std::collections::BTreeSet::new();
-    for (files, txt) in &docs {
+    for Documented {
+        files,
+        against,
+        txt,
+    } in &docs
+    {
         let mut records = Vec::new();
-        for f in files {
+        let mut others = Vec::new();
+        for f in files.iter().chain(against) {
             let text = std::fs::read_to_string(f).unwrap();
             let recs = summary::read(&f.display().to_string(), &text).unwrap();
             if seen.insert(f.clone()) {
@@ -542,18 +595,28 @@ fn documented_figures_are_of_todays_rules() {
                     }
                 }
             }
-            records.extend(recs);
+            if against.contains(f) {
+                others.extend(recs);
+            } else {
+                records.extend(recs);
+            }
         }
-        let printed = summary::text(&summary::tables(&records).unwrap())
-            .trim_end()
-            .to_string()
+        let tables = summary::tables(&records).unwrap();
+        let printed = if against.is_empty() {
+            summary::text(&tables)
+        } else {
+            let b = summary::tables(&others).unwrap();
+            summary::compare_text(&summary::compare(&tables[0], &b[0]).unwrap())
+        }
+        .trim_end()
+        .to_string()
             + "\n";
         let kept = std::fs::read_to_string(txt).unwrap_or_default();
         if kept != printed {
             stale.push(format!(
                 "{} is not what summarize prints from {} files today",
                 txt.display(),
-                files.len()
+                files.len() + against.len()
             ));
         }
     }
@@ -614,6 +677,7 @@ fn summaries_give_verdicts_the_statistics_back() {
         lead_changes: 0,
         result: format!("{winner} won"),
         evals: None,
+        choices: None,
     };
     let today = {
         let e = games::find("hexwar").unwrap();
@@ -651,4 +715,207 @@ fn summaries_give_verdicts_the_statistics_back() {
         "{t}"
     );
     assert!(t.contains("not recorded in 2000 games"), "{t}");
+}
+
+/// The run prints its bots' CPU time per decision, beside the result
+/// lines, never in them (on standard error when the lines go to standard
+/// output).
+#[test]
+fn the_run_prints_time_per_move_outside_the_result_lines() {
+    let dir = scratch("playtest-time");
+    let f = dir.join("t.jsonl").display().to_string();
+    let args = [
+        "playtest",
+        "hexwar",
+        "--games",
+        "2",
+        "--bots",
+        "greedy,random",
+        "--seed",
+        "3",
+    ];
+    let mut with_out = args.to_vec();
+    with_out.extend_from_slice(&["--out", &f]);
+    let (code, out, err) = herald(&with_out);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("2 games of hexwar written to"), "{out}");
+    let line = |bot: &str, text: &str| -> (f64, u64) {
+        let l = text
+            .lines()
+            .find(|l| l.trim_start().starts_with(bot))
+            .unwrap_or_else(|| panic!("no line for {bot}: {text}"));
+        let w: Vec<&str> = l.split_whitespace().collect();
+        (w[1].parse().unwrap(), w[w.len() - 2].parse().unwrap())
+    };
+    assert!(out.contains("CPU time per decision"), "{out}");
+    // Decisions: every phase the bot's seat moved, from the lines.
+    let lines = std::fs::read_to_string(&f).unwrap();
+    let phases: u64 = lines
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["length"]
+                .as_u64()
+                .unwrap()
+        })
+        .sum();
+    let (g_ms, g_n) = line("greedy", &out);
+    let (_, r_n) = line("random", &out);
+    assert_eq!(g_n + r_n, phases, "{out}");
+    assert!(g_ms >= 0.0);
+    let (code, out, err) = herald(&args);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, lines, "standard output holds the result lines alone");
+    assert!(err.contains("CPU time per decision"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `summarize A --against B`: a variant against the standard rules side
+/// by side, its plots; a plot of two kinds of game says what tells them
+/// apart and points to --against.
+#[test]
+// Long: one designer's session, each check beside the step it checks.
+fn summarize_compares_a_variant_against_the_standard_rules() {
+    let dir = scratch("playtest-against");
+    let f = |n: &str| dir.join(n).display().to_string();
+    let variant = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("docs/playtest/norse-wars/shields3.toml")
+        .display()
+        .to_string();
+    let play = |extra: &[&str], out: &str| {
+        let mut a = vec![
+            "playtest",
+            "norse-wars",
+            "--games",
+            "4",
+            "--bots",
+            "greedy,random",
+            "--seed",
+            "2",
+            "--evals",
+            "--choices",
+            "--out",
+        ];
+        let o = f(out);
+        a.push(&o);
+        a.extend_from_slice(extra);
+        let (code, stdout, err) = herald(&a);
+        assert_eq!(code, 0, "{stdout}{err}");
+    };
+    play(&[], "std.jsonl");
+    play(&["--rules", &variant], "var.jsonl");
+    // Both files in one plot: refused, with the cause and the way.
+    let (code, _, err) = herald(&[
+        "playtest",
+        "summarize",
+        &f("var.jsonl"),
+        &f("std.jsonl"),
+        "--plot",
+        &f("p.svg"),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("they differ in their rules"), "{err}");
+    assert!(err.contains("--against"), "{err}");
+    assert!(!dir.join("p.svg").exists());
+    // Side by side.
+    let (code, text, err) = herald(&[
+        "playtest",
+        "summarize",
+        &f("var.jsonl"),
+        "--against",
+        &f("std.jsonl"),
+        "--plot",
+        &f("p.svg"),
+        "--plot-length",
+        &f("len.svg"),
+        "--plot-evals",
+        &f("ev.svg"),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(text.starts_with("A: norse-wars, rules "), "{text}");
+    assert!(
+        text.contains("\nB: norse-wars (default options), 2 seats: 4 games"),
+        "{text}"
+    );
+    for row in [
+        "seat 1 wins",
+        "the seats' shares of the games with one winner, A against B: chi-square test of homogeneity",
+        "balance index (Ludii)",
+        "completion (Ludii)",
+        "length, A - B:",
+        "decisiveness (Ludii, share)",
+        "branching factor (Ludii)",
+        "greedy win rate",
+    ] {
+        assert!(text.contains(row), "{row}: {text}");
+    }
+    let svg = std::fs::read_to_string(dir.join("p.svg")).unwrap();
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let sides: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("bar"))
+        .map(|n| n.attribute("data-side").unwrap())
+        .collect();
+    assert_eq!(sides, ["A", "A", "B", "B"]);
+    // The length plot holds every game of each side once.
+    let svg = std::fs::read_to_string(dir.join("len.svg")).unwrap();
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    for side in ["0", "1"] {
+        let n: u64 = doc
+            .descendants()
+            .filter(|n| {
+                n.attribute("class") == Some("bin") && n.attribute("data-table") == Some(side)
+            })
+            .map(|n| n.attribute("data-games").unwrap().parse::<u64>().unwrap())
+            .sum();
+        assert_eq!(n, 4, "side {side}");
+    }
+    let svg = std::fs::read_to_string(dir.join("ev.svg")).unwrap();
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let lines = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("mean"))
+        .count();
+    assert_eq!(lines, 4, "two seats on each side");
+    // Another game is no comparison; files without evaluations have no
+    // evaluation plot.
+    play(&["--max-phases", "3"], "short.jsonl");
+    let (code, _, err) = herald(&[
+        "playtest",
+        "hexwar",
+        "--games",
+        "2",
+        "--out",
+        &f("hex.jsonl"),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = herald(&[
+        "playtest",
+        "summarize",
+        &f("std.jsonl"),
+        "--against",
+        &f("hex.jsonl"),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("they differ in their game"), "{err}");
+    let (code, _, err) = herald(&[
+        "playtest",
+        "summarize",
+        &f("hex.jsonl"),
+        "--plot-evals",
+        &f("x.svg"),
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("play them with `--evals`"), "{err}");
+    // Games stopped at --max-phases are told apart from those that ended.
+    let (code, text, err) = herald(&["playtest", "summarize", &f("short.jsonl")]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        text.contains("unfinished at --max-phases      100.0% [ 51.0, 100.0]     4 of 4"),
+        "{text}"
+    );
+    assert!(
+        text.contains("completion (Ludii: games with a winner):   0.0%"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
