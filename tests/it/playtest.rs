@@ -919,3 +919,160 @@ fn summarize_compares_a_variant_against_the_standard_rules() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Beyond one machine: a tournament run as shards through GNU parallel,
+/// and through the Slurm array job file of docs/playtest/ (its tasks run
+/// here one after another, as Slurm would run them side by side), sums up
+/// to the one-run file's summary; the Kubernetes Indexed Job's command
+/// turns completion index k into shard k+1. GNU parallel missing fails the
+/// test (./test installs Debian's `parallel`).
+#[test]
+// Long: the three engines one after another, each checked as it runs.
+fn shards_through_gnu_parallel_and_job_files_sum_to_the_whole_run() {
+    let version = std::process::Command::new("parallel")
+        .arg("--version")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+        .unwrap_or_default();
+    assert!(
+        version.starts_with("GNU parallel"),
+        "GNU parallel is missing (or another `parallel` is first on PATH): install Debian's \
+         `parallel` package, as ./test does; `parallel --version` said: {version:?}"
+    );
+    let dir = scratch("playtest-parallel");
+    let bin = env!("CARGO_BIN_EXE_herald");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let f = |n: &str| dir.join(n).display().to_string();
+    let tournament = [
+        "playtest",
+        "hexwar",
+        "--games",
+        "6",
+        "--bots",
+        "greedy,random",
+        "--seed",
+        "5",
+    ];
+    let mut whole_args = tournament.to_vec();
+    let whole_file = f("whole.jsonl");
+    whole_args.extend_from_slice(&["--out", &whole_file]);
+    let (code, _, err) = herald(&whole_args);
+    assert_eq!(code, 0, "{err}");
+    let whole = std::fs::read_to_string(&whole_file).unwrap();
+    let summary_of = |files: &[String]| {
+        let mut a = vec!["playtest", "summarize"];
+        a.extend(files.iter().map(String::as_str));
+        let (code, text, err) = herald(&a);
+        assert_eq!(code, 0, "{err}");
+        text
+    };
+    let want = summary_of(&[whole_file.clone()]);
+    let pieces = |prefix: &str| -> Vec<String> {
+        (1..=3)
+            .map(|i| {
+                dir.join(format!("{prefix}-{i}.jsonl"))
+                    .display()
+                    .to_string()
+            })
+            .collect()
+    };
+    let lines_of = |files: &[String]| {
+        let mut lines: Vec<String> = files
+            .iter()
+            .flat_map(|p| {
+                std::fs::read_to_string(p)
+                    .unwrap()
+                    .lines()
+                    .map(String::from)
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        lines.sort_by_key(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["index"]
+                .as_u64()
+                .unwrap()
+        });
+        lines.join("\n") + "\n"
+    };
+    // GNU parallel: three shards, two at a time.
+    let out = std::process::Command::new("parallel")
+        .args(["--will-cite", "--halt", "now,fail=1", "-j", "2", bin])
+        .args(tournament)
+        .args(["--shard", "{}/3", "--out"])
+        .arg(dir.join("par-{}.jsonl"))
+        .args([":::", "1", "2", "3"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "parallel: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let par = pieces("par");
+    assert_eq!(
+        lines_of(&par),
+        whole,
+        "the shards' lines are the whole run's"
+    );
+    assert_eq!(summary_of(&par), want);
+    // The Slurm array job file, as tasks 1..3 of an array of 3.
+    for i in 1..=3 {
+        let out = std::process::Command::new("bash")
+            .arg(root.join("docs/playtest/slurm-array.sh"))
+            .env("HERALD", bin)
+            .env("GAME", "hexwar")
+            .env("GAMES", "6")
+            .env("BOTS", "greedy,random")
+            .env("SEED", "5")
+            .env("OUT", &dir)
+            .env("SLURM_ARRAY_TASK_ID", i.to_string())
+            .env("SLURM_ARRAY_TASK_COUNT", "3")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "slurm task {i}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let slurm = pieces("part");
+    assert_eq!(lines_of(&slurm), whole);
+    assert_eq!(summary_of(&slurm), want);
+    // The Indexed Job's command, with a stand-in herald that prints its
+    // arguments: completion index 2 of 8 is shard 3/8 into part-3.
+    let yaml = std::fs::read_to_string(root.join("docs/playtest/k8s-indexed-job.yaml")).unwrap();
+    assert!(yaml.contains("completionMode: Indexed") && yaml.contains("completions: 8"));
+    let args: Vec<&str> = yaml
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with("args:"))
+        .skip(2)
+        .take_while(|l| !l.trim_start().starts_with("volumeMounts:"))
+        .map(str::trim)
+        .collect();
+    let script = args.join(" ");
+    let stand_in = dir.join("bin");
+    std::fs::create_dir_all(&stand_in).unwrap();
+    std::fs::write(stand_in.join("herald"), "#!/bin/sh\necho \"$@\"\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(
+        stand_in.join("herald"),
+        std::fs::Permissions::from_mode(0o755),
+    )
+    .unwrap();
+    let out = std::process::Command::new("/bin/sh")
+        .args(["-c", &script])
+        .env(
+            "PATH",
+            format!("{}:{}", stand_in.display(), std::env::var("PATH").unwrap()),
+        )
+        .env("JOB_COMPLETION_INDEX", "2")
+        .env("SHARDS", "8")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("--shard 3/8 --out /results/part-3.jsonl"),
+        "{script}: {said}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
