@@ -30,7 +30,7 @@ else
 fi
 commands() {
   # The commands of the pages' sh blocks, one a line.
-  awk '/^```sh/{on=1; next} /^```/{on=0} on && /^herald playtest /' "$@"
+  awk '/^```sh$/{on=1; next} /^```/{on=0} on && /^herald playtest /' "$@"
 }
 if [ -z "${SUMMARIES_ONLY:-}" ]; then
   commands "${pages[@]}" | grep -v '^herald playtest summarize ' | grep -E -- "${MATCH:-.}" | while read -r line; do
