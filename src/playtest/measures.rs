@@ -25,7 +25,7 @@ pub const TURN_LIMIT_ENDINGS: &[(&str, &str)] = &[
 
 /// Whether a finished game's result says the rules' turn limit ended it.
 pub fn at_turn_limit(game: &str, result: &str) -> bool {
-    let reason = super::summary::ending(result);
+    let reason = ending(result);
     TURN_LIMIT_ENDINGS
         .iter()
         .any(|(g, start)| *g == game && reason.starts_with(start))
@@ -355,4 +355,33 @@ pub fn evals_by_phase(rs: &[&Record], seats: usize) -> Vec<PhaseEvals> {
         out.push((per_seat, at.len() as u64));
     }
     out
+}
+
+/// The reason part of a result line: after the first `: `, without what
+/// stands in brackets (the pieces that made it so), digits as `#`.
+pub fn ending(result: &str) -> String {
+    let reason = result.split_once(": ").map_or(result, |(_, r)| r);
+    let mut out = String::new();
+    let mut last_hash = false;
+    let mut depth = 0;
+    for c in reason.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' if depth > 0 => depth -= 1,
+            _ => {}
+        }
+        if depth > 0 || c == ')' {
+            continue;
+        }
+        if c.is_ascii_digit() {
+            if !last_hash {
+                out.push('#');
+            }
+            last_hash = true;
+        } else {
+            out.push(c);
+            last_hash = false;
+        }
+    }
+    out.trim_end().to_string()
 }

@@ -1,6 +1,7 @@
 //! `herald playtest summarize`: tables from result lines, as text, JSON and
 //! an SVG plot of win rate by seat with intervals.
 
+pub use super::measures::ending;
 use super::measures::{self, ChoiceMeasures, Endings, EvalMeasures};
 use super::stats::{
     binomial_p, chi_square_equal, chi_square_homogeneity, elo, mean_difference, spread, verdict,
@@ -97,35 +98,6 @@ pub struct Balance {
     /// Each seat's share of the sample with its verdict (its interval
     /// and its own exact binomial test against the fair share).
     pub seats: Vec<(Rate, Verdict)>,
-}
-
-/// The reason part of a result line: after the first `: `, without what
-/// stands in brackets (the pieces that made it so), digits as `#`.
-pub fn ending(result: &str) -> String {
-    let reason = result.split_once(": ").map_or(result, |(_, r)| r);
-    let mut out = String::new();
-    let mut last_hash = false;
-    let mut depth = 0;
-    for c in reason.chars() {
-        match c {
-            '(' => depth += 1,
-            ')' if depth > 0 => depth -= 1,
-            _ => {}
-        }
-        if depth > 0 || c == ')' {
-            continue;
-        }
-        if c.is_ascii_digit() {
-            if !last_hash {
-                out.push('#');
-            }
-            last_hash = true;
-        } else {
-            out.push(c);
-            last_hash = false;
-        }
-    }
-    out.trim_end().to_string()
 }
 
 #[derive(Debug, Clone, Serialize)]
