@@ -966,7 +966,7 @@ fn shards_through_gnu_parallel_and_job_files_sum_to_the_whole_run() {
         assert_eq!(code, 0, "{err}");
         text
     };
-    let want = summary_of(&[whole_file.clone()]);
+    let want = summary_of(std::slice::from_ref(&whole_file));
     let pieces = |prefix: &str| -> Vec<String> {
         (1..=3)
             .map(|i| {
