@@ -2,7 +2,8 @@
 # Regenerate the figures of docs/playtest/ from today's rules: every
 # `herald playtest GAME …` command written in the pages (in the order
 # written), then every `herald playtest summarize …` command, its text
-# into the .txt beside its result file (A-vs-B.txt when it compares two).
+# into the .txt beside its result file (A-vs-B.txt when it reads two, or
+# compares A --against B).
 #
 #   docs/playtest/regenerate.sh                 every page
 #   docs/playtest/regenerate.sh hexwar.md       one page
@@ -29,7 +30,7 @@ else
 fi
 commands() {
   # The commands of the pages' sh blocks, one a line.
-  awk '/^```sh/{on=1; next} /^```/{on=0} on && /^herald playtest /' "$@"
+  awk '/^```sh$/{on=1; next} /^```/{on=0} on && /^herald playtest /' "$@"
 }
 if [ -z "${SUMMARIES_ONLY:-}" ]; then
   commands "${pages[@]}" | grep -v '^herald playtest summarize ' | grep -E -- "${MATCH:-.}" | while read -r line; do
@@ -45,9 +46,16 @@ if [ -z "${SUMMARIES_ONLY:-}" ]; then
 fi
 commands "${pages[@]}" | grep '^herald playtest summarize ' | while read -r line; do
   read -r -a args <<<"${line#herald }"
+  # The result files: those before the first option, then those after
+  # --against (another option's value is not one).
   files=()
+  mode=files
   for a in "${args[@]:2}"; do
-    case $a in --*) break ;; *) files+=("$a") ;; esac
+    case $a in
+      --against) mode=files ;;
+      --*) mode=other ;;
+      *) if [ $mode = files ]; then files+=("$a"); fi ;;
+    esac
   done
   out=${files[0]%.jsonl}
   for f in "${files[@]:1}"; do out="$out-vs-$(basename "${f%.jsonl}")"; done

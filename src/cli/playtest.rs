@@ -52,9 +52,14 @@ pub struct RunArgs {
     /// Write one JSON line per game here (default: standard output).
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Record every seat's evaluation after each phase.
+    /// Record every seat's evaluation after each phase (for the
+    /// evaluation measures and plot of `summarize`).
     #[arg(long)]
     pub evals: bool,
+    /// Record how many order sets each seat to move chose among (for the
+    /// branching factor of `summarize`).
+    #[arg(long)]
+    pub choices: bool,
     /// Phases after which a game is recorded unfinished.
     #[arg(long, default_value_t = 5000)]
     pub max_phases: u32,
@@ -68,9 +73,21 @@ pub struct SummarizeArgs {
     /// text or json.
     #[arg(long, default_value = "text")]
     pub format: String,
-    /// Also write the win rate by seat as an SVG plot here.
+    /// Compare with these result files (the standard rules, say, when
+    /// FILES hold a variant's games): the two side by side.
+    #[arg(long, num_args = 1.., value_name = "FILE")]
+    pub against: Vec<PathBuf>,
+    /// Also write the win rate by seat as an SVG plot here (both sides
+    /// with --against).
     #[arg(long)]
     pub plot: Option<PathBuf>,
+    /// Also write the games' lengths, by how they ended, as an SVG plot.
+    #[arg(long)]
+    pub plot_length: Option<PathBuf>,
+    /// Also write the seats' evaluations over the game as an SVG plot
+    /// (result files written with --evals).
+    #[arg(long)]
+    pub plot_evals: Option<PathBuf>,
 }
 
 pub fn run(a: Args) -> Result<String> {
@@ -161,10 +178,14 @@ fn tournament(a: RunArgs) -> Result<String> {
         jobs: a.jobs,
         shard,
         evals: a.evals,
+        choices: a.choices,
         max_phases: a.max_phases,
     };
-    let records = playtest::run(entry, &run).map_err(Error::refused)?;
+    let timed = playtest::run_timed(entry, &run).map_err(Error::refused)?;
+    let timings: Vec<playtest::Timing> = timed.iter().map(|t| t.1.clone()).collect();
+    let records: Vec<playtest::Record> = timed.into_iter().map(|t| t.0).collect();
     let lines = playtest::jsonl(&records);
+    let times = time_text(&timings);
     match a.out {
         Some(p) => {
             crate::store::write::atomic(
@@ -174,7 +195,7 @@ fn tournament(a: RunArgs) -> Result<String> {
             )?;
             let unfinished = records.iter().filter(|r| !r.finished).count();
             Ok(format!(
-                "{} games of {} written to {}{}\n",
+                "{} games of {} written to {}{}\n{times}",
                 records.len(),
                 entry.name,
                 p.display(),
@@ -185,32 +206,111 @@ fn tournament(a: RunArgs) -> Result<String> {
                 }
             ))
         }
-        None => Ok(lines),
+        None => {
+            // Standard output holds the result lines alone.
+            eprint!("{times}");
+            Ok(lines)
+        }
     }
 }
 
-fn summarize(a: SummarizeArgs) -> Result<String> {
+/// The bots' CPU time per decision over the run: printed, never written
+/// into the result lines (docs/playtest/README.md, "Time per move").
+fn time_text(timings: &[playtest::Timing]) -> String {
+    let mut o = String::from(
+        "CPU time per decision (this run on this machine; not in the result lines):\n",
+    );
+    for (bot, decisions, cpu, longest) in playtest::time_per_move(timings) {
+        let mean = if decisions > 0 {
+            cpu / decisions as f64
+        } else {
+            0.0
+        };
+        o.push_str(&format!(
+            "  {bot:<22} {:.3} ms mean, {:.3} ms longest, over {decisions} decisions\n",
+            mean * 1000.0,
+            longest * 1000.0
+        ));
+    }
+    o
+}
+
+fn read_all(files: &[PathBuf]) -> Result<Vec<playtest::Record>> {
     let mut records = Vec::new();
-    for f in &a.files {
+    for f in files {
         let text = std::fs::read_to_string(f).map_err(|e| Error::io(f, e))?;
         records.extend(summary::read(&f.display().to_string(), &text).map_err(Error::refused)?);
     }
     if records.is_empty() {
-        return Err(Error::refused("no result lines in the files given"));
+        return Err(Error::refused(format!(
+            "no result lines in {}",
+            files
+                .iter()
+                .map(|f| f.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
     }
+    Ok(records)
+}
+
+fn write_svg(p: &std::path::Path, svg: &str) -> Result<()> {
+    crate::store::write::atomic(p, svg.as_bytes(), crate::store::write::Durability::Synced)?;
+    Ok(())
+}
+
+/// The one table a plot or a side of --against needs, or a usage error
+/// saying what tells the tables apart.
+fn one_table<'a>(tables: &'a [summary::Table], what: &str) -> Result<&'a summary::Table> {
+    match tables {
+        [t] => Ok(t),
+        _ => Err(Error::usage(format!(
+            "{what} draws one kind of game; these files hold {}: {}. Summarize them apart, \
+             or compare two of them with `herald playtest summarize A.jsonl --against B.jsonl`",
+            tables.len(),
+            summary::differences(tables)
+        ))),
+    }
+}
+
+fn summarize(a: SummarizeArgs) -> Result<String> {
+    let records = read_all(&a.files)?;
     let tables = summary::tables(&records).map_err(Error::refused)?;
-    if let Some(p) = &a.plot {
-        if tables.len() != 1 {
-            return Err(Error::usage(format!(
-                "--plot draws one kind of game; these files hold {} (game, options, seats)",
-                tables.len()
-            )));
+    if !a.against.is_empty() {
+        let other = read_all(&a.against)?;
+        let others = summary::tables(&other).map_err(Error::refused)?;
+        let ta = one_table(&tables, "--against")?;
+        let tb = one_table(&others, "--against")?;
+        let cmp = summary::compare(ta, tb).map_err(Error::usage)?;
+        if let Some(p) = &a.plot {
+            write_svg(p, &summary::plot_against(ta, tb))?;
         }
-        crate::store::write::atomic(
+        if let Some(p) = &a.plot_length {
+            write_svg(p, &summary::plot_length(&[ta, tb]))?;
+        }
+        if let Some(p) = &a.plot_evals {
+            write_svg(p, &summary::plot_evals(&[ta, tb]).map_err(Error::refused)?)?;
+        }
+        return match a.format.as_str() {
+            "text" => Ok(summary::compare_text(&cmp).trim_end().to_string() + "\n"),
+            "json" => {
+                Ok(serde_json::to_string_pretty(&cmp).expect("a comparison serialises") + "\n")
+            }
+            f => Err(Error::usage(format!("--format {f}: text or json"))),
+        };
+    }
+    if let Some(p) = &a.plot {
+        write_svg(p, &summary::plot(one_table(&tables, "--plot")?))?;
+    }
+    if let Some(p) = &a.plot_length {
+        write_svg(
             p,
-            summary::plot(&tables[0]).as_bytes(),
-            crate::store::write::Durability::Synced,
+            &summary::plot_length(&[one_table(&tables, "--plot-length")?]),
         )?;
+    }
+    if let Some(p) = &a.plot_evals {
+        let t = one_table(&tables, "--plot-evals")?;
+        write_svg(p, &summary::plot_evals(&[t]).map_err(Error::refused)?)?;
     }
     match a.format.as_str() {
         "text" => Ok(summary::text(&tables).trim_end().to_string() + "\n"),

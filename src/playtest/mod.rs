@@ -8,6 +8,7 @@
 //! (`--shard i/n` plays the games whose number is i-1 modulo n); the lines
 //! of all the shards, sorted by game number, are the whole run's.
 
+pub mod measures;
 pub mod stats;
 pub mod summary;
 
@@ -35,6 +36,8 @@ pub struct Job {
     pub bots: Vec<BotSpec>,
     /// Record each seat's evaluation after every phase.
     pub evals: bool,
+    /// Record how many order sets each seat to move chose among.
+    pub choices: bool,
     /// Phases after which a game still running is recorded unfinished.
     pub max_phases: u32,
 }
@@ -82,6 +85,59 @@ pub struct Record {
     /// Each seat's evaluation after every phase, if asked for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub evals: Option<Vec<Vec<i32>>>,
+    /// For every phase, the number of order sets each seat to move chose
+    /// among (the game's `BotSupport::candidate_orders` on the state the
+    /// phase began with), in seat order, if asked for (`--choices`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub choices: Option<Vec<Vec<u32>>>,
+}
+
+/// The CPU time the bots of one game spent choosing: kept out of the
+/// result lines, which must be the same bytes whatever the machine, its
+/// load, `--jobs` and `--shard` (docs/playtest/README.md, "Time per move").
+#[derive(Debug, Clone, PartialEq)]
+pub struct Timing {
+    /// The bot of each seat.
+    pub bots: Vec<String>,
+    /// Decisions each seat's bot made.
+    pub decisions: Vec<u64>,
+    /// CPU seconds each seat's bot spent on them (its thread's CPU clock).
+    pub cpu: Vec<f64>,
+    /// The longest single decision of each seat, CPU seconds.
+    pub longest: Vec<f64>,
+}
+
+/// CPU time per decision of each bot over a run: (bot, decisions, CPU
+/// seconds in all, longest decision), bots in order of first appearance.
+pub fn time_per_move(timings: &[Timing]) -> Vec<(String, u64, f64, f64)> {
+    let mut out: Vec<(String, u64, f64, f64)> = Vec::new();
+    for t in timings {
+        for (s, b) in t.bots.iter().enumerate() {
+            let i = match out.iter().position(|x| x.0 == *b) {
+                Some(i) => i,
+                None => {
+                    out.push((b.clone(), 0, 0.0, 0.0));
+                    out.len() - 1
+                }
+            };
+            out[i].1 += t.decisions[s];
+            out[i].2 += t.cpu[s];
+            out[i].3 = out[i].3.max(t.longest[s]);
+        }
+    }
+    out
+}
+
+/// This thread's CPU clock, seconds: what a decision costs one core
+/// whatever else the machine runs.
+fn thread_cpu() -> f64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes the timespec it is given, nothing else.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
 }
 
 /// A whole run, or one shard of it.
@@ -98,6 +154,7 @@ pub struct Run {
     /// `(i, n)`: play the games whose number is `i - 1` modulo `n`.
     pub shard: (u64, u64),
     pub evals: bool,
+    pub choices: bool,
     pub max_phases: u32,
 }
 
@@ -119,6 +176,11 @@ impl Run {
 
 /// Play `run` (its shard) on `jobs` threads; the records in game order.
 pub fn run(entry: &Entry, run: &Run) -> Result<Vec<Record>, String> {
+    Ok(run_timed(entry, run)?.into_iter().map(|(r, _)| r).collect())
+}
+
+/// [`run`], with the CPU time each game's bots spent choosing.
+pub fn run_timed(entry: &Entry, run: &Run) -> Result<Vec<(Record, Timing)>, String> {
     let (rules, text) = match &run.rules {
         Some((name, text)) => (
             entry.load(text).map_err(|e| format!("{name}: {e}"))?,
@@ -139,6 +201,7 @@ pub fn run(entry: &Entry, run: &Run) -> Result<Vec<Record>, String> {
             options: run.options.clone(),
             bots: run.rotated(index),
             evals: run.evals,
+            choices: run.choices,
             max_phases: run.max_phases,
         })
         .collect();
@@ -152,12 +215,12 @@ pub fn run(entry: &Entry, run: &Run) -> Result<Vec<Record>, String> {
         pool: &'a rayon::ThreadPool,
     }
     impl Visitor for Tournament<'_> {
-        type Output = Vec<Result<Record, String>>;
+        type Output = Vec<Result<(Record, Timing), String>>;
         fn visit<G: BuiltIn>(self, ruleset: &G::Ruleset) -> Self::Output {
             self.pool.install(|| {
                 self.jobs
                     .par_iter()
-                    .map(|j| play::<G>(ruleset, j))
+                    .map(|j| play_timed::<G>(ruleset, j))
                     .collect()
             })
         }
@@ -199,6 +262,14 @@ fn leader(scores: &[i32]) -> Option<usize> {
 
 /// Play one game with view-only bots.
 pub fn play<G: BotSupport>(rules: &G::Ruleset, job: &Job) -> Result<Record, String> {
+    Ok(play_timed::<G>(rules, job)?.0)
+}
+
+/// [`play`], with the CPU time its bots spent choosing.
+pub fn play_timed<G: BotSupport>(
+    rules: &G::Ruleset,
+    job: &Job,
+) -> Result<(Record, Timing), String> {
     let n = job.bots.len();
     let ids = bots::seat_ids(n);
     let round = job.index / n as u64;
@@ -209,6 +280,13 @@ pub fn play<G: BotSupport>(rules: &G::Ruleset, job: &Job) -> Result<Record, Stri
     let gid = format!("playtest game {}", job.index);
     let mut log: Vec<(u32, Vec<Seat>, Vec<G::Event>)> = Vec::new();
     let mut evals: Vec<Vec<i32>> = Vec::new();
+    let mut choices: Vec<Vec<u32>> = Vec::new();
+    let mut timing = Timing {
+        bots: job.bots.iter().map(|b| b.to_string()).collect(),
+        decisions: vec![0; n],
+        cpu: vec![0.0; n],
+        longest: vec![0.0; n],
+    };
     let mut lead: Option<usize> = None;
     let mut lead_changes = 0;
     let score_of = |st: &G::State| -> Vec<i32> {
@@ -230,13 +308,31 @@ pub fn play<G: BotSupport>(rules: &G::Ruleset, job: &Job) -> Result<Record, Stri
             finished = false;
             break;
         }
+        if job.choices {
+            // On a stream of its own: counting leaves the bots' and the
+            // dice's streams as they are.
+            choices.push(
+                awaiting
+                    .iter()
+                    .map(|&s| {
+                        let mut r = rng::phase_rng(&job.seed, &gid, turn, &format!("choices {s}"));
+                        G::candidate_orders(rules, &st, s, &mut r).len() as u32
+                    })
+                    .collect(),
+            );
+        }
         let mut orders = BTreeMap::new();
         for &s in &awaiting {
             let events = events_for(&log, s, n);
             let view = G::view(rules, &st, &ids, s, &events);
             let mut r = rng::phase_rng(&job.seed, &gid, turn, &format!("bot {s}"));
+            let started = thread_cpu();
             let o = bots::choose::<G>(rules, &view, s, n, &job.bots[s], &mut r)
                 .map_err(|e| format!("game {}, phase {turn}, seat {s}: {e}", job.index))?;
+            let spent = (thread_cpu() - started).max(0.0);
+            timing.decisions[s] += 1;
+            timing.cpu[s] += spent;
+            timing.longest[s] = timing.longest[s].max(spent);
             let problems = G::check(rules, &st, s, &o);
             if !problems.is_empty() {
                 let lines: Vec<String> = o.iter().map(|x| x.to_string()).collect();
@@ -291,7 +387,7 @@ pub fn play<G: BotSupport>(rules: &G::Ruleset, job: &Job) -> Result<Record, Stri
         Some(o) => o.summary.clone(),
         None => format!("unfinished after {turn} phases"),
     };
-    Ok(Record {
+    let record = Record {
         game: job.game.clone(),
         rules: job.rules.clone(),
         ruleset_sha256: Some(job.ruleset_sha256.clone()),
@@ -311,7 +407,9 @@ pub fn play<G: BotSupport>(rules: &G::Ruleset, job: &Job) -> Result<Record, Stri
         lead_changes,
         result,
         evals: job.evals.then_some(evals),
-    })
+        choices: job.choices.then_some(choices),
+    };
+    Ok((record, timing))
 }
 
 /// The records as JSON lines.

@@ -302,3 +302,44 @@ pub fn verdict(r: &Rate, fair: f64, p: f64) -> Verdict {
         Verdict::Undecided
     }
 }
+
+/// Pearson's χ² test of homogeneity of two rows of counts (the seats'
+/// wins in two sets of games): the statistic, degrees of freedom and
+/// p-value. Columns empty in both rows are left out; `None` when fewer
+/// than two columns or either row is empty.
+pub fn chi_square_homogeneity(a: &[u64], b: &[u64]) -> Option<(f64, u64, f64)> {
+    let cols: Vec<(f64, f64)> = a
+        .iter()
+        .zip(b)
+        .filter(|(x, y)| **x + **y > 0)
+        .map(|(x, y)| (*x as f64, *y as f64))
+        .collect();
+    let (ra, rb): (f64, f64) = (
+        cols.iter().map(|c| c.0).sum(),
+        cols.iter().map(|c| c.1).sum(),
+    );
+    if cols.len() < 2 || ra == 0.0 || rb == 0.0 {
+        return None;
+    }
+    let total = ra + rb;
+    let mut x = 0.0;
+    for (ca, cb) in &cols {
+        let col = ca + cb;
+        let (ea, eb) = (ra * col / total, rb * col / total);
+        x += (ca - ea).powi(2) / ea + (cb - eb).powi(2) / eb;
+    }
+    let df = cols.len() as u64 - 1;
+    Some((x, df, chi_square_p(x, df)))
+}
+
+/// The difference of two means with its 95% interval (Welch: the normal
+/// approximation with each side's own variance): (difference, low, high).
+pub fn mean_difference(a: &Spread, b: &Spread) -> (f64, f64, f64) {
+    let d = a.mean - b.mean;
+    let se = if a.n > 0 && b.n > 0 {
+        (a.sd * a.sd / a.n as f64 + b.sd * b.sd / b.n as f64).sqrt()
+    } else {
+        0.0
+    };
+    (d, d - Z95 * se, d + Z95 * se)
+}

@@ -1,9 +1,11 @@
 //! `herald playtest summarize`: tables from result lines, as text, JSON and
 //! an SVG plot of win rate by seat with intervals.
 
+pub use super::measures::ending;
+use super::measures::{self, ChoiceMeasures, Endings, EvalMeasures};
 use super::stats::{
-    binomial_p, chi_square_equal, elo, spread, verdict, wilson, Pair, Rate, Spread, Verdict,
-    BALANCE_MARGIN,
+    binomial_p, chi_square_equal, chi_square_homogeneity, elo, mean_difference, spread, verdict,
+    wilson, Pair, Rate, Spread, Verdict, BALANCE_MARGIN,
 };
 use super::Record;
 use crate::board::svg::{esc, num, seat_colour, Svg, INK};
@@ -43,6 +45,21 @@ pub struct Table {
     /// The seats' shares of the games with one winner against the fair
     /// share, tested; `None` when no game had one winner.
     pub balance: Option<Balance>,
+    /// Ludii's Balance: 1 − the widest gap between two seats' win rates.
+    pub balance_index: f64,
+    /// How the games ended: in play, at the rules' turn limit, unfinished.
+    pub ended: Endings,
+    /// Measures on the evaluations (`--evals`), if the records carry them.
+    pub evals: Option<EvalMeasures>,
+    /// Measures on the choice counts (`--choices`), if the records carry them.
+    pub choices: Option<ChoiceMeasures>,
+    /// Each game's length and how it ended (0 won in play, 1 won at the
+    /// turn limit, 2 drawn, 3 unfinished), for the length plot.
+    #[serde(skip)]
+    pub lengths: Vec<(u32, u8)>,
+    /// The seats' evaluations by phase, for the evaluation plot.
+    #[serde(skip)]
+    pub evals_by_phase: Vec<measures::PhaseEvals>,
 }
 
 /// What the records say of the ruleset they were played with, against the
@@ -81,35 +98,6 @@ pub struct Balance {
     /// Each seat's share of the sample with its verdict (its interval
     /// and its own exact binomial test against the fair share).
     pub seats: Vec<(Rate, Verdict)>,
-}
-
-/// The reason part of a result line: after the first `: `, without what
-/// stands in brackets (the pieces that made it so), digits as `#`.
-pub fn ending(result: &str) -> String {
-    let reason = result.split_once(": ").map_or(result, |(_, r)| r);
-    let mut out = String::new();
-    let mut last_hash = false;
-    let mut depth = 0;
-    for c in reason.chars() {
-        match c {
-            '(' => depth += 1,
-            ')' if depth > 0 => depth -= 1,
-            _ => {}
-        }
-        if depth > 0 || c == ')' {
-            continue;
-        }
-        if c.is_ascii_digit() {
-            if !last_hash {
-                out.push('#');
-            }
-            last_hash = true;
-        } else {
-            out.push(c);
-            last_hash = false;
-        }
-    }
-    out.trim_end().to_string()
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -379,6 +367,26 @@ fn table(rs: &[&Record]) -> Table {
         endings,
         rules_check: rules_check(rs),
         balance: balance(rs, n),
+        balance_index: measures::balance_index(rs, n),
+        ended: measures::endings(rs),
+        evals: measures::eval_measures(rs),
+        choices: measures::choice_measures(rs),
+        lengths: rs
+            .iter()
+            .map(|r| {
+                let class = if !r.finished {
+                    3
+                } else if r.winners.is_empty() {
+                    2
+                } else if measures::at_turn_limit(&r.game, &r.result) {
+                    1
+                } else {
+                    0
+                };
+                (r.length, class)
+            })
+            .collect(),
+        evals_by_phase: measures::evals_by_phase(rs, n),
     }
 }
 
@@ -542,6 +550,103 @@ fn spread_text(s: &Spread) -> String {
     )
 }
 
+/// How the games ended, Ludii's Completion and Balance.
+fn ended_text(o: &mut String, t: &Table) {
+    let e = &t.ended;
+    let _ = writeln!(o, "  how the games ended:");
+    for (what, r) in [
+        ("won in play", &e.won_in_play),
+        ("won at the rules' turn limit", &e.won_at_limit),
+        ("drawn at the rules' turn limit", &e.drawn_at_limit),
+        ("drawn in play", &e.drawn_in_play),
+        ("unfinished at --max-phases", &e.unfinished),
+    ] {
+        if r.hits > 0 {
+            let _ = writeln!(o, "    {what:<31} {}  {:>4} of {}", r.text(), r.hits, r.of);
+        }
+    }
+    let _ = writeln!(
+        o,
+        "  completion (Ludii: games with a winner): {}; balance index (Ludii: 1 - widest gap between seats' win rates): {:.3}",
+        e.completion.text(),
+        t.balance_index
+    );
+}
+
+fn evals_text(o: &mut String, e: &EvalMeasures) {
+    let _ = writeln!(
+        o,
+        "  on the evaluations ({} games carry them; evaluation units: 0 even, about 1000 decided):",
+        e.games
+    );
+    let _ = writeln!(
+        o,
+        "    lead changes: {}; per phase (Ludii Lead Change) {:.3}",
+        spread_text(&e.lead_changes),
+        e.lead_change
+    );
+    if e.decided == 0 {
+        let _ = writeln!(o, "    no game with a winner: no decisiveness or drama");
+        return;
+    }
+    let _ = writeln!(
+        o,
+        "    over the {} games with a winner: decisiveness threshold (Ludii: best evaluation of a seat that did not win): {}",
+        e.decided,
+        spread_text(&e.threshold)
+    );
+    let _ = writeln!(
+        o,
+        "    decisive after phase: {}; as a share of the game (Ludii Decisiveness Moves) {:.3}",
+        spread_text(&e.decisive_phase),
+        e.decisiveness.mean
+    );
+    let _ = writeln!(
+        o,
+        "    drama (Ludii Drama Average: the winner's mean deficit below the best evaluation): mean {:.1}, sd {:.1}, max {:.1}; phases the winner was behind {:.1}%",
+        e.drama.mean,
+        e.drama.sd,
+        e.drama.max,
+        e.behind.mean * 100.0
+    );
+}
+
+fn choices_text(o: &mut String, c: &ChoiceMeasures) {
+    let _ = writeln!(
+        o,
+        "  choices ({} decisions in {} games): the bots chose among {}",
+        c.decisions, c.games, c.what
+    );
+    if c.exact {
+        let _ = writeln!(
+            o,
+            "    branching factor (Ludii Branching Factor Average, Max): {:.1}, {:.0}; decisions with a choice (Ludii Decision Moves) {:.1}%",
+            c.per_game.mean,
+            c.per_decision.max,
+            c.decision_moves.mean * 100.0
+        );
+    } else {
+        let _ = writeln!(
+            o,
+            "    branching factor: cannot be counted in this game; the sample held {:.1} order sets on average (max {:.0})",
+            c.per_game.mean, c.per_decision.max
+        );
+    }
+    let _ = writeln!(o, "    by phase:");
+    for (a, b, s) in &c.by_phase {
+        let range = if a == b {
+            format!("{a}")
+        } else {
+            format!("{a}-{b}")
+        };
+        let _ = writeln!(
+            o,
+            "      {range:>9}  mean {:>7.1}, min {:>4.0}, max {:>5.0}  over {} decisions",
+            s.mean, s.min, s.max, s.n
+        );
+    }
+}
+
 /// The tables as text (fixed formats: the same records give the same bytes).
 pub fn text(tables: &[Table]) -> String {
     let mut o = String::new();
@@ -653,15 +758,20 @@ pub fn text(tables: &[Table]) -> String {
                 p_text(h.p),
             );
         }
+        ended_text(&mut o, t);
+        let _ = writeln!(o, "  length in phases: {}", spread_text(&t.length));
         let _ = writeln!(
             o,
-            "  decisive (not drawn, finished): {}; draws {}",
-            t.decisive.text(),
-            t.draws
+            "  lead changes on the score: {}",
+            spread_text(&t.lead_changes)
         );
-        let _ = writeln!(o, "  length in phases: {}", spread_text(&t.length));
-        let _ = writeln!(o, "  lead changes: {}", spread_text(&t.lead_changes));
         let _ = writeln!(o, "  final score margin: {}", spread_text(&t.margin));
+        if let Some(e) = &t.evals {
+            evals_text(&mut o, e);
+        }
+        if let Some(c) = &t.choices {
+            choices_text(&mut o, c);
+        }
         let _ = writeln!(o, "  endings:");
         for (e, k) in &t.endings {
             let _ = writeln!(o, "    {k:>5}  {e}");
@@ -789,4 +899,605 @@ pub fn plot(t: &Table) -> String {
         &format!("dashed: fair share {:.0}%", fair * 100.0),
     );
     svg.finish()
+}
+
+/// What tells tables apart, for a message: each one's label, and which of
+/// game, rules, options and seat count differ.
+pub fn differences(tables: &[Table]) -> String {
+    let mut differ = Vec::new();
+    let all_same = |f: &dyn Fn(&Table) -> String| tables.iter().all(|t| f(t) == f(&tables[0]));
+    if !all_same(&|t| t.game.clone()) {
+        differ.push("game");
+    }
+    if !all_same(&|t| t.rules.clone().unwrap_or_else(|| "built-in".into())) {
+        differ.push("rules");
+    }
+    if !all_same(&|t| options_text(&t.options)) {
+        differ.push("options");
+    }
+    if !all_same(&|t| t.seats.to_string()) {
+        differ.push("seat count");
+    }
+    let labels: Vec<String> = tables
+        .iter()
+        .map(|t| format!("{}, {} seats", label(t), t.seats))
+        .collect();
+    format!(
+        "{} (they differ in their {})",
+        labels.join("; "),
+        if differ.is_empty() {
+            "nothing".to_string()
+        } else {
+            differ.join(" and ")
+        }
+    )
+}
+
+/// Two tables side by side: a variant's games (`a`) against another set,
+/// the standard rules' say (`b`).
+#[derive(Debug, Clone, Serialize)]
+pub struct Comparison {
+    pub a: Table,
+    pub b: Table,
+    /// Pearson's chi-square test that the seats' shares of the games with
+    /// one winner are the same under both: (statistic, df, p).
+    pub seat_shares: Option<(f64, u64, f64)>,
+    /// Mean length of `a` minus `b`, with its 95% interval.
+    pub length_difference: (f64, f64, f64),
+}
+
+/// `a` against `b`: refused when they are not games of one game with one
+/// seat count (their figures would not line up).
+pub fn compare(a: &Table, b: &Table) -> Result<Comparison, String> {
+    if a.game != b.game || a.seats != b.seats {
+        return Err(format!(
+            "--against compares games of one game with one seat count: {}",
+            differences(&[a.clone(), b.clone()])
+        ));
+    }
+    let shares = |t: &Table| -> Vec<u64> {
+        t.balance
+            .as_ref()
+            .map(|b| b.seats.iter().map(|(r, _)| r.hits).collect())
+            .unwrap_or_else(|| vec![0; t.seats])
+    };
+    Ok(Comparison {
+        a: a.clone(),
+        b: b.clone(),
+        seat_shares: chi_square_homogeneity(&shares(a), &shares(b)),
+        length_difference: mean_difference(&a.length, &b.length),
+    })
+}
+
+/// The comparison as text: one row per measure, the two sides in columns.
+// Long: one row a measure, in the order a designer reads them.
+pub fn compare_text(c: &Comparison) -> String {
+    let (a, b) = (&c.a, &c.b);
+    let mut o = String::new();
+    let _ = writeln!(o, "A: {}, {} seats: {} games", label(a), a.seats, a.games);
+    let _ = writeln!(o, "   rules: {}", rules_text(&a.rules_check));
+    let _ = writeln!(o, "B: {}, {} seats: {} games", label(b), b.seats, b.games);
+    let _ = writeln!(o, "   rules: {}", rules_text(&b.rules_check));
+    let row = |o: &mut String, what: &str, x: String, y: String| {
+        let _ = writeln!(o, "  {what:<34} {x:<40} {y}");
+    };
+    row(&mut o, "", "A".into(), "B".into());
+    let one = |t: &Table, s: usize| {
+        t.by_seat.get(s).map_or("-".to_string(), |r| {
+            format!("{}  {:>4} of {}", r.text(), r.hits, r.of)
+        })
+    };
+    for s in 0..a.seats {
+        row(
+            &mut o,
+            &format!("seat {} wins", s + 1),
+            one(a, s),
+            one(b, s),
+        );
+    }
+    match c.seat_shares {
+        Some((x, df, p)) => {
+            let _ = writeln!(
+                o,
+                "  the seats' shares of the games with one winner, A against B: chi-square test of homogeneity, chi-square({df}) = {x:.2}, {}: {}",
+                p_text(p),
+                if p < 0.05 {
+                    "they differ"
+                } else {
+                    "no difference shown"
+                }
+            );
+        }
+        None => {
+            let _ = writeln!(
+                o,
+                "  the seats' shares of the games with one winner, A against B: too few to test"
+            );
+        }
+    }
+    row(
+        &mut o,
+        "balance index (Ludii)",
+        format!("{:.3}", a.balance_index),
+        format!("{:.3}", b.balance_index),
+    );
+    for (what, f) in [
+        (
+            "completion (Ludii)",
+            (|e: &Endings| e.completion) as fn(&Endings) -> Rate,
+        ),
+        ("won in play", |e: &Endings| e.won_in_play),
+        ("won at the rules' turn limit", |e: &Endings| e.won_at_limit),
+        ("drawn at the rules' turn limit", |e: &Endings| {
+            e.drawn_at_limit
+        }),
+        ("drawn in play", |e: &Endings| e.drawn_in_play),
+        ("unfinished at --max-phases", |e: &Endings| e.unfinished),
+    ] {
+        let (x, y) = (f(&a.ended), f(&b.ended));
+        if x.hits + y.hits > 0 || what.starts_with("completion") {
+            row(&mut o, what, x.text(), y.text());
+        }
+    }
+    let ms = |s: &Spread| format!("mean {:.1}, sd {:.1}", s.mean, s.sd);
+    row(&mut o, "length in phases", ms(&a.length), ms(&b.length));
+    let (d, lo, hi) = c.length_difference;
+    let _ = writeln!(
+        o,
+        "  length, A - B: {d:+.1} phases [{lo:+.1}, {hi:+.1}] (95%): {}",
+        if lo > 0.0 {
+            "A's games are longer"
+        } else if hi < 0.0 {
+            "A's games are shorter"
+        } else {
+            "no difference shown"
+        }
+    );
+    row(
+        &mut o,
+        "lead changes on the score",
+        ms(&a.lead_changes),
+        ms(&b.lead_changes),
+    );
+    row(&mut o, "final score margin", ms(&a.margin), ms(&b.margin));
+    if let (Some(x), Some(y)) = (&a.evals, &b.evals) {
+        row(
+            &mut o,
+            "lead changes on the evaluation",
+            ms(&x.lead_changes),
+            ms(&y.lead_changes),
+        );
+        row(
+            &mut o,
+            "decisiveness (Ludii, share)",
+            format!("{:.3}", x.decisiveness.mean),
+            format!("{:.3}", y.decisiveness.mean),
+        );
+        row(
+            &mut o,
+            "decisive after phase",
+            ms(&x.decisive_phase),
+            ms(&y.decisive_phase),
+        );
+        row(
+            &mut o,
+            "drama (Ludii Drama Average)",
+            format!("{:.1}", x.drama.mean),
+            format!("{:.1}", y.drama.mean),
+        );
+    }
+    if let (Some(x), Some(y)) = (&a.choices, &b.choices) {
+        row(
+            &mut o,
+            if x.exact {
+                "branching factor (Ludii)"
+            } else {
+                "order sets in the bots' sample"
+            },
+            format!("{:.1}", x.per_game.mean),
+            format!("{:.1}", y.per_game.mean),
+        );
+    }
+    let mut endings: Vec<(String, u64, u64)> = Vec::new();
+    for (side, t) in [a, b].into_iter().enumerate() {
+        for (e, k) in &t.endings {
+            let i = match endings.iter().position(|x| x.0 == *e) {
+                Some(i) => i,
+                None => {
+                    endings.push((e.clone(), 0, 0));
+                    endings.len() - 1
+                }
+            };
+            if side == 0 {
+                endings[i].1 = *k;
+            } else {
+                endings[i].2 = *k;
+            }
+        }
+    }
+    endings.sort_by(|x, y| (y.1 + y.2).cmp(&(x.1 + x.2)).then(x.0.cmp(&y.0)));
+    let _ = writeln!(o, "  endings (games):");
+    for (e, x, y) in &endings {
+        let _ = writeln!(o, "    {x:>5}  {y:>5}  {e}");
+    }
+    let bots: Vec<&String> = a.by_bot.iter().map(|l| &l.bot).collect();
+    for bot in bots {
+        if let Some(y) = b.by_bot.iter().find(|l| l.bot == *bot) {
+            let x = a.by_bot.iter().find(|l| l.bot == *bot).expect("listed");
+            row(
+                &mut o,
+                &format!("{bot} win rate"),
+                x.wins.text(),
+                y.wins.text(),
+            );
+        }
+    }
+    o
+}
+
+/// Win rate by seat of two sets of games, side by side: A's bar and B's
+/// in each seat's group, whiskers for the 95% intervals, the fair share
+/// dashed.
+pub fn plot_against(a: &Table, b: &Table) -> String {
+    let (left, top, ph) = (70.0, 60.0, 300.0);
+    let (bar, gap) = (34.0, 30.0);
+    let group = 2.0 * bar + gap;
+    let width = (left + a.seats as f64 * group + 40.0).max(680.0);
+    let height = top + ph + 110.0;
+    let title = format!(
+        "{} against {}: win rate by seat, 95% Wilson intervals",
+        label(a),
+        label(b)
+    );
+    let mut svg = Svg::new(width, height, &title);
+    svg.text_start((12.0, 22.0), 13.0, INK, &format!("A: {}", label(a)));
+    svg.text_start((12.0, 40.0), 13.0, INK, &format!("B: {}", label(b)));
+    let y = |p: f64| top + ph * (1.0 - p);
+    for k in 0..=4 {
+        let p = k as f64 / 4.0;
+        svg.line((left, y(p)), (width - 20.0, y(p)), "#c9bfa5", 1.0, "");
+        svg.text((left - 26.0, y(p)), 11.0, INK, &format!("{}%", k * 25));
+    }
+    let fair = 1.0 / a.seats as f64;
+    svg.line(
+        (left, y(fair)),
+        (width - 20.0, y(fair)),
+        INK,
+        1.5,
+        r#" stroke-dasharray="6 4""#,
+    );
+    for (side, t) in [a, b].into_iter().enumerate() {
+        for (s, r) in t.by_seat.iter().enumerate() {
+            let x = left + 15.0 + s as f64 * group + side as f64 * bar;
+            let colour = seat_colour(side);
+            svg.raw(&format!(
+                r#"<rect class="bar" data-side="{}" data-seat="{}" data-rate="{:.4}" data-low="{:.4}" data-high="{:.4}" x="{}" y="{}" width="{}" height="{}" fill="{colour}" fill-opacity="0.75"/>"#,
+                if side == 0 { "A" } else { "B" },
+                s + 1,
+                r.rate,
+                r.low,
+                r.high,
+                num(x + 3.0),
+                num(y(r.rate)),
+                num(bar - 6.0),
+                num(ph * r.rate)
+            ));
+            let cx = x + bar / 2.0;
+            svg.line((cx, y(r.low)), (cx, y(r.high)), INK, 1.5, "");
+            svg.line((cx - 6.0, y(r.low)), (cx + 6.0, y(r.low)), INK, 1.5, "");
+            svg.line((cx - 6.0, y(r.high)), (cx + 6.0, y(r.high)), INK, 1.5, "");
+            svg.text(
+                (cx, y(r.high) - 9.0),
+                10.0,
+                INK,
+                &format!("{:.0}%", r.rate * 100.0),
+            );
+        }
+    }
+    for s in 0..a.seats {
+        let x0 = left + 15.0 + s as f64 * group;
+        svg.text(
+            (x0 + bar, top + ph + 18.0),
+            12.0,
+            INK,
+            &format!("seat {}", s + 1),
+        );
+    }
+    for (i, (t, name)) in [(a, "A"), (b, "B")].into_iter().enumerate() {
+        let yy = top + ph + 44.0 + 18.0 * i as f64;
+        svg.rect(left, yy - 6.0, 12.0, 12.0, seat_colour(i), "none", "");
+        svg.text_start(
+            (left + 18.0, yy),
+            11.0,
+            INK,
+            &format!("{name}: {} games", t.games),
+        );
+    }
+    svg.text_start(
+        (width / 2.0, top + ph + 44.0),
+        11.0,
+        INK,
+        &format!("dashed: fair share {:.0}%", fair * 100.0),
+    );
+    svg.finish()
+}
+
+/// How the games ended, by class of [`Table::lengths`]: name and colour.
+const ENDED: [(&str, &str); 4] = [
+    ("won in play", "#3b6ea5"),
+    ("won at the rules' turn limit", "#d08c2a"),
+    ("drawn", "#8a8a8a"),
+    ("unfinished at --max-phases", "#a33b3b"),
+];
+
+/// Game length as a histogram, each bar stacked by how the games ended;
+/// two tables (--against) side by side in each bin.
+pub fn plot_length(ts: &[&Table]) -> String {
+    let longest = ts
+        .iter()
+        .flat_map(|t| t.lengths.iter().map(|l| l.0))
+        .max()
+        .unwrap_or(0)
+        .max(1);
+    let bins = 20u32.min(longest);
+    let width_of_bin = longest.div_ceil(bins);
+    let bins = longest.div_ceil(width_of_bin) + u32::from(longest % width_of_bin == 0);
+    // counts[table][bin][class], as shares of the table's games.
+    let counts: Vec<Vec<[u64; 4]>> = ts
+        .iter()
+        .map(|t| {
+            let mut c = vec![[0u64; 4]; bins as usize];
+            for &(len, class) in &t.lengths {
+                c[(len / width_of_bin) as usize][class as usize] += 1;
+            }
+            c
+        })
+        .collect();
+    let most = counts
+        .iter()
+        .zip(ts)
+        .flat_map(|(c, t)| {
+            c.iter()
+                .map(move |b| b.iter().sum::<u64>() as f64 / t.games.max(1) as f64)
+        })
+        .fold(0.0f64, f64::max)
+        .max(0.01);
+    // Four grid steps of 1, 2, 5 or 10 … points.
+    let step = nice_step(most / 4.0);
+    let top_share = step * (most / step).ceil().max(1.0);
+    let (left, top, ph, pw) = (70.0, 84.0, 300.0, 640.0);
+    let width = left + pw + 30.0;
+    let height = top + ph + 70.0 + 18.0 * 4.0;
+    let names: Vec<String> = ts.iter().map(|t| label(t)).collect();
+    let title = format!(
+        "{}: game length in phases, by how the games ended",
+        names.join(" against ")
+    );
+    let mut svg = Svg::new(width, height, &title);
+    for (i, t) in ts.iter().enumerate() {
+        let side = if ts.len() > 1 {
+            format!("{}: ", if i == 0 { "A" } else { "B" })
+        } else {
+            String::new()
+        };
+        svg.text_start(
+            (12.0, 22.0 + 16.0 * i as f64),
+            12.0,
+            INK,
+            &format!("{side}{}, {} games", label(t), t.games),
+        );
+    }
+    let y = |share: f64| top + ph * (1.0 - share / top_share);
+    let lines = (top_share / step).round() as u32;
+    for k in 0..=lines {
+        let share = step * k as f64;
+        svg.line((left, y(share)), (left + pw, y(share)), "#c9bfa5", 1.0, "");
+        let pct = share * 100.0;
+        let text = if (pct - pct.round()).abs() < 1e-9 {
+            format!("{pct:.0}%")
+        } else {
+            format!("{pct:.1}%")
+        };
+        svg.text((left - 28.0, y(share)), 11.0, INK, &text);
+    }
+    let bw = pw / bins as f64;
+    let sub = bw / ts.len() as f64;
+    for (i, c) in counts.iter().enumerate() {
+        let games = ts[i].games.max(1) as f64;
+        for (b, classes) in c.iter().enumerate() {
+            let mut base = 0.0;
+            for (k, &n) in classes.iter().enumerate() {
+                if n == 0 {
+                    continue;
+                }
+                let share = n as f64 / games;
+                let x = left + b as f64 * bw + i as f64 * sub;
+                svg.raw(&format!(
+                    r#"<rect class="bin" data-table="{i}" data-from="{}" data-to="{}" data-ended="{}" data-games="{n}" x="{}" y="{}" width="{}" height="{}" fill="{}" fill-opacity="{}"/>"#,
+                    b as u32 * width_of_bin,
+                    (b as u32 + 1) * width_of_bin - 1,
+                    ENDED[k].0,
+                    num(x + 1.0),
+                    num(y(base + share)),
+                    num((sub - 2.0).max(1.0)),
+                    num(y(base) - y(base + share)),
+                    ENDED[k].1,
+                    if i == 0 { "0.85" } else { "0.45" }
+                ));
+                base += share;
+            }
+        }
+    }
+    svg.text_start((12.0, top - 16.0), 11.0, INK, "share of the games");
+    for k in 0..=4 {
+        let b = (bins * k).div_ceil(4);
+        let x = left + b as f64 * bw;
+        svg.text(
+            (x, top + ph + 16.0),
+            11.0,
+            INK,
+            &format!("{}", b * width_of_bin),
+        );
+    }
+    svg.text(
+        (left + pw / 2.0, top + ph + 34.0),
+        11.0,
+        INK,
+        &format!(
+            "phases (bins of {width_of_bin}){}",
+            if ts.len() > 1 {
+                "; in each bin A's bar, then B's (paler)"
+            } else {
+                ""
+            }
+        ),
+    );
+    for (k, (name, colour)) in ENDED.iter().enumerate() {
+        let yy = top + ph + 56.0 + 18.0 * k as f64;
+        svg.rect(left, yy - 6.0, 12.0, 12.0, colour, "none", "");
+        svg.text_start((left + 18.0, yy), 11.0, INK, name);
+    }
+    svg.finish()
+}
+
+/// Each seat's evaluation over the game: the mean over the games still
+/// running at each phase, with the band between the quartiles; two
+/// tables (--against) as solid and dashed lines. Refused when the records
+/// carry no evaluations.
+pub fn plot_evals(ts: &[&Table]) -> Result<String, String> {
+    if let Some(t) = ts.iter().find(|t| t.evals_by_phase.is_empty()) {
+        return Err(format!(
+            "{}: the result lines carry no evaluations; play them with `--evals`",
+            label(t)
+        ));
+    }
+    let longest = ts
+        .iter()
+        .map(|t| t.evals_by_phase.len())
+        .max()
+        .unwrap_or(1)
+        .max(2);
+    let (lo, hi) = ts
+        .iter()
+        .flat_map(|t| t.evals_by_phase.iter().flat_map(|(s, _)| s.iter()))
+        .fold((0.0f64, 0.0f64), |(lo, hi), (_, q1, q3)| {
+            (lo.min(*q1), hi.max(*q3))
+        });
+    let step = nice_step((hi - lo).max(1.0) / 4.0);
+    let (lo, hi) = ((lo / step).floor() * step, (hi / step).ceil() * step);
+    let (left, top, ph, pw) = (80.0, 70.0, 300.0, 640.0);
+    let seats = ts[0].seats;
+    let width = left + pw + 30.0;
+    let height = top + ph + 60.0 + 18.0 * (seats as f64 / 3.0).ceil() + 18.0 * ts.len() as f64;
+    let names: Vec<String> = ts.iter().map(|t| label(t)).collect();
+    let title = format!(
+        "{}: each seat's evaluation over the game",
+        names.join(" against ")
+    );
+    let mut svg = Svg::new(width, height, &title);
+    for (i, t) in ts.iter().enumerate() {
+        svg.text_start(
+            (12.0, 22.0 + 16.0 * i as f64),
+            12.0,
+            INK,
+            &format!(
+                "{}{}, {} games: mean evaluation by phase, quartiles shaded",
+                if ts.len() > 1 {
+                    if i == 0 {
+                        "A (solid): "
+                    } else {
+                        "B (dashed): "
+                    }
+                } else {
+                    ""
+                },
+                label(t),
+                t.evals.as_ref().map_or(0, |e| e.games)
+            ),
+        );
+    }
+    let x = |k: usize| left + pw * k as f64 / (longest - 1) as f64;
+    let y = |v: f64| top + ph * (hi - v) / (hi - lo);
+    let mut v = lo;
+    while v <= hi + step / 2.0 {
+        svg.line(
+            (left, y(v)),
+            (left + pw, y(v)),
+            if v == 0.0 { INK } else { "#c9bfa5" },
+            1.0,
+            "",
+        );
+        svg.text((left - 32.0, y(v)), 11.0, INK, &format!("{v:.0}"));
+        v += step;
+    }
+    for (i, t) in ts.iter().enumerate() {
+        for s in 0..seats {
+            let pts: Vec<(f64, f64, f64)> = t.evals_by_phase.iter().map(|(p, _)| p[s]).collect();
+            if pts.is_empty() {
+                continue;
+            }
+            let colour = seat_colour(s);
+            if i == 0 {
+                let mut d = String::new();
+                for (k, p) in pts.iter().enumerate() {
+                    let _ = write!(
+                        d,
+                        "{}{},{} ",
+                        if k == 0 { "M" } else { "L" },
+                        num(x(k)),
+                        num(y(p.2))
+                    );
+                }
+                for (k, p) in pts.iter().enumerate().rev() {
+                    let _ = write!(d, "L{},{} ", num(x(k)), num(y(p.1)));
+                }
+                svg.raw(&format!(
+                    r#"<path class="band" data-seat="{}" d="{}Z" fill="{colour}" fill-opacity="0.15" stroke="none"/>"#,
+                    s + 1,
+                    d
+                ));
+            }
+            let line: Vec<String> = pts
+                .iter()
+                .enumerate()
+                .map(|(k, p)| format!("{},{}", num(x(k)), num(y(p.0))))
+                .collect();
+            svg.raw(&format!(
+                r#"<polyline class="mean" data-table="{i}" data-seat="{}" points="{}" fill="none" stroke="{colour}" stroke-width="2"{}/>"#,
+                s + 1,
+                line.join(" "),
+                if i == 0 { "" } else { r#" stroke-dasharray="6 4""# }
+            ));
+        }
+    }
+    for k in 0..=4 {
+        let at = (longest - 1) * k / 4;
+        svg.text((x(at), top + ph + 16.0), 11.0, INK, &format!("{}", at + 1));
+    }
+    svg.text(
+        (left + pw / 2.0, top + ph + 34.0),
+        11.0,
+        INK,
+        "phase (up to the last one a tenth of the games reached)",
+    );
+    for s in 0..seats {
+        let (col, row) = (s % 3, s / 3);
+        let (xx, yy) = (
+            left + 150.0 * col as f64,
+            top + ph + 54.0 + 18.0 * row as f64,
+        );
+        svg.rect(xx, yy - 6.0, 12.0, 12.0, seat_colour(s), "none", "");
+        svg.text_start((xx + 18.0, yy), 11.0, INK, &format!("seat {}", s + 1));
+    }
+    Ok(svg.finish())
+}
+
+/// 1, 2 or 5 times a power of ten, at least `raw`.
+fn nice_step(raw: f64) -> f64 {
+    let p = 10f64.powf(raw.log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .iter()
+        .map(|m| m * p)
+        .find(|s| *s >= raw)
+        .unwrap_or(10.0 * p)
 }

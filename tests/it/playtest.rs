@@ -23,6 +23,7 @@ fn run(game: &str, games: u64, bots: &[&str], jobs: usize, shard: (u64, u64)) ->
         jobs,
         shard,
         evals: true,
+        choices: true,
         max_phases: 5000,
     }
 }
@@ -41,6 +42,25 @@ fn results_are_the_same_whatever_the_threads_and_shards() {
     }
     shards.sort_by_key(|r| r.index);
     assert_eq!(one, shards, "shards 1/4 … 4/4 are not the whole run");
+    // Counting the choices and keeping the evaluations leaves the games as
+    // they are.
+    let plain = playtest::run(entry, &{
+        let mut r = run("norse-wars", 6, &bots, 2, (1, 1));
+        r.evals = false;
+        r.choices = false;
+        r
+    })
+    .unwrap();
+    for (a, b) in one.iter().zip(&plain) {
+        assert!(a
+            .choices
+            .as_ref()
+            .is_some_and(|c| c.len() == a.length as usize));
+        let mut a = a.clone();
+        a.evals = None;
+        a.choices = None;
+        assert_eq!(&a, b);
+    }
     // Seats rotate: each bot sits in each seat twice in six games.
     for b in bots {
         for s in 0..3 {
@@ -72,6 +92,8 @@ fn the_command_line_writes_the_same_bytes_for_any_jobs_and_shards() {
         "ismcts:20:d3,random",
         "--seed",
         "7",
+        "--evals",
+        "--choices",
     ];
     let go = |extra: &[&str], file: &str| {
         let mut a: Vec<&str> = base.to_vec();
@@ -84,6 +106,14 @@ fn the_command_line_writes_the_same_bytes_for_any_jobs_and_shards() {
     };
     let whole = go(&["--jobs", "1"], "whole.jsonl");
     assert_eq!(whole.lines().count(), 4);
+    // The records carry the evaluations and choice counts, and no time.
+    for l in whole.lines() {
+        let v: serde_json::Value = serde_json::from_str(l).unwrap();
+        let len = v["length"].as_u64().unwrap() as usize;
+        assert_eq!(v["evals"].as_array().unwrap().len(), len, "{l}");
+        assert_eq!(v["choices"].as_array().unwrap().len(), len, "{l}");
+        assert!(!l.contains("cpu") && !l.contains("time"), "{l}");
+    }
     assert_eq!(go(&["--jobs", "2"], "j2.jsonl"), whole);
     let mut lines: Vec<String> = Vec::new();
     for i in 1..=3 {
@@ -168,6 +198,7 @@ fn every_bot_plays_every_game_to_its_end() {
         let mut r = run(game, 2, bots, 2, (1, 1));
         r.games = bots.len() as u64;
         r.evals = false;
+        r.choices = false;
         for (k, v) in *opts {
             r.options.insert(k.to_string(), v.to_string());
         }
@@ -445,10 +476,16 @@ fn the_summary_reports_intervals_and_plots_them() {
     assert!(err.starts_with("r.jsonl:1:"), "{err}");
 }
 
-/// The `herald playtest summarize` commands of docs/playtest/'s pages:
-/// each one's result files and the .txt its output is kept in (as
-/// docs/playtest/regenerate.sh names it).
-fn documented_summaries() -> Vec<(Vec<std::path::PathBuf>, std::path::PathBuf)> {
+/// A `herald playtest summarize` command of docs/playtest/'s pages: its
+/// result files (those after `--against` apart) and the .txt its output is
+/// kept in (as docs/playtest/regenerate.sh names it).
+struct Documented {
+    files: Vec<std::path::PathBuf>,
+    against: Vec<std::path::PathBuf>,
+    txt: std::path::PathBuf,
+}
+
+fn documented_summaries() -> Vec<Documented> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut pages: Vec<_> = std::fs::read_dir(root.join("docs/playtest"))
         .unwrap()
@@ -471,16 +508,26 @@ fn documented_summaries() -> Vec<(Vec<std::path::PathBuf>, std::path::PathBuf)> 
             else {
                 continue;
             };
-            let files: Vec<std::path::PathBuf> = rest
-                .split_whitespace()
-                .take_while(|a| !a.starts_with("--"))
-                .map(|f| root.join(f))
-                .collect();
+            let (mut files, mut against) = (Vec::new(), Vec::new());
+            let mut mode = 0;
+            for a in rest.split_whitespace() {
+                match a {
+                    "--against" => mode = 1,
+                    _ if a.starts_with("--") => mode = 2,
+                    _ if mode == 0 => files.push(root.join(a)),
+                    _ if mode == 1 => against.push(root.join(a)),
+                    _ => {}
+                }
+            }
             let mut name = files[0].with_extension("").display().to_string();
-            for f in &files[1..] {
+            for f in files[1..].iter().chain(&against) {
                 name.push_str(&format!("-vs-{}", f.file_stem().unwrap().to_string_lossy()));
             }
-            out.push((files, std::path::PathBuf::from(name + ".txt")));
+            out.push(Documented {
+                files,
+                against,
+                txt: std::path::PathBuf::from(name + ".txt"),
+            });
         }
     }
     out
@@ -502,9 +549,15 @@ fn documented_figures_are_of_todays_rules() {
     let mut stale = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
     let mut unstamped_seen = std::collections::BTreeSet::new();
-    for (files, txt) in &docs {
+    for Documented {
+        files,
+        against,
+        txt,
+    } in &docs
+    {
         let mut records = Vec::new();
-        for f in files {
+        let mut others = Vec::new();
+        for f in files.iter().chain(against) {
             let text = std::fs::read_to_string(f).unwrap();
             let recs = summary::read(&f.display().to_string(), &text).unwrap();
             if seen.insert(f.clone()) {
@@ -542,18 +595,28 @@ fn documented_figures_are_of_todays_rules() {
                     }
                 }
             }
-            records.extend(recs);
+            if against.contains(f) {
+                others.extend(recs);
+            } else {
+                records.extend(recs);
+            }
         }
-        let printed = summary::text(&summary::tables(&records).unwrap())
-            .trim_end()
-            .to_string()
+        let tables = summary::tables(&records).unwrap();
+        let printed = if against.is_empty() {
+            summary::text(&tables)
+        } else {
+            let b = summary::tables(&others).unwrap();
+            summary::compare_text(&summary::compare(&tables[0], &b[0]).unwrap())
+        }
+        .trim_end()
+        .to_string()
             + "\n";
         let kept = std::fs::read_to_string(txt).unwrap_or_default();
         if kept != printed {
             stale.push(format!(
                 "{} is not what summarize prints from {} files today",
                 txt.display(),
-                files.len()
+                files.len() + against.len()
             ));
         }
     }
@@ -614,6 +677,7 @@ fn summaries_give_verdicts_the_statistics_back() {
         lead_changes: 0,
         result: format!("{winner} won"),
         evals: None,
+        choices: None,
     };
     let today = {
         let e = games::find("hexwar").unwrap();
@@ -651,4 +715,364 @@ fn summaries_give_verdicts_the_statistics_back() {
         "{t}"
     );
     assert!(t.contains("not recorded in 2000 games"), "{t}");
+}
+
+/// The run prints its bots' CPU time per decision, beside the result
+/// lines, never in them (on standard error when the lines go to standard
+/// output).
+#[test]
+fn the_run_prints_time_per_move_outside_the_result_lines() {
+    let dir = scratch("playtest-time");
+    let f = dir.join("t.jsonl").display().to_string();
+    let args = [
+        "playtest",
+        "hexwar",
+        "--games",
+        "2",
+        "--bots",
+        "greedy,random",
+        "--seed",
+        "3",
+    ];
+    let mut with_out = args.to_vec();
+    with_out.extend_from_slice(&["--out", &f]);
+    let (code, out, err) = herald(&with_out);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("2 games of hexwar written to"), "{out}");
+    let line = |bot: &str, text: &str| -> (f64, u64) {
+        let l = text
+            .lines()
+            .find(|l| l.trim_start().starts_with(bot))
+            .unwrap_or_else(|| panic!("no line for {bot}: {text}"));
+        let w: Vec<&str> = l.split_whitespace().collect();
+        (w[1].parse().unwrap(), w[w.len() - 2].parse().unwrap())
+    };
+    assert!(out.contains("CPU time per decision"), "{out}");
+    // Decisions: every phase the bot's seat moved, from the lines.
+    let lines = std::fs::read_to_string(&f).unwrap();
+    let phases: u64 = lines
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["length"]
+                .as_u64()
+                .unwrap()
+        })
+        .sum();
+    let (g_ms, g_n) = line("greedy", &out);
+    let (_, r_n) = line("random", &out);
+    assert_eq!(g_n + r_n, phases, "{out}");
+    assert!(g_ms >= 0.0);
+    let (code, out, err) = herald(&args);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, lines, "standard output holds the result lines alone");
+    assert!(err.contains("CPU time per decision"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `summarize A --against B`: a variant against the standard rules side
+/// by side, its plots; a plot of two kinds of game says what tells them
+/// apart and points to --against.
+#[test]
+// Long: one designer's session, each check beside the step it checks.
+fn summarize_compares_a_variant_against_the_standard_rules() {
+    let dir = scratch("playtest-against");
+    let f = |n: &str| dir.join(n).display().to_string();
+    let variant = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("docs/playtest/norse-wars/shields3.toml")
+        .display()
+        .to_string();
+    let play = |extra: &[&str], out: &str| {
+        let mut a = vec![
+            "playtest",
+            "norse-wars",
+            "--games",
+            "4",
+            "--bots",
+            "greedy,random",
+            "--seed",
+            "2",
+            "--evals",
+            "--choices",
+            "--out",
+        ];
+        let o = f(out);
+        a.push(&o);
+        a.extend_from_slice(extra);
+        let (code, stdout, err) = herald(&a);
+        assert_eq!(code, 0, "{stdout}{err}");
+    };
+    play(&[], "std.jsonl");
+    play(&["--rules", &variant], "var.jsonl");
+    // Both files in one plot: refused, with the cause and the way.
+    let (code, _, err) = herald(&[
+        "playtest",
+        "summarize",
+        &f("var.jsonl"),
+        &f("std.jsonl"),
+        "--plot",
+        &f("p.svg"),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("they differ in their rules"), "{err}");
+    assert!(err.contains("--against"), "{err}");
+    assert!(!dir.join("p.svg").exists());
+    // Side by side.
+    let (code, text, err) = herald(&[
+        "playtest",
+        "summarize",
+        &f("var.jsonl"),
+        "--against",
+        &f("std.jsonl"),
+        "--plot",
+        &f("p.svg"),
+        "--plot-length",
+        &f("len.svg"),
+        "--plot-evals",
+        &f("ev.svg"),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(text.starts_with("A: norse-wars, rules "), "{text}");
+    assert!(
+        text.contains("\nB: norse-wars (default options), 2 seats: 4 games"),
+        "{text}"
+    );
+    for row in [
+        "seat 1 wins",
+        "the seats' shares of the games with one winner, A against B: chi-square test of homogeneity",
+        "balance index (Ludii)",
+        "completion (Ludii)",
+        "length, A - B:",
+        "decisiveness (Ludii, share)",
+        "branching factor (Ludii)",
+        "greedy win rate",
+    ] {
+        assert!(text.contains(row), "{row}: {text}");
+    }
+    let svg = std::fs::read_to_string(dir.join("p.svg")).unwrap();
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let sides: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("bar"))
+        .map(|n| n.attribute("data-side").unwrap())
+        .collect();
+    assert_eq!(sides, ["A", "A", "B", "B"]);
+    // The length plot holds every game of each side once.
+    let svg = std::fs::read_to_string(dir.join("len.svg")).unwrap();
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    for side in ["0", "1"] {
+        let n: u64 = doc
+            .descendants()
+            .filter(|n| {
+                n.attribute("class") == Some("bin") && n.attribute("data-table") == Some(side)
+            })
+            .map(|n| n.attribute("data-games").unwrap().parse::<u64>().unwrap())
+            .sum();
+        assert_eq!(n, 4, "side {side}");
+    }
+    let svg = std::fs::read_to_string(dir.join("ev.svg")).unwrap();
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let lines = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("mean"))
+        .count();
+    assert_eq!(lines, 4, "two seats on each side");
+    // Another game is no comparison; files without evaluations have no
+    // evaluation plot.
+    play(&["--max-phases", "3"], "short.jsonl");
+    let (code, _, err) = herald(&[
+        "playtest",
+        "hexwar",
+        "--games",
+        "2",
+        "--out",
+        &f("hex.jsonl"),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = herald(&[
+        "playtest",
+        "summarize",
+        &f("std.jsonl"),
+        "--against",
+        &f("hex.jsonl"),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("they differ in their game"), "{err}");
+    let (code, _, err) = herald(&[
+        "playtest",
+        "summarize",
+        &f("hex.jsonl"),
+        "--plot-evals",
+        &f("x.svg"),
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("play them with `--evals`"), "{err}");
+    // Games stopped at --max-phases are told apart from those that ended.
+    let (code, text, err) = herald(&["playtest", "summarize", &f("short.jsonl")]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        text.contains("unfinished at --max-phases      100.0% [ 51.0, 100.0]     4 of 4"),
+        "{text}"
+    );
+    assert!(
+        text.contains("completion (Ludii: games with a winner):   0.0%"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Beyond one machine: a tournament run as shards through GNU parallel,
+/// and through the Slurm array job file of docs/playtest/ (its tasks run
+/// here one after another, as Slurm would run them side by side), sums up
+/// to the one-run file's summary; the Kubernetes Indexed Job's command
+/// turns completion index k into shard k+1. GNU parallel missing fails the
+/// test (./test installs Debian's `parallel`).
+#[test]
+// Long: the three engines one after another, each checked as it runs.
+fn shards_through_gnu_parallel_and_job_files_sum_to_the_whole_run() {
+    let version = std::process::Command::new("parallel")
+        .arg("--version")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+        .unwrap_or_default();
+    assert!(
+        version.starts_with("GNU parallel"),
+        "GNU parallel is missing (or another `parallel` is first on PATH): install Debian's \
+         `parallel` package, as ./test does; `parallel --version` said: {version:?}"
+    );
+    let dir = scratch("playtest-parallel");
+    let bin = env!("CARGO_BIN_EXE_herald");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let f = |n: &str| dir.join(n).display().to_string();
+    let tournament = [
+        "playtest",
+        "hexwar",
+        "--games",
+        "6",
+        "--bots",
+        "greedy,random",
+        "--seed",
+        "5",
+    ];
+    let mut whole_args = tournament.to_vec();
+    let whole_file = f("whole.jsonl");
+    whole_args.extend_from_slice(&["--out", &whole_file]);
+    let (code, _, err) = herald(&whole_args);
+    assert_eq!(code, 0, "{err}");
+    let whole = std::fs::read_to_string(&whole_file).unwrap();
+    let summary_of = |files: &[String]| {
+        let mut a = vec!["playtest", "summarize"];
+        a.extend(files.iter().map(String::as_str));
+        let (code, text, err) = herald(&a);
+        assert_eq!(code, 0, "{err}");
+        text
+    };
+    let want = summary_of(std::slice::from_ref(&whole_file));
+    let pieces = |prefix: &str| -> Vec<String> {
+        (1..=3)
+            .map(|i| {
+                dir.join(format!("{prefix}-{i}.jsonl"))
+                    .display()
+                    .to_string()
+            })
+            .collect()
+    };
+    let lines_of = |files: &[String]| {
+        let mut lines: Vec<String> = files
+            .iter()
+            .flat_map(|p| {
+                std::fs::read_to_string(p)
+                    .unwrap()
+                    .lines()
+                    .map(String::from)
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        lines.sort_by_key(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["index"]
+                .as_u64()
+                .unwrap()
+        });
+        lines.join("\n") + "\n"
+    };
+    // GNU parallel: three shards, two at a time.
+    let out = std::process::Command::new("parallel")
+        .args(["--will-cite", "--halt", "now,fail=1", "-j", "2", bin])
+        .args(tournament)
+        .args(["--shard", "{}/3", "--out"])
+        .arg(dir.join("par-{}.jsonl"))
+        .args([":::", "1", "2", "3"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "parallel: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let par = pieces("par");
+    assert_eq!(
+        lines_of(&par),
+        whole,
+        "the shards' lines are the whole run's"
+    );
+    assert_eq!(summary_of(&par), want);
+    // The Slurm array job file, as tasks 1..3 of an array of 3.
+    for i in 1..=3 {
+        let out = std::process::Command::new("bash")
+            .arg(root.join("docs/playtest/slurm-array.sh"))
+            .env("HERALD", bin)
+            .env("GAME", "hexwar")
+            .env("GAMES", "6")
+            .env("BOTS", "greedy,random")
+            .env("SEED", "5")
+            .env("OUT", &dir)
+            .env("SLURM_ARRAY_TASK_ID", i.to_string())
+            .env("SLURM_ARRAY_TASK_COUNT", "3")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "slurm task {i}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let slurm = pieces("part");
+    assert_eq!(lines_of(&slurm), whole);
+    assert_eq!(summary_of(&slurm), want);
+    // The Indexed Job's command, with a stand-in herald that prints its
+    // arguments: completion index 2 of 8 is shard 3/8 into part-3.
+    let yaml = std::fs::read_to_string(root.join("docs/playtest/k8s-indexed-job.yaml")).unwrap();
+    assert!(yaml.contains("completionMode: Indexed") && yaml.contains("completions: 8"));
+    let args: Vec<&str> = yaml
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with("args:"))
+        .skip(2)
+        .take_while(|l| !l.trim_start().starts_with("volumeMounts:"))
+        .map(str::trim)
+        .collect();
+    let script = args.join(" ");
+    let stand_in = dir.join("bin");
+    std::fs::create_dir_all(&stand_in).unwrap();
+    std::fs::write(stand_in.join("herald"), "#!/bin/sh\necho \"$@\"\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(
+        stand_in.join("herald"),
+        std::fs::Permissions::from_mode(0o755),
+    )
+    .unwrap();
+    let out = std::process::Command::new("/bin/sh")
+        .args(["-c", &script])
+        .env(
+            "PATH",
+            format!("{}:{}", stand_in.display(), std::env::var("PATH").unwrap()),
+        )
+        .env("JOB_COMPLETION_INDEX", "2")
+        .env("SHARDS", "8")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("--shard 3/8 --out /results/part-3.jsonl"),
+        "{script}: {said}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
