@@ -58,30 +58,30 @@ fn mix(h: u64, k: u64) -> u64 {
     (h ^ k).wrapping_mul(0x0000_0100_0000_01b3).rotate_left(17)
 }
 
-/// Play out from `st` for at most `depth` phases.
-fn playout<G: BotSupport>(
+/// Play out from `st` for at most the search's depth in phases.
+pub(crate) fn playout<G: BotSupport>(
     rules: &G::Ruleset,
     mut st: G::State,
     search: &Search,
     seats: usize,
     rng: &mut ChaCha20Rng,
 ) -> G::State {
-    for _ in 0..search.depth {
+    for _ in 0..search.depth_in::<G>() {
         let awaiting = G::awaiting(rules, &st);
         if awaiting.is_empty() {
             break;
         }
-        let mut orders = BTreeMap::new();
-        for s in awaiting {
-            let o = match search.playout {
-                Playout::Random => G::random_orders(rules, &st, s, rng),
-                Playout::Greedy => {
-                    greedy::on_states::<G>(rules, std::slice::from_ref(&st), s, seats, rng)
+        match search.playout {
+            Playout::Random => G::random_phase(rules, &mut st, rng),
+            Playout::Greedy => {
+                let mut orders = BTreeMap::new();
+                for s in awaiting {
+                    let o = greedy::on_states::<G>(rules, std::slice::from_ref(&st), s, seats, rng);
+                    orders.insert(s, o);
                 }
-            };
-            orders.insert(s, o);
+                st = G::resolve(rules, &st, &orders, &mut crate::rng::Dice::quiet(rng)).0;
+            }
         }
-        st = G::resolve(rules, &st, &orders, &mut crate::rng::Dice::quiet(rng)).0;
     }
     st
 }
@@ -102,12 +102,24 @@ pub fn choose<G: BotSupport>(
     if !root_awaiting.contains(&seat) {
         return Ok(Vec::new());
     }
+    if root_awaiting.len() == 1 {
+        if let Some(parts) = G::parts(rules, &first, seat, rng) {
+            return super::factored::choose::<G>(
+                rules, view, first, parts, seat, seats, search, hides, rng,
+            );
+        }
+    }
     let mut root_orders: BTreeMap<u64, Vec<G::Order>> = BTreeMap::new();
     {
         let cands = G::candidate_orders(rules, &first, seat, rng);
         if cands.len() <= 1 && !hides {
             return Ok(cands.into_iter().next().unwrap_or_default());
         }
+    }
+    if G::DETERMINISTIC && !hides {
+        return Ok(super::closed::choose::<G>(
+            rules, first, seat, seats, search, rng,
+        ));
     }
     let mut nodes: Vec<Node> = vec![Node::default()];
     for it in 0..search.iterations {
