@@ -72,8 +72,9 @@ fn sample(local: &[Vec<Arm>], rng: &mut ChaCha20Rng) -> Vec<u16> {
         .collect()
 }
 
-/// The search on a view whose first determinisation is `first`, where
-/// `seat` alone orders and the game split its orders into `parts`.
+/// The search on a view whose first determinisation is `first`, where the
+/// game split `seat`'s orders into `parts`; other seats ordering in the same
+/// phase play random orders.
 #[allow(clippy::too_many_arguments)]
 pub fn choose<G: BotSupport>(
     rules: &G::Ruleset,
@@ -116,6 +117,13 @@ pub fn choose<G: BotSupport>(
         };
         let orders = G::combine(rules, &st, seat, &parts, &to_usize(&choice));
         let mut map = BTreeMap::new();
+        // Seats ordering at the same time (a simultaneous phase) play their
+        // random orders: the bot's choice cannot depend on theirs.
+        for s in G::awaiting(rules, &st) {
+            if s != seat {
+                map.insert(s, G::random_orders(rules, &st, s, rng));
+            }
+        }
         map.insert(seat, orders);
         let next = G::resolve(rules, &st, &map, &mut rng::Dice::quiet(rng)).0;
         let end = playout::<G>(rules, next, search, seats, rng);

@@ -102,12 +102,10 @@ pub fn choose<G: BotSupport>(
     if !root_awaiting.contains(&seat) {
         return Ok(Vec::new());
     }
-    if root_awaiting.len() == 1 {
-        if let Some(parts) = G::parts(rules, &first, seat, rng) {
-            return super::factored::choose::<G>(
-                rules, view, first, parts, seat, seats, search, hides, rng,
-            );
-        }
+    if let Some(parts) = G::parts(rules, &first, seat, rng) {
+        return super::factored::choose::<G>(
+            rules, view, first, parts, seat, seats, search, hides, rng,
+        );
     }
     let mut root_orders: BTreeMap<u64, Vec<G::Order>> = BTreeMap::new();
     {
@@ -122,6 +120,7 @@ pub fn choose<G: BotSupport>(
         ));
     }
     let mut nodes: Vec<Node> = vec![Node::default()];
+    let mut root_cache: Vec<(Seat, Vec<Vec<G::Order>>, Vec<u64>)> = Vec::new();
     for it in 0..search.iterations {
         let mut st = if it == 0 || !hides {
             first.clone()
@@ -138,14 +137,32 @@ pub fn choose<G: BotSupport>(
             let mut orders = BTreeMap::new();
             let mut joint: u64 = 0xcbf2_9ce4_8422_2325;
             for s in awaiting {
-                let cands = G::candidate_orders(rules, &st, s, rng);
+                // Where the view hides nothing the root's state is the same
+                // in every iteration: its candidates are listed once (no
+                // game's candidate list draws from the stream, so this
+                // changes no decision, only the time).
+                let cached = node == 0 && !hides;
+                let fresh_cands;
+                let fresh_keys;
+                let (cands, keys): (&[Vec<G::Order>], &[u64]) =
+                    match root_cache.iter().position(|c| cached && c.0 == s) {
+                        Some(i) => (&root_cache[i].1, &root_cache[i].2),
+                        None => {
+                            fresh_cands = G::candidate_orders(rules, &st, s, rng);
+                            fresh_keys =
+                                fresh_cands.iter().map(|c| key_of(c)).collect::<Vec<u64>>();
+                            if cached {
+                                root_cache.push((s, fresh_cands.clone(), fresh_keys.clone()));
+                            }
+                            (&fresh_cands, &fresh_keys)
+                        }
+                    };
                 if cands.is_empty() {
                     orders.insert(s, Vec::new());
                     continue;
                 }
-                let keys: Vec<u64> = cands.iter().map(|c| key_of(c)).collect();
                 if node == 0 && s == seat {
-                    for (k, c) in keys.iter().zip(&cands) {
+                    for (k, c) in keys.iter().zip(cands.iter()) {
                         root_orders.entry(*k).or_insert_with(|| c.clone());
                     }
                 }
@@ -162,7 +179,7 @@ pub fn choose<G: BotSupport>(
                 };
                 let arms = &mut n.stats[si].arms;
                 let mut idx = Vec::with_capacity(keys.len());
-                for &k in &keys {
+                for &k in keys {
                     let i = match arms.iter().position(|a| a.key == k) {
                         Some(i) => i,
                         None => {

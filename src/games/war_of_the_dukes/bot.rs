@@ -113,6 +113,12 @@ const ATTACKS: [Option<usize>; 4] = [Some(1), None, Some(0), Some(2)];
 /// The side's orders split per piece, in its own phase (head comment).
 pub fn parts(rules: &Ruleset, st: &State, seat: usize) -> Option<Parts<Order>> {
     let side = Side::of_seat(seat);
+    if st.phase == Phase::Deployment {
+        // One decision: the deployment candidates.
+        return Some(Parts {
+            parts: vec![candidates(rules, st, seat)],
+        });
+    }
     if st.phase != Phase::Play(side) {
         return None;
     }
@@ -182,6 +188,9 @@ pub fn combine(
     choice: &[usize],
 ) -> Vec<Order> {
     let side = Side::of_seat(seat);
+    if st.phase == Phase::Deployment {
+        return parts.parts[0][choice[0]].clone();
+    }
     let mut trial = st.clone();
     let mut board = trial.board(rules);
     let k = parts.parts.len().saturating_sub(1);
