@@ -108,5 +108,14 @@ fn bench_legal_moves(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_random_games, bench_legal_moves);
+#[path = "common/decision.rs"]
+mod decision;
+
+/// One decision of `greedy` and of MCTS-1000 (10 phases of the scripted
+/// player in): `common/decision.rs`.
+fn bench_bot(c: &mut Criterion) {
+    decision::bench::<Hexwar>(c, &[], 2, 10, &["greedy", "mcts:1000"]);
+}
+
+criterion_group!(benches, bench_random_games, bench_legal_moves, bench_bot);
 criterion_main!(benches);

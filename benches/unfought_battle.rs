@@ -99,5 +99,14 @@ fn benches(c: &mut Criterion) {
     });
 }
 
-criterion_group!(unfought_battle, benches);
+#[path = "common/decision.rs"]
+mod decision;
+
+/// One decision of `greedy` and of MCTS-1000 (3 phases of the scripted
+/// player in): `common/decision.rs`.
+fn bench_bot(c: &mut Criterion) {
+    decision::bench::<UnfoughtBattle>(c, &[], 2, 3, &["greedy", "ismcts:1000"]);
+}
+
+criterion_group!(unfought_battle, benches, bench_bot);
 criterion_main!(unfought_battle);

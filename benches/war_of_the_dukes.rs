@@ -10,9 +10,10 @@
 //!   move, about half the enemy pieces in reach are attacked), checked and
 //!   resolved (`Game::check` + `Game::resolve`).
 //! - `phase/bot orders`: the bot choosing those orders.
-//! - `phase/engine`: the same phase through the object-safe engine path in
-//!   memory (order file parsed and checked, resolved, hashed; nothing
-//!   written).
+//! - `bot/…`: one bot decision on that position's view, as `herald
+//!   playtest` plays it (`bots::choose`): `greedy`, and MCTS-1000
+//!   (`mcts:1000`, per-piece bandits cut off by the evaluation after the
+//!   bot's phase; throughput in search iterations): `common/decision.rs`.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use herald::games::war_of_the_dukes::ruleset::Ruleset;
@@ -80,5 +81,13 @@ fn bench_phase(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_phase);
+#[path = "common/decision.rs"]
+mod decision;
+
+fn bench_bot(c: &mut Criterion) {
+    // Deployment and six phases of the scripted player.
+    decision::bench::<WarOfTheDukes>(c, &[], 2, 7, &["greedy", "mcts:1000"]);
+}
+
+criterion_group!(benches, bench_phase, bench_bot);
 criterion_main!(benches);

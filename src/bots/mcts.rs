@@ -58,30 +58,30 @@ fn mix(h: u64, k: u64) -> u64 {
     (h ^ k).wrapping_mul(0x0000_0100_0000_01b3).rotate_left(17)
 }
 
-/// Play out from `st` for at most `depth` phases.
-fn playout<G: BotSupport>(
+/// Play out from `st` for at most the search's depth in phases.
+pub(crate) fn playout<G: BotSupport>(
     rules: &G::Ruleset,
     mut st: G::State,
     search: &Search,
     seats: usize,
     rng: &mut ChaCha20Rng,
 ) -> G::State {
-    for _ in 0..search.depth {
+    for _ in 0..search.depth_in::<G>() {
         let awaiting = G::awaiting(rules, &st);
         if awaiting.is_empty() {
             break;
         }
-        let mut orders = BTreeMap::new();
-        for s in awaiting {
-            let o = match search.playout {
-                Playout::Random => G::random_orders(rules, &st, s, rng),
-                Playout::Greedy => {
-                    greedy::on_states::<G>(rules, std::slice::from_ref(&st), s, seats, rng)
+        match search.playout {
+            Playout::Random => G::random_phase(rules, &mut st, rng),
+            Playout::Greedy => {
+                let mut orders = BTreeMap::new();
+                for s in awaiting {
+                    let o = greedy::on_states::<G>(rules, std::slice::from_ref(&st), s, seats, rng);
+                    orders.insert(s, o);
                 }
-            };
-            orders.insert(s, o);
+                st = G::resolve(rules, &st, &orders, &mut crate::rng::Dice::quiet(rng)).0;
+            }
         }
-        st = G::resolve(rules, &st, &orders, &mut crate::rng::Dice::quiet(rng)).0;
     }
     st
 }
@@ -102,6 +102,11 @@ pub fn choose<G: BotSupport>(
     if !root_awaiting.contains(&seat) {
         return Ok(Vec::new());
     }
+    if let Some(parts) = G::parts(rules, &first, seat, rng) {
+        return super::factored::choose::<G>(
+            rules, view, first, parts, seat, seats, search, hides, rng,
+        );
+    }
     let mut root_orders: BTreeMap<u64, Vec<G::Order>> = BTreeMap::new();
     {
         let cands = G::candidate_orders(rules, &first, seat, rng);
@@ -109,7 +114,13 @@ pub fn choose<G: BotSupport>(
             return Ok(cands.into_iter().next().unwrap_or_default());
         }
     }
+    if G::DETERMINISTIC && !hides {
+        return Ok(super::closed::choose::<G>(
+            rules, first, seat, seats, search, rng,
+        ));
+    }
     let mut nodes: Vec<Node> = vec![Node::default()];
+    let mut root_cache: Vec<(Seat, Vec<Vec<G::Order>>, Vec<u64>)> = Vec::new();
     for it in 0..search.iterations {
         let mut st = if it == 0 || !hides {
             first.clone()
@@ -126,14 +137,32 @@ pub fn choose<G: BotSupport>(
             let mut orders = BTreeMap::new();
             let mut joint: u64 = 0xcbf2_9ce4_8422_2325;
             for s in awaiting {
-                let cands = G::candidate_orders(rules, &st, s, rng);
+                // Where the view hides nothing the root's state is the same
+                // in every iteration: its candidates are listed once (no
+                // game's candidate list draws from the stream, so this
+                // changes no decision, only the time).
+                let cached = node == 0 && !hides;
+                let fresh_cands;
+                let fresh_keys;
+                let (cands, keys): (&[Vec<G::Order>], &[u64]) =
+                    match root_cache.iter().position(|c| cached && c.0 == s) {
+                        Some(i) => (&root_cache[i].1, &root_cache[i].2),
+                        None => {
+                            fresh_cands = G::candidate_orders(rules, &st, s, rng);
+                            fresh_keys =
+                                fresh_cands.iter().map(|c| key_of(c)).collect::<Vec<u64>>();
+                            if cached {
+                                root_cache.push((s, fresh_cands.clone(), fresh_keys.clone()));
+                            }
+                            (&fresh_cands, &fresh_keys)
+                        }
+                    };
                 if cands.is_empty() {
                     orders.insert(s, Vec::new());
                     continue;
                 }
-                let keys: Vec<u64> = cands.iter().map(|c| key_of(c)).collect();
                 if node == 0 && s == seat {
-                    for (k, c) in keys.iter().zip(&cands) {
+                    for (k, c) in keys.iter().zip(cands.iter()) {
                         root_orders.entry(*k).or_insert_with(|| c.clone());
                     }
                 }
@@ -150,7 +179,7 @@ pub fn choose<G: BotSupport>(
                 };
                 let arms = &mut n.stats[si].arms;
                 let mut idx = Vec::with_capacity(keys.len());
-                for &k in &keys {
+                for &k in keys {
                     let i = match arms.iter().position(|a| a.key == k) {
                         Some(i) => i,
                         None => {

@@ -11,8 +11,12 @@
 //! - `greedy`: one ply: every candidate set of orders is resolved and the
 //!   result scored with [`BotSupport::evaluate`]; the best is played.
 //! - `mcts:N[:greedy][:dD]`: UCT, N iterations, random (or greedy)
-//!   playouts cut off after D phases (default 20) and scored by the
-//!   evaluation; for games whose view hides nothing.
+//!   playouts cut off after D phases (default: the game's
+//!   [`BotSupport::PLAYOUT_DEPTH`], 20 unless it says otherwise) and scored
+//!   by the evaluation; for games whose view hides nothing. Where the game
+//!   splits a side's orders into one decision per piece
+//!   ([`BotSupport::parts`]) the root decision is searched with per-piece
+//!   bandits ([`factored`]).
 //! - `ismcts:N[…]`: single-observer information-set MCTS: every iteration
 //!   samples a new determinisation from the view. On a view that hides
 //!   nothing it is the same search as `mcts`.
@@ -29,6 +33,8 @@
 //! order at once each seat chooses with its own statistics (decoupled UCT,
 //! see `docs/bots.md`).
 
+pub mod closed;
+pub mod factored;
 pub mod greedy;
 pub mod mcts;
 
@@ -59,12 +65,20 @@ pub struct Search {
     pub information_sets: bool,
     pub iterations: u32,
     pub playout: Playout,
-    /// Phases a playout plays before it is scored by the evaluation.
-    pub depth: u32,
+    /// Phases a playout plays before it is scored by the evaluation;
+    /// `None`: the game's own cut-off ([`BotSupport::PLAYOUT_DEPTH`], 20
+    /// unless the game says otherwise).
+    pub depth: Option<u32>,
+}
+
+impl Search {
+    /// The playout cut-off in game `G`.
+    pub fn depth_in<G: BotSupport>(&self) -> u32 {
+        self.depth.unwrap_or(G::PLAYOUT_DEPTH)
+    }
 }
 
 pub const DEFAULT_ITERATIONS: u32 = 1000;
-pub const DEFAULT_DEPTH: u32 = 20;
 
 impl BotSpec {
     /// `random`, `greedy`, `mcts`, `mcts:1000`, `ismcts:500:greedy:d10`.
@@ -84,7 +98,7 @@ impl BotSpec {
                     information_sets: name == "ismcts",
                     iterations: DEFAULT_ITERATIONS,
                     playout: Playout::Random,
-                    depth: DEFAULT_DEPTH,
+                    depth: None,
                 };
                 for (i, p) in rest.iter().enumerate() {
                     let p = p.to_ascii_lowercase();
@@ -102,7 +116,8 @@ impl BotSpec {
                         search.depth = d
                             .parse()
                             .ok()
-                            .filter(|n| (0..=10_000).contains(n))
+                            .map(Some)
+                            .filter(|n: &Option<u32>| n.is_some_and(|n| n <= 10_000))
                             .ok_or_else(|| format!("bot `{s}`: playout depth `d0` to `d10000`"))?;
                     } else {
                         return Err(format!("bot `{s}`: `{p}` is not a parameter; {usage}"));
@@ -131,8 +146,8 @@ impl fmt::Display for BotSpec {
                 if s.playout == Playout::Greedy {
                     f.write_str(":greedy")?;
                 }
-                if s.depth != DEFAULT_DEPTH {
-                    write!(f, ":d{}", s.depth)?;
+                if let Some(d) = s.depth {
+                    write!(f, ":d{d}")?;
                 }
                 Ok(())
             }

@@ -12,6 +12,18 @@
 use super::{Game, Seat};
 use crate::rng::ChaCha20Rng;
 
+/// A side's orders split into small decisions, for a search that treats
+/// many-piece orders as one decision per piece (per-piece bandits,
+/// `src/bots/factored.rs`) instead of choosing among whole sets.
+#[derive(Debug, Clone)]
+pub struct Parts<O> {
+    /// One entry per decision (a piece, or a game-defined choice such as an
+    /// attack policy): its options, each the orders it adds. Option 0 is
+    /// the decision's default (the game's own bot's choice where it has
+    /// one). Every decision has at least one option.
+    pub parts: Vec<Vec<Vec<O>>>,
+}
+
 /// What a game gives the bots.
 pub trait BotSupport: Game {
     /// A state the forward model can run, built from `view` (exactly what
@@ -67,6 +79,68 @@ pub trait BotSupport: Game {
         let all = Self::legal_orders(ruleset, state, seat);
         crate::rng::pick(rng, &all).cloned().unwrap_or_default()
     }
+    /// Where `seat` orders many pieces at once: the orders split into one
+    /// decision per piece ([`Parts`]), searched by per-piece bandits
+    /// instead of among [`BotSupport::candidate_orders`]. `None` (the
+    /// default, and in phases where the whole set is one decision): the
+    /// search chooses among whole sets. Called once per search, on the
+    /// search's first state.
+    fn parts(
+        _ruleset: &Self::Ruleset,
+        _state: &Self::State,
+        _seat: Seat,
+        _rng: &mut ChaCha20Rng,
+    ) -> Option<Parts<Self::Order>> {
+        None
+    }
+    /// The orders of one option per decision (`choice[i]` indexes
+    /// `parts.parts[i]`), made legal on `state`: an option that conflicts
+    /// with an earlier decision's is dropped (the piece holds). By default
+    /// the options' orders one after the other.
+    fn combine(
+        _ruleset: &Self::Ruleset,
+        _state: &Self::State,
+        _seat: Seat,
+        parts: &Parts<Self::Order>,
+        choice: &[usize],
+    ) -> Vec<Self::Order> {
+        choice
+            .iter()
+            .zip(&parts.parts)
+            .flat_map(|(&c, p)| p[c].iter().cloned())
+            .collect()
+    }
+    /// One phase of a random playout on `state`, in place: every awaited
+    /// seat's [`BotSupport::random_orders`], resolved. A game with a faster
+    /// typed playout (no orders built) gives its own.
+    fn random_phase(ruleset: &Self::Ruleset, state: &mut Self::State, rng: &mut ChaCha20Rng) {
+        let mut orders = std::collections::BTreeMap::new();
+        for s in Self::awaiting(ruleset, state) {
+            orders.insert(s, Self::random_orders(ruleset, state, s, rng));
+        }
+        *state = Self::resolve(ruleset, state, &orders, &mut crate::rng::Dice::quiet(rng)).0;
+    }
+    /// `true` where [`Game::resolve`] draws no dice: the same orders on the
+    /// same state always give the same state. On a view that hides nothing
+    /// the search then keeps each node's state and candidates (closed
+    /// loop: nothing is replayed) and widens each node's candidates
+    /// progressively in the order of [`BotSupport::priority`].
+    const DETERMINISTIC: bool = false;
+    /// How promising a candidate set of orders looks before it is tried
+    /// (higher first), for the progressive widening of a closed-loop
+    /// search: cheap rules of thumb (a capture before a quiet move).
+    fn priority(
+        _ruleset: &Self::Ruleset,
+        _state: &Self::State,
+        _seat: Seat,
+        _orders: &[Self::Order],
+    ) -> i32 {
+        0
+    }
+    /// Phases a search's playout plays before the evaluation scores it,
+    /// where the bot's name does not say (`mcts:N:dD` does): the cut-off
+    /// that suits the game's cost per phase.
+    const PLAYOUT_DEPTH: u32 = 20;
     /// How good `state` is for `seat`: 0 even, about ±1000 decided.
     /// Integers, so searches stay deterministic.
     fn evaluate(ruleset: &Self::Ruleset, state: &Self::State, seat: Seat) -> i32;

@@ -34,7 +34,7 @@ pub mod stack_wars;
 pub mod unfought_battle;
 pub mod war_of_the_dukes;
 
-pub use bot_support::BotSupport;
+pub use bot_support::{BotSupport, Parts};
 pub use compose::Compose;
 pub use draw::Draw;
 pub use erased::{AnyOrder, AnyState, AnyView, BuiltIn, Rules, Visitor};

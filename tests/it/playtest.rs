@@ -641,9 +641,6 @@ fn documented_figures_are_of_todays_rules() {
 /// when docs/playtest/regenerate.sh plays its page again; a file listed
 /// here that records its ruleset fails the test above.
 const UNSTAMPED: &[&str] = &[
-    "docs/playtest/hexwar/mcts-random.jsonl",
-    "docs/playtest/hexwar/mcts-greedy.jsonl",
-    "docs/playtest/hexwar/mcts-d2-greedy.jsonl",
     "docs/playtest/norse-wars/mcts-random.jsonl",
     "docs/playtest/norse-wars/mcts-greedy.jsonl",
     "docs/playtest/norse-wars/fog-ismcts-random.jsonl",

@@ -185,6 +185,29 @@ pub fn evaluate(rules: &Ruleset, st: &State, seat: usize) -> i32 {
     e
 }
 
+/// The closed-loop search's order of candidates (`src/bots/closed.rs`):
+/// a royal piece taken first, then other captures by the taken piece's
+/// worth, quiet moves (aimed ones first), rotations, the pass.
+pub fn priority(rules: &Ruleset, st: &State, orders: &[Order]) -> i32 {
+    match orders.first() {
+        Some(Order::Move { to, .. }) => {
+            let taken = rules
+                .geo
+                .cell(*to)
+                .map(|c| Piece(st.board[c as usize]))
+                .filter(|p| p.0 != 0 && p.side() != st.side);
+            match taken {
+                Some(p) if rules.kinds[p.kind() as usize].royal => 100_000,
+                Some(p) => 1_000 + worth(rules, p.kind() as usize),
+                None => 10 + orders.len() as i32,
+            }
+        }
+        Some(Order::Rebirth { .. }) => 10,
+        Some(Order::Rotate { .. }) => 0,
+        _ => -1,
+    }
+}
+
 pub fn scores(rules: &Ruleset, st: &State) -> Vec<i32> {
     (0..2).map(|s| material(rules, st, s)).collect()
 }
@@ -232,6 +255,21 @@ impl BotSupport for Hexwar {
             Plan::Surrender => vec![Order::Surrender],
         }
     }
+    /// HEXWAR has no dice: the search keeps its nodes' states.
+    const DETERMINISTIC: bool = true;
+    fn priority(rules: &Ruleset, st: &State, _: Seat, orders: &[Order]) -> i32 {
+        priority(rules, st, orders)
+    }
+    /// [`playout::random_turn`] on the typed state: no orders built.
+    fn random_phase(rules: &Ruleset, st: &mut State, rng: &mut ChaCha20Rng) {
+        if !st.is_over() {
+            playout::random_turn(rules, st, rng, &mut playout::Scratch::new());
+        }
+    }
+    /// Two turns, then the evaluation (which sees a royal piece left in
+    /// reach of capture): longer random playouts in HEXWAR rarely end the
+    /// game and leave the evaluation at their end mostly noise.
+    const PLAYOUT_DEPTH: u32 = 2;
     fn evaluate(rules: &Ruleset, st: &State, seat: Seat) -> i32 {
         evaluate(rules, st, seat)
     }

@@ -17,7 +17,8 @@
 //! position (turn and seat), so the same position always offers the same
 //! sets.
 
-use super::map::Label;
+use super::map::{Ix, Label};
+use super::movement::{self, UNREACHED};
 use super::orders::Order;
 use super::playout;
 use super::ruleset::Ruleset;
@@ -25,8 +26,9 @@ use super::setup;
 use super::state::{Phase, State};
 use super::units::{Kind, Side, UnitId};
 use super::view::View;
+use super::zoc;
 use super::WarOfTheDukes;
-use crate::games::{BotSupport, Seat};
+use crate::games::{BotSupport, Parts, Seat};
 use crate::rng;
 use crate::rng::ChaCha20Rng;
 
@@ -100,6 +102,137 @@ pub fn candidates(rules: &Ruleset, st: &State, seat: usize) -> Vec<Vec<Order>> {
             }
         }
         _ => {}
+    }
+    out
+}
+
+/// The attack thresholds of the attack decision's options: columns above
+/// 1-1 (`None`: no attacks). The first is the demo bot's.
+const ATTACKS: [Option<usize>; 4] = [Some(1), None, Some(0), Some(2)];
+
+/// The side's orders split per piece, in its own phase (head comment).
+pub fn parts(rules: &Ruleset, st: &State, seat: usize) -> Option<Parts<Order>> {
+    let side = Side::of_seat(seat);
+    if st.phase == Phase::Deployment {
+        // One decision: the deployment candidates.
+        return Some(Parts {
+            parts: vec![candidates(rules, st, seat)],
+        });
+    }
+    if st.phase != Phase::Play(side) {
+        return None;
+    }
+    let mut r = rng::from_u64(0xd0c5_1000 ^ ((st.turn as u64) << 4) ^ seat as u64);
+    let plans: Vec<Vec<Order>> = (0..3)
+        .map(|_| playout::bot_orders(rules, st, side, &mut r))
+        .collect();
+    let board = st.board(rules);
+    let ez = zoc::zoc(rules, st, &board, side.other());
+    let kaiser = &rules.map.places[rules.kaiserburg].cells;
+    let mut parts = Vec::new();
+    for (n, u) in st.on_map(side) {
+        let reach = movement::reach(rules, st, &board, &ez, n, rules.mp(u.id.kind));
+        let dests: Vec<Ix> = (0..rules.map.cells.len() as Ix)
+            .filter(|&i| i != reach.start && reach.cost[i as usize] != UNREACHED)
+            .collect();
+        let planned = |plan: &[Order]| -> Option<Ix> {
+            plan.iter().find_map(|o| match o {
+                Order::Move { unit, path } if *unit == u.id => {
+                    path.last().and_then(|l| rules.map.ix(*l))
+                }
+                _ => None,
+            })
+        };
+        let mut options: Vec<Option<Ix>> = vec![planned(&plans[0]), None];
+        options.extend(plans[1..].iter().map(|p| planned(p)));
+        let to_kaiser = |i: Ix| kaiser.iter().map(|&k| rules.map.distance(i, k)).min();
+        if let Some(&best) = dests
+            .iter()
+            .min_by_key(|&&i| (to_kaiser(i), rules.map.label(i)))
+        {
+            if to_kaiser(best) < to_kaiser(reach.start) {
+                options.push(Some(best));
+            }
+        }
+        for _ in 0..2 {
+            options.push(rng::pick(&mut r, &dests).copied());
+        }
+        let mut seen: Vec<Option<Ix>> = Vec::new();
+        let mut list = Vec::new();
+        for d in options {
+            if seen.contains(&d) || d.is_some_and(|d| reach.cost[d as usize] == UNREACHED) {
+                continue;
+            }
+            seen.push(d);
+            list.push(match d {
+                None => Vec::new(),
+                Some(d) => vec![Order::Move {
+                    unit: u.id,
+                    path: movement::labels(rules, &reach.path(d)),
+                }],
+            });
+        }
+        parts.push(list);
+    }
+    parts.push(vec![Vec::new(); ATTACKS.len()]);
+    Some(Parts { parts })
+}
+
+/// One option per piece, made legal (head comment), then the chosen
+/// attacks on the position after the moves.
+pub fn combine(
+    rules: &Ruleset,
+    st: &State,
+    seat: usize,
+    parts: &Parts<Order>,
+    choice: &[usize],
+) -> Vec<Order> {
+    let side = Side::of_seat(seat);
+    if st.phase == Phase::Deployment {
+        return parts.parts[0][choice[0]].clone();
+    }
+    let mut trial = st.clone();
+    let mut board = trial.board(rules);
+    let k = parts.parts.len().saturating_sub(1);
+    let mut pending: Vec<(usize, Ix, &Order)> = Vec::new();
+    for (p, &c) in parts.parts[..k].iter().zip(choice) {
+        if let Some(o @ Order::Move { unit, path }) = p.get(c).and_then(|v| v.first()) {
+            let n = trial.find(side, *unit);
+            let to = path.last().and_then(|l| rules.map.ix(*l));
+            if let (Some(n), Some(to)) = (n, to) {
+                if board.pos[n].is_some() {
+                    pending.push((n, to, o));
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    loop {
+        let before = pending.len();
+        pending.retain(|&(n, to, o)| {
+            if movement::end_problem(rules, &trial, &board, n, to).is_some() {
+                return true;
+            }
+            let from = board.pos[n].expect("on the map") as usize;
+            let duke = trial.units[n].id.is_duke();
+            if duke {
+                board.occ[from].duke = None;
+                board.occ[to as usize].duke = Some(n as u8);
+            } else {
+                board.occ[from].unit = None;
+                board.occ[to as usize].unit = Some(n as u8);
+            }
+            board.pos[n] = Some(to);
+            trial.units[n].at = Some(rules.map.label(to));
+            out.push(o.clone());
+            false
+        });
+        if pending.is_empty() || pending.len() == before {
+            break;
+        }
+    }
+    if let Some(Some(extra)) = choice.get(k).and_then(|&c| ATTACKS.get(c)) {
+        out.extend(playout::attacks(rules, &trial, side, *extra));
     }
     out
 }
@@ -202,6 +335,23 @@ impl BotSupport for WarOfTheDukes {
     ) -> Vec<Order> {
         playout::bot_orders(rules, st, Side::of_seat(seat), rng)
     }
+    fn parts(rules: &Ruleset, st: &State, seat: Seat, _: &mut ChaCha20Rng) -> Option<Parts<Order>> {
+        parts(rules, st, seat)
+    }
+    fn combine(
+        rules: &Ruleset,
+        st: &State,
+        seat: Seat,
+        parts: &Parts<Order>,
+        choice: &[usize],
+    ) -> Vec<Order> {
+        combine(rules, st, seat, parts, choice)
+    }
+    /// The evaluation right after the bot's own phase: a phase of 31
+    /// pieces costs about as much to play out as the whole per-decision
+    /// budget, and the evaluation already weighs what the reply threatens
+    /// (enemy pieces next to a Duke).
+    const PLAYOUT_DEPTH: u32 = 0;
     fn evaluate(rules: &Ruleset, st: &State, seat: Seat) -> i32 {
         evaluate(rules, st, seat)
     }

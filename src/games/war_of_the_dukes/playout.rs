@@ -47,7 +47,7 @@ pub fn bot_orders(rules: &Ruleset, st: &State, side: Side, r: &mut ChaCha20Rng) 
         Phase::Play(s) if s == side => {
             let mut trial = st.clone();
             let mut out = moves(rules, &mut trial, side, r);
-            out.extend(attacks(rules, &trial, side));
+            out.extend(attacks(rules, &trial, side, 1));
             out
         }
         _ => Vec::new(),
@@ -137,7 +137,12 @@ fn moves(rules: &Ruleset, trial: &mut State, side: Side, r: &mut ChaCha20Rng) ->
     out
 }
 
-fn attacks(rules: &Ruleset, st: &State, side: Side) -> Vec<Order> {
+/// The bot's attacks on the position `st` (after its moves): every enemy
+/// hex it can attack at `1 + extra` to 1 or better (one column more in
+/// forest or cliffs), best odds first, with every unit in reach not yet
+/// used, an infantry or cavalry unit in contact advancing. The bot's own
+/// threshold is `extra = 1` (2-1; 3-1 in rough ground).
+pub fn attacks(rules: &Ruleset, st: &State, side: Side, extra: usize) -> Vec<Order> {
     let board = st.board(rules);
     let mut used: BTreeSet<usize> = BTreeSet::new();
     let mut options: Vec<(usize, Ix)> = Vec::new();
@@ -175,9 +180,9 @@ fn attacks(rules: &Ruleset, st: &State, side: Side) -> Vec<Order> {
     for (_, t) in options {
         let (col, with) = odds_for(t, &used);
         let need = if rules.at(t).die > 0 {
-            one + 2
+            one + extra + 1
         } else {
-            one + 1
+            one + extra
         };
         if with.is_empty() || col < need {
             continue;

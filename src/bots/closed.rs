@@ -1,0 +1,207 @@
+//! UCT with stored states and progressive widening, for games whose
+//! phases draw no dice ([`BotSupport::DETERMINISTIC`]) on a view that hides
+//! nothing.
+//!
+//! There the same orders on the same state always lead to the same state,
+//! so a node can keep its state and its candidate lists, worked out once
+//! when the node is made (closed loop), instead of replaying the line and
+//! listing the candidates again in every iteration as the open-loop search
+//! (`mcts.rs`) must where dice or hidden facts make each visit different.
+//!
+//! A node's candidates are sorted by the game's [`BotSupport::priority`]
+//! (highest first; a stable sort keeps the game's order among equals) —
+//! the root's by their one-ply value first (each resolved and scored as
+//! `greedy` scores it, so the search starts from greedy's choice and never
+//! overlooks a turn that wins at once) — and
+//! a seat with `n` visits at a node may choose among the first
+//! `1 + ⌊√(2n)⌋` only (progressive widening): the search looks deeper at
+//! the promising few (captures first) before it spreads over the quiet
+//! moves — in HEXWAR about 130 candidate turns a side, where 1,000
+//! iterations spread over all of them gave each about seven visits and the
+//! opponent's one reply that takes the king went unseen. Among the
+//! admitted arms: the untried first (in order), else UCB1 with `c =`
+//! [`super::mcts::EXPLORATION`]. Seats that order together choose with
+//! their own arms (decoupled, as in `mcts.rs`). The bot plays the root's
+//! most visited arm (ties: higher reward, then the earlier in order).
+
+use super::mcts::{playout, EXPLORATION};
+use super::{ln, rewards, seat_ids, Search};
+use crate::games::{BotSupport, Seat};
+use crate::rng::ChaCha20Rng;
+use std::collections::BTreeMap;
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Arm {
+    visits: u32,
+    reward: u64,
+}
+
+struct SeatStats<O> {
+    seat: Seat,
+    cands: Vec<Vec<O>>,
+    arms: Vec<Arm>,
+    visits: u32,
+}
+
+struct Node<S, O> {
+    state: S,
+    seats: Vec<SeatStats<O>>,
+    children: BTreeMap<Vec<u32>, usize>,
+}
+
+fn isqrt(n: u32) -> u32 {
+    let mut r = 0u32;
+    while (r + 1) * (r + 1) <= n {
+        r += 1;
+    }
+    r
+}
+
+/// Arms a seat with `visits` visits may choose among.
+fn admitted(visits: u32, len: usize) -> usize {
+    ((1 + isqrt(2 * visits)) as usize).min(len)
+}
+
+fn node<G: BotSupport>(
+    rules: &G::Ruleset,
+    state: G::State,
+    rng: &mut ChaCha20Rng,
+) -> Node<G::State, G::Order> {
+    let mut seats = Vec::new();
+    for s in G::awaiting(rules, &state) {
+        let cands = G::candidate_orders(rules, &state, s, rng);
+        let mut keyed: Vec<(i32, Vec<G::Order>)> = cands
+            .into_iter()
+            .map(|c| (G::priority(rules, &state, s, &c), c))
+            .collect();
+        keyed.sort_by_key(|(p, _)| std::cmp::Reverse(*p));
+        let cands: Vec<Vec<G::Order>> = if keyed.is_empty() {
+            vec![Vec::new()]
+        } else {
+            keyed.into_iter().map(|(_, c)| c).collect()
+        };
+        seats.push(SeatStats {
+            seat: s,
+            arms: vec![Arm::default(); cands.len()],
+            cands,
+            visits: 0,
+        });
+    }
+    Node {
+        state,
+        seats,
+        children: BTreeMap::new(),
+    }
+}
+
+fn select(s: &SeatStats<impl Clone>) -> usize {
+    let k = admitted(s.visits, s.arms.len());
+    if let Some(i) = s.arms[..k].iter().position(|a| a.visits == 0) {
+        return i;
+    }
+    let lnv = ln(s.visits.max(1) as f64);
+    let mut best = 0;
+    let mut best_v = f64::NEG_INFINITY;
+    for (i, a) in s.arms[..k].iter().enumerate() {
+        let v = a.reward as f64 / (a.visits as f64 * 1000.0)
+            + EXPLORATION * (lnv / a.visits as f64).sqrt();
+        if v > best_v {
+            best_v = v;
+            best = i;
+        }
+    }
+    best
+}
+
+/// The search from `first`, the (exact) state of the view; `seat` orders.
+pub fn choose<G: BotSupport>(
+    rules: &G::Ruleset,
+    first: G::State,
+    seat: Seat,
+    seats: usize,
+    search: &Search,
+    rng: &mut ChaCha20Rng,
+) -> Vec<G::Order> {
+    let ids = seat_ids(seats);
+    let mut root = node::<G>(rules, first, rng);
+    if let [me] = root.seats.as_mut_slice() {
+        // The root's candidates in the order of their one-ply value (what
+        // `greedy` plays first), the priority among equals.
+        let mut valued: Vec<(i64, Vec<G::Order>)> = std::mem::take(&mut me.cands)
+            .into_iter()
+            .map(|c| {
+                let mut orders = BTreeMap::new();
+                orders.insert(me.seat, c.clone());
+                let next = G::resolve(
+                    rules,
+                    &root.state,
+                    &orders,
+                    &mut crate::rng::Dice::quiet(rng),
+                )
+                .0;
+                (super::greedy::value::<G>(rules, &next, me.seat, &ids), c)
+            })
+            .collect();
+        valued.sort_by_key(|(v, _)| std::cmp::Reverse(*v));
+        me.cands = valued.into_iter().map(|(_, c)| c).collect();
+    }
+    let mut nodes: Vec<Node<G::State, G::Order>> = vec![root];
+    let mut path: Vec<(usize, Vec<u32>)> = Vec::new();
+    for _ in 0..search.iterations {
+        path.clear();
+        let mut at = 0usize;
+        let leaf = loop {
+            if nodes[at].seats.is_empty() {
+                break nodes[at].state.clone();
+            }
+            let joint: Vec<u32> = nodes[at].seats.iter().map(|s| select(s) as u32).collect();
+            path.push((at, joint.clone()));
+            if let Some(&c) = nodes[at].children.get(&joint) {
+                at = c;
+                continue;
+            }
+            let mut orders = BTreeMap::new();
+            for (s, &j) in nodes[at].seats.iter().zip(&joint) {
+                orders.insert(s.seat, s.cands[j as usize].clone());
+            }
+            let next = G::resolve(
+                rules,
+                &nodes[at].state,
+                &orders,
+                &mut crate::rng::Dice::quiet(rng),
+            )
+            .0;
+            let child = node::<G>(rules, next.clone(), rng);
+            nodes.push(child);
+            let c = nodes.len() - 1;
+            nodes[at].children.insert(joint, c);
+            break next;
+        };
+        let end = playout::<G>(rules, leaf, search, seats, rng);
+        let r = rewards::<G>(rules, &end, &ids);
+        for (n, joint) in &path {
+            for (s, &j) in nodes[*n].seats.iter_mut().zip(joint) {
+                s.visits += 1;
+                let a = &mut s.arms[j as usize];
+                a.visits += 1;
+                a.reward += r[s.seat] as u64;
+            }
+        }
+    }
+    let root = &nodes[0];
+    let Some(me) = root.seats.iter().find(|s| s.seat == seat) else {
+        return Vec::new();
+    };
+    let best = me
+        .arms
+        .iter()
+        .enumerate()
+        .max_by(|(i, a), (j, b)| {
+            (a.visits, a.reward)
+                .cmp(&(b.visits, b.reward))
+                .then(j.cmp(i))
+        })
+        .map(|(i, _)| i)
+        .unwrap_or(0);
+    me.cands[best].clone()
+}

@@ -1,0 +1,157 @@
+//! The root decision of a many-piece phase searched one piece at a time:
+//! naive sampling over per-piece bandits (a combinatorial multi-armed
+//! bandit, as Ontañón's NaiveMCTS for real-time strategy games).
+//!
+//! A game that splits a side's orders into decisions ([`Parts`]: one per
+//! piece, each with a few options, plus any game-defined choice such as an
+//! attack policy) would offer far too many whole sets to list (War of the
+//! Dukes: up to 31 pieces with half a dozen moves each). Instead each
+//! decision keeps its own bandit (a local arm per option), and the search
+//! keeps a global arm per combination it has tried:
+//!
+//! - the first iteration plays every decision's default (option 0, the
+//!   game's own plan);
+//! - then, with probability [`EXPLORE`], a new combination is sampled
+//!   from the local bandits (each decision independently: with probability
+//!   [`LOCAL_RANDOM`] a uniformly random option, else its best mean so far),
+//!   otherwise the global arm with the best mean is played again;
+//! - the combination is made legal by the game ([`BotSupport::combine`]),
+//!   resolved (its dice from the search's stream), played out for the
+//!   game's cut-off in phases and scored by [`super::rewards`]; the global
+//!   arm and every chosen local arm get the seat's reward.
+//!
+//! The bot plays the most visited combination (ties: higher reward, then
+//! the one tried first). Everything is kept in vectors and a `BTreeMap`
+//! keyed by the choice, filled in iteration order, and every random draw
+//! comes from the bot's stream: the same view and seed give the same
+//! orders. Floats appear only in the means compared.
+
+use super::mcts::playout;
+use super::{rewards, seat_ids, Search};
+use crate::games::{BotSupport, Parts, Seat};
+use crate::rng::{self, ChaCha20Rng};
+use std::collections::BTreeMap;
+
+/// Chance in 100 that an iteration samples a new combination from the
+/// local bandits rather than replaying the best global one.
+pub const EXPLORE: u32 = 40;
+/// Chance in 100 that a local bandit picks uniformly at random.
+pub const LOCAL_RANDOM: u32 = 30;
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Arm {
+    visits: u32,
+    reward: u64,
+}
+
+impl Arm {
+    fn mean(&self) -> f64 {
+        self.reward as f64 / self.visits.max(1) as f64
+    }
+}
+
+/// The local bandits' pick for every decision.
+fn sample(local: &[Vec<Arm>], rng: &mut ChaCha20Rng) -> Vec<u16> {
+    local
+        .iter()
+        .map(|arms| {
+            if arms.len() <= 1 {
+                return 0;
+            }
+            if rng::below(rng, 100) < LOCAL_RANDOM {
+                return rng::below(rng, arms.len() as u32) as u16;
+            }
+            let mut best = 0usize;
+            for (i, a) in arms.iter().enumerate() {
+                if a.visits > 0 && (arms[best].visits == 0 || a.mean() > arms[best].mean()) {
+                    best = i;
+                }
+            }
+            best as u16
+        })
+        .collect()
+}
+
+/// The search on a view whose first determinisation is `first`, where the
+/// game split `seat`'s orders into `parts`; other seats ordering in the same
+/// phase play random orders.
+#[allow(clippy::too_many_arguments)]
+pub fn choose<G: BotSupport>(
+    rules: &G::Ruleset,
+    view: &G::View,
+    first: G::State,
+    parts: Parts<G::Order>,
+    seat: Seat,
+    seats: usize,
+    search: &Search,
+    hides: bool,
+    rng: &mut ChaCha20Rng,
+) -> Result<Vec<G::Order>, String> {
+    let ids = seat_ids(seats);
+    let mut local: Vec<Vec<Arm>> = parts
+        .parts
+        .iter()
+        .map(|p| vec![Arm::default(); p.len().max(1)])
+        .collect();
+    let mut combos: Vec<(Vec<u16>, Arm)> = Vec::new();
+    let mut index: BTreeMap<Vec<u16>, usize> = BTreeMap::new();
+    let to_usize = |c: &[u16]| c.iter().map(|&x| x as usize).collect::<Vec<usize>>();
+    for it in 0..search.iterations {
+        let st = if it == 0 || !hides {
+            first.clone()
+        } else {
+            G::determinise(rules, view, rng)?
+        };
+        let choice: Vec<u16> = if it == 0 {
+            vec![0; local.len()]
+        } else if rng::below(rng, 100) < EXPLORE {
+            sample(&local, rng)
+        } else {
+            let mut best = 0usize;
+            for (i, (_, a)) in combos.iter().enumerate() {
+                if a.mean() > combos[best].1.mean() {
+                    best = i;
+                }
+            }
+            combos[best].0.clone()
+        };
+        let orders = G::combine(rules, &st, seat, &parts, &to_usize(&choice));
+        let mut map = BTreeMap::new();
+        // Seats ordering at the same time (a simultaneous phase) play their
+        // random orders: the bot's choice cannot depend on theirs.
+        for s in G::awaiting(rules, &st) {
+            if s != seat {
+                map.insert(s, G::random_orders(rules, &st, s, rng));
+            }
+        }
+        map.insert(seat, orders);
+        let next = G::resolve(rules, &st, &map, &mut rng::Dice::quiet(rng)).0;
+        let end = playout::<G>(rules, next, search, seats, rng);
+        let r = rewards::<G>(rules, &end, &ids)[seat] as u64;
+        for (arms, &c) in local.iter_mut().zip(&choice) {
+            arms[c as usize].visits += 1;
+            arms[c as usize].reward += r;
+        }
+        let g = match index.get(&choice) {
+            Some(&g) => g,
+            None => {
+                index.insert(choice.clone(), combos.len());
+                combos.push((choice, Arm::default()));
+                combos.len() - 1
+            }
+        };
+        combos[g].1.visits += 1;
+        combos[g].1.reward += r;
+    }
+    let best = combos
+        .iter()
+        .enumerate()
+        .max_by(|(i, (_, a)), (j, (_, b))| {
+            (a.visits, a.reward)
+                .cmp(&(b.visits, b.reward))
+                .then(j.cmp(i))
+        })
+        .map(|(_, (c, _))| c.clone())
+        .unwrap_or_else(|| vec![0; local.len()]);
+    Ok(G::combine(rules, &first, seat, &parts, &to_usize(&best)))
+}
