@@ -20,11 +20,11 @@
 //! iterations spread over all of them gave each about seven visits and the
 //! opponent's one reply that takes the king went unseen. Among the
 //! admitted arms: the untried first (in order), else UCB1 with `c =`
-//! [`super::mcts::EXPLORATION`]. Seats that order together choose with
+//! [`super::rollout::EXPLORATION`]. Seats that order together choose with
 //! their own arms (decoupled, as in `mcts.rs`). The bot plays the root's
 //! most visited arm (ties: higher reward, then the earlier in order).
 
-use super::mcts::{playout, EXPLORATION};
+use super::rollout::{playout, EXPLORATION};
 use super::{ln, rewards, seat_ids, Search};
 use crate::games::{BotSupport, Seat};
 use crate::rng::ChaCha20Rng;

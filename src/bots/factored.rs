@@ -26,7 +26,7 @@
 //! comes from the bot's stream: the same view and seed give the same
 //! orders. Floats appear only in the means compared.
 
-use super::mcts::playout;
+use super::rollout::playout;
 use super::{rewards, seat_ids, Search};
 use crate::games::{BotSupport, Parts, Seat};
 use crate::rng::{self, ChaCha20Rng};

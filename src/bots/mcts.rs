@@ -21,13 +21,11 @@
 //! a thousand iterations, the exploration's visits made it play close to
 //! uniformly among them (`docs/bots.md`).
 
-use super::{greedy, key_of, ln, rewards, seat_ids, Playout, Search};
+use super::rollout::{playout, EXPLORATION};
+use super::{key_of, ln, rewards, seat_ids, Search};
 use crate::games::{BotSupport, Seat};
 use crate::rng::{self, ChaCha20Rng};
 use std::collections::BTreeMap;
-
-/// The exploration constant, for rewards scaled to 0..1.
-pub const EXPLORATION: f64 = 0.7;
 
 #[derive(Debug, Clone, Default)]
 struct Arm {
@@ -56,34 +54,6 @@ fn ucb(a: &Arm) -> f64 {
 
 fn mix(h: u64, k: u64) -> u64 {
     (h ^ k).wrapping_mul(0x0000_0100_0000_01b3).rotate_left(17)
-}
-
-/// Play out from `st` for at most the search's depth in phases.
-pub(crate) fn playout<G: BotSupport>(
-    rules: &G::Ruleset,
-    mut st: G::State,
-    search: &Search,
-    seats: usize,
-    rng: &mut ChaCha20Rng,
-) -> G::State {
-    for _ in 0..search.depth_in::<G>() {
-        let awaiting = G::awaiting(rules, &st);
-        if awaiting.is_empty() {
-            break;
-        }
-        match search.playout {
-            Playout::Random => G::random_phase(rules, &mut st, rng),
-            Playout::Greedy => {
-                let mut orders = BTreeMap::new();
-                for s in awaiting {
-                    let o = greedy::on_states::<G>(rules, std::slice::from_ref(&st), s, seats, rng);
-                    orders.insert(s, o);
-                }
-                st = G::resolve(rules, &st, &orders, &mut crate::rng::Dice::quiet(rng)).0;
-            }
-        }
-    }
-    st
 }
 
 /// The search bot on a view.

@@ -37,6 +37,7 @@ pub mod closed;
 pub mod factored;
 pub mod greedy;
 pub mod mcts;
+pub mod rollout;
 
 use crate::games::{self, AnyState, AnyView, BotSupport, BuiltIn, Rules, Seat, Visitor};
 use crate::rng::{self, ChaCha20Rng};

@@ -1,0 +1,41 @@
+//! What the three searches share (the open-loop tree in `mcts`, the
+//! per-piece bandits in `factored`, the closed-loop tree in `closed`): the
+//! exploration constant and the playout from a leaf. Its own file so that
+//! `mcts`, which hands a game to the other two, and they, which play out
+//! as it does, import it rather than each other.
+
+use super::{greedy, Playout, Search};
+use crate::games::BotSupport;
+use crate::rng::ChaCha20Rng;
+use std::collections::BTreeMap;
+
+/// The exploration constant, for rewards scaled to 0..1.
+pub const EXPLORATION: f64 = 0.7;
+
+/// Play out from `st` for at most the search's depth in phases.
+pub fn playout<G: BotSupport>(
+    rules: &G::Ruleset,
+    mut st: G::State,
+    search: &Search,
+    seats: usize,
+    rng: &mut ChaCha20Rng,
+) -> G::State {
+    for _ in 0..search.depth_in::<G>() {
+        let awaiting = G::awaiting(rules, &st);
+        if awaiting.is_empty() {
+            break;
+        }
+        match search.playout {
+            Playout::Random => G::random_phase(rules, &mut st, rng),
+            Playout::Greedy => {
+                let mut orders = BTreeMap::new();
+                for s in awaiting {
+                    let o = greedy::on_states::<G>(rules, std::slice::from_ref(&st), s, seats, rng);
+                    orders.insert(s, o);
+                }
+                st = G::resolve(rules, &st, &orders, &mut crate::rng::Dice::quiet(rng)).0;
+            }
+        }
+    }
+    st
+}
