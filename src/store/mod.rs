@@ -75,12 +75,18 @@ pub fn building(out: &std::path::Path, prefix: &str) -> Result<(tempfile::TempDi
 }
 
 /// Move a game built by [`building`] into place at `out`, its lock
-/// released first; the folder is removed if the move fails, and the
-/// move is on disk when this returns.
+/// released once it is there; the folder is removed if the move fails,
+/// and the move is on disk when this returns.
+///
+/// The lock is held through the move (it is held on the open file, which
+/// moves with the folder): released before it, a `new` beside this one
+/// could find the building folder's lock free in that instant, sweep the
+/// folder as unfinished, and the move would find nothing.
 pub fn built(tmp: tempfile::TempDir, store: Store, out: &std::path::Path) -> Result<()> {
-    drop(store);
     let tmp = tmp.keep();
-    std::fs::rename(&tmp, out).map_err(|e| {
+    let moved = std::fs::rename(&tmp, out);
+    drop(store);
+    moved.map_err(|e| {
         let _ = std::fs::remove_dir_all(&tmp);
         Error::io(out, e)
     })?;
