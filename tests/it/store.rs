@@ -639,6 +639,37 @@ fn instants(span: Duration, n: usize) -> impl Iterator<Item = Duration> {
     (0..n).map(move |i| span.mul_f64(1.2 * i as f64 / n as f64))
 }
 
+/// Runs `run(i, at)` (which kills a command `at` after its start and says
+/// whether it was cut short) at `n` instants spread over `span`, and
+/// returns how many runs were cut short and how many were made. A span
+/// timed while the machine was busier than it is now would put most kills
+/// after the end and test little: while fewer than a third of the runs
+/// were cut short, up to three more rounds of `n` runs each go at half
+/// the previous span. Fails when even then a third were not cut short.
+fn kill_loop(
+    span: Duration,
+    n: usize,
+    mut run: impl FnMut(usize, Duration) -> bool,
+) -> (usize, usize) {
+    let (mut killed, mut made) = (0, 0);
+    let mut span = span;
+    for round in 0..4 {
+        if round > 0 && killed * 3 >= made {
+            break;
+        }
+        for at in instants(span, n) {
+            killed += run(made, at) as usize;
+            made += 1;
+        }
+        span /= 2;
+    }
+    assert!(
+        killed * 3 >= made,
+        "only {killed} of {made} runs were cut short"
+    );
+    (killed, made)
+}
+
 /// A killed command's temporary files: the next writer removes them.
 fn leftover(p: &Path) -> bool {
     let name = p.file_name().unwrap().to_string_lossy();
@@ -673,12 +704,12 @@ fn resolve_killed_at_any_instant_is_completed_by_running_it_again() {
         want[Path::new("game.jsonl")].clone(),
     );
     let n = count("HERALD_KILLS", 24);
-    let (mut killed, mut left) = (0, 0);
-    for (i, at) in instants(span, n).enumerate() {
+    let mut left = 0;
+    let (killed, n) = kill_loop(span, n, |i, at| {
         let g = t.copy(&spot.join(&format!("k{i}")));
         let a = args(&g);
         let a: Vec<&str> = a.iter().map(String::as_str).collect();
-        killed += kill_after(&a, at) as usize;
+        let cut = kill_after(&a, at);
         let now = std::fs::read(g.join("game.jsonl")).unwrap();
         assert!(
             now == old || now == new,
@@ -695,8 +726,8 @@ fn resolve_killed_at_any_instant_is_completed_by_running_it_again() {
             d.join("\n")
         );
         let _ = std::fs::remove_dir_all(&g);
-    }
-    assert!(killed * 3 >= n, "only {killed} of {n} runs were cut short");
+        cut
+    });
     eprintln!("resolve: {killed} of {n} runs killed; {left} temporary files left, removed by the run again");
 }
 
@@ -749,12 +780,12 @@ fn inbox_killed_at_any_instant_is_completed_by_running_it_again() {
     let d = differences(&want, &snapshot(&g), |_| false);
     assert!(d.is_empty(), "the last mail taken again:\n{}", d.join("\n"));
     let n = count("HERALD_KILLS", 24) / 2;
-    let (mut killed, mut left) = (0, 0);
-    for (i, at) in instants(span, n).enumerate() {
+    let mut left = 0;
+    let (killed, n) = kill_loop(span, n, |i, at| {
         let g = t.copy(&spot.join(&format!("k{i}")));
         let a = args(&g);
         let a: Vec<&str> = a.iter().map(String::as_str).collect();
-        killed += kill_after(&a, at) as usize;
+        let cut = kill_after(&a, at);
         left += snapshot(&g).keys().filter(|p| leftover(p)).count();
         let out = ok(&a);
         assert!(out.contains("4 mails"), "{out}");
@@ -765,8 +796,8 @@ fn inbox_killed_at_any_instant_is_completed_by_running_it_again() {
             d.join("\n")
         );
         let _ = std::fs::remove_dir_all(&g);
-    }
-    assert!(killed * 3 >= n, "only {killed} of {n} runs were cut short");
+        cut
+    });
     eprintln!(
         "inbox: {killed} of {n} runs killed; {left} temporary files left, removed by the run again"
     );
@@ -805,16 +836,15 @@ fn new_killed_at_any_instant_leaves_nothing_or_a_whole_game() {
     });
     let want = crate::common::head(&reference);
     let n = count("HERALD_KILLS", 24) / 3;
-    let mut killed = 0;
     let mut behind = Vec::new();
     let mut swept = 0;
-    for (i, at) in instants(span, n).enumerate() {
+    let (killed, n) = kill_loop(span, n, |i, at| {
         let parent = spot.join(&format!("k{i}"));
         std::fs::create_dir_all(&parent).unwrap();
         let g = parent.join("game");
         let a = args(&g);
         let a: Vec<&str> = a.iter().map(String::as_str).collect();
-        killed += kill_after(&a, at) as usize;
+        let cut = kill_after(&a, at);
         let building = |p: &Path| {
             std::fs::read_dir(p)
                 .unwrap()
@@ -844,8 +874,8 @@ fn new_killed_at_any_instant_leaves_nothing_or_a_whole_game() {
                 behind.push(format!("kill {i} at {at:?}: {name}"));
             }
         }
-    }
-    assert!(killed * 3 >= n, "only {killed} of {n} runs were cut short");
+        cut
+    });
     assert!(
         behind.is_empty(),
         "a killed `new` left these beside the game folder:\n{}",
@@ -909,12 +939,11 @@ fn passwd_killed_at_any_instant_is_completed_by_running_it_again() {
         m.min(timed(&args(&fresh)))
     });
     let n = count("HERALD_KILLS", 24) / 3;
-    let mut killed = 0;
-    for (i, at) in instants(span, n).enumerate() {
+    kill_loop(span, n, |i, at| {
         let g = t.copy(&spot.join(&format!("k{i}")));
         let a = args(&g);
         let a: Vec<&str> = a.iter().map(String::as_str).collect();
-        killed += kill_after(&a, at) as usize;
+        let cut = kill_after(&a, at);
         let out = ok(&a);
         let left: Vec<PathBuf> = snapshot(&g).into_keys().filter(|p| leftover(p)).collect();
         assert!(left.is_empty(), "temporary files left: {left:?}");
@@ -933,8 +962,8 @@ fn passwd_killed_at_any_instant_is_completed_by_running_it_again() {
             "head, genesis, passwd entries: {entries}"
         );
         let _ = std::fs::remove_dir_all(&g);
-    }
-    assert!(killed * 3 >= n, "only {killed} of {n} runs were cut short");
+        cut
+    });
 }
 
 /// `undo` killed at any instant: the game file is the old one or the new
@@ -971,13 +1000,12 @@ fn undo_killed_at_any_instant_is_completed_by_the_next_command() {
     // The undone file is kept under a new name each time: not compared.
     let archive = |p: &Path| p.starts_with("archive") && !leftover(p);
     let n = count("HERALD_KILLS", 24) / 3;
-    let mut killed = 0;
-    for (i, at) in instants(span, n).enumerate() {
+    kill_loop(span, n, |i, at| {
         let g = spot.join(&format!("k{i}"));
         copy_dir(&resolved, &g);
         let a = args(&g);
         let a: Vec<&str> = a.iter().map(String::as_str).collect();
-        killed += kill_after(&a, at) as usize;
+        let cut = kill_after(&a, at);
         let now = std::fs::read(g.join("game.jsonl")).unwrap();
         if now == old {
             ok(&a);
@@ -1003,8 +1031,8 @@ fn undo_killed_at_any_instant_is_completed_by_the_next_command() {
             d.join("\n")
         );
         let _ = std::fs::remove_dir_all(&g);
-    }
-    assert!(killed * 3 >= n, "only {killed} of {n} runs were cut short");
+        cut
+    });
 }
 
 // ---------------------------------------------------------------------------
