@@ -297,7 +297,7 @@ fn table(rs: &[&Record]) -> Table {
                         draws: d,
                         decided,
                         p: binomial_p(aw, aw + bw, 0.5),
-                        verdict: verdict(&decided, 0.5, binomial_p(aw, aw + bw, 0.5)),
+                        verdict: verdict(&decided, 0.5, binomial_p(aw, aw + bw, 0.5), 1),
                     });
                 }
             }
@@ -451,11 +451,14 @@ fn balance(rs: &[&Record], n: usize) -> Option<Balance> {
         let (x, df, p) = chi_square_equal(&counts)?;
         ("chi-square goodness of fit".to_string(), Some((x, df)), p)
     };
+    // With two seats the two tests are one (the shares add up to all);
+    // with more, each seat's test is one of n read together.
+    let tests = if n == 2 { 1 } else { n };
     let seats = counts
         .iter()
         .map(|&c| {
             let r = wilson(c, games);
-            (r, verdict(&r, fair, binomial_p(c, games, fair)))
+            (r, verdict(&r, fair, binomial_p(c, games, fair), tests))
         })
         .collect();
     Some(Balance {
@@ -516,17 +519,27 @@ fn rules_text(c: &RulesCheck) -> String {
     }
 }
 
-fn verdict_text(v: Verdict, r: &Rate, fair: f64) -> String {
+fn verdict_text(v: Verdict, r: &Rate, fair: f64, seats: usize) -> String {
     let pts = BALANCE_MARGIN * 100.0;
     let fair = fair * 100.0;
     let (low, high) = (r.low * 100.0, r.high * 100.0);
+    // What the binomial test was read against: 5%, or 5% shared among the
+    // seats of a table of three or more (stats::verdict).
+    let agrees = if seats > 2 {
+        format!(
+            "and its own binomial test agrees at 5% shared among {seats} seats, p < {:.4}",
+            0.05 / seats as f64
+        )
+    } else {
+        "and its own binomial test agrees".to_string()
+    };
     match v {
-        Verdict::Favoured => format!(
-            "favoured: the interval is above the fair {fair:.1}% (and its own binomial test agrees)"
-        ),
-        Verdict::Disfavoured => format!(
-            "disfavoured: the interval is below the fair {fair:.1}% (and its own binomial test agrees)"
-        ),
+        Verdict::Favoured => {
+            format!("favoured: the interval is above the fair {fair:.1}% ({agrees})")
+        }
+        Verdict::Disfavoured => {
+            format!("disfavoured: the interval is below the fair {fair:.1}% ({agrees})")
+        }
         Verdict::Balanced => {
             format!("balanced: [{low:.1}, {high:.1}] lies within {fair:.1}% ± {pts:.0} points")
         }
@@ -696,7 +709,7 @@ pub fn text(tables: &[Table]) -> String {
                     "    seat {}  {}  {}",
                     s + 1,
                     r.text(),
-                    verdict_text(*v, r, b.fair)
+                    verdict_text(*v, r, b.fair, b.seats.len())
                 );
             }
         }

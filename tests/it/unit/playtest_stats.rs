@@ -112,7 +112,7 @@ fn binomial_test_matches_r() {
 
 #[test]
 fn verdicts_read_the_interval() {
-    let v = |k, n| verdict(&wilson(k, n), 0.5, binomial_p(k, n, 0.5));
+    let v = |k, n| verdict(&wilson(k, n), 0.5, binomial_p(k, n, 0.5), 1);
     assert_eq!(v(620, 1000), Verdict::Favoured);
     assert_eq!(v(380, 1000), Verdict::Disfavoured);
     assert_eq!(v(505, 1000), Verdict::Balanced);
@@ -120,4 +120,24 @@ fn verdicts_read_the_interval() {
     // The interval of 4 of 4 is above a half, the exact test is not.
     assert!(wilson(4, 4).low > 0.5);
     assert_eq!(v(4, 4), Verdict::Undecided);
+    // A seat of six, 400 games (a fair sixth is 66.7 wins): 90 wins has
+    // p = 0.0025 (R: binom.test(90, 400, 1/6)), below 0.05 / 6 = 0.0083,
+    // so it is favoured alone and as one of six seats; 86 wins (p = 0.013)
+    // has its interval above a sixth too, and is favoured alone but not
+    // when read as one of six.
+    let six = |k, tests| {
+        verdict(
+            &wilson(k, 400),
+            1.0 / 6.0,
+            binomial_p(k, 400, 1.0 / 6.0),
+            tests,
+        )
+    };
+    assert!(binomial_p(90, 400, 1.0 / 6.0) < 0.05 / 6.0);
+    let p86 = binomial_p(86, 400, 1.0 / 6.0);
+    assert!(p86 > 0.05 / 6.0 && p86 < 0.05, "{p86}");
+    assert!(wilson(86, 400).low > 1.0 / 6.0);
+    assert_eq!(six(90, 6), Verdict::Favoured);
+    assert_eq!(six(86, 1), Verdict::Favoured);
+    assert_ne!(six(86, 6), Verdict::Favoured);
 }
