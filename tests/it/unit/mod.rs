@@ -1,8 +1,7 @@
-//! The library's unit tests, one module per source file (named by its
-//! path). The library has no test harness of its own (`[lib] test =
-//! false`: building it a second time cost about a minute of the suite on
-//! two cores, docs/performance.md, "The suite"); the few internals a test
-//! reaches are `pub` and `#[doc(hidden)]`.
+//! The library's unit tests that need only its public items, one module
+//! per source file (named by its path). A test of a private part lives
+//! beside the code, in the file's own `#[cfg(test)] mod tests`, so no
+//! helper is `pub` for a test's sake (docs/performance.md, "The suite").
 
 mod auth;
 mod board_ascii;
