@@ -598,8 +598,7 @@ impl Board {
 
 /// A legend entry's words without the viewer named "you" (the games say
 /// "red (you)", "Orfburg (orfburg, you)").
-#[doc(hidden)]
-pub fn unnamed(text: &str) -> String {
+fn unnamed(text: &str) -> String {
     let text = text.replace(" (you)", "").replace(", you)", ")");
     // "White, you" (and not ", your pieces")
     let mut out = String::with_capacity(text.len());
@@ -1100,5 +1099,22 @@ impl super::svg::HexagonBoard {
         ));
         svg.raw(out.trim_end());
         svg.end();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_archive_names_no_one_you() {
+        assert_eq!(super::unnamed("red (you)"), "red");
+        assert_eq!(
+            super::unnamed("Orfburg (orfburg, you); lost C1"),
+            "Orfburg (orfburg); lost C1"
+        );
+        assert_eq!(super::unnamed("White, you"), "White");
+        assert_eq!(
+            super::unnamed("a force of yours, your own"),
+            "a force of yours, your own"
+        );
     }
 }

@@ -118,8 +118,7 @@ fn histogram(px: &[u32]) -> Vec<([u8; 3], u32)> {
     v
 }
 
-#[doc(hidden)]
-pub fn distance(a: [u8; 3], b: [u8; 3]) -> u32 {
+fn distance(a: [u8; 3], b: [u8; 3]) -> u32 {
     // weighted towards green, as the eye is
     let d = |i: usize| (a[i] as i32 - b[i] as i32).pow(2) as u32;
     2 * d(0) + 4 * d(1) + 3 * d(2)
@@ -174,8 +173,7 @@ fn palette(pixels: usize, hist: &[([u8; 3], u32)]) -> Vec<[u8; 3]> {
 /// green, searched outwards from the colour's green, stopping where the
 /// green alone is farther than the best found (`distance` weighs green
 /// ×4, so 4·Δg² bounds it from below). The same answer as trying all.
-#[doc(hidden)]
-pub struct Nearest {
+struct Nearest {
     /// (green, index) of every entry, by green then index.
     by_green: Vec<(u8, u8)>,
     pal: Vec<[u8; 3]>,
@@ -183,7 +181,7 @@ pub struct Nearest {
 }
 
 impl Nearest {
-    pub fn new(pal: &[[u8; 3]]) -> Nearest {
+    fn new(pal: &[[u8; 3]]) -> Nearest {
         let mut by_green: Vec<(u8, u8)> = pal
             .iter()
             .enumerate()
@@ -201,7 +199,7 @@ impl Nearest {
         }
     }
 
-    pub fn find(&self, c: [u8; 3]) -> u8 {
+    fn find(&self, c: [u8; 3]) -> u8 {
         if self.by_green.is_empty() {
             return 0;
         }
@@ -292,4 +290,46 @@ pub fn encode(pixmap: &Pixmap) -> Result<Vec<u8>, png::EncodingError> {
 pub fn png(svg: &str, px: u32) -> Result<Vec<u8>, String> {
     let pixmap = rasterise(svg, px)?;
     encode(&pixmap).map_err(|e| format!("encoding the board picture: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{distance, Nearest};
+
+    /// The search by green finds what trying every entry finds, ties to
+    /// the lowest index included.
+    #[test]
+    fn nearest_is_the_nearest_of_all() {
+        let mut x: u32 = 12345;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x
+        };
+        for size in [1usize, 2, 17, 200, 256] {
+            let mut pal: Vec<[u8; 3]> = (0..size)
+                .map(|_| {
+                    let v = next();
+                    [v as u8, (v >> 8) as u8 & 0xf0, (v >> 16) as u8]
+                })
+                .collect();
+            // equal entries, so ties are tried
+            if size > 4 {
+                pal[3] = pal[1];
+            }
+            let near = Nearest::new(&pal);
+            for _ in 0..3000 {
+                let v = next();
+                let c = [v as u8, (v >> 8) as u8, (v >> 16) as u8];
+                let all = pal
+                    .iter()
+                    .enumerate()
+                    .min_by_key(|(i, p)| (distance(**p, c), *i))
+                    .map(|(i, _)| i as u8)
+                    .unwrap();
+                assert_eq!(near.find(c), all, "{c:?} in a palette of {size}");
+            }
+        }
+    }
 }

@@ -316,7 +316,7 @@ pub struct HexGrid {
     pub oy: f64,
 }
 
-pub const SQRT3: f64 = 1.732_050_807_568_877_2;
+const SQRT3: f64 = 1.732_050_807_568_877_2;
 
 impl HexGrid {
     /// Flat-topped hexes (north up, columns of hexes), as on the hexagon

@@ -113,50 +113,11 @@ fn parse_shard(s: &str) -> Result<(u64, u64)> {
 }
 
 /// `herald playtest run`: its arguments checked and its output written in
-/// the order they are printed; long (about 90 lines) because it is one
-/// command's whole edge.
+/// the order they are printed.
 fn tournament(a: RunArgs) -> Result<String> {
-    let Some(game) = a.game else {
-        return Err(Error::usage(format!(
-            "say which game: `herald playtest GAME` ({}), or `herald playtest summarize FILE…`",
-            games::names().join(", ")
-        )));
-    };
-    let entry = games::find(&game).ok_or_else(|| {
-        Error::usage(format!(
-            "no game called `{game}`; herald knows: {}",
-            games::names().join(", ")
-        ))
-    })?;
-    let mut bots = Vec::new();
-    for b in &a.bots {
-        bots.push(BotSpec::parse(b).map_err(|e| Error::usage(format!("--bots: {e}")))?);
-    }
-    if bots.is_empty() {
-        return Err(Error::usage(
-            "--bots: give one bot per seat, e.g. `--bots mcts:1000,random`",
-        ));
-    }
-    let specs = (entry.options)();
-    let mut options = Options::new();
-    for o in &a.options {
-        let Some((k, v)) = o.split_once('=') else {
-            return Err(Error::usage(format!("--option {o}: write it as key=value")));
-        };
-        if !specs.iter().any(|s| s.name == k) {
-            let names: Vec<&str> = specs.iter().map(|s| s.name).collect();
-            return Err(Error::usage(format!(
-                "--option {k}: {} has no such option; it has: {}",
-                entry.name,
-                if names.is_empty() {
-                    "none".to_string()
-                } else {
-                    names.join(", ")
-                }
-            )));
-        }
-        options.insert(k.to_string(), v.to_string());
-    }
+    let entry = game_entry(a.game.as_deref())?;
+    let bots = bot_specs(&a.bots)?;
+    let options = run_options(entry, &a.options)?;
     if a.jobs == 0 || a.jobs > 256 {
         return Err(Error::usage("--jobs: 1 to 256 threads"));
     }
@@ -184,9 +145,75 @@ fn tournament(a: RunArgs) -> Result<String> {
     let timed = playtest::run_timed(entry, &run).map_err(Error::refused)?;
     let timings: Vec<playtest::Timing> = timed.iter().map(|t| t.1.clone()).collect();
     let records: Vec<playtest::Record> = timed.into_iter().map(|t| t.0).collect();
-    let lines = playtest::jsonl(&records);
-    let times = time_text(&timings);
-    match a.out {
+    written(entry, &records, &timings, a.out)
+}
+
+/// The game `--game` names, or a usage error listing the games.
+fn game_entry(game: Option<&str>) -> Result<&'static games::Entry> {
+    let Some(game) = game else {
+        return Err(Error::usage(format!(
+            "say which game: `herald playtest GAME` ({}), or `herald playtest summarize FILE…`",
+            games::names().join(", ")
+        )));
+    };
+    games::find(game).ok_or_else(|| {
+        Error::usage(format!(
+            "no game called `{game}`; herald knows: {}",
+            games::names().join(", ")
+        ))
+    })
+}
+
+/// One bot a seat, as `--bots` gives them.
+fn bot_specs(given: &[String]) -> Result<Vec<BotSpec>> {
+    let mut bots = Vec::new();
+    for b in given {
+        bots.push(BotSpec::parse(b).map_err(|e| Error::usage(format!("--bots: {e}")))?);
+    }
+    if bots.is_empty() {
+        return Err(Error::usage(
+            "--bots: give one bot per seat, e.g. `--bots mcts:1000,random`",
+        ));
+    }
+    Ok(bots)
+}
+
+/// `--option key=value`s, each a key the game has.
+fn run_options(entry: &games::Entry, given: &[String]) -> Result<Options> {
+    let specs = (entry.options)();
+    let mut options = Options::new();
+    for o in given {
+        let Some((k, v)) = o.split_once('=') else {
+            return Err(Error::usage(format!("--option {o}: write it as key=value")));
+        };
+        if !specs.iter().any(|s| s.name == k) {
+            let names: Vec<&str> = specs.iter().map(|s| s.name).collect();
+            return Err(Error::usage(format!(
+                "--option {k}: {} has no such option; it has: {}",
+                entry.name,
+                if names.is_empty() {
+                    "none".to_string()
+                } else {
+                    names.join(", ")
+                }
+            )));
+        }
+        options.insert(k.to_string(), v.to_string());
+    }
+    Ok(options)
+}
+
+/// The result lines written to `--out` (and a line saying so) or given
+/// back for standard output; the bots' time per decision beside them.
+fn written(
+    entry: &games::Entry,
+    records: &[playtest::Record],
+    timings: &[playtest::Timing],
+    out: Option<PathBuf>,
+) -> Result<String> {
+    let lines = playtest::jsonl(records);
+    let times = time_text(timings);
+    match out {
         Some(p) => {
             crate::store::write::atomic(
                 &p,

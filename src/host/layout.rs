@@ -39,6 +39,8 @@ const STATE: &str = "state";
 const OUTBOX: &str = "outbox";
 const GALLERY: &str = "gallery";
 const LOBBY: &str = "lobby";
+/// In `state/`: the digests of mails for no game already answered.
+const NO_GAME_SEEN: &str = "seen";
 
 /// Names in DIR that are the host's own, never game folders (a game id
 /// may not be one of them: its folder would be taken for the host's).
@@ -101,7 +103,7 @@ impl HostDir {
     /// `DIR/state/seen`: the digests of mails for no game already answered.
     /// No `.json`: no game's state file can be named so.
     pub fn no_game_seen(&self) -> PathBuf {
-        self.state().join("seen")
+        self.state().join(NO_GAME_SEEN)
     }
     /// `DIR/state/replies`: the last refusal sent to each address from the
     /// host's own outbox (the hourly limit on mail for no game).

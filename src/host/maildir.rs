@@ -42,7 +42,7 @@ fn io(path: &Path, e: std::io::Error) -> Failure {
 }
 
 /// The unique part of a Maildir file name.
-pub fn unique(name: &str) -> &str {
+fn unique(name: &str) -> &str {
     name.split_once(':').map_or(name, |(u, _)| u)
 }
 
@@ -54,7 +54,7 @@ fn read_head(f: &mut std::fs::File) -> std::io::Result<Vec<u8>> {
 
 /// The header part of `bytes` (up to and including the blank line), or all
 /// of it when no blank line is in it.
-pub fn cut_header(mut bytes: Vec<u8>) -> Vec<u8> {
+pub(super) fn cut_header(mut bytes: Vec<u8>) -> Vec<u8> {
     let end = bytes
         .windows(4)
         .position(|w| w == b"\r\n\r\n")
@@ -217,5 +217,26 @@ impl MailSource for MaildirSource {
         }
         self.seen.remove(&key);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_header_is_cut_at_the_first_blank_line() {
+        assert_eq!(
+            cut_header(b"A: 1\r\nB: 2\r\n\r\nbody".to_vec()),
+            b"A: 1\r\nB: 2\r\n\r\n"
+        );
+        assert_eq!(cut_header(b"A: 1\n\nbody\n\n".to_vec()), b"A: 1\n\n");
+        assert_eq!(cut_header(b"A: 1\nB: 2".to_vec()), b"A: 1\nB: 2");
+    }
+
+    #[test]
+    fn unique_names_ignore_the_info_part() {
+        assert_eq!(unique("123.M1P2.host:2,S"), "123.M1P2.host");
+        assert_eq!(unique("123.M1P2.host"), "123.M1P2.host");
     }
 }

@@ -500,13 +500,13 @@ pub fn refusals(dir: &Path) -> Vec<Refusal> {
 }
 
 /// Addresses in To, Cc and Bcc, Message-ID and Subject of a mail.
-pub struct Head {
+struct Head {
     pub recipients: Vec<String>,
     pub message_id: Option<String>,
     pub subject: Option<String>,
 }
 
-pub fn head(bytes: &[u8]) -> Head {
+fn head(bytes: &[u8]) -> Head {
     let mut recipients = Vec::new();
     let Some(m) = mail_parser::MessageParser::default().parse_headers(bytes) else {
         return Head {
@@ -1056,5 +1056,22 @@ fn clear_orphan_states(dir: &Path, mails: &[PathBuf]) {
                 let _ = std::fs::remove_file(&p);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::head;
+
+    #[test]
+    fn recipients_come_from_to_cc_and_bcc_once_each() {
+        let h = head(
+            b"From: a@x.org\r\nTo: B <b@x.org>, c@x.org\r\nCc: b@x.org\r\nBcc: d@x.org\r\n\
+              Message-ID: <m1@x>\r\nSubject: s\r\n\r\nbody\r\n",
+        );
+        assert_eq!(h.recipients, vec!["b@x.org", "c@x.org", "d@x.org"]);
+        assert_eq!(h.message_id.as_deref(), Some("<m1@x>"));
+        let h = head(b"\xff\xfe garbage with no header");
+        assert!(h.recipients.is_empty());
     }
 }

@@ -159,7 +159,7 @@ struct Item {
 }
 
 /// What became of one mail in its game.
-enum Outcome {
+enum MailFate {
     /// On disk (or nothing to do): mark it handled.
     Done(Counted),
     /// Not handled (the game busy, the pass stopping, an error): keep it.
@@ -342,8 +342,8 @@ fn mail_in(p: &Pass, games: &[Name], r: &mut PassReport) {
         r.game_time.extend(lines);
         for (id, o) in outcomes {
             match o {
-                Outcome::Left => r.left += 1,
-                Outcome::Done(c) => {
+                MailFate::Left => r.left += 1,
+                MailFate::Done(c) => {
                     if let Err(f) = src.mark_handled(&id) {
                         host_failure(p, r, &format!("marking {id} handled"), &f);
                         break 'batches;
@@ -375,7 +375,7 @@ fn handle_batch(
     p: &Pass,
     known: &BTreeSet<&str>,
     items: Vec<Item>,
-) -> (Vec<(MailId, Outcome)>, Vec<String>) {
+) -> (Vec<(MailId, MailFate)>, Vec<String>) {
     let parser = MessageParser::default();
     let mut by_game: BTreeMap<Name, Vec<Item>> = BTreeMap::new();
     let mut no_game = Vec::new();
@@ -390,7 +390,7 @@ fn handle_batch(
         match route {
             Route::Game(g) if known.contains(g.as_str()) => by_game.entry(g).or_default().push(it),
             // A game made since the listing: next pass.
-            Route::Game(_) => out.push((it.id, Outcome::Left)),
+            Route::Game(_) => out.push((it.id, MailFate::Left)),
             Route::NoGame { tag } => no_game.push((it, tag)),
             Route::Ignore { why } => {
                 let m = parser.parse(&it.bytes);
@@ -405,7 +405,7 @@ fn handle_batch(
                     "ignored",
                     &[("from", &from), ("message-id", &mid), ("why", &why)],
                 );
-                out.push((it.id, Outcome::Done(Counted::Ignored)));
+                out.push((it.id, MailFate::Done(Counted::Ignored)));
             }
         }
     }
@@ -427,7 +427,7 @@ fn handle_batch(
 
 /// What one game's mails came to.
 struct GameMail {
-    outcomes: Vec<(MailId, Outcome)>,
+    outcomes: Vec<(MailId, MailFate)>,
     /// Resolutions found on opening ("g1: resolved turn 4 (…)").
     lines: Vec<String>,
 }
@@ -438,7 +438,7 @@ struct GameMail {
 /// the host's state of the game.
 fn handle_game(p: &Pass, game: &Name, items: Vec<Item>) -> GameMail {
     let left = |items: Vec<Item>| GameMail {
-        outcomes: items.into_iter().map(|i| (i.id, Outcome::Left)).collect(),
+        outcomes: items.into_iter().map(|i| (i.id, MailFate::Left)).collect(),
         lines: Vec::new(),
     };
     let Some(mut w) = open_game(p, game) else {
@@ -485,7 +485,7 @@ fn handle_game(p: &Pass, game: &Name, items: Vec<Item>) -> GameMail {
     let mut outcomes = Vec::new();
     for it in in_order(&w, items) {
         let o = if p.stopping() {
-            Outcome::Left
+            MailFate::Left
         } else {
             handle_mail(p, &mut w, game, &mut done, &opts, &mut st, &it)
         };
@@ -597,7 +597,7 @@ fn handle_mail(
     opts: &Options,
     st: &mut GameState,
     it: &Item,
-) -> Outcome {
+) -> MailFate {
     let m = MessageParser::default().parse(&it.bytes);
     let from = inbox::sender(m.as_ref());
     let digest = sha256_hex(&it.bytes);
@@ -634,14 +634,14 @@ fn handle_mail(
                     what: h.what,
                 });
             }
-            Outcome::Done(h.counted)
+            MailFate::Done(h.counted)
         }
         Err(e) => {
             let msg = format!("mail {} from {from}: {e}", it.id);
             p.log
                 .line("in", "failure", &[("game", game.as_str()), ("error", &msg)]);
             st.problems.push(msg);
-            Outcome::Left
+            MailFate::Left
         }
     }
 }
@@ -858,18 +858,18 @@ fn player_addresses(p: &Pass) -> BTreeSet<String> {
 /// no address more than once an hour unless it is a player's of a game
 /// here (a forged sender gets no flood of answers; a player who mistyped
 /// the game's address is always told).
-fn answer_all_no_game(p: &Pass, mails: Vec<(Item, Option<String>)>) -> Vec<(MailId, Outcome)> {
+fn answer_all_no_game(p: &Pass, mails: Vec<(Item, Option<String>)>) -> Vec<(MailId, MailFate)> {
     let host = p.host();
     let mut replies = read_replies(&host, p.now_secs);
     let players = player_addresses(p);
     let mut out = Vec::new();
     for (it, tag) in mails {
         let o = match answer_no_game(p, &it, tag.as_deref(), &mut replies, &players) {
-            Ok(c) => Outcome::Done(c),
+            Ok(c) => MailFate::Done(c),
             Err(e) => {
                 let msg = format!("answering mail {} for no game: {e}", it.id);
                 p.log.line("in", "failure", &[("error", &msg)]);
-                Outcome::Left
+                MailFate::Left
             }
         };
         out.push((it.id, o));
@@ -1119,13 +1119,13 @@ pub const SENDERS: usize = 4;
 /// hand.
 fn mail_out(p: &Pass, games: &[Name], r: &mut PassReport) {
     let host = p.host();
-    let busy: Vec<&Name> = games
+    let with_mail: Vec<&Name> = games
         .iter()
         .filter(|g| outbox::has_mail(&p.game(g).outbox()))
         .collect();
     let host_out = host.outbox();
     // Nothing to send: no connection at all.
-    if busy.is_empty() && !outbox::has_mail(&host_out) {
+    if with_mail.is_empty() && !outbox::has_mail(&host_out) {
         return;
     }
     let new_sender = || Smtp::new(&p.cfg.smtp, &p.cfg.address.plain());
@@ -1143,8 +1143,8 @@ fn mail_out(p: &Pass, games: &[Name], r: &mut PassReport) {
             Err(f) => stopped = Some(f),
         }
     }
-    if stopped.is_none() && !busy.is_empty() {
-        stopped = games_out(p, &busy, &mut tx, &new_sender, r);
+    if stopped.is_none() && !with_mail.is_empty() {
+        stopped = games_out(p, &with_mail, &mut tx, &new_sender, r);
     }
     tx.close();
     if let Some(f) = stopped {
@@ -1152,12 +1152,12 @@ fn mail_out(p: &Pass, games: &[Name], r: &mut PassReport) {
     }
 }
 
-/// The games' outboxes `busy` shared among up to [`SENDERS`]
-/// connections, `tx` the first, the others made by `new_sender`; the
-/// failure that stopped them, if one did.
+/// The outboxes of the games `with_mail` (mail queued in them) shared
+/// among up to [`SENDERS`] connections, `tx` the first, the others made
+/// by `new_sender`; the failure that stopped them, if one did.
 fn games_out<E>(
     p: &Pass,
-    busy: &[&Name],
+    with_mail: &[&Name],
     tx: &mut Smtp,
     new_sender: &(impl Fn() -> std::result::Result<Smtp, E> + Sync),
     r: &mut PassReport,
@@ -1168,7 +1168,7 @@ fn games_out<E>(
     // connection, the games' outboxes one after another).
     let senders = SENDERS
         .min(rayon::current_num_threads())
-        .min(busy.len())
+        .min(with_mail.len())
         .max(1);
     // One worker per connection: each takes the next game's outbox
     // until none is left or sending stops.
@@ -1182,7 +1182,7 @@ fn games_out<E>(
                 mine.stopped = true;
                 break;
             }
-            let Some(g) = busy.get(next.fetch_add(1, Ordering::SeqCst)) else {
+            let Some(g) = with_mail.get(next.fetch_add(1, Ordering::SeqCst)) else {
                 break;
             };
             let s = match game_out(p, g, tx, &mut mine) {

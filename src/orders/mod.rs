@@ -79,13 +79,12 @@ pub const SHAPE: &str = "an order file looks like:\n  game = \"<game id>\"\n  pl
 /// Where each line starts, to turn byte offsets into line numbers in
 /// O(log n) each (counting newlines from the start for every order was the
 /// quadratic step that made a 1 MB file take minutes).
-#[doc(hidden)]
-pub struct LineIndex {
+struct LineIndex {
     starts: Vec<usize>,
 }
 
 impl LineIndex {
-    pub fn new(text: &str) -> LineIndex {
+    fn new(text: &str) -> LineIndex {
         let mut starts = vec![0];
         starts.extend(
             text.bytes()
@@ -97,7 +96,7 @@ impl LineIndex {
     }
 
     /// The 1-based line holding byte `offset`.
-    pub fn line(&self, offset: usize) -> usize {
+    fn line(&self, offset: usize) -> usize {
         self.starts.partition_point(|&s| s <= offset)
     }
 }
@@ -591,5 +590,20 @@ fn raw_of(text: &str, span: Option<Range<usize>>) -> &str {
     match s.char_indices().nth(60) {
         Some((i, _)) => &s[..i],
         None => s,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::orders::LineIndex;
+
+    #[test]
+    fn line_index_counts_like_counting_newlines() {
+        let t = "a\nbb\n\nccc\n";
+        let idx = LineIndex::new(t);
+        for off in 0..=t.len() {
+            let slow = t[..off].bytes().filter(|&b| b == b'\n').count() + 1;
+            assert_eq!(idx.line(off), slow, "offset {off}");
+        }
     }
 }

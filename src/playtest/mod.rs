@@ -279,8 +279,13 @@ pub fn play_timed<G: BotSupport>(
         .state;
     let gid = format!("playtest game {}", job.index);
     let mut log: Vec<(u32, Vec<Seat>, Vec<G::Event>)> = Vec::new();
-    let mut evals: Vec<Vec<i32>> = Vec::new();
-    let mut choices: Vec<Vec<u32>> = Vec::new();
+    let mut played = Played {
+        turn: 0,
+        finished: true,
+        lead_changes: 0,
+        evals: Vec::new(),
+        choices: Vec::new(),
+    };
     let mut timing = Timing {
         bots: job.bots.iter().map(|b| b.to_string()).collect(),
         decisions: vec![0; n],
@@ -288,84 +293,161 @@ pub fn play_timed<G: BotSupport>(
         longest: vec![0.0; n],
     };
     let mut lead: Option<usize> = None;
-    let mut lead_changes = 0;
-    let score_of = |st: &G::State| -> Vec<i32> {
-        let s = G::scores(rules, st);
-        if s.len() == n {
-            s
-        } else {
-            (0..n).map(|seat| G::evaluate(rules, st, seat)).collect()
-        }
-    };
-    let mut turn: u32 = 0;
-    let mut finished = true;
     loop {
+        let turn = played.turn;
         let awaiting = G::awaiting(rules, &st);
         if awaiting.is_empty() {
             break;
         }
         if turn >= job.max_phases {
-            finished = false;
+            played.finished = false;
             break;
         }
         if job.choices {
-            // On a stream of its own: counting leaves the bots' and the
-            // dice's streams as they are.
-            choices.push(
-                awaiting
-                    .iter()
-                    .map(|&s| {
-                        let mut r = rng::phase_rng(&job.seed, &gid, turn, &format!("choices {s}"));
-                        G::candidate_orders(rules, &st, s, &mut r).len() as u32
-                    })
-                    .collect(),
-            );
+            played
+                .choices
+                .push(choice_counts::<G>(rules, &st, &awaiting, job, &gid, turn));
         }
-        let mut orders = BTreeMap::new();
-        for &s in &awaiting {
-            let events = events_for(&log, s, n);
-            let view = G::view(rules, &st, &ids, s, &events);
-            let mut r = rng::phase_rng(&job.seed, &gid, turn, &format!("bot {s}"));
-            let started = thread_cpu();
-            let o = bots::choose::<G>(rules, &view, s, n, &job.bots[s], &mut r)
-                .map_err(|e| format!("game {}, phase {turn}, seat {s}: {e}", job.index))?;
-            let spent = (thread_cpu() - started).max(0.0);
-            timing.decisions[s] += 1;
-            timing.cpu[s] += spent;
-            timing.longest[s] = timing.longest[s].max(spent);
-            let problems = G::check(rules, &st, s, &o);
-            if !problems.is_empty() {
-                let lines: Vec<String> = o.iter().map(|x| x.to_string()).collect();
-                let why: Vec<String> = problems.iter().map(|p| p.message.clone()).collect();
-                return Err(format!(
-                    "game {}, phase {turn}: bot {} (seat {s}) gave orders the rules refuse: {:?}: {}",
-                    job.index,
-                    job.bots[s],
-                    lines,
-                    why.join("; ")
-                ));
-            }
-            orders.insert(s, o);
-        }
+        let phase = Phase {
+            ids: &ids,
+            log: &log,
+            gid: &gid,
+            turn,
+        };
+        let orders = phase_orders::<G>(rules, &st, &awaiting, job, &phase, &mut timing)?;
         let mut r = rng::phase_rng(&job.seed, &gid, turn, "resolve");
         let (next, events) = G::resolve(rules, &st, &orders, &mut crate::rng::Dice::quiet(&mut r));
         log.push((turn, awaiting, events));
         st = next;
-        turn += 1;
-        let now = leader(&score_of(&st));
+        played.turn += 1;
+        let now = leader(&scores_of::<G>(rules, &st, n));
         if let (Some(a), Some(b)) = (lead, now) {
             if a != b {
-                lead_changes += 1;
+                played.lead_changes += 1;
             }
         }
         if now.is_some() {
             lead = now;
         }
         if job.evals {
-            evals.push((0..n).map(|s| G::evaluate(rules, &st, s)).collect());
+            played
+                .evals
+                .push((0..n).map(|s| G::evaluate(rules, &st, s)).collect());
         }
     }
-    let outcome = G::outcome(rules, &st, &ids);
+    Ok((record_of::<G>(rules, &st, &ids, job, played), timing))
+}
+
+/// What a game's loop counted as it played.
+struct Played {
+    /// Phases played.
+    turn: u32,
+    /// Whether the game ended before `--max-phases`.
+    finished: bool,
+    lead_changes: u32,
+    /// Each seat's evaluation after each phase (`--evals`).
+    evals: Vec<Vec<i32>>,
+    /// Each awaited seat's count of choices in each phase (`--choices`).
+    choices: Vec<Vec<u32>>,
+}
+
+/// Where a game stands when its bots choose: the seats' ids, the log of
+/// phases so far, the game's name for its random streams, the phase.
+struct Phase<'a, E> {
+    ids: &'a [String],
+    log: &'a [(u32, Vec<Seat>, Vec<E>)],
+    gid: &'a str,
+    turn: u32,
+}
+
+/// The scores of the seats, or their evaluations where the game keeps no
+/// score for each.
+fn scores_of<G: BotSupport>(rules: &G::Ruleset, st: &G::State, n: usize) -> Vec<i32> {
+    let s = G::scores(rules, st);
+    if s.len() == n {
+        s
+    } else {
+        (0..n).map(|seat| G::evaluate(rules, st, seat)).collect()
+    }
+}
+
+/// How many sets of orders each awaited seat chooses among.
+fn choice_counts<G: BotSupport>(
+    rules: &G::Ruleset,
+    st: &G::State,
+    awaiting: &[Seat],
+    job: &Job,
+    gid: &str,
+    turn: u32,
+) -> Vec<u32> {
+    // On a stream of its own: counting leaves the bots' and the
+    // dice's streams as they are.
+    awaiting
+        .iter()
+        .map(|&s| {
+            let mut r = rng::phase_rng(&job.seed, gid, turn, &format!("choices {s}"));
+            G::candidate_orders(rules, st, s, &mut r).len() as u32
+        })
+        .collect()
+}
+
+/// Each awaited seat's bot's orders on its own view, timed; refused when
+/// the rules refuse them.
+fn phase_orders<G: BotSupport>(
+    rules: &G::Ruleset,
+    st: &G::State,
+    awaiting: &[Seat],
+    job: &Job,
+    phase: &Phase<G::Event>,
+    timing: &mut Timing,
+) -> Result<BTreeMap<Seat, Vec<G::Order>>, String> {
+    let (n, gid, turn) = (job.bots.len(), phase.gid, phase.turn);
+    let mut orders = BTreeMap::new();
+    for &s in awaiting {
+        let events = events_for(phase.log, s, n);
+        let view = G::view(rules, st, phase.ids, s, &events);
+        let mut r = rng::phase_rng(&job.seed, gid, turn, &format!("bot {s}"));
+        let started = thread_cpu();
+        let o = bots::choose::<G>(rules, &view, s, n, &job.bots[s], &mut r)
+            .map_err(|e| format!("game {}, phase {turn}, seat {s}: {e}", job.index))?;
+        let spent = (thread_cpu() - started).max(0.0);
+        timing.decisions[s] += 1;
+        timing.cpu[s] += spent;
+        timing.longest[s] = timing.longest[s].max(spent);
+        let problems = G::check(rules, st, s, &o);
+        if !problems.is_empty() {
+            let lines: Vec<String> = o.iter().map(|x| x.to_string()).collect();
+            let why: Vec<String> = problems.iter().map(|p| p.message.clone()).collect();
+            return Err(format!(
+                "game {}, phase {turn}: bot {} (seat {s}) gave orders the rules refuse: {:?}: {}",
+                job.index,
+                job.bots[s],
+                lines,
+                why.join("; ")
+            ));
+        }
+        orders.insert(s, o);
+    }
+    Ok(orders)
+}
+
+/// The record of a game played to `st`.
+fn record_of<G: BotSupport>(
+    rules: &G::Ruleset,
+    st: &G::State,
+    ids: &[String],
+    job: &Job,
+    played: Played,
+) -> Record {
+    let n = job.bots.len();
+    let Played {
+        turn,
+        finished,
+        lead_changes,
+        evals,
+        choices,
+    } = played;
+    let outcome = G::outcome(rules, st, ids);
     let winners: Vec<usize> = outcome
         .as_ref()
         .map(|o| {
@@ -375,7 +457,7 @@ pub fn play_timed<G: BotSupport>(
                 .collect()
         })
         .unwrap_or_default();
-    let scores = score_of(&st);
+    let scores = scores_of::<G>(rules, st, n);
     let mut sorted = scores.clone();
     sorted.sort_unstable_by(|a, b| b.cmp(a));
     let margin = if sorted.len() >= 2 {
@@ -387,7 +469,7 @@ pub fn play_timed<G: BotSupport>(
         Some(o) => o.summary.clone(),
         None => format!("unfinished after {turn} phases"),
     };
-    let record = Record {
+    Record {
         game: job.game.clone(),
         rules: job.rules.clone(),
         ruleset_sha256: Some(job.ruleset_sha256.clone()),
@@ -395,7 +477,7 @@ pub fn play_timed<G: BotSupport>(
         options: job.options.clone(),
         seed: job.seed.clone(),
         index: job.index,
-        round,
+        round: job.index / n as u64,
         seats: n,
         bots: job.bots.iter().map(|b| b.to_string()).collect(),
         draw: finished && outcome.is_some() && winners.is_empty(),
@@ -408,8 +490,7 @@ pub fn play_timed<G: BotSupport>(
         result,
         evals: job.evals.then_some(evals),
         choices: job.choices.then_some(choices),
-    };
-    Ok((record, timing))
+    }
 }
 
 /// The records as JSON lines.

@@ -210,7 +210,46 @@ fn table(rs: &[&Record]) -> Table {
             wilson(w, games)
         })
         .collect();
-    // Bots in order of first appearance.
+    let bots = bots_in_order(rs);
+    let ratings = strength(rs, &bots, n);
+    let lengths: Vec<f64> = rs.iter().map(|r| r.length as f64).collect();
+    let leads: Vec<f64> = rs.iter().map(|r| r.lead_changes as f64).collect();
+    let margins: Vec<f64> = rs.iter().map(|r| r.margin as f64).collect();
+    Table {
+        game: first.game.clone(),
+        rules: first.rules.clone(),
+        options: first.options.clone(),
+        seats: n,
+        games,
+        unfinished: rs.iter().filter(|r| !r.finished).count() as u64,
+        decisive: wilson(decisive, games),
+        draws,
+        by_seat,
+        by_bot: by_bot(rs, &bots),
+        by_bot_seat: by_bot_seat(rs, &bots, n),
+        head_to_head: if n == 2 {
+            head_to_head(rs, &bots)
+        } else {
+            Vec::new()
+        },
+        length: spread(&lengths),
+        lead_changes: spread(&leads),
+        margin: spread(&margins),
+        elo: bots.into_iter().zip(ratings).collect(),
+        endings: endings(rs),
+        rules_check: rules_check(rs),
+        balance: balance(rs, n),
+        balance_index: measures::balance_index(rs, n),
+        ended: measures::endings(rs),
+        evals: measures::eval_measures(rs),
+        choices: measures::choice_measures(rs),
+        lengths: length_classes(rs),
+        evals_by_phase: measures::evals_by_phase(rs, n),
+    }
+}
+
+/// The bots of the records, in order of first appearance.
+fn bots_in_order(rs: &[&Record]) -> Vec<String> {
     let mut bots: Vec<String> = Vec::new();
     for r in rs {
         for b in &r.bots {
@@ -219,8 +258,12 @@ fn table(rs: &[&Record]) -> Table {
             }
         }
     }
-    let by_bot = bots
-        .iter()
+    bots
+}
+
+/// Each bot's results over every seat it played.
+fn by_bot(rs: &[&Record], bots: &[String]) -> Vec<BotLine> {
+    bots.iter()
         .map(|b| {
             let mut played = 0;
             let mut wins = 0;
@@ -248,9 +291,13 @@ fn table(rs: &[&Record]) -> Table {
                 length: spread(&lengths),
             }
         })
-        .collect();
+        .collect()
+}
+
+/// Each bot's win rate in each seat it sat in.
+fn by_bot_seat(rs: &[&Record], bots: &[String], n: usize) -> Vec<BotSeat> {
     let mut by_bot_seat = Vec::new();
-    for b in &bots {
+    for b in bots {
         for s in 0..n {
             let of: Vec<&&Record> = rs.iter().filter(|r| r.bots.get(s) == Some(b)).collect();
             if of.is_empty() {
@@ -264,45 +311,53 @@ fn table(rs: &[&Record]) -> Table {
             });
         }
     }
+    by_bot_seat
+}
+
+/// Every two different bots' games against each other (two-seat games).
+fn head_to_head(rs: &[&Record], bots: &[String]) -> Vec<HeadToHead> {
     let mut head_to_head = Vec::new();
-    if n == 2 {
-        for (i, a) in bots.iter().enumerate() {
-            for b in &bots[i + 1..] {
-                let mut g = 0;
-                let mut aw = 0;
-                let mut bw = 0;
-                let mut d = 0;
-                for r in rs {
-                    let sa = r.bots.iter().position(|x| x == a);
-                    let sb = r.bots.iter().position(|x| x == b);
-                    if let (Some(sa), Some(sb)) = (sa, sb) {
-                        g += 1;
-                        if r.winners.contains(&sa) {
-                            aw += 1;
-                        } else if r.winners.contains(&sb) {
-                            bw += 1;
-                        } else if r.draw {
-                            d += 1;
-                        }
+    for (i, a) in bots.iter().enumerate() {
+        for b in &bots[i + 1..] {
+            let mut g = 0;
+            let mut aw = 0;
+            let mut bw = 0;
+            let mut d = 0;
+            for r in rs {
+                let sa = r.bots.iter().position(|x| x == a);
+                let sb = r.bots.iter().position(|x| x == b);
+                if let (Some(sa), Some(sb)) = (sa, sb) {
+                    g += 1;
+                    if r.winners.contains(&sa) {
+                        aw += 1;
+                    } else if r.winners.contains(&sb) {
+                        bw += 1;
+                    } else if r.draw {
+                        d += 1;
                     }
                 }
-                if g > 0 {
-                    let decided = wilson(aw, aw + bw);
-                    head_to_head.push(HeadToHead {
-                        a: a.clone(),
-                        b: b.clone(),
-                        games: g,
-                        a_wins: wilson(aw, g),
-                        b_wins: bw,
-                        draws: d,
-                        decided,
-                        p: binomial_p(aw, aw + bw, 0.5),
-                        verdict: verdict(&decided, 0.5, binomial_p(aw, aw + bw, 0.5), 1),
-                    });
-                }
+            }
+            if g > 0 {
+                let decided = wilson(aw, aw + bw);
+                head_to_head.push(HeadToHead {
+                    a: a.clone(),
+                    b: b.clone(),
+                    games: g,
+                    a_wins: wilson(aw, g),
+                    b_wins: bw,
+                    draws: d,
+                    decided,
+                    p: binomial_p(aw, aw + bw, 0.5),
+                    verdict: verdict(&decided, 0.5, binomial_p(aw, aw + bw, 0.5), 1),
+                });
             }
         }
     }
+    head_to_head
+}
+
+/// The bots' strengths on the Elo scale, in the order of `bots`.
+fn strength(rs: &[&Record], bots: &[String], n: usize) -> Vec<f64> {
     // Pairwise results for the strength fit: a winner beats every loser;
     // in a draw every two different bots draw. Two seats of one bot in
     // one game tell nothing about strength.
@@ -333,61 +388,40 @@ fn table(rs: &[&Record]) -> Table {
             }
         }
     }
-    let ratings = if bots.len() > 1 && !pairs.is_empty() {
+    if bots.len() > 1 && !pairs.is_empty() {
         elo(bots.len(), &pairs)
     } else {
         vec![0.0; bots.len()]
-    };
+    }
+}
+
+/// The games' endings (the result's reason), most frequent first.
+fn endings(rs: &[&Record]) -> Vec<(String, u64)> {
     let mut counts: BTreeMap<String, u64> = BTreeMap::new();
     for r in rs {
         *counts.entry(ending(&r.result)).or_default() += 1;
     }
     let mut endings: Vec<(String, u64)> = counts.into_iter().collect();
     endings.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    let lengths: Vec<f64> = rs.iter().map(|r| r.length as f64).collect();
-    let leads: Vec<f64> = rs.iter().map(|r| r.lead_changes as f64).collect();
-    let margins: Vec<f64> = rs.iter().map(|r| r.margin as f64).collect();
-    Table {
-        game: first.game.clone(),
-        rules: first.rules.clone(),
-        options: first.options.clone(),
-        seats: n,
-        games,
-        unfinished: rs.iter().filter(|r| !r.finished).count() as u64,
-        decisive: wilson(decisive, games),
-        draws,
-        by_seat,
-        by_bot,
-        by_bot_seat,
-        head_to_head,
-        length: spread(&lengths),
-        lead_changes: spread(&leads),
-        margin: spread(&margins),
-        elo: bots.into_iter().zip(ratings).collect(),
-        endings,
-        rules_check: rules_check(rs),
-        balance: balance(rs, n),
-        balance_index: measures::balance_index(rs, n),
-        ended: measures::endings(rs),
-        evals: measures::eval_measures(rs),
-        choices: measures::choice_measures(rs),
-        lengths: rs
-            .iter()
-            .map(|r| {
-                let class = if !r.finished {
-                    3
-                } else if r.winners.is_empty() {
-                    2
-                } else if measures::at_turn_limit(&r.game, &r.result) {
-                    1
-                } else {
-                    0
-                };
-                (r.length, class)
-            })
-            .collect(),
-        evals_by_phase: measures::evals_by_phase(rs, n),
-    }
+    endings
+}
+
+/// Each game's length and how it ended, as [`Table::lengths`] holds them.
+fn length_classes(rs: &[&Record]) -> Vec<(u32, u8)> {
+    rs.iter()
+        .map(|r| {
+            let class = if !r.finished {
+                3
+            } else if r.winners.is_empty() {
+                2
+            } else if measures::at_turn_limit(&r.game, &r.result) {
+                1
+            } else {
+                0
+            };
+            (r.length, class)
+        })
+        .collect()
 }
 
 /// The ruleset the records were played with, against today's.
@@ -664,142 +698,162 @@ fn choices_text(o: &mut String, c: &ChoiceMeasures) {
 pub fn text(tables: &[Table]) -> String {
     let mut o = String::new();
     for t in tables {
-        let _ = writeln!(
-            o,
-            "{}, {} seats: {} games, {} unfinished",
-            label(t),
-            t.seats,
-            t.games,
-            t.unfinished
-        );
-        let _ = writeln!(o, "  rules: {}", rules_text(&t.rules_check));
-        let _ = writeln!(o, "  win rates with 95% Wilson intervals");
-        let _ = writeln!(o, "  by seat:");
-        for (s, r) in t.by_seat.iter().enumerate() {
-            let _ = writeln!(
-                o,
-                "    seat {}  {}  {:>4} of {}",
-                s + 1,
-                r.text(),
-                r.hits,
-                r.of
-            );
-        }
-        if let Some(b) = &t.balance {
-            let stat = match b.chi_square {
-                Some((x, df)) => format!("chi-square({df}) = {x:.2}, "),
-                None => String::new(),
-            };
-            let _ = writeln!(
-                o,
-                "  seat balance, over the {} games with one winner (fair share {:.1}%): {}, {stat}{}: {}",
-                b.games,
-                b.fair * 100.0,
-                b.test,
-                p_text(b.p),
-                if b.p < 0.05 {
-                    "the seats' shares differ"
-                } else {
-                    "no difference between the seats shown"
-                }
-            );
-            for (s, (r, v)) in b.seats.iter().enumerate() {
-                let _ = writeln!(
-                    o,
-                    "    seat {}  {}  {}",
-                    s + 1,
-                    r.text(),
-                    verdict_text(*v, r, b.fair, b.seats.len())
-                );
-            }
-        }
-        let _ = writeln!(o, "  by bot:");
-        for b in &t.by_bot {
-            let _ = writeln!(
-                o,
-                "    {:<22} {}  {:>4} of {}, {} drawn",
-                b.bot,
-                b.wins.text(),
-                b.wins.hits,
-                b.played,
-                b.draws
-            );
-        }
-        if t.by_bot_seat.len() > t.by_seat.len() {
-            let _ = writeln!(o, "  by bot and seat:");
-            for b in &t.by_bot_seat {
-                let _ = writeln!(
-                    o,
-                    "    {:<22} seat {}  {}  {:>4} of {}",
-                    b.bot,
-                    b.seat + 1,
-                    b.wins.text(),
-                    b.wins.hits,
-                    b.wins.of
-                );
-            }
-        }
-        for h in &t.head_to_head {
-            let _ = writeln!(
-                o,
-                "  {} against {}: {} games, {} wins {}, {} losses, {} draws",
-                h.a,
-                h.b,
-                h.games,
-                h.a,
-                h.a_wins.text(),
-                h.b_wins,
-                h.draws
-            );
-            let said = match h.verdict {
-                Verdict::Favoured => format!("{} is stronger than {}", h.a, h.b),
-                Verdict::Disfavoured => format!("{} is stronger than {}", h.b, h.a),
-                Verdict::Balanced => format!(
-                    "{} and {} are even (within ± {:.0} points)",
-                    h.a,
-                    h.b,
-                    BALANCE_MARGIN * 100.0
-                ),
-                Verdict::Undecided => format!("no difference shown between {} and {}", h.a, h.b),
-            };
-            let _ = writeln!(
-                o,
-                "    of the {} games one of them won, {} won {}: exact binomial test {}: {said}",
-                h.decided.of,
-                h.a,
-                h.decided.text(),
-                p_text(h.p),
-            );
-        }
-        ended_text(&mut o, t);
-        let _ = writeln!(o, "  length in phases: {}", spread_text(&t.length));
-        let _ = writeln!(
-            o,
-            "  lead changes on the score: {}",
-            spread_text(&t.lead_changes)
-        );
-        let _ = writeln!(o, "  final score margin: {}", spread_text(&t.margin));
-        if let Some(e) = &t.evals {
-            evals_text(&mut o, e);
-        }
-        if let Some(c) = &t.choices {
-            choices_text(&mut o, c);
-        }
-        let _ = writeln!(o, "  endings:");
-        for (e, k) in &t.endings {
-            let _ = writeln!(o, "    {k:>5}  {e}");
-        }
-        if t.elo.len() > 1 {
-            let _ = writeln!(o, "  strength (Elo scale, Bradley-Terry fit, first bot 0):");
-            let mut e = t.elo.clone();
-            e.sort_by(|a, b| b.1.total_cmp(&a.1));
-            for (b, r) in e {
-                let _ = writeln!(o, "    {:<22} {:+7.0}", b, r);
-            }
-        }
+        table_text(&mut o, t);
         o.push('\n');
     }
     o
+}
+
+/// One table as text.
+fn table_text(o: &mut String, t: &Table) {
+    let _ = writeln!(
+        o,
+        "{}, {} seats: {} games, {} unfinished",
+        label(t),
+        t.seats,
+        t.games,
+        t.unfinished
+    );
+    let _ = writeln!(o, "  rules: {}", rules_text(&t.rules_check));
+    let _ = writeln!(o, "  win rates with 95% Wilson intervals");
+    let _ = writeln!(o, "  by seat:");
+    for (s, r) in t.by_seat.iter().enumerate() {
+        let _ = writeln!(
+            o,
+            "    seat {}  {}  {:>4} of {}",
+            s + 1,
+            r.text(),
+            r.hits,
+            r.of
+        );
+    }
+    if let Some(b) = &t.balance {
+        balance_text(o, b);
+    }
+    bots_text(o, t);
+    for h in &t.head_to_head {
+        head_to_head_text(o, h);
+    }
+    ended_text(o, t);
+    let _ = writeln!(o, "  length in phases: {}", spread_text(&t.length));
+    let _ = writeln!(
+        o,
+        "  lead changes on the score: {}",
+        spread_text(&t.lead_changes)
+    );
+    let _ = writeln!(o, "  final score margin: {}", spread_text(&t.margin));
+    if let Some(e) = &t.evals {
+        evals_text(o, e);
+    }
+    if let Some(c) = &t.choices {
+        choices_text(o, c);
+    }
+    let _ = writeln!(o, "  endings:");
+    for (e, k) in &t.endings {
+        let _ = writeln!(o, "    {k:>5}  {e}");
+    }
+    if t.elo.len() > 1 {
+        let _ = writeln!(o, "  strength (Elo scale, Bradley-Terry fit, first bot 0):");
+        let mut e = t.elo.clone();
+        e.sort_by(|a, b| b.1.total_cmp(&a.1));
+        for (b, r) in e {
+            let _ = writeln!(o, "    {:<22} {:+7.0}", b, r);
+        }
+    }
+}
+
+/// Each bot's results, and by seat where bots changed seats.
+fn bots_text(o: &mut String, t: &Table) {
+    let _ = writeln!(o, "  by bot:");
+    for b in &t.by_bot {
+        let _ = writeln!(
+            o,
+            "    {:<22} {}  {:>4} of {}, {} drawn",
+            b.bot,
+            b.wins.text(),
+            b.wins.hits,
+            b.played,
+            b.draws
+        );
+    }
+    if t.by_bot_seat.len() > t.by_seat.len() {
+        let _ = writeln!(o, "  by bot and seat:");
+        for b in &t.by_bot_seat {
+            let _ = writeln!(
+                o,
+                "    {:<22} seat {}  {}  {:>4} of {}",
+                b.bot,
+                b.seat + 1,
+                b.wins.text(),
+                b.wins.hits,
+                b.wins.of
+            );
+        }
+    }
+}
+
+/// The seat-balance test's lines.
+fn balance_text(o: &mut String, b: &Balance) {
+    let stat = match b.chi_square {
+        Some((x, df)) => format!("chi-square({df}) = {x:.2}, "),
+        None => String::new(),
+    };
+    let _ = writeln!(
+        o,
+        "  seat balance, over the {} games with one winner (fair share {:.1}%): {}, {stat}{}: {}",
+        b.games,
+        b.fair * 100.0,
+        b.test,
+        p_text(b.p),
+        if b.p < 0.05 {
+            "the seats' shares differ"
+        } else {
+            "no difference between the seats shown"
+        }
+    );
+    for (s, (r, v)) in b.seats.iter().enumerate() {
+        let _ = writeln!(
+            o,
+            "    seat {}  {}  {}",
+            s + 1,
+            r.text(),
+            verdict_text(*v, r, b.fair, b.seats.len())
+        );
+    }
+}
+
+/// Two bots' games against each other.
+fn head_to_head_text(o: &mut String, h: &HeadToHead) {
+    let _ = writeln!(
+        o,
+        "  {} against {}: {} games, {} wins {}, {} losses, {} draws",
+        h.a,
+        h.b,
+        h.games,
+        h.a,
+        h.a_wins.text(),
+        h.b_wins,
+        h.draws
+    );
+    let said = match h.verdict {
+        Verdict::Favoured => format!("{} is stronger than {}", h.a, h.b),
+        Verdict::Disfavoured => format!("{} is stronger than {}", h.b, h.a),
+        Verdict::Balanced => format!(
+            "{} and {} are even (within ± {:.0} points)",
+            h.a,
+            h.b,
+            BALANCE_MARGIN * 100.0
+        ),
+        Verdict::Undecided => format!("no difference shown between {} and {}", h.a, h.b),
+    };
+    let _ = writeln!(
+        o,
+        "    of the {} games one of them won, {} won {}: exact binomial test {}: {said}",
+        h.decided.of,
+        h.a,
+        h.decided.text(),
+        p_text(h.p),
+    );
 }
 
 /// The tables as JSON.
@@ -832,6 +886,12 @@ pub fn plot(t: &Table) -> String {
     let width = left + t.seats as f64 * group + 40.0;
     let width = width.max(420.0);
     let height = top + ph + 90.0 + 18.0 * bots.len() as f64;
+    let chart = RateChart {
+        left,
+        top,
+        ph,
+        width,
+    };
     let title = format!(
         "{}: win rate by seat, {} games, 95% Wilson intervals",
         label(t),
@@ -850,37 +910,78 @@ pub fn plot(t: &Table) -> String {
         INK,
         &format!("win rate by seat, {} games, 95% Wilson intervals", t.games),
     );
-    let y = |p: f64| top + ph * (1.0 - p);
-    for k in 0..=4 {
-        let p = k as f64 / 4.0;
-        svg.line((left, y(p)), (width - 20.0, y(p)), "#c9bfa5", 1.0, "");
-        svg.text((left - 26.0, y(p)), 11.0, INK, &format!("{}%", k * 25));
-    }
     let fair = 1.0 / t.seats as f64;
-    svg.line(
-        (left, y(fair)),
-        (width - 20.0, y(fair)),
-        INK,
-        1.5,
-        r#" stroke-dasharray="6 4""#,
-    );
-    for s in 0..t.seats {
-        let x0 = left + 15.0 + s as f64 * group;
-        svg.text(
-            (x0 + per * bar / 2.0, top + ph + 18.0),
-            12.0,
-            INK,
-            &format!("seat {}", s + 1),
-        );
-    }
+    chart.grid(&mut svg, fair);
+    chart.seat_labels(&mut svg, t.seats, group, per * bar);
     for (s, b, r) in &bars {
         let bi = bots.iter().position(|x| x == b).unwrap_or(0);
         let x = left + 15.0 + *s as f64 * group + bi as f64 * bar;
-        let colour = seat_colour(bi);
+        let data = format!(r#"data-seat="{}" data-bot="{}""#, s + 1, esc(b));
+        chart.bar(&mut svg, x, bar, r, &data, seat_colour(bi));
+    }
+    chart.legend(&mut svg, 40.0, &bots, fair);
+    svg.finish()
+}
+
+/// Where a win-rate chart ([`plot`], [`plot_against`]) draws: the plot
+/// area's left edge, top and height, and the picture's width.
+#[derive(Clone, Copy)]
+struct RateChart {
+    left: f64,
+    top: f64,
+    ph: f64,
+    width: f64,
+}
+
+impl RateChart {
+    /// The height of a win rate `p`.
+    fn y(&self, p: f64) -> f64 {
+        self.top + self.ph * (1.0 - p)
+    }
+
+    /// Grid lines at every quarter, labelled, and the fair share dashed.
+    fn grid(&self, svg: &mut Svg, fair: f64) {
+        let (left, width) = (self.left, self.width);
+        for k in 0..=4 {
+            let p = k as f64 / 4.0;
+            svg.line(
+                (left, self.y(p)),
+                (width - 20.0, self.y(p)),
+                "#c9bfa5",
+                1.0,
+                "",
+            );
+            svg.text((left - 26.0, self.y(p)), 11.0, INK, &format!("{}%", k * 25));
+        }
+        svg.line(
+            (left, self.y(fair)),
+            (width - 20.0, self.y(fair)),
+            INK,
+            1.5,
+            r#" stroke-dasharray="6 4""#,
+        );
+    }
+
+    /// "seat N" under each seat's group of bars, `span` wide.
+    fn seat_labels(&self, svg: &mut Svg, seats: usize, group: f64, span: f64) {
+        for s in 0..seats {
+            let x0 = self.left + 15.0 + s as f64 * group;
+            svg.text(
+                (x0 + span / 2.0, self.top + self.ph + 18.0),
+                12.0,
+                INK,
+                &format!("seat {}", s + 1),
+            );
+        }
+    }
+
+    /// One win rate's bar at `x`, its interval's whiskers and its rate
+    /// above; `data` the bar's own data attributes.
+    fn bar(&self, svg: &mut Svg, x: f64, bar: f64, r: &Rate, data: &str, colour: &str) {
+        let y = |p: f64| self.y(p);
+        let ph = self.ph;
         svg.raw(&format!(
-            r#"<rect class="bar" data-seat="{}" data-bot="{}" data-rate="{:.4}" data-low="{:.4}" data-high="{:.4}" x="{}" y="{}" width="{}" height="{}" fill="{colour}" fill-opacity="0.75"/>"#,
-            s + 1,
-            esc(b),
+            r#"<rect class="bar" {data} data-rate="{:.4}" data-low="{:.4}" data-high="{:.4}" x="{}" y="{}" width="{}" height="{}" fill="{colour}" fill-opacity="0.75"/>"#,
             r.rate,
             r.low,
             r.high,
@@ -900,18 +1001,23 @@ pub fn plot(t: &Table) -> String {
             &format!("{:.0}%", r.rate * 100.0),
         );
     }
-    for (i, b) in bots.iter().enumerate() {
-        let yy = top + ph + 40.0 + 18.0 * i as f64;
-        svg.rect(left, yy - 6.0, 12.0, 12.0, seat_colour(i), "none", "");
-        svg.text_start((left + 18.0, yy), 11.0, INK, b);
+
+    /// A swatch and name a line from `below` under the plot area, in the
+    /// colours of the bars, and the fair share's dashed line named.
+    fn legend(&self, svg: &mut Svg, below: f64, names: &[String], fair: f64) {
+        let (left, top, ph) = (self.left, self.top, self.ph);
+        for (i, name) in names.iter().enumerate() {
+            let yy = top + ph + below + 18.0 * i as f64;
+            svg.rect(left, yy - 6.0, 12.0, 12.0, seat_colour(i), "none", "");
+            svg.text_start((left + 18.0, yy), 11.0, INK, name);
+        }
+        svg.text_start(
+            (self.width / 2.0, top + ph + below),
+            11.0,
+            INK,
+            &format!("dashed: fair share {:.0}%", fair * 100.0),
+        );
     }
-    svg.text_start(
-        (width / 2.0, top + ph + 40.0),
-        11.0,
-        INK,
-        &format!("dashed: fair share {:.0}%", fair * 100.0),
-    );
-    svg.finish()
 }
 
 /// What tells tables apart, for a message: each one's label, and which of
@@ -1157,6 +1263,12 @@ pub fn plot_against(a: &Table, b: &Table) -> String {
     let group = 2.0 * bar + gap;
     let width = (left + a.seats as f64 * group + 40.0).max(680.0);
     let height = top + ph + 110.0;
+    let chart = RateChart {
+        left,
+        top,
+        ph,
+        width,
+    };
     let title = format!(
         "{} against {}: win rate by seat, 95% Wilson intervals",
         label(a),
@@ -1165,73 +1277,25 @@ pub fn plot_against(a: &Table, b: &Table) -> String {
     let mut svg = Svg::new(width, height, &title);
     svg.text_start((12.0, 22.0), 13.0, INK, &format!("A: {}", label(a)));
     svg.text_start((12.0, 40.0), 13.0, INK, &format!("B: {}", label(b)));
-    let y = |p: f64| top + ph * (1.0 - p);
-    for k in 0..=4 {
-        let p = k as f64 / 4.0;
-        svg.line((left, y(p)), (width - 20.0, y(p)), "#c9bfa5", 1.0, "");
-        svg.text((left - 26.0, y(p)), 11.0, INK, &format!("{}%", k * 25));
-    }
     let fair = 1.0 / a.seats as f64;
-    svg.line(
-        (left, y(fair)),
-        (width - 20.0, y(fair)),
-        INK,
-        1.5,
-        r#" stroke-dasharray="6 4""#,
-    );
+    chart.grid(&mut svg, fair);
     for (side, t) in [a, b].into_iter().enumerate() {
         for (s, r) in t.by_seat.iter().enumerate() {
             let x = left + 15.0 + s as f64 * group + side as f64 * bar;
-            let colour = seat_colour(side);
-            svg.raw(&format!(
-                r#"<rect class="bar" data-side="{}" data-seat="{}" data-rate="{:.4}" data-low="{:.4}" data-high="{:.4}" x="{}" y="{}" width="{}" height="{}" fill="{colour}" fill-opacity="0.75"/>"#,
+            let data = format!(
+                r#"data-side="{}" data-seat="{}""#,
                 if side == 0 { "A" } else { "B" },
-                s + 1,
-                r.rate,
-                r.low,
-                r.high,
-                num(x + 3.0),
-                num(y(r.rate)),
-                num(bar - 6.0),
-                num(ph * r.rate)
-            ));
-            let cx = x + bar / 2.0;
-            svg.line((cx, y(r.low)), (cx, y(r.high)), INK, 1.5, "");
-            svg.line((cx - 6.0, y(r.low)), (cx + 6.0, y(r.low)), INK, 1.5, "");
-            svg.line((cx - 6.0, y(r.high)), (cx + 6.0, y(r.high)), INK, 1.5, "");
-            svg.text(
-                (cx, y(r.high) - 9.0),
-                10.0,
-                INK,
-                &format!("{:.0}%", r.rate * 100.0),
+                s + 1
             );
+            chart.bar(&mut svg, x, bar, r, &data, seat_colour(side));
         }
     }
-    for s in 0..a.seats {
-        let x0 = left + 15.0 + s as f64 * group;
-        svg.text(
-            (x0 + bar, top + ph + 18.0),
-            12.0,
-            INK,
-            &format!("seat {}", s + 1),
-        );
-    }
-    for (i, (t, name)) in [(a, "A"), (b, "B")].into_iter().enumerate() {
-        let yy = top + ph + 44.0 + 18.0 * i as f64;
-        svg.rect(left, yy - 6.0, 12.0, 12.0, seat_colour(i), "none", "");
-        svg.text_start(
-            (left + 18.0, yy),
-            11.0,
-            INK,
-            &format!("{name}: {} games", t.games),
-        );
-    }
-    svg.text_start(
-        (width / 2.0, top + ph + 44.0),
-        11.0,
-        INK,
-        &format!("dashed: fair share {:.0}%", fair * 100.0),
-    );
+    chart.seat_labels(&mut svg, a.seats, group, 2.0 * bar);
+    let names = [
+        format!("A: {} games", a.games),
+        format!("B: {} games", b.games),
+    ];
+    chart.legend(&mut svg, 44.0, &names, fair);
     svg.finish()
 }
 
@@ -1246,26 +1310,7 @@ const ENDED: [(&str, &str); 4] = [
 /// Game length as a histogram, each bar stacked by how the games ended;
 /// two tables (--against) side by side in each bin.
 pub fn plot_length(ts: &[&Table]) -> String {
-    let longest = ts
-        .iter()
-        .flat_map(|t| t.lengths.iter().map(|l| l.0))
-        .max()
-        .unwrap_or(0)
-        .max(1);
-    let bins = 20u32.min(longest);
-    let width_of_bin = longest.div_ceil(bins);
-    let bins = longest.div_ceil(width_of_bin) + u32::from(longest % width_of_bin == 0);
-    // counts[table][bin][class], as shares of the table's games.
-    let counts: Vec<Vec<[u64; 4]>> = ts
-        .iter()
-        .map(|t| {
-            let mut c = vec![[0u64; 4]; bins as usize];
-            for &(len, class) in &t.lengths {
-                c[(len / width_of_bin) as usize][class as usize] += 1;
-            }
-            c
-        })
-        .collect();
+    let (width_of_bin, bins, counts) = length_bins(ts);
     let most = counts
         .iter()
         .zip(ts)
@@ -1318,30 +1363,59 @@ pub fn plot_length(ts: &[&Table]) -> String {
     for (i, c) in counts.iter().enumerate() {
         let games = ts[i].games.max(1) as f64;
         for (b, classes) in c.iter().enumerate() {
-            let mut base = 0.0;
-            for (k, &n) in classes.iter().enumerate() {
-                if n == 0 {
-                    continue;
-                }
-                let share = n as f64 / games;
-                let x = left + b as f64 * bw + i as f64 * sub;
-                svg.raw(&format!(
-                    r#"<rect class="bin" data-table="{i}" data-from="{}" data-to="{}" data-ended="{}" data-games="{n}" x="{}" y="{}" width="{}" height="{}" fill="{}" fill-opacity="{}"/>"#,
-                    b as u32 * width_of_bin,
-                    (b as u32 + 1) * width_of_bin - 1,
-                    ENDED[k].0,
-                    num(x + 1.0),
-                    num(y(base + share)),
-                    num((sub - 2.0).max(1.0)),
-                    num(y(base) - y(base + share)),
-                    ENDED[k].1,
-                    if i == 0 { "0.85" } else { "0.45" }
-                ));
-                base += share;
-            }
+            let x = left + b as f64 * bw + i as f64 * sub;
+            let from = b as u32 * width_of_bin;
+            let span = (from, (b as u32 + 1) * width_of_bin - 1);
+            length_bar(&mut svg, (i, span, x, sub), classes, games, &y);
         }
     }
     svg.text_start((12.0, top - 16.0), 11.0, INK, "share of the games");
+    length_legend(
+        &mut svg,
+        (left, top, ph, pw),
+        bins,
+        width_of_bin,
+        ts.len() > 1,
+    );
+    svg.finish()
+}
+
+/// The length histogram's bins: their width in phases, their number, and
+/// `counts[table][bin][class]`, the games of each table in each bin by
+/// how they ended.
+fn length_bins(ts: &[&Table]) -> (u32, u32, Vec<Vec<[u64; 4]>>) {
+    let longest = ts
+        .iter()
+        .flat_map(|t| t.lengths.iter().map(|l| l.0))
+        .max()
+        .unwrap_or(0)
+        .max(1);
+    let bins = 20u32.min(longest);
+    let width_of_bin = longest.div_ceil(bins);
+    let bins = longest.div_ceil(width_of_bin) + u32::from(longest % width_of_bin == 0);
+    let counts: Vec<Vec<[u64; 4]>> = ts
+        .iter()
+        .map(|t| {
+            let mut c = vec![[0u64; 4]; bins as usize];
+            for &(len, class) in &t.lengths {
+                c[(len / width_of_bin) as usize][class as usize] += 1;
+            }
+            c
+        })
+        .collect();
+    (width_of_bin, bins, counts)
+}
+
+/// The length histogram's phases under its bins, and what its colours
+/// say.
+fn length_legend(
+    svg: &mut Svg,
+    (left, top, ph, pw): (f64, f64, f64, f64),
+    bins: u32,
+    width_of_bin: u32,
+    against: bool,
+) {
+    let bw = pw / bins as f64;
     for k in 0..=4 {
         let b = (bins * k).div_ceil(4);
         let x = left + b as f64 * bw;
@@ -1358,7 +1432,7 @@ pub fn plot_length(ts: &[&Table]) -> String {
         INK,
         &format!(
             "phases (bins of {width_of_bin}){}",
-            if ts.len() > 1 {
+            if against {
                 "; in each bin A's bar, then B's (paler)"
             } else {
                 ""
@@ -1370,7 +1444,39 @@ pub fn plot_length(ts: &[&Table]) -> String {
         svg.rect(left, yy - 6.0, 12.0, 12.0, colour, "none", "");
         svg.text_start((left + 18.0, yy), 11.0, INK, name);
     }
-    svg.finish()
+}
+
+/// One table's bar in one bin of the length histogram, stacked by how
+/// the games ended, as shares of its `games`: `i` the table, `span` the
+/// bin's first and last phase, `x` and `sub` where the bar stands and
+/// how wide its place is.
+fn length_bar(
+    svg: &mut Svg,
+    (i, span, x, sub): (usize, (u32, u32), f64, f64),
+    classes: &[u64; 4],
+    games: f64,
+    y: &dyn Fn(f64) -> f64,
+) {
+    let mut base = 0.0;
+    for (k, &n) in classes.iter().enumerate() {
+        if n == 0 {
+            continue;
+        }
+        let share = n as f64 / games;
+        svg.raw(&format!(
+            r#"<rect class="bin" data-table="{i}" data-from="{}" data-to="{}" data-ended="{}" data-games="{n}" x="{}" y="{}" width="{}" height="{}" fill="{}" fill-opacity="{}"/>"#,
+            span.0,
+            span.1,
+            ENDED[k].0,
+            num(x + 1.0),
+            num(y(base + share)),
+            num((sub - 2.0).max(1.0)),
+            num(y(base) - y(base + share)),
+            ENDED[k].1,
+            if i == 0 { "0.85" } else { "0.45" }
+        ));
+        base += share;
+    }
 }
 
 /// Each seat's evaluation over the game: the mean over the games still
@@ -1408,27 +1514,7 @@ pub fn plot_evals(ts: &[&Table]) -> Result<String, String> {
         names.join(" against ")
     );
     let mut svg = Svg::new(width, height, &title);
-    for (i, t) in ts.iter().enumerate() {
-        svg.text_start(
-            (12.0, 22.0 + 16.0 * i as f64),
-            12.0,
-            INK,
-            &format!(
-                "{}{}, {} games: mean evaluation by phase, quartiles shaded",
-                if ts.len() > 1 {
-                    if i == 0 {
-                        "A (solid): "
-                    } else {
-                        "B (dashed): "
-                    }
-                } else {
-                    ""
-                },
-                label(t),
-                t.evals.as_ref().map_or(0, |e| e.games)
-            ),
-        );
-    }
+    evals_heads(&mut svg, ts);
     let x = |k: usize| left + pw * k as f64 / (longest - 1) as f64;
     let y = |v: f64| top + ph * (hi - v) / (hi - lo);
     let mut v = lo;
@@ -1449,38 +1535,7 @@ pub fn plot_evals(ts: &[&Table]) -> Result<String, String> {
             if pts.is_empty() {
                 continue;
             }
-            let colour = seat_colour(s);
-            if i == 0 {
-                let mut d = String::new();
-                for (k, p) in pts.iter().enumerate() {
-                    let _ = write!(
-                        d,
-                        "{}{},{} ",
-                        if k == 0 { "M" } else { "L" },
-                        num(x(k)),
-                        num(y(p.2))
-                    );
-                }
-                for (k, p) in pts.iter().enumerate().rev() {
-                    let _ = write!(d, "L{},{} ", num(x(k)), num(y(p.1)));
-                }
-                svg.raw(&format!(
-                    r#"<path class="band" data-seat="{}" d="{}Z" fill="{colour}" fill-opacity="0.15" stroke="none"/>"#,
-                    s + 1,
-                    d
-                ));
-            }
-            let line: Vec<String> = pts
-                .iter()
-                .enumerate()
-                .map(|(k, p)| format!("{},{}", num(x(k)), num(y(p.0))))
-                .collect();
-            svg.raw(&format!(
-                r#"<polyline class="mean" data-table="{i}" data-seat="{}" points="{}" fill="none" stroke="{colour}" stroke-width="2"{}/>"#,
-                s + 1,
-                line.join(" "),
-                if i == 0 { "" } else { r#" stroke-dasharray="6 4""# }
-            ));
+            eval_line(&mut svg, (i, s), &pts, &x, &y);
         }
     }
     for k in 0..=4 {
@@ -1503,6 +1558,75 @@ pub fn plot_evals(ts: &[&Table]) -> Result<String, String> {
         svg.text_start((xx + 18.0, yy), 11.0, INK, &format!("seat {}", s + 1));
     }
     Ok(svg.finish())
+}
+
+/// The evaluation plot's line of each table: which line is which.
+fn evals_heads(svg: &mut Svg, ts: &[&Table]) {
+    for (i, t) in ts.iter().enumerate() {
+        svg.text_start(
+            (12.0, 22.0 + 16.0 * i as f64),
+            12.0,
+            INK,
+            &format!(
+                "{}{}, {} games: mean evaluation by phase, quartiles shaded",
+                if ts.len() > 1 {
+                    if i == 0 {
+                        "A (solid): "
+                    } else {
+                        "B (dashed): "
+                    }
+                } else {
+                    ""
+                },
+                label(t),
+                t.evals.as_ref().map_or(0, |e| e.games)
+            ),
+        );
+    }
+}
+
+/// Seat `s`'s mean evaluation by phase in table `i` (of `pts`: mean,
+/// first and third quartile), and for the first table the band between
+/// the quartiles.
+fn eval_line(
+    svg: &mut Svg,
+    (i, s): (usize, usize),
+    pts: &[(f64, f64, f64)],
+    x: &dyn Fn(usize) -> f64,
+    y: &dyn Fn(f64) -> f64,
+) {
+    let colour = seat_colour(s);
+    if i == 0 {
+        let mut d = String::new();
+        for (k, p) in pts.iter().enumerate() {
+            let _ = write!(
+                d,
+                "{}{},{} ",
+                if k == 0 { "M" } else { "L" },
+                num(x(k)),
+                num(y(p.2))
+            );
+        }
+        for (k, p) in pts.iter().enumerate().rev() {
+            let _ = write!(d, "L{},{} ", num(x(k)), num(y(p.1)));
+        }
+        svg.raw(&format!(
+            r#"<path class="band" data-seat="{}" d="{}Z" fill="{colour}" fill-opacity="0.15" stroke="none"/>"#,
+            s + 1,
+            d
+        ));
+    }
+    let line: Vec<String> = pts
+        .iter()
+        .enumerate()
+        .map(|(k, p)| format!("{},{}", num(x(k)), num(y(p.0))))
+        .collect();
+    svg.raw(&format!(
+        r#"<polyline class="mean" data-table="{i}" data-seat="{}" points="{}" fill="none" stroke="{colour}" stroke-width="2"{}/>"#,
+        s + 1,
+        line.join(" "),
+        if i == 0 { "" } else { r#" stroke-dasharray="6 4""# }
+    ));
 }
 
 /// 1, 2 or 5 times a power of ten, at least `raw`.

@@ -13,7 +13,7 @@ use serde_json::Value;
 use std::sync::OnceLock;
 
 /// The templates, embedded at build time.
-pub const TEMPLATES: &[(&str, &str)] = &[
+const TEMPLATES: &[(&str, &str)] = &[
     (
         "common/header.txt.j2",
         include_str!("../../templates/common/header.txt.j2"),
@@ -52,7 +52,7 @@ pub const TEMPLATES: &[(&str, &str)] = &[
     ),
 ];
 
-pub fn env() -> &'static Environment<'static> {
+fn env() -> &'static Environment<'static> {
     static ENV: OnceLock<Environment<'static>> = OnceLock::new();
     ENV.get_or_init(|| {
         let mut env = Environment::new();
@@ -418,4 +418,18 @@ pub fn blank_form(
         .map_err(|e| Error::refused(e.to_string()))?;
     tmpl.render(context! { game => header, you => you, legal => legal, whole_set => whole_set })
         .map_err(|e| Error::refused(format!("rendering the order form: {e:#}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::report::{env, TEMPLATES};
+
+    #[test]
+    fn every_template_compiles() {
+        for (name, _) in TEMPLATES {
+            env()
+                .get_template(name)
+                .unwrap_or_else(|e| panic!("{name}: {e:#}"));
+        }
+    }
 }

@@ -508,7 +508,9 @@ pub fn page_data(html: &str) -> serde_json::Value {
     let start = r#"<script type="application/json" id="herald-data">"#;
     let a = html.find(start).expect("the page embeds its data") + start.len();
     let b = a + html[a..].find("</script>").unwrap();
-    serde_json::from_str(&html[a..b]).expect("the page data is JSON")
+    // Value's own FromStr: serde_json's parser as built optimised, not
+    // one compiled into the unoptimised test binary.
+    html[a..b].parse().expect("the page data is JSON")
 }
 
 /// Every board cell the composer's data names (pieces' cells, orders'
@@ -535,6 +537,21 @@ pub fn composer_cells(data: &serde_json::Value) -> Vec<String> {
         push(&g["target"]);
     }
     out
+}
+
+/// Whether `hay` holds `needle`, found by memchr's searcher. The test
+/// binary is built unoptimised (Cargo.toml, `[profile.test]`), and
+/// `str::contains` is compiled into it, where it scans a long report
+/// several times slower; memchr is built optimised with the dependencies.
+/// For the scans that read every report of whole games.
+pub fn holds(hay: &str, needle: &str) -> bool {
+    memchr::memmem::find(hay.as_bytes(), needle.as_bytes()).is_some()
+}
+
+/// How often `needle` stands in `hay` (not overlapping), found as
+/// [`holds`] finds it.
+pub fn count_in(hay: &str, needle: &str) -> usize {
+    memchr::memmem::find_iter(hay.as_bytes(), needle.as_bytes()).count()
 }
 
 /// The cells (`data-hex`) a board picture draws in groups whose class

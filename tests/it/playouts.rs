@@ -7,7 +7,7 @@
 //! Counts can be raised with HERALD_PLAYOUTS (typed games per configuration)
 //! and HERALD_ENGINE_GAMES (engine games per configuration).
 
-use crate::common::{count, EngineGame};
+use crate::common::{count, count_in, holds, EngineGame};
 use herald::board::Hex;
 use herald::games::norse_wars::play::Event;
 use herald::games::norse_wars::ruleset::Ruleset;
@@ -268,8 +268,11 @@ fn engine_games(games: usize, scan: bool, configs: &[(usize, Opts, &'static str)
                     // from the view
                     let mail = herald::pipeline::render::mail_svg(loaded, seat).unwrap();
                     let sees = visible(st, seat, rules.fog.range);
-                    let view: serde_json::Value = serde_json::from_str(&json).unwrap();
+                    let view: serde_json::Value = json.parse().unwrap();
                     let labels = st.labels();
+                    // what each picture fogs, read once for every piece
+                    let mail_fog = crate::common::cells_drawn_as(&mail, "hex fog");
+                    let svg_fog = crate::common::cells_drawn_as(svg, "hex fog");
                     for p in st.pieces.iter() {
                         let Some(h) = p.at else { continue };
                         let owner = names[p.seat as usize];
@@ -291,9 +294,9 @@ fn engine_games(games: usize, scan: bool, configs: &[(usize, Opts, &'static str)
                         } else {
                             format!("{owner} {}", p.name())
                         };
-                        assert!(!text.contains(&called), "{n}p {name}, turn {}: seat {seat}'s report names hidden {called}:\n{text}", loaded.head().turn);
+                        assert!(!holds(&text, &called), "{n}p {name}, turn {}: seat {seat}'s report names hidden {called}:\n{text}", loaded.head().turn);
                         assert!(
-                            !json.contains(&called),
+                            !holds(&json, &called),
                             "{n}p {name}: seat {seat}'s view.json names hidden {called}"
                         );
                         // no piece is drawn on a hidden hex: the file holds
@@ -301,24 +304,21 @@ fn engine_games(games: usize, scan: bool, configs: &[(usize, Opts, &'static str)
                         let hex = labels.label(h);
                         let drawn = format!(r#"data-hex="{hex}" data-owner="#);
                         assert!(
-                            !svg.contains(&drawn)
-                                && !html.contains(&drawn)
-                                && !mail.contains(&drawn),
+                            !holds(svg, &drawn) && !holds(&html, &drawn) && !holds(&mail, &drawn),
                             "{n}p {name}: seat {seat}'s picture draws a hidden piece on {hex}"
                         );
                         assert!(
-                            crate::common::cells_drawn_as(&mail, "hex fog").contains(&hex)
+                            mail_fog.contains(&hex)
                                 || h.length() > st.radius
-                                || !mail.contains(&format!(r#"data-hex="{hex}""#)),
+                                || !holds(&mail, &format!(r#"data-hex="{hex}""#)),
                             "{n}p {name}: seat {seat}'s mail picture does not fog {hex}"
                         );
                         assert!(
-                            crate::common::cells_drawn_as(svg, "hex fog").contains(&hex)
-                                || h.length() > st.radius,
+                            svg_fog.contains(&hex) || h.length() > st.radius,
                             "{n}p {name}: seat {seat}'s picture does not fog {hex}"
                         );
                         assert!(
-                            !html.contains(&called),
+                            !holds(&html, &called),
                             "{n}p {name}: seat {seat}'s HTML names hidden {called}"
                         );
                     }
@@ -332,11 +332,11 @@ fn engine_games(games: usize, scan: bool, configs: &[(usize, Opts, &'static str)
                         );
                     }
                     // every piece drawn is one the player may see
-                    let drawn = svg.matches(r#"class="piece""#).count();
+                    let drawn = count_in(svg, r#"class="piece""#);
                     let shown = view["view"]["pieces"].as_array().unwrap().len();
                     assert_eq!(drawn, shown, "{n}p {name}: seat {seat}'s picture");
                     assert!(
-                        mail.matches(r#"class="piece""#).count() <= shown,
+                        count_in(&mail, r#"class="piece""#) <= shown,
                         "{n}p {name}: seat {seat}'s mail picture"
                     );
                     reports_scanned += 4;

@@ -130,6 +130,34 @@ fn holding(s: &crate::mailservers::MailServers, acct: &Account, token: &str) -> 
         .collect()
 }
 
+/// The players of the press games, in the order of their accounts.
+const PLAYERS: [&str; 3] = ["red", "blue", "white"];
+
+/// Each awaited player's bot orders of this turn, mailed from their
+/// account to the game's address `to` at `minute`, their Message-IDs
+/// starting `mid`: how many were sent.
+fn mail_bot_orders(
+    s: &crate::mailservers::MailServers,
+    to: &str,
+    accts: &[Account],
+    (folder, pw): (&Path, &[(String, String)]),
+    mid: &str,
+    minute: i64,
+) -> usize {
+    let files = bot_files(folder, pw);
+    for (player, file) in &files {
+        let acct = &accts[PLAYERS.iter().position(|x| x == player).unwrap()];
+        let mid = format!("{mid}-{player}@players.test");
+        send(
+            s,
+            &acct.address,
+            to,
+            &mail(&acct.address, to, "orders", &mid, minute, file),
+        );
+    }
+    files.len()
+}
+
 /// A 3-player Norse Wars game by real mail with grey press: private,
 /// broadcast, anonymous press and a reply to the anonymous sender, sent
 /// during the game around its turns, and a press refused for a wrong
@@ -144,7 +172,7 @@ fn press_by_mail_reaches_its_recipients_and_nobody_else() {
     let s = servers();
     let h = Host::new(s, "");
     let accts: Vec<Account> = (0..3).map(|_| s.account()).collect();
-    let players = ["red", "blue", "white"];
+    let players = PLAYERS;
     let id = "nwp";
     let pw = norse3(
         &h,
@@ -209,23 +237,7 @@ fn press_by_mail_reaches_its_recipients_and_nobody_else() {
         ),
     );
     n_in += 3;
-    for (player, file) in bot_files(&folder, &pw) {
-        let mid = format!("o0-{player}@players.test");
-        send(
-            s,
-            &acct(&player).address,
-            &to,
-            &mail(
-                &acct(&player).address,
-                &to,
-                "orders",
-                &mid,
-                minute + 3,
-                &file,
-            ),
-        );
-        n_in += 1;
-    }
+    n_in += mail_bot_orders(s, &to, &accts, (&folder, &pw), "o0", minute + 3);
     s.wait_for_mails(&h.acct, n_in);
     minute += 10;
     let out = h.pass_ok(&at(minute));
@@ -279,23 +291,7 @@ fn press_by_mail_reaches_its_recipients_and_nobody_else() {
     );
     sent.push((t4.clone(), "red", vec!["white"]));
     n_in += 1;
-    for (player, file) in bot_files(&folder, &pw) {
-        let mid = format!("o1-{player}@players.test");
-        send(
-            s,
-            &acct(&player).address,
-            &to,
-            &mail(
-                &acct(&player).address,
-                &to,
-                "orders",
-                &mid,
-                minute + 2,
-                &file,
-            ),
-        );
-        n_in += 1;
-    }
+    n_in += mail_bot_orders(s, &to, &accts, (&folder, &pw), "o1", minute + 2);
     s.wait_for_mails(&h.acct, n_in);
     minute += 10;
     let out = h.pass_ok(&at(minute));

@@ -10,7 +10,7 @@ use crate::board::Hex;
 use crate::rng::{self, ChaCha20Rng};
 use serde::Deserialize;
 
-pub fn hex(h: [i32; 2]) -> Hex {
+fn hex(h: [i32; 2]) -> Hex {
     Hex::new(h[0], h[1])
 }
 

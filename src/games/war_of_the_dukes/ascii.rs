@@ -21,7 +21,7 @@ pub struct Mark {
 }
 
 /// Draw the hexes of columns `c0..=c1`, rows `r0..=r1` (0-based).
-pub fn panel(rules: &Ruleset, marks: &[Mark], c0: u8, c1: u8, r0: u8, r1: u8) -> String {
+fn panel(rules: &Ruleset, marks: &[Mark], c0: u8, c1: u8, r0: u8, r1: u8) -> String {
     let width = 6 + 3 * (c1 - c0) as usize + 8;
     let lines = 2 * (r1 - r0 + 1) as usize;
     let mut grid: Vec<Vec<char>> = vec![vec![' '; width]; lines];
@@ -92,4 +92,31 @@ pub fn area(rules: &Ruleset, marks: &[Mark], focus: &[Label]) -> String {
         c = end + 1;
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::war_of_the_dukes::map::Label;
+    use crate::games::war_of_the_dukes::ruleset::Ruleset;
+    use crate::games::war_of_the_dukes::WarOfTheDukes;
+
+    #[test]
+    fn the_corner_of_the_map_is_drawn_as_a_honeycomb() {
+        let rules = Ruleset::parse(WarOfTheDukes::RULESET_TEXT).unwrap();
+        let marks = vec![Mark {
+            at: Label::parse("0101").unwrap(),
+            code: "I3".into(),
+        }];
+        let pic = panel(&rules, &marks, 0, 3, 0, 1);
+        // 0101 (a city) holds I3; 0201 sits half a hex lower, a line down.
+        let want = concat!(
+            "    01 02 03 04\n",
+            "01  #I3   #\n",
+            "       #     .\n",
+            "02  #     #\n",
+            "       #     .\n",
+        );
+        assert_eq!(pic, want, "\n{pic}");
+    }
 }

@@ -1,7 +1,8 @@
 //! The printed map: CCRR labels, terrain, hexsides (roads, rivers, bridges),
 //! the two territories, the between-rivers area and the named places.
 //!
-//! Hexes are flat-topped in axial coordinates (DESIGN.md): label column
+//! Hexes are flat-topped in axial coordinates (games/war-of-the-dukes.md,
+//! "The map"): label column
 //! `CC` is `q + 1`; odd-q offset rows, so label row `RR` is
 //! `r + (q - (q & 1)) / 2 + 1`. Odd label columns (01, 03, …) sit half a hex
 //! higher than even ones.

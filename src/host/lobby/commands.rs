@@ -12,7 +12,7 @@
 //! writes nothing but its reply (and the mail's hash in `state/seen`).
 
 use super::seats::{self, GameSeats, OfferStatus};
-use super::{Handled, HostDir, Outcome, Pending, Seat, Status, Table};
+use super::{Effect, Handled, HostDir, Pending, Seat, Status, Table};
 use crate::chain::canon::sha256_hex;
 use crate::error::Result;
 use crate::mail::{eml, extract};
@@ -322,7 +322,7 @@ fn join(
             true,
         ));
     };
-    if let Some(Outcome::CodeSent { .. }) = t.handled(digest) {
+    if let Some(Effect::CodeSent { .. }) = t.handled(digest) {
         return Ok((
             format!("join {table}: code mailed (again, after a restart)"),
             code_text(cx, &t, digest)?,
@@ -374,7 +374,7 @@ fn join(
     });
     t.handled.push(Handled {
         mail: digest.to_string(),
-        outcome: Outcome::CodeSent {
+        outcome: Effect::CodeSent {
             table: table.to_string(),
         },
     });
@@ -480,7 +480,7 @@ fn seat(cx: &Ctx, mut t: Table, i: usize, from: &str, digest: &str) -> Result<To
     let seat = t.seated(from).unwrap_or(0) + 1;
     t.handled.push(Handled {
         mail: digest.to_string(),
-        outcome: Outcome::Confirmed {
+        outcome: Effect::Confirmed {
             table: t.name.clone(),
             seat,
         },
@@ -586,7 +586,7 @@ fn leave(cx: &Ctx, tables: &[Table], table: &str, from: &str, digest: &str) -> R
     t.pending.retain(|p| !p.address.eq_ignore_ascii_case(from));
     t.handled.push(Handled {
         mail: digest.to_string(),
-        outcome: Outcome::Left {
+        outcome: Effect::Left {
             table: table.to_string(),
         },
     });

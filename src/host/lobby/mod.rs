@@ -82,7 +82,7 @@ pub struct Pending {
 /// What a handled command came to, kept in the table it changed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
-pub enum Outcome {
+pub enum Effect {
     /// A code was mailed for a join.
     CodeSent { table: String },
     /// A seat was taken.
@@ -95,7 +95,7 @@ pub enum Outcome {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Handled {
     pub mail: String,
-    pub outcome: Outcome,
+    pub outcome: Effect,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -205,7 +205,7 @@ impl Table {
             .position(|s| s.address.eq_ignore_ascii_case(address))
     }
 
-    pub fn handled(&self, mail: &str) -> Option<&Outcome> {
+    pub fn handled(&self, mail: &str) -> Option<&Effect> {
         self.handled
             .iter()
             .find(|h| h.mail == mail)

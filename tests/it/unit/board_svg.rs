@@ -54,7 +54,7 @@ fn flat_neighbours_are_equally_far() {
         for d in herald::board::Dir::ALL {
             let n = grid.centre(Hex::ORIGIN.step(d));
             let dist = ((n.0 - c.0).powi(2) + (n.1 - c.1).powi(2)).sqrt();
-            assert!((dist - 10.0 * SQRT3).abs() < 1e-9, "{d:?} {dist}");
+            assert!((dist - 10.0 * 3f64.sqrt()).abs() < 1e-9, "{d:?} {dist}");
         }
     }
     // north is straight up on flat-topped boards

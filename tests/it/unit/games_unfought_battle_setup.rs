@@ -13,7 +13,13 @@ fn rules() -> Ruleset {
 #[test]
 fn every_drawn_board_is_fair_and_in_bounds() {
     let r = rules();
-    let starts: Vec<Hex> = r.board.starts.iter().flatten().map(|h| hex(*h)).collect();
+    let starts: Vec<Hex> = r
+        .board
+        .starts
+        .iter()
+        .flatten()
+        .map(|h| Hex::new(h[0], h[1]))
+        .collect();
     let mut boards = std::collections::BTreeSet::new();
     for seed in 0..300 {
         let b = generate(&r, &mut rng::from_u64(seed)).unwrap();
@@ -28,7 +34,7 @@ fn every_drawn_board_is_fair_and_in_bounds() {
             .difficult
             .iter()
             .all(|h| b.on_board(*h) && !starts.contains(h) && !b.is_contentious(*h)));
-        let [a, z] = r.board.corners.map(hex);
+        let [a, z] = r.board.corners.map(|h| Hex::new(h[0], h[1]));
         let (ta, tz) = (b.path_total(a).unwrap(), b.path_total(z).unwrap());
         assert!((ta - tz).abs() <= 1, "{ta} vs {tz}");
         boards.insert((b.contentious.clone(), b.difficult.clone()));

@@ -12,18 +12,6 @@ fn backoff_doubles_from_a_minute_up_to_four_hours() {
     assert_eq!(backoff(1000), MAX_DELAY);
 }
 
-#[test]
-fn recipients_come_from_to_cc_and_bcc_once_each() {
-    let h = head(
-        b"From: a@x.org\r\nTo: B <b@x.org>, c@x.org\r\nCc: b@x.org\r\nBcc: d@x.org\r\n\
-          Message-ID: <m1@x>\r\nSubject: s\r\n\r\nbody\r\n",
-    );
-    assert_eq!(h.recipients, vec!["b@x.org", "c@x.org", "d@x.org"]);
-    assert_eq!(h.message_id.as_deref(), Some("<m1@x>"));
-    let h = head(b"\xff\xfe garbage with no header");
-    assert!(h.recipients.is_empty());
-}
-
 use herald::host::log::Log;
 use herald::host::smtp::Sender;
 use herald::host::Failure;

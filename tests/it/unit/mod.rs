@@ -1,14 +1,11 @@
-//! The library's unit tests, one module per source file (named by its
-//! path). The library has no test harness of its own (`[lib] test =
-//! false`: building it a second time cost about a minute of the suite on
-//! two cores, docs/performance.md, "The suite"); the few internals a test
-//! reaches are `pub` and `#[doc(hidden)]`.
+//! The library's unit tests that need only its public items, one module
+//! per source file (named by its path). A test of a private part lives
+//! beside the code, in the file's own `#[cfg(test)] mod tests`, so no
+//! helper is `pub` for a test's sake (docs/performance.md, "The suite").
 
 mod auth;
 mod board_ascii;
 mod board_hex;
-mod board_picture;
-mod board_raster;
 mod board_svg;
 mod bots;
 mod chain_canon;
@@ -26,14 +23,12 @@ mod games_stack_wars;
 mod games_unfought_battle_board;
 mod games_unfought_battle_compose;
 mod games_unfought_battle_setup;
-mod games_war_of_the_dukes_ascii;
 mod games_war_of_the_dukes_map;
 mod games_war_of_the_dukes_movement;
 mod games_war_of_the_dukes_units;
 mod host_commands;
 mod host_config;
 mod host_log;
-mod host_maildir;
 mod host_outbox;
 mod host_route;
 mod host_state;
@@ -50,9 +45,7 @@ mod playtest_stats;
 mod playtest_summary;
 mod report;
 mod report_compose;
-mod report_pack;
 mod rng;
-mod site_files;
 mod store_limits;
 mod store_lock;
 mod store_write;

@@ -70,16 +70,6 @@ fn normalising_keeps_every_offset() {
 }
 
 #[test]
-fn line_index_counts_like_counting_newlines() {
-    let t = "a\nbb\n\nccc\n";
-    let idx = LineIndex::new(t);
-    for off in 0..=t.len() {
-        let slow = t[..off].bytes().filter(|&b| b == b'\n').count() + 1;
-        assert_eq!(idx.line(off), slow, "offset {off}");
-    }
-}
-
-#[test]
 fn keys_nearly_right_are_named() {
     assert_eq!(meant_key("pasword"), Some("password"));
     assert_eq!(meant_key("Orders"), Some("orders"));
