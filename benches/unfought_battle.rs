@@ -105,7 +105,7 @@ mod decision;
 /// One decision of `greedy` and of MCTS-1000 (3 phases of the scripted
 /// player in): `common/decision.rs`.
 fn bench_bot(c: &mut Criterion) {
-    decision::bench::<UnfoughtBattle>(c, &[], 2, 3, &["greedy", "ismcts:1000"]);
+    decision::bench::<UnfoughtBattle>(c, &[], 2, 3, &["greedy", "ismcts:1000", "ismcts:1000:d3"]);
 }
 
 criterion_group!(unfought_battle, benches, bench_bot);

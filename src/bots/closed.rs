@@ -113,17 +113,15 @@ fn select(s: &SeatStats<impl Clone>) -> usize {
     best
 }
 
-/// The search from `first`, the (exact) state of the view; `seat` orders.
-pub fn choose<G: BotSupport>(
+/// Where one seat orders at the root, its candidates in the order of their
+/// one-ply value (what `greedy` plays first): the priority among equals
+/// for the progressive widening.
+fn order_by_value<G: BotSupport>(
     rules: &G::Ruleset,
-    first: G::State,
-    seat: Seat,
-    seats: usize,
-    search: &Search,
+    root: &mut Node<G::State, G::Order>,
+    ids: &[String],
     rng: &mut ChaCha20Rng,
-) -> Vec<G::Order> {
-    let ids = seat_ids(seats);
-    let mut root = node::<G>(rules, first, rng);
+) {
     if let [me] = root.seats.as_mut_slice() {
         // The root's candidates in the order of their one-ply value (what
         // `greedy` plays first), the priority among equals.
@@ -139,12 +137,26 @@ pub fn choose<G: BotSupport>(
                     &mut crate::rng::Dice::quiet(rng),
                 )
                 .0;
-                (super::greedy::value::<G>(rules, &next, me.seat, &ids), c)
+                (super::greedy::value::<G>(rules, &next, me.seat, ids), c)
             })
             .collect();
         valued.sort_by_key(|(v, _)| std::cmp::Reverse(*v));
         me.cands = valued.into_iter().map(|(_, c)| c).collect();
     }
+}
+
+/// The search from `first`, the (exact) state of the view; `seat` orders.
+pub fn choose<G: BotSupport>(
+    rules: &G::Ruleset,
+    first: G::State,
+    seat: Seat,
+    seats: usize,
+    search: &Search,
+    rng: &mut ChaCha20Rng,
+) -> Vec<G::Order> {
+    let ids = seat_ids(seats);
+    let mut root = node::<G>(rules, first, rng);
+    order_by_value::<G>(rules, &mut root, &ids, rng);
     let mut nodes: Vec<Node<G::State, G::Order>> = vec![root];
     let mut path: Vec<(usize, Vec<u32>)> = Vec::new();
     for _ in 0..search.iterations {
@@ -188,7 +200,12 @@ pub fn choose<G: BotSupport>(
             }
         }
     }
-    let root = &nodes[0];
+    most_visited(&nodes[0], seat)
+}
+
+/// The most visited candidate of `seat` at `root` (ties: higher reward,
+/// then the first listed); none where `seat` does not order there.
+fn most_visited<S, O: Clone>(root: &Node<S, O>, seat: Seat) -> Vec<O> {
     let Some(me) = root.seats.iter().find(|s| s.seat == seat) else {
         return Vec::new();
     };

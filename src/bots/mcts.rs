@@ -56,6 +56,15 @@ fn mix(h: u64, k: u64) -> u64 {
     (h ^ k).wrapping_mul(0x0000_0100_0000_01b3).rotate_left(17)
 }
 
+/// The tree of one search: its nodes (the root first), the root's
+/// candidates of each seat where they are listed once (a view that hides
+/// nothing), and the bot's own root candidates by key.
+struct Tree<O> {
+    nodes: Vec<Node>,
+    root_cache: Vec<(Seat, Vec<Vec<O>>, Vec<u64>)>,
+    root_orders: BTreeMap<u64, Vec<O>>,
+}
+
 /// The search bot on a view.
 pub fn choose<G: BotSupport>(
     rules: &G::Ruleset,
@@ -77,7 +86,6 @@ pub fn choose<G: BotSupport>(
             rules, view, first, parts, seat, seats, search, hides, rng,
         );
     }
-    let mut root_orders: BTreeMap<u64, Vec<G::Order>> = BTreeMap::new();
     {
         let cands = G::candidate_orders(rules, &first, seat, rng);
         if cands.len() <= 1 && !hides {
@@ -89,139 +97,171 @@ pub fn choose<G: BotSupport>(
             rules, first, seat, seats, search, rng,
         ));
     }
-    let mut nodes: Vec<Node> = vec![Node::default()];
-    let mut root_cache: Vec<(Seat, Vec<Vec<G::Order>>, Vec<u64>)> = Vec::new();
+    let mut tree = Tree {
+        nodes: vec![Node::default()],
+        root_cache: Vec::new(),
+        root_orders: BTreeMap::new(),
+    };
     for it in 0..search.iterations {
-        let mut st = if it == 0 || !hides {
+        let st = if it == 0 || !hides {
             first.clone()
         } else {
             G::determinise(rules, view, rng)?
         };
-        let mut node = 0usize;
-        let mut path: Vec<(u32, u16, u32)> = Vec::new();
-        loop {
-            let awaiting = G::awaiting(rules, &st);
-            if awaiting.is_empty() {
-                break;
-            }
-            let mut orders = BTreeMap::new();
-            let mut joint: u64 = 0xcbf2_9ce4_8422_2325;
-            for s in awaiting {
-                // Where the view hides nothing the root's state is the same
-                // in every iteration: its candidates are listed once (no
-                // game's candidate list draws from the stream, so this
-                // changes no decision, only the time).
-                let cached = node == 0 && !hides;
-                let fresh_cands;
-                let fresh_keys;
-                let (cands, keys): (&[Vec<G::Order>], &[u64]) =
-                    match root_cache.iter().position(|c| cached && c.0 == s) {
-                        Some(i) => (&root_cache[i].1, &root_cache[i].2),
-                        None => {
-                            fresh_cands = G::candidate_orders(rules, &st, s, rng);
-                            fresh_keys =
-                                fresh_cands.iter().map(|c| key_of(c)).collect::<Vec<u64>>();
-                            if cached {
-                                root_cache.push((s, fresh_cands.clone(), fresh_keys.clone()));
-                            }
-                            (&fresh_cands, &fresh_keys)
-                        }
-                    };
-                if cands.is_empty() {
-                    orders.insert(s, Vec::new());
-                    continue;
-                }
-                if node == 0 && s == seat {
-                    for (k, c) in keys.iter().zip(cands.iter()) {
-                        root_orders.entry(*k).or_insert_with(|| c.clone());
-                    }
-                }
-                let n = &mut nodes[node];
-                let si = match n.stats.iter().position(|x| x.seat == s) {
-                    Some(i) => i,
-                    None => {
-                        n.stats.push(Stats {
-                            seat: s,
-                            arms: Vec::new(),
-                        });
-                        n.stats.len() - 1
-                    }
-                };
-                let arms = &mut n.stats[si].arms;
-                let mut idx = Vec::with_capacity(keys.len());
-                for &k in keys {
-                    let i = match arms.iter().position(|a| a.key == k) {
-                        Some(i) => i,
-                        None => {
-                            arms.push(Arm {
-                                key: k,
-                                ..Arm::default()
-                            });
-                            arms.len() - 1
-                        }
-                    };
-                    arms[i].avail += 1;
-                    idx.push(i);
-                }
-                let fresh: Vec<usize> = (0..idx.len())
-                    .filter(|&j| arms[idx[j]].visits == 0)
-                    .collect();
-                let j = if let Some(&j) = rng::pick(rng, &fresh) {
-                    j
-                } else {
-                    let mut best = 0;
-                    let mut best_v = f64::NEG_INFINITY;
-                    for (j, &i) in idx.iter().enumerate() {
-                        let v = ucb(&arms[i]);
-                        if v > best_v {
-                            best_v = v;
-                            best = j;
-                        }
-                    }
-                    best
-                };
-                path.push((node as u32, si as u16, idx[j] as u32));
-                joint = mix(joint, keys[j]);
-                orders.insert(s, cands[j].clone());
-            }
-            st = G::resolve(rules, &st, &orders, &mut crate::rng::Dice::quiet(rng)).0;
-            match nodes[node].children.iter().find(|c| c.0 == joint) {
-                Some(&(_, c)) => node = c as usize,
-                None => {
-                    nodes.push(Node::default());
-                    let c = nodes.len() - 1;
-                    nodes[node].children.push((joint, c as u32));
-                    break;
-                }
-            }
-        }
-        let end = playout::<G>(rules, st, search, seats, rng);
+        let (leaf, path) = descend::<G>(rules, &mut tree, st, seat, hides, rng);
+        let end = playout::<G>(rules, leaf, search, seats, rng);
         let r = rewards::<G>(rules, &end, &ids);
         for (n, si, ai) in path {
-            let stats = &mut nodes[n as usize].stats[si as usize];
+            let stats = &mut tree.nodes[n as usize].stats[si as usize];
             let who = stats.seat;
             let arm = &mut stats.arms[ai as usize];
             arm.visits += 1;
             arm.reward += r[who] as u64;
         }
     }
-    let arms: Vec<Arm> = nodes[0]
+    Ok(most_visited(tree, seat))
+}
+
+/// One iteration's way down from the root on `st`: at each node every
+/// seat to order picks an arm (decoupled), the phase is resolved, and the
+/// first joint choice not yet in the tree adds a node and stops. Returns
+/// the state reached and the arms chosen (node, seat's stats, arm).
+fn descend<G: BotSupport>(
+    rules: &G::Ruleset,
+    tree: &mut Tree<G::Order>,
+    mut st: G::State,
+    seat: Seat,
+    hides: bool,
+    rng: &mut ChaCha20Rng,
+) -> (G::State, Vec<(u32, u16, u32)>) {
+    let mut node = 0usize;
+    let mut path: Vec<(u32, u16, u32)> = Vec::new();
+    loop {
+        let awaiting = G::awaiting(rules, &st);
+        if awaiting.is_empty() {
+            break;
+        }
+        let mut orders = BTreeMap::new();
+        let mut joint: u64 = 0xcbf2_9ce4_8422_2325;
+        for s in awaiting {
+            // Where the view hides nothing the root's state is the same
+            // in every iteration: its candidates are listed once (no
+            // game's candidate list draws from the stream, so this
+            // changes no decision, only the time).
+            let cached = node == 0 && !hides;
+            let fresh_cands;
+            let fresh_keys;
+            let (cands, keys): (&[Vec<G::Order>], &[u64]) =
+                match tree.root_cache.iter().position(|c| cached && c.0 == s) {
+                    Some(i) => (&tree.root_cache[i].1, &tree.root_cache[i].2),
+                    None => {
+                        fresh_cands = G::candidate_orders(rules, &st, s, rng);
+                        fresh_keys = fresh_cands.iter().map(|c| key_of(c)).collect::<Vec<u64>>();
+                        if cached {
+                            tree.root_cache
+                                .push((s, fresh_cands.clone(), fresh_keys.clone()));
+                        }
+                        (&fresh_cands, &fresh_keys)
+                    }
+                };
+            if cands.is_empty() {
+                orders.insert(s, Vec::new());
+                continue;
+            }
+            if node == 0 && s == seat {
+                for (k, c) in keys.iter().zip(cands.iter()) {
+                    tree.root_orders.entry(*k).or_insert_with(|| c.clone());
+                }
+            }
+            let (si, ai, j) = select(&mut tree.nodes[node], s, keys, rng);
+            path.push((node as u32, si as u16, ai as u32));
+            joint = mix(joint, keys[j]);
+            orders.insert(s, cands[j].clone());
+        }
+        st = G::resolve(rules, &st, &orders, &mut crate::rng::Dice::quiet(rng)).0;
+        match tree.nodes[node].children.iter().find(|c| c.0 == joint) {
+            Some(&(_, c)) => node = c as usize,
+            None => {
+                tree.nodes.push(Node::default());
+                let c = tree.nodes.len() - 1;
+                tree.nodes[node].children.push((joint, c as u32));
+                break;
+            }
+        }
+    }
+    (st, path)
+}
+
+/// Seat `s`'s choice at node `n` among the candidates keyed `keys`: every
+/// candidate's arm (made where new) counts one more availability; an arm
+/// never visited is tried first (at random among such), else the best
+/// UCB. Returns the seat's stats, the arm and the candidate's index.
+fn select(n: &mut Node, s: Seat, keys: &[u64], rng: &mut ChaCha20Rng) -> (usize, usize, usize) {
+    let si = match n.stats.iter().position(|x| x.seat == s) {
+        Some(i) => i,
+        None => {
+            n.stats.push(Stats {
+                seat: s,
+                arms: Vec::new(),
+            });
+            n.stats.len() - 1
+        }
+    };
+    let arms = &mut n.stats[si].arms;
+    let mut idx = Vec::with_capacity(keys.len());
+    for &k in keys {
+        let i = match arms.iter().position(|a| a.key == k) {
+            Some(i) => i,
+            None => {
+                arms.push(Arm {
+                    key: k,
+                    ..Arm::default()
+                });
+                arms.len() - 1
+            }
+        };
+        arms[i].avail += 1;
+        idx.push(i);
+    }
+    let fresh: Vec<usize> = (0..idx.len())
+        .filter(|&j| arms[idx[j]].visits == 0)
+        .collect();
+    let j = if let Some(&j) = rng::pick(rng, &fresh) {
+        j
+    } else {
+        let mut best = 0;
+        let mut best_v = f64::NEG_INFINITY;
+        for (j, &i) in idx.iter().enumerate() {
+            let v = ucb(&arms[i]);
+            if v > best_v {
+                best_v = v;
+                best = j;
+            }
+        }
+        best
+    };
+    (si, idx[j], j)
+}
+
+/// The bot's most visited root arm (ties: higher reward, then the first
+/// made), as orders.
+fn most_visited<O>(mut tree: Tree<O>, seat: Seat) -> Vec<O> {
+    let chosen = tree.nodes[0]
         .stats
         .iter()
         .find(|x| x.seat == seat)
-        .map(|x| x.arms.clone())
-        .unwrap_or_default();
-    let chosen = {
-        arms.iter()
-            .enumerate()
-            .max_by(|(i, a), (j, b)| {
-                (a.visits, a.reward)
-                    .cmp(&(b.visits, b.reward))
-                    .then(j.cmp(i))
-            })
-            .map(|(_, a)| a.key)
-    };
-    Ok(chosen
-        .and_then(|k| root_orders.remove(&k))
-        .unwrap_or_default())
+        .and_then(|x| {
+            x.arms
+                .iter()
+                .enumerate()
+                .max_by(|(i, a), (j, b)| {
+                    (a.visits, a.reward)
+                        .cmp(&(b.visits, b.reward))
+                        .then(j.cmp(i))
+                })
+                .map(|(_, a)| a.key)
+        });
+    chosen
+        .and_then(|k| tree.root_orders.remove(&k))
+        .unwrap_or_default()
 }

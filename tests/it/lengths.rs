@@ -13,22 +13,6 @@ use crate::layers::{code_only, rust_files, src};
 /// may have without a reason at its top.
 const LONGEST: usize = 80;
 
-/// Files and folders the scan does not check yet, and why. Each entry is
-/// a path under `src/`; one ending in `/` is a folder, one holding `*`
-/// matches any one folder name there.
-const NOT_YET_CHECKED: &[(&str, &str)] = &[
-    ("bots/", "reworked by the bots issue this round"),
-    ("games/*/bot.rs", "reworked by the bots issue this round"),
-    (
-        "games/*/playout.rs",
-        "reworked by the bots issue this round",
-    ),
-    (
-        "games/bot_support.rs",
-        "reworked by the bots issue this round",
-    ),
-];
-
 /// One function of a source file.
 #[derive(Debug, PartialEq)]
 struct Function {
@@ -150,25 +134,6 @@ fn functions(text: &str) -> Vec<Function> {
     out
 }
 
-/// Whether `rel` (a path under `src/`, with `/`) is one the scan leaves.
-fn not_yet_checked(rel: &str) -> bool {
-    NOT_YET_CHECKED.iter().any(|(pattern, _)| {
-        let pat: Vec<&str> = pattern.trim_end_matches('/').split('/').collect();
-        let parts: Vec<&str> = rel.split('/').collect();
-        let folder = pattern.ends_with('/');
-        let fits = |n: usize| {
-            pat.iter()
-                .zip(&parts[..n])
-                .all(|(p, r)| *p == "*" || p == r)
-        };
-        if folder {
-            parts.len() > pat.len() && fits(pat.len())
-        } else {
-            parts.len() == pat.len() && fits(pat.len())
-        }
-    })
-}
-
 /// Every function in `src` over [`LONGEST`] lines without a reason.
 fn too_long(src: &Path) -> Vec<String> {
     let mut files: Vec<PathBuf> = Vec::new();
@@ -180,9 +145,6 @@ fn too_long(src: &Path) -> Vec<String> {
             .unwrap()
             .to_string_lossy()
             .replace('\\', "/");
-        if not_yet_checked(&rel) {
-            continue;
-        }
         let text = std::fs::read_to_string(&f).unwrap();
         for func in functions(&text) {
             if func.lines > LONGEST && !func.reason {
@@ -234,12 +196,4 @@ fn the_length_scan_finds_functions_and_their_reasons() {
             ("inside", 195, 84, true),
         ]
     );
-    assert!(not_yet_checked("bots/mod.rs"));
-    assert!(not_yet_checked("games/norse_wars/bot.rs"));
-    assert!(!not_yet_checked("games/norse_wars/view.rs"));
-    assert!(!not_yet_checked("games/bot.rs"));
-    assert!(!not_yet_checked("cli/mod.rs"));
-    assert!(!not_yet_checked("cli/playtest.rs"));
-    assert!(not_yet_checked("games/bot_support.rs"));
-    assert!(!not_yet_checked("games/bot_support.rs.orig"));
 }

@@ -733,3 +733,82 @@ fn demo_plays_a_whole_game() {
     assert!(stdout.contains("herald verify: ok"), "{stdout}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The per-force split the searching bot uses (issue 35): one decision a
+/// living force in the orders phase, none in the deployment; every force
+/// at its first option gives the demo bot's plan (one of the candidate
+/// sets); any combination is made legal; and where the Shih pays for one
+/// move only, every force told to move leaves just the first one moving.
+#[test]
+fn force_options_combine_into_legal_orders() {
+    use herald::games::unfought_battle::orders::Act;
+    use herald::games::{BotSupport, Game};
+    let r = rules();
+    let mut g = rng::from_u64(5);
+    let mut checked = 0;
+    for game in 0..8u32 {
+        let mut st = playout::new_game(&r, &mut g);
+        assert!(UnfoughtBattle::parts(&r, &st, 0, &mut g).is_none());
+        let mut ev = Vec::new();
+        for _ in 0..(1 + game % 4) {
+            let orders: BTreeMap<usize, Vec<Order>> = (0..2)
+                .map(|s| (s, playout::bot_orders(&r, &st, s, &mut g)))
+                .collect();
+            st = playout::step(&r, &st, &orders, &mut rng::Dice::quiet(&mut g), &mut ev);
+        }
+        if st.phase != Phase::Orders {
+            continue;
+        }
+        for seat in 0..2 {
+            let parts = UnfoughtBattle::parts(&r, &st, seat, &mut g).expect("orders phase");
+            assert_eq!(parts.parts.len(), st.sides[seat].living().count());
+            assert!(
+                parts.parts.iter().all(|p| p.len() >= 2),
+                "plan and hold at least"
+            );
+            let plan = UnfoughtBattle::combine(&r, &st, seat, &parts, &vec![0; parts.parts.len()]);
+            assert!(
+                UnfoughtBattle::candidate_orders(&r, &st, seat, &mut g).contains(&plan),
+                "the first options are the demo bot's plan"
+            );
+            for k in 0..200 {
+                let choice: Vec<usize> = parts
+                    .parts
+                    .iter()
+                    .map(|p| rng::below(&mut g, p.len() as u32) as usize)
+                    .collect();
+                let orders = UnfoughtBattle::combine(&r, &st, seat, &parts, &choice);
+                let problems = UnfoughtBattle::check(&r, &st, seat, &orders);
+                assert!(
+                    problems.is_empty(),
+                    "game {game}, try {k}: {problems:?} in {orders:?}"
+                );
+            }
+            // Shih for one move: each force told to move, the first moves.
+            let mut poor = st.clone();
+            poor.sides[seat].shih = r.orders.r#move;
+            let movers: Vec<usize> = parts
+                .parts
+                .iter()
+                .map(|p| {
+                    p.iter()
+                        .position(|o| {
+                            matches!(
+                                o.first(),
+                                Some(Order::Act {
+                                    act: Act::Move(_),
+                                    ..
+                                })
+                            )
+                        })
+                        .unwrap_or(0)
+                })
+                .collect();
+            let orders = UnfoughtBattle::combine(&r, &poor, seat, &parts, &movers);
+            assert_eq!(orders.len(), 1, "{orders:?}");
+            assert_eq!(Some(&orders[0]), parts.parts[0][movers[0]].first());
+            checked += 1;
+        }
+    }
+    assert!(checked >= 6, "orders positions checked: {checked}");
+}

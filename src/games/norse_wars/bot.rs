@@ -42,24 +42,7 @@ pub fn determinise(rules: &Ruleset, view: &View, rng: &mut ChaCha20Rng) -> Resul
             .ok_or_else(|| format!("view: no player `{id}`"))
     };
     let me = view.seat - 1;
-    let seats: Vec<SeatState> = view
-        .players
-        .iter()
-        .enumerate()
-        .map(|(i, p)| SeatState {
-            alive: p.alive,
-            team: p.team.saturating_sub(1),
-            starving: p.starving.unwrap_or(false),
-            starve_preference: if i == me {
-                view.starve_preference
-                    .iter()
-                    .filter_map(|w| piece_number(w))
-                    .collect()
-            } else {
-                Vec::new()
-            },
-        })
-        .collect();
+    let seats = seat_states(view, me);
     let mut pieces: Vec<Piece> = (0..n * SLOTS)
         .map(|k| Piece {
             seat: (k / SLOTS) as u8,
@@ -83,28 +66,7 @@ pub fn determinise(rules: &Ruleset, view: &View, rng: &mut ChaCha20Rng) -> Resul
         _ => Phase::Over,
     };
     if hides(view) {
-        // Hidden pieces: on fogged hexes that are free.
-        let mut free: Vec<Hex> = view
-            .fogged
-            .iter()
-            .map(|l| hex(l))
-            .collect::<Result<Vec<Hex>, String>>()?;
-        free.retain(|h| *h != Hex::ORIGIN && !shields.contains(h));
-        let warriors = rules.scaling_for(n).map_or(0, |s| s.warriors) as usize;
-        let my_team = seats[me].team;
-        for (s, seat) in seats.iter().enumerate() {
-            if !seat.alive || seat.team == my_team {
-                continue;
-            }
-            for num in 0..=warriors {
-                let k = s * SLOTS + num;
-                if pieces[k].at.is_some() || free.is_empty() {
-                    continue;
-                }
-                let i = rng::below(rng, free.len() as u32) as usize;
-                pieces[k].at = Some(free.swap_remove(i));
-            }
-        }
+        place_hidden(rules, view, &seats, &shields, &mut pieces, rng)?;
     }
     let opts = Opts {
         fog: view.fog.is_some(),
@@ -137,6 +99,77 @@ pub fn determinise(rules: &Ruleset, view: &View, rng: &mut ChaCha20Rng) -> Resul
         core.winners = Some(Vec::new());
     }
     let mut st = State::from_core(core)?;
+    set_turn(&mut st, view, to_move)?;
+    Ok(st)
+}
+
+/// Every seat as the view shows it; only the bot's own standing
+/// starvation preference is known (the others' are orders, taken as none).
+fn seat_states(view: &View, me: usize) -> Vec<SeatState> {
+    view.players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| SeatState {
+            alive: p.alive,
+            team: p.team.saturating_sub(1),
+            starving: p.starving.unwrap_or(false),
+            starve_preference: if i == me {
+                view.starve_preference
+                    .iter()
+                    .filter_map(|w| piece_number(w))
+                    .collect()
+            } else {
+                Vec::new()
+            },
+        })
+        .collect()
+}
+
+/// Under fog: each living enemy's pieces out of sight (its Jarl and every
+/// Warrior of the starting count not shown) at random on free fogged hexes.
+fn place_hidden(
+    rules: &Ruleset,
+    view: &View,
+    seats: &[SeatState],
+    shields: &[Hex],
+    pieces: &mut [Piece],
+    rng: &mut ChaCha20Rng,
+) -> Result<(), String> {
+    let labels = HexagonLabels {
+        radius: view.grid_radius,
+    };
+    let hex = |l: &str| labels.parse(l).ok_or_else(|| format!("view: no hex `{l}`"));
+    let n = view.players.len();
+    let me = view.seat - 1;
+    // Hidden pieces: on fogged hexes that are free.
+    let mut free: Vec<Hex> = view
+        .fogged
+        .iter()
+        .map(|l| hex(l))
+        .collect::<Result<Vec<Hex>, String>>()?;
+    free.retain(|h| *h != Hex::ORIGIN && !shields.contains(h));
+    let warriors = rules.scaling_for(n).map_or(0, |s| s.warriors) as usize;
+    let my_team = seats[me].team;
+    for (s, seat) in seats.iter().enumerate() {
+        if !seat.alive || seat.team == my_team {
+            continue;
+        }
+        for num in 0..=warriors {
+            let k = s * SLOTS + num;
+            if pieces[k].at.is_some() || free.is_empty() {
+                continue;
+            }
+            let i = rng::below(rng, free.len() as u32) as usize;
+            pieces[k].at = Some(free.swap_remove(i));
+        }
+    }
+    Ok(())
+}
+
+/// Whose turn it is: the round's order and the seat to move, or the
+/// Shield draft's remaining order (reverse turn order of round 1, cycling;
+/// the placed ones are gone).
+fn set_turn(st: &mut State, view: &View, to_move: Option<usize>) -> Result<(), String> {
     match st.phase {
         Phase::Move => {
             st.order = st.round_order();
@@ -144,7 +177,6 @@ pub fn determinise(rules: &Ruleset, view: &View, rng: &mut ChaCha20Rng) -> Resul
             st.next = st.order.iter().position(|&s| s == t).unwrap_or(0);
         }
         Phase::Shields => {
-            // Reverse turn order of round 1, cycling; the placed ones are gone.
             let order = st.round_order();
             let total = view.shields_to_place + view.shields.len();
             let full: Vec<u8> = (0..total)
@@ -154,7 +186,7 @@ pub fn determinise(rules: &Ruleset, view: &View, rng: &mut ChaCha20Rng) -> Resul
         }
         Phase::Over => {}
     }
-    Ok(st)
+    Ok(())
 }
 
 /// A seat's standing: pieces, the Jarl's way to the Throne, danger at the

@@ -24,14 +24,14 @@
 //! (they never depend on what is hidden) and the search's statistics add up.
 
 use super::board::{parse_hex, Board};
-use super::orders::Order;
+use super::orders::{options, Act, Order};
 use super::playout;
 use super::ruleset::Ruleset;
 use super::state::{End, Force, Phase, Side, State};
 use super::view::View;
 use super::UnfoughtBattle;
 use crate::board::Hex;
-use crate::games::{BotSupport, Seat};
+use crate::games::{BotSupport, Parts, Seat};
 use crate::rng::{self, ChaCha20Rng};
 
 fn hex(l: &str) -> Result<Hex, String> {
@@ -44,142 +44,35 @@ pub fn hides(view: &View) -> bool {
 
 pub fn determinise(rules: &Ruleset, view: &View, rng: &mut ChaCha20Rng) -> Result<State, String> {
     let me = view.seat - 1;
-    let board = Board {
-        size: view.size,
-        centre: hex(&view.centre)?,
-        contentious: {
-            let mut v = view
-                .contentious
-                .iter()
-                .map(|l| hex(l))
-                .collect::<Result<Vec<_>, _>>()?;
-            v.sort();
-            v
-        },
-        difficult: {
-            let mut v = view
-                .difficult
-                .iter()
-                .map(|l| hex(l))
-                .collect::<Result<Vec<_>, _>>()?;
-            v.sort();
-            v
-        },
-        radius: view.radius,
-    };
+    let board = board_of(view)?;
     let phase = match view.phase.as_str() {
         "deploy" => Phase::Deploy,
         "orders" => Phase::Orders,
         _ => Phase::Over,
     };
-    let mut mine = Vec::new();
-    for f in &view.forces {
-        let id: u8 = f
-            .name
-            .strip_prefix('f')
-            .and_then(|d| d.parse().ok())
-            .ok_or_else(|| format!("view: no force `{}`", f.name))?;
-        mine.push(Force {
-            id,
-            at: hex(&f.at)?,
-            power: f.power,
-            alive: f.alive,
-        });
-    }
-    mine.sort_by_key(|f| f.id);
+    let mine = my_forces(view)?;
     let domination = |you: bool| {
         view.domination
             .iter()
             .find(|d| d.you == you)
             .map_or(0, |d| d.count)
     };
-    let n = rules.forces.powers.len();
-    let mut theirs: Vec<Force> = Vec::with_capacity(n);
-    let mut known: Vec<u8> = Vec::new();
-    let enemy_shih = if phase == Phase::Deploy {
+    let (theirs, known, enemy_shih) = if phase == Phase::Deploy {
         // Nothing is hidden yet: the enemy stands on its start, undeployed.
-        for (i, h) in rules.board.starts[1 - me].iter().enumerate() {
-            theirs.push(Force {
+        let theirs = rules.board.starts[1 - me]
+            .iter()
+            .enumerate()
+            .map(|(i, h)| Force {
                 id: i as u8 + 1,
                 at: Hex::new(h[0], h[1]),
                 power: 0,
                 alive: true,
-            });
-        }
-        rules.shih.start
-    } else {
-        let sight = rules.sight.range;
-        let eyes: Vec<Hex> = mine.iter().filter(|f| f.alive).map(|f| f.at).collect();
-        let mut taken: Vec<Hex> = eyes.clone();
-        let mut unknown_powers = view.enemy_unknown_powers.clone();
-        // Seen forces, then known ones out of sight, then unknown ones out of
-        // sight; powers of unknown ones drawn below.
-        let mut slots: Vec<(Option<Hex>, Option<u8>)> = Vec::new();
-        for e in &view.enemies {
-            let h = hex(&e.at)?;
-            taken.push(h);
-            slots.push((Some(h), e.power));
-        }
-        for &p in &view.enemy_known_unseen {
-            slots.push((None, Some(p)));
-        }
-        while slots.len() < view.enemy_alive {
-            slots.push((None, None));
-        }
-        let mut free: Vec<Hex> = board
-            .hexes()
-            .filter(|h| board.playable(*h))
-            .filter(|h| eyes.iter().all(|e| e.distance(*h) > sight))
-            .filter(|h| !taken.contains(h))
+            })
             .collect();
-        // Shuffle the unknown powers onto the unknown forces.
-        for i in (1..unknown_powers.len()).rev() {
-            let j = rng::below(rng, i as u32 + 1) as usize;
-            unknown_powers.swap(i, j);
-        }
-        for (at, power) in slots {
-            let at = match at {
-                Some(h) => h,
-                None => {
-                    if free.is_empty() {
-                        return Err("view: no room out of sight for the enemy forces".into());
-                    }
-                    let i = rng::below(rng, free.len() as u32) as usize;
-                    free.swap_remove(i)
-                }
-            };
-            let id = theirs.len() as u8 + 1;
-            let power = match power {
-                Some(p) => {
-                    known.push(id);
-                    p
-                }
-                None => unknown_powers.pop().unwrap_or(0),
-            };
-            theirs.push(Force {
-                id,
-                at,
-                power,
-                alive: true,
-            });
-        }
-        for &p in &view.enemy_fallen {
-            let id = theirs.len() as u8 + 1;
-            known.push(id);
-            theirs.push(Force {
-                id,
-                at: board.centre,
-                power: p,
-                alive: false,
-            });
-        }
-        if theirs.len() != n {
-            return Err(format!(
-                "view: {} enemy forces accounted for, the rules have {n}",
-                theirs.len()
-            ));
-        }
-        rng::below(rng, rules.shih.max + 1)
+        (theirs, Vec::new(), rules.shih.start)
+    } else {
+        let (theirs, known) = enemy_forces(rules, view, &board, &mine, rng)?;
+        (theirs, known, rng::below(rng, rules.shih.max + 1))
     };
     let my_side = Side {
         shih: view.shih,
@@ -213,6 +106,140 @@ pub fn determinise(rules: &Ruleset, view: &View, rng: &mut ChaCha20Rng) -> Resul
     })
 }
 
+/// The board as the view shows it (all of it is public).
+fn board_of(view: &View) -> Result<Board, String> {
+    let hexes = |list: &[String]| -> Result<Vec<Hex>, String> {
+        let mut v = list.iter().map(|l| hex(l)).collect::<Result<Vec<_>, _>>()?;
+        v.sort();
+        Ok(v)
+    };
+    Ok(Board {
+        size: view.size,
+        centre: hex(&view.centre)?,
+        contentious: hexes(&view.contentious)?,
+        difficult: hexes(&view.difficult)?,
+        radius: view.radius,
+    })
+}
+
+/// The bot's own forces, in id order.
+fn my_forces(view: &View) -> Result<Vec<Force>, String> {
+    let mut mine = Vec::new();
+    for f in &view.forces {
+        let id: u8 = f
+            .name
+            .strip_prefix('f')
+            .and_then(|d| d.parse().ok())
+            .ok_or_else(|| format!("view: no force `{}`", f.name))?;
+        mine.push(Force {
+            id,
+            at: hex(&f.at)?,
+            power: f.power,
+            alive: f.alive,
+        });
+    }
+    mine.sort_by_key(|f| f.id);
+    Ok(mine)
+}
+
+/// The enemy's forces after deployment, and the ids of those whose power
+/// the bot knows: the ones in sight where they stand, the rest on random
+/// playable free hexes out of sight of every living force of the bot's;
+/// the powers the view lists as unaccounted for dealt at random to the
+/// forces without a known one; the fallen last.
+fn enemy_forces(
+    rules: &Ruleset,
+    view: &View,
+    board: &Board,
+    mine: &[Force],
+    rng: &mut ChaCha20Rng,
+) -> Result<(Vec<Force>, Vec<u8>), String> {
+    let n = rules.forces.powers.len();
+    let mut theirs: Vec<Force> = Vec::with_capacity(n);
+    let mut known: Vec<u8> = Vec::new();
+    let sight = rules.sight.range;
+    let eyes: Vec<Hex> = mine.iter().filter(|f| f.alive).map(|f| f.at).collect();
+    let mut taken: Vec<Hex> = eyes.clone();
+    let mut unknown_powers = view.enemy_unknown_powers.clone();
+    let slots = enemy_slots(view, &mut taken)?;
+    let mut free: Vec<Hex> = board
+        .hexes()
+        .filter(|h| board.playable(*h))
+        .filter(|h| eyes.iter().all(|e| e.distance(*h) > sight))
+        .filter(|h| !taken.contains(h))
+        .collect();
+    // Shuffle the unknown powers onto the unknown forces.
+    for i in (1..unknown_powers.len()).rev() {
+        let j = rng::below(rng, i as u32 + 1) as usize;
+        unknown_powers.swap(i, j);
+    }
+    for (at, power) in slots {
+        let at = match at {
+            Some(h) => h,
+            None => {
+                if free.is_empty() {
+                    return Err("view: no room out of sight for the enemy forces".into());
+                }
+                let i = rng::below(rng, free.len() as u32) as usize;
+                free.swap_remove(i)
+            }
+        };
+        let id = theirs.len() as u8 + 1;
+        let power = match power {
+            Some(p) => {
+                known.push(id);
+                p
+            }
+            None => unknown_powers.pop().unwrap_or(0),
+        };
+        theirs.push(Force {
+            id,
+            at,
+            power,
+            alive: true,
+        });
+    }
+    for &p in &view.enemy_fallen {
+        let id = theirs.len() as u8 + 1;
+        known.push(id);
+        theirs.push(Force {
+            id,
+            at: board.centre,
+            power: p,
+            alive: false,
+        });
+    }
+    if theirs.len() != n {
+        return Err(format!(
+            "view: {} enemy forces accounted for, the rules have {n}",
+            theirs.len()
+        ));
+    }
+    Ok((theirs, known))
+}
+
+/// The enemy's living forces as the view tells them: seen ones (their hex,
+/// their power where known; each hex added to `taken`), then known ones
+/// out of sight, then unknown ones out of sight.
+fn enemy_slots(
+    view: &View,
+    taken: &mut Vec<Hex>,
+) -> Result<Vec<(Option<Hex>, Option<u8>)>, String> {
+    let mut slots: Vec<(Option<Hex>, Option<u8>)> = Vec::new();
+    for e in &view.enemies {
+        let h = hex(&e.at)?;
+        taken.push(h);
+        slots.push((Some(h), e.power));
+    }
+    for &p in &view.enemy_known_unseen {
+        slots.push((None, Some(p)));
+    }
+    while slots.len() < view.enemy_alive {
+        slots.push((None, None));
+    }
+    Ok(slots)
+}
+
 /// How many random order sets a candidate list holds.
 pub const RANDOM_CANDIDATES: usize = 12;
 
@@ -240,6 +267,85 @@ pub fn candidates(rules: &Ruleset, st: &State, seat: usize) -> Vec<Vec<Order>> {
                 push(playout::random_orders(rules, st, seat, &mut r), &mut out);
             }
         }
+    }
+    out
+}
+
+/// A side's orders split into one decision per living force (issue 35,
+/// searched by the per-piece bandits of `bots::factored`): option 0 is the
+/// force's act in the demo bot's plan (drawn from the same position-seeded
+/// stream as [`candidates`], so every determinisation of one view gets the
+/// same parts), option 1 holding, then every other act [`options`] allows.
+/// A force's acts depend on the board, its own hex and the enemies in
+/// sight, never on what is hidden. `None` outside the orders phase: the
+/// deployment stays one decision among [`candidates`].
+pub fn parts(rules: &Ruleset, st: &State, seat: usize) -> Option<Parts<Order>> {
+    if st.phase != Phase::Orders {
+        return None;
+    }
+    let mut r = rng::from_u64(0x5eed_0000 ^ ((st.turn as u64) << 4) ^ seat as u64);
+    let plan = playout::bot_orders(rules, st, seat, &mut r);
+    let as_orders = |force: u8, act: Act| match act {
+        Act::Hold => Vec::new(),
+        act => vec![Order::Act { force, act }],
+    };
+    let parts = st.sides[seat]
+        .living()
+        .map(|f| {
+            let planned = plan
+                .iter()
+                .find_map(|o| match *o {
+                    Order::Act { force, act } if force == f.id => Some(act),
+                    _ => None,
+                })
+                .unwrap_or(Act::Hold);
+            let mut acts = vec![planned];
+            if planned != Act::Hold {
+                acts.push(Act::Hold);
+            }
+            acts.extend(
+                options(rules, st, seat, f.id)
+                    .into_iter()
+                    .filter(|a| *a != planned && *a != Act::Hold),
+            );
+            acts.into_iter().map(|a| as_orders(f.id, a)).collect()
+        })
+        .collect();
+    Some(Parts { parts })
+}
+
+/// One option per force made legal on `st`: in the parts' order, a force
+/// whose act the Shih left can no longer pay for, or whose move ends where
+/// an earlier force's move ends, holds instead (the plan itself, option 0
+/// throughout, is legal as it stands).
+pub fn combine(
+    rules: &Ruleset,
+    st: &State,
+    seat: usize,
+    parts: &Parts<Order>,
+    choice: &[usize],
+) -> Vec<Order> {
+    let side = &st.sides[seat];
+    let mut shih = side.shih;
+    let mut targets: Vec<Hex> = Vec::new();
+    let mut out = Vec::new();
+    for (p, &c) in parts.parts.iter().zip(choice) {
+        let Some(&Order::Act { force, act }) = p.get(c).and_then(|o| o.first()) else {
+            continue;
+        };
+        let cost = rules.cost(act.kind());
+        if cost > shih {
+            continue;
+        }
+        if let Act::Move(d) = act {
+            let to = side.forces[force as usize - 1].at.step(d);
+            if targets.contains(&to) {
+                continue;
+            }
+            targets.push(to);
+        }
+        shih -= cost;
+        out.push(Order::Act { force, act });
     }
     out
 }
@@ -319,6 +425,21 @@ impl BotSupport for UnfoughtBattle {
     ) -> Vec<Order> {
         playout::bot_orders(rules, st, seat, rng)
     }
+    fn parts(rules: &Ruleset, st: &State, seat: Seat, _: &mut ChaCha20Rng) -> Option<Parts<Order>> {
+        parts(rules, st, seat)
+    }
+    fn combine(
+        rules: &Ruleset,
+        st: &State,
+        seat: Seat,
+        parts: &Parts<Order>,
+        choice: &[usize],
+    ) -> Vec<Order> {
+        combine(rules, st, seat, parts, choice)
+    }
+    /// Three turns: random playouts to the end of this short game are
+    /// noise (`docs/playtest/unfought-battle.md`).
+    const PLAYOUT_DEPTH: u32 = 3;
     fn evaluate(rules: &Ruleset, st: &State, seat: Seat) -> i32 {
         evaluate(rules, st, seat)
     }

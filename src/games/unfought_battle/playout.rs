@@ -75,6 +75,60 @@ pub fn random_orders(
     out
 }
 
+/// What the demo bot knows of the enemy and the noose for one turn.
+struct Outlook {
+    /// Enemy forces in sight: where, and the power where known.
+    seen: Vec<(Hex, Option<u8>)>,
+    /// The strongest power an unknown enemy force may have.
+    threat: u8,
+    /// The playable area's radius after the noose's next step, if any.
+    next_radius: Option<i32>,
+}
+
+impl Outlook {
+    fn of(rules: &Ruleset, st: &State, seat: usize) -> Outlook {
+        let me = &st.sides[seat];
+        let them = &st.sides[1 - seat];
+        let range = rules.sight.range;
+        let seen = them
+            .living()
+            .filter(|e| me.living().any(|f| f.at.distance(e.at) <= range))
+            .map(|e| (e.at, me.knows(e.id).then_some(e.power)))
+            .collect();
+        let known: Vec<u8> = them
+            .forces
+            .iter()
+            .filter(|e| me.knows(e.id))
+            .map(|e| e.power)
+            .collect();
+        let threat = rules
+            .forces
+            .powers
+            .iter()
+            .copied()
+            .filter(|p| !known.contains(p))
+            .max()
+            .unwrap_or(0);
+        let next_radius = super::board::Board::radius_after(
+            rules,
+            st.turn.div_ceil(rules.shrink.every) * rules.shrink.every,
+        );
+        Outlook {
+            seen,
+            threat,
+            next_radius,
+        }
+    }
+
+    /// Playable and inside the noose's next ring.
+    fn safe(&self, st: &State, h: Hex) -> bool {
+        st.board.playable(h)
+            && self
+                .next_radius
+                .is_none_or(|r| h.distance(st.board.centre) <= r)
+    }
+}
+
 /// The demo bot: soldiers head for the Contentious hexes (staying inside
 /// the next ring of the noose), attack a seen enemy they likely beat,
 /// fortify or ambush when an enemy is near and Shih allows, scout unknown
@@ -85,34 +139,7 @@ pub fn bot_orders(rules: &Ruleset, st: &State, seat: usize, rng: &mut ChaCha20Rn
         return random_orders(rules, st, seat, rng);
     }
     let me = &st.sides[seat];
-    let them = &st.sides[1 - seat];
-    let range = rules.sight.range;
-    let seen: Vec<(Hex, Option<u8>)> = them
-        .living()
-        .filter(|e| me.living().any(|f| f.at.distance(e.at) <= range))
-        .map(|e| (e.at, me.knows(e.id).then_some(e.power)))
-        .collect();
-    let known: Vec<u8> = them
-        .forces
-        .iter()
-        .filter(|e| me.knows(e.id))
-        .map(|e| e.power)
-        .collect();
-    let threat = rules
-        .forces
-        .powers
-        .iter()
-        .copied()
-        .filter(|p| !known.contains(p))
-        .max()
-        .unwrap_or(0);
-    let next_radius = super::board::Board::radius_after(
-        rules,
-        st.turn.div_ceil(rules.shrink.every) * rules.shrink.every,
-    );
-    let safe = |h: Hex| {
-        st.board.playable(h) && next_radius.is_none_or(|r| h.distance(st.board.centre) <= r)
-    };
+    let look = Outlook::of(rules, st, seat);
     let mut shih = me.shih;
     let mut taken: Vec<Hex> = Vec::new();
     let mut out = Vec::new();
@@ -120,86 +147,7 @@ pub fn bot_orders(rules: &Ruleset, st: &State, seat: usize, rng: &mut ChaCha20Rn
     let mut order: Vec<&super::state::Force> = me.living().collect();
     order.sort_by_key(|f| (f.power != rules.forces.sovereign, f.id));
     for f in order {
-        let sovereign = f.power == rules.forces.sovereign;
-        let must_leave = taken.contains(&f.at);
-        let legal = options(rules, st, seat, f.id);
-        let near: Vec<&(Hex, Option<u8>)> =
-            seen.iter().filter(|(h, _)| h.distance(f.at) == 1).collect();
-        let mut act = Act::Hold;
-        // Attack a neighbour we likely beat.
-        if !sovereign {
-            let prey = near.iter().find(|(_, p)| {
-                let p = p.unwrap_or(threat);
-                f.power > p || (f.power >= 4 && rng::below(rng, 3) == 0)
-            });
-            if let Some((h, _)) = prey {
-                if let Some(d) = crate::board::Dir::ALL
-                    .into_iter()
-                    .find(|d| f.at.step(*d) == *h)
-                {
-                    if !taken.contains(h) {
-                        act = Act::Move(d);
-                    }
-                }
-            }
-        }
-        // Otherwise head for a goal, or guard.
-        if act == Act::Hold {
-            let goal = if sovereign {
-                st.board.centre
-            } else {
-                let mut goals: Vec<Hex> = st
-                    .board
-                    .contentious
-                    .iter()
-                    .copied()
-                    .filter(|h| safe(*h))
-                    .collect();
-                goals.sort_by_key(|h| (h.distance(f.at), *h));
-                goals.first().copied().unwrap_or(st.board.centre)
-            };
-            let inside = safe(f.at);
-            let hold_ground = f.at == goal || (sovereign && inside && rng::below(rng, 3) > 0);
-            if !hold_ground || !inside || must_leave {
-                let mut steps: Vec<(bool, i32, u32, Act)> = legal
-                    .iter()
-                    .filter_map(|a| match a {
-                        Act::Move(d) => Some((*d, f.at.step(*d))),
-                        _ => None,
-                    })
-                    // The Sovereign may step where a friend stands (it is
-                    // made to leave); the others go only to free hexes.
-                    .filter(|(_, h)| !taken.contains(h) && (sovereign || me.at(*h).is_none()))
-                    .filter(|(_, h)| {
-                        !sovereign || !inside || !seen.iter().any(|(e, _)| e.distance(*h) <= 1)
-                    })
-                    .map(|(d, h)| (!safe(h), h.distance(goal), rng::below(rng, 4), Act::Move(d)))
-                    .collect();
-                steps.sort();
-                if let Some(&(_, dist, _, a)) = steps.first() {
-                    if dist < f.at.distance(goal) || !inside || must_leave {
-                        act = a;
-                    }
-                }
-            }
-            if act == Act::Hold && !near.is_empty() {
-                if sovereign || rng::below(rng, 2) == 0 {
-                    act = Act::Fortify;
-                } else {
-                    act = Act::Ambush;
-                }
-            } else if act == Act::Hold && shih >= rules.orders.scout + 2 && rng::below(rng, 2) == 0
-            {
-                if let Some(t) = legal.iter().find(|a| match a {
-                    Act::Scout(h) => seen.iter().any(|(e, p)| e == h && p.is_none()),
-                    _ => false,
-                }) {
-                    act = *t;
-                }
-            } else if act == Act::Hold && !seen.is_empty() && rng::below(rng, 4) == 0 {
-                act = Act::Ambush;
-            }
-        }
+        let mut act = bot_act(rules, st, seat, f, &look, &taken, shih, rng);
         if rules.cost(act.kind()) > shih {
             act = Act::Hold;
         }
@@ -212,6 +160,135 @@ pub fn bot_orders(rules: &Ruleset, st: &State, seat: usize, rng: &mut ChaCha20Rn
         }
     }
     out
+}
+
+/// The demo bot's act for force `f`, the hexes in `taken` already claimed
+/// by the forces before it: attack a neighbour it likely beats, else head
+/// for its goal (the Sovereign the centre, the others the nearest safe
+/// Contentious hex), else guard, scout or lie in ambush.
+#[allow(clippy::too_many_arguments)]
+fn bot_act(
+    rules: &Ruleset,
+    st: &State,
+    seat: usize,
+    f: &super::state::Force,
+    look: &Outlook,
+    taken: &[Hex],
+    shih: u32,
+    rng: &mut ChaCha20Rng,
+) -> Act {
+    let sovereign = f.power == rules.forces.sovereign;
+    let legal = options(rules, st, seat, f.id);
+    let near: Vec<&(Hex, Option<u8>)> = look
+        .seen
+        .iter()
+        .filter(|(h, _)| h.distance(f.at) == 1)
+        .collect();
+    // Attack a neighbour we likely beat.
+    if !sovereign {
+        let prey = near.iter().find(|(_, p)| {
+            let p = p.unwrap_or(look.threat);
+            f.power > p || (f.power >= 4 && rng::below(rng, 3) == 0)
+        });
+        if let Some((h, _)) = prey {
+            if let Some(d) = crate::board::Dir::ALL
+                .into_iter()
+                .find(|d| f.at.step(*d) == *h)
+            {
+                if !taken.contains(h) {
+                    return Act::Move(d);
+                }
+            }
+        }
+    }
+    // Otherwise head for a goal, or guard.
+    let act = step_to_goal(rules, st, seat, f, look, &legal, taken, rng);
+    if act != Act::Hold {
+        act
+    } else if !near.is_empty() {
+        if sovereign || rng::below(rng, 2) == 0 {
+            Act::Fortify
+        } else {
+            Act::Ambush
+        }
+    } else if shih >= rules.orders.scout + 2 && rng::below(rng, 2) == 0 {
+        legal
+            .iter()
+            .find(|a| match a {
+                Act::Scout(h) => look.seen.iter().any(|(e, p)| e == h && p.is_none()),
+                _ => false,
+            })
+            .copied()
+            .unwrap_or(Act::Hold)
+    } else if !look.seen.is_empty() && rng::below(rng, 4) == 0 {
+        Act::Ambush
+    } else {
+        Act::Hold
+    }
+}
+
+/// The demo bot's step towards force `f`'s goal, or `Hold` where it stays:
+/// on its goal, a Sovereign inside the noose two times in three, or where
+/// no free step brings it closer (a force outside the noose, or standing
+/// where the Sovereign steps, moves anyway).
+#[allow(clippy::too_many_arguments)]
+fn step_to_goal(
+    rules: &Ruleset,
+    st: &State,
+    seat: usize,
+    f: &super::state::Force,
+    look: &Outlook,
+    legal: &[Act],
+    taken: &[Hex],
+    rng: &mut ChaCha20Rng,
+) -> Act {
+    let me = &st.sides[seat];
+    let sovereign = f.power == rules.forces.sovereign;
+    let must_leave = taken.contains(&f.at);
+    let goal = if sovereign {
+        st.board.centre
+    } else {
+        let mut goals: Vec<Hex> = st
+            .board
+            .contentious
+            .iter()
+            .copied()
+            .filter(|h| look.safe(st, *h))
+            .collect();
+        goals.sort_by_key(|h| (h.distance(f.at), *h));
+        goals.first().copied().unwrap_or(st.board.centre)
+    };
+    let inside = look.safe(st, f.at);
+    let hold_ground = f.at == goal || (sovereign && inside && rng::below(rng, 3) > 0);
+    if hold_ground && inside && !must_leave {
+        return Act::Hold;
+    }
+    let mut steps: Vec<(bool, i32, u32, Act)> = legal
+        .iter()
+        .filter_map(|a| match a {
+            Act::Move(d) => Some((*d, f.at.step(*d))),
+            _ => None,
+        })
+        // The Sovereign may step where a friend stands (it is made to
+        // leave); the others go only to free hexes.
+        .filter(|(_, h)| !taken.contains(h) && (sovereign || me.at(*h).is_none()))
+        .filter(|(_, h)| {
+            !sovereign || !inside || !look.seen.iter().any(|(e, _)| e.distance(*h) <= 1)
+        })
+        .map(|(d, h)| {
+            (
+                !look.safe(st, h),
+                h.distance(goal),
+                rng::below(rng, 4),
+                Act::Move(d),
+            )
+        })
+        .collect();
+    steps.sort();
+    match steps.first() {
+        Some(&(_, dist, _, a)) if dist < f.at.distance(goal) || !inside || must_leave => a,
+        _ => Act::Hold,
+    }
 }
 
 /// Resolve one phase on the typed state, as the engine does (the events

@@ -102,39 +102,44 @@ fn moves(rules: &Ruleset, trial: &mut State, side: Side, r: &mut ChaCha20Rng) ->
         });
     }
     // The Duke, last.
-    let d = trial.duke(side);
-    if trial.units[d].at.is_some() {
-        let board = trial.board(rules);
-        let at = board.pos[d].unwrap();
-        let value = |i: Ix| {
-            let far = nearest(rules, trial, side, i).map_or(99, |x| x.0);
-            let near_own = trial
-                .on_map(side)
-                .filter(|(m, _)| *m != d)
-                .filter(|(m, _)| rules.map.distance(board.pos[*m].unwrap(), i) <= rules.duke_aura)
-                .count() as i32;
-            if far >= 3 {
-                near_own
-            } else {
-                far - 100
-            }
-        };
-        let here = value(at);
-        let dests = movement::destinations(rules, trial, &board, &ez, d);
-        if let Some(&(to, _)) = dests
-            .iter()
-            .max_by_key(|&&(i, _)| (value(i), std::cmp::Reverse(rules.map.label(i))))
-        {
-            if value(to) > here {
-                trial.units[d].at = Some(rules.map.label(to));
-                out.push(Order::Move {
-                    unit: trial.units[d].id,
-                    path: vec![rules.map.label(to)],
-                });
-            }
-        }
-    }
+    out.extend(duke_move(rules, trial, side, &ez));
     out
+}
+
+/// The Duke's move after the others': at least 3 from the nearest enemy,
+/// then next to as many of its own as its aura reaches; none where it
+/// stands best already.
+fn duke_move(rules: &Ruleset, trial: &mut State, side: Side, ez: &[bool]) -> Option<Order> {
+    let d = trial.duke(side);
+    trial.units[d].at.as_ref()?;
+    let board = trial.board(rules);
+    let at = board.pos[d].unwrap();
+    let value = |i: Ix| {
+        let far = nearest(rules, trial, side, i).map_or(99, |x| x.0);
+        let near_own = trial
+            .on_map(side)
+            .filter(|(m, _)| *m != d)
+            .filter(|(m, _)| rules.map.distance(board.pos[*m].unwrap(), i) <= rules.duke_aura)
+            .count() as i32;
+        if far >= 3 {
+            near_own
+        } else {
+            far - 100
+        }
+    };
+    let here = value(at);
+    let dests = movement::destinations(rules, trial, &board, ez, d);
+    let &(to, _) = dests
+        .iter()
+        .max_by_key(|&&(i, _)| (value(i), std::cmp::Reverse(rules.map.label(i))))?;
+    if value(to) <= here {
+        return None;
+    }
+    trial.units[d].at = Some(rules.map.label(to));
+    Some(Order::Move {
+        unit: trial.units[d].id,
+        path: vec![rules.map.label(to)],
+    })
 }
 
 /// The bot's attacks on the position `st` (after its moves): every enemy
