@@ -17,12 +17,13 @@ pub mod svg;
 pub mod view;
 
 use crate::games::Outcome;
-use crate::games::{Game, OptionSpec, Options, Problem, Seat, Seen, Setup};
+use crate::games::{Game, OptionSpec, Options, Problem, RulesError, Seat, Seen, Setup};
 use crate::rng::ChaCha20Rng;
 use play::{Action, Event, Illegal};
 use ruleset::Ruleset;
 use state::{Side, Square, State};
 use std::collections::BTreeMap;
+use std::fmt;
 
 pub struct StackWars;
 
@@ -49,7 +50,31 @@ fn squares(rest: &str) -> Option<Vec<Square>> {
         .then(|| nums.chunks(2).map(|p| Square::new(p[0], p[1])).collect())
 }
 
-pub fn parse_action(line: &str) -> Result<Action, String> {
+/// A Stack Wars order whose squares do not read: the order's word and how
+/// many squares it takes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadSquares {
+    pub word: String,
+    pub wanted: usize,
+}
+
+impl fmt::Display for BadSquares {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let word = &self.word;
+        match self.wanted {
+            0 => f.write_str("`resign` takes nothing after it"),
+            1 => f.write_str("say `fortify row,col`, e.g. `fortify 8,4`"),
+            _ => write!(
+                f,
+                "say `{word} row,col row,col` (from, then to), e.g. `{word} 5,4 4,4`"
+            ),
+        }
+    }
+}
+
+crate::rules_detail!(BadSquares, |self| K::Malformed);
+
+pub fn parse_action(line: &str) -> Result<Action, RulesError> {
     let line = line.trim();
     let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
     let word = word.to_ascii_lowercase();
@@ -57,15 +82,20 @@ pub fn parse_action(line: &str) -> Result<Action, String> {
         "fortify" => 1,
         "move" | "attack" => 2,
         "resign" => 0,
-        "" => return Err(format!("empty order; {NOTATION}")),
-        _ => return Err(format!("`{word}` is not an order; {NOTATION}")),
+        "" => return Err(RulesError::EmptyOrder { accepted: NOTATION }),
+        _ => {
+            return Err(RulesError::NotAnOrder {
+                word,
+                accepted: NOTATION,
+            })
+        }
     };
-    let form = match wanted {
-        0 => "`resign` takes nothing after it".to_string(),
-        1 => "say `fortify row,col`, e.g. `fortify 8,4`".to_string(),
-        _ => format!("say `{word} row,col row,col` (from, then to), e.g. `{word} 5,4 4,4`"),
-    };
-    let sq = squares(rest).filter(|s| s.len() == wanted).ok_or(form)?;
+    let sq = squares(rest)
+        .filter(|s| s.len() == wanted)
+        .ok_or_else(|| BadSquares {
+            word: word.clone(),
+            wanted,
+        })?;
     Ok(match word.as_str() {
         "fortify" => Action::Fortify(sq[0]),
         "move" => Action::Move {
@@ -158,7 +188,7 @@ impl Game for StackWars {
     type Event = Event;
     type View = view::View;
 
-    fn load_ruleset(text: &str) -> Result<Ruleset, String> {
+    fn load_ruleset(text: &str) -> Result<Ruleset, RulesError> {
         Ruleset::parse(text)
     }
 
@@ -181,7 +211,7 @@ impl Game for StackWars {
         (2, 2)
     }
 
-    fn check_options(rules: &Ruleset, _players: usize, options: &Options) -> Vec<String> {
+    fn check_options(rules: &Ruleset, _players: usize, options: &Options) -> Vec<RulesError> {
         setup::parse_options(rules, options)
             .err()
             .into_iter()
@@ -194,12 +224,9 @@ impl Game for StackWars {
         options: &Options,
         position: Option<&str>,
         _rng: &mut ChaCha20Rng,
-    ) -> Result<Setup<State>, String> {
+    ) -> Result<Setup<State>, RulesError> {
         if players.len() != 2 {
-            return Err(format!(
-                "Stack Wars is for 2 players (Black, then White), not {}",
-                players.len()
-            ));
+            return Err(setup::SetupError::Players(players.len()).into());
         }
         let opts = setup::parse_options(rules, options)?;
         let state = match position {
@@ -236,27 +263,27 @@ impl Game for StackWars {
         st.mover().map(Side::seat).into_iter().collect()
     }
 
-    fn parse_order(_: &Ruleset, _: &State, _: Seat, line: &str) -> Result<Order, String> {
+    fn parse_order(_: &Ruleset, _: &State, _: Seat, line: &str) -> Result<Order, RulesError> {
         parse_action(line)
     }
 
     fn check(_: &Ruleset, st: &State, seat: Seat, orders: &[Order]) -> Vec<Problem> {
         let side = Side::of_seat(seat);
         if st.mover() != Some(side) {
-            return vec![Problem::whole("it is not your turn")];
+            return vec![Problem::said("it is not your turn")];
         }
         let mut problems = Vec::new();
         if orders.is_empty() {
             let mut all = Vec::new();
             st.actions(side, &mut all);
-            problems.push(Problem::whole(format!(
+            problems.push(Problem::said(format!(
                 "you must take one action (there is no passing); legal now: {}, resign",
                 list(&all, 24)
             )));
         }
         for (i, &o) in orders.iter().enumerate() {
             if i > 0 {
-                problems.push(Problem::at(
+                problems.push(Problem::said_at(
                     i,
                     format!(
                         "one action per turn; this is a second one after `{}`",
@@ -264,7 +291,7 @@ impl Game for StackWars {
                     ),
                 ));
             } else if let Err(why) = st.check_action(side, o) {
-                problems.push(Problem::at(i, explain(st, side, o, why)));
+                problems.push(Problem::said_at(i, explain(st, side, o, why)));
             }
         }
         problems

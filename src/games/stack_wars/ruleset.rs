@@ -1,5 +1,6 @@
 //! The ruleset data of Stack Wars (`games/stack-wars.toml`).
 
+use crate::games::rules_error::{Kind, RulesError};
 use serde::Deserialize;
 
 #[derive(Debug, Clone, Deserialize)]
@@ -40,9 +41,11 @@ pub struct EndRules {
 pub const LARGEST: u8 = 26;
 
 impl Ruleset {
-    pub fn parse(text: &str) -> Result<Ruleset, String> {
-        let rules: Ruleset = toml::from_str(text)
-            .map_err(|e| format!("the Stack Wars ruleset does not read: {e}"))?;
+    pub fn parse(text: &str) -> Result<Ruleset, RulesError> {
+        let rules: Ruleset = toml::from_str(text).map_err(|e| RulesError::RulesetUnreadable {
+            title: "Stack Wars",
+            error: Box::new(e),
+        })?;
         let b = rules.board;
         let mut problems = Vec::new();
         if b.min_size < 3 || b.max_size > LARGEST || b.min_size > b.max_size {
@@ -63,7 +66,13 @@ impl Ruleset {
         if problems.is_empty() {
             Ok(rules)
         } else {
-            Err(problems.join("; "))
+            // The bounds still say their problems in words here.
+            Err(RulesError::joined(
+                problems
+                    .into_iter()
+                    .map(|t| RulesError::untyped(Kind::Ruleset, t))
+                    .collect(),
+            ))
         }
     }
 
