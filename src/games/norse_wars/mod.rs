@@ -226,6 +226,75 @@ crate::rules_detail!(IllegalMove, |self| match self.why {
     _ => K::Illegal,
 }, legal: |self| &self.legal);
 
+/// Why a player's Norse Wars orders, read, are refused as a whole or at one
+/// line (beside [`IllegalMove`] and [`play::ShieldRefused`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refused {
+    NotYourTurn,
+    /// A move during the Shield draft.
+    MoveInDraft,
+    SecondMove,
+    SecondStarve,
+    /// A `starve` naming a Warrior the player has not on the board.
+    NoWarrior {
+        warrior: u8,
+        yours: Vec<String>,
+    },
+    ShieldOutsideDraft,
+    SecondShield,
+    /// No Shield placed in the draft.
+    NoShield,
+    /// No move: every legal move, as order text.
+    NoMove {
+        legal: Vec<String>,
+    },
+}
+
+impl fmt::Display for Refused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refused::NotYourTurn => f.write_str("it is not your turn"),
+            Refused::MoveInDraft => {
+                f.write_str("this is the Shield draft: place a Shield with `shield <hex>`")
+            }
+            Refused::SecondMove => {
+                f.write_str("you move exactly one piece per turn; this is a second move")
+            }
+            Refused::SecondStarve => {
+                f.write_str("give one `starve` line with every Warrior in your order of preference")
+            }
+            Refused::NoWarrior { warrior, yours } => write!(
+                f,
+                "you have no W{warrior} on the board (your Warriors: {})",
+                if yours.is_empty() {
+                    "none".to_string()
+                } else {
+                    yours.join(", ")
+                }
+            ),
+            Refused::ShieldOutsideDraft => {
+                f.write_str("Shields are placed only in the Shield draft")
+            }
+            Refused::SecondShield => f.write_str("you place one Shield per turn; this is a second"),
+            Refused::NoShield => f.write_str("place a Shield: `shield <hex>`"),
+            Refused::NoMove { legal } => write!(
+                f,
+                "you must move one piece (no passing); legal now: {}",
+                legal.join(", ")
+            ),
+        }
+    }
+}
+
+crate::rules_detail!(Refused, |self| match self {
+    Refused::NotYourTurn | Refused::MoveInDraft | Refused::ShieldOutsideDraft => K::WrongPhase,
+    Refused::NoWarrior { .. } => K::UnknownPiece,
+    _ => K::Illegal,
+}, legal: |self| match self {
+    Refused::NoMove { legal } => legal,
+    _ => &[],
+});
+
 /// Why a move is refused, and what that piece could do instead.
 fn explain(rules: &Ruleset, st: &State, seat: Seat, m: &Move, why: Illegal) -> IllegalMove {
     let name = state::piece_name(m.piece);
@@ -427,7 +496,7 @@ impl Game for NorseWars {
     fn check(rules: &Ruleset, st: &State, seat: Seat, orders: &[Order]) -> Vec<Problem> {
         let mut problems = Vec::new();
         if st.to_move() != Some(seat) {
-            problems.push(Problem::said("it is not your turn"));
+            problems.push(Problem::whole(Refused::NotYourTurn));
             return problems;
         }
         let mut moves = 0;
@@ -437,15 +506,9 @@ impl Game for NorseWars {
                 Order::Move(m) => {
                     moves += 1;
                     if st.phase != Phase::Move {
-                        problems.push(Problem::said_at(
-                            i,
-                            "this is the Shield draft: place a Shield with `shield <hex>`",
-                        ));
+                        problems.push(Problem::at(i, Refused::MoveInDraft));
                     } else if moves > 1 {
-                        problems.push(Problem::said_at(
-                            i,
-                            "you move exactly one piece per turn; this is a second move",
-                        ));
+                        problems.push(Problem::at(i, Refused::SecondMove));
                     } else if let Err(why) = st.check_move(rules, seat, *m) {
                         problems.push(Problem::at(i, explain(rules, st, seat, m, why)));
                     }
@@ -453,10 +516,7 @@ impl Game for NorseWars {
                 Order::Starve(list) => {
                     starves += 1;
                     if starves > 1 {
-                        problems.push(Problem::said_at(
-                            i,
-                            "give one `starve` line with every Warrior in your order of preference",
-                        ));
+                        problems.push(Problem::at(i, Refused::SecondStarve));
                     }
                     let on_board: Vec<u8> = st
                         .pieces_of(seat)
@@ -464,32 +524,21 @@ impl Game for NorseWars {
                         .filter(|&n| n > 0)
                         .collect();
                     for n in list.iter().filter(|n| !on_board.contains(n)) {
-                        let yours: Vec<String> = on_board.iter().map(|n| format!("W{n}")).collect();
-                        problems.push(Problem::said_at(
+                        problems.push(Problem::at(
                             i,
-                            format!(
-                                "you have no W{n} on the board (your Warriors: {})",
-                                if yours.is_empty() {
-                                    "none".to_string()
-                                } else {
-                                    yours.join(", ")
-                                }
-                            ),
+                            Refused::NoWarrior {
+                                warrior: *n,
+                                yours: on_board.iter().map(|n| format!("W{n}")).collect(),
+                            },
                         ));
                     }
                 }
                 Order::Shield(h, label) => {
                     moves += 1;
                     if st.phase != Phase::Shields {
-                        problems.push(Problem::said_at(
-                            i,
-                            "Shields are placed only in the Shield draft",
-                        ));
+                        problems.push(Problem::at(i, Refused::ShieldOutsideDraft));
                     } else if moves > 1 {
-                        problems.push(Problem::said_at(
-                            i,
-                            "you place one Shield per turn; this is a second",
-                        ));
+                        problems.push(Problem::at(i, Refused::SecondShield));
                     } else if let Err(why) = st.shield_spot(*h) {
                         problems.push(Problem::at(
                             i,
@@ -504,17 +553,15 @@ impl Game for NorseWars {
         }
         if moves == 0 {
             let what = if st.phase == Phase::Shields {
-                "place a Shield: `shield <hex>`".to_string()
+                Refused::NoShield
             } else {
                 let mut all = Vec::new();
                 st.moves(rules, seat, &mut all);
-                let list: Vec<String> = all.iter().map(order_text).collect();
-                format!(
-                    "you must move one piece (no passing); legal now: {}",
-                    list.join(", ")
-                )
+                Refused::NoMove {
+                    legal: all.iter().map(order_text).collect(),
+                }
             };
-            problems.push(Problem::said(what));
+            problems.push(Problem::whole(what));
         }
         problems
     }

@@ -119,26 +119,104 @@ pub fn list(actions: &[Action], max: usize) -> String {
     s.join(", ")
 }
 
-/// Why `action` is refused and what `side` could do instead.
-pub fn explain(st: &State, side: Side, action: Action, why: Illegal) -> String {
-    let n = st.size;
-    let reason = match why {
-        Illegal::OffBoard(sq) => format!(
-            "{sq} is not on the board (rows and columns run 0 to {})",
-            n - 1
-        ),
-        Illegal::NoReserves => "you have no armies in reserve to fortify with".to_string(),
-        // Enemy armies are answered as an empty territory is: an order
-        // never learns what stands where it names (issue 7).
-        Illegal::NotControlled(sq) => format!("{sq} is not yours to fortify; you fortify only territory you control (your baseline, row {}, or a territory holding your armies)", side.baseline(n)),
-        Illegal::NoArmy(sq) => format!("you have no army on {sq}"),
-        Illegal::NotAdjacent => "the two territories are not adjacent (one step up, down, left or right; never diagonally)".to_string(),
-        Illegal::Enemy(sq) => format!("{sq} holds enemy armies; a MOVE cannot enter it (ATTACK it instead, from a territory with exactly one army)"),
-        Illegal::OwnArmies(sq) => format!("{sq} holds your own armies; a MOVE goes to an adjacent unclaimed territory (this game was started without move_onto_own)"),
-        Illegal::OwnBaseline(sq) => format!("{sq} is on your own baseline, which you control, so it is not unclaimed; a MOVE goes to an adjacent unclaimed territory (this game was started without move_onto_own)"),
-        Illegal::FromStack(sq, armies) => format!("{sq} holds a stack of {armies} armies; an ATTACK is made only from a territory holding exactly one army"),
-        Illegal::NoEnemy(sq) => format!("{sq} holds no enemy army to attack"),
-    };
+/// Why a player's Stack Wars orders are refused as a whole or at a line
+/// (beside [`IllegalAction`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refused {
+    NotYourTurn,
+    /// No action: every legal one (resign besides).
+    NoAction {
+        legal: Vec<Action>,
+    },
+    /// A second action after `first`.
+    SecondAction {
+        first: Action,
+    },
+}
+
+impl fmt::Display for Refused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refused::NotYourTurn => f.write_str("it is not your turn"),
+            Refused::NoAction { legal } => write!(
+                f,
+                "you must take one action (there is no passing); legal now: {}, resign",
+                list(legal, 24)
+            ),
+            Refused::SecondAction { first } => write!(
+                f,
+                "one action per turn; this is a second one after `{first}`"
+            ),
+        }
+    }
+}
+
+crate::rules_detail!(Refused, |self| match self {
+    Refused::NotYourTurn => K::WrongPhase,
+    _ => K::Illegal,
+});
+
+/// What a player may do instead of a refused action.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Instead {
+    /// Actions of the same kind (from the same territory).
+    SameKind(Vec<Action>),
+    /// Other actions from the territory the refused one started from.
+    From(Square, Vec<Action>),
+    /// Every legal action (and resign).
+    Any(Vec<Action>),
+    /// No action but resigning.
+    OnlyResign,
+}
+
+/// An action the rules refuse: why ([`Illegal`]) and what is legal instead.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IllegalAction {
+    pub why: Illegal,
+    /// The board's size, the player's baseline row.
+    pub size: u8,
+    pub baseline: u8,
+    pub instead: Instead,
+    /// Every action `instead` names, as order text.
+    pub legal: Vec<String>,
+}
+
+impl fmt::Display for IllegalAction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let reason = match self.why {
+            Illegal::OffBoard(sq) => format!(
+                "{sq} is not on the board (rows and columns run 0 to {})",
+                self.size - 1
+            ),
+            Illegal::NoReserves => "you have no armies in reserve to fortify with".to_string(),
+            // Enemy armies are answered as an empty territory is: an order
+            // never learns what stands where it names (issue 7).
+            Illegal::NotControlled(sq) => format!("{sq} is not yours to fortify; you fortify only territory you control (your baseline, row {}, or a territory holding your armies)", self.baseline),
+            Illegal::NoArmy(sq) => format!("you have no army on {sq}"),
+            Illegal::NotAdjacent => "the two territories are not adjacent (one step up, down, left or right; never diagonally)".to_string(),
+            Illegal::Enemy(sq) => format!("{sq} holds enemy armies; a MOVE cannot enter it (ATTACK it instead, from a territory with exactly one army)"),
+            Illegal::OwnArmies(sq) => format!("{sq} holds your own armies; a MOVE goes to an adjacent unclaimed territory (this game was started without move_onto_own)"),
+            Illegal::OwnBaseline(sq) => format!("{sq} is on your own baseline, which you control, so it is not unclaimed; a MOVE goes to an adjacent unclaimed territory (this game was started without move_onto_own)"),
+            Illegal::FromStack(sq, armies) => format!("{sq} holds a stack of {armies} armies; an ATTACK is made only from a territory holding exactly one army"),
+            Illegal::NoEnemy(sq) => format!("{sq} holds no enemy army to attack"),
+        };
+        let instead = match &self.instead {
+            Instead::SameKind(v) => format!("you can: {}", list(v, 24)),
+            Instead::From(sq, v) => format!("from {sq} you can: {}", list(v, 24)),
+            Instead::OnlyResign => "you can only resign".to_string(),
+            Instead::Any(v) => format!("legal now: {}, resign", list(v, 24)),
+        };
+        write!(f, "{reason}. Instead {instead}")
+    }
+}
+
+crate::rules_detail!(IllegalAction, |self| match self.why {
+    Illegal::NoArmy(_) | Illegal::NotControlled(_) => K::NotYours,
+    _ => K::Illegal,
+}, legal: |self| &self.legal);
+
+/// Why an action is refused, and what the player can do instead.
+pub fn explain(st: &State, side: Side, action: Action, why: Illegal) -> IllegalAction {
     let mut all = Vec::new();
     st.actions(side, &mut all);
     let from = match action {
@@ -164,15 +242,27 @@ pub fn explain(st: &State, side: Side, action: Action, why: Illegal) -> String {
         })
         .collect();
     let instead = if !same_kind.is_empty() {
-        format!("you can: {}", list(&same_kind, 24))
+        Instead::SameKind(same_kind)
     } else if !mine_from.is_empty() {
-        format!("from {} you can: {}", from.unwrap(), list(&mine_from, 24))
+        Instead::From(from.expect("an action from a square"), mine_from)
     } else if all.is_empty() {
-        "you can only resign".to_string()
+        Instead::OnlyResign
     } else {
-        format!("legal now: {}, resign", list(&all, 24))
+        Instead::Any(all)
     };
-    format!("{reason}. Instead {instead}")
+    let legal = match &instead {
+        Instead::SameKind(v) | Instead::From(_, v) | Instead::Any(v) => {
+            v.iter().map(|a| a.to_string()).collect()
+        }
+        Instead::OnlyResign => vec!["resign".to_string()],
+    };
+    IllegalAction {
+        why,
+        size: st.size,
+        baseline: side.baseline(st.size),
+        instead,
+        legal,
+    }
 }
 
 impl Game for StackWars {
@@ -270,28 +360,19 @@ impl Game for StackWars {
     fn check(_: &Ruleset, st: &State, seat: Seat, orders: &[Order]) -> Vec<Problem> {
         let side = Side::of_seat(seat);
         if st.mover() != Some(side) {
-            return vec![Problem::said("it is not your turn")];
+            return vec![Problem::whole(Refused::NotYourTurn)];
         }
         let mut problems = Vec::new();
         if orders.is_empty() {
             let mut all = Vec::new();
             st.actions(side, &mut all);
-            problems.push(Problem::said(format!(
-                "you must take one action (there is no passing); legal now: {}, resign",
-                list(&all, 24)
-            )));
+            problems.push(Problem::whole(Refused::NoAction { legal: all }));
         }
         for (i, &o) in orders.iter().enumerate() {
             if i > 0 {
-                problems.push(Problem::said_at(
-                    i,
-                    format!(
-                        "one action per turn; this is a second one after `{}`",
-                        orders[0]
-                    ),
-                ));
+                problems.push(Problem::at(i, Refused::SecondAction { first: orders[0] }));
             } else if let Err(why) = st.check_action(side, o) {
-                problems.push(Problem::said_at(i, explain(st, side, o, why)));
+                problems.push(Problem::at(i, explain(st, side, o, why)));
             }
         }
         problems

@@ -3,7 +3,6 @@
 
 use super::ruleset::Ruleset;
 use super::state::{Core, Placed, Side, Square, State};
-use crate::games::rules_error::Kind;
 use crate::games::{parse_bool, Options, RulesError};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -80,7 +79,10 @@ fn parse_stack(side: Side, s: &str) -> Result<Placed, RulesError> {
     let at = words
         .next()
         .and_then(Square::parse)
-        .ok_or_else(|| setup_said(format!("{side} `{s}`: say `row,col` or `row,col xN`")))?;
+        .ok_or_else(|| BadPosition::Stack {
+            side,
+            entry: s.to_string(),
+        })?;
     let armies = match words.next() {
         None => 1,
         Some(w) => w
@@ -88,10 +90,9 @@ fn parse_stack(side: Side, s: &str) -> Result<Placed, RulesError> {
             .parse::<u16>()
             .ok()
             .filter(|&n| n > 0)
-            .ok_or_else(|| {
-                setup_said(format!(
-                    "{side} `{s}`: the stack size is `xN`, e.g. `3,2 x4`"
-                ))
+            .ok_or_else(|| BadPosition::StackSize {
+                side,
+                entry: s.to_string(),
             })?,
     };
     Ok(Placed { at, side, armies })
@@ -100,26 +101,28 @@ fn parse_stack(side: Side, s: &str) -> Result<Placed, RulesError> {
 fn per_side(what: &str, map: &BTreeMap<String, u16>, default: u16) -> Result<[u16; 2], RulesError> {
     let mut out = [default; 2];
     for (k, &v) in map {
-        let side = Side::parse(k)
-            .ok_or_else(|| setup_said(format!("{what}: `{k}` is not black or white")))?;
+        let side = Side::parse(k).ok_or_else(|| BadPosition::NotASide {
+            table: what.to_string(),
+            key: k.clone(),
+        })?;
         out[side.seat()] = v;
     }
     Ok(out)
 }
 
 pub fn from_position(rules: &Ruleset, opts: Opts, text: &str) -> Result<State, RulesError> {
-    let p: Position = toml::from_str(text)
-        .map_err(|e| setup_said(format!("the position file does not read: {e}")))?;
+    let p: Position = toml::from_str(text).map_err(|e| BadPosition::Unreadable(e.to_string()))?;
     let size = p.size.unwrap_or(opts.size);
     let b = rules.board;
     if !(b.min_size..=b.max_size).contains(&size) {
-        return Err(setup_said(format!(
-            "position size {size}: the board is N×N with N from {} to {}",
-            b.min_size, b.max_size
-        )));
+        return Err(BadPosition::Size {
+            size,
+            min: b.min_size,
+            max: b.max_size,
+        }
+        .into());
     }
-    let to_move = Side::parse(&p.to_move)
-        .ok_or_else(|| setup_said(format!("to_move = {:?}: say black or white", p.to_move)))?;
+    let to_move = Side::parse(&p.to_move).ok_or_else(|| BadPosition::ToMove(p.to_move.clone()))?;
     let mut stacks = Vec::new();
     for (side, list) in [(Side::Black, &p.black), (Side::White, &p.white)] {
         for s in list {
@@ -138,27 +141,85 @@ pub fn from_position(rules: &Ruleset, opts: Opts, text: &str) -> Result<State, R
         quiet: p.quiet,
         result: None,
     };
-    let st = State::from_core(core).map_err(|e| setup_said(format!("the position: {e}")))?;
+    let st = State::from_core(core).map_err(BadPosition::Core)?;
     for side in Side::BOTH {
         if st.reserve(side) == 0 && st.in_play(side) == 0 {
-            return Err(setup_said(format!(
-                "the position: {side} has no armies in play and none in reserve, so the game would be over"
-            )));
+            return Err(BadPosition::NoArmies(side).into());
         }
     }
     if !st.can_act(to_move) {
-        return Err(setup_said(format!(
-            "the position: {to_move} is to move but has no legal action"
-        )));
+        return Err(BadPosition::CannotAct(to_move).into());
     }
     Ok(st)
 }
 
-/// A position file's problem, in the words the check makes where it finds
-/// it (not yet a variant of its own).
-fn setup_said(text: String) -> RulesError {
-    RulesError::untyped(Kind::Setup, text)
+/// Why a Stack Wars position file (`--setup`) is refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BadPosition {
+    /// Not TOML of the position's shape (the parser's message).
+    Unreadable(String),
+    Size {
+        size: u8,
+        min: u8,
+        max: u8,
+    },
+    /// A `to_move` that names no side.
+    ToMove(String),
+    /// A stack entry that names no square.
+    Stack {
+        side: Side,
+        entry: String,
+    },
+    /// A stack entry whose size is not `xN`.
+    StackSize {
+        side: Side,
+        entry: String,
+    },
+    /// A key of `reserves` or `points` that names no side.
+    NotASide {
+        table: String,
+        key: String,
+    },
+    /// The stacks break a rule every position keeps (the state's words).
+    Core(String),
+    /// A side with no armies in play or in reserve.
+    NoArmies(Side),
+    /// The side to move has no legal action.
+    CannotAct(Side),
 }
+
+impl std::fmt::Display for BadPosition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BadPosition::Unreadable(e) => write!(f, "the position file does not read: {e}"),
+            BadPosition::Size { size, min, max } => write!(
+                f,
+                "position size {size}: the board is N×N with N from {min} to {max}"
+            ),
+            BadPosition::ToMove(w) => write!(f, "to_move = {w:?}: say black or white"),
+            BadPosition::Stack { side, entry } => {
+                write!(f, "{side} `{entry}`: say `row,col` or `row,col xN`")
+            }
+            BadPosition::StackSize { side, entry } => {
+                write!(f, "{side} `{entry}`: the stack size is `xN`, e.g. `3,2 x4`")
+            }
+            BadPosition::NotASide { table, key } => {
+                write!(f, "{table}: `{key}` is not black or white")
+            }
+            BadPosition::Core(e) => write!(f, "the position: {e}"),
+            BadPosition::NoArmies(side) => write!(
+                f,
+                "the position: {side} has no armies in play and none in reserve, so the game would be over"
+            ),
+            BadPosition::CannotAct(side) => write!(
+                f,
+                "the position: {side} is to move but has no legal action"
+            ),
+        }
+    }
+}
+
+crate::rules_detail!(BadPosition, |self| K::Setup);
 
 /// Why a Stack Wars game cannot start with these players or options.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -160,3 +160,30 @@ fn a_ruleset_that_does_not_read_keeps_the_parser_error() {
         }
     ));
 }
+
+#[test]
+fn a_refused_action_says_what_is_legal_instead() {
+    use herald::games::stack_wars::{IllegalAction, Instead};
+    let (rules, state) = start("stack-wars", &["black", "white"], &[]);
+    let order = rules.parse_order(&state, 0, "fortify 1,1").unwrap();
+    let problems = rules.check(&state, 0, &[order]);
+    assert_eq!(problems.len(), 1);
+    let why = &problems[0].why;
+    assert_eq!(why.kind(), Kind::NotYours, "{why:?}");
+    let d = why.detail::<IllegalAction>().unwrap();
+    assert!(
+        matches!(&d.instead, Instead::SameKind(v) if v.len() == 9),
+        "{d:?}"
+    );
+    assert_eq!(why.legal().len(), 9);
+    for alt in why.legal() {
+        let o = rules.parse_order(&state, 0, alt).unwrap();
+        assert!(rules.check(&state, 0, &[o]).is_empty(), "{alt}");
+    }
+    // The player to move is not White: a whole-orders problem of its kind.
+    let order = rules.parse_order(&state, 1, "fortify 0,0").unwrap();
+    let problems = rules.check(&state, 1, &[order]);
+    assert_eq!(problems[0].order, None);
+    assert_eq!(problems[0].why.kind(), Kind::WrongPhase);
+    assert_eq!(problems[0].why.to_string(), "it is not your turn");
+}
