@@ -220,7 +220,6 @@ impl std::error::Error for RulesError {}
 /// Implement [`Detail`] for a game's type: `rules_detail!(Type, |self| kind)`,
 /// the kind written `K::Malformed` and so on; with `, legal: |self| slice`
 /// it also says the orders legal instead.
-#[macro_export]
 macro_rules! rules_detail {
     ($t:ty, |$s:ident| $kind:expr) => {
         impl $crate::games::rules_error::Detail for $t {
@@ -250,6 +249,7 @@ macro_rules! rules_detail {
         }
     };
 }
+pub(crate) use rules_detail;
 
 /// A refusal by the rules as the edge says it: one problem, its words made
 /// here by [`fmt::Display`] (exit status 1).

@@ -62,7 +62,7 @@ impl std::fmt::Display for NoSuch {
     }
 }
 
-crate::rules_detail!(NoSuch, |self| K::BadOption, legal: |self| &self.names);
+crate::games::rules_error::rules_detail!(NoSuch, |self| K::BadOption, legal: |self| &self.names);
 
 /// The options a game is started with: template and setup indices.
 pub fn parse_options(rules: &Ruleset, options: &Options) -> Result<(u8, usize), NoSuch> {

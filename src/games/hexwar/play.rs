@@ -81,7 +81,7 @@ impl fmt::Display for OrderError {
     }
 }
 
-crate::rules_detail!(OrderError, |self| match self {
+crate::games::rules_error::rules_detail!(OrderError, |self| match self {
     OrderError::NotYourKind { .. } => K::UnknownPiece,
     OrderError::NoPieceToRotate { .. } => K::NotYours,
     _ => K::Malformed,

@@ -231,9 +231,6 @@ struct PositionGraveyard {
 /// [graveyard]
 /// black = ["skeleton"]
 /// ```
-///
-/// Long (about 80 lines): every check of a position file, each adding to one
-/// list of problems so that all are told at once.
 pub fn from_position(
     rules: &Ruleset,
     text: &str,
@@ -243,6 +240,8 @@ pub fn from_position(
         .map_err(|t| crate::games::RulesError::untyped(crate::games::rules_error::Kind::Setup, t))
 }
 
+/// Long (about 80 lines): every check of a position file, each adding to one
+/// list of problems so that all are told at once.
 // A String error: the position file's checks still make their words
 // where they find them; `from_position` hands them on as RulesError::Untyped.
 fn position(rules: &Ruleset, text: &str, template: u8) -> Result<State, String> {

@@ -145,7 +145,7 @@ impl fmt::Display for OrderError {
     }
 }
 
-crate::rules_detail!(OrderError, |self| match self {
+crate::games::rules_error::rules_detail!(OrderError, |self| match self {
     OrderError::NotAWarrior { .. } | OrderError::NotAPiece { .. } => K::UnknownPiece,
     _ => K::Malformed,
 });
@@ -221,7 +221,7 @@ impl fmt::Display for IllegalMove {
     }
 }
 
-crate::rules_detail!(IllegalMove, |self| match self.why {
+crate::games::rules_error::rules_detail!(IllegalMove, |self| match self.why {
     Illegal::NoSuchPiece => K::UnknownPiece,
     _ => K::Illegal,
 }, legal: |self| &self.legal);
@@ -286,7 +286,7 @@ impl fmt::Display for Refused {
     }
 }
 
-crate::rules_detail!(Refused, |self| match self {
+crate::games::rules_error::rules_detail!(Refused, |self| match self {
     Refused::NotYourTurn | Refused::MoveInDraft | Refused::ShieldOutsideDraft => K::WrongPhase,
     Refused::NoWarrior { .. } => K::UnknownPiece,
     _ => K::Illegal,

@@ -57,7 +57,7 @@ impl std::fmt::Display for ShieldRefused {
     }
 }
 
-crate::rules_detail!(ShieldRefused, |self| K::Illegal);
+crate::games::rules_error::rules_detail!(ShieldRefused, |self| K::Illegal);
 
 /// Why a move cannot be made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

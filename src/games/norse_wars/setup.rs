@@ -554,7 +554,7 @@ impl std::fmt::Display for SetupError {
     }
 }
 
-crate::rules_detail!(SetupError, |self| match self {
+crate::games::rules_error::rules_detail!(SetupError, |self| match self {
     SetupError::NoOption { .. } | SetupError::Teams { .. } => K::BadOption,
     _ => K::Setup,
 });

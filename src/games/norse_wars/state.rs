@@ -151,7 +151,7 @@ impl fmt::Display for BadCore {
     }
 }
 
-crate::rules_detail!(BadCore, |self| K::State);
+crate::games::rules_error::rules_detail!(BadCore, |self| K::State);
 
 /// The bots' determinisation (`bot.rs`) still speaks in text.
 impl From<BadCore> for String {

@@ -72,7 +72,7 @@ impl fmt::Display for BadSquares {
     }
 }
 
-crate::rules_detail!(BadSquares, |self| K::Malformed);
+crate::games::rules_error::rules_detail!(BadSquares, |self| K::Malformed);
 
 pub fn parse_action(line: &str) -> Result<Action, RulesError> {
     let line = line.trim();
@@ -151,7 +151,7 @@ impl fmt::Display for Refused {
     }
 }
 
-crate::rules_detail!(Refused, |self| match self {
+crate::games::rules_error::rules_detail!(Refused, |self| match self {
     Refused::NotYourTurn => K::WrongPhase,
     _ => K::Illegal,
 });
@@ -210,7 +210,7 @@ impl fmt::Display for IllegalAction {
     }
 }
 
-crate::rules_detail!(IllegalAction, |self| match self.why {
+crate::games::rules_error::rules_detail!(IllegalAction, |self| match self.why {
     Illegal::NoArmy(_) | Illegal::NotControlled(_) => K::NotYours,
     _ => K::Illegal,
 }, legal: |self| &self.legal);

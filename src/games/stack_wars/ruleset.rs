@@ -109,4 +109,4 @@ impl std::fmt::Display for BadRuleset {
     }
 }
 
-crate::rules_detail!(BadRuleset, |self| K::Ruleset);
+crate::games::rules_error::rules_detail!(BadRuleset, |self| K::Ruleset);

@@ -219,7 +219,7 @@ impl std::fmt::Display for BadPosition {
     }
 }
 
-crate::rules_detail!(BadPosition, |self| K::Setup);
+crate::games::rules_error::rules_detail!(BadPosition, |self| K::Setup);
 
 /// Why a Stack Wars game cannot start with these players or options.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -262,7 +262,7 @@ impl std::fmt::Display for SetupError {
     }
 }
 
-crate::rules_detail!(SetupError, |self| match self {
+crate::games::rules_error::rules_detail!(SetupError, |self| match self {
     SetupError::Players(_) => K::Setup,
     _ => K::BadOption,
 });

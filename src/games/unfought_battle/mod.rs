@@ -57,7 +57,7 @@ impl std::fmt::Display for SetupError {
     }
 }
 
-crate::rules_detail!(SetupError, |self| match self {
+crate::games::rules_error::rules_detail!(SetupError, |self| match self {
     SetupError::Players(_) => K::Setup,
     SetupError::NoOptions { .. } => K::BadOption,
 });

@@ -144,7 +144,7 @@ impl fmt::Display for OrderError {
     }
 }
 
-crate::rules_detail!(OrderError, |self| match self {
+crate::games::rules_error::rules_detail!(OrderError, |self| match self {
     OrderError::NotAForce { .. } => K::UnknownPiece,
     OrderError::Deploying | OrderError::Deployed => K::WrongPhase,
     _ => K::Malformed,

@@ -93,6 +93,8 @@ pub struct VictoryRules {
 }
 
 impl Ruleset {
+    /// Long (about 85 lines): every bound of the ruleset checked in turn,
+    /// each adding to one list of problems so that all are told at once.
     pub fn parse(text: &str) -> Result<Ruleset, RulesError> {
         let r: Ruleset = toml::from_str(text).map_err(|e| RulesError::RulesetUnreadable {
             title: "Unfought Battle",

@@ -111,7 +111,7 @@ impl fmt::Display for OrderError {
     }
 }
 
-crate::rules_detail!(OrderError, |self| match self {
+crate::games::rules_error::rules_detail!(OrderError, |self| match self {
     OrderError::NotAUnit { .. } => K::UnknownPiece,
     _ => K::Malformed,
 });
@@ -146,7 +146,7 @@ impl fmt::Display for NoUnit {
     }
 }
 
-crate::rules_detail!(NoUnit, |self| K::UnknownPiece);
+crate::games::rules_error::rules_detail!(NoUnit, |self| K::UnknownPiece);
 
 fn unit(word: &str) -> Result<UnitId, OrderError> {
     UnitId::parse(word).ok_or(OrderError::NotAUnit {

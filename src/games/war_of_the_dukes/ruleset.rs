@@ -134,9 +134,7 @@ pub struct Ruleset {
 }
 
 impl Ruleset {
-    /// Long (about 160 lines): every section of the ruleset file read and
-    /// checked in turn (units, terrain, hexsides, the combat table, the map),
-    /// each a few lines.
+    /// The ruleset from its TOML text, every section checked (`read`).
     pub fn parse(text: &str) -> Result<Ruleset, RulesError> {
         let d: RulesData = toml::from_str(text).map_err(|e| RulesError::RulesetUnreadable {
             title: "War of the Dukes",
@@ -146,6 +144,9 @@ impl Ruleset {
         Ruleset::read(d).map_err(|t| RulesError::untyped(rules_error::Kind::Ruleset, t))
     }
 
+    /// Long (about 155 lines): every section of the ruleset file read and
+    /// checked in turn (units, terrain, hexsides, the combat table, the map),
+    /// each a few lines.
     // A String error: the sections' checks (each a few lines) make their
     // words where they find them; `parse` types them as RulesError::Untyped.
     fn read(d: RulesData) -> Result<Ruleset, String> {
