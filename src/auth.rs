@@ -52,6 +52,7 @@ struct Parsed {
     digest: Vec<u8>,
 }
 
+// A String error: why a stored hash is refused, the words the game-file checks print.
 fn parse_argon2(stored: &str) -> Result<Parsed, String> {
     let h = PasswordHash::new(stored).map_err(|e| format!("not a password hash ({e})"))?;
     if h.algorithm.as_str() != "argon2id" {
@@ -101,6 +102,7 @@ fn parse_argon2(stored: &str) -> Result<Parsed, String> {
 /// Is `stored` a password hash herald could have written: an Argon2id
 /// PHC string with herald's own settings, salt and digest lengths, or a
 /// herald 0.1 `sha256$salt$hex`? `Err` says what is wrong with it.
+// A String error: why a stored hash is refused, the words the game-file checks print.
 pub fn check_stored(stored: &str) -> Result<(), String> {
     if stored.starts_with('$') {
         return parse_argon2(stored).map(|_| ());

@@ -14,6 +14,14 @@
 //! reads when they become an [`Error`] (`file:line: reason`). The lines are
 //! kept as text in [`Error::problems`] because the host's mail replies and
 //! logs read them as such.
+//!
+//! This is the edge's error. What the game rules refuse is typed one layer
+//! up, as `games::RulesError` (its kind, the facts, a game's own detail),
+//! and becomes a reason here only where it is told: `pipeline::check` puts
+//! it at its order's line, `pipeline::create` at the position file's, and
+//! `From<RulesError> for Error` (in `games::rules_error`, since this module
+//! imports nothing above it) makes one refused problem of it. The host's
+//! transports keep their own `host::Failure` (docs/design.md says why).
 
 use std::fmt;
 

@@ -26,6 +26,7 @@ pub struct Name(String);
 
 impl Name {
     /// `what` says what the name is for in the message ("player id").
+    // A String error: the usage line `new` and the lobby print.
     pub fn new(what: &str, s: &str) -> Result<Name, String> {
         if valid(s) {
             Ok(Name(s.to_string()))

@@ -18,6 +18,7 @@ pub const MAX_SPAN_SECS: u64 = 366 * 86400;
 /// A span (`72h`, `+48h`, `2d`, `90m`, `1h30m`, `1h 30m`, `1w`) in whole
 /// seconds. A leading `+` is allowed. Refused: no unit, zero, fractions of
 /// a second, over a year, anything `humantime` cannot read.
+// A String error: the usage line for a span argument.
 pub fn parse_span(s: &str) -> Result<u64, String> {
     let written = s.trim();
     let body = written.strip_prefix('+').unwrap_or(written).trim();

@@ -35,6 +35,7 @@ fn fontdb() -> Arc<usvg::fontdb::Database> {
 }
 
 /// The picture rasterised `px` pixels wide (its height follows its shape).
+// A String error: the rasteriser's failure, told as is where a picture is asked for.
 pub fn rasterise(svg: &str, px: u32) -> Result<Pixmap, String> {
     let opt = usvg::Options {
         font_family: FONT_FAMILY.to_string(),

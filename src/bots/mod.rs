@@ -83,6 +83,7 @@ pub const DEFAULT_ITERATIONS: u32 = 1000;
 
 impl BotSpec {
     /// `random`, `greedy`, `mcts`, `mcts:1000`, `ismcts:500:greedy:d10`.
+    // A String error: the usage line for a `--bot` argument, made where the spec is read.
     pub fn parse(s: &str) -> Result<BotSpec, String> {
         let mut parts = s.trim().split(':');
         let name = parts.next().unwrap_or("").to_ascii_lowercase();

@@ -86,6 +86,7 @@ impl Signer {
         )
     }
 
+    // A String error: a key file's damage, the words printed with its path.
     pub fn from_file(text: &str) -> Result<Signer, String> {
         let mut lines = text.lines();
         if lines.next() != Some(FILE_TAG) {
@@ -104,6 +105,7 @@ impl Signer {
 }
 
 impl PublicKey {
+    // A String error: a key file's damage, the words printed with its path.
     pub fn parse(s: &str) -> Result<PublicKey, String> {
         let bytes = s
             .strip_prefix("ed25519:")

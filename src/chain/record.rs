@@ -65,6 +65,7 @@ impl EntryLine {
     }
 
     /// Read a line's layout (not its body's JSON, nor its hash).
+    // A String error: a game file's damage, the words load and `verify` print beside the entry.
     pub fn parse(line: &str) -> Result<EntryLine, String> {
         let bad =
             || "not a log entry line ({\"body\":…,\"hash\":…,\"prev\":…,\"sig\":…})".to_string();
@@ -114,6 +115,7 @@ impl EntryLine {
         key.verify(Domain::Entry, self.hash.as_bytes(), &self.sig)
     }
 
+    // A String error: a game file's damage, the words load and `verify` print beside the entry.
     pub fn decode(&self) -> Result<Body, String> {
         serde_json::from_str(&self.body).map_err(|e| format!("its body does not read: {e}"))
     }

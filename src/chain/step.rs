@@ -101,12 +101,14 @@ struct OrderFields {
     nmr: Option<String>,
 }
 
+// A String error: a game file's damage, the words load and `verify` print beside the entry.
 fn need<T>(v: Option<T>, name: &str) -> Result<T, String> {
     v.ok_or_else(|| format!("its body does not read: missing field `{name}`"))
 }
 
 impl Step {
     /// Read an entry's body (its canonical JSON as stored).
+    // A String error: a game file's damage, the words load and `verify` print beside the entry.
     pub fn read(body: &str) -> Result<Step, String> {
         let f: Fields =
             serde_json::from_str(body).map_err(|e| format!("its body does not read: {e}"))?;

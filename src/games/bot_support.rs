@@ -36,6 +36,7 @@ pub trait BotSupport: Game {
         ruleset: &Self::Ruleset,
         view: &Self::View,
         rng: &mut ChaCha20Rng,
+        // A String error: a bot's failure to rebuild a state from a view: never a refusal (the stand-in then plays a random legal set; the lab prints it).
     ) -> Result<Self::State, String>;
     /// Whether `view` hides something the forward model needs, so that
     /// [`BotSupport::determinise`] samples (the bots then need ISMCTS).

@@ -12,7 +12,7 @@
 //! called back with the game as a type parameter and its ruleset. So the
 //! games layer knows nothing of the layers above it.
 
-use super::{Compose, Draw, Game, Options, Outcome, Problem, Seat, Seen};
+use super::{Compose, Draw, Game, Options, Outcome, Problem, RulesError, Seat, Seen};
 use crate::board::picture::Frame;
 use crate::rng::{ChaCha20Rng, Dice};
 use serde::Deserialize;
@@ -51,22 +51,23 @@ pub trait Rules: Any + Send + Sync + sealed::Sealed {
 
     /// Read a state from the game file; a state the rules never make is
     /// refused ([`Game::validate`]).
-    fn decode(&self, state: &Value) -> Result<AnyState, String>;
+    fn decode(&self, state: &Value) -> Result<AnyState, RulesError>;
     fn encode(&self, state: &AnyState) -> Value;
     /// The player counts the loaded ruleset allows, smallest and largest.
     fn players(&self) -> (usize, usize);
     /// See [`Game::check_options`].
-    fn check_options(&self, players: usize, options: &Options) -> Vec<String>;
+    fn check_options(&self, players: usize, options: &Options) -> Vec<RulesError>;
     fn setup(
         &self,
         players: &[String],
         options: &Options,
         position: Option<&str>,
         rng: &mut ChaCha20Rng,
-    ) -> Result<(AnyState, Vec<String>), String>;
+    ) -> Result<(AnyState, Vec<String>), RulesError>;
     fn phase(&self, state: &AnyState) -> String;
     fn awaiting(&self, state: &AnyState) -> Vec<Seat>;
-    fn parse_order(&self, state: &AnyState, seat: Seat, line: &str) -> Result<AnyOrder, String>;
+    fn parse_order(&self, state: &AnyState, seat: Seat, line: &str)
+        -> Result<AnyOrder, RulesError>;
     fn check(&self, state: &AnyState, seat: Seat, orders: &[AnyOrder]) -> Vec<Problem>;
     /// Resolve a phase; the events as JSON values.
     fn resolve(
@@ -86,7 +87,7 @@ pub trait Rules: Any + Send + Sync + sealed::Sealed {
         players: &[String],
         seat: Seat,
         events: &[(u32, Value)],
-    ) -> Result<AnyView, String>;
+    ) -> Result<AnyView, RulesError>;
     /// What `seat` would see if nothing were hidden
     /// ([`Game::omniscient_view`]): only for a game that is over.
     fn omniscient_view(
@@ -95,7 +96,7 @@ pub trait Rules: Any + Send + Sync + sealed::Sealed {
         players: &[String],
         seat: Seat,
         events: &[(u32, Value)],
-    ) -> Result<AnyView, String>;
+    ) -> Result<AnyView, RulesError>;
     /// A view as JSON: the machine-readable report's body.
     fn view_json(&self, view: &AnyView) -> Value;
     fn outcome(&self, state: &AnyState, players: &[String]) -> Option<Outcome>;
@@ -144,7 +145,7 @@ pub(super) struct Erased<G: Game> {
 }
 
 impl<G: BuiltIn> Erased<G> {
-    pub(super) fn load(text: &str) -> Result<Box<dyn Rules>, String> {
+    pub(super) fn load(text: &str) -> Result<Box<dyn Rules>, RulesError> {
         Ok(Box::new(Erased::<G> {
             ruleset: G::load_ruleset(text)?,
         }))
@@ -168,11 +169,16 @@ fn view<G: Game>(v: &AnyView) -> &G::View {
 impl<G: Game> sealed::Sealed for Erased<G> {}
 
 impl<G: BuiltIn> Rules for Erased<G> {
-    fn decode(&self, v: &Value) -> Result<AnyState, String> {
-        let s: G::State = G::State::deserialize(v)
-            .map_err(|e| format!("the game state does not read as {}: {e}", G::TITLE))?;
-        G::validate(&self.ruleset, &s)
-            .map_err(|e| format!("the game state is not one {} makes: {e}", G::TITLE))?;
+    fn decode(&self, v: &Value) -> Result<AnyState, RulesError> {
+        let s: G::State =
+            G::State::deserialize(v).map_err(|error| RulesError::StateUnreadable {
+                title: G::TITLE,
+                error,
+            })?;
+        G::validate(&self.ruleset, &s).map_err(|why| RulesError::StateImpossible {
+            title: G::TITLE,
+            why: Box::new(why),
+        })?;
         Ok(Box::new(s))
     }
     fn encode(&self, s: &AnyState) -> Value {
@@ -181,7 +187,7 @@ impl<G: BuiltIn> Rules for Erased<G> {
     fn players(&self) -> (usize, usize) {
         G::players(&self.ruleset)
     }
-    fn check_options(&self, players: usize, options: &Options) -> Vec<String> {
+    fn check_options(&self, players: usize, options: &Options) -> Vec<RulesError> {
         G::check_options(&self.ruleset, players, options)
     }
     fn setup(
@@ -190,7 +196,7 @@ impl<G: BuiltIn> Rules for Erased<G> {
         options: &Options,
         position: Option<&str>,
         rng: &mut ChaCha20Rng,
-    ) -> Result<(AnyState, Vec<String>), String> {
+    ) -> Result<(AnyState, Vec<String>), RulesError> {
         let s = G::setup(&self.ruleset, players, options, position, rng)?;
         Ok((Box::new(s.state), s.notes))
     }
@@ -200,7 +206,7 @@ impl<G: BuiltIn> Rules for Erased<G> {
     fn awaiting(&self, s: &AnyState) -> Vec<Seat> {
         G::awaiting(&self.ruleset, state::<G>(s))
     }
-    fn parse_order(&self, s: &AnyState, seat: Seat, line: &str) -> Result<AnyOrder, String> {
+    fn parse_order(&self, s: &AnyState, seat: Seat, line: &str) -> Result<AnyOrder, RulesError> {
         let o = G::parse_order(&self.ruleset, state::<G>(s), seat, line)?;
         Ok(AnyOrder {
             text: o.to_string(),
@@ -236,7 +242,7 @@ impl<G: BuiltIn> Rules for Erased<G> {
         players: &[String],
         seat: Seat,
         events: &[(u32, Value)],
-    ) -> Result<AnyView, String> {
+    ) -> Result<AnyView, RulesError> {
         let seen = seen::<G>(events)?;
         let v = G::view(&self.ruleset, state::<G>(s), players, seat, &seen);
         Ok(AnyView(Box::new(v)))
@@ -247,7 +253,7 @@ impl<G: BuiltIn> Rules for Erased<G> {
         players: &[String],
         seat: Seat,
         events: &[(u32, Value)],
-    ) -> Result<AnyView, String> {
+    ) -> Result<AnyView, RulesError> {
         let seen = seen::<G>(events)?;
         let v = G::omniscient_view(&self.ruleset, state::<G>(s), players, seat, &seen);
         Ok(AnyView(Box::new(v)))
@@ -282,11 +288,10 @@ impl<G: BuiltIn> Rules for Erased<G> {
 }
 
 /// Logged events (turn, JSON) read as game `G`'s, for a view.
-fn seen<G: Game>(events: &[(u32, Value)]) -> Result<Vec<Seen<G::Event>>, String> {
+fn seen<G: Game>(events: &[(u32, Value)]) -> Result<Vec<Seen<G::Event>>, RulesError> {
     let mut seen = Vec::with_capacity(events.len());
     for (turn, e) in events {
-        let event =
-            G::Event::deserialize(e).map_err(|e| format!("a logged event does not read: {e}"))?;
+        let event = G::Event::deserialize(e).map_err(RulesError::EventUnreadable)?;
         seen.push(Seen { turn: *turn, event });
     }
     Ok(seen)

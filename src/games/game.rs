@@ -9,6 +9,7 @@
 //! ([`super::Compose`]) and knows no bot ([`super::BotSupport`]); no I/O,
 //! no clock, every die through [`Dice`].
 
+use super::rules_error::{Kind, RulesError};
 use crate::rng::{ChaCha20Rng, Dice};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -31,25 +32,37 @@ pub type Seat = usize;
 pub type Options = BTreeMap<String, String>;
 
 /// One problem with one player's orders. `order` is the index of the order
-/// line it concerns, or `None` for the orders as a whole.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// line it concerns, or `None` for the orders as a whole; `why` is typed,
+/// and becomes words where the refusal is written (`pipeline::check`).
+#[derive(Debug)]
 pub struct Problem {
     pub order: Option<usize>,
-    pub message: String,
+    pub why: RulesError,
 }
 
 impl Problem {
-    pub fn at(order: usize, message: impl Into<String>) -> Problem {
+    /// A problem with order line `order`.
+    pub fn at(order: usize, why: impl Into<RulesError>) -> Problem {
         Problem {
             order: Some(order),
-            message: message.into(),
+            why: why.into(),
         }
     }
-    pub fn whole(message: impl Into<String>) -> Problem {
+    /// A problem with the orders as a whole.
+    pub fn whole(why: impl Into<RulesError>) -> Problem {
         Problem {
             order: None,
-            message: message.into(),
+            why: why.into(),
         }
+    }
+    /// A problem with order line `order` told in the game's own words
+    /// ([`RulesError::Untyped`], of kind [`Kind::Illegal`]).
+    pub fn said_at(order: usize, text: impl Into<String>) -> Problem {
+        Problem::at(order, RulesError::untyped(Kind::Illegal, text))
+    }
+    /// A problem with the orders as a whole, in the game's own words.
+    pub fn said(text: impl Into<String>) -> Problem {
+        Problem::whole(RulesError::untyped(Kind::Illegal, text))
     }
 }
 
@@ -128,15 +141,19 @@ pub trait Game: 'static {
     /// the bots playing for them are made from.
     type View: Serialize;
 
-    fn load_ruleset(text: &str) -> Result<Self::Ruleset, String>;
+    fn load_ruleset(text: &str) -> Result<Self::Ruleset, RulesError>;
     fn options() -> Vec<OptionSpec>;
     /// The player counts the ruleset allows, smallest and largest.
     fn players(ruleset: &Self::Ruleset) -> (usize, usize);
     /// What is wrong with these option values for this many players, one
-    /// line each (the names are already checked against [`Game::options`],
+    /// problem a line (the names are already checked against [`Game::options`],
     /// each given once, and the count against [`Game::players`]). Called
     /// by `herald new` before anything is written; by default nothing.
-    fn check_options(_ruleset: &Self::Ruleset, _players: usize, _options: &Options) -> Vec<String> {
+    fn check_options(
+        _ruleset: &Self::Ruleset,
+        _players: usize,
+        _options: &Options,
+    ) -> Vec<RulesError> {
         Vec::new()
     }
     fn setup(
@@ -145,12 +162,12 @@ pub trait Game: 'static {
         options: &Options,
         position: Option<&str>,
         rng: &mut ChaCha20Rng,
-    ) -> Result<Setup<Self::State>, String>;
+    ) -> Result<Setup<Self::State>, RulesError>;
     /// What is wrong with a state read from a game file, if anything: a
     /// file is input, and a state the rules never make (re-sealed by hand)
     /// is refused when it is loaded, before a command works on it. By
     /// default nothing is checked beyond the state's shape.
-    fn validate(_ruleset: &Self::Ruleset, _state: &Self::State) -> Result<(), String> {
+    fn validate(_ruleset: &Self::Ruleset, _state: &Self::State) -> Result<(), RulesError> {
         Ok(())
     }
     /// The name of the phase the game waits for, e.g. "move".
@@ -162,7 +179,7 @@ pub trait Game: 'static {
         state: &Self::State,
         seat: Seat,
         line: &str,
-    ) -> Result<Self::Order, String>;
+    ) -> Result<Self::Order, RulesError>;
     /// Everything wrong with one player's orders taken together.
     fn check(
         ruleset: &Self::Ruleset,
@@ -245,10 +262,13 @@ pub trait Game: 'static {
 }
 
 /// Parse a boolean option value.
-pub fn parse_bool(name: &str, v: &str) -> Result<bool, String> {
+pub fn parse_bool(name: &str, v: &str) -> Result<bool, RulesError> {
     match v.to_ascii_lowercase().as_str() {
         "true" | "yes" | "on" | "1" => Ok(true),
         "false" | "no" | "off" | "0" => Ok(false),
-        _ => Err(format!("option {name}={v}: say true or false")),
+        _ => Err(RulesError::NotABool {
+            name: name.to_string(),
+            value: v.to_string(),
+        }),
     }
 }

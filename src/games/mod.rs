@@ -27,6 +27,7 @@ pub mod compose;
 pub mod draw;
 pub mod erased;
 pub mod game;
+pub mod rules_error;
 
 pub mod hexwar;
 pub mod norse_wars;
@@ -39,6 +40,7 @@ pub use compose::Compose;
 pub use draw::Draw;
 pub use erased::{AnyOrder, AnyState, AnyView, BuiltIn, Rules, Visitor};
 pub use game::{parse_bool, Game, Nmr, OptionSpec, Options, Outcome, Problem, Seat, Seen, Setup};
+pub use rules_error::{Detail, RulesError};
 
 use crate::error::Error;
 use erased::Erased;
@@ -54,12 +56,12 @@ pub struct Entry {
     pub options: fn() -> Vec<OptionSpec>,
     /// Missed-order policies offered, the default first.
     pub nmr: &'static [Nmr],
-    load: fn(&str) -> Result<Box<dyn Rules>, String>,
+    load: fn(&str) -> Result<Box<dyn Rules>, RulesError>,
 }
 
 impl Entry {
     /// Load a ruleset text (the built-in one or a moderator's copy).
-    pub fn load(&self, text: &str) -> Result<Box<dyn Rules>, String> {
+    pub fn load(&self, text: &str) -> Result<Box<dyn Rules>, RulesError> {
         (self.load)(text)
     }
 
@@ -128,7 +130,12 @@ impl Entry {
             }
         }
         if problems.is_empty() {
-            problems.extend(rules.check_options(n, &parsed));
+            problems.extend(
+                rules
+                    .check_options(n, &parsed)
+                    .iter()
+                    .map(|e| e.to_string()),
+            );
         }
         if problems.is_empty() {
             Ok(parsed)

@@ -366,6 +366,7 @@ fn away(
     from: &str,
     now: &str,
     opts: &Options,
+    // A String error: both sides are the reply mailed to the player (text by design).
 ) -> Result<std::result::Result<String, String>> {
     let (player, password) = match c {
         Command::Vacation {
@@ -413,6 +414,7 @@ fn away(
 
 /// `withdraw`, the player's password checked: their stored orders of
 /// this turn removed, before the deadline.
+// A String error: both sides are the reply mailed to the player (text by design).
 fn withdraw(w: &Writing, player: &str, now: &str) -> std::result::Result<String, String> {
     let h = w.game.head();
     if h.outcome.is_some() {
@@ -464,6 +466,7 @@ fn authorised(
     password: &str,
     from: &str,
     guard: Option<&dyn Guard>,
+    // A String error: both sides are the reply mailed to the player (text by design).
 ) -> std::result::Result<usize, String> {
     let h = w.game.head();
     let Some(seat) = h.player_index(player) else {
@@ -494,7 +497,9 @@ fn run(
     w: &Writing,
     c: &Command,
     now: &str,
+    // A String error: both sides are the reply mailed to the player (text by design).
     check: &dyn Fn(&str, &str) -> std::result::Result<usize, String>,
+    // A String error: both sides are the reply mailed to the player (text by design).
 ) -> std::result::Result<String, String> {
     let h = w.game.head();
     let err = |e: Error| e.to_string();

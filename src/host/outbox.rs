@@ -420,6 +420,7 @@ pub fn read_records(eml: &Path) -> Result<Vec<Record>, String> {
 }
 
 /// A queued mail's state (default when it has none yet).
+// A String error: an outbox fault, logged by the host as is.
 pub fn read_state(eml: &Path) -> Result<State, String> {
     read_records(eml).map(|r| State::of(&r))
 }
@@ -436,6 +437,7 @@ impl Journal {
     /// Open `NAME.state` for appending (created 0600, never through a
     /// symlink). An older one-object state is rewritten as records first;
     /// a line a killed writer left unfinished is closed.
+    // A String error: an outbox fault, logged by the host as is.
     fn open(eml: &Path, records: &[Record]) -> Result<Journal, String> {
         use std::os::unix::fs::{FileExt, OpenOptionsExt};
         let path = eml.with_extension("state");
@@ -471,6 +473,7 @@ impl Journal {
     }
 
     /// Append one record (one `write`); synced too when `sync`.
+    // A String error: an outbox fault, logged by the host as is.
     fn append(&mut self, r: &Record, sync: bool) -> Result<(), String> {
         let mut line = serde_json::to_string(r).expect("a record serialises");
         line.push('\n');
@@ -562,6 +565,7 @@ impl Ctx<'_> {
 
     /// Move a finished mail with a refused recipient to `refused/`: the
     /// record first, then the mail, then its state (each step safe to redo).
+    // A String error: an outbox fault, logged by the host as is.
     fn retire(&self, eml: &Path, st: &State, h: &Head) -> Result<Refusal, String> {
         let name = stem(eml);
         let rdir = self.ob.refused();
@@ -587,6 +591,7 @@ impl Ctx<'_> {
     /// Done: the name recorded in `sent` (synced), then the mail and its
     /// state removed. A run killed in between finds the name in `sent`
     /// and only removes the files.
+    // A String error: an outbox fault, logged by the host as is.
     fn done(&self, eml: &Path) -> Result<(), String> {
         let name = stem(eml);
         crate::store::outbox::mark_sent(&self.ob, &name).map_err(|e| e.to_string())?;

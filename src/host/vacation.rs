@@ -74,6 +74,7 @@ pub fn request(
     now: &str,
     allowance: u32,
     mode: VacationMode,
+    // A String error: both sides are the reply mailed to the player (text by design).
 ) -> Result<std::result::Result<String, String>> {
     let h = w.game.head();
     let line = format!("vacation {player} YOUR-PASSWORD until YYYY-MM-DD");
@@ -168,6 +169,7 @@ pub fn back(
     w: &mut Writing,
     player: &str,
     now: &str,
+    // A String error: both sides are the reply mailed to the player (text by design).
 ) -> Result<std::result::Result<String, String>> {
     let now_t = time(now).ok_or_else(|| Error::internal("the pass's time"))?;
     let Some(until) = away_until(&w.game, player, &now_t) else {

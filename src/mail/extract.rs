@@ -163,6 +163,7 @@ pub fn order_texts(m: &Message) -> Vec<Candidate> {
 /// the player's own text wins, then one filled inside a quote; two
 /// different filled forms in one text are refused, since herald cannot
 /// know which is meant.
+// A String error: the refusal the host mails back, its words made here.
 pub fn order_text(m: &Message) -> Result<Candidate, String> {
     let texts = order_texts(m);
     let found: Vec<Vec<Form>> = texts.iter().map(|c| forms(&c.text)).collect();

@@ -306,8 +306,8 @@ fn check_together(
     Err(found
         .iter()
         .map(|p| match p.order.and_then(|i| of.orders.get(i)) {
-            Some(o) => Problem::at(name, o.line, format!("\"{}\": {}", o.text, p.message)),
-            None => Problem::in_file(name, p.message.clone()),
+            Some(o) => Problem::at(name, o.line, format!("\"{}\": {}", o.text, p.why)),
+            None => Problem::in_file(name, p.why.to_string()),
         })
         .collect())
 }

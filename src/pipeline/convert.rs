@@ -111,8 +111,8 @@ pub fn convert_file(path: &Path, signer: Signer, now: &str) -> Result<Conversion
         }),
         press: None,
     };
-    let rules = entry.load(&genesis.ruleset.text).map_err(Error::refused)?;
-    let initial = rules.decode(&old.initial).map_err(Error::refused)?;
+    let rules = entry.load(&genesis.ruleset.text).map_err(Error::from)?;
+    let initial = rules.decode(&old.initial).map_err(Error::from)?;
     let players = old.player_ids();
     let (phase, awaiting, outcome) = summary(rules.as_ref(), &initial, &players);
     let mut record = Record::begin(

@@ -216,7 +216,12 @@ pub fn begin(req: &NewGame) -> Result<Begun> {
                 .as_ref()
                 .map(|p| p.display().to_string())
                 .unwrap_or_else(|| "setup".into());
-            Error::all(e.lines().map(|l| format!("{place}: {l}")).collect())
+            Error::all(
+                e.to_string()
+                    .lines()
+                    .map(|l| format!("{place}: {l}"))
+                    .collect(),
+            )
         })?;
     let value = rules.encode(&state);
     let cost = if req.light_passwords || req.secrets_from_seed {

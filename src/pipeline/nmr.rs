@@ -70,14 +70,14 @@ pub fn bot_orders(
     let view = rules
         .view(state, players, seat, events)
         .or_else(|_| rules.view(state, players, seat, &[]));
-    let chosen = view.and_then(|view| {
-        bots::choose_on_view(rules, &view, seat, players.len(), &bots::STAND_IN, r)
-    });
+    let chosen = view
+        .ok()
+        .map(|view| bots::choose_on_view(rules, &view, seat, players.len(), &bots::STAND_IN, r));
     match chosen {
-        Ok(orders) => orders,
+        Some(Ok(orders)) => orders,
         // A view the bot cannot work from: a random legal set (a player's
         // own legal orders never depend on what they cannot see).
-        Err(_) => rng::pick(r, &rules.legal_orders(state, seat))
+        _ => rng::pick(r, &rules.legal_orders(state, seat))
             .cloned()
             .unwrap_or_default(),
     }

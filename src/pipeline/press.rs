@@ -692,6 +692,7 @@ pub fn check_witness(
     g: &Loaded,
     logged: &[(PressEntry, String)],
     w: &Witness,
+    // A String error: both sides are the sentence `verify --witness` prints.
 ) -> std::result::Result<String, String> {
     let h = g.head();
     if w.game != h.id {

@@ -102,7 +102,7 @@ fn witnessed(
 fn view(g: &Loaded, seat: Seat) -> Result<AnyView> {
     g.rules
         .view(&g.state, &g.players(), seat, &g.events_for(seat))
-        .map_err(Error::refused)
+        .map_err(Error::from)
 }
 
 /// The board as SVG: the whole board and its legend.

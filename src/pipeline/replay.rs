@@ -40,7 +40,7 @@ pub fn replay(
     }
     let entry = games::find(&genesis.game)
         .ok_or_else(|| Error::refused(format!("unknown game `{}`", genesis.game)))?;
-    let rules = entry.load(&genesis.ruleset.text).map_err(Error::refused)?;
+    let rules = entry.load(&genesis.ruleset.text).map_err(Error::from)?;
     let players: Vec<String> = genesis.players.iter().map(|p| p.id.clone()).collect();
     let mut setup_rng = rng::phase_rng(seed, &genesis.id, 0, "setup");
     let state = match rules.setup(
@@ -484,6 +484,7 @@ fn press_entry(
     h: &crate::chain::head::Head,
     p: &crate::chain::body::PressEntry,
     n: u32,
+    // A String error: the problem line `verify` prints for this entry.
 ) -> std::result::Result<(), String> {
     use crate::chain::canon::is_digest;
     if h.format < 3 {

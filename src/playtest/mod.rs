@@ -186,7 +186,10 @@ pub fn run_timed(entry: &Entry, run: &Run) -> Result<Vec<(Record, Timing)>, Stri
             entry.load(text).map_err(|e| format!("{name}: {e}"))?,
             text.as_str(),
         ),
-        None => (entry.load(entry.ruleset)?, entry.ruleset),
+        None => (
+            entry.load(entry.ruleset).map_err(|e| e.to_string())?,
+            entry.ruleset,
+        ),
     };
     let ruleset_sha256 = crate::chain::canon::sha256_hex(text.as_bytes());
     let jobs: Vec<Job> = run
@@ -215,6 +218,7 @@ pub fn run_timed(entry: &Entry, run: &Run) -> Result<Vec<(Record, Timing)>, Stri
         pool: &'a rayon::ThreadPool,
     }
     impl Visitor for Tournament<'_> {
+        // A String error: a game the lab could not play (a bot's failure), told to the designer as is.
         type Output = Vec<Result<(Record, Timing), String>>;
         fn visit<G: BuiltIn>(self, ruleset: &G::Ruleset) -> Self::Output {
             self.pool.install(|| {
@@ -261,6 +265,7 @@ fn leader(scores: &[i32]) -> Option<usize> {
 }
 
 /// Play one game with view-only bots.
+// A String error: a game the lab could not play (a bot's failure), told to the designer as is.
 pub fn play<G: BotSupport>(rules: &G::Ruleset, job: &Job) -> Result<Record, String> {
     Ok(play_timed::<G>(rules, job)?.0)
 }
@@ -269,6 +274,7 @@ pub fn play<G: BotSupport>(rules: &G::Ruleset, job: &Job) -> Result<Record, Stri
 pub fn play_timed<G: BotSupport>(
     rules: &G::Ruleset,
     job: &Job,
+    // A String error: a game the lab could not play (a bot's failure), told to the designer as is.
 ) -> Result<(Record, Timing), String> {
     let n = job.bots.len();
     let ids = bots::seat_ids(n);
@@ -417,7 +423,7 @@ fn phase_orders<G: BotSupport>(
         let problems = G::check(rules, st, s, &o);
         if !problems.is_empty() {
             let lines: Vec<String> = o.iter().map(|x| x.to_string()).collect();
-            let why: Vec<String> = problems.iter().map(|p| p.message.clone()).collect();
+            let why: Vec<String> = problems.iter().map(|p| p.why.to_string()).collect();
             return Err(format!(
                 "game {}, phase {turn}: bot {} (seat {s}) gave orders the rules refuse: {:?}: {}",
                 job.index,

@@ -1067,6 +1067,7 @@ pub struct Comparison {
 
 /// `a` against `b`: refused when they are not games of one game with one
 /// seat count (their figures would not line up).
+// A String error: the lab's refusal to the designer, printed as is by `herald playtest`.
 pub fn compare(a: &Table, b: &Table) -> Result<Comparison, String> {
     if a.game != b.game || a.seats != b.seats {
         return Err(format!(
@@ -1483,6 +1484,7 @@ fn length_bar(
 /// running at each phase, with the band between the quartiles; two
 /// tables (--against) as solid and dashed lines. Refused when the records
 /// carry no evaluations.
+// A String error: the lab's refusal to the designer, printed as is by `herald playtest`.
 pub fn plot_evals(ts: &[&Table]) -> Result<String, String> {
     if let Some(t) = ts.iter().find(|t| t.evals_by_phase.is_empty()) {
         return Err(format!(

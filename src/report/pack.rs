@@ -109,6 +109,7 @@ pub fn is_packed(page: &str) -> bool {
 /// The page a packed page holds, and whether the short page around it is
 /// the one [`pack`] makes of it (an edit of the title or the report's text
 /// outside the payload says no). `Err` says why it does not unpack.
+// A String error: why a packed page does not unpack, the words `verify --witness` prints.
 pub fn unpack(packed: &str) -> Result<(String, bool), String> {
     let packed = packed.replace("\r\n", "\n");
     let payload = between(&packed, OPEN, CLOSE)

@@ -254,7 +254,7 @@ fn frame(
     let events: Vec<(u32, Value)> = phase
         .map(|p| p.events.iter().map(|e| (p.turn, e.clone())).collect())
         .unwrap_or_default();
-    let err = Error::refused;
+    let err = Error::from;
     let seen: Option<AnyView> = match who {
         Who::Everything => Some(
             g.rules

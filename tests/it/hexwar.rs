@@ -657,7 +657,11 @@ fn random_games_finish_soundly() {
                     .collect();
                 assert_eq!(reparsed, orders);
                 let plan = play::plan(&rules, &before, &orders);
-                assert_eq!(plan, Ok(expect.clone()), "{template} game {g}");
+                assert_eq!(
+                    plan.map_err(|p| format!("{p:?}")),
+                    Ok(expect.clone()),
+                    "{template} game {g}"
+                );
                 let mut replay = before.clone();
                 replay.play_turn(&rules, &expect, &mut Vec::new());
                 assert_eq!(
@@ -833,7 +837,8 @@ black = ["skeleton", "ghast"]
     let err = play::plan(&rules, &st, &[bare]).unwrap_err();
     assert!(
         err[0]
-            .message
+            .why
+            .to_string()
             .contains("say which piece comes back: `rebirth e7 <ghast|skeleton>`"),
         "{err:?}"
     );
@@ -879,7 +884,8 @@ pieces = [
     o.insert("setup".into(), "nowhere".into());
     let err = hexwar::new_game(&rules, &o).unwrap_err();
     assert!(
-        err.contains("the ruleset's setups are copper-pass, duel"),
+        err.to_string()
+            .contains("the ruleset's setups are copper-pass, duel"),
         "{err}"
     );
 }

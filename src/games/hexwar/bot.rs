@@ -21,6 +21,7 @@ use crate::board::Dir;
 use crate::games::{BotSupport, Game, Seat};
 use crate::rng::ChaCha20Rng;
 
+// A String error: as `BotSupport::determinise`: a bot's failure, never a refusal.
 pub fn determinise(rules: &Ruleset, view: &View) -> Result<State, String> {
     let template = rules
         .templates
@@ -213,6 +214,7 @@ pub fn scores(rules: &Ruleset, st: &State) -> Vec<i32> {
 }
 
 impl BotSupport for Hexwar {
+    // A String error: as `BotSupport::determinise`: a bot's failure, never a refusal.
     fn determinise(rules: &Ruleset, view: &View, _: &mut ChaCha20Rng) -> Result<State, String> {
         determinise(rules, view)
     }

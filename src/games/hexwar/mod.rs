@@ -19,7 +19,7 @@ pub mod svg;
 pub mod view;
 
 use crate::games::Outcome;
-use crate::games::{Game, OptionSpec, Options, Problem, Seat, Seen, Setup};
+use crate::games::{Game, OptionSpec, Options, Problem, RulesError, Seat, Seen, Setup};
 use crate::rng::ChaCha20Rng;
 use play::{Event, Order, Plan};
 use ruleset::{side_name, Geometry, Ruleset};
@@ -39,16 +39,39 @@ pub fn geometry() -> &'static Geometry {
     GEO.get_or_init(Geometry::new)
 }
 
+/// An option naming a template or setup the ruleset does not have.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NoSuch {
+    /// `template` or `setup`.
+    pub option: &'static str,
+    pub value: String,
+    /// The names the ruleset has.
+    pub names: Vec<String>,
+}
+
+impl std::fmt::Display for NoSuch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "option {}={}: the ruleset's {}s are {}",
+            self.option,
+            self.value,
+            self.option,
+            self.names.join(", ")
+        )
+    }
+}
+
+crate::games::rules_error::rules_detail!(NoSuch, |self| K::BadOption, legal: |self| &self.names);
+
 /// The options a game is started with: template and setup indices.
-pub fn parse_options(rules: &Ruleset, options: &Options) -> Result<(u8, usize), String> {
+pub fn parse_options(rules: &Ruleset, options: &Options) -> Result<(u8, usize), NoSuch> {
     let template = match options.get("template") {
         None => rules.default_template,
-        Some(v) => rules.template(v).ok_or_else(|| {
-            let names: Vec<&str> = rules.templates.iter().map(|t| t.name.as_str()).collect();
-            format!(
-                "option template={v}: the ruleset's templates are {}",
-                names.join(", ")
-            )
+        Some(v) => rules.template(v).ok_or_else(|| NoSuch {
+            option: "template",
+            value: v.clone(),
+            names: rules.templates.iter().map(|t| t.name.clone()).collect(),
         })?,
     };
     let setup = match options.get("setup") {
@@ -57,19 +80,17 @@ pub fn parse_options(rules: &Ruleset, options: &Options) -> Result<(u8, usize), 
             .scenarios
             .iter()
             .position(|s| s.name.eq_ignore_ascii_case(v))
-            .ok_or_else(|| {
-                let names: Vec<&str> = rules.scenarios.iter().map(|s| s.name.as_str()).collect();
-                format!(
-                    "option setup={v}: the ruleset's setups are {}",
-                    names.join(", ")
-                )
+            .ok_or_else(|| NoSuch {
+                option: "setup",
+                value: v.clone(),
+                names: rules.scenarios.iter().map(|s| s.name.clone()).collect(),
             })?,
     };
     Ok((template as u8, setup))
 }
 
 /// A new game from the rules and options (no position file).
-pub fn new_game(rules: &Ruleset, options: &Options) -> Result<State, String> {
+pub fn new_game(rules: &Ruleset, options: &Options) -> Result<State, RulesError> {
     let (template, setup) = parse_options(rules, options)?;
     Ok(State::scenario(rules, setup, template))
 }
@@ -87,7 +108,7 @@ impl Game for Hexwar {
     type Event = Event;
     type View = view::View;
 
-    fn load_ruleset(text: &str) -> Result<Ruleset, String> {
+    fn load_ruleset(text: &str) -> Result<Ruleset, RulesError> {
         Ruleset::parse(text)
     }
 
@@ -110,8 +131,12 @@ impl Game for Hexwar {
         (2, 2)
     }
 
-    fn check_options(rules: &Ruleset, _players: usize, options: &Options) -> Vec<String> {
-        parse_options(rules, options).err().into_iter().collect()
+    fn check_options(rules: &Ruleset, _players: usize, options: &Options) -> Vec<RulesError> {
+        parse_options(rules, options)
+            .err()
+            .into_iter()
+            .map(RulesError::from)
+            .collect()
     }
 
     fn setup(
@@ -120,7 +145,7 @@ impl Game for Hexwar {
         options: &Options,
         position: Option<&str>,
         _rng: &mut ChaCha20Rng,
-    ) -> Result<Setup<State>, String> {
+    ) -> Result<Setup<State>, RulesError> {
         let (template, setup) = parse_options(rules, options)?;
         let state = match position {
             Some(text) => state::from_position(rules, text, template)?,
@@ -159,16 +184,21 @@ impl Game for Hexwar {
         }
     }
 
-    fn parse_order(rules: &Ruleset, st: &State, _seat: Seat, line: &str) -> Result<Order, String> {
+    fn parse_order(
+        rules: &Ruleset,
+        st: &State,
+        _seat: Seat,
+        line: &str,
+    ) -> Result<Order, RulesError> {
         play::parse(rules, st, line)
     }
 
     fn check(rules: &Ruleset, st: &State, seat: Seat, orders: &[Order]) -> Vec<Problem> {
         if st.is_over() {
-            return vec![Problem::whole("the game is over")];
+            return vec![Problem::said("the game is over")];
         }
         if st.side as Seat != seat {
-            return vec![Problem::whole(format!(
+            return vec![Problem::said(format!(
                 "it is {}'s turn, not yours",
                 side_name(st.side)
             ))];

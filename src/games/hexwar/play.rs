@@ -7,7 +7,8 @@ use super::piece::Piece;
 use super::ruleset::{side_name, Movement, Ruleset};
 use super::state::{label, How, State, LABELS};
 use crate::board::{Dir, Hex};
-use crate::games::Problem;
+use crate::games::rules_error::Kind;
+use crate::games::{Problem, RulesError};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -44,21 +45,63 @@ impl fmt::Display for Order {
 
 const NOTATION: &str = "orders are `move <from> <to>`, `rotate <hex> <facing>`, `rebirth <hex>`, `pass` or `surrender`, e.g. `move d2 d5`";
 
-fn hex_word(w: &str) -> Result<Hex, String> {
-    LABELS.parse(w).ok_or_else(|| {
-        format!("`{w}` is not a hex of the board (files a–i from the west, ranks from 1 at each file's south end; e5 is the centre)")
+/// Why a HEXWAR order line does not read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OrderError {
+    /// A word that is no hex of the board.
+    NotAHex { word: String },
+    /// An order with the wrong number of words: its form.
+    Form { form: &'static str },
+    /// A word that is no facing.
+    NotAFacing { word: String },
+    /// A rebirth naming a piece type the player has none of.
+    NotYourKind { word: String },
+    /// A rotation of a hex holding none of the player's pieces.
+    NoPieceToRotate { hex: String },
+}
+
+impl fmt::Display for OrderError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OrderError::NotAHex { word } => write!(
+                f,
+                "`{word}` is not a hex of the board (files a–i from the west, ranks from 1 at each file's south end; e5 is the centre)"
+            ),
+            OrderError::Form { form } => write!(f, "write `{form}`"),
+            OrderError::NotAFacing { word } => {
+                write!(f, "`{word}` is not a facing; facings are N NE SE S SW NW")
+            }
+            OrderError::NotYourKind { word } => {
+                write!(f, "`{word}` is not one of your piece types")
+            }
+            OrderError::NoPieceToRotate { hex } => {
+                write!(f, "you have no piece on {hex} to rotate")
+            }
+        }
+    }
+}
+
+crate::games::rules_error::rules_detail!(OrderError, |self| match self {
+    OrderError::NotYourKind { .. } => K::UnknownPiece,
+    OrderError::NoPieceToRotate { .. } => K::NotYours,
+    _ => K::Malformed,
+});
+
+fn hex_word(w: &str) -> Result<Hex, OrderError> {
+    LABELS.parse(w).ok_or_else(|| OrderError::NotAHex {
+        word: w.to_string(),
     })
 }
 
-pub fn parse(rules: &Ruleset, st: &State, line: &str) -> Result<Order, String> {
+pub fn parse(rules: &Ruleset, st: &State, line: &str) -> Result<Order, RulesError> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let Some(first) = words.first() else {
-        return Err(format!("empty order; {NOTATION}"));
+        return Err(RulesError::EmptyOrder { accepted: NOTATION });
     };
     let verb = first.to_ascii_lowercase();
-    let want = |n: usize, form: &str| -> Result<(), String> {
+    let want = |n: usize, form: &'static str| -> Result<(), OrderError> {
         if words.len() != n {
-            Err(format!("write `{form}`"))
+            Err(OrderError::Form { form })
         } else {
             Ok(())
         }
@@ -73,11 +116,8 @@ pub fn parse(rules: &Ruleset, st: &State, line: &str) -> Result<Order, String> {
         }
         "rotate" => {
             want(3, "rotate <hex> <facing>, e.g. `rotate d5 NE`")?;
-            let facing = Dir::parse(words[2]).ok_or_else(|| {
-                format!(
-                    "`{}` is not a facing; facings are N NE SE S SW NW",
-                    words[2]
-                )
+            let facing = Dir::parse(words[2]).ok_or_else(|| OrderError::NotAFacing {
+                word: words[2].to_string(),
             })?;
             Ok(Order::Rotate {
                 at: hex_word(words[1])?,
@@ -86,7 +126,10 @@ pub fn parse(rules: &Ruleset, st: &State, line: &str) -> Result<Order, String> {
         }
         "rebirth" | "resurrect" => {
             if !(2..=3).contains(&words.len()) {
-                return Err("write `rebirth <hex>`, e.g. `rebirth e8`".into());
+                return Err(OrderError::Form {
+                    form: "rebirth <hex>`, e.g. `rebirth e8",
+                }
+                .into());
             }
             let at = hex_word(words[1])?;
             let kind = match words.get(2) {
@@ -94,7 +137,9 @@ pub fn parse(rules: &Ruleset, st: &State, line: &str) -> Result<Order, String> {
                 Some(w) => {
                     let k = rules
                         .find_kind(st.side, w)
-                        .ok_or_else(|| format!("`{w}` is not one of your piece types"))?;
+                        .ok_or_else(|| OrderError::NotYourKind {
+                            word: w.to_string(),
+                        })?;
                     Some((k, rules.kinds[k as usize].id.clone()))
                 }
             };
@@ -108,7 +153,10 @@ pub fn parse(rules: &Ruleset, st: &State, line: &str) -> Result<Order, String> {
             want(1, "surrender")?;
             Ok(Order::Surrender)
         }
-        _ => Err(format!("`{first}` is not an order; {NOTATION}")),
+        _ => Err(RulesError::NotAnOrder {
+            word: first.to_string(),
+            accepted: NOTATION,
+        }),
     }
 }
 
@@ -375,7 +423,7 @@ fn explain_rebirth(rules: &Ruleset, st: &State, at: Hex, kind: Option<u8>) -> St
 
 /// The action an order stands for, if it is legal on `st` (the position
 /// after the turn's earlier actions); else why not.
-fn action(rules: &Ruleset, st: &State, o: &Order) -> Result<Action, String> {
+fn action(rules: &Ruleset, st: &State, o: &Order) -> Result<Action, RulesError> {
     let cell = |h: Hex| rules.geo.cell(h).expect("parsed hexes are on the board");
     match o {
         Order::Move { from, to } => {
@@ -386,7 +434,11 @@ fn action(rules: &Ruleset, st: &State, o: &Order) -> Result<Action, String> {
             if st.is_legal(rules, a) {
                 Ok(a)
             } else {
-                Err(explain_move(rules, st, *from, *to))
+                // The explanation is still made in words where it is found.
+                Err(RulesError::untyped(
+                    Kind::Illegal,
+                    explain_move(rules, st, *from, *to),
+                ))
             }
         }
         Order::Rebirth { at, kind } => {
@@ -409,7 +461,10 @@ fn action(rules: &Ruleset, st: &State, o: &Order) -> Result<Action, String> {
                 .count();
             match found {
                 Some(a) if kind.is_some() || ready == 1 => Ok(a),
-                _ => Err(explain_rebirth(rules, st, *at, kind.as_ref().map(|k| k.0))),
+                _ => Err(RulesError::untyped(
+                    Kind::Illegal,
+                    explain_rebirth(rules, st, *at, kind.as_ref().map(|k| k.0)),
+                )),
             }
         }
         Order::Rotate { at, facing } => {
@@ -418,11 +473,10 @@ fn action(rules: &Ruleset, st: &State, o: &Order) -> Result<Action, String> {
                 at: c,
                 facing: facing.index() as u8,
             };
+            let none = || OrderError::NoPieceToRotate { hex: label(*at) }.into();
             match st.piece(c as usize) {
-                None => Err(format!("you have no piece on {} to rotate", label(*at))),
-                Some(p) if p.side() != st.side => {
-                    Err(format!("you have no piece on {} to rotate", label(*at)))
-                }
+                None => Err(none()),
+                Some(p) if p.side() != st.side => Err(none()),
                 // A rotation to the present facing is an action that
                 // changes nothing (games/hexwar.md, "Rotate").
                 Some(_) => Ok(a),
@@ -450,7 +504,7 @@ pub fn plan(rules: &Ruleset, st: &State, orders: &[Order]) -> Result<Plan, Vec<P
     let template = &rules.templates[st.template as usize];
     let mut problems = Vec::new();
     if orders.is_empty() {
-        return Err(vec![Problem::whole(format!(
+        return Err(vec![Problem::said(format!(
             "no orders: give this turn's actions (template {}: {}) or `pass`",
             template.name,
             template.describe()
@@ -458,7 +512,7 @@ pub fn plan(rules: &Ruleset, st: &State, orders: &[Order]) -> Result<Plan, Vec<P
     }
     for (i, o) in orders.iter().enumerate() {
         if matches!(o, Order::Pass | Order::Surrender) && orders.len() > 1 {
-            problems.push(Problem::at(
+            problems.push(Problem::said_at(
                 i,
                 format!("`{o}` stands alone: it is the whole turn, so send it as the only order"),
             ));
@@ -529,7 +583,7 @@ pub fn plan(rules: &Ruleset, st: &State, orders: &[Order]) -> Result<Plan, Vec<P
                     template.describe()
                 )
             };
-            problems.push(Problem::at(i, msg));
+            problems.push(Problem::said_at(i, msg));
             continue;
         };
         match action(rules, &sim, o) {

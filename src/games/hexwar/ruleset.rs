@@ -3,6 +3,7 @@
 //! move generation only reads arrays.
 
 use crate::board::{Dir, Hex};
+use crate::games::rules_error::{self, RulesError};
 use serde::Deserialize;
 
 /// The board radius this implementation is built for (61 hexes).
@@ -311,7 +312,29 @@ fn parse_movement(s: &str) -> Option<Movement> {
     }
 }
 
-fn parse_directions(list: &[String]) -> Result<u8, String> {
+/// Why a piece's `directions` do not read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BadDirections {
+    /// A word that is no relative direction.
+    NotRelative(String),
+    /// An empty list.
+    None,
+}
+
+impl std::fmt::Display for BadDirections {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BadDirections::NotRelative(d) => write!(
+                f,
+                "`{d}` is not a relative direction ({}, forward-arc, all)",
+                RELATIVE.join(", ")
+            ),
+            BadDirections::None => f.write_str("no directions"),
+        }
+    }
+}
+
+fn parse_directions(list: &[String]) -> Result<u8, BadDirections> {
     let mut mask = 0u8;
     for d in list {
         let d = d.trim().to_ascii_lowercase();
@@ -320,17 +343,12 @@ fn parse_directions(list: &[String]) -> Result<u8, String> {
             "forward-arc" => mask |= 0b10_0011,
             _ => match RELATIVE.iter().position(|r| *r == d) {
                 Some(k) => mask |= 1 << k,
-                None => {
-                    return Err(format!(
-                        "`{d}` is not a relative direction ({}, forward-arc, all)",
-                        RELATIVE.join(", ")
-                    ))
-                }
+                None => return Err(BadDirections::NotRelative(d)),
             },
         }
     }
     if mask == 0 {
-        return Err("no directions".into());
+        return Err(BadDirections::None);
     }
     Ok(mask)
 }
@@ -339,9 +357,11 @@ impl Ruleset {
     /// Long (about 245 lines): every check of the ruleset file, section by
     /// section (board, armies, pieces, templates, setups), each adding to one
     /// list of problems so that all are told at once.
-    pub fn parse(text: &str) -> Result<Ruleset, String> {
-        let f: RulesFile =
-            toml::from_str(text).map_err(|e| format!("the HEXWAR ruleset does not read: {e}"))?;
+    pub fn parse(text: &str) -> Result<Ruleset, RulesError> {
+        let f: RulesFile = toml::from_str(text).map_err(|e| RulesError::RulesetUnreadable {
+            title: "HEXWAR",
+            error: Box::new(e),
+        })?;
         let mut problems = Vec::new();
         if f.radius != RADIUS {
             problems.push(format!(
@@ -567,7 +587,13 @@ impl Ruleset {
             ));
         }
         if !problems.is_empty() {
-            return Err(problems.join("; "));
+            // The checks above still say their problems in words.
+            return Err(RulesError::joined(
+                problems
+                    .into_iter()
+                    .map(|t| RulesError::untyped(rules_error::Kind::Ruleset, t))
+                    .collect(),
+            ));
         }
         Ok(Ruleset {
             name: f.name,

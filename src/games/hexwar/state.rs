@@ -92,6 +92,8 @@ impl From<State> for Repr {
 
 impl TryFrom<Repr> for State {
     type Error = String;
+    // A String error: serde's `try_from` wants an error it can print
+    // into its own message (`Display`); that message is all that is kept.
     fn try_from(r: Repr) -> Result<State, String> {
         let geo = super::geometry();
         let side = parse_side(&r.to_move).ok_or("to_move is not white or black")?;
@@ -229,10 +231,20 @@ struct PositionGraveyard {
 /// [graveyard]
 /// black = ["skeleton"]
 /// ```
-///
+pub fn from_position(
+    rules: &Ruleset,
+    text: &str,
+    template: u8,
+) -> Result<State, crate::games::RulesError> {
+    position(rules, text, template)
+        .map_err(|t| crate::games::RulesError::untyped(crate::games::rules_error::Kind::Setup, t))
+}
+
 /// Long (about 80 lines): every check of a position file, each adding to one
 /// list of problems so that all are told at once.
-pub fn from_position(rules: &Ruleset, text: &str, template: u8) -> Result<State, String> {
+// A String error: the position file's checks still make their words
+// where they find them; `from_position` hands them on as RulesError::Untyped.
+fn position(rules: &Ruleset, text: &str, template: u8) -> Result<State, String> {
     let p: Position =
         toml::from_str(text).map_err(|e| format!("the position file does not read: {e}"))?;
     let mut st = State::empty(template);

@@ -29,6 +29,7 @@ pub fn hides(view: &View) -> bool {
     view.fog.is_some() && !view.fogged.is_empty()
 }
 
+// A String error: as `BotSupport::determinise`: a bot's failure, never a refusal.
 pub fn determinise(rules: &Ruleset, view: &View, rng: &mut ChaCha20Rng) -> Result<State, String> {
     let labels = HexagonLabels {
         radius: view.grid_radius,
@@ -246,6 +247,7 @@ pub fn scores(st: &State) -> Vec<i32> {
 }
 
 impl BotSupport for NorseWars {
+    // A String error: as `BotSupport::determinise`: a bot's failure, never a refusal.
     fn determinise(rules: &Ruleset, view: &View, rng: &mut ChaCha20Rng) -> Result<State, String> {
         determinise(rules, view, rng)
     }

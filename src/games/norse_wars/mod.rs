@@ -16,7 +16,7 @@ pub mod view;
 
 use crate::board::{Dir, Hex};
 use crate::games::Outcome;
-use crate::games::{Game, OptionSpec, Options, Problem, Seat, Seen, Setup};
+use crate::games::{Game, OptionSpec, Options, Problem, RulesError, Seat, Seen, Setup};
 use crate::rng::ChaCha20Rng;
 use play::{Event, Illegal, Move};
 use ruleset::Ruleset;
@@ -86,49 +86,256 @@ fn your_pieces(st: &State, seat: Seat) -> String {
     names.join(", ")
 }
 
+/// Why a Norse Wars order line does not read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OrderError {
+    /// `starve` followed by a word that names no Warrior.
+    NotAWarrior { word: String },
+    /// `starve` naming no Warrior.
+    StarveWhom,
+    /// `shield` without exactly one hex after it.
+    ShieldWhere,
+    /// A word that is no hex of this board; `last_file` is its last column.
+    NotAHex { word: String, last_file: char },
+    /// A first word that names no piece.
+    NotAPiece { word: String },
+    /// A piece and nothing after it.
+    NoDirection { piece: String },
+    /// A word that is no direction.
+    NotADirection { word: String },
+    /// A step count other than 1 or 2.
+    BadSteps { word: String },
+    /// Words after a whole move.
+    Extra { words: String },
+}
+
+impl fmt::Display for OrderError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OrderError::NotAWarrior { word } => {
+                write!(f, "`{word}` is not a Warrior (W1 … W9); say e.g. `starve W3 W1`")
+            }
+            OrderError::StarveWhom => {
+                f.write_str("say which Warriors starve first, e.g. `starve W3 W1`")
+            }
+            OrderError::ShieldWhere => f.write_str("say `shield <hex>`, e.g. `shield d4`"),
+            OrderError::NotAHex { word, last_file } => write!(
+                f,
+                "`{word}` is not a hex of this board (files a–{last_file}, ranks from 1 at each column's south end)"
+            ),
+            OrderError::NotAPiece { word } => write!(
+                f,
+                "`{word}` is not a piece; an order is `<piece> <direction> [steps]` with pieces J, W1 … W9 and directions N NE SE S SW NW, e.g. `W3 NE 2`"
+            ),
+            OrderError::NoDirection { piece } => write!(
+                f,
+                "say where {piece} goes: `{piece} <direction> [steps]`, directions N NE SE S SW NW"
+            ),
+            OrderError::NotADirection { word } => {
+                write!(f, "`{word}` is not a direction; directions are N NE SE S SW NW")
+            }
+            OrderError::BadSteps { word } => {
+                write!(f, "`{word}` steps: a piece moves 1 or 2 hexes")
+            }
+            OrderError::Extra { words } => write!(
+                f,
+                "one move per line: `<piece> <direction> [steps]`; `{words}` is extra"
+            ),
+        }
+    }
+}
+
+crate::games::rules_error::rules_detail!(OrderError, |self| match self {
+    OrderError::NotAWarrior { .. } | OrderError::NotAPiece { .. } => K::UnknownPiece,
+    _ => K::Malformed,
+});
+
+/// A move the rules forbid: the move, why (the rules' [`Illegal`] and the
+/// facts its sentence needs), and what is legal instead — the piece's own
+/// moves, or, where it has none, every legal move (at most 12).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IllegalMove {
+    pub piece: String,
+    pub dir: Dir,
+    pub steps: u8,
+    pub why: Illegal,
+    /// The hex named by `why`, as the board labels it.
+    pub at: Option<String>,
+    /// What the rules take: the draft's Warriors, the Warrior's longest move.
+    pub draft_warriors: u32,
+    pub teams: bool,
+    /// The piece's legal moves without its name (`NE`, `NE 2`).
+    pub alternatives: Vec<String>,
+    /// Every legal move, where the piece has none (whole orders).
+    pub instead: Vec<String>,
+    /// Every legal order this problem names, as order-file text.
+    pub legal: Vec<String>,
+    /// The player's pieces, for a piece they do not have.
+    pub yours: String,
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = &self.piece;
+        let at = self.at.as_deref().unwrap_or("");
+        let reason = match self.why {
+            Illegal::NoSuchPiece => {
+                return write!(f, "you have no {name} on the board (yours: {})", self.yours)
+            }
+            Illegal::Steps { max } if name == "J" => {
+                format!("a Jarl moves 1 hex, or 2 with draft; {} is not 1 or {max}", self.steps)
+            }
+            Illegal::Steps { max } => {
+                format!("a Warrior moves 1 to {max} hexes, not {}", self.steps)
+            }
+            Illegal::NoDraft => format!(
+                "a Jarl moves 2 only with draft: {} of your Warriors in a line directly behind it (on the {} side)",
+                self.draft_warriors,
+                self.dir.opposite()
+            ),
+            Illegal::OffBoard(_) => "that leads off the board".to_string(),
+            Illegal::Shield(_) => format!("a Shield stands on {at}"),
+            Illegal::Own(_, _) => format!(
+                "{at} holds your own piece (you cannot move through or onto your own pieces{})",
+                if self.teams { " or an ally's" } else { "" }
+            ),
+            Illegal::InPath(_, _) => format!(
+                "a piece on {at} is in the way (a piece pushes only what it reaches at the end of its move)"
+            ),
+            Illegal::ThroneWarrior(_) => "Warriors never enter the Throne".to_string(),
+        };
+        let instead = if self.alternatives.is_empty() {
+            format!(
+                "{name} has no legal move; you can play: {}",
+                self.instead.join(", ")
+            )
+        } else {
+            format!("{name} can: {}", self.alternatives.join(", "))
+        };
+        write!(
+            f,
+            "{name} cannot go {}{}: {reason}. {instead}",
+            self.dir,
+            if self.steps == 2 { " 2" } else { "" }
+        )
+    }
+}
+
+crate::games::rules_error::rules_detail!(IllegalMove, |self| match self.why {
+    Illegal::NoSuchPiece => K::UnknownPiece,
+    _ => K::Illegal,
+}, legal: |self| &self.legal);
+
+/// Why a player's Norse Wars orders, read, are refused as a whole or at one
+/// line (beside [`IllegalMove`] and [`play::ShieldRefused`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refused {
+    NotYourTurn,
+    /// A move during the Shield draft.
+    MoveInDraft,
+    SecondMove,
+    SecondStarve,
+    /// A `starve` naming a Warrior the player has not on the board.
+    NoWarrior {
+        warrior: u8,
+        yours: Vec<String>,
+    },
+    ShieldOutsideDraft,
+    SecondShield,
+    /// No Shield placed in the draft.
+    NoShield,
+    /// No move: every legal move, as order text.
+    NoMove {
+        legal: Vec<String>,
+    },
+}
+
+impl fmt::Display for Refused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refused::NotYourTurn => f.write_str("it is not your turn"),
+            Refused::MoveInDraft => {
+                f.write_str("this is the Shield draft: place a Shield with `shield <hex>`")
+            }
+            Refused::SecondMove => {
+                f.write_str("you move exactly one piece per turn; this is a second move")
+            }
+            Refused::SecondStarve => {
+                f.write_str("give one `starve` line with every Warrior in your order of preference")
+            }
+            Refused::NoWarrior { warrior, yours } => write!(
+                f,
+                "you have no W{warrior} on the board (your Warriors: {})",
+                if yours.is_empty() {
+                    "none".to_string()
+                } else {
+                    yours.join(", ")
+                }
+            ),
+            Refused::ShieldOutsideDraft => {
+                f.write_str("Shields are placed only in the Shield draft")
+            }
+            Refused::SecondShield => f.write_str("you place one Shield per turn; this is a second"),
+            Refused::NoShield => f.write_str("place a Shield: `shield <hex>`"),
+            Refused::NoMove { legal } => write!(
+                f,
+                "you must move one piece (no passing); legal now: {}",
+                legal.join(", ")
+            ),
+        }
+    }
+}
+
+crate::games::rules_error::rules_detail!(Refused, |self| match self {
+    Refused::NotYourTurn | Refused::MoveInDraft | Refused::ShieldOutsideDraft => K::WrongPhase,
+    Refused::NoWarrior { .. } => K::UnknownPiece,
+    _ => K::Illegal,
+}, legal: |self| match self {
+    Refused::NoMove { legal } => legal,
+    _ => &[],
+});
+
 /// Why a move is refused, and what that piece could do instead.
-fn explain(rules: &Ruleset, st: &State, seat: Seat, m: &Move, why: Illegal) -> String {
-    let l = |h: Hex| st.label(h);
+fn explain(rules: &Ruleset, st: &State, seat: Seat, m: &Move, why: Illegal) -> IllegalMove {
     let name = state::piece_name(m.piece);
-    let reason = match why {
-        Illegal::NoSuchPiece => return format!("you have no {name} on the board (yours: {})", your_pieces(st, seat)),
-        Illegal::Steps { max } if m.piece == 0 => {
-            format!("a Jarl moves 1 hex, or 2 with draft; {} is not 1 or {max}", m.steps)
-        }
-        Illegal::Steps { max } => format!("a Warrior moves 1 to {max} hexes, not {}", m.steps),
-        Illegal::NoDraft => format!(
-            "a Jarl moves 2 only with draft: {} of your Warriors in a line directly behind it (on the {} side)",
-            rules.pieces.draft_warriors,
-            m.dir.opposite()
-        ),
-        Illegal::OffBoard(h) => {
-            let _ = h;
-            "that leads off the board".to_string()
-        }
-        Illegal::Shield(h) => format!("a Shield stands on {}", l(h)),
-        Illegal::Own(h, _) => format!("{} holds your own piece (you cannot move through or onto your own pieces{})", l(h), if st.options.teams { " or an ally's" } else { "" }),
-        Illegal::InPath(h, _) => format!("a piece on {} is in the way (a piece pushes only what it reaches at the end of its move)", l(h)),
-        Illegal::ThroneWarrior(_) => "Warriors never enter the Throne".to_string(),
+    let at = match why {
+        Illegal::Shield(h) | Illegal::Own(h, _) | Illegal::InPath(h, _) => Some(st.label(h)),
+        _ => None,
     };
-    let mut alternatives = Vec::new();
     let mut all = Vec::new();
     st.moves(rules, seat, &mut all);
-    for a in all.iter().filter(|a| a.piece == m.piece) {
-        let text = order_text(a);
-        alternatives.push(text[name.len() + 1..].to_string());
+    let own: Vec<String> = all
+        .iter()
+        .filter(|a| a.piece == m.piece)
+        .map(order_text)
+        .collect();
+    let alternatives: Vec<String> = own
+        .iter()
+        .map(|t| t[name.len() + 1..].to_string())
+        .collect();
+    let mut instead: Vec<String> = Vec::new();
+    if alternatives.is_empty() {
+        instead = all.iter().map(order_text).collect();
+        instead.truncate(12);
     }
-    let instead = if alternatives.is_empty() {
-        let mut any: Vec<String> = all.iter().map(order_text).collect();
-        any.truncate(12);
-        format!("{name} has no legal move; you can play: {}", any.join(", "))
-    } else {
-        format!("{name} can: {}", alternatives.join(", "))
-    };
-    format!(
-        "{name} cannot go {}{}: {reason}. {instead}",
-        m.dir,
-        if m.steps == 2 { " 2" } else { "" }
-    )
+    let legal = if own.is_empty() { instead.clone() } else { own };
+    IllegalMove {
+        yours: if why == Illegal::NoSuchPiece {
+            your_pieces(st, seat)
+        } else {
+            String::new()
+        },
+        piece: name,
+        dir: m.dir,
+        steps: m.steps,
+        why,
+        at,
+        draft_warriors: rules.pieces.draft_warriors,
+        teams: st.options.teams,
+        alternatives,
+        instead,
+        legal,
+    }
 }
 
 impl Game for NorseWars {
@@ -142,7 +349,7 @@ impl Game for NorseWars {
     type Event = Event;
     type View = view::View;
 
-    fn load_ruleset(text: &str) -> Result<Ruleset, String> {
+    fn load_ruleset(text: &str) -> Result<Ruleset, RulesError> {
         Ruleset::parse(text)
     }
 
@@ -177,25 +384,20 @@ impl Game for NorseWars {
         (min, max)
     }
 
-    fn check_options(rules: &Ruleset, players: usize, options: &Options) -> Vec<String> {
+    fn check_options(rules: &Ruleset, players: usize, options: &Options) -> Vec<RulesError> {
         let mut out = Vec::new();
         if rules.scaling_for(players).is_none() {
-            let counts: Vec<String> = rules
-                .scaling
-                .iter()
-                .map(|s| s.players.to_string())
-                .collect();
-            out.push(format!(
-                "norse-wars seats {} players, not {players}",
-                counts.join(", ")
-            ));
+            out.push(setup::SetupError::seats(Self::NAME, rules, players).into());
         }
         match setup::parse_options(options) {
             Err(e) => out.push(e),
-            Ok(o) if o.teams && players != 4 && players != 6 => out.push(format!(
-                "option teams={}: team mode needs 4 or 6 players, not {players}",
-                options["teams"]
-            )),
+            Ok(o) if o.teams && players != 4 && players != 6 => out.push(
+                setup::SetupError::Teams {
+                    value: Some(options["teams"].clone()),
+                    players,
+                }
+                .into(),
+            ),
             Ok(_) => {}
         }
         out
@@ -207,7 +409,7 @@ impl Game for NorseWars {
         options: &Options,
         position: Option<&str>,
         rng: &mut ChaCha20Rng,
-    ) -> Result<Setup<State>, String> {
+    ) -> Result<Setup<State>, RulesError> {
         let opts = setup::parse_options(options)?;
         let (state, notes) = match position {
             Some(text) => setup::from_position(rules, players, opts, text)?,
@@ -224,10 +426,10 @@ impl Game for NorseWars {
         st.to_move().into_iter().collect()
     }
 
-    fn parse_order(_: &Ruleset, st: &State, _seat: Seat, line: &str) -> Result<Order, String> {
+    fn parse_order(_: &Ruleset, st: &State, _seat: Seat, line: &str) -> Result<Order, RulesError> {
         let words: Vec<&str> = line.split_whitespace().collect();
         let Some(first) = words.first() else {
-            return Err("empty order".into());
+            return Err(RulesError::EmptyOrder { accepted: "" });
         };
         if first.eq_ignore_ascii_case("starve") {
             let mut list = Vec::new();
@@ -235,47 +437,55 @@ impl Game for NorseWars {
                 match parse_piece(w) {
                     Some(n) if n > 0 => list.push(n),
                     _ => {
-                        return Err(format!(
-                            "`{w}` is not a Warrior (W1 … W9); say e.g. `starve W3 W1`"
-                        ))
+                        return Err(OrderError::NotAWarrior {
+                            word: w.to_string(),
+                        }
+                        .into())
                     }
                 }
             }
             if list.is_empty() {
-                return Err("say which Warriors starve first, e.g. `starve W3 W1`".into());
+                return Err(OrderError::StarveWhom.into());
             }
             return Ok(Order::Starve(list));
         }
         if first.eq_ignore_ascii_case("shield") {
             let [_, hex] = words[..] else {
-                return Err("say `shield <hex>`, e.g. `shield d4`".into());
+                return Err(OrderError::ShieldWhere.into());
             };
-            let h = st.labels().parse(hex).ok_or_else(|| format!("`{hex}` is not a hex of this board (files a–{}, ranks from 1 at each column's south end)", st.labels().file_letter(st.grid_radius)))?;
+            let h = st.labels().parse(hex).ok_or_else(|| OrderError::NotAHex {
+                word: hex.to_string(),
+                last_file: st.labels().file_letter(st.grid_radius),
+            })?;
             return Ok(Order::Shield(h, st.label(h)));
         }
-        let piece = parse_piece(first).ok_or_else(|| {
-            format!("`{first}` is not a piece; an order is `<piece> <direction> [steps]` with pieces J, W1 … W9 and directions N NE SE S SW NW, e.g. `W3 NE 2`")
+        let piece = parse_piece(first).ok_or_else(|| OrderError::NotAPiece {
+            word: first.to_string(),
         })?;
         let Some(d) = words.get(1) else {
-            return Err(format!(
-                "say where {first} goes: `{first} <direction> [steps]`, directions N NE SE S SW NW"
-            ));
+            return Err(OrderError::NoDirection {
+                piece: first.to_string(),
+            }
+            .into());
         };
-        let dir = Dir::parse(d)
-            .ok_or_else(|| format!("`{d}` is not a direction; directions are N NE SE S SW NW"))?;
+        let dir = Dir::parse(d).ok_or_else(|| OrderError::NotADirection {
+            word: d.to_string(),
+        })?;
         let steps = match words.get(2) {
             None => 1,
             Some(s) => s
                 .parse::<u8>()
                 .ok()
                 .filter(|n| (1..=2).contains(n))
-                .ok_or_else(|| format!("`{s}` steps: a piece moves 1 or 2 hexes"))?,
+                .ok_or_else(|| OrderError::BadSteps {
+                    word: s.to_string(),
+                })?,
         };
         if words.len() > 3 {
-            return Err(format!(
-                "one move per line: `<piece> <direction> [steps]`; `{}` is extra",
-                words[3..].join(" ")
-            ));
+            return Err(OrderError::Extra {
+                words: words[3..].join(" "),
+            }
+            .into());
         }
         Ok(Order::Move(Move { piece, dir, steps }))
     }
@@ -286,7 +496,7 @@ impl Game for NorseWars {
     fn check(rules: &Ruleset, st: &State, seat: Seat, orders: &[Order]) -> Vec<Problem> {
         let mut problems = Vec::new();
         if st.to_move() != Some(seat) {
-            problems.push(Problem::whole("it is not your turn"));
+            problems.push(Problem::whole(Refused::NotYourTurn));
             return problems;
         }
         let mut moves = 0;
@@ -296,15 +506,9 @@ impl Game for NorseWars {
                 Order::Move(m) => {
                     moves += 1;
                     if st.phase != Phase::Move {
-                        problems.push(Problem::at(
-                            i,
-                            "this is the Shield draft: place a Shield with `shield <hex>`",
-                        ));
+                        problems.push(Problem::at(i, Refused::MoveInDraft));
                     } else if moves > 1 {
-                        problems.push(Problem::at(
-                            i,
-                            "you move exactly one piece per turn; this is a second move",
-                        ));
+                        problems.push(Problem::at(i, Refused::SecondMove));
                     } else if let Err(why) = st.check_move(rules, seat, *m) {
                         problems.push(Problem::at(i, explain(rules, st, seat, m, why)));
                     }
@@ -312,10 +516,7 @@ impl Game for NorseWars {
                 Order::Starve(list) => {
                     starves += 1;
                     if starves > 1 {
-                        problems.push(Problem::at(
-                            i,
-                            "give one `starve` line with every Warrior in your order of preference",
-                        ));
+                        problems.push(Problem::at(i, Refused::SecondStarve));
                     }
                     let on_board: Vec<u8> = st
                         .pieces_of(seat)
@@ -323,49 +524,42 @@ impl Game for NorseWars {
                         .filter(|&n| n > 0)
                         .collect();
                     for n in list.iter().filter(|n| !on_board.contains(n)) {
-                        let yours: Vec<String> = on_board.iter().map(|n| format!("W{n}")).collect();
                         problems.push(Problem::at(
                             i,
-                            format!(
-                                "you have no W{n} on the board (your Warriors: {})",
-                                if yours.is_empty() {
-                                    "none".to_string()
-                                } else {
-                                    yours.join(", ")
-                                }
-                            ),
+                            Refused::NoWarrior {
+                                warrior: *n,
+                                yours: on_board.iter().map(|n| format!("W{n}")).collect(),
+                            },
                         ));
                     }
                 }
                 Order::Shield(h, label) => {
                     moves += 1;
                     if st.phase != Phase::Shields {
-                        problems.push(Problem::at(
-                            i,
-                            "Shields are placed only in the Shield draft",
-                        ));
+                        problems.push(Problem::at(i, Refused::ShieldOutsideDraft));
                     } else if moves > 1 {
+                        problems.push(Problem::at(i, Refused::SecondShield));
+                    } else if let Err(why) = st.shield_spot(*h) {
                         problems.push(Problem::at(
                             i,
-                            "you place one Shield per turn; this is a second",
+                            play::ShieldRefused {
+                                hex: label.clone(),
+                                why,
+                            },
                         ));
-                    } else if let Err(e) = st.shield_spot(*h) {
-                        problems.push(Problem::at(i, format!("no Shield on {label}: {e}")));
                     }
                 }
             }
         }
         if moves == 0 {
             let what = if st.phase == Phase::Shields {
-                "place a Shield: `shield <hex>`".to_string()
+                Refused::NoShield
             } else {
                 let mut all = Vec::new();
                 st.moves(rules, seat, &mut all);
-                let list: Vec<String> = all.iter().map(order_text).collect();
-                format!(
-                    "you must move one piece (no passing); legal now: {}",
-                    list.join(", ")
-                )
+                Refused::NoMove {
+                    legal: all.iter().map(order_text).collect(),
+                }
             };
             problems.push(Problem::whole(what));
         }

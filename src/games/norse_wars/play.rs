@@ -15,6 +15,50 @@ pub struct Move {
     pub steps: u8,
 }
 
+/// Why a Shield cannot be drafted onto a hex.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoShield {
+    OffBoard,
+    Throne,
+    Edge,
+    Taken,
+    /// It would close the last straight line from this seat's Jarl to the Throne.
+    ClosesLine {
+        seat: usize,
+    },
+}
+
+impl std::fmt::Display for NoShield {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NoShield::OffBoard => f.write_str("that hex is not on the board"),
+            NoShield::Throne => f.write_str("a Shield never stands on the Throne"),
+            NoShield::Edge => f.write_str("a Shield never stands on an edge hex"),
+            NoShield::Taken => f.write_str("that hex is taken"),
+            NoShield::ClosesLine { seat } => write!(
+                f,
+                "it would close the last straight line from seat {}'s Jarl to the Throne",
+                seat + 1
+            ),
+        }
+    }
+}
+
+/// A Shield order the draft refuses: the hex and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShieldRefused {
+    pub hex: String,
+    pub why: NoShield,
+}
+
+impl std::fmt::Display for ShieldRefused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "no Shield on {}: {}", self.hex, self.why)
+    }
+}
+
+crate::games::rules_error::rules_detail!(ShieldRefused, |self| K::Illegal);
+
 /// Why a move cannot be made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Illegal {
@@ -724,28 +768,25 @@ impl State {
     }
 
     /// Can a Shield be drafted onto `h`?
-    pub fn shield_spot(&self, h: Hex) -> Result<(), String> {
+    pub fn shield_spot(&self, h: Hex) -> Result<(), NoShield> {
         if !self.on_board(h) {
-            return Err("that hex is not on the board".into());
+            return Err(NoShield::OffBoard);
         }
         if h == Hex::ORIGIN {
-            return Err("a Shield never stands on the Throne".into());
+            return Err(NoShield::Throne);
         }
         if h.length() == self.radius {
-            return Err("a Shield never stands on an edge hex".into());
+            return Err(NoShield::Edge);
         }
         if self.cell(h) != super::state::EMPTY {
-            return Err("that hex is taken".into());
+            return Err(NoShield::Taken);
         }
         let mut shields = self.shields.clone();
         shields.push(h);
         for seat in self.alive_seats() {
             if let Some(j) = self.jarl(seat).at {
                 if !State::free_line(&shields, j) {
-                    return Err(format!(
-                        "it would close the last straight line from seat {}'s Jarl to the Throne",
-                        seat + 1
-                    ));
+                    return Err(NoShield::ClosesLine { seat });
                 }
             }
         }

@@ -1,5 +1,6 @@
 //! The ruleset data of Norse Wars (`games/norse-wars.toml`).
 
+use crate::games::RulesError;
 use serde::Deserialize;
 
 #[derive(Debug, Clone, Deserialize)]
@@ -66,40 +67,39 @@ pub struct Scaling {
 }
 
 impl Ruleset {
-    pub fn parse(text: &str) -> Result<Ruleset, String> {
-        let rules: Ruleset = toml::from_str(text)
-            .map_err(|e| format!("the Norse Wars ruleset does not read: {e}"))?;
+    pub fn parse(text: &str) -> Result<Ruleset, RulesError> {
+        let rules: Ruleset = toml::from_str(text).map_err(|e| RulesError::RulesetUnreadable {
+            title: "Norse Wars",
+            error: Box::new(e),
+        })?;
         let mut problems = Vec::new();
         if rules.scaling.is_empty() {
-            problems.push("the ruleset has no [[scaling]] rows".to_string());
+            problems.push(BadRuleset::NoScaling.into());
         }
         for s in &rules.scaling {
             if !(2..=6).contains(&s.players) {
-                problems.push(format!(
-                    "scaling row for {} players: Norse Wars seats 2 to 6",
-                    s.players
-                ));
+                problems.push(BadRuleset::Seats { players: s.players }.into());
             }
             if !(2..=12).contains(&s.radius) {
-                problems.push(format!(
-                    "scaling row for {} players: radius {} is outside 2..=12",
-                    s.players, s.radius
-                ));
+                problems.push(
+                    BadRuleset::Radius {
+                        players: s.players,
+                        radius: s.radius,
+                    }
+                    .into(),
+                );
             }
             if s.warriors > 9 {
-                problems.push(format!(
-                    "scaling row for {} players: at most 9 Warriors (W1..W9)",
-                    s.players
-                ));
+                problems.push(BadRuleset::Warriors { players: s.players }.into());
             }
         }
         if rules.pieces.warrior_steps == 0 || rules.pieces.warrior_steps > 2 {
-            problems.push("pieces.warrior_steps must be 1 or 2".to_string());
+            problems.push(BadRuleset::WarriorSteps.into());
         }
         if problems.is_empty() {
             Ok(rules)
         } else {
-            Err(problems.join("; "))
+            Err(RulesError::joined(problems))
         }
     }
 
@@ -107,3 +107,45 @@ impl Ruleset {
         self.scaling.iter().find(|s| s.players == players)
     }
 }
+
+/// Why a Norse Wars ruleset's numbers are refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BadRuleset {
+    NoScaling,
+    /// A scaling row for a player count the game does not seat.
+    Seats {
+        players: usize,
+    },
+    Radius {
+        players: usize,
+        radius: i32,
+    },
+    /// More Warriors than W1..W9.
+    Warriors {
+        players: usize,
+    },
+    WarriorSteps,
+}
+
+impl std::fmt::Display for BadRuleset {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BadRuleset::NoScaling => f.write_str("the ruleset has no [[scaling]] rows"),
+            BadRuleset::Seats { players } => write!(
+                f,
+                "scaling row for {players} players: Norse Wars seats 2 to 6"
+            ),
+            BadRuleset::Radius { players, radius } => write!(
+                f,
+                "scaling row for {players} players: radius {radius} is outside 2..=12"
+            ),
+            BadRuleset::Warriors { players } => write!(
+                f,
+                "scaling row for {players} players: at most 9 Warriors (W1..W9)"
+            ),
+            BadRuleset::WarriorSteps => f.write_str("pieces.warrior_steps must be 1 or 2"),
+        }
+    }
+}
+
+crate::games::rules_error::rules_detail!(BadRuleset, |self| K::Ruleset);

@@ -5,6 +5,8 @@ use super::play::Event;
 use super::ruleset::Ruleset;
 use super::state::{Core, Opts, Phase, Piece, SeatState, State, SLOTS};
 use crate::board::{Hex, HexagonLabels};
+use crate::games::rules_error::Kind;
+use crate::games::RulesError;
 use crate::rng::{self, ChaCha20Rng};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -150,7 +152,7 @@ fn search(radius: i32, jarls: &[Hex], occupied: &[Hex], count: usize) -> Placeme
     }
 }
 
-pub fn parse_options(options: &BTreeMap<String, String>) -> Result<Opts, String> {
+pub fn parse_options(options: &BTreeMap<String, String>) -> Result<Opts, RulesError> {
     let mut o = Opts::default();
     for (k, v) in options {
         let b = crate::games::parse_bool(k, v)?;
@@ -159,15 +161,18 @@ pub fn parse_options(options: &BTreeMap<String, String>) -> Result<Opts, String>
             "draft_shields" => o.draft_shields = b,
             "sudden_death" => o.sudden_death = b,
             "teams" => o.teams = b,
-            _ => return Err(format!("Norse Wars has no option `{k}`; its options are fog, draft_shields, sudden_death, teams")),
+            _ => return Err(SetupError::NoOption { name: k.clone() }.into()),
         }
     }
     Ok(o)
 }
 
-fn seats(players: usize, opts: &Opts) -> Result<Vec<SeatState>, String> {
+fn seats(players: usize, opts: &Opts) -> Result<Vec<SeatState>, SetupError> {
     if opts.teams && players != 4 && players != 6 {
-        return Err(format!("team mode needs 4 or 6 players, not {players}"));
+        return Err(SetupError::Teams {
+            value: None,
+            players,
+        });
     }
     Ok((0..players)
         .map(|i| SeatState {
@@ -220,18 +225,10 @@ pub fn standard(
     players: usize,
     opts: Opts,
     rng: &mut ChaCha20Rng,
-) -> Result<(State, Vec<String>), String> {
-    let sc = rules.scaling_for(players).ok_or_else(|| {
-        let counts: Vec<String> = rules
-            .scaling
-            .iter()
-            .map(|s| s.players.to_string())
-            .collect();
-        format!(
-            "Norse Wars seats {} players, not {players}",
-            counts.join(", ")
-        )
-    })?;
+) -> Result<(State, Vec<String>), RulesError> {
+    let sc = rules
+        .scaling_for(players)
+        .ok_or_else(|| SetupError::seats("Norse Wars", rules, players))?;
     let radius = sc.radius;
     let jarls = jarl_positions(players, radius);
     let mut pieces = empty_pieces(players);
@@ -242,9 +239,7 @@ pub fn standard(
         let f = formation(j, radius, sc.warriors as usize);
         for (k, h) in f.into_iter().enumerate() {
             if occupied.contains(&h) {
-                return Err(format!(
-                    "the start formations of {players} players overlap on radius {radius}"
-                ));
+                return Err(SetupError::Overlap { players, radius }.into());
             }
             pieces[State::slot(seat, k as u8 + 1)].at = Some(h);
             occupied.push(h);
@@ -274,8 +269,7 @@ pub fn standard(
         ));
     } else {
         let found = placements(radius, &jarls, &occupied, sc.shields);
-        let set = rng::pick(rng, &found.sets)
-            .ok_or("no Shield placement satisfies the rules on this board")?;
+        let set = rng::pick(rng, &found.sets).ok_or(SetupError::NoPlacement)?;
         for &h in set {
             st.add_shield(h);
         }
@@ -328,19 +322,19 @@ pub fn from_position(
     players: &[String],
     opts: Opts,
     text: &str,
-) -> Result<(State, Vec<String>), String> {
-    let pos: Position = toml::from_str(text)
-        .map_err(|e| format!("the position file does not read: {}", e.message()))?;
+) -> Result<(State, Vec<String>), RulesError> {
+    let pos: Position =
+        toml::from_str(text).map_err(|e| SetupError::Unreadable(e.message().to_string()))?;
     let n = players.len();
     let radius = match pos.radius {
         Some(r) => r,
         None => rules
             .scaling_for(n)
             .map(|s| s.radius)
-            .ok_or(format!("say `radius = …`: no table row for {n} players"))?,
+            .ok_or(SetupError::RadiusNeeded { players: n })?,
     };
     if !(1..=12).contains(&radius) {
-        return Err(format!("radius {radius} is outside 1..=12"));
+        return Err(SetupError::Radius { radius }.into());
     }
     let labels = HexagonLabels { radius };
     let mut problems = Vec::new();
@@ -424,7 +418,7 @@ pub fn from_position(
         }
     }
     let seats = seats(n, &opts).unwrap_or_else(|e| {
-        problems.push(e);
+        problems.push(e.to_string());
         Vec::new()
     });
     let to_move = match &pos.to_move {
@@ -438,7 +432,13 @@ pub fn from_position(
         None => 0,
     };
     if !problems.is_empty() {
-        return Err(problems.join("\n"));
+        // The position's checks still say their problems in words here.
+        return Err(RulesError::lines(
+            problems
+                .into_iter()
+                .map(|t| RulesError::untyped(Kind::Setup, t))
+                .collect(),
+        ));
     }
     let mut c = core(radius, opts, seats, pieces);
     c.shields = shields;
@@ -466,3 +466,95 @@ pub fn from_position(
         )],
     ))
 }
+
+/// Why a Norse Wars game cannot start so.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SetupError {
+    /// An option the game does not have.
+    NoOption {
+        name: String,
+    },
+    /// Team mode for a player count other than 4 or 6 (`value`: as given
+    /// with `--option teams=…`, where it was).
+    Teams {
+        value: Option<String>,
+        players: usize,
+    },
+    /// A player count the ruleset's scaling table has no row for.
+    Seats {
+        game: &'static str,
+        counts: Vec<usize>,
+        players: usize,
+    },
+    Overlap {
+        players: usize,
+        radius: i32,
+    },
+    NoPlacement,
+    /// The position file is not TOML of the shape (the parser's message).
+    Unreadable(String),
+    RadiusNeeded {
+        players: usize,
+    },
+    Radius {
+        radius: i32,
+    },
+}
+
+impl SetupError {
+    pub fn seats(game: &'static str, rules: &Ruleset, players: usize) -> SetupError {
+        SetupError::Seats {
+            game,
+            counts: rules.scaling.iter().map(|s| s.players).collect(),
+            players,
+        }
+    }
+}
+
+impl std::fmt::Display for SetupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SetupError::NoOption { name } => write!(
+                f,
+                "Norse Wars has no option `{name}`; its options are fog, draft_shields, sudden_death, teams"
+            ),
+            SetupError::Teams { value: None, players } => {
+                write!(f, "team mode needs 4 or 6 players, not {players}")
+            }
+            SetupError::Teams {
+                value: Some(v),
+                players,
+            } => write!(
+                f,
+                "option teams={v}: team mode needs 4 or 6 players, not {players}"
+            ),
+            SetupError::Seats {
+                game,
+                counts,
+                players,
+            } => {
+                let counts: Vec<String> = counts.iter().map(|c| c.to_string()).collect();
+                write!(f, "{game} seats {} players, not {players}", counts.join(", "))
+            }
+            SetupError::Overlap { players, radius } => write!(
+                f,
+                "the start formations of {players} players overlap on radius {radius}"
+            ),
+            SetupError::NoPlacement => {
+                f.write_str("no Shield placement satisfies the rules on this board")
+            }
+            SetupError::Unreadable(message) => {
+                write!(f, "the position file does not read: {message}")
+            }
+            SetupError::RadiusNeeded { players } => {
+                write!(f, "say `radius = …`: no table row for {players} players")
+            }
+            SetupError::Radius { radius } => write!(f, "radius {radius} is outside 1..=12"),
+        }
+    }
+}
+
+crate::games::rules_error::rules_detail!(SetupError, |self| match self {
+    SetupError::NoOption { .. } | SetupError::Teams { .. } => K::BadOption,
+    _ => K::Setup,
+});

@@ -4,6 +4,7 @@
 
 use crate::board::{Hex, HexagonLabels};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
 use std::ops::{Deref, DerefMut};
 
 /// Piece slots per seat: the Jarl and W1..W9.
@@ -124,6 +125,41 @@ impl Serialize for State {
     }
 }
 
+/// Why a stored core is not a Norse Wars state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BadCore {
+    Radius { radius: i32, grid: i32 },
+    PieceCount,
+    ShieldOff(Hex),
+    Shared(Hex),
+    PieceOrder,
+    PieceOff(Hex),
+}
+
+impl fmt::Display for BadCore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BadCore::Radius { radius, grid } => {
+                write!(f, "board radius {radius} / {grid} out of range")
+            }
+            BadCore::PieceCount => f.write_str("piece table does not match the seats"),
+            BadCore::ShieldOff(h) => write!(f, "a shield stands off the board at {h:?}"),
+            BadCore::Shared(h) => write!(f, "two things share hex {h:?}"),
+            BadCore::PieceOrder => f.write_str("piece table out of order"),
+            BadCore::PieceOff(h) => write!(f, "a piece stands off the board at {h:?}"),
+        }
+    }
+}
+
+crate::games::rules_error::rules_detail!(BadCore, |self| K::State);
+
+/// The bots' determinisation (`bot.rs`) still speaks in text.
+impl From<BadCore> for String {
+    fn from(e: BadCore) -> String {
+        e.to_string()
+    }
+}
+
 impl<'de> Deserialize<'de> for State {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let core = Core::deserialize(d)?;
@@ -133,13 +169,16 @@ impl<'de> Deserialize<'de> for State {
 
 impl State {
     /// Build the grid from the core, checking that no two things share a hex.
-    pub fn from_core(core: Core) -> Result<State, String> {
+    pub fn from_core(core: Core) -> Result<State, BadCore> {
         let g = core.grid_radius;
         if !(1..=12).contains(&g) || core.radius > g || core.radius < 0 {
-            return Err(format!("board radius {} / {} out of range", core.radius, g));
+            return Err(BadCore::Radius {
+                radius: core.radius,
+                grid: g,
+            });
         }
         if core.pieces.len() != core.seats.len() * SLOTS {
-            return Err("piece table does not match the seats".into());
+            return Err(BadCore::PieceCount);
         }
         let side = (2 * g + 1) as usize;
         let mut st = State {
@@ -149,25 +188,25 @@ impl State {
         let shields = st.core.shields.clone();
         for h in shields {
             if h.length() > st.radius {
-                return Err(format!("a shield stands off the board at {:?}", h));
+                return Err(BadCore::ShieldOff(h));
             }
             let i = st.index(h);
             if st.cells[i] != EMPTY {
-                return Err(format!("two things share hex {:?}", h));
+                return Err(BadCore::Shared(h));
             }
             st.cells[i] = SHIELD;
         }
         for (n, p) in st.core.pieces.clone().into_iter().enumerate() {
             if p.seat as usize != n / SLOTS || p.number as usize != n % SLOTS {
-                return Err("piece table out of order".into());
+                return Err(BadCore::PieceOrder);
             }
             if let Some(h) = p.at {
                 if h.length() > st.radius {
-                    return Err(format!("a piece stands off the board at {:?}", h));
+                    return Err(BadCore::PieceOff(h));
                 }
                 let i = st.index(h);
                 if st.cells[i] != EMPTY {
-                    return Err(format!("two things share hex {:?}", h));
+                    return Err(BadCore::Shared(h));
                 }
                 st.cells[i] = n as u8 + 1;
             }

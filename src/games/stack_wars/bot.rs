@@ -12,6 +12,7 @@ use crate::rng::ChaCha20Rng;
 
 /// The state a view shows: every stack, both sides' reserves and points,
 /// the side to move and the quiet count are all in it.
+// A String error: as `BotSupport::determinise`: a bot's failure, never a refusal.
 pub fn determinise(view: &View) -> Result<State, String> {
     let seat_of = |id: &str| view.players.iter().position(|p| p.id == id);
     let mut stacks = Vec::new();
@@ -100,6 +101,7 @@ pub fn scores(st: &State) -> Vec<i32> {
 }
 
 impl BotSupport for StackWars {
+    // A String error: as `BotSupport::determinise`: a bot's failure, never a refusal.
     fn determinise(_: &Ruleset, view: &View, _: &mut ChaCha20Rng) -> Result<State, String> {
         determinise(view)
     }

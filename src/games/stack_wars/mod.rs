@@ -17,12 +17,13 @@ pub mod svg;
 pub mod view;
 
 use crate::games::Outcome;
-use crate::games::{Game, OptionSpec, Options, Problem, Seat, Seen, Setup};
+use crate::games::{Game, OptionSpec, Options, Problem, RulesError, Seat, Seen, Setup};
 use crate::rng::ChaCha20Rng;
 use play::{Action, Event, Illegal};
 use ruleset::Ruleset;
 use state::{Side, Square, State};
 use std::collections::BTreeMap;
+use std::fmt;
 
 pub struct StackWars;
 
@@ -49,7 +50,31 @@ fn squares(rest: &str) -> Option<Vec<Square>> {
         .then(|| nums.chunks(2).map(|p| Square::new(p[0], p[1])).collect())
 }
 
-pub fn parse_action(line: &str) -> Result<Action, String> {
+/// A Stack Wars order whose squares do not read: the order's word and how
+/// many squares it takes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadSquares {
+    pub word: String,
+    pub wanted: usize,
+}
+
+impl fmt::Display for BadSquares {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let word = &self.word;
+        match self.wanted {
+            0 => f.write_str("`resign` takes nothing after it"),
+            1 => f.write_str("say `fortify row,col`, e.g. `fortify 8,4`"),
+            _ => write!(
+                f,
+                "say `{word} row,col row,col` (from, then to), e.g. `{word} 5,4 4,4`"
+            ),
+        }
+    }
+}
+
+crate::games::rules_error::rules_detail!(BadSquares, |self| K::Malformed);
+
+pub fn parse_action(line: &str) -> Result<Action, RulesError> {
     let line = line.trim();
     let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
     let word = word.to_ascii_lowercase();
@@ -57,15 +82,20 @@ pub fn parse_action(line: &str) -> Result<Action, String> {
         "fortify" => 1,
         "move" | "attack" => 2,
         "resign" => 0,
-        "" => return Err(format!("empty order; {NOTATION}")),
-        _ => return Err(format!("`{word}` is not an order; {NOTATION}")),
+        "" => return Err(RulesError::EmptyOrder { accepted: NOTATION }),
+        _ => {
+            return Err(RulesError::NotAnOrder {
+                word,
+                accepted: NOTATION,
+            })
+        }
     };
-    let form = match wanted {
-        0 => "`resign` takes nothing after it".to_string(),
-        1 => "say `fortify row,col`, e.g. `fortify 8,4`".to_string(),
-        _ => format!("say `{word} row,col row,col` (from, then to), e.g. `{word} 5,4 4,4`"),
-    };
-    let sq = squares(rest).filter(|s| s.len() == wanted).ok_or(form)?;
+    let sq = squares(rest)
+        .filter(|s| s.len() == wanted)
+        .ok_or_else(|| BadSquares {
+            word: word.clone(),
+            wanted,
+        })?;
     Ok(match word.as_str() {
         "fortify" => Action::Fortify(sq[0]),
         "move" => Action::Move {
@@ -89,26 +119,104 @@ pub fn list(actions: &[Action], max: usize) -> String {
     s.join(", ")
 }
 
-/// Why `action` is refused and what `side` could do instead.
-pub fn explain(st: &State, side: Side, action: Action, why: Illegal) -> String {
-    let n = st.size;
-    let reason = match why {
-        Illegal::OffBoard(sq) => format!(
-            "{sq} is not on the board (rows and columns run 0 to {})",
-            n - 1
-        ),
-        Illegal::NoReserves => "you have no armies in reserve to fortify with".to_string(),
-        // Enemy armies are answered as an empty territory is: an order
-        // never learns what stands where it names (issue 7).
-        Illegal::NotControlled(sq) => format!("{sq} is not yours to fortify; you fortify only territory you control (your baseline, row {}, or a territory holding your armies)", side.baseline(n)),
-        Illegal::NoArmy(sq) => format!("you have no army on {sq}"),
-        Illegal::NotAdjacent => "the two territories are not adjacent (one step up, down, left or right; never diagonally)".to_string(),
-        Illegal::Enemy(sq) => format!("{sq} holds enemy armies; a MOVE cannot enter it (ATTACK it instead, from a territory with exactly one army)"),
-        Illegal::OwnArmies(sq) => format!("{sq} holds your own armies; a MOVE goes to an adjacent unclaimed territory (this game was started without move_onto_own)"),
-        Illegal::OwnBaseline(sq) => format!("{sq} is on your own baseline, which you control, so it is not unclaimed; a MOVE goes to an adjacent unclaimed territory (this game was started without move_onto_own)"),
-        Illegal::FromStack(sq, armies) => format!("{sq} holds a stack of {armies} armies; an ATTACK is made only from a territory holding exactly one army"),
-        Illegal::NoEnemy(sq) => format!("{sq} holds no enemy army to attack"),
-    };
+/// Why a player's Stack Wars orders are refused as a whole or at a line
+/// (beside [`IllegalAction`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refused {
+    NotYourTurn,
+    /// No action: every legal one (resign besides).
+    NoAction {
+        legal: Vec<Action>,
+    },
+    /// A second action after `first`.
+    SecondAction {
+        first: Action,
+    },
+}
+
+impl fmt::Display for Refused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refused::NotYourTurn => f.write_str("it is not your turn"),
+            Refused::NoAction { legal } => write!(
+                f,
+                "you must take one action (there is no passing); legal now: {}, resign",
+                list(legal, 24)
+            ),
+            Refused::SecondAction { first } => write!(
+                f,
+                "one action per turn; this is a second one after `{first}`"
+            ),
+        }
+    }
+}
+
+crate::games::rules_error::rules_detail!(Refused, |self| match self {
+    Refused::NotYourTurn => K::WrongPhase,
+    _ => K::Illegal,
+});
+
+/// What a player may do instead of a refused action.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Instead {
+    /// Actions of the same kind (from the same territory).
+    SameKind(Vec<Action>),
+    /// Other actions from the territory the refused one started from.
+    From(Square, Vec<Action>),
+    /// Every legal action (and resign).
+    Any(Vec<Action>),
+    /// No action but resigning.
+    OnlyResign,
+}
+
+/// An action the rules refuse: why ([`Illegal`]) and what is legal instead.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IllegalAction {
+    pub why: Illegal,
+    /// The board's size, the player's baseline row.
+    pub size: u8,
+    pub baseline: u8,
+    pub instead: Instead,
+    /// Every action `instead` names, as order text.
+    pub legal: Vec<String>,
+}
+
+impl fmt::Display for IllegalAction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let reason = match self.why {
+            Illegal::OffBoard(sq) => format!(
+                "{sq} is not on the board (rows and columns run 0 to {})",
+                self.size - 1
+            ),
+            Illegal::NoReserves => "you have no armies in reserve to fortify with".to_string(),
+            // Enemy armies are answered as an empty territory is: an order
+            // never learns what stands where it names (issue 7).
+            Illegal::NotControlled(sq) => format!("{sq} is not yours to fortify; you fortify only territory you control (your baseline, row {}, or a territory holding your armies)", self.baseline),
+            Illegal::NoArmy(sq) => format!("you have no army on {sq}"),
+            Illegal::NotAdjacent => "the two territories are not adjacent (one step up, down, left or right; never diagonally)".to_string(),
+            Illegal::Enemy(sq) => format!("{sq} holds enemy armies; a MOVE cannot enter it (ATTACK it instead, from a territory with exactly one army)"),
+            Illegal::OwnArmies(sq) => format!("{sq} holds your own armies; a MOVE goes to an adjacent unclaimed territory (this game was started without move_onto_own)"),
+            Illegal::OwnBaseline(sq) => format!("{sq} is on your own baseline, which you control, so it is not unclaimed; a MOVE goes to an adjacent unclaimed territory (this game was started without move_onto_own)"),
+            Illegal::FromStack(sq, armies) => format!("{sq} holds a stack of {armies} armies; an ATTACK is made only from a territory holding exactly one army"),
+            Illegal::NoEnemy(sq) => format!("{sq} holds no enemy army to attack"),
+        };
+        let instead = match &self.instead {
+            Instead::SameKind(v) => format!("you can: {}", list(v, 24)),
+            Instead::From(sq, v) => format!("from {sq} you can: {}", list(v, 24)),
+            Instead::OnlyResign => "you can only resign".to_string(),
+            Instead::Any(v) => format!("legal now: {}, resign", list(v, 24)),
+        };
+        write!(f, "{reason}. Instead {instead}")
+    }
+}
+
+crate::games::rules_error::rules_detail!(IllegalAction, |self| match self.why {
+    Illegal::NoArmy(_) | Illegal::NotControlled(_) => K::NotYours,
+    _ => K::Illegal,
+}, legal: |self| &self.legal);
+
+/// Why an action is refused, and what the player can do instead.
+pub fn explain(st: &State, side: Side, action: Action, why: Illegal) -> IllegalAction {
     let mut all = Vec::new();
     st.actions(side, &mut all);
     let from = match action {
@@ -134,15 +242,27 @@ pub fn explain(st: &State, side: Side, action: Action, why: Illegal) -> String {
         })
         .collect();
     let instead = if !same_kind.is_empty() {
-        format!("you can: {}", list(&same_kind, 24))
+        Instead::SameKind(same_kind)
     } else if !mine_from.is_empty() {
-        format!("from {} you can: {}", from.unwrap(), list(&mine_from, 24))
+        Instead::From(from.expect("an action from a square"), mine_from)
     } else if all.is_empty() {
-        "you can only resign".to_string()
+        Instead::OnlyResign
     } else {
-        format!("legal now: {}, resign", list(&all, 24))
+        Instead::Any(all)
     };
-    format!("{reason}. Instead {instead}")
+    let legal = match &instead {
+        Instead::SameKind(v) | Instead::From(_, v) | Instead::Any(v) => {
+            v.iter().map(|a| a.to_string()).collect()
+        }
+        Instead::OnlyResign => vec!["resign".to_string()],
+    };
+    IllegalAction {
+        why,
+        size: st.size,
+        baseline: side.baseline(st.size),
+        instead,
+        legal,
+    }
 }
 
 impl Game for StackWars {
@@ -158,7 +278,7 @@ impl Game for StackWars {
     type Event = Event;
     type View = view::View;
 
-    fn load_ruleset(text: &str) -> Result<Ruleset, String> {
+    fn load_ruleset(text: &str) -> Result<Ruleset, RulesError> {
         Ruleset::parse(text)
     }
 
@@ -181,7 +301,7 @@ impl Game for StackWars {
         (2, 2)
     }
 
-    fn check_options(rules: &Ruleset, _players: usize, options: &Options) -> Vec<String> {
+    fn check_options(rules: &Ruleset, _players: usize, options: &Options) -> Vec<RulesError> {
         setup::parse_options(rules, options)
             .err()
             .into_iter()
@@ -194,12 +314,9 @@ impl Game for StackWars {
         options: &Options,
         position: Option<&str>,
         _rng: &mut ChaCha20Rng,
-    ) -> Result<Setup<State>, String> {
+    ) -> Result<Setup<State>, RulesError> {
         if players.len() != 2 {
-            return Err(format!(
-                "Stack Wars is for 2 players (Black, then White), not {}",
-                players.len()
-            ));
+            return Err(setup::SetupError::Players(players.len()).into());
         }
         let opts = setup::parse_options(rules, options)?;
         let state = match position {
@@ -236,33 +353,24 @@ impl Game for StackWars {
         st.mover().map(Side::seat).into_iter().collect()
     }
 
-    fn parse_order(_: &Ruleset, _: &State, _: Seat, line: &str) -> Result<Order, String> {
+    fn parse_order(_: &Ruleset, _: &State, _: Seat, line: &str) -> Result<Order, RulesError> {
         parse_action(line)
     }
 
     fn check(_: &Ruleset, st: &State, seat: Seat, orders: &[Order]) -> Vec<Problem> {
         let side = Side::of_seat(seat);
         if st.mover() != Some(side) {
-            return vec![Problem::whole("it is not your turn")];
+            return vec![Problem::whole(Refused::NotYourTurn)];
         }
         let mut problems = Vec::new();
         if orders.is_empty() {
             let mut all = Vec::new();
             st.actions(side, &mut all);
-            problems.push(Problem::whole(format!(
-                "you must take one action (there is no passing); legal now: {}, resign",
-                list(&all, 24)
-            )));
+            problems.push(Problem::whole(Refused::NoAction { legal: all }));
         }
         for (i, &o) in orders.iter().enumerate() {
             if i > 0 {
-                problems.push(Problem::at(
-                    i,
-                    format!(
-                        "one action per turn; this is a second one after `{}`",
-                        orders[0]
-                    ),
-                ));
+                problems.push(Problem::at(i, Refused::SecondAction { first: orders[0] }));
             } else if let Err(why) = st.check_action(side, o) {
                 problems.push(Problem::at(i, explain(st, side, o, why)));
             }

@@ -3,7 +3,7 @@
 
 use super::ruleset::Ruleset;
 use super::state::{Core, Placed, Side, Square, State};
-use crate::games::{parse_bool, Options};
+use crate::games::{parse_bool, Options, RulesError};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
@@ -14,7 +14,7 @@ pub struct Opts {
     pub move_onto_own: bool,
 }
 
-pub fn parse_options(rules: &Ruleset, options: &Options) -> Result<Opts, String> {
+pub fn parse_options(rules: &Ruleset, options: &Options) -> Result<Opts, RulesError> {
     let b = rules.board;
     let mut o = Opts {
         size: b.default_size,
@@ -27,19 +27,15 @@ pub fn parse_options(rules: &Ruleset, options: &Options) -> Result<Opts, String>
                     .parse::<u8>()
                     .ok()
                     .filter(|n| (b.min_size..=b.max_size).contains(n))
-                    .ok_or_else(|| {
-                        format!(
-                            "option size={v}: the board is N×N with N from {} to {} (default {})",
-                            b.min_size, b.max_size, b.default_size
-                        )
+                    .ok_or_else(|| SetupError::Size {
+                        value: v.clone(),
+                        min: b.min_size,
+                        max: b.max_size,
+                        default: b.default_size,
                     })?
             }
             "move_onto_own" => o.move_onto_own = parse_bool(k, v)?,
-            _ => {
-                return Err(format!(
-                    "Stack Wars has no option `{k}`; its options are size and move_onto_own"
-                ))
-            }
+            _ => return Err(SetupError::NoOption { name: k.clone() }.into()),
         }
     }
     Ok(o)
@@ -78,12 +74,15 @@ fn black() -> String {
 }
 
 /// `"3,2"` is one army; `"3,2 x4"` a stack of four.
-fn parse_stack(side: Side, s: &str) -> Result<Placed, String> {
+fn parse_stack(side: Side, s: &str) -> Result<Placed, RulesError> {
     let mut words = s.split_whitespace();
     let at = words
         .next()
         .and_then(Square::parse)
-        .ok_or_else(|| format!("{side} `{s}`: say `row,col` or `row,col xN`"))?;
+        .ok_or_else(|| BadPosition::Stack {
+            side,
+            entry: s.to_string(),
+        })?;
     let armies = match words.next() {
         None => 1,
         Some(w) => w
@@ -91,33 +90,39 @@ fn parse_stack(side: Side, s: &str) -> Result<Placed, String> {
             .parse::<u16>()
             .ok()
             .filter(|&n| n > 0)
-            .ok_or_else(|| format!("{side} `{s}`: the stack size is `xN`, e.g. `3,2 x4`"))?,
+            .ok_or_else(|| BadPosition::StackSize {
+                side,
+                entry: s.to_string(),
+            })?,
     };
     Ok(Placed { at, side, armies })
 }
 
-fn per_side(what: &str, map: &BTreeMap<String, u16>, default: u16) -> Result<[u16; 2], String> {
+fn per_side(what: &str, map: &BTreeMap<String, u16>, default: u16) -> Result<[u16; 2], RulesError> {
     let mut out = [default; 2];
     for (k, &v) in map {
-        let side = Side::parse(k).ok_or_else(|| format!("{what}: `{k}` is not black or white"))?;
+        let side = Side::parse(k).ok_or_else(|| BadPosition::NotASide {
+            table: what.to_string(),
+            key: k.clone(),
+        })?;
         out[side.seat()] = v;
     }
     Ok(out)
 }
 
-pub fn from_position(rules: &Ruleset, opts: Opts, text: &str) -> Result<State, String> {
-    let p: Position =
-        toml::from_str(text).map_err(|e| format!("the position file does not read: {e}"))?;
+pub fn from_position(rules: &Ruleset, opts: Opts, text: &str) -> Result<State, RulesError> {
+    let p: Position = toml::from_str(text).map_err(|e| BadPosition::Unreadable(e.to_string()))?;
     let size = p.size.unwrap_or(opts.size);
     let b = rules.board;
     if !(b.min_size..=b.max_size).contains(&size) {
-        return Err(format!(
-            "position size {size}: the board is N×N with N from {} to {}",
-            b.min_size, b.max_size
-        ));
+        return Err(BadPosition::Size {
+            size,
+            min: b.min_size,
+            max: b.max_size,
+        }
+        .into());
     }
-    let to_move = Side::parse(&p.to_move)
-        .ok_or_else(|| format!("to_move = {:?}: say black or white", p.to_move))?;
+    let to_move = Side::parse(&p.to_move).ok_or_else(|| BadPosition::ToMove(p.to_move.clone()))?;
     let mut stacks = Vec::new();
     for (side, list) in [(Side::Black, &p.black), (Side::White, &p.white)] {
         for s in list {
@@ -136,18 +141,128 @@ pub fn from_position(rules: &Ruleset, opts: Opts, text: &str) -> Result<State, S
         quiet: p.quiet,
         result: None,
     };
-    let st = State::from_core(core).map_err(|e| format!("the position: {e}"))?;
+    let st = State::from_core(core).map_err(BadPosition::Core)?;
     for side in Side::BOTH {
         if st.reserve(side) == 0 && st.in_play(side) == 0 {
-            return Err(format!(
-                "the position: {side} has no armies in play and none in reserve, so the game would be over"
-            ));
+            return Err(BadPosition::NoArmies(side).into());
         }
     }
     if !st.can_act(to_move) {
-        return Err(format!(
-            "the position: {to_move} is to move but has no legal action"
-        ));
+        return Err(BadPosition::CannotAct(to_move).into());
     }
     Ok(st)
 }
+
+/// Why a Stack Wars position file (`--setup`) is refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BadPosition {
+    /// Not TOML of the position's shape (the parser's message).
+    Unreadable(String),
+    Size {
+        size: u8,
+        min: u8,
+        max: u8,
+    },
+    /// A `to_move` that names no side.
+    ToMove(String),
+    /// A stack entry that names no square.
+    Stack {
+        side: Side,
+        entry: String,
+    },
+    /// A stack entry whose size is not `xN`.
+    StackSize {
+        side: Side,
+        entry: String,
+    },
+    /// A key of `reserves` or `points` that names no side.
+    NotASide {
+        table: String,
+        key: String,
+    },
+    /// The stacks break a rule every position keeps (the state's words).
+    Core(String),
+    /// A side with no armies in play or in reserve.
+    NoArmies(Side),
+    /// The side to move has no legal action.
+    CannotAct(Side),
+}
+
+impl std::fmt::Display for BadPosition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BadPosition::Unreadable(e) => write!(f, "the position file does not read: {e}"),
+            BadPosition::Size { size, min, max } => write!(
+                f,
+                "position size {size}: the board is N×N with N from {min} to {max}"
+            ),
+            BadPosition::ToMove(w) => write!(f, "to_move = {w:?}: say black or white"),
+            BadPosition::Stack { side, entry } => {
+                write!(f, "{side} `{entry}`: say `row,col` or `row,col xN`")
+            }
+            BadPosition::StackSize { side, entry } => {
+                write!(f, "{side} `{entry}`: the stack size is `xN`, e.g. `3,2 x4`")
+            }
+            BadPosition::NotASide { table, key } => {
+                write!(f, "{table}: `{key}` is not black or white")
+            }
+            BadPosition::Core(e) => write!(f, "the position: {e}"),
+            BadPosition::NoArmies(side) => write!(
+                f,
+                "the position: {side} has no armies in play and none in reserve, so the game would be over"
+            ),
+            BadPosition::CannotAct(side) => write!(
+                f,
+                "the position: {side} is to move but has no legal action"
+            ),
+        }
+    }
+}
+
+crate::games::rules_error::rules_detail!(BadPosition, |self| K::Setup);
+
+/// Why a Stack Wars game cannot start with these players or options.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SetupError {
+    /// A player count other than 2.
+    Players(usize),
+    /// A board size outside the ruleset's bounds.
+    Size {
+        value: String,
+        min: u8,
+        max: u8,
+        default: u8,
+    },
+    NoOption {
+        name: String,
+    },
+}
+
+impl std::fmt::Display for SetupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SetupError::Players(n) => write!(
+                f,
+                "Stack Wars is for 2 players (Black, then White), not {n}"
+            ),
+            SetupError::Size {
+                value,
+                min,
+                max,
+                default,
+            } => write!(
+                f,
+                "option size={value}: the board is N×N with N from {min} to {max} (default {default})"
+            ),
+            SetupError::NoOption { name } => write!(
+                f,
+                "Stack Wars has no option `{name}`; its options are size and move_onto_own"
+            ),
+        }
+    }
+}
+
+crate::games::rules_error::rules_detail!(SetupError, |self| match self {
+    SetupError::Players(_) => K::Setup,
+    _ => K::BadOption,
+});

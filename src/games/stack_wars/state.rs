@@ -229,6 +229,7 @@ impl State {
 
     /// Build the grid from the stored form, checking every rule a position
     /// must keep.
+    // A String error: its words go into serde's message (Deserialize) and the position check's.
     pub fn from_core(core: Core) -> Result<State, String> {
         if !(3..=super::ruleset::LARGEST).contains(&core.size) {
             return Err(format!("board size {} is out of range", core.size));

@@ -34,6 +34,7 @@ use crate::board::Hex;
 use crate::games::{BotSupport, Parts, Seat};
 use crate::rng::{self, ChaCha20Rng};
 
+// A String error: as `BotSupport::determinise`: a bot's failure, never a refusal.
 fn hex(l: &str) -> Result<Hex, String> {
     parse_hex(l).ok_or_else(|| format!("view: no hex `{l}`"))
 }
@@ -42,6 +43,7 @@ pub fn hides(view: &View) -> bool {
     view.phase == "orders"
 }
 
+// A String error: as `BotSupport::determinise`: a bot's failure, never a refusal.
 pub fn determinise(rules: &Ruleset, view: &View, rng: &mut ChaCha20Rng) -> Result<State, String> {
     let me = view.seat - 1;
     let board = board_of(view)?;
@@ -398,6 +400,7 @@ pub fn scores(st: &State) -> Vec<i32> {
 }
 
 impl BotSupport for UnfoughtBattle {
+    // A String error: as `BotSupport::determinise`: a bot's failure, never a refusal.
     fn determinise(rules: &Ruleset, view: &View, rng: &mut ChaCha20Rng) -> Result<State, String> {
         determinise(rules, view, rng)
     }

@@ -23,8 +23,9 @@ pub mod svg;
 pub mod upkeep;
 pub mod view;
 
+use crate::games::rules_error::Kind;
 use crate::games::Outcome;
-use crate::games::{Game, OptionSpec, Options, Problem, Seat, Seen, Setup};
+use crate::games::{Game, OptionSpec, Options, Problem, RulesError, Seat, Seen, Setup};
 use crate::rng::ChaCha20Rng;
 use events::Event;
 use orders::{Act, Order};
@@ -33,6 +34,33 @@ use state::{Phase, State};
 use std::collections::BTreeMap;
 
 pub struct UnfoughtBattle;
+
+/// Why an Unfought Battle cannot start with these players or options.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SetupError {
+    /// A player count other than 2.
+    Players(usize),
+    /// An option given: the game takes none.
+    NoOptions { name: String },
+}
+
+impl std::fmt::Display for SetupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SetupError::Players(n) => {
+                write!(f, "The Unfought Battle is for 2 players, not {n}")
+            }
+            SetupError::NoOptions { name } => {
+                write!(f, "The Unfought Battle takes no options (`{name}`)")
+            }
+        }
+    }
+}
+
+crate::games::rules_error::rules_detail!(SetupError, |self| match self {
+    SetupError::Players(_) => K::Setup,
+    SetupError::NoOptions { .. } => K::BadOption,
+});
 
 impl UnfoughtBattle {
     pub const RULESET_TEXT: &'static str = include_str!("../../../games/unfought-battle.toml");
@@ -51,7 +79,7 @@ impl Game for UnfoughtBattle {
     type Event = Event;
     type View = view::View;
 
-    fn load_ruleset(text: &str) -> Result<Ruleset, String> {
+    fn load_ruleset(text: &str) -> Result<Ruleset, RulesError> {
         Ruleset::parse(text)
     }
 
@@ -63,8 +91,10 @@ impl Game for UnfoughtBattle {
         (2, 2)
     }
 
-    fn validate(rules: &Ruleset, state: &State) -> Result<(), String> {
-        state.validate(rules)
+    fn validate(rules: &Ruleset, state: &State) -> Result<(), RulesError> {
+        state
+            .validate(rules)
+            .map_err(|t| RulesError::untyped(Kind::State, t))
     }
 
     fn setup(
@@ -73,19 +103,19 @@ impl Game for UnfoughtBattle {
         options: &Options,
         position: Option<&str>,
         rng: &mut ChaCha20Rng,
-    ) -> Result<Setup<State>, String> {
+    ) -> Result<Setup<State>, RulesError> {
         if players.len() != 2 {
-            return Err(format!(
-                "The Unfought Battle is for 2 players, not {}",
-                players.len()
-            ));
+            return Err(SetupError::Players(players.len()).into());
         }
         if let Some(k) = options.keys().next() {
-            return Err(format!("The Unfought Battle takes no options (`{k}`)"));
+            return Err(SetupError::NoOptions { name: k.clone() }.into());
         }
+        // The position's and the board's checks still make their words
+        // where they find them.
+        let said = |t: String| RulesError::untyped(Kind::Setup, t);
         let state = match position {
-            Some(text) => setup::from_position(rules, text)?,
-            None => setup::standard(rules, setup::generate(rules, rng)?),
+            Some(text) => setup::from_position(rules, text).map_err(said)?,
+            None => setup::standard(rules, setup::generate(rules, rng).map_err(said)?),
         };
         let list = |v: &[crate::board::Hex]| {
             v.iter()
@@ -124,7 +154,7 @@ impl Game for UnfoughtBattle {
         }
     }
 
-    fn parse_order(rules: &Ruleset, st: &State, _: Seat, line: &str) -> Result<Order, String> {
+    fn parse_order(rules: &Ruleset, st: &State, _: Seat, line: &str) -> Result<Order, RulesError> {
         orders::parse(rules, st, line)
     }
 

@@ -7,7 +7,7 @@ pub use super::ruleset::Kind;
 use super::ruleset::Ruleset;
 use super::state::{Phase, State};
 use crate::board::{Dir, Hex};
-use crate::games::Problem;
+use crate::games::{Problem, RulesError};
 use std::fmt;
 
 /// What one force does this turn.
@@ -74,11 +74,87 @@ const DEPLOY_FORM: &str =
     "deployment orders are `f<force> power <p>`, one line per force, e.g. `f1 power 3`";
 const ORDER_FORM: &str = "orders are `f<force> move <N|NE|SE|S|SW|NW>`, `f<force> fortify`, `f<force> ambush`, `f<force> scout <q,r>`, `f<force> hold`, or `concede` alone";
 
+/// Why an Unfought Battle order line does not read, or is not one for
+/// this phase.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OrderError {
+    /// A first word that names none of the player's forces (f1 to f`forces`).
+    NotAForce {
+        word: String,
+        forces: usize,
+        form: &'static str,
+    },
+    /// `power` without one of the ruleset's powers.
+    Power { force: u8, powers: Vec<u8> },
+    /// `move` without one direction.
+    Move { force: u8 },
+    /// `scout` without a hex.
+    Scout { force: u8 },
+    /// `fortify`, `ambush` or `hold` with words after it.
+    Extra { force: u8, verb: String },
+    /// A force and nothing after it.
+    NoVerb { word: String, form: &'static str },
+    /// A second word that is no order.
+    NotAVerb { word: String, form: &'static str },
+    /// An action in the deployment phase.
+    Deploying,
+    /// A deployment after it.
+    Deployed,
+}
+
+impl fmt::Display for OrderError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OrderError::NotAForce { word, forces, form } => write!(
+                f,
+                "`{word}` is not one of your forces (f1 to f{forces}); {form}"
+            ),
+            OrderError::Power { force, powers } => {
+                let powers: Vec<String> = powers.iter().map(|p| p.to_string()).collect();
+                write!(
+                    f,
+                    "say `f{force} power <p>` with p one of {}, e.g. `f{force} power 3`",
+                    powers.join(", ")
+                )
+            }
+            OrderError::Move { force } => write!(
+                f,
+                "say `f{force} move <direction>` with a direction N, NE, SE, S, SW or NW"
+            ),
+            OrderError::Scout { force } => write!(
+                f,
+                "say `f{force} scout <q,r>` naming the hex of the enemy force to scout, e.g. `f{force} scout 3,4`"
+            ),
+            OrderError::Extra { force, verb } => {
+                write!(f, "`f{force} {verb}` takes nothing after it")
+            }
+            OrderError::NoVerb { word, form } => {
+                write!(f, "`{word}` needs an order after it; {form}")
+            }
+            OrderError::NotAVerb { word, form } => write!(f, "`{word}` is not an order; {form}"),
+            OrderError::Deploying => write!(
+                f,
+                "this is the deployment phase: no force acts yet; {DEPLOY_FORM}"
+            ),
+            OrderError::Deployed => write!(
+                f,
+                "deployment is over (powers are fixed for the game); {ORDER_FORM}"
+            ),
+        }
+    }
+}
+
+crate::games::rules_error::rules_detail!(OrderError, |self| match self {
+    OrderError::NotAForce { .. } => K::UnknownPiece,
+    OrderError::Deploying | OrderError::Deployed => K::WrongPhase,
+    _ => K::Malformed,
+});
+
 /// Read one order line. The phase decides which forms are expected.
 ///
 /// Long (about 95 lines): one order line read: the phase's forms, the force,
 /// the verb and its words; one branch a verb.
-pub fn parse(rules: &Ruleset, st: &State, line: &str) -> Result<Order, String> {
+pub fn parse(rules: &Ruleset, st: &State, line: &str) -> Result<Order, RulesError> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let n = rules.forces();
     let form = match st.phase {
@@ -86,7 +162,7 @@ pub fn parse(rules: &Ruleset, st: &State, line: &str) -> Result<Order, String> {
         _ => ORDER_FORM,
     };
     if words.is_empty() {
-        return Err(format!("empty order; {form}"));
+        return Err(RulesError::EmptyOrder { accepted: form });
     }
     if words.len() == 1 && words[0].eq_ignore_ascii_case("concede") {
         return Ok(Order::Concede);
@@ -96,11 +172,10 @@ pub fn parse(rules: &Ruleset, st: &State, line: &str) -> Result<Order, String> {
         .strip_prefix('f')
         .and_then(|d| d.parse::<u8>().ok())
         .filter(|&d| d >= 1 && d as usize <= n)
-        .ok_or_else(|| {
-            format!(
-                "`{}` is not one of your forces (f1 to f{n}); {form}",
-                words[0]
-            )
+        .ok_or_else(|| OrderError::NotAForce {
+            word: words[0].to_string(),
+            forces: n,
+            form,
         })?;
     let verb = words
         .get(1)
@@ -109,20 +184,14 @@ pub fn parse(rules: &Ruleset, st: &State, line: &str) -> Result<Order, String> {
     let rest = &words[2.min(words.len())..];
     let order = match verb.as_str() {
         "power" => {
-            let powers = rules
-                .forces
-                .powers
-                .iter()
-                .map(|p| p.to_string())
-                .collect::<Vec<_>>()
-                .join(", ");
             let p = rest
                 .first()
                 .and_then(|w| w.parse::<u8>().ok())
                 .filter(|p| rules.forces.powers.contains(p) && rest.len() == 1)
-                .ok_or(format!(
-                    "say `f{force} power <p>` with p one of {powers}, e.g. `f{force} power 3`"
-                ))?;
+                .ok_or_else(|| OrderError::Power {
+                    force,
+                    powers: rules.forces.powers.clone(),
+                })?;
             Order::Deploy { force, power: p }
         }
         "move" => {
@@ -130,18 +199,14 @@ pub fn parse(rules: &Ruleset, st: &State, line: &str) -> Result<Order, String> {
                 .first()
                 .and_then(|w| Dir::parse(w))
                 .filter(|_| rest.len() == 1)
-                .ok_or(format!(
-                    "say `f{force} move <direction>` with a direction N, NE, SE, S, SW or NW"
-                ))?;
+                .ok_or(OrderError::Move { force })?;
             Order::Act {
                 force,
                 act: Act::Move(d),
             }
         }
         "scout" => {
-            let h = parse_hex(&rest.join(" ")).ok_or(format!(
-                "say `f{force} scout <q,r>` naming the hex of the enemy force to scout, e.g. `f{force} scout 3,4`"
-            ))?;
+            let h = parse_hex(&rest.join(" ")).ok_or(OrderError::Scout { force })?;
             Order::Act {
                 force,
                 act: Act::Scout(h),
@@ -155,19 +220,25 @@ pub fn parse(rules: &Ruleset, st: &State, line: &str) -> Result<Order, String> {
                 _ => Act::Hold,
             },
         },
-        "fortify" | "ambush" | "hold" => {
-            return Err(format!("`f{force} {verb}` takes nothing after it"))
+        "fortify" | "ambush" | "hold" => return Err(OrderError::Extra { force, verb }.into()),
+        "" => {
+            return Err(OrderError::NoVerb {
+                word: words[0].to_string(),
+                form,
+            }
+            .into())
         }
-        "" => return Err(format!("`{}` needs an order after it; {form}", words[0])),
-        _ => return Err(format!("`{}` is not an order; {form}", words[1])),
+        _ => {
+            return Err(OrderError::NotAVerb {
+                word: words[1].to_string(),
+                form,
+            }
+            .into())
+        }
     };
     match (st.phase, order) {
-        (Phase::Deploy, Order::Act { .. }) => Err(format!(
-            "this is the deployment phase: no force acts yet; {DEPLOY_FORM}"
-        )),
-        (Phase::Orders, Order::Deploy { .. }) => Err(format!(
-            "deployment is over (powers are fixed for the game); {ORDER_FORM}"
-        )),
+        (Phase::Deploy, Order::Act { .. }) => Err(OrderError::Deploying.into()),
+        (Phase::Orders, Order::Deploy { .. }) => Err(OrderError::Deployed.into()),
         _ => Ok(order),
     }
 }
@@ -209,7 +280,7 @@ pub fn options(rules: &Ruleset, st: &State, seat: usize, id: u8) -> Vec<Act> {
 pub fn check(rules: &Ruleset, st: &State, seat: usize, orders: &[Order]) -> Vec<Problem> {
     let mut p = Vec::new();
     match st.phase {
-        Phase::Over => return vec![Problem::whole("the game is over")],
+        Phase::Over => return vec![Problem::said("the game is over")],
         Phase::Deploy => check_deploy(rules, orders, &mut p),
         Phase::Orders => check_orders(rules, st, seat, orders, &mut p),
     }
@@ -225,14 +296,14 @@ fn check_deploy(rules: &Ruleset, orders: &[Order], p: &mut Vec<Problem>) {
             Order::Deploy { force, power } => {
                 let slot = &mut by_force[force as usize - 1];
                 if let Some((j, _)) = slot {
-                    p.push(Problem::at(
+                    p.push(Problem::said_at(
                         i,
                         format!("f{force} already has a power (line {} of the orders); one power per force", *j + 1),
                     ));
                     continue;
                 }
                 if let Some((_, j)) = by_power.iter().find(|(q, _)| *q == power) {
-                    p.push(Problem::at(
+                    p.push(Problem::said_at(
                         i,
                         format!(
                             "power {power} is already given to f{}; each power goes to exactly one force",
@@ -247,11 +318,11 @@ fn check_deploy(rules: &Ruleset, orders: &[Order], p: &mut Vec<Problem>) {
                 *slot = Some((i, power));
                 by_power.push((power, i));
             }
-            Order::Concede => p.push(Problem::at(
+            Order::Concede => p.push(Problem::said_at(
                 i,
                 "there is nothing to concede before the battle: deploy your forces",
             )),
-            Order::Act { .. } => p.push(Problem::at(i, DEPLOY_FORM)),
+            Order::Act { .. } => p.push(Problem::said_at(i, DEPLOY_FORM)),
         }
     }
     if p.is_empty() {
@@ -267,7 +338,7 @@ fn check_deploy(rules: &Ruleset, orders: &[Order], p: &mut Vec<Problem>) {
             .map(|q| q.to_string())
             .collect();
         if !missing_f.is_empty() {
-            p.push(Problem::whole(format!(
+            p.push(Problem::said(format!(
                 "every force needs a power: {} still without one; powers not yet given: {}",
                 missing_f.join(", "),
                 missing_p.join(", ")
@@ -284,7 +355,7 @@ fn check_orders(rules: &Ruleset, st: &State, seat: usize, orders: &[Order], p: &
     let living: Vec<String> = side.living().map(|f| f.name()).collect();
     if let Some(i) = orders.iter().position(|o| *o == Order::Concede) {
         if orders.len() > 1 {
-            p.push(Problem::at(
+            p.push(Problem::said_at(
                 i,
                 "`concede` stands alone: send it as your only order line",
             ));
@@ -297,12 +368,12 @@ fn check_orders(rules: &Ruleset, st: &State, seat: usize, orders: &[Order], p: &
     let mut costly = Vec::new();
     for (i, o) in orders.iter().enumerate() {
         let Order::Act { force, act } = *o else {
-            p.push(Problem::at(i, ORDER_FORM));
+            p.push(Problem::said_at(i, ORDER_FORM));
             continue;
         };
         let f = side.forces[force as usize - 1];
         if !f.alive {
-            p.push(Problem::at(
+            p.push(Problem::said_at(
                 i,
                 format!(
                     "f{force} has fallen and takes no orders; your living forces: {}",
@@ -312,7 +383,7 @@ fn check_orders(rules: &Ruleset, st: &State, seat: usize, orders: &[Order], p: &
             continue;
         }
         if let Some((_, j)) = given.iter().find(|(g, _)| *g == force) {
-            p.push(Problem::at(
+            p.push(Problem::said_at(
                 i,
                 format!(
                     "f{force} already has an order (`{}`); one order per force",
@@ -337,7 +408,7 @@ fn check_orders(rules: &Ruleset, st: &State, seat: usize, orders: &[Order], p: &
                         .moves(f.at)
                         .map(|(d, h)| format!("{d} (to {})", label(h)))
                         .collect();
-                    p.push(Problem::at(
+                    p.push(Problem::said_at(
                         i,
                         format!(
                             "f{force} on {} cannot move {d}: {why}; it can move {}",
@@ -352,7 +423,7 @@ fn check_orders(rules: &Ruleset, st: &State, seat: usize, orders: &[Order], p: &
                     continue;
                 }
                 if let Some((_, g, _)) = moves.iter().find(|(h, _, _)| *h == to) {
-                    p.push(Problem::at(
+                    p.push(Problem::said_at(
                         i,
                         format!(
                             "f{force} and f{g} both move into {}; two of your forces may not end in one hex",
@@ -368,7 +439,7 @@ fn check_orders(rules: &Ruleset, st: &State, seat: usize, orders: &[Order], p: &
                     .into_iter()
                     .map(label)
                     .collect();
-                p.push(Problem::at(
+                p.push(Problem::said_at(
                     i,
                     format!(
                         "f{force} on {} cannot scout {}: a scout names the hex of an enemy force it can see within {} hexes; {}",
@@ -393,7 +464,7 @@ fn check_orders(rules: &Ruleset, st: &State, seat: usize, orders: &[Order], p: &
         }
     }
     if p.is_empty() && cost > side.shih {
-        p.push(Problem::whole(format!(
+        p.push(Problem::said(format!(
             "these orders cost {cost} Shih ({}) but you have {} Shih; drop or change some (moving and holding are free)",
             costly.join(", "),
             side.shih

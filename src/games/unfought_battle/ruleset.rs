@@ -1,6 +1,7 @@
 //! The ruleset data of The Unfought Battle (`games/unfought-battle.toml`).
 
 use crate::board::Hex;
+use crate::games::rules_error::{self, RulesError};
 use serde::Deserialize;
 
 #[derive(Debug, Clone, Deserialize)]
@@ -92,9 +93,13 @@ pub struct VictoryRules {
 }
 
 impl Ruleset {
-    pub fn parse(text: &str) -> Result<Ruleset, String> {
-        let r: Ruleset = toml::from_str(text)
-            .map_err(|e| format!("the Unfought Battle ruleset does not read: {e}"))?;
+    /// Long (about 85 lines): every bound of the ruleset checked in turn,
+    /// each adding to one list of problems so that all are told at once.
+    pub fn parse(text: &str) -> Result<Ruleset, RulesError> {
+        let r: Ruleset = toml::from_str(text).map_err(|e| RulesError::RulesetUnreadable {
+            title: "Unfought Battle",
+            error: Box::new(e),
+        })?;
         let mut p = Vec::new();
         let b = &r.board;
         let n = r.forces.powers.len();
@@ -165,7 +170,12 @@ impl Ruleset {
         if p.is_empty() {
             Ok(r)
         } else {
-            Err(p.join("; "))
+            // The bounds still say their problems in words here.
+            Err(RulesError::joined(
+                p.into_iter()
+                    .map(|t| RulesError::untyped(rules_error::Kind::Ruleset, t))
+                    .collect(),
+            ))
         }
     }
 

@@ -37,6 +37,8 @@ pub fn fair(rules: &Ruleset, b: &Board) -> bool {
 }
 
 /// Draw a fair board.
+// A String error: the words are made here and typed as
+// RulesError::Untyped (Kind::Setup) by `UnfoughtBattle::setup`.
 pub fn generate(rules: &Ruleset, rng: &mut ChaCha20Rng) -> Result<Board, String> {
     let br = &rules.board;
     let starts: Vec<Hex> = br.starts.iter().flatten().map(|h| hex(*h)).collect();
@@ -130,9 +132,12 @@ struct PositionSide {
 ///
 /// Long (about 140 lines): every check of a position file, each adding to one
 /// list of problems so that all are told at once.
+// A String error: the position's checks still make their words where they
+// find them; `UnfoughtBattle::setup` types them as RulesError::Untyped.
 pub fn from_position(rules: &Ruleset, text: &str) -> Result<State, String> {
     let p: Position =
         toml::from_str(text).map_err(|e| format!("the position does not read: {e}"))?;
+    // A String error: a step of `from_position` (above).
     let hexes = |list: &[String], what: &str| -> Result<Vec<Hex>, String> {
         let mut v = list
             .iter()

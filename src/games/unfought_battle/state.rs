@@ -87,6 +87,8 @@ impl State {
     /// What is wrong with a state read from a game file: a board other
     /// than the ruleset's, a force off it or numbered out of turn, a power
     /// or a count beyond what the rules give.
+    // A String error: the checks make their words where they find them;
+    // `UnfoughtBattle::validate` types them as RulesError::Untyped.
     pub fn validate(&self, rules: &Ruleset) -> Result<(), String> {
         let b = &self.board;
         if b.size != rules.board.size || !b.on_board(b.centre) {

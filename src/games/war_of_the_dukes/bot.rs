@@ -32,6 +32,7 @@ use crate::games::{BotSupport, Parts, Seat};
 use crate::rng;
 use crate::rng::ChaCha20Rng;
 
+// A String error: as `BotSupport::determinise`: a bot's failure, never a refusal.
 pub fn determinise(rules: &Ruleset, view: &View) -> Result<State, String> {
     let mut st = State::new(rules);
     st.turn = view.turn;
@@ -310,6 +311,7 @@ pub fn scores(rules: &Ruleset, st: &State) -> Vec<i32> {
 }
 
 impl BotSupport for WarOfTheDukes {
+    // A String error: as `BotSupport::determinise`: a bot's failure, never a refusal.
     fn determinise(rules: &Ruleset, view: &View, _: &mut ChaCha20Rng) -> Result<State, String> {
         determinise(rules, view)
     }

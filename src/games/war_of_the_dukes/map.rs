@@ -196,6 +196,8 @@ pub struct PlaceData {
 impl Map {
     /// Long (about 110 lines): the map data read section by section (hexes,
     /// hexsides, rivers, places), each filling the same grid.
+    // A String error: a step of the ruleset's `Ruleset::read`, whose
+    // words `Ruleset::parse` types as RulesError::Untyped.
     pub fn build(data: &MapData, places: &[PlaceData]) -> Result<Map, String> {
         let (cols, rows) = (data.columns as usize, data.rows as usize);
         if cols == 0 || rows == 0 || cols > 99 || rows > 99 {
@@ -203,6 +205,7 @@ impl Map {
         }
         let mut grid = vec![None; cols * rows];
         let mut cells: Vec<Cell> = Vec::new();
+        // A String error: a step of `build` (above).
         let label = |s: &str, what: &str| -> Result<Label, String> {
             let l = Label::parse(s).ok_or(format!("{what}: `{s}` is not a CCRR hex"))?;
             if (l.col as usize) >= cols || (l.row as usize) >= rows {

@@ -28,8 +28,9 @@ pub mod units;
 pub mod view;
 pub mod zoc;
 
+use crate::games::rules_error::Kind;
 use crate::games::Outcome;
-use crate::games::{Game, OptionSpec, Options, Problem, Seat, Seen, Setup};
+use crate::games::{Game, OptionSpec, Options, Problem, RulesError, Seat, Seen, Setup};
 use crate::rng::ChaCha20Rng;
 use events::Event;
 use orders::Order;
@@ -39,6 +40,39 @@ use std::collections::BTreeMap;
 use units::Side;
 
 pub struct WarOfTheDukes;
+
+/// Why a War of the Dukes game cannot start so, or a stored state is none.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SetupError {
+    /// A player count other than 2.
+    Players(usize),
+    /// An option given: the game takes none.
+    NoOptions { name: String },
+    /// A side without its Duke.
+    NoDuke(Side),
+}
+
+impl std::fmt::Display for SetupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SetupError::Players(n) => write!(
+                f,
+                "War of the Dukes is for 2 players (Orfburg, then Wulfenburg), not {n}"
+            ),
+            SetupError::NoOptions { name } => write!(
+                f,
+                "War of the Dukes has no option `{name}` (it has no options)"
+            ),
+            SetupError::NoDuke(side) => write!(f, "{side} has no Duke"),
+        }
+    }
+}
+
+crate::games::rules_error::rules_detail!(SetupError, |self| match self {
+    SetupError::Players(_) => K::Setup,
+    SetupError::NoOptions { .. } => K::BadOption,
+    SetupError::NoDuke(_) => K::State,
+});
 
 impl WarOfTheDukes {
     pub const RULESET_TEXT: &'static str = include_str!("../../../games/war-of-the-dukes.toml");
@@ -57,7 +91,7 @@ impl Game for WarOfTheDukes {
     type Event = Event;
     type View = view::View;
 
-    fn load_ruleset(text: &str) -> Result<Ruleset, String> {
+    fn load_ruleset(text: &str) -> Result<Ruleset, RulesError> {
         Ruleset::parse(text)
     }
 
@@ -69,13 +103,15 @@ impl Game for WarOfTheDukes {
         (2, 2)
     }
 
-    fn validate(rules: &Ruleset, state: &State) -> Result<(), String> {
+    fn validate(rules: &Ruleset, state: &State) -> Result<(), RulesError> {
         for side in Side::BOTH {
             if !state.units.iter().any(|u| u.side == side && u.id.is_duke()) {
-                return Err(format!("{side} has no Duke"));
+                return Err(SetupError::NoDuke(side).into());
             }
         }
-        state.validate(rules)
+        state
+            .validate(rules)
+            .map_err(|t| RulesError::untyped(Kind::State, t))
     }
 
     fn setup(
@@ -84,20 +120,16 @@ impl Game for WarOfTheDukes {
         options: &Options,
         position: Option<&str>,
         _rng: &mut ChaCha20Rng,
-    ) -> Result<Setup<State>, String> {
+    ) -> Result<Setup<State>, RulesError> {
         if players.len() != 2 {
-            return Err(format!(
-                "War of the Dukes is for 2 players (Orfburg, then Wulfenburg), not {}",
-                players.len()
-            ));
+            return Err(SetupError::Players(players.len()).into());
         }
         if let Some(k) = options.keys().next() {
-            return Err(format!(
-                "War of the Dukes has no option `{k}` (it has no options)"
-            ));
+            return Err(SetupError::NoOptions { name: k.clone() }.into());
         }
         let state = match position {
-            Some(text) => setup::from_position(rules, text)?,
+            Some(text) => setup::from_position(rules, text)
+                .map_err(|t| RulesError::untyped(Kind::Setup, t))?,
             None => State::new(rules),
         };
         let mut notes = vec![format!(
@@ -134,7 +166,7 @@ impl Game for WarOfTheDukes {
         }
     }
 
-    fn parse_order(_: &Ruleset, st: &State, _: Seat, line: &str) -> Result<Order, String> {
+    fn parse_order(_: &Ruleset, st: &State, _: Seat, line: &str) -> Result<Order, RulesError> {
         orders::parse(st, line)
     }
 
@@ -143,8 +175,8 @@ impl Game for WarOfTheDukes {
         match st.phase {
             Phase::Deployment => orders::check_deployment(rules, st, side, orders),
             Phase::Play(s) if s == side => orders::plan(rules, st, side, orders).1,
-            Phase::Play(s) => vec![Problem::whole(format!("it is {s}'s phase, not yours"))],
-            Phase::Over => vec![Problem::whole("the game is over")],
+            Phase::Play(s) => vec![Problem::said(format!("it is {s}'s phase, not yours"))],
+            Phase::Over => vec![Problem::said("the game is over")],
         }
     }
 

@@ -161,6 +161,8 @@ pub fn find(
     enemy_zoc: &[bool],
     n: usize,
     dest: Ix,
+    // A String error: why the move fails, in the words the orders' check
+    // (`orders::plan`) puts before what the unit can reach instead.
 ) -> Result<Route, String> {
     let u = &st.units[n];
     let budget = rules.mp(u.id.kind);
@@ -232,6 +234,7 @@ pub fn follow(
     enemy_zoc: &[bool],
     n: usize,
     path: &[Ix],
+    // A String error: as `find`'s (above).
 ) -> Result<Route, String> {
     let u = &st.units[n];
     let budget = rules.mp(u.id.kind);

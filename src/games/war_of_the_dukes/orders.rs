@@ -13,7 +13,7 @@ use super::ruleset::Ruleset;
 use super::state::{Phase, State};
 use super::units::{Side, UnitId};
 use super::zoc;
-use crate::games::Problem;
+use crate::games::{Problem, RulesError};
 use std::collections::BTreeSet;
 use std::fmt;
 
@@ -66,30 +66,111 @@ impl fmt::Display for Order {
 
 pub const NOTATION: &str = "orders are `I3 0712` (a move to 0712; herald finds the cheapest legal path), `C1 0712 0713 0814` (a move along that path) and `attack 0915 with I3 I4 A2 advance I3` (`advance …` optional); units are D, I1–I10, C1–C10, A1–A10, hexes CCRR";
 
-fn unit(word: &str) -> Result<UnitId, String> {
-    UnitId::parse(word).ok_or(format!(
-        "`{word}` is not a unit (D, I1–I10, C1–C10, A1–A10); {NOTATION}"
-    ))
+const ATTACK_FORM: &str =
+    "say `attack CCRR with UNIT … [advance UNIT]`, e.g. `attack 0915 with I3 I4 A2 advance I3`";
+
+/// Why a War of the Dukes order line does not read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OrderError {
+    /// A word that names no unit.
+    NotAUnit { word: String },
+    /// A word that is no hex label.
+    NotAHex { word: String },
+    /// An attack not of the form `attack CCRR with UNIT … [advance UNIT]`.
+    Attack,
+    /// `advance` not followed by exactly one last unit.
+    Advance,
+    /// A deployment line not placing one unit on one hex.
+    Place { unit: UnitId },
+    /// A move naming no hex.
+    Whither { unit: UnitId },
 }
 
-fn hex(word: &str) -> Result<Label, String> {
-    Label::parse(word).ok_or(format!(
-        "`{word}` is not a hex: write four digits CCRR, column then row, e.g. 0712"
-    ))
+impl fmt::Display for OrderError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OrderError::NotAUnit { word } => write!(
+                f,
+                "`{word}` is not a unit (D, I1–I10, C1–C10, A1–A10); {NOTATION}"
+            ),
+            OrderError::NotAHex { word } => write!(
+                f,
+                "`{word}` is not a hex: write four digits CCRR, column then row, e.g. 0712"
+            ),
+            OrderError::Attack => f.write_str(ATTACK_FORM),
+            OrderError::Advance => write!(f, "`advance` names one unit, last: {ATTACK_FORM}"),
+            OrderError::Place { unit } => write!(
+                f,
+                "during deployment each line places one piece on one hex: `{unit} CCRR`, e.g. `{unit} 0712`"
+            ),
+            OrderError::Whither { unit } => write!(
+                f,
+                "say where {unit} goes: `{unit} CCRR` (the destination) or `{unit} CCRR CCRR …` (the path)"
+            ),
+        }
+    }
 }
 
-pub fn parse(st: &State, line: &str) -> Result<Order, String> {
+crate::games::rules_error::rules_detail!(OrderError, |self| match self {
+    OrderError::NotAUnit { .. } => K::UnknownPiece,
+    _ => K::Malformed,
+});
+
+/// A unit named in an order that is not the player's on the map: none of
+/// that name, or eliminated; the units the player has there instead.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NoUnit {
+    pub side: Side,
+    pub unit: UnitId,
+    pub eliminated: bool,
+    /// The player's units on the map, by name.
+    pub yours: Vec<String>,
+}
+
+impl fmt::Display for NoUnit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let yours = list(&self.yours, 40);
+        if self.eliminated {
+            write!(
+                f,
+                "{} was eliminated; your units on the map are {yours}",
+                self.unit
+            )
+        } else {
+            write!(
+                f,
+                "{} has no unit {}; yours are {yours}",
+                self.side, self.unit
+            )
+        }
+    }
+}
+
+crate::games::rules_error::rules_detail!(NoUnit, |self| K::UnknownPiece);
+
+fn unit(word: &str) -> Result<UnitId, OrderError> {
+    UnitId::parse(word).ok_or(OrderError::NotAUnit {
+        word: word.to_string(),
+    })
+}
+
+fn hex(word: &str) -> Result<Label, OrderError> {
+    Label::parse(word).ok_or(OrderError::NotAHex {
+        word: word.to_string(),
+    })
+}
+
+pub fn parse(st: &State, line: &str) -> Result<Order, RulesError> {
     let words: Vec<&str> = line
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|w| !w.is_empty())
         .collect();
     let Some(&first) = words.first() else {
-        return Err(format!("empty order; {NOTATION}"));
+        return Err(RulesError::EmptyOrder { accepted: NOTATION });
     };
     if first.eq_ignore_ascii_case("attack") {
-        let form = "say `attack CCRR with UNIT … [advance UNIT]`, e.g. `attack 0915 with I3 I4 A2 advance I3`";
         if words.len() < 4 || !words[2].eq_ignore_ascii_case("with") {
-            return Err(form.to_string());
+            return Err(OrderError::Attack.into());
         }
         let target = hex(words[1])?;
         let mut with = Vec::new();
@@ -98,7 +179,7 @@ pub fn parse(st: &State, line: &str) -> Result<Order, String> {
         while k < words.len() {
             if words[k].eq_ignore_ascii_case("advance") {
                 if k + 2 != words.len() {
-                    return Err(format!("`advance` names one unit, last: {form}"));
+                    return Err(OrderError::Advance.into());
                 }
                 advance = Some(unit(words[k + 1])?);
                 break;
@@ -107,7 +188,7 @@ pub fn parse(st: &State, line: &str) -> Result<Order, String> {
             k += 1;
         }
         if with.is_empty() {
-            return Err(form.to_string());
+            return Err(OrderError::Attack.into());
         }
         return Ok(Order::Attack {
             target,
@@ -122,9 +203,7 @@ pub fn parse(st: &State, line: &str) -> Result<Order, String> {
         .collect::<Result<_, _>>()?;
     if st.phase == Phase::Deployment {
         if labels.len() != 1 {
-            return Err(format!(
-                "during deployment each line places one piece on one hex: `{u} CCRR`, e.g. `{u} 0712`"
-            ));
+            return Err(OrderError::Place { unit: u }.into());
         }
         return Ok(Order::Place {
             unit: u,
@@ -132,9 +211,7 @@ pub fn parse(st: &State, line: &str) -> Result<Order, String> {
         });
     }
     if labels.is_empty() {
-        return Err(format!(
-            "say where {u} goes: `{u} CCRR` (the destination) or `{u} CCRR CCRR …` (the path)"
-        ));
+        return Err(OrderError::Whither { unit: u }.into());
     }
     Ok(Order::Move {
         unit: u,
@@ -157,16 +234,16 @@ fn roster(st: &State, side: Side) -> Vec<String> {
 }
 
 /// Unit `id` of `side`, on the map.
-fn own_unit(st: &State, side: Side, id: UnitId) -> Result<usize, String> {
+fn own_unit(st: &State, side: Side, id: UnitId) -> Result<usize, NoUnit> {
+    let none = |eliminated| NoUnit {
+        side,
+        unit: id,
+        eliminated,
+        yours: roster(st, side),
+    };
     match st.find(side, id) {
-        None => Err(format!(
-            "{side} has no unit {id}; yours are {}",
-            list(&roster(st, side), 40)
-        )),
-        Some(n) if st.units[n].at.is_none() => Err(format!(
-            "{id} was eliminated; your units on the map are {}",
-            list(&roster(st, side), 40)
-        )),
+        None => Err(none(false)),
+        Some(n) if st.units[n].at.is_none() => Err(none(true)),
         Some(n) => Ok(n),
     }
 }
@@ -182,19 +259,19 @@ pub fn check_deployment(rules: &Ruleset, st: &State, side: Side, orders: &[Order
     let mut placed: BTreeSet<usize> = BTreeSet::new();
     for (k, o) in orders.iter().enumerate() {
         let Order::Place { unit, at } = o else {
-            problems.push(Problem::at(k, "this is the deployment: each line places one piece, `I3 0712`; moves and attacks start with turn 1"));
+            problems.push(Problem::said_at(k, "this is the deployment: each line places one piece, `I3 0712`; moves and attacks start with turn 1"));
             continue;
         };
         let Some(n) = st.find(side, *unit) else {
-            problems.push(Problem::at(k, format!("{side} has no unit {unit}")));
+            problems.push(Problem::said_at(k, format!("{side} has no unit {unit}")));
             continue;
         };
         if !placed.insert(n) {
-            problems.push(Problem::at(k, format!("{unit} is placed twice")));
+            problems.push(Problem::said_at(k, format!("{unit} is placed twice")));
             continue;
         }
         let Some(i) = rules.map.ix(*at) else {
-            problems.push(Problem::at(
+            problems.push(Problem::said_at(
                 k,
                 format!(
                     "{at} is not on the map (columns 01–{:02}, rows 01–{:02})",
@@ -205,7 +282,7 @@ pub fn check_deployment(rules: &Ruleset, st: &State, side: Side, orders: &[Order
         };
         let c = rules.map.cell(i);
         if c.owner != Some(side) {
-            problems.push(Problem::at(
+            problems.push(Problem::said_at(
                 k,
                 format!(
                     "{at} is not {side} territory; you deploy on your own territory ({})",
@@ -218,7 +295,10 @@ pub fn check_deployment(rules: &Ruleset, st: &State, side: Side, orders: &[Order
             continue;
         }
         if rules.at(i).cost == 0 {
-            problems.push(Problem::at(k, format!("{at} is a {}", c.terrain.name())));
+            problems.push(Problem::said_at(
+                k,
+                format!("{at} is a {}", c.terrain.name()),
+            ));
             continue;
         }
         trial.units[n].at = Some(*at);
@@ -231,7 +311,7 @@ pub fn check_deployment(rules: &Ruleset, st: &State, side: Side, orders: &[Order
         .map(|(_, u)| u.id.to_string())
         .collect();
     if !missing.is_empty() {
-        problems.push(Problem::whole(format!(
+        problems.push(Problem::said(format!(
             "every piece is deployed in this one order file; not placed: {}",
             missing.join(" ")
         )));
@@ -261,7 +341,7 @@ pub fn check_deployment(rules: &Ruleset, st: &State, side: Side, orders: &[Order
         let dukes = ids.iter().filter(|u| u.is_duke()).count();
         let ok = ids.len() == 2 && dukes == 1 && rules.at(i as Ix).stack;
         if !ok {
-            problems.push(Problem::at(
+            problems.push(Problem::said_at(
                 ks[1],
                 format!(
                     "{} already holds {}: a hex holds one unit, or in a city or fortress one unit and the Duke",
@@ -278,7 +358,7 @@ pub fn check_deployment(rules: &Ruleset, st: &State, side: Side, orders: &[Order
         .map(|i| rules.map.label(i).to_string())
         .collect();
     if !empty.is_empty() && problems.is_empty() {
-        problems.push(Problem::whole(format!(
+        problems.push(Problem::said(format!(
             "each of your {} city and fortress hexes gets one unit (the Duke does not count); without one: {}",
             rules.strongpoints(side).len(),
             empty.join(" ")
@@ -312,7 +392,7 @@ pub fn plan(rules: &Ruleset, st: &State, side: Side, orders: &[Order]) -> (Plan,
     for (k, o) in orders.iter().enumerate() {
         let Order::Move { unit, path } = o else {
             if let Order::Place { .. } = o {
-                problems.push(Problem::at(k, "deployment is over"));
+                problems.push(Problem::said_at(k, "deployment is over"));
             }
             continue;
         };
@@ -324,7 +404,7 @@ pub fn plan(rules: &Ruleset, st: &State, side: Side, orders: &[Order]) -> (Plan,
             }
         };
         if !moved.insert(n) {
-            problems.push(Problem::at(
+            problems.push(Problem::said_at(
                 k,
                 format!("{unit} already moves this phase; a unit moves once"),
             ));
@@ -339,7 +419,7 @@ pub fn plan(rules: &Ruleset, st: &State, side: Side, orders: &[Order]) -> (Plan,
             }
         }
         if let Some(l) = bad {
-            problems.push(Problem::at(
+            problems.push(Problem::said_at(
                 k,
                 format!(
                     "{l} is not on the map (columns 01–{:02}, rows 01–{:02})",
@@ -375,7 +455,7 @@ pub fn plan(rules: &Ruleset, st: &State, side: Side, orders: &[Order]) -> (Plan,
                 } else {
                     format!("{unit} can reach: {}", list(&can, 30))
                 };
-                problems.push(Problem::at(k, format!("{e}. {instead}")));
+                problems.push(Problem::said_at(k, format!("{e}. {instead}")));
             }
         }
     }
@@ -392,11 +472,11 @@ pub fn plan(rules: &Ruleset, st: &State, side: Side, orders: &[Order]) -> (Plan,
             continue;
         };
         let Some(t) = rules.map.ix(*target) else {
-            problems.push(Problem::at(k, format!("{target} is not on the map")));
+            problems.push(Problem::said_at(k, format!("{target} is not on the map")));
             continue;
         };
         if board.side_at(&trial, t) != Some(side.other()) {
-            problems.push(Problem::at(
+            problems.push(Problem::said_at(
                 k,
                 format!(
                     "{target} holds no enemy piece{}. {}",
@@ -411,7 +491,7 @@ pub fn plan(rules: &Ruleset, st: &State, side: Side, orders: &[Order]) -> (Plan,
             continue;
         }
         if !targets.insert(t) {
-            problems.push(Problem::at(
+            problems.push(Problem::said_at(
                 k,
                 format!(
                     "{target} is already attacked this phase; a piece is attacked once a phase"
@@ -431,7 +511,7 @@ pub fn plan(rules: &Ruleset, st: &State, side: Side, orders: &[Order]) -> (Plan,
                 }
             };
             if id.is_duke() {
-                problems.push(Problem::at(
+                problems.push(Problem::said_at(
                     k,
                     "the Duke never attacks (he doubles the units within 2 hexes instead)",
                 ));
@@ -439,7 +519,7 @@ pub fn plan(rules: &Ruleset, st: &State, side: Side, orders: &[Order]) -> (Plan,
                 continue;
             }
             if ns.contains(&n) || !used.insert(n) {
-                problems.push(Problem::at(
+                problems.push(Problem::said_at(
                     k,
                     format!("{id} already attacks this phase; a unit attacks once a phase"),
                 ));
@@ -447,7 +527,7 @@ pub fn plan(rules: &Ruleset, st: &State, side: Side, orders: &[Order]) -> (Plan,
                 continue;
             }
             if combat::reach(rules, &trial, &board, n, t).is_none() {
-                problems.push(Problem::at(k, format!(
+                problems.push(Problem::said_at(k, format!(
                     "{id} on {} cannot reach {target} (infantry and cavalry attack a neighbouring hex not across an unbridged river; artillery also fires from two hexes). {}",
                     trial.units[n].at.unwrap(),
                     in_range_text(rules, &trial, side, t, &used)
@@ -464,11 +544,11 @@ pub fn plan(rules: &Ruleset, st: &State, side: Side, orders: &[Order]) -> (Plan,
                     adv = Some(n)
                 }
                 Some(_) => {
-                    problems.push(Problem::at(k, format!("{a} bombards {target} and cannot advance into it; only a unit in contact advances")));
+                    problems.push(Problem::said_at(k, format!("{a} bombards {target} and cannot advance into it; only a unit in contact advances")));
                     fine = false;
                 }
                 None => {
-                    problems.push(Problem::at(k, format!("{a} does not take part in this attack; the advancing unit is one of those after `with`")));
+                    problems.push(Problem::said_at(k, format!("{a} does not take part in this attack; the advancing unit is one of those after `with`")));
                     fine = false;
                 }
             }

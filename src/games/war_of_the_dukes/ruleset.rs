@@ -4,6 +4,7 @@
 
 use super::map::{Hexside, Ix, Map, MapData, PlaceData, Terrain};
 use super::units::{Kind, Side, Stats};
+use crate::games::rules_error::{self, RulesError};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -133,12 +134,22 @@ pub struct Ruleset {
 }
 
 impl Ruleset {
-    /// Long (about 160 lines): every section of the ruleset file read and
+    /// The ruleset from its TOML text, every section checked (`read`).
+    pub fn parse(text: &str) -> Result<Ruleset, RulesError> {
+        let d: RulesData = toml::from_str(text).map_err(|e| RulesError::RulesetUnreadable {
+            title: "War of the Dukes",
+            error: Box::new(e),
+        })?;
+        // The sections' checks still make their words where they find them.
+        Ruleset::read(d).map_err(|t| RulesError::untyped(rules_error::Kind::Ruleset, t))
+    }
+
+    /// Long (about 155 lines): every section of the ruleset file read and
     /// checked in turn (units, terrain, hexsides, the combat table, the map),
     /// each a few lines.
-    pub fn parse(text: &str) -> Result<Ruleset, String> {
-        let d: RulesData = toml::from_str(text)
-            .map_err(|e| format!("the War of the Dukes ruleset does not read: {e}"))?;
+    // A String error: the sections' checks (each a few lines) make their
+    // words where they find them; `parse` types them as RulesError::Untyped.
+    fn read(d: RulesData) -> Result<Ruleset, String> {
         let stat = |k: &str| {
             d.units
                 .get(k)
@@ -295,6 +306,7 @@ impl Ruleset {
         Ok(rules)
     }
 
+    // A String error: a step of `read` (above).
     fn validate(&self) -> Result<(), String> {
         if self.turns == 0 || self.turns > 99 {
             return Err("turns must be 1..=99".into());

@@ -107,6 +107,8 @@ fn orfburg() -> String {
 
 /// A game in the middle: `to_move` moves in `turn`; every piece listed as
 /// `"I3 0712"` stands there; pieces not listed are eliminated.
+// A String error: the position's checks still make their words where they
+// find them; `WarOfTheDukes::setup` types them as RulesError::Untyped.
 pub fn from_position(rules: &Ruleset, text: &str) -> Result<State, String> {
     let p: Position =
         toml::from_str(text).map_err(|e| format!("the position file does not read: {e}"))?;

@@ -145,6 +145,8 @@ impl State {
     /// for a causeway, a lake hex with a bridge: see [`Ruleset::standable`]), at
     /// most one combat unit a hex, the Duke alone or with one friendly unit
     /// in a city or fortress, both Dukes on the map.
+    // A String error: the checks make their words where they find them;
+    // `WarOfTheDukes::validate` types them as RulesError::Untyped.
     pub fn validate(&self, rules: &Ruleset) -> Result<(), String> {
         let mut seen: Vec<Vec<usize>> = vec![Vec::new(); rules.map.cells.len()];
         for (n, u) in self.units.iter().enumerate() {

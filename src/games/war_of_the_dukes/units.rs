@@ -194,6 +194,8 @@ struct StatsData {
 
 impl TryFrom<StatsData> for Stats {
     type Error = String;
+    // A String error: serde's `try_from` wants an error it can print into
+    // its own message (`Display`); that message is all that is kept.
     fn try_from(d: StatsData) -> Result<Stats, String> {
         let (attack, defence) = match (d.strength, d.attack, d.defence) {
             // One number for both; a piece without range (the Duke) only

@@ -32,6 +32,7 @@ fn orders_read_and_write_back() {
     assert!(parse_action("fortify -1,2").is_err());
     assert!(parse_action("jump 1,1")
         .unwrap_err()
+        .to_string()
         .contains("not an order"));
 }
 

@@ -19,6 +19,7 @@ mod games_hexwar_piece;
 mod games_hexwar_ruleset;
 mod games_norse_wars_compose;
 mod games_norse_wars_setup;
+mod games_rules_error;
 mod games_stack_wars;
 mod games_unfought_battle_board;
 mod games_unfought_battle_compose;
