@@ -243,8 +243,8 @@ pub fn explain(st: &State, side: Side, action: Action, why: Illegal) -> IllegalA
         .collect();
     let instead = if !same_kind.is_empty() {
         Instead::SameKind(same_kind)
-    } else if !mine_from.is_empty() {
-        Instead::From(from.expect("an action from a square"), mine_from)
+    } else if let (Some(from), false) = (from, mine_from.is_empty()) {
+        Instead::From(from, mine_from)
     } else if all.is_empty() {
         Instead::OnlyResign
     } else {

@@ -113,13 +113,15 @@ fn duke_move(rules: &Ruleset, trial: &mut State, side: Side, ez: &[bool]) -> Opt
     let d = trial.duke(side);
     trial.units[d].at.as_ref()?;
     let board = trial.board(rules);
-    let at = board.pos[d].unwrap();
+    let at = board.pos[d]?;
     let value = |i: Ix| {
         let far = nearest(rules, trial, side, i).map_or(99, |x| x.0);
         let near_own = trial
             .on_map(side)
             .filter(|(m, _)| *m != d)
-            .filter(|(m, _)| rules.map.distance(board.pos[*m].unwrap(), i) <= rules.duke_aura)
+            .filter(|(m, _)| {
+                board.pos[*m].is_some_and(|p| rules.map.distance(p, i) <= rules.duke_aura)
+            })
             .count() as i32;
         if far >= 3 {
             near_own
