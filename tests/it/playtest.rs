@@ -548,7 +548,6 @@ fn documented_figures_are_of_todays_rules() {
     );
     let mut stale = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
-    let mut unstamped_seen = std::collections::BTreeSet::new();
     for Documented {
         files,
         against,
@@ -575,15 +574,6 @@ fn documented_figures_are_of_todays_rules() {
                             herald::chain::canon::sha256_hex(&t)
                         }
                     };
-                    let rel = f
-                        .strip_prefix(env!("CARGO_MANIFEST_DIR"))
-                        .unwrap()
-                        .display()
-                        .to_string();
-                    if r.ruleset_sha256.is_none() && UNSTAMPED.contains(&rel.as_str()) {
-                        unstamped_seen.insert(rel);
-                        continue;
-                    }
                     if r.ruleset_sha256.as_deref() != Some(want.as_str()) {
                         stale.push(format!(
                             "{} line {}: played with {:?}, today's ruleset is {want}",
@@ -625,29 +615,7 @@ fn documented_figures_are_of_todays_rules() {
         "figures in docs/playtest/ do not describe today's rules; run docs/playtest/regenerate.sh:\n{}",
         stale.join("\n")
     );
-    for u in UNSTAMPED {
-        assert!(
-            unstamped_seen.contains(*u),
-            "{u} records its ruleset now (or is gone): take it off UNSTAMPED"
-        );
-    }
 }
-
-/// Result files played before records kept the ruleset's sha256, and not
-/// yet played again: long MCTS tournaments (about 30 to 60 minutes of CPU
-/// each on the project's 2-core machine). Their games' lines were
-/// regenerated identically from today's rules when they were last checked
-/// (issue 35); their summaries say "rules: not recorded". Each entry goes
-/// when docs/playtest/regenerate.sh plays its page again; a file listed
-/// here that records its ruleset fails the test above.
-const UNSTAMPED: &[&str] = &[
-    "docs/playtest/norse-wars/mcts-random.jsonl",
-    "docs/playtest/norse-wars/mcts-greedy.jsonl",
-    "docs/playtest/norse-wars/fog-ismcts-random.jsonl",
-    "docs/playtest/norse-wars/mcts-self.jsonl",
-    "docs/playtest/stack-wars/mcts-random.jsonl",
-    "docs/playtest/stack-wars/mcts-greedy.jsonl",
-];
 
 /// The verdict lines say only what the intervals back: a clear seat
 /// advantage is named, an even split over few games is not called
