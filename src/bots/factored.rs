@@ -117,11 +117,12 @@ pub fn choose<G: BotSupport>(
         };
         let orders = G::combine(rules, &st, seat, &parts, &to_usize(&choice));
         let mut map = BTreeMap::new();
-        // Seats ordering at the same time (a simultaneous phase) play their
-        // random orders: the bot's choice cannot depend on theirs.
+        // Seats ordering at the same time (a simultaneous phase) play the
+        // game's model of them (random orders by default): the bot's
+        // choice cannot depend on theirs.
         for s in G::awaiting(rules, &st) {
             if s != seat {
-                map.insert(s, G::random_orders(rules, &st, s, rng));
+                map.insert(s, G::model_orders(rules, &st, s, rng));
             }
         }
         map.insert(seat, orders);

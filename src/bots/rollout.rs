@@ -26,7 +26,7 @@ pub fn playout<G: BotSupport>(
             break;
         }
         match search.playout {
-            Playout::Random => G::random_phase(rules, &mut st, rng),
+            Playout::Random => G::playout_phase(rules, &mut st, rng),
             Playout::Greedy => {
                 let mut orders = BTreeMap::new();
                 for s in awaiting {

@@ -111,15 +111,31 @@ pub trait BotSupport: Game {
             .flat_map(|(&c, p)| p[c].iter().cloned())
             .collect()
     }
-    /// One phase of a random playout on `state`, in place: every awaited
-    /// seat's [`BotSupport::random_orders`], resolved. A game with a faster
-    /// typed playout (no orders built) gives its own.
-    fn random_phase(ruleset: &Self::Ruleset, state: &mut Self::State, rng: &mut ChaCha20Rng) {
+    /// One phase of a search's playout on `state`, in place (the bot names
+    /// without `:greedy`): by default every awaited seat's
+    /// [`BotSupport::random_orders`], resolved. A game with a faster typed
+    /// random playout (no orders built) gives its own, and so does a game
+    /// whose scripted player is cheap and plays far better than random
+    /// orders (The Unfought Battle: random playouts there are noise).
+    fn playout_phase(ruleset: &Self::Ruleset, state: &mut Self::State, rng: &mut ChaCha20Rng) {
         let mut orders = std::collections::BTreeMap::new();
         for s in Self::awaiting(ruleset, state) {
             orders.insert(s, Self::random_orders(ruleset, state, s, rng));
         }
         *state = Self::resolve(ruleset, state, &orders, &mut crate::rng::Dice::quiet(rng)).0;
+    }
+    /// The orders a searching bot assumes for `seat`, another seat
+    /// ordering in the same simultaneous phase as the bot, on one of the
+    /// bot's determinisations: by default [`BotSupport::random_orders`]
+    /// (the bot's choice cannot depend on theirs). A game may model the
+    /// enemy better (The Unfought Battle: its scripted player).
+    fn model_orders(
+        ruleset: &Self::Ruleset,
+        state: &Self::State,
+        seat: Seat,
+        rng: &mut ChaCha20Rng,
+    ) -> Vec<Self::Order> {
+        Self::random_orders(ruleset, state, seat, rng)
     }
     /// `true` where [`Game::resolve`] draws no dice: the same orders on the
     /// same state always give the same state. On a view that hides nothing

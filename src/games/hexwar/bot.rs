@@ -263,7 +263,7 @@ impl BotSupport for Hexwar {
         priority(rules, st, orders)
     }
     /// [`playout::random_turn`] on the typed state: no orders built.
-    fn random_phase(rules: &Ruleset, st: &mut State, rng: &mut ChaCha20Rng) {
+    fn playout_phase(rules: &Ruleset, st: &mut State, rng: &mut ChaCha20Rng) {
         if !st.is_over() {
             playout::random_turn(rules, st, rng, &mut playout::Scratch::new());
         }
