@@ -92,6 +92,11 @@ pub enum RulesError {
         problems: Vec<RulesError>,
         sep: &'static str,
     },
+    /// Orders for a game that is over.
+    GameOver,
+    /// Orders from a player whose go it is not: `whose` moves now, and
+    /// `step` is what the game calls a go ("turn", "phase").
+    NotYourGo { whose: String, step: &'static str },
     /// A game's own case.
     Game(Box<dyn Detail>),
     /// A problem whose sentence the game still makes where it finds it
@@ -147,6 +152,7 @@ impl RulesError {
             | RulesError::StateImpossible { .. }
             | RulesError::EventUnreadable(_) => Kind::State,
             RulesError::EmptyOrder { .. } | RulesError::NotAnOrder { .. } => Kind::Malformed,
+            RulesError::GameOver | RulesError::NotYourGo { .. } => Kind::WrongPhase,
             RulesError::All { problems, .. } => {
                 problems.first().map(|p| p.kind()).unwrap_or(Kind::Setup)
             }
@@ -209,6 +215,8 @@ impl fmt::Display for RulesError {
                 }
                 Ok(())
             }
+            RulesError::GameOver => f.write_str("the game is over"),
+            RulesError::NotYourGo { whose, step } => write!(f, "it is {whose}'s {step}, not yours"),
             RulesError::Game(d) => write!(f, "{d}"),
             RulesError::Untyped { text, .. } => f.write_str(text),
         }
