@@ -99,26 +99,12 @@ pub enum RulesError {
     NotYourGo { whose: String, step: &'static str },
     /// A game's own case.
     Game(Box<dyn Detail>),
-    /// A problem whose sentence the game still makes where it finds it
-    /// (the checks of position files, rulesets and stored states that have
-    /// no variants of their own yet): the kind is typed, the words are not.
-    /// Every use is named in docs/design.md; new code adds variants instead.
-    Untyped { kind: Kind, text: String },
 }
 
 impl RulesError {
     /// A game's own case.
     pub fn game(detail: impl Detail) -> RulesError {
         RulesError::Game(Box::new(detail))
-    }
-
-    /// A problem of `kind` told in the game's own words (see
-    /// [`RulesError::Untyped`]).
-    pub fn untyped(kind: Kind, text: impl Into<String>) -> RulesError {
-        RulesError::Untyped {
-            kind,
-            text: text.into(),
-        }
     }
 
     /// Several problems, one a line; a single one stays itself.
@@ -157,7 +143,6 @@ impl RulesError {
                 problems.first().map(|p| p.kind()).unwrap_or(Kind::Setup)
             }
             RulesError::Game(d) => d.kind(),
-            RulesError::Untyped { kind, .. } => *kind,
         }
     }
 
@@ -218,7 +203,6 @@ impl fmt::Display for RulesError {
             RulesError::GameOver => f.write_str("the game is over"),
             RulesError::NotYourGo { whose, step } => write!(f, "it is {whose}'s {step}, not yours"),
             RulesError::Game(d) => write!(f, "{d}"),
-            RulesError::Untyped { text, .. } => f.write_str(text),
         }
     }
 }
