@@ -9,7 +9,7 @@
 //! ([`super::Compose`]) and knows no bot ([`super::BotSupport`]); no I/O,
 //! no clock, every die through [`Dice`].
 
-use super::rules_error::{Kind, RulesError};
+use super::rules_error::RulesError;
 use crate::rng::{ChaCha20Rng, Dice};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -54,15 +54,6 @@ impl Problem {
             order: None,
             why: why.into(),
         }
-    }
-    /// A problem with order line `order` told in the game's own words
-    /// ([`RulesError::Untyped`], of kind [`Kind::Illegal`]).
-    pub fn said_at(order: usize, text: impl Into<String>) -> Problem {
-        Problem::at(order, RulesError::untyped(Kind::Illegal, text))
-    }
-    /// A problem with the orders as a whole, in the game's own words.
-    pub fn said(text: impl Into<String>) -> Problem {
-        Problem::whole(RulesError::untyped(Kind::Illegal, text))
     }
 }
 

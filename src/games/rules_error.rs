@@ -92,28 +92,19 @@ pub enum RulesError {
         problems: Vec<RulesError>,
         sep: &'static str,
     },
+    /// Orders for a game that is over.
+    GameOver,
+    /// Orders from a player whose go it is not: `whose` moves now, and
+    /// `step` is what the game calls a go ("turn", "phase").
+    NotYourGo { whose: String, step: &'static str },
     /// A game's own case.
     Game(Box<dyn Detail>),
-    /// A problem whose sentence the game still makes where it finds it
-    /// (the checks of position files, rulesets and stored states that have
-    /// no variants of their own yet): the kind is typed, the words are not.
-    /// Every use is named in docs/design.md; new code adds variants instead.
-    Untyped { kind: Kind, text: String },
 }
 
 impl RulesError {
     /// A game's own case.
     pub fn game(detail: impl Detail) -> RulesError {
         RulesError::Game(Box::new(detail))
-    }
-
-    /// A problem of `kind` told in the game's own words (see
-    /// [`RulesError::Untyped`]).
-    pub fn untyped(kind: Kind, text: impl Into<String>) -> RulesError {
-        RulesError::Untyped {
-            kind,
-            text: text.into(),
-        }
     }
 
     /// Several problems, one a line; a single one stays itself.
@@ -147,11 +138,11 @@ impl RulesError {
             | RulesError::StateImpossible { .. }
             | RulesError::EventUnreadable(_) => Kind::State,
             RulesError::EmptyOrder { .. } | RulesError::NotAnOrder { .. } => Kind::Malformed,
+            RulesError::GameOver | RulesError::NotYourGo { .. } => Kind::WrongPhase,
             RulesError::All { problems, .. } => {
                 problems.first().map(|p| p.kind()).unwrap_or(Kind::Setup)
             }
             RulesError::Game(d) => d.kind(),
-            RulesError::Untyped { kind, .. } => *kind,
         }
     }
 
@@ -209,8 +200,9 @@ impl fmt::Display for RulesError {
                 }
                 Ok(())
             }
+            RulesError::GameOver => f.write_str("the game is over"),
+            RulesError::NotYourGo { whose, step } => write!(f, "it is {whose}'s {step}, not yours"),
             RulesError::Game(d) => write!(f, "{d}"),
-            RulesError::Untyped { text, .. } => f.write_str(text),
         }
     }
 }

@@ -13,6 +13,7 @@ pub mod movegen;
 pub mod piece;
 pub mod play;
 pub mod playout;
+pub mod refusal;
 pub mod ruleset;
 pub mod state;
 pub mod svg;
@@ -195,13 +196,13 @@ impl Game for Hexwar {
 
     fn check(rules: &Ruleset, st: &State, seat: Seat, orders: &[Order]) -> Vec<Problem> {
         if st.is_over() {
-            return vec![Problem::said("the game is over")];
+            return vec![Problem::whole(RulesError::GameOver)];
         }
         if st.side as Seat != seat {
-            return vec![Problem::said(format!(
-                "it is {}'s turn, not yours",
-                side_name(st.side)
-            ))];
+            return vec![Problem::whole(RulesError::NotYourGo {
+                whose: side_name(st.side).to_string(),
+                step: "turn",
+            })];
         }
         match play::plan(rules, st, orders) {
             Ok(_) => Vec::new(),

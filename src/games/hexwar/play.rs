@@ -4,10 +4,13 @@
 
 use super::movegen::Action;
 use super::piece::Piece;
+use super::refusal::{
+    self, Instead, Landing, Movable, MoveRefused, Pattern, RebirthRefused, Spot, TurnRefused,
+    WhyNot,
+};
 use super::ruleset::{side_name, Movement, Ruleset};
 use super::state::{label, How, State, LABELS};
 use crate::board::{Dir, Hex};
-use crate::games::rules_error::Kind;
 use crate::games::{Problem, RulesError};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -201,7 +204,7 @@ fn targets(rules: &Ruleset, st: &State, from: usize) -> Vec<String> {
         .collect()
 }
 
-fn movable_list(rules: &Ruleset, st: &State) -> String {
+fn movable_list(rules: &Ruleset, st: &State) -> Movable {
     let mut parts = Vec::new();
     for (c, p) in st.pieces() {
         if p.side() != st.side {
@@ -209,150 +212,168 @@ fn movable_list(rules: &Ruleset, st: &State) -> String {
         }
         let t = targets(rules, st, c);
         if !t.is_empty() {
-            parts.push(format!(
-                "{} {} → {}",
-                rules.kinds[p.kind() as usize].name,
+            parts.push((
+                rules.kinds[p.kind() as usize].name.clone(),
                 label(rules.geo.hex[c]),
-                t.join(" ")
+                t,
             ));
         }
     }
-    if parts.is_empty() {
-        "none of your pieces can move".into()
-    } else {
-        format!("your moves: {}", parts.join("; "))
-    }
+    Movable(parts)
 }
 
-fn piece_name(rules: &Ruleset, p: Piece) -> &str {
-    &rules.kinds[p.kind() as usize].name
+fn piece_name(rules: &Ruleset, p: Piece) -> String {
+    rules.kinds[p.kind() as usize].name.clone()
 }
 
 /// Why `move from to` is not legal now, and what is.
-///
-/// Long (about 100 lines): one table of cases, each a reason a move is not
-/// legal now, in the order a player would look for it, ending with what is
-/// legal instead.
-fn explain_move(rules: &Ruleset, st: &State, from: Hex, to: Hex) -> String {
+fn explain_move(rules: &Ruleset, st: &State, from: Hex, to: Hex) -> MoveRefused {
     let geo = &rules.geo;
     let fc = geo.cell(from).expect("a board hex") as usize;
     // An enemy piece is answered as an empty hex is: an order never
     // learns what stands where it names (issue 7).
     let Some(p) = st.piece(fc).filter(|p| p.side() == st.side) else {
-        return format!(
-            "you have no piece on {}; {}",
-            label(from),
-            movable_list(rules, st)
-        );
+        return MoveRefused::NoPiece {
+            at: label(from),
+            movable: movable_list(rules, st),
+        };
     };
     let kind = &rules.kinds[p.kind() as usize];
-    let name = &kind.name;
     let facing = p.facing();
     let tc = geo.cell(to).expect("a board hex") as usize;
-    let allowed: Vec<&str> = Dir::ALL
-        .iter()
-        .filter(|d| kind.absolute[facing.index()] & (1 << d.index()) != 0)
-        .map(|d| d.name())
-        .collect();
-    let pattern = format!(
-        "a {name} moves {} ({} while facing {facing})",
-        kind.moves_text(),
-        allowed.join(" ")
-    );
-    let dist = from.distance(to);
-    let reason = if from == to {
-        "a move must leave its hex".to_string()
+    let pattern = Pattern {
+        name: kind.name.clone(),
+        movement: kind.movement,
+        relative: kind.relative,
+        allowed: Dir::ALL
+            .into_iter()
+            .filter(|d| kind.absolute[facing.index()] & (1 << d.index()) != 0)
+            .collect(),
+        facing,
+    };
+    let why = if from == to {
+        WhyNot::Stay
     } else {
         match kind.movement {
-            Movement::Jump(n) => {
-                if dist != n as i32 {
-                    format!(
-                        "{pattern}: exactly {n} hexes away, and {} is {dist} away",
-                        label(to)
-                    )
-                } else if !kind.jumps[fc * 6 + facing.index()].contains(&(tc as u8)) {
-                    format!("{pattern}; {} is not in those directions", label(to))
-                } else {
-                    landing(rules, st, p, tc)
-                }
-            }
-            Movement::Step(_) | Movement::Slide => {
-                let dir = Dir::ALL.into_iter().find(|d| from.steps(*d, dist) == to);
-                match dir {
-                    None => format!(
-                        "{pattern}, in a straight line, and {} is not in a straight line from {}",
-                        label(to),
-                        label(from)
-                    ),
-                    Some(d) if kind.absolute[facing.index()] & (1 << d.index()) == 0 => {
-                        format!("{pattern}, not {d}")
-                    }
-                    Some(_) if matches!(kind.movement, Movement::Step(n) if dist > n as i32) => {
-                        format!(
-                            "{pattern}: at most {} hexes, and {} is {dist} away",
-                            match kind.movement {
-                                Movement::Step(n) => n,
-                                _ => 0,
-                            },
-                            label(to)
-                        )
-                    }
-                    Some(d) => {
-                        let mut c = fc;
-                        let mut block = None;
-                        for _ in 1..dist {
-                            c = geo.next[c * 6 + d.index()] as usize;
-                            if st.board[c] != 0 {
-                                block = Some(c);
-                                break;
-                            }
-                        }
-                        match block {
-                            Some(b) => format!(
-                                "the {} on {} is in the way (only a jump passes over pieces)",
-                                piece_name(rules, Piece(st.board[b])),
-                                label(geo.hex[b])
-                            ),
-                            None => landing(rules, st, p, tc),
-                        }
-                    }
-                }
-            }
+            Movement::Jump(n) => jump_why(rules, st, p, (fc, tc), n, pattern),
+            Movement::Step(_) | Movement::Slide => line_why(rules, st, p, (fc, tc), pattern),
         }
     };
     let t = targets(rules, st, fc);
-    let instead = if t.is_empty() {
-        format!(
-            "the {name} on {} cannot move now; {}",
-            label(from),
-            movable_list(rules, st)
-        )
-    } else {
-        format!("The {name} on {} can go to: {}", label(from), t.join(" "))
-    };
-    format!("{reason}. {instead}")
-}
-
-/// Why a piece may not end its move on `cell` (or "no reason" if it may).
-fn landing(rules: &Ruleset, st: &State, p: Piece, cell: usize) -> String {
-    let here = label(rules.geo.hex[cell]);
-    match st.piece(cell) {
-        None => "that move is not open".into(),
-        Some(t) if t.side() == p.side() => {
-            format!("{here} holds your own {}", piece_name(rules, t))
-        }
-        Some(t) if rules.kinds[t.kind() as usize].phased => format!(
-            "the {} on {here} is phased: it cannot be captured",
-            piece_name(rules, t)
-        ),
-        Some(_) if rules.kinds[p.kind() as usize].phased => {
-            format!("a {} is phased: it cannot capture", piece_name(rules, p))
-        }
-        Some(_) => "that move is not open".into(),
+    MoveRefused::Piece {
+        why,
+        instead: Instead {
+            name: kind.name.clone(),
+            from: label(from),
+            movable: if t.is_empty() {
+                movable_list(rules, st)
+            } else {
+                Movable::default()
+            },
+            targets: t,
+        },
     }
 }
 
-fn explain_rebirth(rules: &Ruleset, st: &State, at: Hex, kind: Option<u8>) -> String {
+/// Why a jumping piece on cell `fc` may not land on `tc`.
+fn jump_why(
+    rules: &Ruleset,
+    st: &State,
+    p: Piece,
+    (fc, tc): (usize, usize),
+    n: u8,
+    pattern: Pattern,
+) -> WhyNot {
+    let (from, to) = (rules.geo.hex[fc], rules.geo.hex[tc]);
+    let dist = from.distance(to);
+    let kind = &rules.kinds[p.kind() as usize];
+    if dist != n as i32 {
+        WhyNot::JumpDistance {
+            pattern,
+            n,
+            to: label(to),
+            dist,
+        }
+    } else if !kind.jumps[fc * 6 + p.facing().index()].contains(&(tc as u8)) {
+        WhyNot::JumpDirection {
+            pattern,
+            to: label(to),
+        }
+    } else {
+        WhyNot::Landing(landing(rules, st, p, tc))
+    }
+}
+
+/// Why a stepping or sliding piece on cell `fc` may not go to `tc`.
+fn line_why(
+    rules: &Ruleset,
+    st: &State,
+    p: Piece,
+    (fc, tc): (usize, usize),
+    pattern: Pattern,
+) -> WhyNot {
+    let geo = &rules.geo;
+    let (from, to) = (geo.hex[fc], geo.hex[tc]);
+    let dist = from.distance(to);
+    let kind = &rules.kinds[p.kind() as usize];
+    let dir = Dir::ALL.into_iter().find(|d| from.steps(*d, dist) == to);
+    match dir {
+        None => WhyNot::NotStraight {
+            pattern,
+            from: label(from),
+            to: label(to),
+        },
+        Some(d) if kind.absolute[p.facing().index()] & (1 << d.index()) == 0 => {
+            WhyNot::Direction { pattern, dir: d }
+        }
+        Some(_) if matches!(kind.movement, Movement::Step(n) if dist > n as i32) => {
+            WhyNot::TooFar {
+                n: match kind.movement {
+                    Movement::Step(n) => n,
+                    _ => 0,
+                },
+                pattern,
+                to: label(to),
+                dist,
+            }
+        }
+        Some(d) => {
+            let mut c = fc;
+            for _ in 1..dist {
+                c = geo.next[c * 6 + d.index()] as usize;
+                if st.board[c] != 0 {
+                    return WhyNot::InTheWay {
+                        piece: piece_name(rules, Piece(st.board[c])),
+                        at: label(geo.hex[c]),
+                    };
+                }
+            }
+            WhyNot::Landing(landing(rules, st, p, tc))
+        }
+    }
+}
+
+/// Why a piece may not end its move on `cell`.
+fn landing(rules: &Ruleset, st: &State, p: Piece, cell: usize) -> Landing {
+    let at = label(rules.geo.hex[cell]);
+    match st.piece(cell) {
+        None => Landing::NotOpen,
+        Some(t) if t.side() == p.side() => Landing::OwnPiece {
+            at,
+            piece: piece_name(rules, t),
+        },
+        Some(t) if rules.kinds[t.kind() as usize].phased => Landing::TargetPhased {
+            at,
+            piece: piece_name(rules, t),
+        },
+        Some(_) if rules.kinds[p.kind() as usize].phased => Landing::Phased {
+            piece: piece_name(rules, p),
+        },
+        Some(_) => Landing::NotOpen,
+    }
+}
+
+fn explain_rebirth(rules: &Ruleset, st: &State, at: Hex, kind: Option<u8>) -> RebirthRefused {
     let side = st.side as usize;
     let ready: Vec<usize> = rules
         .kinds
@@ -361,40 +382,37 @@ fn explain_rebirth(rules: &Ruleset, st: &State, at: Hex, kind: Option<u8>) -> St
         .filter(|(k, t)| t.rebirth && t.side == st.side && st.graveyard[side][*k] > 0)
         .map(|(k, _)| k)
         .collect();
-    let able: Vec<&str> = rules
+    let able: Vec<String> = rules
         .kinds
         .iter()
         .filter(|t| t.rebirth && t.side == st.side)
-        .map(|t| t.name.as_str())
+        .map(|t| t.name.clone())
         .collect();
     if able.is_empty() {
-        return format!(
-            "no piece of the {} can be reborn; {}",
-            rules.army(st.side).name,
-            movable_list(rules, st)
-        );
+        return RebirthRefused::NoneCan {
+            army: rules.army(st.side).name.clone(),
+            movable: movable_list(rules, st),
+        };
     }
     if ready.is_empty() {
-        return format!(
-            "your graveyard holds no {} to bring back; {}",
-            able.join(" or "),
-            movable_list(rules, st)
-        );
+        return RebirthRefused::EmptyGraveyard {
+            able,
+            movable: movable_list(rules, st),
+        };
     }
     if let Some(k) = kind {
         if !ready.contains(&(k as usize)) {
-            return format!("your graveyard holds no {}", rules.kinds[k as usize].name);
+            return RebirthRefused::NotInGraveyard {
+                kind: rules.kinds[k as usize].name.clone(),
+            };
         }
     } else if ready.len() > 1 {
-        let ids: Vec<&str> = ready.iter().map(|k| rules.kinds[*k].id.as_str()).collect();
-        return format!(
-            "say which piece comes back: `rebirth {} <{}>`",
-            label(at),
-            ids.join("|")
-        );
+        return RebirthRefused::SayWhich {
+            at: label(at),
+            ids: ready.iter().map(|k| rules.kinds[*k].id.clone()).collect(),
+        };
     }
     let royal = st.royal(rules, st.side).expect("a royal piece");
-    let rname = &rules.kinds[Piece(st.board[royal]).kind() as usize].name;
     let mut v = Vec::new();
     st.rebirths(rules, &mut v);
     let mut spots: Vec<String> = v
@@ -405,19 +423,17 @@ fn explain_rebirth(rules: &Ruleset, st: &State, at: Hex, kind: Option<u8>) -> St
         })
         .collect();
     spots.dedup();
-    let why = if at.distance(rules.geo.hex[royal]) != 1 {
-        format!(
-            "{} is not next to your {rname} on {}",
-            label(at),
-            label(rules.geo.hex[royal])
-        )
-    } else {
-        format!("{} is not empty", label(at))
-    };
-    if spots.is_empty() {
-        format!("{why}; no hex next to your {rname} is empty, so there is no rebirth now")
-    } else {
-        format!("{why}; a rebirth may go on: {}", spots.join(" "))
+    RebirthRefused::Spot {
+        at: label(at),
+        why: if at.distance(rules.geo.hex[royal]) != 1 {
+            Spot::NotNext {
+                royal_at: label(rules.geo.hex[royal]),
+            }
+        } else {
+            Spot::NotEmpty
+        },
+        royal: piece_name(rules, Piece(st.board[royal])),
+        spots,
     }
 }
 
@@ -434,11 +450,7 @@ fn action(rules: &Ruleset, st: &State, o: &Order) -> Result<Action, RulesError> 
             if st.is_legal(rules, a) {
                 Ok(a)
             } else {
-                // The explanation is still made in words where it is found.
-                Err(RulesError::untyped(
-                    Kind::Illegal,
-                    explain_move(rules, st, *from, *to),
-                ))
+                Err(TurnRefused::Move(explain_move(rules, st, *from, *to)).into())
             }
         }
         Order::Rebirth { at, kind } => {
@@ -461,10 +473,13 @@ fn action(rules: &Ruleset, st: &State, o: &Order) -> Result<Action, RulesError> 
                 .count();
             match found {
                 Some(a) if kind.is_some() || ready == 1 => Ok(a),
-                _ => Err(RulesError::untyped(
-                    Kind::Illegal,
-                    explain_rebirth(rules, st, *at, kind.as_ref().map(|k| k.0)),
-                )),
+                _ => Err(TurnRefused::Rebirth(explain_rebirth(
+                    rules,
+                    st,
+                    *at,
+                    kind.as_ref().map(|k| k.0),
+                ))
+                .into()),
             }
         }
         Order::Rotate { at, facing } => {
@@ -497,25 +512,21 @@ pub enum Plan {
 /// Fit the orders to the active template and check each action on the
 /// position the earlier ones leave. Every problem is listed.
 ///
-/// Long (about 105 lines): the orders fitted to the template's slots, then each
+/// Long (about 85 lines): the orders fitted to the template's slots, then each
 /// action checked on the position the earlier ones leave; both passes add to
 /// one list of problems, so every problem is told at once.
 pub fn plan(rules: &Ruleset, st: &State, orders: &[Order]) -> Result<Plan, Vec<Problem>> {
     let template = &rules.templates[st.template as usize];
     let mut problems = Vec::new();
     if orders.is_empty() {
-        return Err(vec![Problem::said(format!(
-            "no orders: give this turn's actions (template {}: {}) or `pass`",
-            template.name,
-            template.describe()
-        ))]);
+        return Err(vec![Problem::whole(TurnRefused::NoOrders {
+            template: template.clone(),
+        })]);
     }
     for (i, o) in orders.iter().enumerate() {
         if matches!(o, Order::Pass | Order::Surrender) && orders.len() > 1 {
-            problems.push(Problem::said_at(
-                i,
-                format!("`{o}` stands alone: it is the whole turn, so send it as the only order"),
-            ));
+            let surrender = *o == Order::Surrender;
+            problems.push(Problem::at(i, TurnRefused::StandsAlone { surrender }));
         }
     }
     if !problems.is_empty() {
@@ -545,17 +556,11 @@ pub fn plan(rules: &Ruleset, st: &State, orders: &[Order]) -> Result<Plan, Vec<P
             }
         });
         let Some(j) = slot else {
-            let what = if is_move { "Move" } else { "Rotate" };
-            let used = template.slots[..next_slot.min(template.slots.len())]
-                .iter()
-                .filter(|s| {
-                    if is_move {
-                        s.takes_move()
-                    } else {
-                        s.takes_rotate()
-                    }
-                })
-                .count();
+            let action = if is_move {
+                refusal::Action::Move
+            } else {
+                refusal::Action::Rotate
+            };
             let total = template
                 .slots
                 .iter()
@@ -567,23 +572,15 @@ pub fn plan(rules: &Ruleset, st: &State, orders: &[Order]) -> Result<Plan, Vec<P
                     }
                 })
                 .count();
-            let msg = if total == 0 {
-                format!("template {} has no {what} action", template.name)
+            let template = template.clone();
+            let why = if total == 0 {
+                TurnRefused::NoSuchAction { template, action }
             } else if next_slot >= template.slots.len() {
-                format!(
-                    "template {} ({}) has room for no more actions this turn",
-                    template.name,
-                    template.describe()
-                )
+                TurnRefused::Full { template }
             } else {
-                let _ = used;
-                format!(
-                    "template {} ({}) takes its actions in that order; no {what} action is left after the earlier orders",
-                    template.name,
-                    template.describe()
-                )
+                TurnRefused::OutOfOrder { template, action }
             };
-            problems.push(Problem::said_at(i, msg));
+            problems.push(Problem::at(i, why));
             continue;
         };
         match action(rules, &sim, o) {

@@ -3,7 +3,7 @@
 //! move generation only reads arrays.
 
 use crate::board::{Dir, Hex};
-use crate::games::rules_error::{self, RulesError};
+use crate::games::RulesError;
 use serde::Deserialize;
 
 /// The board radius this implementation is built for (61 hexes).
@@ -119,6 +119,18 @@ impl Movement {
     }
 }
 
+/// Relative directions (bit k: facing turned k × 60°) in words.
+pub fn relative_text(relative: u8) -> String {
+    if relative == 0x3f {
+        return "all directions".into();
+    }
+    let words: Vec<&str> = (0..6)
+        .filter(|k| relative & (1 << k) != 0)
+        .map(|k| RELATIVE[k])
+        .collect();
+    words.join(", ")
+}
+
 /// A piece type of the catalogue.
 #[derive(Debug, Clone)]
 pub struct Kind {
@@ -143,14 +155,7 @@ pub struct Kind {
 impl Kind {
     /// The relative directions in words.
     pub fn directions_text(&self) -> String {
-        if self.relative == 0x3f {
-            return "all directions".into();
-        }
-        let words: Vec<&str> = (0..6)
-            .filter(|k| self.relative & (1 << k) != 0)
-            .map(|k| RELATIVE[k])
-            .collect();
-        words.join(", ")
+        relative_text(self.relative)
     }
 
     pub fn moves_text(&self) -> String {
@@ -354,7 +359,7 @@ fn parse_directions(list: &[String]) -> Result<u8, BadDirections> {
 }
 
 impl Ruleset {
-    /// Long (about 245 lines): every check of the ruleset file, section by
+    /// Long (about 240 lines): every check of the ruleset file, section by
     /// section (board, armies, pieces, templates, setups), each adding to one
     /// list of problems so that all are told at once.
     pub fn parse(text: &str) -> Result<Ruleset, RulesError> {
@@ -364,13 +369,10 @@ impl Ruleset {
         })?;
         let mut problems = Vec::new();
         if f.radius != RADIUS {
-            problems.push(format!(
-                "radius = {}: herald's HEXWAR is built for radius {RADIUS} (61 hexes)",
-                f.radius
-            ));
+            problems.push(BadRuleset::Radius(f.radius));
         }
         if f.turn_limit == 0 {
-            problems.push("turn_limit must be at least 1".into());
+            problems.push(BadRuleset::TurnLimit);
         }
         let geo = Geometry::new();
         let mut armies = Vec::new();
@@ -379,7 +381,10 @@ impl Ruleset {
                 "white" => WHITE,
                 "black" => BLACK,
                 s => {
-                    problems.push(format!("army {}: side `{s}` is not white or black", a.id));
+                    problems.push(BadRuleset::ArmySide {
+                        army: a.id.clone(),
+                        side: s.to_string(),
+                    });
                     continue;
                 }
             };
@@ -391,31 +396,30 @@ impl Ruleset {
         }
         for side in [WHITE, BLACK] {
             if armies.iter().filter(|a| a.side == side).count() != 1 {
-                problems.push(format!("exactly one army must play {}", side_name(side)));
+                problems.push(BadRuleset::Armies(side));
             }
         }
         if f.piece.len() > MAX_KINDS {
-            problems.push(format!("at most {MAX_KINDS} piece types"));
+            problems.push(BadRuleset::Kinds);
         }
         let mut kinds = Vec::new();
         for p in &f.piece {
-            let ctx = format!("piece {}", p.id);
+            let bad = |why| BadRuleset::Piece {
+                id: p.id.clone(),
+                why,
+            };
             let Some(army) = armies.iter().find(|a| a.id == p.army) else {
-                problems.push(format!("{ctx}: no army `{}`", p.army));
+                problems.push(bad(BadPiece::Army(p.army.clone())));
                 continue;
             };
             let Some(movement) = parse_movement(&p.movement) else {
-                problems.push(format!(
-                    "{ctx}: movement `{}` is not STEP-N, SLIDE or JUMP-N (N from 1 to {})",
-                    p.movement,
-                    2 * RADIUS
-                ));
+                problems.push(bad(BadPiece::Movement(p.movement.clone())));
                 continue;
             };
             let relative = match parse_directions(&p.directions) {
                 Ok(m) => m,
                 Err(e) => {
-                    problems.push(format!("{ctx}: {e}"));
+                    problems.push(bad(BadPiece::Directions(e)));
                     continue;
                 }
             };
@@ -423,7 +427,7 @@ impl Ruleset {
             let symbol = match (chars.next(), chars.next()) {
                 (Some(c), None) if c.is_ascii_alphabetic() => c,
                 _ => {
-                    problems.push(format!("{ctx}: symbol must be one letter"));
+                    problems.push(bad(BadPiece::Symbol));
                     continue;
                 }
             };
@@ -433,9 +437,7 @@ impl Ruleset {
                     "royal" => royal = true,
                     "rebirth" => rebirth = true,
                     "phased" => phased = true,
-                    other => problems.push(format!(
-                        "{ctx}: ability `{other}` is not royal, rebirth or phased"
-                    )),
+                    other => problems.push(bad(BadPiece::Ability(other.to_string()))),
                 }
             }
             let mut absolute = [0u8; 6];
@@ -470,7 +472,7 @@ impl Ruleset {
                 }
             }
             if kinds.iter().any(|k: &Kind| k.id == p.id) {
-                problems.push(format!("{ctx}: two piece types with this id"));
+                problems.push(bad(BadPiece::Twice));
             }
             kinds.push(Kind {
                 id: p.id.clone(),
@@ -494,7 +496,7 @@ impl Ruleset {
         }
         for side in [WHITE, BLACK] {
             if !kinds.iter().any(|k| k.side == side && k.royal) {
-                problems.push(format!("the {} army needs a royal piece", side_name(side)));
+                problems.push(BadRuleset::NoRoyal(side));
             }
         }
         let mut templates = Vec::new();
@@ -506,16 +508,16 @@ impl Ruleset {
                     "rotate" => Slot::Rotate,
                     "move-or-rotate" => Slot::MoveOrRotate,
                     other => {
-                        problems.push(format!(
-                            "template {}: action `{other}` is not move, rotate or move-or-rotate",
-                            t.name
-                        ));
+                        problems.push(BadRuleset::Action {
+                            template: t.name.clone(),
+                            action: other.to_string(),
+                        });
                         continue;
                     }
                 });
             }
             if slots.is_empty() || slots.len() > 8 {
-                problems.push(format!("template {}: 1 to 8 actions", t.name));
+                problems.push(BadRuleset::Actions(t.name.clone()));
             }
             templates.push(Template {
                 name: t.name.clone(),
@@ -527,25 +529,25 @@ impl Ruleset {
         for s in &f.setup {
             let mut pieces = Vec::new();
             for p in &s.pieces {
-                let ctx = format!("setup {}", s.name);
+                let bad = |why| BadRuleset::Setup {
+                    setup: s.name.clone(),
+                    why,
+                };
                 let Some(kind) = kinds.iter().position(|k| k.id == p.piece) else {
-                    problems.push(format!("{ctx}: no piece type `{}`", p.piece));
+                    problems.push(bad(BadSetup::Kind(p.piece.clone())));
                     continue;
                 };
                 let at = Hex::new(p.at[0], p.at[1]);
                 if at.length() > RADIUS {
-                    problems.push(format!("{ctx}: ({}, {}) is off the board", at.q, at.r));
+                    problems.push(bad(BadSetup::OffBoard(at)));
                     continue;
                 }
                 let Some(facing) = Dir::parse(&p.facing) else {
-                    problems.push(format!(
-                        "{ctx}: facing `{}` is not N NE SE S SW NW",
-                        p.facing
-                    ));
+                    problems.push(bad(BadSetup::Facing(p.facing.clone())));
                     continue;
                 };
                 if pieces.iter().any(|q: &SetupPiece| q.at == at) {
-                    problems.push(format!("{ctx}: two pieces on ({}, {})", at.q, at.r));
+                    problems.push(bad(BadSetup::Two(at)));
                 }
                 pieces.push(SetupPiece {
                     kind: kind as u8,
@@ -559,11 +561,10 @@ impl Ruleset {
                     .filter(|p| kinds[p.kind as usize].side == side && kinds[p.kind as usize].royal)
                     .count();
                 if royals != 1 {
-                    problems.push(format!(
-                        "setup {}: {} needs exactly one royal piece",
-                        s.name,
-                        side_name(side)
-                    ));
+                    problems.push(BadRuleset::Setup {
+                        setup: s.name.clone(),
+                        why: BadSetup::Royals(side),
+                    });
                 }
             }
             scenarios.push(Scenario {
@@ -574,25 +575,15 @@ impl Ruleset {
         }
         let default_template = templates.iter().position(|t| t.name == f.default_template);
         if default_template.is_none() {
-            problems.push(format!(
-                "default_template `{}` is not a [[template]]",
-                f.default_template
-            ));
+            problems.push(BadRuleset::DefaultTemplate(f.default_template.clone()));
         }
         let default_setup = scenarios.iter().position(|s| s.name == f.default_setup);
         if default_setup.is_none() {
-            problems.push(format!(
-                "default_setup `{}` is not a [[setup]]",
-                f.default_setup
-            ));
+            problems.push(BadRuleset::DefaultSetup(f.default_setup.clone()));
         }
         if !problems.is_empty() {
-            // The checks above still say their problems in words.
             return Err(RulesError::joined(
-                problems
-                    .into_iter()
-                    .map(|t| RulesError::untyped(rules_error::Kind::Ruleset, t))
-                    .collect(),
+                problems.into_iter().map(RulesError::from).collect(),
             ));
         }
         Ok(Ruleset {
@@ -636,3 +627,126 @@ impl Ruleset {
             .position(|t| t.name.eq_ignore_ascii_case(name))
     }
 }
+
+/// A problem of the ruleset file beyond TOML: a bound broken, a name that
+/// names nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BadRuleset {
+    /// A radius other than the one herald's board is built for.
+    Radius(i32),
+    TurnLimit,
+    ArmySide {
+        army: String,
+        side: String,
+    },
+    /// Not exactly one army for this side.
+    Armies(u8),
+    /// More piece types than a piece's byte holds.
+    Kinds,
+    Piece {
+        id: String,
+        why: BadPiece,
+    },
+    /// A side's army without a royal piece.
+    NoRoyal(u8),
+    Action {
+        template: String,
+        action: String,
+    },
+    /// A template without 1 to 8 actions.
+    Actions(String),
+    Setup {
+        setup: String,
+        why: BadSetup,
+    },
+    DefaultTemplate(String),
+    DefaultSetup(String),
+}
+
+/// What is wrong with a `[[piece]]` of the ruleset.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BadPiece {
+    Army(String),
+    Movement(String),
+    Directions(BadDirections),
+    Symbol,
+    Ability(String),
+    Twice,
+}
+
+/// What is wrong with a `[[setup]]` of the ruleset.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BadSetup {
+    Kind(String),
+    OffBoard(Hex),
+    Facing(String),
+    Two(Hex),
+    /// A side without exactly one royal piece.
+    Royals(u8),
+}
+
+impl std::fmt::Display for BadRuleset {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BadRuleset::Radius(r) => write!(
+                f,
+                "radius = {r}: herald's HEXWAR is built for radius {RADIUS} (61 hexes)"
+            ),
+            BadRuleset::TurnLimit => f.write_str("turn_limit must be at least 1"),
+            BadRuleset::ArmySide { army, side } => {
+                write!(f, "army {army}: side `{side}` is not white or black")
+            }
+            BadRuleset::Armies(side) => {
+                write!(f, "exactly one army must play {}", side_name(*side))
+            }
+            BadRuleset::Kinds => write!(f, "at most {MAX_KINDS} piece types"),
+            BadRuleset::Piece { id, why } => write!(f, "piece {id}: {why}"),
+            BadRuleset::NoRoyal(side) => {
+                write!(f, "the {} army needs a royal piece", side_name(*side))
+            }
+            BadRuleset::Action { template, action } => write!(
+                f,
+                "template {template}: action `{action}` is not move, rotate or move-or-rotate"
+            ),
+            BadRuleset::Actions(t) => write!(f, "template {t}: 1 to 8 actions"),
+            BadRuleset::Setup { setup, why } => write!(f, "setup {setup}: {why}"),
+            BadRuleset::DefaultTemplate(t) => {
+                write!(f, "default_template `{t}` is not a [[template]]")
+            }
+            BadRuleset::DefaultSetup(s) => write!(f, "default_setup `{s}` is not a [[setup]]"),
+        }
+    }
+}
+
+impl std::fmt::Display for BadPiece {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BadPiece::Army(a) => write!(f, "no army `{a}`"),
+            BadPiece::Movement(m) => write!(
+                f,
+                "movement `{m}` is not STEP-N, SLIDE or JUMP-N (N from 1 to {})",
+                2 * RADIUS
+            ),
+            BadPiece::Directions(e) => write!(f, "{e}"),
+            BadPiece::Symbol => f.write_str("symbol must be one letter"),
+            BadPiece::Ability(a) => write!(f, "ability `{a}` is not royal, rebirth or phased"),
+            BadPiece::Twice => f.write_str("two piece types with this id"),
+        }
+    }
+}
+
+impl std::fmt::Display for BadSetup {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BadSetup::Kind(k) => write!(f, "no piece type `{k}`"),
+            BadSetup::OffBoard(at) => write!(f, "({}, {}) is off the board", at.q, at.r),
+            BadSetup::Facing(d) => write!(f, "facing `{d}` is not N NE SE S SW NW"),
+            BadSetup::Two(at) => write!(f, "two pieces on ({}, {})", at.q, at.r),
+            BadSetup::Royals(side) => {
+                write!(f, "{} needs exactly one royal piece", side_name(*side))
+            }
+        }
+    }
+}
+
+crate::games::rules_error::rules_detail!(BadRuleset, |self| K::Ruleset);

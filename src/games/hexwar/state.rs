@@ -236,75 +236,40 @@ pub fn from_position(
     text: &str,
     template: u8,
 ) -> Result<State, crate::games::RulesError> {
-    position(rules, text, template)
-        .map_err(|t| crate::games::RulesError::untyped(crate::games::rules_error::Kind::Setup, t))
-}
-
-/// Long (about 80 lines): every check of a position file, each adding to one
-/// list of problems so that all are told at once.
-// A String error: the position file's checks still make their words
-// where they find them; `from_position` hands them on as RulesError::Untyped.
-fn position(rules: &Ruleset, text: &str, template: u8) -> Result<State, String> {
-    let p: Position =
-        toml::from_str(text).map_err(|e| format!("the position file does not read: {e}"))?;
+    let p: Position = toml::from_str(text).map_err(|e| BadPosition::Unreadable(Box::new(e)))?;
     let mut st = State::empty(template);
     if let Some(s) = &p.to_move {
-        st.side = parse_side(s).ok_or(format!("to_move = {s:?}: say white or black"))?;
+        st.side = parse_side(s).ok_or_else(|| BadPosition::ToMove(s.clone()))?;
     }
     if let Some(t) = p.turn {
         if t == 0 || t as u32 > rules.turn_limit {
-            return Err(format!("turn = {t}: from 1 to {}", rules.turn_limit));
+            return Err(BadPosition::Turn {
+                turn: t,
+                limit: rules.turn_limit,
+            }
+            .into());
         }
         st.turn = t;
     }
     let mut problems = Vec::new();
     for (side, list) in [(WHITE, &p.pieces.white), (BLACK, &p.pieces.black)] {
         for entry in list {
-            let w: Vec<&str> = entry.split_whitespace().collect();
-            let [kind, hex, facing] = w[..] else {
-                problems.push(format!(
-                    "`{entry}`: write `<piece> <hex> <facing>`, e.g. `orc d3 N`"
-                ));
-                continue;
-            };
-            let Some(k) = rules.find_kind(side, kind) else {
-                let names: Vec<&str> = rules
-                    .kinds
-                    .iter()
-                    .filter(|k| k.side == side)
-                    .map(|k| k.id.as_str())
-                    .collect();
-                problems.push(format!(
-                    "`{entry}`: {kind} is not a {} piece ({})",
-                    side_name(side),
-                    names.join(", ")
-                ));
-                continue;
-            };
-            let Some(h) = LABELS.parse(hex) else {
-                problems.push(format!("`{entry}`: {hex} is not a hex of the board"));
-                continue;
-            };
-            let Some(f) = Dir::parse(facing) else {
-                problems.push(format!("`{entry}`: facing {facing} is not N NE SE S SW NW"));
-                continue;
-            };
-            let c = rules.geo.cell(h).expect("a board hex") as usize;
-            if st.board[c] != 0 {
-                problems.push(format!("`{entry}`: {hex} is taken already"));
-                continue;
+            if let Err(e) = place(rules, &mut st, side, entry) {
+                problems.push(e.into());
             }
-            st.board[c] = Piece::new(k, side, f).0;
         }
     }
     for (side, list) in [(WHITE, &p.graveyard.white), (BLACK, &p.graveyard.black)] {
         for kind in list {
             match rules.find_kind(side, kind) {
                 Some(k) => st.graveyard[side as usize][k as usize] += 1,
-                None => problems.push(format!(
-                    "graveyard: {kind} is not a {} piece",
-                    side_name(side)
-                )),
+                None => problems.push(
+                    BadPosition::Graveyard {
+                        kind: kind.clone(),
+                        side,
+                    }
+                    .into(),
+                ),
             }
         }
     }
@@ -314,15 +279,118 @@ fn position(rules: &Ruleset, text: &str, template: u8) -> Result<State, String> 
             .filter(|(_, p)| p.side() == side && rules.kinds[p.kind() as usize].royal)
             .count();
         if royals != 1 {
-            problems.push(format!(
-                "{} needs exactly one royal piece on the board, not {royals}",
-                side_name(side)
-            ));
+            problems.push(BadPosition::Royals { side, royals }.into());
         }
     }
     if problems.is_empty() {
         Ok(st)
     } else {
-        Err(problems.join("; "))
+        Err(crate::games::RulesError::joined(problems))
     }
 }
+
+/// Put the piece a position file's `entry` names on the board.
+fn place(rules: &Ruleset, st: &mut State, side: u8, entry: &str) -> Result<(), BadPosition> {
+    let at = |why| BadPosition::Entry {
+        entry: entry.to_string(),
+        why,
+    };
+    let w: Vec<&str> = entry.split_whitespace().collect();
+    let [kind, hex, facing] = w[..] else {
+        return Err(at(BadEntry::Form));
+    };
+    let Some(k) = rules.find_kind(side, kind) else {
+        return Err(at(BadEntry::Kind {
+            kind: kind.to_string(),
+            side,
+            ids: rules
+                .kinds
+                .iter()
+                .filter(|k| k.side == side)
+                .map(|k| k.id.clone())
+                .collect(),
+        }));
+    };
+    let Some(h) = LABELS.parse(hex) else {
+        return Err(at(BadEntry::Hex(hex.to_string())));
+    };
+    let Some(f) = Dir::parse(facing) else {
+        return Err(at(BadEntry::Facing(facing.to_string())));
+    };
+    let c = rules.geo.cell(h).expect("a board hex") as usize;
+    if st.board[c] != 0 {
+        return Err(at(BadEntry::Taken(hex.to_string())));
+    }
+    st.board[c] = Piece::new(k, side, f).0;
+    Ok(())
+}
+
+/// Why a HEXWAR position file (`--setup`) is refused.
+#[derive(Debug)]
+pub enum BadPosition {
+    /// Not TOML of the position's shape.
+    Unreadable(Box<toml::de::Error>),
+    /// A `to_move` that names no side.
+    ToMove(String),
+    /// A turn outside 1 to the ruleset's limit.
+    Turn { turn: u16, limit: u32 },
+    /// A piece entry that does not place a piece.
+    Entry { entry: String, why: BadEntry },
+    /// A graveyard entry that names no piece type of the side.
+    Graveyard { kind: String, side: u8 },
+    /// A side without exactly one royal piece.
+    Royals { side: u8, royals: usize },
+}
+
+/// Why a position file's piece entry places no piece.
+#[derive(Debug)]
+pub enum BadEntry {
+    /// Not three words.
+    Form,
+    /// No piece type of the side (`ids`: the side's types).
+    Kind {
+        kind: String,
+        side: u8,
+        ids: Vec<String>,
+    },
+    Hex(String),
+    Facing(String),
+    Taken(String),
+}
+
+impl std::fmt::Display for BadPosition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BadPosition::Unreadable(e) => write!(f, "the position file does not read: {e}"),
+            BadPosition::ToMove(s) => write!(f, "to_move = {s:?}: say white or black"),
+            BadPosition::Turn { turn, limit } => write!(f, "turn = {turn}: from 1 to {limit}"),
+            BadPosition::Entry { entry, why } => match why {
+                BadEntry::Form => write!(
+                    f,
+                    "`{entry}`: write `<piece> <hex> <facing>`, e.g. `orc d3 N`"
+                ),
+                BadEntry::Kind { kind, side, ids } => write!(
+                    f,
+                    "`{entry}`: {kind} is not a {} piece ({})",
+                    side_name(*side),
+                    ids.join(", ")
+                ),
+                BadEntry::Hex(hex) => write!(f, "`{entry}`: {hex} is not a hex of the board"),
+                BadEntry::Facing(facing) => {
+                    write!(f, "`{entry}`: facing {facing} is not N NE SE S SW NW")
+                }
+                BadEntry::Taken(hex) => write!(f, "`{entry}`: {hex} is taken already"),
+            },
+            BadPosition::Graveyard { kind, side } => {
+                write!(f, "graveyard: {kind} is not a {} piece", side_name(*side))
+            }
+            BadPosition::Royals { side, royals } => write!(
+                f,
+                "{} needs exactly one royal piece on the board, not {royals}",
+                side_name(*side)
+            ),
+        }
+    }
+}
+
+crate::games::rules_error::rules_detail!(BadPosition, |self| K::Setup);

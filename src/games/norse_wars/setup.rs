@@ -5,7 +5,6 @@ use super::play::Event;
 use super::ruleset::Ruleset;
 use super::state::{Core, Opts, Phase, Piece, SeatState, State, SLOTS};
 use crate::board::{Hex, HexagonLabels};
-use crate::games::rules_error::Kind;
 use crate::games::RulesError;
 use crate::rng::{self, ChaCha20Rng};
 use serde::Deserialize;
@@ -315,7 +314,7 @@ struct Position {
 /// Start from a position file: pieces per hex, whose turn. Validated like
 /// everything else; every problem is listed.
 ///
-/// Long (about 145 lines): every check of a position file, each adding to one
+/// Long (about 160 lines): every check of a position file, each adding to one
 /// list of problems so that all are told at once.
 pub fn from_position(
     rules: &Ruleset,
@@ -323,8 +322,7 @@ pub fn from_position(
     opts: Opts,
     text: &str,
 ) -> Result<(State, Vec<String>), RulesError> {
-    let pos: Position =
-        toml::from_str(text).map_err(|e| SetupError::Unreadable(e.message().to_string()))?;
+    let pos: Position = toml::from_str(text).map_err(|e| SetupError::Unreadable(Box::new(e)))?;
     let n = players.len();
     let radius = match pos.radius {
         Some(r) => r,
@@ -337,17 +335,19 @@ pub fn from_position(
         return Err(SetupError::Radius { radius }.into());
     }
     let labels = HexagonLabels { radius };
-    let mut problems = Vec::new();
+    let mut problems: Vec<RulesError> = Vec::new();
     let mut pieces = empty_pieces(n);
-    let mut taken: BTreeMap<Hex, String> = BTreeMap::new();
-    let mut take = |h: Hex, what: String, problems: &mut Vec<String>| {
+    let mut taken: BTreeMap<Hex, Standing> = BTreeMap::new();
+    let mut take = |h: Hex, what: Standing, problems: &mut Vec<RulesError>| {
         if let Some(other) = taken.get(&h) {
-            problems.push(format!(
-                "{} and {} both stand on {}",
-                other,
-                what,
-                labels.label(h)
-            ));
+            problems.push(
+                BadPosition::Both {
+                    first: other.clone(),
+                    second: what,
+                    at: labels.label(h),
+                }
+                .into(),
+            );
         } else {
             taken.insert(h, what);
         }
@@ -356,89 +356,101 @@ pub fn from_position(
     for s in &pos.shields {
         match labels.parse(s) {
             Some(h) if h == Hex::ORIGIN => {
-                problems.push(format!("a Shield cannot stand on the Throne ({s})"))
+                problems.push(BadPosition::ShieldOnThrone(s.clone()).into())
             }
             Some(h) => {
-                take(h, format!("the Shield on {s}"), &mut problems);
+                take(h, Standing::Shield(s.clone()), &mut problems);
                 shields.push(h);
             }
-            None => problems.push(format!(
-                "shield `{s}` is not a hex of a radius-{radius} board"
-            )),
+            None => problems.push(
+                BadPosition::ShieldHex {
+                    word: s.clone(),
+                    radius,
+                }
+                .into(),
+            ),
         }
     }
     for id in pos.pieces.keys() {
         if !players.contains(id) {
-            problems.push(format!(
-                "[pieces] names `{id}`, who is not a player ({})",
-                players.join(", ")
-            ));
+            problems.push(
+                BadPosition::NotAPlayer {
+                    id: id.clone(),
+                    players: players.to_vec(),
+                }
+                .into(),
+            );
         }
     }
     for (seat, id) in players.iter().enumerate() {
         let Some(list) = pos.pieces.get(id) else {
-            problems.push(format!("[pieces] has no line for {id}"));
+            problems.push(BadPosition::NoLine(id.clone()).into());
             continue;
         };
         let mut has_jarl = false;
+        let at = |why| -> RulesError {
+            BadPosition::Entry {
+                player: id.clone(),
+                why,
+            }
+            .into()
+        };
         for entry in list {
             let parts: Vec<&str> = entry.split_whitespace().collect();
             let [name, hex] = parts[..] else {
-                problems.push(format!(
-                    "{id}: `{entry}` should be a piece and a hex, like `W1 d3`"
-                ));
+                problems.push(at(BadEntry::Form(entry.clone())));
                 continue;
             };
             let Some(number) = super::parse_piece(name) else {
-                problems.push(format!("{id}: `{name}` is not a piece (J, W1 … W9)"));
+                problems.push(at(BadEntry::Piece(name.to_string())));
                 continue;
             };
             let Some(h) = labels.parse(hex) else {
-                problems.push(format!(
-                    "{id}: `{hex}` is not a hex of a radius-{radius} board"
-                ));
+                problems.push(at(BadEntry::Hex {
+                    word: hex.to_string(),
+                    radius,
+                }));
                 continue;
             };
             if number != 0 && h == Hex::ORIGIN {
-                problems.push(format!(
-                    "{id}: a Warrior cannot stand on the Throne ({hex})"
-                ));
+                problems.push(at(BadEntry::Throne(hex.to_string())));
             }
             let slot = State::slot(seat, number);
             if pieces[slot].at.is_some() {
-                problems.push(format!("{id} has two pieces called {name}"));
+                problems.push(at(BadEntry::Twice(name.to_string())));
                 continue;
             }
             has_jarl |= number == 0;
-            take(h, format!("{id} {name}"), &mut problems);
+            take(
+                h,
+                Standing::Piece {
+                    player: id.clone(),
+                    name: name.to_string(),
+                },
+                &mut problems,
+            );
             pieces[slot].at = Some(h);
         }
         if !has_jarl {
-            problems.push(format!("{id} has no Jarl (J)"));
+            problems.push(at(BadEntry::NoJarl));
         }
     }
     let seats = seats(n, &opts).unwrap_or_else(|e| {
-        problems.push(e.to_string());
+        problems.push(e.into());
         Vec::new()
     });
     let to_move = match &pos.to_move {
         Some(p) => match players.iter().position(|x| x == p) {
             Some(s) => s,
             None => {
-                problems.push(format!("to_move = \"{p}\" is not a player"));
+                problems.push(BadPosition::ToMove(p.clone()).into());
                 0
             }
         },
         None => 0,
     };
     if !problems.is_empty() {
-        // The position's checks still say their problems in words here.
-        return Err(RulesError::lines(
-            problems
-                .into_iter()
-                .map(|t| RulesError::untyped(Kind::Setup, t))
-                .collect(),
-        ));
+        return Err(RulesError::lines(problems));
     }
     let mut c = core(radius, opts, seats, pieces);
     c.shields = shields;
@@ -491,8 +503,8 @@ pub enum SetupError {
         radius: i32,
     },
     NoPlacement,
-    /// The position file is not TOML of the shape (the parser's message).
-    Unreadable(String),
+    /// The position file is not TOML of the shape.
+    Unreadable(Box<toml::de::Error>),
     RadiusNeeded {
         players: usize,
     },
@@ -543,8 +555,8 @@ impl std::fmt::Display for SetupError {
             SetupError::NoPlacement => {
                 f.write_str("no Shield placement satisfies the rules on this board")
             }
-            SetupError::Unreadable(message) => {
-                write!(f, "the position file does not read: {message}")
+            SetupError::Unreadable(e) => {
+                write!(f, "the position file does not read: {}", e.message())
             }
             SetupError::RadiusNeeded { players } => {
                 write!(f, "say `radius = …`: no table row for {players} players")
@@ -558,3 +570,108 @@ crate::games::rules_error::rules_detail!(SetupError, |self| match self {
     SetupError::NoOption { .. } | SetupError::Teams { .. } => K::BadOption,
     _ => K::Setup,
 });
+
+/// What stands on a hex of a position file: a Shield (as its hex was
+/// written) or a player's piece.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Standing {
+    Shield(String),
+    Piece { player: String, name: String },
+}
+
+impl std::fmt::Display for Standing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Standing::Shield(s) => write!(f, "the Shield on {s}"),
+            Standing::Piece { player, name } => write!(f, "{player} {name}"),
+        }
+    }
+}
+
+/// Why a Norse Wars position file (`--setup`) is refused: each problem
+/// found, told one a line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BadPosition {
+    /// Two things on one hex (`at`: its label).
+    Both {
+        first: Standing,
+        second: Standing,
+        at: String,
+    },
+    ShieldOnThrone(String),
+    /// A Shield's hex that is not one of the board.
+    ShieldHex {
+        word: String,
+        radius: i32,
+    },
+    /// A `[pieces]` key that is not a player.
+    NotAPlayer {
+        id: String,
+        players: Vec<String>,
+    },
+    /// A player without a `[pieces]` line.
+    NoLine(String),
+    /// A problem with a player's pieces.
+    Entry {
+        player: String,
+        why: BadEntry,
+    },
+    /// A `to_move` that is not a player.
+    ToMove(String),
+}
+
+/// Why a player's piece entries do not place their pieces.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BadEntry {
+    /// Not a piece and a hex.
+    Form(String),
+    Piece(String),
+    Hex {
+        word: String,
+        radius: i32,
+    },
+    /// A Warrior on the Throne (its hex as written).
+    Throne(String),
+    Twice(String),
+    NoJarl,
+}
+
+impl std::fmt::Display for BadPosition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BadPosition::Both { first, second, at } => {
+                write!(f, "{first} and {second} both stand on {at}")
+            }
+            BadPosition::ShieldOnThrone(s) => {
+                write!(f, "a Shield cannot stand on the Throne ({s})")
+            }
+            BadPosition::ShieldHex { word, radius } => {
+                write!(f, "shield `{word}` is not a hex of a radius-{radius} board")
+            }
+            BadPosition::NotAPlayer { id, players } => write!(
+                f,
+                "[pieces] names `{id}`, who is not a player ({})",
+                players.join(", ")
+            ),
+            BadPosition::NoLine(id) => write!(f, "[pieces] has no line for {id}"),
+            BadPosition::Entry { player: id, why } => match why {
+                BadEntry::Form(entry) => write!(
+                    f,
+                    "{id}: `{entry}` should be a piece and a hex, like `W1 d3`"
+                ),
+                BadEntry::Piece(name) => write!(f, "{id}: `{name}` is not a piece (J, W1 … W9)"),
+                BadEntry::Hex { word, radius } => {
+                    write!(f, "{id}: `{word}` is not a hex of a radius-{radius} board")
+                }
+                BadEntry::Throne(hex) => {
+                    write!(f, "{id}: a Warrior cannot stand on the Throne ({hex})")
+                }
+                BadEntry::Twice(name) => write!(f, "{id} has two pieces called {name}"),
+                BadEntry::NoJarl => write!(f, "{id} has no Jarl (J)"),
+            },
+            BadPosition::ToMove(p) => write!(f, "to_move = \"{p}\" is not a player"),
+        }
+    }
+}
+
+crate::games::rules_error::rules_detail!(BadPosition, |self| K::Setup);

@@ -51,6 +51,7 @@ pub fn determinise(view: &View) -> Result<State, String> {
             how: how.clone(),
         }),
     })
+    .map_err(|e| e.to_string())
 }
 
 /// Every legal action but resigning, one per set.

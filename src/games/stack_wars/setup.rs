@@ -2,7 +2,7 @@
 //! position file (`--setup`).
 
 use super::ruleset::Ruleset;
-use super::state::{Core, Placed, Side, Square, State};
+use super::state::{Core, CoreError, Placed, Side, Square, State};
 use crate::games::{parse_bool, Options, RulesError};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -111,7 +111,7 @@ fn per_side(what: &str, map: &BTreeMap<String, u16>, default: u16) -> Result<[u1
 }
 
 pub fn from_position(rules: &Ruleset, opts: Opts, text: &str) -> Result<State, RulesError> {
-    let p: Position = toml::from_str(text).map_err(|e| BadPosition::Unreadable(e.to_string()))?;
+    let p: Position = toml::from_str(text).map_err(|e| BadPosition::Unreadable(Box::new(e)))?;
     let size = p.size.unwrap_or(opts.size);
     let b = rules.board;
     if !(b.min_size..=b.max_size).contains(&size) {
@@ -156,8 +156,8 @@ pub fn from_position(rules: &Ruleset, opts: Opts, text: &str) -> Result<State, R
 /// Why a Stack Wars position file (`--setup`) is refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BadPosition {
-    /// Not TOML of the position's shape (the parser's message).
-    Unreadable(String),
+    /// Not TOML of the position's shape.
+    Unreadable(Box<toml::de::Error>),
     Size {
         size: u8,
         min: u8,
@@ -180,8 +180,8 @@ pub enum BadPosition {
         table: String,
         key: String,
     },
-    /// The stacks break a rule every position keeps (the state's words).
-    Core(String),
+    /// The stacks break a rule every position keeps.
+    Core(CoreError),
     /// A side with no armies in play or in reserve.
     NoArmies(Side),
     /// The side to move has no legal action.

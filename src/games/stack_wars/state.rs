@@ -229,10 +229,9 @@ impl State {
 
     /// Build the grid from the stored form, checking every rule a position
     /// must keep.
-    // A String error: its words go into serde's message (Deserialize) and the position check's.
-    pub fn from_core(core: Core) -> Result<State, String> {
+    pub fn from_core(core: Core) -> Result<State, CoreError> {
         if !(3..=super::ruleset::LARGEST).contains(&core.size) {
-            return Err(format!("board size {} is out of range", core.size));
+            return Err(CoreError::Size(core.size));
         }
         let mut st = State::new(core.size, 0, core.move_onto_own, core.quiet_limit);
         st.reserves = core.reserves;
@@ -242,24 +241,22 @@ impl State {
         st.result = core.result;
         for p in core.stacks {
             if !st.on_board(p.at) {
-                return Err(format!(
-                    "a stack stands off the {0}×{0} board on {1}",
-                    st.size, p.at
-                ));
+                return Err(CoreError::OffBoard {
+                    size: st.size,
+                    at: p.at,
+                });
             }
             if p.armies == 0 {
-                return Err(format!("an empty stack on {}", p.at));
+                return Err(CoreError::Empty(p.at));
             }
             if p.at.row == p.side.other().baseline(st.size) {
-                return Err(format!(
-                    "{} armies on {} stand on {}'s baseline (an army that reaches the enemy's baseline leaves play)",
-                    p.side,
-                    p.at,
-                    p.side.other()
-                ));
+                return Err(CoreError::Baseline {
+                    side: p.side,
+                    at: p.at,
+                });
             }
             if st.at(p.at).is_some() {
-                return Err(format!("two stacks on {}", p.at));
+                return Err(CoreError::Two(p.at));
             }
             st.set(
                 p.at,
@@ -345,5 +342,42 @@ impl State {
     /// The player to move, if the game waits for one.
     pub fn mover(&self) -> Option<Side> {
         (!self.is_over()).then_some(self.to_move)
+    }
+}
+
+/// Why a stored or given position breaks a rule every Stack Wars position
+/// keeps.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CoreError {
+    /// A board size outside what any ruleset allows.
+    Size(u8),
+    OffBoard {
+        size: u8,
+        at: Square,
+    },
+    Empty(Square),
+    /// A side's armies on the enemy's baseline.
+    Baseline {
+        side: Side,
+        at: Square,
+    },
+    Two(Square),
+}
+
+impl fmt::Display for CoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CoreError::Size(n) => write!(f, "board size {n} is out of range"),
+            CoreError::OffBoard { size, at } => {
+                write!(f, "a stack stands off the {size}×{size} board on {at}")
+            }
+            CoreError::Empty(at) => write!(f, "an empty stack on {at}"),
+            CoreError::Baseline { side, at } => write!(
+                f,
+                "{side} armies on {at} stand on {}'s baseline (an army that reaches the enemy's baseline leaves play)",
+                side.other()
+            ),
+            CoreError::Two(at) => write!(f, "two stacks on {at}"),
+        }
     }
 }

@@ -23,7 +23,6 @@ pub mod svg;
 pub mod upkeep;
 pub mod view;
 
-use crate::games::rules_error::Kind;
 use crate::games::Outcome;
 use crate::games::{Game, OptionSpec, Options, Problem, RulesError, Seat, Seen, Setup};
 use crate::rng::ChaCha20Rng;
@@ -92,9 +91,7 @@ impl Game for UnfoughtBattle {
     }
 
     fn validate(rules: &Ruleset, state: &State) -> Result<(), RulesError> {
-        state
-            .validate(rules)
-            .map_err(|t| RulesError::untyped(Kind::State, t))
+        Ok(state.validate(rules)?)
     }
 
     fn setup(
@@ -110,12 +107,9 @@ impl Game for UnfoughtBattle {
         if let Some(k) = options.keys().next() {
             return Err(SetupError::NoOptions { name: k.clone() }.into());
         }
-        // The position's and the board's checks still make their words
-        // where they find them.
-        let said = |t: String| RulesError::untyped(Kind::Setup, t);
         let state = match position {
-            Some(text) => setup::from_position(rules, text).map_err(said)?,
-            None => setup::standard(rules, setup::generate(rules, rng).map_err(said)?),
+            Some(text) => setup::from_position(rules, text)?,
+            None => setup::standard(rules, setup::generate(rules, rng)?),
         };
         let list = |v: &[crate::board::Hex]| {
             v.iter()

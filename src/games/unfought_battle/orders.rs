@@ -276,11 +276,191 @@ pub fn options(rules: &Ruleset, st: &State, seat: usize, id: u8) -> Vec<Act> {
     v
 }
 
+/// Why The Unfought Battle refuses a player's orders taken together (a line
+/// that does not read is an [`OrderError`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refused {
+    /// A second power for a force (`line`: the order line of the first).
+    PowerTwice { force: u8, line: usize },
+    /// A power given to two forces (`to`: the first).
+    PowerGiven { power: u8, to: u8 },
+    /// `concede` in the deployment.
+    NothingToConcede,
+    /// An action in the deployment.
+    DeployForm,
+    /// A deployment order after it.
+    OrderForm,
+    /// Forces without a power, and the powers not given.
+    Unpowered { forces: Vec<u8>, powers: Vec<u8> },
+    /// `concede` among other orders.
+    ConcedeAlone,
+    /// An order for a fallen force; the living ones.
+    Fallen { force: u8, living: Vec<u8> },
+    /// A second order for a force (`order`: the first).
+    Twice { force: u8, order: Order },
+    /// A move off the board or into a Scorched hex, and where the force can
+    /// move instead.
+    CannotMove {
+        force: u8,
+        at: Hex,
+        dir: Dir,
+        to: Hex,
+        scorched: bool,
+        can: Vec<(Dir, Hex)>,
+    },
+    /// Two forces moving into one hex.
+    Collide { force: u8, other: u8, to: Hex },
+    /// A scout of a hex the force cannot scout, and the hexes it can.
+    CannotScout {
+        force: u8,
+        at: Hex,
+        target: Hex,
+        range: i32,
+        targets: Vec<Hex>,
+    },
+    /// Orders costing more Shih than the side has: the total, each costly
+    /// order with its cost, the Shih in hand.
+    TooDear {
+        cost: u32,
+        costly: Vec<(Order, u32)>,
+        shih: u32,
+    },
+}
+
+fn hexes(v: &[Hex]) -> String {
+    v.iter().map(|h| label(*h)).collect::<Vec<_>>().join(", ")
+}
+
+impl fmt::Display for Refused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let forces = |v: &[u8]| {
+            v.iter()
+                .map(|x| format!("f{x}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match self {
+            Refused::PowerTwice { force, line } => write!(
+                f,
+                "f{force} already has a power (line {line} of the orders); one power per force"
+            ),
+            Refused::PowerGiven { power, to } => write!(
+                f,
+                "power {power} is already given to f{to}; each power goes to exactly one force"
+            ),
+            Refused::NothingToConcede => f.write_str(
+                "there is nothing to concede before the battle: deploy your forces",
+            ),
+            Refused::DeployForm => f.write_str(DEPLOY_FORM),
+            Refused::OrderForm => f.write_str(ORDER_FORM),
+            Refused::Unpowered { forces: v, powers } => write!(
+                f,
+                "every force needs a power: {} still without one; powers not yet given: {}",
+                forces(v),
+                powers.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(", ")
+            ),
+            Refused::ConcedeAlone => {
+                f.write_str("`concede` stands alone: send it as your only order line")
+            }
+            Refused::Fallen { force, living } => write!(
+                f,
+                "f{force} has fallen and takes no orders; your living forces: {}",
+                forces(living)
+            ),
+            Refused::Twice { force, order } => write!(
+                f,
+                "f{force} already has an order (`{order}`); one order per force"
+            ),
+            Refused::CannotMove { .. } => self.cannot_move(f),
+            Refused::Collide { force, other, to } => write!(
+                f,
+                "f{force} and f{other} both move into {}; two of your forces may not end in one hex",
+                label(*to)
+            ),
+            Refused::CannotScout { .. } => self.cannot_scout(f),
+            Refused::TooDear { cost, costly, shih } => {
+                let costly: Vec<String> =
+                    costly.iter().map(|(o, c)| format!("`{o}` {c}")).collect();
+                write!(
+                    f,
+                    "these orders cost {cost} Shih ({}) but you have {shih} Shih; drop or change some (moving and holding are free)",
+                    costly.join(", ")
+                )
+            }
+        }
+    }
+}
+
+impl Refused {
+    fn cannot_move(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Refused::CannotMove {
+            force,
+            at,
+            dir,
+            to,
+            scorched,
+            can,
+        } = self
+        else {
+            return Ok(());
+        };
+        let why = if *scorched {
+            "Scorched"
+        } else {
+            "off the board"
+        };
+        write!(
+            f,
+            "f{force} on {} cannot move {dir}: {} is {why}; it can move ",
+            label(*at),
+            label(*to)
+        )?;
+        if can.is_empty() {
+            return f.write_str("nowhere");
+        }
+        let dirs: Vec<String> = can
+            .iter()
+            .map(|(d, h)| format!("{d} (to {})", label(*h)))
+            .collect();
+        f.write_str(&dirs.join(", "))
+    }
+
+    fn cannot_scout(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Refused::CannotScout {
+            force,
+            at,
+            target,
+            range,
+            targets,
+        } = self
+        else {
+            return Ok(());
+        };
+        write!(
+            f,
+            "f{force} on {} cannot scout {}: a scout names the hex of an enemy force it can see within {range} hexes; ",
+            label(*at),
+            label(*target)
+        )?;
+        if targets.is_empty() {
+            f.write_str("no enemy force is in its range now")
+        } else {
+            write!(f, "it can scout {}", hexes(targets))
+        }
+    }
+}
+
+crate::games::rules_error::rules_detail!(Refused, |self| match self {
+    Refused::NothingToConcede | Refused::DeployForm | Refused::OrderForm => K::WrongPhase,
+    Refused::Fallen { .. } => K::UnknownPiece,
+    _ => K::Illegal,
+});
+
 /// Everything wrong with `seat`'s orders taken together.
 pub fn check(rules: &Ruleset, st: &State, seat: usize, orders: &[Order]) -> Vec<Problem> {
     let mut p = Vec::new();
     match st.phase {
-        Phase::Over => return vec![Problem::said("the game is over")],
+        Phase::Over => return vec![Problem::whole(RulesError::GameOver)],
         Phase::Deploy => check_deploy(rules, orders, &mut p),
         Phase::Orders => check_orders(rules, st, seat, orders, &mut p),
     }
@@ -296,69 +476,55 @@ fn check_deploy(rules: &Ruleset, orders: &[Order], p: &mut Vec<Problem>) {
             Order::Deploy { force, power } => {
                 let slot = &mut by_force[force as usize - 1];
                 if let Some((j, _)) = slot {
-                    p.push(Problem::said_at(
+                    p.push(Problem::at(
                         i,
-                        format!("f{force} already has a power (line {} of the orders); one power per force", *j + 1),
+                        Refused::PowerTwice {
+                            force,
+                            line: *j + 1,
+                        },
                     ));
                     continue;
                 }
                 if let Some((_, j)) = by_power.iter().find(|(q, _)| *q == power) {
-                    p.push(Problem::said_at(
-                        i,
-                        format!(
-                            "power {power} is already given to f{}; each power goes to exactly one force",
-                            match orders[*j] {
-                                Order::Deploy { force, .. } => force,
-                                _ => 0,
-                            }
-                        ),
-                    ));
+                    let to = match orders[*j] {
+                        Order::Deploy { force, .. } => force,
+                        _ => 0,
+                    };
+                    p.push(Problem::at(i, Refused::PowerGiven { power, to }));
                     continue;
                 }
                 *slot = Some((i, power));
                 by_power.push((power, i));
             }
-            Order::Concede => p.push(Problem::said_at(
-                i,
-                "there is nothing to concede before the battle: deploy your forces",
-            )),
-            Order::Act { .. } => p.push(Problem::said_at(i, DEPLOY_FORM)),
+            Order::Concede => p.push(Problem::at(i, Refused::NothingToConcede)),
+            Order::Act { .. } => p.push(Problem::at(i, Refused::DeployForm)),
         }
     }
     if p.is_empty() {
-        let missing_f: Vec<String> = (1..=n)
-            .filter(|&f| by_force[f - 1].is_none())
-            .map(|f| format!("f{f}"))
+        let forces: Vec<u8> = (1..=n as u8)
+            .filter(|&f| by_force[f as usize - 1].is_none())
             .collect();
-        let missing_p: Vec<String> = rules
+        let powers: Vec<u8> = rules
             .forces
             .powers
             .iter()
-            .filter(|q| !by_power.iter().any(|(x, _)| x == *q))
-            .map(|q| q.to_string())
+            .copied()
+            .filter(|q| !by_power.iter().any(|(x, _)| x == q))
             .collect();
-        if !missing_f.is_empty() {
-            p.push(Problem::said(format!(
-                "every force needs a power: {} still without one; powers not yet given: {}",
-                missing_f.join(", "),
-                missing_p.join(", ")
-            )));
+        if !forces.is_empty() {
+            p.push(Problem::whole(Refused::Unpowered { forces, powers }));
         }
     }
 }
 
-/// Long (about 120 lines): one pass over the orders, one check a kind of order,
+/// Long (about 85 lines): one pass over the orders, one check a kind of order,
 /// sharing the forces given orders and the cost so far, so every problem is
 /// told at once.
 fn check_orders(rules: &Ruleset, st: &State, seat: usize, orders: &[Order], p: &mut Vec<Problem>) {
     let side = &st.sides[seat];
-    let living: Vec<String> = side.living().map(|f| f.name()).collect();
     if let Some(i) = orders.iter().position(|o| *o == Order::Concede) {
         if orders.len() > 1 {
-            p.push(Problem::said_at(
-                i,
-                "`concede` stands alone: send it as your only order line",
-            ));
+            p.push(Problem::at(i, Refused::ConcedeAlone));
         }
         return;
     }
@@ -368,90 +534,56 @@ fn check_orders(rules: &Ruleset, st: &State, seat: usize, orders: &[Order], p: &
     let mut costly = Vec::new();
     for (i, o) in orders.iter().enumerate() {
         let Order::Act { force, act } = *o else {
-            p.push(Problem::said_at(i, ORDER_FORM));
+            p.push(Problem::at(i, Refused::OrderForm));
             continue;
         };
         let f = side.forces[force as usize - 1];
         if !f.alive {
-            p.push(Problem::said_at(
-                i,
-                format!(
-                    "f{force} has fallen and takes no orders; your living forces: {}",
-                    living.join(", ")
-                ),
-            ));
+            let living = side.living().map(|f| f.id).collect();
+            p.push(Problem::at(i, Refused::Fallen { force, living }));
             continue;
         }
         if let Some((_, j)) = given.iter().find(|(g, _)| *g == force) {
-            p.push(Problem::said_at(
-                i,
-                format!(
-                    "f{force} already has an order (`{}`); one order per force",
-                    orders[*j]
-                ),
-            ));
+            let order = orders[*j];
+            p.push(Problem::at(i, Refused::Twice { force, order }));
             continue;
         }
         given.push((force, i));
         let legal = options(rules, st, seat, force);
         match act {
-            Act::Move(d) => {
-                let to = f.at.step(d);
+            Act::Move(dir) => {
+                let to = f.at.step(dir);
                 if !st.board.playable(to) {
-                    let why = if st.board.on_board(to) {
-                        format!("{} is Scorched", label(to))
-                    } else {
-                        format!("{} is off the board", label(to))
-                    };
-                    let dirs: Vec<String> = st
-                        .board
-                        .moves(f.at)
-                        .map(|(d, h)| format!("{d} (to {})", label(h)))
-                        .collect();
-                    p.push(Problem::said_at(
+                    p.push(Problem::at(
                         i,
-                        format!(
-                            "f{force} on {} cannot move {d}: {why}; it can move {}",
-                            label(f.at),
-                            if dirs.is_empty() {
-                                "nowhere".to_string()
-                            } else {
-                                dirs.join(", ")
-                            }
-                        ),
+                        Refused::CannotMove {
+                            force,
+                            at: f.at,
+                            dir,
+                            to,
+                            scorched: st.board.on_board(to),
+                            can: st.board.moves(f.at).collect(),
+                        },
                     ));
                     continue;
                 }
-                if let Some((_, g, _)) = moves.iter().find(|(h, _, _)| *h == to) {
-                    p.push(Problem::said_at(
-                        i,
-                        format!(
-                            "f{force} and f{g} both move into {}; two of your forces may not end in one hex",
-                            label(to)
-                        ),
-                    ));
+                if let Some((_, other, _)) = moves.iter().find(|(h, _, _)| *h == to) {
+                    let other = *other;
+                    p.push(Problem::at(i, Refused::Collide { force, other, to }));
                     continue;
                 }
                 moves.push((to, force, i));
             }
-            Act::Scout(h) if !legal.contains(&act) => {
-                let targets: Vec<String> = scout_targets(rules, st, seat, f.at)
-                    .into_iter()
-                    .map(label)
-                    .collect();
-                p.push(Problem::said_at(
+            Act::Scout(target) if !legal.contains(&act) => {
+                p.push(Problem::at(
                     i,
-                    format!(
-                        "f{force} on {} cannot scout {}: a scout names the hex of an enemy force it can see within {} hexes; {}",
-                        label(f.at),
-                        label(h),
-                        rules.orders.scout_range,
-                        if targets.is_empty() {
-                            "no enemy force is in its range now".to_string()
-                        } else {
-                            format!("it can scout {}", targets.join(", "))
-                        }
-                    ),
+                    Refused::CannotScout {
+                        force,
+                        at: f.at,
+                        target,
+                        range: rules.orders.scout_range,
+                        targets: scout_targets(rules, st, seat, f.at),
+                    },
                 ));
                 continue;
             }
@@ -460,14 +592,14 @@ fn check_orders(rules: &Ruleset, st: &State, seat: usize, orders: &[Order], p: &
         let c = rules.cost(act.kind());
         if c > 0 {
             cost += c;
-            costly.push(format!("`{o}` {c}"));
+            costly.push((*o, c));
         }
     }
     if p.is_empty() && cost > side.shih {
-        p.push(Problem::said(format!(
-            "these orders cost {cost} Shih ({}) but you have {} Shih; drop or change some (moving and holding are free)",
-            costly.join(", "),
-            side.shih
-        )));
+        p.push(Problem::whole(Refused::TooDear {
+            cost,
+            costly,
+            shih: side.shih,
+        }));
     }
 }

@@ -1,8 +1,9 @@
 //! The ruleset data of The Unfought Battle (`games/unfought-battle.toml`).
 
 use crate::board::Hex;
-use crate::games::rules_error::{self, RulesError};
+use crate::games::RulesError;
 use serde::Deserialize;
+use std::fmt;
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -104,77 +105,73 @@ impl Ruleset {
         let b = &r.board;
         let n = r.forces.powers.len();
         if !(3..=12).contains(&b.size) {
-            p.push("board.size must be 3..=12".to_string());
+            p.push(BadRuleset::Size);
         }
         let on = |h: [i32; 2]| (0..b.size).contains(&h[0]) && (0..b.size).contains(&h[1]);
         if !on(b.centre) {
-            p.push("board.centre is off the board".to_string());
+            p.push(BadRuleset::Centre);
         }
         if b.contentious_from > b.contentious_to
             || !on([b.contentious_from, b.contentious_from])
             || !on([b.contentious_to, b.contentious_to])
         {
-            p.push("board.contentious_from..=contentious_to must lie on the board".to_string());
+            p.push(BadRuleset::CentralOff);
         }
         let span = (b.contentious_to - b.contentious_from + 1).max(0) as usize;
         if b.contentious == 0 || b.contentious > span * span {
-            p.push("board.contentious must be 1..= the central hexes".to_string());
+            p.push(BadRuleset::Contentious);
         }
         if b.difficult_min > b.difficult_max {
-            p.push("board.difficult_min exceeds difficult_max".to_string());
+            p.push(BadRuleset::Difficult);
         }
         if b.max_draws == 0 {
-            p.push("board.max_draws must be at least 1".to_string());
+            p.push(BadRuleset::MaxDraws);
         }
         for (i, s) in b.starts.iter().enumerate() {
             if s.len() != n {
-                p.push(format!(
-                    "board.starts[{i}] lists {} hexes for {n} forces",
-                    s.len()
-                ));
+                p.push(BadRuleset::Starts {
+                    i,
+                    hexes: s.len(),
+                    forces: n,
+                });
             }
             if !s.iter().all(|h| on(*h)) || !on(b.corners[i]) {
-                p.push(format!(
-                    "board.starts[{i}] or corners[{i}] is off the board"
-                ));
+                p.push(BadRuleset::StartsOff { i });
             }
         }
         if n == 0 || n > 9 {
-            p.push("forces.powers must list 1 to 9 powers".to_string());
+            p.push(BadRuleset::PowerCount);
         }
         let mut sorted = r.forces.powers.clone();
         sorted.sort_unstable();
         sorted.dedup();
         if sorted.len() != n || sorted.first() == Some(&0) {
-            p.push("forces.powers must be distinct and positive".to_string());
+            p.push(BadRuleset::Powers);
         }
         if !r.forces.powers.contains(&r.forces.sovereign) {
-            p.push("forces.sovereign must be one of forces.powers".to_string());
+            p.push(BadRuleset::Sovereign);
         }
         if r.shih.start > r.shih.max {
-            p.push("shih.start exceeds shih.max".to_string());
+            p.push(BadRuleset::Shih);
         }
         if r.shrink.every == 0 {
-            p.push("shrink.every must be at least 1".to_string());
+            p.push(BadRuleset::ShrinkEvery);
         }
         if r.shrink.radii.windows(2).any(|w| w[1] >= w[0]) || r.shrink.radii.iter().any(|&x| x < 0)
         {
-            p.push("shrink.radii must shrink, and stay 0 or more".to_string());
+            p.push(BadRuleset::Radii);
         }
         if r.victory.turn_cap == 0 || r.victory.domination_turns == 0 {
-            p.push("victory.turn_cap and domination_turns must be at least 1".to_string());
+            p.push(BadRuleset::Turns);
         }
         if r.victory.domination_hexes == 0 || r.victory.domination_hexes > b.contentious {
-            p.push("victory.domination_hexes must be 1..=board.contentious".to_string());
+            p.push(BadRuleset::DominationHexes);
         }
         if p.is_empty() {
             Ok(r)
         } else {
-            // The bounds still say their problems in words here.
             Err(RulesError::joined(
-                p.into_iter()
-                    .map(|t| RulesError::untyped(rules_error::Kind::Ruleset, t))
-                    .collect(),
+                p.into_iter().map(RulesError::from).collect(),
             ))
         }
     }
@@ -208,3 +205,67 @@ pub enum Kind {
     Ambush,
     Scout,
 }
+
+/// A bound of the ruleset that its numbers break (each told by the keys it
+/// names).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BadRuleset {
+    Size,
+    Centre,
+    CentralOff,
+    Contentious,
+    Difficult,
+    MaxDraws,
+    PowerCount,
+    Powers,
+    Sovereign,
+    Shih,
+    ShrinkEvery,
+    Radii,
+    Turns,
+    DominationHexes,
+    /// `board.starts[i]` lists `hexes` hexes for `forces` forces.
+    Starts {
+        i: usize,
+        hexes: usize,
+        forces: usize,
+    },
+    /// `board.starts[i]` or `corners[i]` off the board.
+    StartsOff {
+        i: usize,
+    },
+}
+
+impl fmt::Display for BadRuleset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            BadRuleset::Size => "board.size must be 3..=12",
+            BadRuleset::Centre => "board.centre is off the board",
+            BadRuleset::CentralOff => {
+                "board.contentious_from..=contentious_to must lie on the board"
+            }
+            BadRuleset::Contentious => "board.contentious must be 1..= the central hexes",
+            BadRuleset::Difficult => "board.difficult_min exceeds difficult_max",
+            BadRuleset::MaxDraws => "board.max_draws must be at least 1",
+            BadRuleset::PowerCount => "forces.powers must list 1 to 9 powers",
+            BadRuleset::Powers => "forces.powers must be distinct and positive",
+            BadRuleset::Sovereign => "forces.sovereign must be one of forces.powers",
+            BadRuleset::Shih => "shih.start exceeds shih.max",
+            BadRuleset::ShrinkEvery => "shrink.every must be at least 1",
+            BadRuleset::Radii => "shrink.radii must shrink, and stay 0 or more",
+            BadRuleset::Turns => "victory.turn_cap and domination_turns must be at least 1",
+            BadRuleset::DominationHexes => "victory.domination_hexes must be 1..=board.contentious",
+            BadRuleset::Starts { i, hexes, forces } => {
+                return write!(
+                    f,
+                    "board.starts[{i}] lists {hexes} hexes for {forces} forces"
+                )
+            }
+            BadRuleset::StartsOff { i } => {
+                return write!(f, "board.starts[{i}] or corners[{i}] is off the board")
+            }
+        })
+    }
+}
+
+crate::games::rules_error::rules_detail!(BadRuleset, |self| K::Ruleset);

@@ -37,9 +37,7 @@ pub fn fair(rules: &Ruleset, b: &Board) -> bool {
 }
 
 /// Draw a fair board.
-// A String error: the words are made here and typed as
-// RulesError::Untyped (Kind::Setup) by `UnfoughtBattle::setup`.
-pub fn generate(rules: &Ruleset, rng: &mut ChaCha20Rng) -> Result<Board, String> {
+pub fn generate(rules: &Ruleset, rng: &mut ChaCha20Rng) -> Result<Board, BadPosition> {
     let br = &rules.board;
     let starts: Vec<Hex> = br.starts.iter().flatten().map(|h| hex(*h)).collect();
     let central: Vec<Hex> = (br.contentious_from..=br.contentious_to)
@@ -65,10 +63,9 @@ pub fn generate(rules: &Ruleset, rng: &mut ChaCha20Rng) -> Result<Board, String>
             return Ok(b);
         }
     }
-    Err(format!(
-        "no fair board in {} draws: the ruleset's board numbers cannot be met",
-        br.max_draws
-    ))
+    Err(BadPosition::NoFairBoard {
+        draws: br.max_draws,
+    })
 }
 
 /// The forces of both seats on their start hexes, powers unassigned.
@@ -130,18 +127,19 @@ struct PositionSide {
 /// A position file: the board, the turn, both sides' forces with powers
 /// (the orders phase of that turn).
 ///
-/// Long (about 140 lines): every check of a position file, each adding to one
+/// Long (about 150 lines): every check of a position file, each adding to one
 /// list of problems so that all are told at once.
-// A String error: the position's checks still make their words where they
-// find them; `UnfoughtBattle::setup` types them as RulesError::Untyped.
-pub fn from_position(rules: &Ruleset, text: &str) -> Result<State, String> {
-    let p: Position =
-        toml::from_str(text).map_err(|e| format!("the position does not read: {e}"))?;
-    // A String error: a step of `from_position` (above).
-    let hexes = |list: &[String], what: &str| -> Result<Vec<Hex>, String> {
+pub fn from_position(rules: &Ruleset, text: &str) -> Result<State, BadPosition> {
+    let p: Position = toml::from_str(text).map_err(|e| BadPosition::Unreadable(Box::new(e)))?;
+    let hexes = |list: &[String], what: &'static str| -> Result<Vec<Hex>, BadPosition> {
         let mut v = list
             .iter()
-            .map(|s| parse_hex(s).ok_or(format!("{what}: `{s}` is not a hex (q,r)")))
+            .map(|s| {
+                parse_hex(s).ok_or_else(|| BadPosition::Hex {
+                    what,
+                    entry: s.clone(),
+                })
+            })
             .collect::<Result<Vec<_>, _>>()?;
         v.sort();
         v.dedup();
@@ -155,7 +153,7 @@ pub fn from_position(rules: &Ruleset, text: &str) -> Result<State, String> {
         radius: p.radius,
     };
     if p.side.len() != 2 {
-        return Err("a position lists two [[side]] tables, seat 1's then seat 2's".into());
+        return Err(BadPosition::Sides);
     }
     let n = rules.forces();
     let mut sides = Vec::new();
@@ -163,7 +161,12 @@ pub fn from_position(rules: &Ruleset, text: &str) -> Result<State, String> {
         let mut forces: Vec<Option<Force>> = vec![None; n];
         for line in &ps.forces {
             let w: Vec<&str> = line.split_whitespace().collect();
-            let bad = || format!("side {}: `{line}`: say `f<id> <q,r> <power>`", s + 1);
+            let at_line = |why| BadPosition::Force {
+                side: s + 1,
+                line: line.clone(),
+                why,
+            };
+            let bad = || at_line(BadForce::Form);
             if w.len() != 3 {
                 return Err(bad());
             }
@@ -175,13 +178,13 @@ pub fn from_position(rules: &Ruleset, text: &str) -> Result<State, String> {
             let at = parse_hex(w[1]).ok_or_else(bad)?;
             let power: u8 = w[2].parse().map_err(|_| bad())?;
             if !rules.forces.powers.contains(&power) {
-                return Err(format!("side {}: `{line}`: no such power", s + 1));
+                return Err(at_line(BadForce::Power));
             }
             if !board.playable(at) {
-                return Err(format!("side {}: `{line}`: not a playable hex", s + 1));
+                return Err(at_line(BadForce::Hex));
             }
             if forces[id - 1].is_some() {
-                return Err(format!("side {}: f{id} is listed twice", s + 1));
+                return Err(BadPosition::Twice { side: s + 1, id });
             }
             forces[id - 1] = Some(Force {
                 id: id as u8,
@@ -200,14 +203,13 @@ pub fn from_position(rules: &Ruleset, text: &str) -> Result<State, String> {
         spare.sort_unstable();
         let listed: Vec<u8> = forces.iter().flatten().map(|f| f.power).collect();
         if listed.len() + spare.len() != n {
-            return Err(format!("side {}: a power is given twice", s + 1));
+            return Err(BadPosition::PowerTwice { side: s + 1 });
         }
         if !listed.contains(&rules.forces.sovereign) {
-            return Err(format!(
-                "side {}: the Sovereign (power {}) must be alive",
-                s + 1,
-                rules.forces.sovereign
-            ));
+            return Err(BadPosition::Sovereign {
+                side: s + 1,
+                power: rules.forces.sovereign,
+            });
         }
         let start = rules.board.starts[s].clone();
         let mut spare = spare.into_iter();
@@ -229,7 +231,10 @@ pub fn from_position(rules: &Ruleset, text: &str) -> Result<State, String> {
                 .strip_prefix('f')
                 .and_then(|d| d.parse().ok())
                 .filter(|&d: &u8| d >= 1 && d as usize <= n)
-                .ok_or(format!("side {}: known `{k}`: say f<id>", s + 1))?;
+                .ok_or_else(|| BadPosition::Known {
+                    side: s + 1,
+                    entry: k.clone(),
+                })?;
             known.push(id);
         }
         sides.push(Side {
@@ -261,7 +266,7 @@ pub fn from_position(rules: &Ruleset, text: &str) -> Result<State, String> {
     for side in &sides {
         for f in side.living() {
             if taken.contains(&f.at) {
-                return Err(format!("two forces on {}", super::board::label(f.at)));
+                return Err(BadPosition::Crowded { at: f.at });
             }
             taken.push(f.at);
         }
@@ -274,3 +279,95 @@ pub fn from_position(rules: &Ruleset, text: &str) -> Result<State, String> {
         end: None,
     })
 }
+
+/// Why The Unfought Battle cannot start from a position file (`--setup`),
+/// or draw a board.
+#[derive(Debug)]
+pub enum BadPosition {
+    /// Not TOML of the position's shape.
+    Unreadable(Box<toml::de::Error>),
+    /// An entry of the `contentious` or `difficult` list that is no hex.
+    Hex {
+        what: &'static str,
+        entry: String,
+    },
+    /// Not two `[[side]]` tables.
+    Sides,
+    /// A force line of side `side` (1 or 2) that places no force.
+    Force {
+        side: usize,
+        line: String,
+        why: BadForce,
+    },
+    Twice {
+        side: usize,
+        id: usize,
+    },
+    PowerTwice {
+        side: usize,
+    },
+    /// The Sovereign (its power) is not among the living.
+    Sovereign {
+        side: usize,
+        power: u8,
+    },
+    /// A `known` entry that names no force.
+    Known {
+        side: usize,
+        entry: String,
+    },
+    /// Two forces on one hex.
+    Crowded {
+        at: Hex,
+    },
+    /// The ruleset's board numbers gave no fair board in `draws` draws.
+    NoFairBoard {
+        draws: u32,
+    },
+}
+
+/// Why a position's force line places no force.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BadForce {
+    Form,
+    Power,
+    Hex,
+}
+
+impl std::fmt::Display for BadPosition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BadPosition::Unreadable(e) => write!(f, "the position does not read: {e}"),
+            BadPosition::Hex { what, entry } => write!(f, "{what}: `{entry}` is not a hex (q,r)"),
+            BadPosition::Sides => {
+                f.write_str("a position lists two [[side]] tables, seat 1's then seat 2's")
+            }
+            BadPosition::Force { side, line, why } => {
+                write!(f, "side {side}: `{line}`: ")?;
+                f.write_str(match why {
+                    BadForce::Form => "say `f<id> <q,r> <power>`",
+                    BadForce::Power => "no such power",
+                    BadForce::Hex => "not a playable hex",
+                })
+            }
+            BadPosition::Twice { side, id } => write!(f, "side {side}: f{id} is listed twice"),
+            BadPosition::PowerTwice { side } => write!(f, "side {side}: a power is given twice"),
+            BadPosition::Sovereign { side, power } => write!(
+                f,
+                "side {side}: the Sovereign (power {power}) must be alive"
+            ),
+            BadPosition::Known { side, entry } => {
+                write!(f, "side {side}: known `{entry}`: say f<id>")
+            }
+            BadPosition::Crowded { at } => {
+                write!(f, "two forces on {}", super::board::label(*at))
+            }
+            BadPosition::NoFairBoard { draws } => write!(
+                f,
+                "no fair board in {draws} draws: the ruleset's board numbers cannot be met"
+            ),
+        }
+    }
+}
+
+crate::games::rules_error::rules_detail!(BadPosition, |self| K::Setup);

@@ -37,6 +37,40 @@ pub struct Side {
 }
 
 impl Side {
+    /// What is wrong with a side read from a game file.
+    fn validate(&self, rules: &Ruleset, b: &Board) -> Result<(), BadSide> {
+        if self.shih > rules.shih.max {
+            return Err(BadSide::Shih {
+                shih: self.shih,
+                max: rules.shih.max,
+            });
+        }
+        if self.domination > rules.victory.domination_turns {
+            return Err(BadSide::Domination(self.domination));
+        }
+        if self.forces.len() != rules.forces.powers.len() {
+            return Err(BadSide::Forces(self.forces.len()));
+        }
+        for (i, f) in self.forces.iter().enumerate() {
+            if usize::from(f.id) != i + 1 {
+                return Err(BadSide::Numbered {
+                    at: i + 1,
+                    id: f.id,
+                });
+            }
+            if f.power != 0 && !rules.forces.powers.contains(&f.power) {
+                return Err(BadSide::Power {
+                    id: f.id,
+                    power: f.power,
+                });
+            }
+            if !b.on_board(f.at) {
+                return Err(BadSide::OffBoard { id: f.id });
+            }
+        }
+        Ok(())
+    }
+
     pub fn living(&self) -> impl Iterator<Item = &Force> {
         self.forces.iter().filter(|f| f.alive)
     }
@@ -87,55 +121,33 @@ impl State {
     /// What is wrong with a state read from a game file: a board other
     /// than the ruleset's, a force off it or numbered out of turn, a power
     /// or a count beyond what the rules give.
-    // A String error: the checks make their words where they find them;
-    // `UnfoughtBattle::validate` types them as RulesError::Untyped.
-    pub fn validate(&self, rules: &Ruleset) -> Result<(), String> {
+    pub fn validate(&self, rules: &Ruleset) -> Result<(), BadState> {
         let b = &self.board;
         if b.size != rules.board.size || !b.on_board(b.centre) {
-            return Err(format!(
-                "a board of size {}, where the ruleset's is {}",
-                b.size, rules.board.size
-            ));
+            return Err(BadState::Size {
+                size: b.size,
+                rules: rules.board.size,
+            });
         }
         for h in b.contentious.iter().chain(&b.difficult) {
             if !b.on_board(*h) {
-                return Err(format!("{} is not on the board", super::board::label(*h)));
+                return Err(BadState::OffBoard(*h));
             }
         }
         if b.radius.is_some_and(|r| !rules.shrink.radii.contains(&r)) {
-            return Err(format!(
-                "a safe radius of {:?}, not one of the ruleset's",
-                b.radius
-            ));
+            return Err(BadState::Radius(b.radius));
         }
         if !b.contentious.is_sorted() || !b.difficult.is_sorted() {
-            return Err("the board's hex lists are out of order".into());
+            return Err(BadState::Unsorted);
         }
         if self.turn > rules.victory.turn_cap + 1 {
-            return Err(format!("turn {} is past the turn cap", self.turn));
+            return Err(BadState::Turn(self.turn));
         }
         for (seat, side) in self.sides.iter().enumerate() {
-            let fail = |what: String| Err(format!("side {}: {what}", seat + 1));
-            if side.shih > rules.shih.max {
-                return fail(format!("{} shih, more than {}", side.shih, rules.shih.max));
-            }
-            if side.domination > rules.victory.domination_turns {
-                return fail(format!("{} turns of domination", side.domination));
-            }
-            if side.forces.len() != rules.forces.powers.len() {
-                return fail(format!("{} forces", side.forces.len()));
-            }
-            for (i, f) in side.forces.iter().enumerate() {
-                if usize::from(f.id) != i + 1 {
-                    return fail(format!("force {} is numbered {}", i + 1, f.id));
-                }
-                if f.power != 0 && !rules.forces.powers.contains(&f.power) {
-                    return fail(format!("{} has power {}", f.name(), f.power));
-                }
-                if !b.on_board(f.at) {
-                    return fail(format!("{} is off the board", f.name()));
-                }
-            }
+            side.validate(rules, b).map_err(|why| BadState::Side {
+                seat: seat + 1,
+                why,
+            })?;
         }
         Ok(())
     }
@@ -159,3 +171,75 @@ impl State {
             .collect()
     }
 }
+
+/// Why a state read from a game file is not one the rules make.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BadState {
+    /// A board size other than the ruleset's.
+    Size {
+        size: i32,
+        rules: i32,
+    },
+    OffBoard(Hex),
+    Radius(Option<i32>),
+    Unsorted,
+    Turn(u32),
+    /// A side (`seat`: 1 or 2) that breaks a rule.
+    Side {
+        seat: usize,
+        why: BadSide,
+    },
+}
+
+/// Why a side read from a game file is not one the rules make.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BadSide {
+    Shih {
+        shih: u32,
+        max: u32,
+    },
+    Domination(u32),
+    Forces(usize),
+    /// The force at place `at` (1-based) carries another number.
+    Numbered {
+        at: usize,
+        id: u8,
+    },
+    Power {
+        id: u8,
+        power: u8,
+    },
+    OffBoard {
+        id: u8,
+    },
+}
+
+impl std::fmt::Display for BadState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BadState::Size { size, rules } => {
+                write!(f, "a board of size {size}, where the ruleset's is {rules}")
+            }
+            BadState::OffBoard(h) => write!(f, "{} is not on the board", super::board::label(*h)),
+            BadState::Radius(r) => write!(f, "a safe radius of {r:?}, not one of the ruleset's"),
+            BadState::Unsorted => f.write_str("the board's hex lists are out of order"),
+            BadState::Turn(t) => write!(f, "turn {t} is past the turn cap"),
+            BadState::Side { seat, why } => write!(f, "side {seat}: {why}"),
+        }
+    }
+}
+
+impl std::fmt::Display for BadSide {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BadSide::Shih { shih, max } => write!(f, "{shih} shih, more than {max}"),
+            BadSide::Domination(d) => write!(f, "{d} turns of domination"),
+            BadSide::Forces(n) => write!(f, "{n} forces"),
+            BadSide::Numbered { at, id } => write!(f, "force {at} is numbered {id}"),
+            BadSide::Power { id, power } => write!(f, "f{id} has power {power}"),
+            BadSide::OffBoard { id } => write!(f, "f{id} is off the board"),
+        }
+    }
+}
+
+crate::games::rules_error::rules_detail!(BadState, |self| K::State);

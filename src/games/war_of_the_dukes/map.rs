@@ -194,46 +194,51 @@ pub struct PlaceData {
 }
 
 impl Map {
-    /// Long (about 110 lines): the map data read section by section (hexes,
+    /// Long (about 120 lines): the map data read section by section (hexes,
     /// hexsides, rivers, places), each filling the same grid.
-    // A String error: a step of the ruleset's `Ruleset::read`, whose
-    // words `Ruleset::parse` types as RulesError::Untyped.
-    pub fn build(data: &MapData, places: &[PlaceData]) -> Result<Map, String> {
+    pub fn build(data: &MapData, places: &[PlaceData]) -> Result<Map, BadMap> {
         let (cols, rows) = (data.columns as usize, data.rows as usize);
         if cols == 0 || rows == 0 || cols > 99 || rows > 99 {
-            return Err("map.columns and map.rows must be 1..=99".into());
+            return Err(BadMap::Size);
         }
         let mut grid = vec![None; cols * rows];
         let mut cells: Vec<Cell> = Vec::new();
-        // A String error: a step of `build` (above).
-        let label = |s: &str, what: &str| -> Result<Label, String> {
-            let l = Label::parse(s).ok_or(format!("{what}: `{s}` is not a CCRR hex"))?;
+        let label = |s: &str, what: &str| -> Result<Label, BadMap> {
+            let bad = |outside| BadMap::Label {
+                what: what.to_string(),
+                word: s.to_string(),
+                outside,
+            };
+            let l = Label::parse(s).ok_or_else(|| bad(None))?;
             if (l.col as usize) >= cols || (l.row as usize) >= rows {
-                return Err(format!("{what}: {s} lies outside the {cols}×{rows} map"));
+                return Err(bad(Some((cols, rows))));
             }
             Ok(l)
         };
         for line in &data.hexes {
             let w: Vec<&str> = line.split_whitespace().collect();
             if w.len() != 3 {
-                return Err(format!("map.hexes `{line}`: say `CCRR terrain O|W|-`"));
+                return Err(BadMap::HexLine(line.clone()));
             }
             let l = label(w[0], "map.hexes")?;
-            let terrain = Terrain::parse(w[1])
-                .ok_or(format!("map.hexes `{line}`: unknown terrain `{}`", w[1]))?;
+            let terrain = Terrain::parse(w[1]).ok_or_else(|| BadMap::Terrain {
+                line: line.clone(),
+                word: w[1].to_string(),
+            })?;
             let owner = match w[2] {
                 "O" => Some(Side::Orfburg),
                 "W" => Some(Side::Wulfenburg),
                 "-" => None,
                 t => {
-                    return Err(format!(
-                        "map.hexes `{line}`: territory `{t}` is not O, W or -"
-                    ))
+                    return Err(BadMap::Territory {
+                        line: line.clone(),
+                        word: t.to_string(),
+                    })
                 }
             };
             let slot = &mut grid[l.col as usize * rows + l.row as usize];
             if slot.is_some() {
-                return Err(format!("map.hexes: {} is listed twice", w[0]));
+                return Err(BadMap::Twice(w[0].to_string()));
             }
             *slot = Some(cells.len() as Ix);
             cells.push(Cell {
@@ -263,29 +268,31 @@ impl Map {
         for line in &data.hexsides {
             let w: Vec<&str> = line.split_whitespace().collect();
             if w.len() != 3 {
-                return Err(format!("map.hexsides `{line}`: say `CCRR CCRR kind`"));
+                return Err(BadMap::SideLine(line.clone()));
             }
+            let side = |why| BadMap::Hexside {
+                line: line.clone(),
+                why,
+            };
             let a = map
                 .ix(label(w[0], "map.hexsides")?)
-                .ok_or(format!("map.hexsides `{line}`: {} is not a map hex", w[0]))?;
+                .ok_or_else(|| side(BadHexside::NoHex(w[0].to_string())))?;
             let b = map
                 .ix(label(w[1], "map.hexsides")?)
-                .ok_or(format!("map.hexsides `{line}`: {} is not a map hex", w[1]))?;
-            let kind = Hexside::parse(w[2])
-                .ok_or(format!("map.hexsides `{line}`: unknown kind `{}`", w[2]))?;
+                .ok_or_else(|| side(BadHexside::NoHex(w[1].to_string())))?;
+            let kind =
+                Hexside::parse(w[2]).ok_or_else(|| side(BadHexside::Kind(w[2].to_string())))?;
             let d = Dir::ALL
                 .into_iter()
                 .find(|d| map.cells[a as usize].nbr[d.index()] == Some(b))
-                .ok_or(format!(
-                    "map.hexsides `{line}`: the two hexes are not neighbours"
-                ))?;
+                .ok_or_else(|| side(BadHexside::NotNeighbours))?;
             map.cells[a as usize].sides[d.index()] = kind;
             map.cells[b as usize].sides[d.opposite().index()] = kind;
         }
         for s in &data.between_rivers {
             let i = map
                 .ix(label(s, "map.between_rivers")?)
-                .ok_or(format!("map.between_rivers: {s} is not a map hex"))?;
+                .ok_or_else(|| BadMap::RiverHex(s.clone()))?;
             map.cells[i as usize].between_rivers = true;
         }
         for (n, p) in places.iter().enumerate() {
@@ -293,9 +300,12 @@ impl Map {
             for s in &p.hexes {
                 let i = map
                     .ix(label(s, &format!("places {}", p.name))?)
-                    .ok_or(format!("places {}: {s} is not a map hex", p.name))?;
+                    .ok_or_else(|| BadMap::PlaceHex {
+                        place: p.name.clone(),
+                        word: s.clone(),
+                    })?;
                 if map.cells[i as usize].place.is_some() {
-                    return Err(format!("places: {s} belongs to two places"));
+                    return Err(BadMap::TwoPlaces(s.clone()));
                 }
                 map.cells[i as usize].place = Some(n);
                 cells.push(i);
@@ -347,5 +357,89 @@ impl Map {
         self.cells[a as usize]
             .hex
             .distance(self.cells[b as usize].hex)
+    }
+}
+
+/// What is wrong with the ruleset's map data.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BadMap {
+    Size,
+    /// A hex word of a section (`what`) that is not CCRR, or (`outside`:
+    /// the map's columns and rows) lies outside the map.
+    Label {
+        what: String,
+        word: String,
+        outside: Option<(usize, usize)>,
+    },
+    /// A `map.hexes` line not of three words.
+    HexLine(String),
+    Terrain {
+        line: String,
+        word: String,
+    },
+    Territory {
+        line: String,
+        word: String,
+    },
+    Twice(String),
+    /// A `map.hexsides` line not of three words.
+    SideLine(String),
+    Hexside {
+        line: String,
+        why: BadHexside,
+    },
+    RiverHex(String),
+    PlaceHex {
+        place: String,
+        word: String,
+    },
+    TwoPlaces(String),
+}
+
+/// What is wrong with a `map.hexsides` line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BadHexside {
+    NoHex(String),
+    Kind(String),
+    NotNeighbours,
+}
+
+impl fmt::Display for BadMap {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BadMap::Size => f.write_str("map.columns and map.rows must be 1..=99"),
+            BadMap::Label {
+                what,
+                word,
+                outside: None,
+            } => write!(f, "{what}: `{word}` is not a CCRR hex"),
+            BadMap::Label {
+                what,
+                word,
+                outside: Some((cols, rows)),
+            } => write!(f, "{what}: {word} lies outside the {cols}×{rows} map"),
+            BadMap::HexLine(line) => write!(f, "map.hexes `{line}`: say `CCRR terrain O|W|-`"),
+            BadMap::Terrain { line, word } => {
+                write!(f, "map.hexes `{line}`: unknown terrain `{word}`")
+            }
+            BadMap::Territory { line, word } => {
+                write!(f, "map.hexes `{line}`: territory `{word}` is not O, W or -")
+            }
+            BadMap::Twice(w) => write!(f, "map.hexes: {w} is listed twice"),
+            BadMap::SideLine(line) => write!(f, "map.hexsides `{line}`: say `CCRR CCRR kind`"),
+            BadMap::Hexside { line, why } => {
+                write!(f, "map.hexsides `{line}`: ")?;
+                match why {
+                    BadHexside::NoHex(w) => write!(f, "{w} is not a map hex"),
+                    BadHexside::Kind(w) => write!(f, "unknown kind `{w}`"),
+                    BadHexside::NotNeighbours => f.write_str("the two hexes are not neighbours"),
+                }
+            }
+            BadMap::RiverHex(s) => write!(f, "map.between_rivers: {s} is not a map hex"),
+            BadMap::PlaceHex { place, word } => {
+                write!(f, "places {place}: {word} is not a map hex")
+            }
+            BadMap::TwoPlaces(s) => write!(f, "places: {s} belongs to two places"),
+        }
     }
 }

@@ -20,6 +20,7 @@ pub mod movement;
 pub mod orders;
 pub mod phase;
 pub mod playout;
+pub mod refusal;
 pub mod ruleset;
 pub mod setup;
 pub mod state;
@@ -28,7 +29,6 @@ pub mod units;
 pub mod view;
 pub mod zoc;
 
-use crate::games::rules_error::Kind;
 use crate::games::Outcome;
 use crate::games::{Game, OptionSpec, Options, Problem, RulesError, Seat, Seen, Setup};
 use crate::rng::ChaCha20Rng;
@@ -109,9 +109,7 @@ impl Game for WarOfTheDukes {
                 return Err(SetupError::NoDuke(side).into());
             }
         }
-        state
-            .validate(rules)
-            .map_err(|t| RulesError::untyped(Kind::State, t))
+        Ok(state.validate(rules)?)
     }
 
     fn setup(
@@ -128,8 +126,7 @@ impl Game for WarOfTheDukes {
             return Err(SetupError::NoOptions { name: k.clone() }.into());
         }
         let state = match position {
-            Some(text) => setup::from_position(rules, text)
-                .map_err(|t| RulesError::untyped(Kind::Setup, t))?,
+            Some(text) => setup::from_position(rules, text)?,
             None => State::new(rules),
         };
         let mut notes = vec![format!(
@@ -175,8 +172,11 @@ impl Game for WarOfTheDukes {
         match st.phase {
             Phase::Deployment => orders::check_deployment(rules, st, side, orders),
             Phase::Play(s) if s == side => orders::plan(rules, st, side, orders).1,
-            Phase::Play(s) => vec![Problem::said(format!("it is {s}'s phase, not yours"))],
-            Phase::Over => vec![Problem::said("the game is over")],
+            Phase::Play(s) => vec![Problem::whole(RulesError::NotYourGo {
+                whose: s.to_string(),
+                step: "phase",
+            })],
+            Phase::Over => vec![Problem::whole(RulesError::GameOver)],
         }
     }
 

@@ -2,12 +2,14 @@
 //! the map, ties to the lower hex), paths given in full, zones of control,
 //! moving through friends and where a move may end.
 
-use super::map::{Ix, Label};
+use super::map::{Ix, Label, Terrain};
 use super::ruleset::Ruleset;
 use super::state::{Board, State};
+use super::units::UnitId;
 use super::zoc;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::fmt;
 
 pub const UNREACHED: u32 = u32::MAX;
 
@@ -91,7 +93,7 @@ pub fn reach(
 }
 
 /// Why unit `n` may not end its move on `to`, if it may not.
-pub fn end_problem(rules: &Ruleset, st: &State, board: &Board, n: usize, to: Ix) -> Option<String> {
+pub fn end_problem(rules: &Ruleset, st: &State, board: &Board, n: usize, to: Ix) -> Option<Ending> {
     let u = &st.units[n];
     let o = board.occ[to as usize];
     if o.is_empty() {
@@ -107,24 +109,204 @@ pub fn end_problem(rules: &Ruleset, st: &State, board: &Board, n: usize, to: Ix)
     if ok {
         return None;
     }
-    let l = rules.map.label(to);
-    let who: Vec<String> = o
-        .pieces()
-        .map(|p| st.units[p as usize].id.to_string())
-        .collect();
+    let at = rules.map.label(to);
+    let who: Vec<UnitId> = o.pieces().map(|p| st.units[p as usize].id).collect();
     Some(if o.pieces().any(|p| !friendly(p)) {
-        format!("{l} holds the enemy's {}", who.join(" and "))
+        Ending::Enemy { at, who }
     } else if u.id.is_duke() || o.duke.is_some() {
-        format!(
-            "{l} holds your {}: the Duke shares a hex with one friendly unit only in a city or fortress",
-            who.join(" and ")
-        )
+        Ending::Duke { at, who }
     } else {
-        format!(
-            "{l} holds your {}: a move may pass through friendly units but not end on one",
-            who.join(" and ")
-        )
+        Ending::Friend { at, who }
     })
+}
+
+/// Why a move may not end on a hex: the pieces (by name) already there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ending {
+    Enemy {
+        at: Label,
+        who: Vec<UnitId>,
+    },
+    /// A Duke and a unit where they may not share (or two Dukes).
+    Duke {
+        at: Label,
+        who: Vec<UnitId>,
+    },
+    Friend {
+        at: Label,
+        who: Vec<UnitId>,
+    },
+}
+
+impl fmt::Display for Ending {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names = |who: &[UnitId]| {
+            who.iter()
+                .map(|u| u.to_string())
+                .collect::<Vec<_>>()
+                .join(" and ")
+        };
+        match self {
+            Ending::Enemy { at, who } => write!(f, "{at} holds the enemy's {}", names(who)),
+            Ending::Duke { at, who } => write!(
+                f,
+                "{at} holds your {}: the Duke shares a hex with one friendly unit only in a city or fortress",
+                names(who)
+            ),
+            Ending::Friend { at, who } => write!(
+                f,
+                "{at} holds your {}: a move may pass through friendly units but not end on one",
+                names(who)
+            ),
+        }
+    }
+}
+
+/// Why a move has no route: the facts of the rule it breaks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NoRoute {
+    AlreadyThere {
+        unit: UnitId,
+        at: Label,
+    },
+    End(Ending),
+    /// The cheapest legal path costs more (half-points) than the unit has.
+    TooDear {
+        unit: UnitId,
+        budget: u32,
+        to: Label,
+        cost: u32,
+    },
+    /// A lake (`entries`: the hexes whose bridges lead into it).
+    Impassable {
+        at: Label,
+        terrain: Terrain,
+        entries: Vec<Label>,
+    },
+    NoPath {
+        unit: UnitId,
+        to: Label,
+    },
+    NotNeighbours {
+        from: Label,
+        to: Label,
+    },
+    /// Leaving a lake other than across its bridges (`exits`).
+    LeaveLake {
+        at: Label,
+        terrain: Terrain,
+        exits: Vec<Label>,
+    },
+    River {
+        from: Label,
+        to: Label,
+    },
+    Enemy {
+        at: Label,
+    },
+    /// Moving on out of an enemy zone of control (`by`: who exerts it).
+    Zoc {
+        at: Label,
+        by: Vec<String>,
+    },
+    ZocToZoc {
+        unit: UnitId,
+        to: Label,
+        by: Vec<String>,
+    },
+    /// The path's cost (half-points) passes the budget at step `step`.
+    Costs {
+        cost: u32,
+        at: Label,
+        step: usize,
+        unit: UnitId,
+        budget: u32,
+    },
+    Circle {
+        unit: UnitId,
+    },
+}
+
+impl fmt::Display for NoRoute {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let labels = |v: &[Label]| {
+            v.iter()
+                .map(|l| l.to_string())
+                .collect::<Vec<_>>()
+                .join(" or ")
+        };
+        match self {
+            NoRoute::AlreadyThere { unit, at } => write!(f, "{unit} already stands on {at}"),
+            NoRoute::End(e) => write!(f, "{e}"),
+            NoRoute::TooDear {
+                unit,
+                budget,
+                to,
+                cost,
+            } => write!(
+                f,
+                "{unit} has {} MP and the cheapest legal path to {to} costs {} MP",
+                mp(*budget),
+                mp(*cost)
+            ),
+            NoRoute::Impassable {
+                at,
+                terrain,
+                entries,
+            } => {
+                let t = terrain.name();
+                if entries.is_empty() {
+                    write!(f, "{at} is a {t} (impassable)")
+                } else {
+                    write!(
+                        f,
+                        "{at} is a {t}, entered only across its bridge from {}",
+                        labels(entries)
+                    )
+                }
+            }
+            NoRoute::NoPath { unit, to } => write!(
+                f,
+                "{unit} has no legal path to {to} (rivers without bridges, lakes, enemy pieces and zones of control are in the way)"
+            ),
+            NoRoute::NotNeighbours { from, to } => {
+                write!(f, "{from} and {to} are not neighbours")
+            }
+            NoRoute::LeaveLake { at, terrain, exits } => write!(
+                f,
+                "{at} is a {}: a piece leaves it only across a bridge, to {}",
+                terrain.name(),
+                labels(exits)
+            ),
+            NoRoute::River { from, to } => {
+                write!(f, "a river without a bridge runs between {from} and {to}")
+            }
+            NoRoute::Enemy { at } => write!(f, "{at} holds an enemy piece; no move enters it"),
+            NoRoute::Zoc { at, by } => write!(
+                f,
+                "{at} is in the zone of control of the enemy's {}: the move must stop there",
+                by.join(", ")
+            ),
+            NoRoute::ZocToZoc { unit, to, by } => write!(
+                f,
+                "{unit} starts in an enemy zone of control and {to} is in one too (of {}): a piece leaves one zone of control before it enters another",
+                by.join(", ")
+            ),
+            NoRoute::Costs {
+                cost,
+                at,
+                step,
+                unit,
+                budget,
+            } => write!(
+                f,
+                "the path costs {} MP by {at} (step {step}), more than {unit}'s {} MP",
+                mp(*cost),
+                mp(*budget)
+            ),
+            NoRoute::Circle { unit } => write!(f, "{unit} would end where it started"),
+        }
+    }
 }
 
 /// Every hex unit `n` may move to now, with its cost, in label order.
@@ -161,21 +343,18 @@ pub fn find(
     enemy_zoc: &[bool],
     n: usize,
     dest: Ix,
-    // A String error: why the move fails, in the words the orders' check
-    // (`orders::plan`) puts before what the unit can reach instead.
-) -> Result<Route, String> {
+) -> Result<Route, NoRoute> {
     let u = &st.units[n];
     let budget = rules.mp(u.id.kind);
     let start = board.pos[n].expect("on the map");
     if dest == start {
-        return Err(format!(
-            "{} already stands on {}",
-            u.id,
-            rules.map.label(dest)
-        ));
+        return Err(NoRoute::AlreadyThere {
+            unit: u.id,
+            at: rules.map.label(dest),
+        });
     }
     if let Some(p) = end_problem(rules, st, board, n, dest) {
-        return Err(p);
+        return Err(NoRoute::End(p));
     }
     let r = reach(rules, st, board, enemy_zoc, n, budget);
     if r.cost[dest as usize] != UNREACHED {
@@ -185,41 +364,32 @@ pub fn find(
         });
     }
     let unlimited = reach(rules, st, board, enemy_zoc, n, UNREACHED - 64);
-    let l = rules.map.label(dest);
+    let to = rules.map.label(dest);
     Err(if unlimited.cost[dest as usize] != UNREACHED {
-        format!(
-            "{} has {} MP and the cheapest legal path to {l} costs {} MP",
-            u.id,
-            mp(budget),
-            mp(unlimited.cost[dest as usize])
-        )
+        NoRoute::TooDear {
+            unit: u.id,
+            budget,
+            to,
+            cost: unlimited.cost[dest as usize],
+        }
     } else if rules.at(dest).cost == 0 {
         impassable(rules, dest)
     } else {
-        format!(
-            "{} has no legal path to {l} (rivers without bridges, lakes, enemy pieces and zones of control are in the way)",
-            u.id
-        )
+        NoRoute::NoPath { unit: u.id, to }
     })
 }
 
 /// Why a piece cannot enter impassable hex `i`: a lake, or a lake that
 /// only its bridges lead into.
-fn impassable(rules: &Ruleset, i: Ix) -> String {
-    let l = rules.map.label(i);
-    let t = rules.map.cell(i).terrain.name();
-    let entries = rules.entries(i);
-    if entries.is_empty() {
-        format!("{l} is a {t} (impassable)")
-    } else {
-        format!(
-            "{l} is a {t}, entered only across its bridge from {}",
-            entries
-                .iter()
-                .map(|&e| rules.map.label(e).to_string())
-                .collect::<Vec<_>>()
-                .join(" or ")
-        )
+fn impassable(rules: &Ruleset, i: Ix) -> NoRoute {
+    NoRoute::Impassable {
+        at: rules.map.label(i),
+        terrain: rules.map.cell(i).terrain,
+        entries: rules
+            .entries(i)
+            .iter()
+            .map(|&e| rules.map.label(e))
+            .collect(),
     }
 }
 
@@ -234,8 +404,7 @@ pub fn follow(
     enemy_zoc: &[bool],
     n: usize,
     path: &[Ix],
-    // A String error: as `find`'s (above).
-) -> Result<Route, String> {
+) -> Result<Route, NoRoute> {
     let u = &st.units[n];
     let budget = rules.mp(u.id.kind);
     let start = board.pos[n].expect("on the map");
@@ -243,73 +412,62 @@ pub fn follow(
     let mut at = start;
     let lab = |i: Ix| rules.map.label(i);
     for (k, &next) in path.iter().enumerate() {
-        let side = rules.map.side_between(at, next).ok_or(format!(
-            "{} and {} are not neighbours",
-            lab(at),
-            lab(next)
-        ))?;
+        let side = rules
+            .map
+            .side_between(at, next)
+            .ok_or(NoRoute::NotNeighbours {
+                from: lab(at),
+                to: lab(next),
+            })?;
         let step = rules.step_cost(at, side, next).ok_or_else(|| {
             if rules.at(next).cost == 0 {
                 impassable(rules, next)
             } else if rules.at(at).cost == 0 {
-                format!(
-                    "{} is a {}: a piece leaves it only across a bridge, to {}",
-                    lab(at),
-                    rules.map.cell(at).terrain.name(),
-                    rules
-                        .entries(at)
-                        .iter()
-                        .map(|&i| lab(i).to_string())
-                        .collect::<Vec<_>>()
-                        .join(" or ")
-                )
+                NoRoute::LeaveLake {
+                    at: lab(at),
+                    terrain: rules.map.cell(at).terrain,
+                    exits: rules.entries(at).iter().map(|&i| lab(i)).collect(),
+                }
             } else {
-                format!(
-                    "a river without a bridge runs between {} and {}",
-                    lab(at),
-                    lab(next)
-                )
+                NoRoute::River {
+                    from: lab(at),
+                    to: lab(next),
+                }
             }
         })?;
         if board.side_at(st, next).is_some_and(|o| o != u.side) {
-            return Err(format!(
-                "{} holds an enemy piece; no move enters it",
-                lab(next)
-            ));
+            return Err(NoRoute::Enemy { at: lab(next) });
         }
         if at != start && enemy_zoc[at as usize] {
-            return Err(format!(
-                "{} is in the zone of control of the enemy's {}: the move must stop there",
-                lab(at),
-                zoc::exerted_by(rules, st, board, u.side.other(), at).join(", ")
-            ));
+            return Err(NoRoute::Zoc {
+                at: lab(at),
+                by: zoc::exerted_by(rules, st, board, u.side.other(), at),
+            });
         }
         if at == start && enemy_zoc[at as usize] && enemy_zoc[next as usize] {
-            return Err(format!(
-                "{} starts in an enemy zone of control and {} is in one too (of {}): a piece leaves one zone of control before it enters another",
-                u.id,
-                lab(next),
-                zoc::exerted_by(rules, st, board, u.side.other(), next).join(", ")
-            ));
+            return Err(NoRoute::ZocToZoc {
+                unit: u.id,
+                to: lab(next),
+                by: zoc::exerted_by(rules, st, board, u.side.other(), next),
+            });
         }
         cost += step;
         if cost > budget {
-            return Err(format!(
-                "the path costs {} MP by {} (step {}), more than {}'s {} MP",
-                mp(cost),
-                lab(next),
-                k + 1,
-                u.id,
-                mp(budget)
-            ));
+            return Err(NoRoute::Costs {
+                cost,
+                at: lab(next),
+                step: k + 1,
+                unit: u.id,
+                budget,
+            });
         }
         at = next;
     }
     if at == start {
-        return Err(format!("{} would end where it started", u.id));
+        return Err(NoRoute::Circle { unit: u.id });
     }
     if let Some(p) = end_problem(rules, st, board, n, at) {
-        return Err(p);
+        return Err(NoRoute::End(p));
     }
     Ok(Route {
         path: path.to_vec(),

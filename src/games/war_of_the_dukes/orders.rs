@@ -8,7 +8,8 @@
 
 use super::combat;
 use super::map::{Ix, Label};
-use super::movement::{self, mp};
+use super::movement;
+use super::refusal::{list, Reachable, Refused};
 use super::ruleset::Ruleset;
 use super::state::{Phase, State};
 use super::units::{Side, UnitId};
@@ -219,15 +220,6 @@ pub fn parse(st: &State, line: &str) -> Result<Order, RulesError> {
     })
 }
 
-/// A list for a message: the first `max`, then how many more.
-pub fn list<T: fmt::Display>(items: &[T], max: usize) -> String {
-    let mut s: Vec<String> = items.iter().take(max).map(|a| a.to_string()).collect();
-    if items.len() > max {
-        s.push(format!("… and {} more", items.len() - max));
-    }
-    s.join(", ")
-}
-
 /// The pieces a side has on the map, by name.
 fn roster(st: &State, side: Side) -> Vec<String> {
     st.on_map(side).map(|(_, u)| u.id.to_string()).collect()
@@ -259,62 +251,54 @@ pub fn check_deployment(rules: &Ruleset, st: &State, side: Side, orders: &[Order
     let mut placed: BTreeSet<usize> = BTreeSet::new();
     for (k, o) in orders.iter().enumerate() {
         let Order::Place { unit, at } = o else {
-            problems.push(Problem::said_at(k, "this is the deployment: each line places one piece, `I3 0712`; moves and attacks start with turn 1"));
+            problems.push(Problem::at(k, Refused::NotAPlacement));
             continue;
         };
         let Some(n) = st.find(side, *unit) else {
-            problems.push(Problem::said_at(k, format!("{side} has no unit {unit}")));
+            problems.push(Problem::at(k, Refused::NoSuchUnit { side, unit: *unit }));
             continue;
         };
         if !placed.insert(n) {
-            problems.push(Problem::said_at(k, format!("{unit} is placed twice")));
+            problems.push(Problem::at(k, Refused::PlacedTwice { unit: *unit }));
             continue;
         }
         let Some(i) = rules.map.ix(*at) else {
-            problems.push(Problem::said_at(
-                k,
-                format!(
-                    "{at} is not on the map (columns 01–{:02}, rows 01–{:02})",
-                    rules.map.columns, rules.map.rows
-                ),
-            ));
+            problems.push(Problem::at(k, off_map(rules, *at)));
             continue;
         };
         let c = rules.map.cell(i);
         if c.owner != Some(side) {
-            problems.push(Problem::said_at(
+            problems.push(Problem::at(
                 k,
-                format!(
-                    "{at} is not {side} territory; you deploy on your own territory ({})",
-                    match c.owner {
-                        Some(o) => format!("{at} is {o}'s"),
-                        None => format!("{at} belongs to neither side"),
-                    }
-                ),
+                Refused::NotTerritory {
+                    at: *at,
+                    side,
+                    owner: c.owner,
+                },
             ));
             continue;
         }
         if rules.at(i).cost == 0 {
-            problems.push(Problem::said_at(
+            problems.push(Problem::at(
                 k,
-                format!("{at} is a {}", c.terrain.name()),
+                Refused::Terrain {
+                    at: *at,
+                    terrain: c.terrain,
+                },
             ));
             continue;
         }
         trial.units[n].at = Some(*at);
     }
-    let missing: Vec<String> = st
+    let units: Vec<UnitId> = st
         .units
         .iter()
         .enumerate()
         .filter(|(n, u)| u.side == side && !placed.contains(n))
-        .map(|(_, u)| u.id.to_string())
+        .map(|(_, u)| u.id)
         .collect();
-    if !missing.is_empty() {
-        problems.push(Problem::said(format!(
-            "every piece is deployed in this one order file; not placed: {}",
-            missing.join(" ")
-        )));
+    if !units.is_empty() {
+        problems.push(Problem::whole(Refused::NotPlaced { units }));
     }
     if !problems.is_empty() {
         return problems;
@@ -341,28 +325,26 @@ pub fn check_deployment(rules: &Ruleset, st: &State, side: Side, orders: &[Order
         let dukes = ids.iter().filter(|u| u.is_duke()).count();
         let ok = ids.len() == 2 && dukes == 1 && rules.at(i as Ix).stack;
         if !ok {
-            problems.push(Problem::said_at(
+            problems.push(Problem::at(
                 ks[1],
-                format!(
-                    "{} already holds {}: a hex holds one unit, or in a city or fortress one unit and the Duke",
-                    rules.map.label(i as Ix),
-                    ids[0]
-                ),
+                Refused::Stacked {
+                    at: rules.map.label(i as Ix),
+                    first: ids[0],
+                },
             ));
         }
     }
-    let empty: Vec<String> = rules
+    let empty: Vec<Label> = rules
         .strongpoints(side)
         .into_iter()
         .filter(|&i| board.occ[i as usize].unit.is_none())
-        .map(|i| rules.map.label(i).to_string())
+        .map(|i| rules.map.label(i))
         .collect();
     if !empty.is_empty() && problems.is_empty() {
-        problems.push(Problem::said(format!(
-            "each of your {} city and fortress hexes gets one unit (the Duke does not count); without one: {}",
-            rules.strongpoints(side).len(),
-            empty.join(" ")
-        )));
+        problems.push(Problem::whole(Refused::Strongpoints {
+            count: rules.strongpoints(side).len(),
+            empty,
+        }));
     }
     problems
 }
@@ -379,7 +361,7 @@ pub struct Plan {
 /// Check a phase's orders: the moves in the order written, on the position
 /// each leaves, then the attacks on the position after every move.
 ///
-/// Long (about 175 lines): the moves checked in the order written, on the
+/// Long (about 160 lines): the moves checked in the order written, on the
 /// position each leaves, then the attacks on the position after every move;
 /// both passes share the trial position and the list of problems.
 pub fn plan(rules: &Ruleset, st: &State, side: Side, orders: &[Order]) -> (Plan, Vec<Problem>) {
@@ -392,7 +374,7 @@ pub fn plan(rules: &Ruleset, st: &State, side: Side, orders: &[Order]) -> (Plan,
     for (k, o) in orders.iter().enumerate() {
         let Order::Move { unit, path } = o else {
             if let Order::Place { .. } = o {
-                problems.push(Problem::said_at(k, "deployment is over"));
+                problems.push(Problem::at(k, Refused::DeploymentOver));
             }
             continue;
         };
@@ -404,10 +386,7 @@ pub fn plan(rules: &Ruleset, st: &State, side: Side, orders: &[Order]) -> (Plan,
             }
         };
         if !moved.insert(n) {
-            problems.push(Problem::said_at(
-                k,
-                format!("{unit} already moves this phase; a unit moves once"),
-            ));
+            problems.push(Problem::at(k, Refused::MovesTwice { unit: *unit }));
             continue;
         }
         let mut cells = Vec::new();
@@ -419,13 +398,7 @@ pub fn plan(rules: &Ruleset, st: &State, side: Side, orders: &[Order]) -> (Plan,
             }
         }
         if let Some(l) = bad {
-            problems.push(Problem::said_at(
-                k,
-                format!(
-                    "{l} is not on the map (columns 01–{:02}, rows 01–{:02})",
-                    rules.map.columns, rules.map.rows
-                ),
-            ));
+            problems.push(Problem::at(k, off_map(rules, l)));
             continue;
         }
         let start = board.pos[n].unwrap();
@@ -444,18 +417,14 @@ pub fn plan(rules: &Ruleset, st: &State, side: Side, orders: &[Order]) -> (Plan,
                 board = trial.board(rules);
                 plan.moves.push((n, r, found));
             }
-            Err(e) => {
+            Err(why) => {
                 let dests = movement::destinations(rules, &trial, &board, &enemy_zoc, n);
-                let can: Vec<String> = dests
+                let can = dests
                     .iter()
-                    .map(|&(i, c)| format!("{} ({})", rules.map.label(i), mp(c)))
+                    .map(|&(i, c)| (rules.map.label(i), c))
                     .collect();
-                let instead = if can.is_empty() {
-                    format!("{unit} cannot move at all now")
-                } else {
-                    format!("{unit} can reach: {}", list(&can, 30))
-                };
-                problems.push(Problem::said_at(k, format!("{e}. {instead}")));
+                let unit = *unit;
+                problems.push(Problem::at(k, Refused::Route { why, unit, can }));
             }
         }
     }
@@ -472,31 +441,22 @@ pub fn plan(rules: &Ruleset, st: &State, side: Side, orders: &[Order]) -> (Plan,
             continue;
         };
         let Some(t) = rules.map.ix(*target) else {
-            problems.push(Problem::said_at(k, format!("{target} is not on the map")));
+            problems.push(Problem::at(k, Refused::TargetOffMap { target: *target }));
             continue;
         };
         if board.side_at(&trial, t) != Some(side.other()) {
-            problems.push(Problem::said_at(
+            problems.push(Problem::at(
                 k,
-                format!(
-                    "{target} holds no enemy piece{}. {}",
-                    if board.side_at(&trial, t) == Some(side) {
-                        " (it holds your own)"
-                    } else {
-                        ""
-                    },
-                    targets_text(rules, &trial, side)
-                ),
+                Refused::NoEnemy {
+                    target: *target,
+                    own: board.side_at(&trial, t) == Some(side),
+                    reachable: reachable(rules, &trial, side),
+                },
             ));
             continue;
         }
         if !targets.insert(t) {
-            problems.push(Problem::said_at(
-                k,
-                format!(
-                    "{target} is already attacked this phase; a piece is attacked once a phase"
-                ),
-            ));
+            problems.push(Problem::at(k, Refused::AttackedTwice { target: *target }));
             continue;
         }
         let mut ns = Vec::new();
@@ -511,27 +471,25 @@ pub fn plan(rules: &Ruleset, st: &State, side: Side, orders: &[Order]) -> (Plan,
                 }
             };
             if id.is_duke() {
-                problems.push(Problem::said_at(
-                    k,
-                    "the Duke never attacks (he doubles the units within 2 hexes instead)",
-                ));
+                problems.push(Problem::at(k, Refused::DukeAttacks));
                 fine = false;
                 continue;
             }
             if ns.contains(&n) || !used.insert(n) {
-                problems.push(Problem::said_at(
-                    k,
-                    format!("{id} already attacks this phase; a unit attacks once a phase"),
-                ));
+                problems.push(Problem::at(k, Refused::AttacksTwice { unit: *id }));
                 fine = false;
                 continue;
             }
             if combat::reach(rules, &trial, &board, n, t).is_none() {
-                problems.push(Problem::said_at(k, format!(
-                    "{id} on {} cannot reach {target} (infantry and cavalry attack a neighbouring hex not across an unbridged river; artillery also fires from two hexes). {}",
-                    trial.units[n].at.unwrap(),
-                    in_range_text(rules, &trial, side, t, &used)
-                )));
+                problems.push(Problem::at(
+                    k,
+                    Refused::OutOfReach {
+                        unit: *id,
+                        at: trial.units[n].at.unwrap(),
+                        target: *target,
+                        others: in_range(rules, &trial, side, t, &used),
+                    },
+                ));
                 fine = false;
                 continue;
             }
@@ -544,11 +502,17 @@ pub fn plan(rules: &Ruleset, st: &State, side: Side, orders: &[Order]) -> (Plan,
                     adv = Some(n)
                 }
                 Some(_) => {
-                    problems.push(Problem::said_at(k, format!("{a} bombards {target} and cannot advance into it; only a unit in contact advances")));
+                    problems.push(Problem::at(
+                        k,
+                        Refused::Bombards {
+                            unit: *a,
+                            target: *target,
+                        },
+                    ));
                     fine = false;
                 }
                 None => {
-                    problems.push(Problem::said_at(k, format!("{a} does not take part in this attack; the advancing unit is one of those after `with`")));
+                    problems.push(Problem::at(k, Refused::NotInAttack { unit: *a }));
                     fine = false;
                 }
             }
@@ -560,44 +524,40 @@ pub fn plan(rules: &Ruleset, st: &State, side: Side, orders: &[Order]) -> (Plan,
     (plan, problems)
 }
 
-/// "Enemy pieces you can attack: …" for messages.
-pub fn targets_text(rules: &Ruleset, st: &State, side: Side) -> String {
+/// The enemy pieces `side`'s units can reach now, for messages.
+pub fn reachable(rules: &Ruleset, st: &State, side: Side) -> Reachable {
     let board = st.board(rules);
     let mut out = Vec::new();
     for (i, o) in board.occ.iter().enumerate() {
         if o.is_empty() || board.side_at(st, i as Ix) != Some(side.other()) {
             continue;
         }
-        let by: Vec<String> = st
+        let by: Vec<UnitId> = st
             .on_map(side)
             .filter(|(n, _)| combat::reach(rules, st, &board, *n, i as Ix).is_some())
-            .map(|(_, u)| u.id.to_string())
+            .map(|(_, u)| u.id)
             .collect();
         if !by.is_empty() {
-            out.push(format!(
-                "{} (by {})",
-                rules.map.label(i as Ix),
-                by.join(" ")
-            ));
+            out.push((rules.map.label(i as Ix), by));
         }
     }
-    if out.is_empty() {
-        "None of your units can reach an enemy piece now".to_string()
-    } else {
-        format!("Enemy pieces within reach: {}", list(&out, 20))
-    }
+    Reachable(out)
 }
 
-fn in_range_text(rules: &Ruleset, st: &State, side: Side, t: Ix, used: &BTreeSet<usize>) -> String {
+/// `side`'s units not yet attacking (`used`) that reach hex `t`.
+fn in_range(rules: &Ruleset, st: &State, side: Side, t: Ix, used: &BTreeSet<usize>) -> Vec<UnitId> {
     let board = st.board(rules);
-    let can: Vec<String> = st
-        .on_map(side)
+    st.on_map(side)
         .filter(|(n, _)| !used.contains(n) && combat::reach(rules, st, &board, *n, t).is_some())
-        .map(|(_, u)| u.id.to_string())
-        .collect();
-    if can.is_empty() {
-        format!("No other unit of yours reaches {}", rules.map.label(t))
-    } else {
-        format!("Within reach of {}: {}", rules.map.label(t), can.join(" "))
+        .map(|(_, u)| u.id)
+        .collect()
+}
+
+/// A hex off the map, with the map's bounds.
+fn off_map(rules: &Ruleset, at: Label) -> Refused {
+    Refused::OffMap {
+        at,
+        columns: rules.map.columns,
+        rows: rules.map.rows,
     }
 }

@@ -2,9 +2,9 @@
 //! and hexside costs in half movement points, the combat results table and
 //! the map.
 
-use super::map::{Hexside, Ix, Map, MapData, PlaceData, Terrain};
+use super::map::{BadMap, Hexside, Ix, Map, MapData, PlaceData, Terrain};
 use super::units::{Kind, Side, Stats};
-use crate::games::rules_error::{self, RulesError};
+use crate::games::RulesError;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -140,21 +140,18 @@ impl Ruleset {
             title: "War of the Dukes",
             error: Box::new(e),
         })?;
-        // The sections' checks still make their words where they find them.
-        Ruleset::read(d).map_err(|t| RulesError::untyped(rules_error::Kind::Ruleset, t))
+        Ok(Ruleset::read(d)?)
     }
 
-    /// Long (about 155 lines): every section of the ruleset file read and
+    /// Long (about 140 lines): every section of the ruleset file read and
     /// checked in turn (units, terrain, hexsides, the combat table, the map),
     /// each a few lines.
-    // A String error: the sections' checks (each a few lines) make their
-    // words where they find them; `parse` types them as RulesError::Untyped.
-    fn read(d: RulesData) -> Result<Ruleset, String> {
+    fn read(d: RulesData) -> Result<Ruleset, BadRuleset> {
         let stat = |k: &str| {
             d.units
                 .get(k)
                 .copied()
-                .ok_or(format!("units.{k} is missing"))
+                .ok_or_else(|| BadRuleset::Missing(format!("units.{k}")))
         };
         let stats = [
             stat("duke")?,
@@ -163,36 +160,27 @@ impl Ruleset {
             stat("artillery")?,
         ];
         if d.units.len() != 4 {
-            return Err("units: exactly duke, infantry, cavalry and artillery".into());
+            return Err(BadRuleset::UnitKinds);
         }
         for (k, s) in Kind::ALL.iter().zip(stats.iter()) {
             let want = ['D', 'I', 'C', 'A'][k.index()];
             if s.letter != want {
-                return Err(format!("units.{}: letter must be {want}", k.name()));
+                return Err(BadRuleset::Letter { kind: *k, want });
             }
             if s.count == 0 || s.count > 99 || (*k == Kind::Duke && s.count != 1) {
-                return Err(format!(
-                    "units.{}: count out of range (one Duke, 1..=99 others)",
-                    k.name()
-                ));
+                return Err(BadRuleset::Count(*k));
             }
             if s.movement == 0 || s.movement > 50 {
-                return Err(format!("units.{}: movement must be 1..=50", k.name()));
+                return Err(BadRuleset::Movement(*k));
             }
             if *k != Kind::Duke && (s.attack == 0 || s.range == 0 || s.range > 2) {
-                return Err(format!(
-                    "units.{}: attack must be positive and range 1 or 2",
-                    k.name()
-                ));
+                return Err(BadRuleset::Attack(*k));
             }
             if *k == Kind::Duke && s.attack != 0 {
-                return Err(
-                    "units.duke: the Duke never attacks (attack 0, or strength with range 0)"
-                        .into(),
-                );
+                return Err(BadRuleset::DukeAttacks);
             }
             if s.defence == 0 {
-                return Err(format!("units.{}: defence must be positive", k.name()));
+                return Err(BadRuleset::Defence(*k));
             }
         }
         let mut terrain = [TerrainRule {
@@ -207,76 +195,67 @@ impl Ruleset {
             terrain[i] = *d
                 .terrain
                 .get(t.name())
-                .ok_or(format!("terrain.{} is missing", t.name()))?;
+                .ok_or_else(|| BadRuleset::Missing(format!("terrain.{}", t.name())))?;
             if terrain[i].defence == 0 || terrain[i].cost > 40 || terrain[i].die > 5 {
-                return Err(format!(
-                    "terrain.{}: defence ≥ 1, cost ≤ 40, die ≤ 5",
-                    t.name()
-                ));
+                return Err(BadRuleset::TerrainBounds(*t));
             }
             if terrain[i].causeway && terrain[i].cost != 0 {
-                return Err(format!(
-                    "terrain.{}: causeway is for impassable terrain (cost 0)",
-                    t.name()
-                ));
+                return Err(BadRuleset::Causeway(*t));
             }
         }
         let side = |k: &str| {
             d.hexsides
                 .get(k)
                 .copied()
-                .ok_or(format!("hexsides.{k} is missing"))
+                .ok_or_else(|| BadRuleset::Missing(format!("hexsides.{k}")))
         };
         let (road, bridge_with_road, bridge) =
             (side("road")?, side("bridge_with_road")?, side("bridge")?);
         if side("river")? != 0 {
-            return Err("hexsides.river must be 0 (impassable)".into());
+            return Err(BadRuleset::River);
         }
         // Columns: 1-K … 1-2, 1-1, 2-1 … M-1.
         let cols = &d.crt.columns;
         let one = cols
             .iter()
             .position(|c| c == "1-1")
-            .ok_or("crt.columns must include 1-1")?;
+            .ok_or(BadRuleset::NoEvenOdds)?;
         let worst = one as u32 + 1;
         let best = (cols.len() - one) as u32;
         for (i, c) in cols.iter().enumerate() {
             let want = if i <= one {
-                format!("1-{}", worst - i as u32)
+                (1, worst - i as u32)
             } else {
-                format!("{}-1", i - one + 1)
+                ((i - one + 1) as u32, 1)
             };
-            if *c != want {
-                return Err(format!(
-                    "crt.columns: column {} is `{c}`, expected `{want}`",
-                    i + 1
-                ));
+            if *c != format!("{}-{}", want.0, want.1) {
+                return Err(BadRuleset::Column {
+                    n: i + 1,
+                    got: c.clone(),
+                    want,
+                });
             }
         }
         if d.crt.rows.len() != 6 {
-            return Err("crt.rows: one row per die roll, 1 to 6".into());
+            return Err(BadRuleset::Rows);
         }
         let mut crt = Vec::new();
         for (n, row) in d.crt.rows.iter().enumerate() {
             if row.len() != cols.len() {
-                return Err(format!(
-                    "crt.rows[{}]: {} results for {} columns",
-                    n + 1,
-                    row.len(),
-                    cols.len()
-                ));
+                return Err(BadRuleset::RowLength {
+                    row: n + 1,
+                    results: row.len(),
+                    columns: cols.len(),
+                });
             }
             crt.push(
                 row.iter()
-                    .map(|r| Res::parse(r).ok_or(format!("crt: `{r}` is not AE, AR, DE, DR or EX")))
+                    .map(|r| Res::parse(r).ok_or_else(|| BadRuleset::Result(r.clone())))
                     .collect::<Result<Vec<_>, _>>()?,
             );
         }
-        let map = Map::build(&d.map, &d.places)?;
-        let place = |n: &str| {
-            map.place(n)
-                .ok_or(format!("victory: no place called `{n}`"))
-        };
+        let map = Map::build(&d.map, &d.places).map_err(BadRuleset::Map)?;
+        let place = |n: &str| map.place(n).ok_or_else(|| BadRuleset::Place(n.to_string()));
         let kaiserburg = place(&d.victory.kaiserburg)?;
         let capitals = [
             place(&d.victory.orfburg_capital)?,
@@ -306,10 +285,9 @@ impl Ruleset {
         Ok(rules)
     }
 
-    // A String error: a step of `read` (above).
-    fn validate(&self) -> Result<(), String> {
+    fn validate(&self) -> Result<(), BadRuleset> {
         if self.turns == 0 || self.turns > 99 {
-            return Err("turns must be 1..=99".into());
+            return Err(BadRuleset::Turns);
         }
         for side in Side::BOTH {
             let strong = self.strongpoints(side).len();
@@ -318,9 +296,11 @@ impl Ruleset {
                 .map(|k| self.stats[k.index()].count as u32)
                 .sum();
             if strong as u32 > units {
-                return Err(format!(
-                    "{side} owns {strong} city and fortress hexes but has only {units} units to garrison them"
-                ));
+                return Err(BadRuleset::Garrison {
+                    side,
+                    strong,
+                    units,
+                });
             }
             let land = self
                 .map
@@ -329,9 +309,7 @@ impl Ruleset {
                 .filter(|c| c.owner == Some(side) && self.terrain(c.terrain).cost > 0)
                 .count();
             if (land as u32) < units {
-                return Err(format!(
-                    "{side}'s territory has room for fewer than {units} units"
-                ));
+                return Err(BadRuleset::Room { side, units });
             }
             let cap = &self.map.places[self.capitals[side.seat()]];
             if cap
@@ -339,10 +317,10 @@ impl Ruleset {
                 .iter()
                 .any(|&i| self.map.cell(i).owner != Some(side))
             {
-                return Err(format!(
-                    "{side}'s capital {} lies outside its territory",
-                    cap.name
-                ));
+                return Err(BadRuleset::Capital {
+                    side,
+                    name: cap.name.clone(),
+                });
             }
         }
         Ok(())
@@ -438,3 +416,126 @@ impl Ruleset {
         }
     }
 }
+
+/// What is wrong with the ruleset beyond TOML: a section missing, a bound
+/// broken, a name that names nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BadRuleset {
+    /// A key the ruleset must have (as `section.key`).
+    Missing(String),
+    UnitKinds,
+    Letter {
+        kind: Kind,
+        want: char,
+    },
+    Count(Kind),
+    Movement(Kind),
+    Attack(Kind),
+    DukeAttacks,
+    Defence(Kind),
+    TerrainBounds(Terrain),
+    Causeway(Terrain),
+    River,
+    /// The combat table without a 1-1 column.
+    NoEvenOdds,
+    /// A combat table column (1-based) not the odds expected there.
+    Column {
+        n: usize,
+        got: String,
+        want: (u32, u32),
+    },
+    Rows,
+    RowLength {
+        row: usize,
+        results: usize,
+        columns: usize,
+    },
+    Result(String),
+    Map(BadMap),
+    Place(String),
+    Turns,
+    /// More city and fortress hexes than units to garrison them.
+    Garrison {
+        side: Side,
+        strong: usize,
+        units: u32,
+    },
+    Room {
+        side: Side,
+        units: u32,
+    },
+    Capital {
+        side: Side,
+        name: String,
+    },
+}
+
+impl fmt::Display for BadRuleset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BadRuleset::Missing(key) => write!(f, "{key} is missing"),
+            BadRuleset::UnitKinds => {
+                f.write_str("units: exactly duke, infantry, cavalry and artillery")
+            }
+            BadRuleset::Letter { kind, want } => {
+                write!(f, "units.{}: letter must be {want}", kind.name())
+            }
+            BadRuleset::Count(k) => write!(
+                f,
+                "units.{}: count out of range (one Duke, 1..=99 others)",
+                k.name()
+            ),
+            BadRuleset::Movement(k) => write!(f, "units.{}: movement must be 1..=50", k.name()),
+            BadRuleset::Attack(k) => write!(
+                f,
+                "units.{}: attack must be positive and range 1 or 2",
+                k.name()
+            ),
+            BadRuleset::DukeAttacks => f.write_str(
+                "units.duke: the Duke never attacks (attack 0, or strength with range 0)",
+            ),
+            BadRuleset::Defence(k) => write!(f, "units.{}: defence must be positive", k.name()),
+            BadRuleset::TerrainBounds(t) => {
+                write!(f, "terrain.{}: defence ≥ 1, cost ≤ 40, die ≤ 5", t.name())
+            }
+            BadRuleset::Causeway(t) => write!(
+                f,
+                "terrain.{}: causeway is for impassable terrain (cost 0)",
+                t.name()
+            ),
+            BadRuleset::River => f.write_str("hexsides.river must be 0 (impassable)"),
+            BadRuleset::NoEvenOdds => f.write_str("crt.columns must include 1-1"),
+            BadRuleset::Column { n, got, want } => write!(
+                f,
+                "crt.columns: column {n} is `{got}`, expected `{}-{}`",
+                want.0, want.1
+            ),
+            BadRuleset::Rows => f.write_str("crt.rows: one row per die roll, 1 to 6"),
+            BadRuleset::RowLength {
+                row,
+                results,
+                columns,
+            } => write!(f, "crt.rows[{row}]: {results} results for {columns} columns"),
+            BadRuleset::Result(r) => write!(f, "crt: `{r}` is not AE, AR, DE, DR or EX"),
+            BadRuleset::Map(e) => write!(f, "{e}"),
+            BadRuleset::Place(n) => write!(f, "victory: no place called `{n}`"),
+            BadRuleset::Turns => f.write_str("turns must be 1..=99"),
+            BadRuleset::Garrison {
+                side,
+                strong,
+                units,
+            } => write!(
+                f,
+                "{side} owns {strong} city and fortress hexes but has only {units} units to garrison them"
+            ),
+            BadRuleset::Room { side, units } => {
+                write!(f, "{side}'s territory has room for fewer than {units} units")
+            }
+            BadRuleset::Capital { side, name } => {
+                write!(f, "{side}'s capital {name} lies outside its territory")
+            }
+        }
+    }
+}
+
+crate::games::rules_error::rules_detail!(BadRuleset, |self| K::Ruleset);

@@ -5,7 +5,7 @@
 use super::map::{Ix, Label};
 use super::orders::Order;
 use super::ruleset::Ruleset;
-use super::state::{Phase, State};
+use super::state::{BadState, Phase, State};
 use super::units::{Kind, Side, UnitId};
 use crate::rng::{self, ChaCha20Rng};
 use serde::Deserialize;
@@ -107,18 +107,14 @@ fn orfburg() -> String {
 
 /// A game in the middle: `to_move` moves in `turn`; every piece listed as
 /// `"I3 0712"` stands there; pieces not listed are eliminated.
-// A String error: the position's checks still make their words where they
-// find them; `WarOfTheDukes::setup` types them as RulesError::Untyped.
-pub fn from_position(rules: &Ruleset, text: &str) -> Result<State, String> {
-    let p: Position =
-        toml::from_str(text).map_err(|e| format!("the position file does not read: {e}"))?;
-    let side = Side::parse(&p.to_move)
-        .ok_or_else(|| format!("to_move = {:?}: say orfburg or wulfenburg", p.to_move))?;
+pub fn from_position(rules: &Ruleset, text: &str) -> Result<State, BadPosition> {
+    let p: Position = toml::from_str(text).map_err(|e| BadPosition::Unreadable(Box::new(e)))?;
+    let side = Side::parse(&p.to_move).ok_or_else(|| BadPosition::ToMove(p.to_move.clone()))?;
     if p.turn == 0 || p.turn > rules.turns {
-        return Err(format!(
-            "turn = {}: turns run from 1 to {}",
-            p.turn, rules.turns
-        ));
+        return Err(BadPosition::Turn {
+            turn: p.turn,
+            turns: rules.turns,
+        });
     }
     let mut st = State::new(rules);
     st.turn = p.turn;
@@ -129,20 +125,73 @@ pub fn from_position(rules: &Ruleset, text: &str) -> Result<State, String> {
     ] {
         for entry in list {
             let w: Vec<&str> = entry.split_whitespace().collect();
-            let form = format!("{s} `{entry}`: say `UNIT CCRR`, e.g. `I3 0712`");
+            let form = || BadPosition::Entry {
+                side: s,
+                entry: entry.clone(),
+            };
             if w.len() != 2 {
-                return Err(form);
+                return Err(form());
             }
-            let id = UnitId::parse(w[0]).ok_or(form.clone())?;
-            let at = Label::parse(w[1]).ok_or(form)?;
-            let n = st.find(s, id).ok_or(format!("{s} has no unit {id}"))?;
+            let id = UnitId::parse(w[0]).ok_or_else(form)?;
+            let at = Label::parse(w[1]).ok_or_else(form)?;
+            let n = st
+                .find(s, id)
+                .ok_or(BadPosition::NoUnit { side: s, unit: id })?;
             if st.units[n].at.is_some() {
-                return Err(format!("{s} {id} is listed twice"));
+                return Err(BadPosition::Twice { side: s, unit: id });
             }
             st.units[n].at = Some(at);
         }
     }
-    st.validate(rules)
-        .map_err(|e| format!("the position: {e}"))?;
+    st.validate(rules).map_err(BadPosition::State)?;
     Ok(st)
 }
+
+/// Why a War of the Dukes position file (`--setup`) is refused.
+#[derive(Debug)]
+pub enum BadPosition {
+    /// Not TOML of the position's shape.
+    Unreadable(Box<toml::de::Error>),
+    /// A `to_move` that names no side.
+    ToMove(String),
+    /// A turn outside 1 to the ruleset's `turns`.
+    Turn {
+        turn: u32,
+        turns: u32,
+    },
+    /// A piece entry not of the form `UNIT CCRR`.
+    Entry {
+        side: Side,
+        entry: String,
+    },
+    NoUnit {
+        side: Side,
+        unit: UnitId,
+    },
+    Twice {
+        side: Side,
+        unit: UnitId,
+    },
+    /// The pieces break a rule every position keeps.
+    State(BadState),
+}
+
+impl std::fmt::Display for BadPosition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BadPosition::Unreadable(e) => write!(f, "the position file does not read: {e}"),
+            BadPosition::ToMove(w) => write!(f, "to_move = {w:?}: say orfburg or wulfenburg"),
+            BadPosition::Turn { turn, turns } => {
+                write!(f, "turn = {turn}: turns run from 1 to {turns}")
+            }
+            BadPosition::Entry { side, entry } => {
+                write!(f, "{side} `{entry}`: say `UNIT CCRR`, e.g. `I3 0712`")
+            }
+            BadPosition::NoUnit { side, unit } => write!(f, "{side} has no unit {unit}"),
+            BadPosition::Twice { side, unit } => write!(f, "{side} {unit} is listed twice"),
+            BadPosition::State(e) => write!(f, "the position: {e}"),
+        }
+    }
+}
+
+crate::games::rules_error::rules_detail!(BadPosition, |self| K::Setup);

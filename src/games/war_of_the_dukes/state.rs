@@ -1,7 +1,7 @@
 //! The whole truth: every piece of both sides and where it stands, the turn
 //! and whose phase it is, and the result once there is one.
 
-use super::map::{Ix, Label};
+use super::map::{Ix, Label, Terrain};
 use super::ruleset::Ruleset;
 use super::units::{Kind, Side, UnitId};
 use serde::{Deserialize, Serialize};
@@ -145,23 +145,22 @@ impl State {
     /// for a causeway, a lake hex with a bridge: see [`Ruleset::standable`]), at
     /// most one combat unit a hex, the Duke alone or with one friendly unit
     /// in a city or fortress, both Dukes on the map.
-    // A String error: the checks make their words where they find them;
-    // `WarOfTheDukes::validate` types them as RulesError::Untyped.
-    pub fn validate(&self, rules: &Ruleset) -> Result<(), String> {
+    pub fn validate(&self, rules: &Ruleset) -> Result<(), BadState> {
         let mut seen: Vec<Vec<usize>> = vec![Vec::new(); rules.map.cells.len()];
         for (n, u) in self.units.iter().enumerate() {
             let Some(l) = u.at else { continue };
-            let i = rules.map.ix(l).ok_or(format!(
-                "{} {} stands on {l}, which is not on the map",
-                u.side, u.id
-            ))?;
+            let i = rules.map.ix(l).ok_or(BadState::OffMap {
+                side: u.side,
+                unit: u.id,
+                at: l,
+            })?;
             if !rules.standable(i) {
-                return Err(format!(
-                    "{} {} stands on {l}, a {}",
-                    u.side,
-                    u.id,
-                    rules.map.cell(i).terrain.name()
-                ));
+                return Err(BadState::Terrain {
+                    side: u.side,
+                    unit: u.id,
+                    at: l,
+                    terrain: rules.map.cell(i).terrain,
+                });
             }
             seen[i as usize].push(n);
         }
@@ -169,7 +168,6 @@ impl State {
             if here.len() < 2 {
                 continue;
             }
-            let l = rules.map.label(i as Ix);
             let a = &self.units[here[0]];
             let b = &self.units[here[1]];
             let ok = here.len() == 2
@@ -177,19 +175,19 @@ impl State {
                 && a.id.is_duke() != b.id.is_duke()
                 && rules.at(i as Ix).stack;
             if !ok {
-                return Err(format!(
-                    "{l} holds {}: a hex holds one unit, or in a city or fortress one unit and its own Duke",
-                    here.iter()
-                        .map(|&n| format!("{} {}", self.units[n].side, self.units[n].id))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ));
+                return Err(BadState::Stacked {
+                    at: rules.map.label(i as Ix),
+                    pieces: here
+                        .iter()
+                        .map(|&n| (self.units[n].side, self.units[n].id))
+                        .collect(),
+                });
             }
         }
         if self.phase != Phase::Deployment {
             for side in Side::BOTH {
                 if self.units[self.duke(side)].at.is_none() && self.result.is_none() {
-                    return Err(format!("{side}'s Duke must be on the map"));
+                    return Err(BadState::NoDuke(side));
                 }
             }
         }
@@ -240,3 +238,53 @@ impl State {
         self.phase == Phase::Over
     }
 }
+
+/// Why a position (a stored state, or a position file's pieces) is not one
+/// the rules make.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BadState {
+    /// A piece on a hex off the map.
+    OffMap { side: Side, unit: UnitId, at: Label },
+    /// A piece on a hex no piece stands on.
+    Terrain {
+        side: Side,
+        unit: UnitId,
+        at: Label,
+        terrain: Terrain,
+    },
+    /// Pieces sharing a hex they may not share.
+    Stacked {
+        at: Label,
+        pieces: Vec<(Side, UnitId)>,
+    },
+    /// A side's Duke off the map in a game not over.
+    NoDuke(Side),
+}
+
+impl std::fmt::Display for BadState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BadState::OffMap { side, unit, at } => {
+                write!(f, "{side} {unit} stands on {at}, which is not on the map")
+            }
+            BadState::Terrain {
+                side,
+                unit,
+                at,
+                terrain,
+            } => write!(f, "{side} {unit} stands on {at}, a {}", terrain.name()),
+            BadState::Stacked { at, pieces } => write!(
+                f,
+                "{at} holds {}: a hex holds one unit, or in a city or fortress one unit and its own Duke",
+                pieces
+                    .iter()
+                    .map(|(s, u)| format!("{s} {u}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            BadState::NoDuke(side) => write!(f, "{side}'s Duke must be on the map"),
+        }
+    }
+}
+
+crate::games::rules_error::rules_detail!(BadState, |self| K::State);

@@ -73,10 +73,17 @@ fn positions_read_and_fallen_powers_are_public() {
     let powers: Vec<u8> = st.sides[0].forces.iter().map(|f| f.power).collect();
     assert_eq!(powers, vec![1, 2, 5, 3, 4]);
     assert_eq!(st.sides[1].known, vec![2, 4, 5]);
-    assert!(from_position(
+    let e = from_position(
         &r,
-        "contentious = []\n[[side]]\nforces = [\"f2 0,0 2\"]\n[[side]]\nforces = [\"f1 6,6 1\"]\n"
+        "contentious = []\n[[side]]\nforces = [\"f2 0,0 2\"]\n[[side]]\nforces = [\"f1 6,6 1\"]\n",
     )
-    .unwrap_err()
-    .contains("Sovereign"));
+    .unwrap_err();
+    assert!(
+        matches!(e, BadPosition::Sovereign { side: 1, power: 1 }),
+        "{e:?}"
+    );
+    assert_eq!(
+        e.to_string(),
+        "side 1: the Sovereign (power 1) must be alive"
+    );
 }

@@ -1,6 +1,6 @@
 //! Unit tests of `herald::games::war_of_the_dukes::movement` (src/games/war_of_the_dukes/movement.rs).
 
-use herald::games::war_of_the_dukes::map::{Ix, Label};
+use herald::games::war_of_the_dukes::map::{Ix, Label, Terrain};
 use herald::games::war_of_the_dukes::movement::*;
 use herald::games::war_of_the_dukes::ruleset::Ruleset;
 use herald::games::war_of_the_dukes::{setup, WarOfTheDukes};
@@ -39,9 +39,18 @@ fn a_causeway_with_one_bridge_is_a_dead_end() {
     let back = follow(&rules, &st, &board, &ez, i1, &[land]).unwrap();
     assert_eq!(back.cost, 1);
     let e = follow(&rules, &st, &board, &ez, i1, &[city]).unwrap_err();
-    assert!(
-        e.contains("1806 is a lake: a piece leaves it only across a bridge, to 1706"),
-        "{e}"
+    let l = |s: &str| Label::parse(s).unwrap();
+    assert_eq!(
+        e,
+        NoRoute::LeaveLake {
+            at: l("1806"),
+            terrain: Terrain::Lake,
+            exits: vec![l("1706")],
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "1806 is a lake: a piece leaves it only across a bridge, to 1706"
     );
     // With both bridges (the printed map) the way through is open.
     let printed = Ruleset::parse(WarOfTheDukes::RULESET_TEXT).unwrap();
