@@ -107,34 +107,31 @@ pub struct Coverage {
     pub sites: u32,
 }
 
-impl Coverage {
-    /// The coverage of a game whose states had these occupancies (each
-    /// `BotSupport::occupancy`): a site counts once, however often it was
-    /// held.
-    pub fn of<'a>(occupancies: impl IntoIterator<Item = &'a [bool]>) -> Coverage {
-        let mut held: Vec<bool> = Vec::new();
-        for occ in occupancies {
-            mark_held(&mut held, occ);
-        }
-        Coverage::counted(&held)
-    }
-
-    /// The coverage of the sites marked held so far.
-    fn counted(held: &[bool]) -> Coverage {
-        Coverage {
-            covered: held.iter().filter(|&&h| h).count() as u32,
-            sites: held.len() as u32,
-        }
-    }
+/// The board's sites that held a piece so far in a game: each state's
+/// `BotSupport::occupancy` added in turn, a site counted once however
+/// often it was held.
+#[derive(Debug, Clone, Default)]
+pub struct SitesHeld {
+    held: Vec<bool>,
 }
 
-/// Mark the sites `occ` shows occupied as held.
-fn mark_held(held: &mut Vec<bool>, occ: &[bool]) {
-    if held.len() < occ.len() {
-        held.resize(occ.len(), false);
+impl SitesHeld {
+    /// Mark the sites `occupancy` shows occupied as held.
+    pub fn add(&mut self, occupancy: &[bool]) {
+        if self.held.len() < occupancy.len() {
+            self.held.resize(occupancy.len(), false);
+        }
+        for (h, &o) in self.held.iter_mut().zip(occupancy) {
+            *h |= o;
+        }
     }
-    for (h, &o) in held.iter_mut().zip(occ) {
-        *h |= o;
+
+    /// The coverage so far.
+    pub fn coverage(&self) -> Coverage {
+        Coverage {
+            covered: self.held.iter().filter(|&&h| h).count() as u32,
+            sites: self.held.len() as u32,
+        }
     }
 }
 
@@ -340,10 +337,10 @@ pub fn play_timed<G: BotSupport>(
         lead: None,
         evals: Vec::new(),
         choices: Vec::new(),
-        held: Vec::new(),
+        held: SitesHeld::default(),
     };
     if job.coverage {
-        mark_held(&mut played.held, &G::occupancy(rules, &st));
+        played.held.add(&G::occupancy(rules, &st));
     }
     let mut timing = Timing {
         bots: job.bots.iter().map(|b| b.to_string()).collect(),
@@ -396,7 +393,7 @@ struct Played {
     /// Each awaited seat's count of choices in each phase (`--choices`).
     choices: Vec<Vec<u32>>,
     /// The board's sites that held a piece so far (`--coverage`).
-    held: Vec<bool>,
+    held: SitesHeld,
 }
 
 impl Played {
@@ -419,7 +416,7 @@ impl Played {
                 .push((0..n).map(|s| G::evaluate(rules, st, s)).collect());
         }
         if job.coverage {
-            mark_held(&mut self.held, &G::occupancy(rules, st));
+            self.held.add(&G::occupancy(rules, st));
         }
     }
 }
@@ -565,7 +562,7 @@ fn record_of<G: BotSupport>(
         result,
         evals: job.evals.then_some(evals),
         choices: job.choices.then_some(choices),
-        coverage: job.coverage.then(|| Coverage::counted(&held)),
+        coverage: job.coverage.then(|| held.coverage()),
     }
 }
 

@@ -1,13 +1,13 @@
 //! Unit tests of the lab's board coverage (Ludii's Board Coverage
 //! Default): each game's `BotSupport::occupancy` on hand-made states whose
 //! occupied sites are known (src/games/*/bot.rs), a game's sites held
-//! counted once (`herald::playtest::Coverage`, src/playtest/mod.rs), and
+//! counted once (`herald::playtest::SitesHeld`, src/playtest/mod.rs), and
 //! the measure over games (`coverage_measures`, src/playtest/measures.rs).
 
 use herald::board::{Dir, Hex};
 use herald::games::{BotSupport, Game, Options};
 use herald::playtest::measures::coverage_measures;
-use herald::playtest::{Coverage, Record};
+use herald::playtest::{Coverage, Record, SitesHeld};
 use herald::rng;
 
 /// The indices of the occupied sites.
@@ -17,7 +17,11 @@ fn held(occ: &[bool]) -> Vec<usize> {
 
 /// A game's states' occupancies, then their coverage.
 fn coverage_of(occs: &[Vec<bool>]) -> Coverage {
-    Coverage::of(occs.iter().map(|o| o.as_slice()))
+    let mut held = SitesHeld::default();
+    for o in occs {
+        held.add(o);
+    }
+    held.coverage()
 }
 
 /// The state `G::setup` makes for two seats.
