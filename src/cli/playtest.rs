@@ -60,6 +60,10 @@ pub struct RunArgs {
     /// branching factor of `summarize`).
     #[arg(long)]
     pub choices: bool,
+    /// Record how many of the board's sites held a piece at some point of
+    /// each game (for the board coverage of `summarize`).
+    #[arg(long)]
+    pub coverage: bool,
     /// Phases after which a game is recorded unfinished.
     #[arg(long, default_value_t = 5000)]
     pub max_phases: u32,
@@ -140,6 +144,7 @@ fn tournament(a: RunArgs) -> Result<String> {
         shard,
         evals: a.evals,
         choices: a.choices,
+        coverage: a.coverage,
         max_phases: a.max_phases,
     };
     let timed = playtest::run_timed(entry, &run).map_err(Error::refused)?;

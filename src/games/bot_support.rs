@@ -6,6 +6,7 @@
 //! the rules can run, made from a player's view alone; the sets of orders
 //! worth searching; random orders for playouts; an evaluation; its scores;
 //! and a scripted player (rules of thumb, no search) for `herald demo`.
+//! For the lab alone: which sites of the board hold a piece.
 //! Nothing here is asked while a real game is resolved, except through
 //! `pipeline::nmr`, which hands a bot a player's view and nothing else.
 
@@ -161,6 +162,12 @@ pub trait BotSupport: Game {
     /// How good `state` is for `seat`: 0 even, about ±1000 decided.
     /// Integers, so searches stay deterministic.
     fn evaluate(ruleset: &Self::Ruleset, state: &Self::State, seat: Seat) -> i32;
+    /// The board's sites in `state`, one entry per site in an order fixed
+    /// for the game (the same length for every state of one game), `true`
+    /// where a piece stands: the playtest lab's board coverage
+    /// (`herald playtest --coverage`, Ludii's Board Coverage Default),
+    /// asked of the true state. No bot reads it.
+    fn occupancy(ruleset: &Self::Ruleset, state: &Self::State) -> Vec<bool>;
     /// Each seat's score in the game's own terms where it has one (points,
     /// material), for the playtest's margins and lead changes; empty where
     /// it has none (the lab then uses the evaluation).

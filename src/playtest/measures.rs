@@ -4,10 +4,11 @@
 //! ended (Completion, Drawishness, Timeouts, with games ended by the
 //! rules' own turn limit counted apart), Balance; from the evaluations
 //! (`--evals`): Lead Change, Decisiveness, Drama; from the choice counts
-//! (`--choices`): Branching Factor and Decision Moves.
+//! (`--choices`): Branching Factor and Decision Moves; from the sites
+//! held (`--coverage`): Board Coverage Default.
 
-use super::stats::{spread, wilson, Rate, Spread};
-use super::Record;
+use super::stats::{mean_interval, spread, wilson, Rate, Spread};
+use super::{Coverage, Record};
 use serde::Serialize;
 
 /// The result texts of games that ended because the rules' own turn limit
@@ -125,6 +126,43 @@ pub struct ChoiceMeasures {
     pub decision_moves: Spread,
     /// By phase range: (first phase, last phase, the counts there).
     pub by_phase: Vec<(u32, u32, Spread)>,
+}
+
+/// Ludii's Board Coverage Default over the games that carry their
+/// coverage (`--coverage`).
+#[derive(Debug, Clone, Serialize)]
+pub struct CoverageMeasures {
+    pub games: u64,
+    /// The board's sites (the same in every game of a table but where a
+    /// game's board is not the same at every start).
+    pub sites: Spread,
+    /// Per game, the sites that held a piece at some point.
+    pub covered: Spread,
+    /// Ludii's Board Coverage Default: per game, covered over sites; over
+    /// the games.
+    pub share: Spread,
+    /// The 95% interval of the mean share (the normal approximation).
+    pub share_interval: (f64, f64),
+}
+
+pub fn coverage_measures(rs: &[&Record]) -> Option<CoverageMeasures> {
+    let with: Vec<Coverage> = rs
+        .iter()
+        .filter_map(|r| r.coverage)
+        .filter(|c| c.sites > 0)
+        .collect();
+    if with.is_empty() {
+        return None;
+    }
+    let f = |g: fn(&Coverage) -> f64| spread(&with.iter().map(g).collect::<Vec<f64>>());
+    let share = f(|c| c.covered as f64 / c.sites as f64);
+    Some(CoverageMeasures {
+        games: with.len() as u64,
+        sites: f(|c| c.sites as f64),
+        covered: f(|c| c.covered as f64),
+        share_interval: mean_interval(&share),
+        share,
+    })
 }
 
 /// Ludii's Balance: 1 − the widest gap between two seats' win rates over

@@ -38,6 +38,8 @@ pub struct Job {
     pub evals: bool,
     /// Record how many order sets each seat to move chose among.
     pub choices: bool,
+    /// Record how many of the board's sites ever held a piece.
+    pub coverage: bool,
     /// Phases after which a game still running is recorded unfinished.
     pub max_phases: u32,
 }
@@ -90,6 +92,47 @@ pub struct Record {
     /// phase began with), in seat order, if asked for (`--choices`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub choices: Option<Vec<Vec<u32>>>,
+    /// How many of the board's sites held a piece at some point of the
+    /// game, the start included (`BotSupport::occupancy` on the true
+    /// state), if asked for (`--coverage`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coverage: Option<Coverage>,
+}
+
+/// One game's board coverage: `covered` of the board's `sites` held a
+/// piece at some point (Ludii's Board Coverage Default is their ratio).
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Coverage {
+    pub covered: u32,
+    pub sites: u32,
+}
+
+/// The board's sites that held a piece so far in a game: each state's
+/// `BotSupport::occupancy` added in turn, a site counted once however
+/// often it was held.
+#[derive(Debug, Clone, Default)]
+pub struct SitesHeld {
+    held: Vec<bool>,
+}
+
+impl SitesHeld {
+    /// Mark the sites `occupancy` shows occupied as held.
+    pub fn add(&mut self, occupancy: &[bool]) {
+        if self.held.len() < occupancy.len() {
+            self.held.resize(occupancy.len(), false);
+        }
+        for (h, &o) in self.held.iter_mut().zip(occupancy) {
+            *h |= o;
+        }
+    }
+
+    /// The coverage so far.
+    pub fn coverage(&self) -> Coverage {
+        Coverage {
+            covered: self.held.iter().filter(|&&h| h).count() as u32,
+            sites: self.held.len() as u32,
+        }
+    }
 }
 
 /// The CPU time the bots of one game spent choosing: kept out of the
@@ -155,6 +198,7 @@ pub struct Run {
     pub shard: (u64, u64),
     pub evals: bool,
     pub choices: bool,
+    pub coverage: bool,
     pub max_phases: u32,
 }
 
@@ -205,6 +249,7 @@ pub fn run_timed(entry: &Entry, run: &Run) -> Result<Vec<(Record, Timing)>, Stri
             bots: run.rotated(index),
             evals: run.evals,
             choices: run.choices,
+            coverage: run.coverage,
             max_phases: run.max_phases,
         })
         .collect();
@@ -289,16 +334,20 @@ pub fn play_timed<G: BotSupport>(
         turn: 0,
         finished: true,
         lead_changes: 0,
+        lead: None,
         evals: Vec::new(),
         choices: Vec::new(),
+        held: SitesHeld::default(),
     };
+    if job.coverage {
+        played.held.add(&G::occupancy(rules, &st));
+    }
     let mut timing = Timing {
         bots: job.bots.iter().map(|b| b.to_string()).collect(),
         decisions: vec![0; n],
         cpu: vec![0.0; n],
         longest: vec![0.0; n],
     };
-    let mut lead: Option<usize> = None;
     loop {
         let turn = played.turn;
         let awaiting = G::awaiting(rules, &st);
@@ -325,21 +374,7 @@ pub fn play_timed<G: BotSupport>(
         let (next, events) = G::resolve(rules, &st, &orders, &mut crate::rng::Dice::quiet(&mut r));
         log.push((turn, awaiting, events));
         st = next;
-        played.turn += 1;
-        let now = leader(&scores_of::<G>(rules, &st, n));
-        if let (Some(a), Some(b)) = (lead, now) {
-            if a != b {
-                played.lead_changes += 1;
-            }
-        }
-        if now.is_some() {
-            lead = now;
-        }
-        if job.evals {
-            played
-                .evals
-                .push((0..n).map(|s| G::evaluate(rules, &st, s)).collect());
-        }
+        played.after_phase::<G>(rules, &st, job);
     }
     Ok((record_of::<G>(rules, &st, &ids, job, played), timing))
 }
@@ -351,10 +386,39 @@ struct Played {
     /// Whether the game ended before `--max-phases`.
     finished: bool,
     lead_changes: u32,
+    /// The seat that last had the strictly highest score.
+    lead: Option<usize>,
     /// Each seat's evaluation after each phase (`--evals`).
     evals: Vec<Vec<i32>>,
     /// Each awaited seat's count of choices in each phase (`--choices`).
     choices: Vec<Vec<u32>>,
+    /// The board's sites that held a piece so far (`--coverage`).
+    held: SitesHeld,
+}
+
+impl Played {
+    /// Count a phase played to `st`: the lead on the score, and what the
+    /// run asked to record (the evaluations, the sites held).
+    fn after_phase<G: BotSupport>(&mut self, rules: &G::Ruleset, st: &G::State, job: &Job) {
+        let n = job.bots.len();
+        self.turn += 1;
+        let now = leader(&scores_of::<G>(rules, st, n));
+        if let (Some(a), Some(b)) = (self.lead, now) {
+            if a != b {
+                self.lead_changes += 1;
+            }
+        }
+        if now.is_some() {
+            self.lead = now;
+        }
+        if job.evals {
+            self.evals
+                .push((0..n).map(|s| G::evaluate(rules, st, s)).collect());
+        }
+        if job.coverage {
+            self.held.add(&G::occupancy(rules, st));
+        }
+    }
 }
 
 /// Where a game stands when its bots choose: the seats' ids, the log of
@@ -452,6 +516,8 @@ fn record_of<G: BotSupport>(
         lead_changes,
         evals,
         choices,
+        held,
+        ..
     } = played;
     let outcome = G::outcome(rules, st, ids);
     let winners: Vec<usize> = outcome
@@ -496,6 +562,7 @@ fn record_of<G: BotSupport>(
         result,
         evals: job.evals.then_some(evals),
         choices: job.choices.then_some(choices),
+        coverage: job.coverage.then(|| held.coverage()),
     }
 }
 

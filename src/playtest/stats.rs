@@ -336,6 +336,16 @@ pub fn chi_square_homogeneity(a: &[u64], b: &[u64]) -> Option<(f64, u64, f64)> {
     Some((x, df, chi_square_p(x, df)))
 }
 
+/// The 95% interval of a mean (the normal approximation): (low, high).
+pub fn mean_interval(s: &Spread) -> (f64, f64) {
+    let se = if s.n > 0 {
+        s.sd / (s.n as f64).sqrt()
+    } else {
+        0.0
+    };
+    (s.mean - Z95 * se, s.mean + Z95 * se)
+}
+
 /// The difference of two means with its 95% interval (Welch: the normal
 /// approximation with each side's own variance): (difference, low, high).
 pub fn mean_difference(a: &Spread, b: &Spread) -> (f64, f64, f64) {

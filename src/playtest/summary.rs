@@ -2,7 +2,7 @@
 //! an SVG plot of win rate by seat with intervals.
 
 pub use super::measures::ending;
-use super::measures::{self, ChoiceMeasures, Endings, EvalMeasures};
+use super::measures::{self, ChoiceMeasures, CoverageMeasures, Endings, EvalMeasures};
 use super::stats::{
     binomial_p, chi_square_equal, chi_square_homogeneity, elo, mean_difference, spread, verdict,
     wilson, Pair, Rate, Spread, Verdict, BALANCE_MARGIN,
@@ -53,6 +53,10 @@ pub struct Table {
     pub evals: Option<EvalMeasures>,
     /// Measures on the choice counts (`--choices`), if the records carry them.
     pub choices: Option<ChoiceMeasures>,
+    /// Ludii's Board Coverage Default (`--coverage`), if the records carry
+    /// it (absent from the JSON otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub coverage: Option<CoverageMeasures>,
     /// Each game's length and how it ended (0 won in play, 1 won at the
     /// turn limit, 2 drawn, 3 unfinished), for the length plot.
     #[serde(skip)]
@@ -243,6 +247,7 @@ fn table(rs: &[&Record]) -> Table {
         ended: measures::endings(rs),
         evals: measures::eval_measures(rs),
         choices: measures::choice_measures(rs),
+        coverage: measures::coverage_measures(rs),
         lengths: length_classes(rs),
         evals_by_phase: measures::evals_by_phase(rs, n),
     }
@@ -694,6 +699,35 @@ fn choices_text(o: &mut String, c: &ChoiceMeasures) {
     }
 }
 
+/// The board's sites: `61`, or `41 to 81` where boards differed.
+fn sites_text(s: &Spread) -> String {
+    if s.min == s.max {
+        format!("{:.0}", s.min)
+    } else {
+        format!("{:.0} to {:.0}", s.min, s.max)
+    }
+}
+
+fn coverage_text(o: &mut String, c: &CoverageMeasures) {
+    let _ = writeln!(
+        o,
+        "  board coverage (Ludii Board Coverage Default: the share of the board's {} sites that held a piece at some point, the start included; {} games):",
+        sites_text(&c.sites),
+        c.games
+    );
+    let _ = writeln!(
+        o,
+        "    mean {:.1}% [{:.1}, {:.1}] (95%), sd {:.1}, min {:.1}%, max {:.1}%; sites held: {}",
+        c.share.mean * 100.0,
+        c.share_interval.0 * 100.0,
+        c.share_interval.1 * 100.0,
+        c.share.sd * 100.0,
+        c.share.min * 100.0,
+        c.share.max * 100.0,
+        spread_text(&c.covered)
+    );
+}
+
 /// The tables as text (fixed formats: the same records give the same bytes).
 pub fn text(tables: &[Table]) -> String {
     let mut o = String::new();
@@ -747,6 +781,9 @@ fn table_text(o: &mut String, t: &Table) {
     }
     if let Some(c) = &t.choices {
         choices_text(o, c);
+    }
+    if let Some(c) = &t.coverage {
+        coverage_text(o, c);
     }
     let _ = writeln!(o, "  endings:");
     for (e, k) in &t.endings {
@@ -1218,6 +1255,9 @@ pub fn compare_text(c: &Comparison) -> String {
             format!("{:.1}", y.per_game.mean),
         );
     }
+    if let (Some(x), Some(y)) = (&a.coverage, &b.coverage) {
+        coverage_rows(&mut o, x, y);
+    }
     let mut endings: Vec<(String, u64, u64)> = Vec::new();
     for (side, t) in [a, b].into_iter().enumerate() {
         for (e, k) in &t.endings {
@@ -1253,6 +1293,42 @@ pub fn compare_text(c: &Comparison) -> String {
         }
     }
     o
+}
+
+/// Board coverage of A and B, and the difference of the means with its
+/// 95% interval (Welch).
+fn coverage_rows(o: &mut String, x: &CoverageMeasures, y: &CoverageMeasures) {
+    let pc = |c: &CoverageMeasures| {
+        format!(
+            "mean {:.1}% [{:.1}, {:.1}] of {}",
+            c.share.mean * 100.0,
+            c.share_interval.0 * 100.0,
+            c.share_interval.1 * 100.0,
+            sites_text(&c.sites)
+        )
+    };
+    let _ = writeln!(
+        o,
+        "  {:<34} {:<40} {}",
+        "board coverage (Ludii)",
+        pc(x),
+        pc(y)
+    );
+    let (d, lo, hi) = mean_difference(&x.share, &y.share);
+    let _ = writeln!(
+        o,
+        "  board coverage, A - B: {:+.1} points [{:+.1}, {:+.1}] (95%): {}",
+        d * 100.0,
+        lo * 100.0,
+        hi * 100.0,
+        if lo > 0.0 {
+            "A's games cover more of the board"
+        } else if hi < 0.0 {
+            "A's games cover less of the board"
+        } else {
+            "no difference shown"
+        }
+    );
 }
 
 /// Win rate by seat of two sets of games, side by side: A's bar and B's

@@ -24,6 +24,7 @@ fn run(game: &str, games: u64, bots: &[&str], jobs: usize, shard: (u64, u64)) ->
         shard,
         evals: true,
         choices: true,
+        coverage: true,
         max_phases: 5000,
     }
 }
@@ -48,6 +49,7 @@ fn results_are_the_same_whatever_the_threads_and_shards() {
         let mut r = run("norse-wars", 6, &bots, 2, (1, 1));
         r.evals = false;
         r.choices = false;
+        r.coverage = false;
         r
     })
     .unwrap();
@@ -57,8 +59,16 @@ fn results_are_the_same_whatever_the_threads_and_shards() {
             .as_ref()
             .is_some_and(|c| c.len() == a.length as usize));
         let mut a = a.clone();
+        let c = a.coverage.expect("--coverage recorded");
+        // Three players: radius 5, 91 hexes; 3 Jarls, 15 Warriors and 3
+        // Shields at the start.
+        assert!(
+            c.sites == 91 && c.covered >= 21 && c.covered <= c.sites,
+            "{c:?}"
+        );
         a.evals = None;
         a.choices = None;
+        a.coverage = None;
         assert_eq!(&a, b);
     }
     // Seats rotate: each bot sits in each seat twice in six games.
@@ -94,6 +104,7 @@ fn the_command_line_writes_the_same_bytes_for_any_jobs_and_shards() {
         "7",
         "--evals",
         "--choices",
+        "--coverage",
     ];
     let go = |extra: &[&str], file: &str| {
         let mut a: Vec<&str> = base.to_vec();
@@ -106,14 +117,43 @@ fn the_command_line_writes_the_same_bytes_for_any_jobs_and_shards() {
     };
     let whole = go(&["--jobs", "1"], "whole.jsonl");
     assert_eq!(whole.lines().count(), 4);
-    // The records carry the evaluations and choice counts, and no time.
+    // The records carry the evaluations, choice counts and coverage (the
+    // ten forces' start hexes at least, of the 7 × 7 board), and no time.
     for l in whole.lines() {
         let v: serde_json::Value = serde_json::from_str(l).unwrap();
         let len = v["length"].as_u64().unwrap() as usize;
         assert_eq!(v["evals"].as_array().unwrap().len(), len, "{l}");
         assert_eq!(v["choices"].as_array().unwrap().len(), len, "{l}");
+        assert_eq!(v["coverage"]["sites"], 49, "{l}");
+        let covered = v["coverage"]["covered"].as_u64().unwrap();
+        assert!((10..=49).contains(&covered), "{l}");
         assert!(!l.contains("cpu") && !l.contains("time"), "{l}");
     }
+    // Without --coverage the lines are the same bytes, the count left out.
+    let without: Vec<&str> = base
+        .iter()
+        .copied()
+        .filter(|a| *a != "--coverage")
+        .collect();
+    let plain = {
+        let f = out("plain.jsonl");
+        let mut a = without.clone();
+        a.extend_from_slice(&["--out", &f]);
+        let (code, stdout, stderr) = herald(&a);
+        assert_eq!(code, 0, "{stdout}{stderr}");
+        std::fs::read_to_string(&f).unwrap()
+    };
+    let stripped: String = whole
+        .lines()
+        .map(|l| {
+            l.split_once(",\"coverage\":")
+                .expect("coverage last")
+                .0
+                .to_string()
+                + "}\n"
+        })
+        .collect();
+    assert_eq!(plain, stripped);
     assert_eq!(go(&["--jobs", "2"], "j2.jsonl"), whole);
     let mut lines: Vec<String> = Vec::new();
     for i in 1..=3 {
@@ -148,6 +188,29 @@ fn the_command_line_writes_the_same_bytes_for_any_jobs_and_shards() {
         text.contains("seat 1") && text.contains("ismcts:20:d3"),
         "{text}"
     );
+    assert!(
+        text.contains("board coverage (Ludii Board Coverage Default: the share of the board's 49 sites that held a piece at some point, the start included; 4 games):"),
+        "{text}"
+    );
+    // Beside --against: the same games, no difference.
+    let (code, text, err) = herald(&[
+        "playtest",
+        "summarize",
+        &out("whole.jsonl"),
+        "--against",
+        &out("j2.jsonl"),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(text.contains("board coverage (Ludii)"), "{text}");
+    assert!(
+        text.contains("board coverage, A - B: +0.0 points [")
+            && text.contains("(95%): no difference shown"),
+        "{text}"
+    );
+    // A file without the count prints none.
+    let (code, text, err) = herald(&["playtest", "summarize", &out("plain.jsonl")]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!text.contains("board coverage"), "{text}");
     let (code, _, err) = herald(&["playtest", "summarize", &out("s1.jsonl"), &out("s1.jsonl")]);
     assert_eq!(code, 1);
     assert!(err.contains("given twice"), "{err}");
@@ -643,6 +706,7 @@ fn summaries_give_verdicts_the_statistics_back() {
         result: format!("{winner} won"),
         evals: None,
         choices: None,
+        coverage: None,
     };
     let today = {
         let e = games::find("hexwar").unwrap();

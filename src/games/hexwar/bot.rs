@@ -278,4 +278,8 @@ impl BotSupport for Hexwar {
     fn scores(rules: &Ruleset, st: &State) -> Vec<i32> {
         scores(rules, st)
     }
+    /// The 61 hexes in cell order: a piece of either side.
+    fn occupancy(_: &Ruleset, st: &State) -> Vec<bool> {
+        st.board.iter().map(|&c| c != 0).collect()
+    }
 }

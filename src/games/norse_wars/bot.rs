@@ -279,4 +279,13 @@ impl BotSupport for NorseWars {
     fn scores(_: &Ruleset, st: &State) -> Vec<i32> {
         scores(st)
     }
+    /// The hexes of the board as it started (`Hex::spiral_area` order; a
+    /// sudden-death shrink takes none away): a Jarl, a Warrior or a Shield,
+    /// the rules' one neutral piece.
+    fn occupancy(_: &Ruleset, st: &State) -> Vec<bool> {
+        Hex::spiral_area(st.grid_radius)
+            .into_iter()
+            .map(|h| st.piece_at(h).is_some() || st.is_shield(h))
+            .collect()
+    }
 }

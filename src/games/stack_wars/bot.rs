@@ -127,4 +127,8 @@ impl BotSupport for StackWars {
     fn scores(_: &Ruleset, st: &State) -> Vec<i32> {
         scores(st)
     }
+    /// The squares row by row: a stack of either side.
+    fn occupancy(_: &Ruleset, st: &State) -> Vec<bool> {
+        st.squares().map(|sq| st.at(sq).is_some()).collect()
+    }
 }

@@ -466,4 +466,16 @@ impl BotSupport for UnfoughtBattle {
     fn scores(_: &Ruleset, st: &State) -> Vec<i32> {
         scores(st)
     }
+    /// Every hex of the rhombus, Scorched ones too (q-major, as
+    /// `Board::hexes`): a living force of either side.
+    fn occupancy(_: &Ruleset, st: &State) -> Vec<bool> {
+        let b = &st.board;
+        let mut occ = vec![false; b.hexes().count()];
+        for f in st.sides.iter().flat_map(|s| s.living()) {
+            if b.on_board(f.at) {
+                occ[(f.at.q * b.size + f.at.r) as usize] = true;
+            }
+        }
+        occ
+    }
 }

@@ -360,4 +360,16 @@ impl BotSupport for WarOfTheDukes {
     fn scores(rules: &Ruleset, st: &State) -> Vec<i32> {
         scores(rules, st)
     }
+    /// Every hex of the map, in the map's cell order: a combat unit or a
+    /// Duke of either side (a unit not yet deployed or eliminated stands
+    /// nowhere).
+    fn occupancy(rules: &Ruleset, st: &State) -> Vec<bool> {
+        let mut occ = vec![false; rules.map.cells.len()];
+        for l in st.units.iter().filter_map(|u| u.at) {
+            if let Some(i) = rules.map.ix(l) {
+                occ[i as usize] = true;
+            }
+        }
+        occ
+    }
 }

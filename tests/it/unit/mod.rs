@@ -41,6 +41,7 @@ mod names;
 mod orders;
 mod orders_slips;
 mod pipeline_check;
+mod playtest_coverage;
 mod playtest_measures;
 mod playtest_stats;
 mod playtest_summary;

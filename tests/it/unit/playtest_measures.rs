@@ -31,6 +31,7 @@ fn rec(game: &str, index: u64, seats: usize, winners: &[usize], result: &str) ->
         result: result.into(),
         evals: None,
         choices: None,
+        coverage: None,
     }
 }
 
