@@ -24,7 +24,7 @@
 //! their own arms (decoupled, as in `mcts.rs`). The bot plays the root's
 //! most visited arm (ties: higher reward, then the earlier in order).
 
-use super::rollout::{playout, EXPLORATION};
+use super::rollout::{self, playout, EXPLORATION};
 use super::{ln, rewards, seat_ids, Search};
 use crate::games::{BotSupport, Seat};
 use crate::rng::ChaCha20Rng;
@@ -209,16 +209,6 @@ fn most_visited<S, O: Clone>(root: &Node<S, O>, seat: Seat) -> Vec<O> {
     let Some(me) = root.seats.iter().find(|s| s.seat == seat) else {
         return Vec::new();
     };
-    let best = me
-        .arms
-        .iter()
-        .enumerate()
-        .max_by(|(i, a), (j, b)| {
-            (a.visits, a.reward)
-                .cmp(&(b.visits, b.reward))
-                .then(j.cmp(i))
-        })
-        .map(|(i, _)| i)
-        .unwrap_or(0);
-    me.cands[best].clone()
+    let best = rollout::most_visited(me.arms.iter().map(|a| (a.visits, a.reward))).unwrap_or(0);
+    me.cands.get(best).cloned().unwrap_or_default()
 }

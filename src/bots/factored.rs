@@ -26,7 +26,7 @@
 //! comes from the bot's stream: the same view and seed give the same
 //! orders. Floats appear only in the means compared.
 
-use super::rollout::playout;
+use super::rollout::{self, playout};
 use super::{rewards, seat_ids, Search};
 use crate::games::{BotSupport, Parts, Seat};
 use crate::rng::{self, ChaCha20Rng};
@@ -144,15 +144,8 @@ pub fn choose<G: BotSupport>(
         combos[g].1.visits += 1;
         combos[g].1.reward += r;
     }
-    let best = combos
-        .iter()
-        .enumerate()
-        .max_by(|(i, (_, a)), (j, (_, b))| {
-            (a.visits, a.reward)
-                .cmp(&(b.visits, b.reward))
-                .then(j.cmp(i))
-        })
-        .map(|(_, (c, _))| c.clone())
+    let best = rollout::most_visited(combos.iter().map(|(_, a)| (a.visits, a.reward)))
+        .map(|i| combos[i].0.clone())
         .unwrap_or_else(|| vec![0; local.len()]);
     Ok(G::combine(rules, &first, seat, &parts, &to_usize(&best)))
 }

@@ -21,7 +21,7 @@
 //! a thousand iterations, the exploration's visits made it play close to
 //! uniformly among them (`docs/bots.md`).
 
-use super::rollout::{playout, EXPLORATION};
+use super::rollout::{self, playout, EXPLORATION};
 use super::{key_of, ln, rewards, seat_ids, Search};
 use crate::games::{BotSupport, Seat};
 use crate::rng::{self, ChaCha20Rng};
@@ -251,15 +251,8 @@ fn most_visited<O>(mut tree: Tree<O>, seat: Seat) -> Vec<O> {
         .iter()
         .find(|x| x.seat == seat)
         .and_then(|x| {
-            x.arms
-                .iter()
-                .enumerate()
-                .max_by(|(i, a), (j, b)| {
-                    (a.visits, a.reward)
-                        .cmp(&(b.visits, b.reward))
-                        .then(j.cmp(i))
-                })
-                .map(|(_, a)| a.key)
+            rollout::most_visited(x.arms.iter().map(|a| (a.visits, a.reward)))
+                .map(|i| x.arms[i].key)
         });
     chosen
         .and_then(|k| tree.root_orders.remove(&k))

@@ -12,6 +12,15 @@ use std::collections::BTreeMap;
 /// The exploration constant, for rewards scaled to 0..1.
 pub const EXPLORATION: f64 = 0.7;
 
+/// The arm a search plays, given each arm's (visits, reward): the most
+/// visited, ties to the higher reward, then to the first. `None` for no
+/// arms.
+pub fn most_visited(arms: impl Iterator<Item = (u32, u64)>) -> Option<usize> {
+    arms.enumerate()
+        .max_by(|(i, a), (j, b)| a.cmp(b).then(j.cmp(i)))
+        .map(|(i, _)| i)
+}
+
 /// Play out from `st` for at most the search's depth in phases.
 pub fn playout<G: BotSupport>(
     rules: &G::Ruleset,

@@ -317,7 +317,9 @@ fn place(rules: &Ruleset, st: &mut State, side: u8, entry: &str) -> Result<(), B
     let Some(f) = Dir::parse(facing) else {
         return Err(at(BadEntry::Facing(facing.to_string())));
     };
-    let c = rules.geo.cell(h).expect("a board hex") as usize;
+    let Some(c) = rules.geo.cell(h).map(|c| c as usize) else {
+        return Err(at(BadEntry::Hex(hex.to_string())));
+    };
     if st.board[c] != 0 {
         return Err(at(BadEntry::Taken(hex.to_string())));
     }
