@@ -93,21 +93,26 @@ fn options(orders: &Value) -> Vec<Opt> {
 }
 
 /// A report page open in a tab, with every request it makes recorded.
-struct Page {
-    tab: Arc<Tab>,
+pub(crate) struct Page {
+    pub(crate) tab: Arc<Tab>,
     requests: Arc<Mutex<Vec<String>>>,
     data: Value,
     url: String,
 }
 
 impl Page {
-    fn open(browser: &Browser, path: &Path, html: &str) -> Page {
+    pub(crate) fn open(browser: &Browser, path: &Path, html: &str) -> Page {
         Page::open_at(browser, path, html, None)
     }
 
     /// The page opened on a screen `width` × `height` (a phone's when the
     /// width is under 600), or the browser's own window (375 × 800).
-    fn open_at(browser: &Browser, path: &Path, html: &str, size: Option<(u32, u32)>) -> Page {
+    pub(crate) fn open_at(
+        browser: &Browser,
+        path: &Path,
+        html: &str,
+        size: Option<(u32, u32)>,
+    ) -> Page {
         std::fs::write(path, html).unwrap();
         let tab = browser.new_tab().unwrap();
         tab.set_default_timeout(Duration::from_secs(30));
@@ -147,7 +152,7 @@ impl Page {
 
     /// The value of a JavaScript expression, passed back as JSON text (an
     /// array or object would otherwise come back as a remote reference).
-    fn js(&self, expr: &str) -> Value {
+    pub(crate) fn js(&self, expr: &str) -> Value {
         let wrapped = format!("JSON.stringify((function () {{ return ({expr}); }})())");
         let text = self
             .tab
@@ -162,7 +167,7 @@ impl Page {
     }
 
     /// A real click at the middle of a board cell, scrolled into view.
-    fn click_cell(&self, cell: &str) {
+    pub(crate) fn click_cell(&self, cell: &str) {
         let at = self.js(&format!(
             r#"(function (c) {{
                 var svg = document.querySelector('#board svg');
@@ -187,7 +192,7 @@ impl Page {
     /// makes two (`Tab::click_point` moves the mouse first, a third) and
     /// the element is found with one call to the page (`Element::click`
     /// makes about ten).
-    fn click_at(&self, at: &Value, what: &str) {
+    pub(crate) fn click_at(&self, at: &Value, what: &str) {
         let at = at.as_array().unwrap_or_else(|| panic!("no {what}"));
         let (x, y) = (at[0].as_f64().unwrap(), at[1].as_f64().unwrap());
         for kind in [
@@ -219,7 +224,7 @@ impl Page {
 
     /// A real click at the middle of the element a selector finds,
     /// scrolled into view.
-    fn click(&self, selector: &str) {
+    pub(crate) fn click(&self, selector: &str) {
         let at = self.js(&format!(
             r#"(function (s) {{
                 var n = document.querySelector(s);
@@ -234,14 +239,14 @@ impl Page {
         self.click_at(&at, &format!("{selector} shown on the page"));
     }
 
-    fn has(&self, selector: &str) -> bool {
+    pub(crate) fn has(&self, selector: &str) -> bool {
         self.js(&format!(
             "!!document.querySelector({})",
             serde_json::to_string(selector).unwrap()
         )) == true
     }
 
-    fn message(&self) -> String {
+    pub(crate) fn message(&self) -> String {
         self.js("document.getElementById('hc-msg').textContent")
             .as_str()
             .unwrap_or("")
@@ -251,7 +256,7 @@ impl Page {
     /// What the page shows, in one call: the orders listed, its message,
     /// the piece selected beside the board, and whether the selection's
     /// options offer `want`.
-    fn look(&self, want: &str) -> Look {
+    pub(crate) fn look(&self, want: &str) -> Look {
         let v = self.js(&format!(
             r#"(function (w) {{
                 var on = document.querySelector('#hc-tray .opt.on[data-piece]');
@@ -278,7 +283,7 @@ impl Page {
     }
 
     /// The orders listed, in the file's order.
-    fn orders(&self) -> Vec<String> {
+    pub(crate) fn orders(&self) -> Vec<String> {
         let v = self.js(
             "Array.prototype.map.call(document.querySelectorAll('#hc-list code'), function (c) { return c.textContent; })",
         );
@@ -289,14 +294,14 @@ impl Page {
             .collect()
     }
 
-    fn file(&self) -> String {
+    pub(crate) fn file(&self) -> String {
         self.js("document.getElementById('hc-file').value")
             .as_str()
             .unwrap()
             .to_string()
     }
 
-    fn state(&self) -> String {
+    pub(crate) fn state(&self) -> String {
         self.js("document.getElementById('hc-state').textContent")
             .as_str()
             .unwrap()
@@ -306,7 +311,7 @@ impl Page {
     /// The password typed into its field, as a phone's keyboard enters
     /// text (`Input.insertText`: one call, where a key press per
     /// character takes two).
-    fn type_password(&self, pw: &str) {
+    pub(crate) fn type_password(&self, pw: &str) {
         self.click("#hc-password");
         self.tab.send_character(pw).unwrap();
     }
@@ -316,7 +321,7 @@ impl Page {
     /// unless the page has picked it already), then the target cell or the
     /// order's button.
     // Long: one whole fixture or table of cases, set up in one place.
-    fn compose(&self, orders: &[String]) {
+    pub(crate) fn compose(&self, orders: &[String]) {
         let d = &self.data["orders"];
         let opts = options(d);
         let mut pos: BTreeMap<String, Option<String>> = d["pieces"]
@@ -403,7 +408,7 @@ impl Page {
     }
 
     /// Only the page itself was loaded: no other request, ever.
-    fn assert_no_network(&self) {
+    pub(crate) fn assert_no_network(&self) {
         let r = self.requests.lock().unwrap().clone();
         assert!(
             r.iter().all(|u| u == &self.url || u.starts_with("blob:")),
@@ -419,14 +424,14 @@ impl Page {
     /// one screen whatever `full` says: its box is a share of the screen's
     /// height, so a taller screen would show another page (and Chromium's
     /// capture beyond the screen scrolls the map back to its corner).
-    fn screenshot(&self, out: &Path, width: u32, height: u32, full: bool) {
+    pub(crate) fn screenshot(&self, out: &Path, width: u32, height: u32, full: bool) {
         self.screenshot_showing(out, width, height, full, None)
     }
 
     /// A screenshot as [`Page::screenshot`]; with `show`, of the screen
     /// scrolled to the element it finds (the odds of an attack being
     /// gathered, below a phone's board).
-    fn screenshot_showing(
+    pub(crate) fn screenshot_showing(
         &self,
         out: &Path,
         width: u32,
@@ -518,7 +523,7 @@ pub(crate) fn metrics(tab: &Tab, width: u32, height: u32) {
 }
 
 /// What the page shows after a click (`Page::look`).
-struct Look {
+pub(crate) struct Look {
     orders: Vec<String>,
     message: String,
     /// The piece selected in the list beside the board.
@@ -769,7 +774,7 @@ fn state_in_view(page: &Page, name: &str) {
 
 /// Select a piece of the player's that has no order yet and has somewhere
 /// to go (or else any piece on the board), so its orders and targets show.
-fn select_free(page: &Page) {
+pub(crate) fn select_free(page: &Page) {
     let listed = page.orders();
     let opts = options(&page.data["orders"]);
     let free = |id: &str| {

@@ -27,6 +27,7 @@ mod mails;
 mod mailservers;
 mod new_refusals;
 mod orders;
+mod pages;
 mod pictures;
 mod playouts;
 mod playtest;
