@@ -55,8 +55,12 @@ pub const MAIL_TYPE: f64 = 12.0;
 /// Which picture of a board to draw.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Frame {
-    /// The whole map with its legend (the report's SVG and page).
-    Full,
+    /// The whole map with its legend (the report's SVG and page), at
+    /// herald's turn the report is of: the caption says it, with the
+    /// game's own count beside it where the game keeps one ("turn 6 (game
+    /// turn 3 of 15: Wulfenburg's phase)"), so that the picture, the page,
+    /// the order file and the mail's subject say one number.
+    Full(u32),
     /// The whole map with its legend as the replay site shows it, and
     /// whose view it is: the caption says so ([`Board::seen`]); seen by no
     /// one player (the omniscient or the public view) the legend and the
@@ -67,8 +71,8 @@ pub enum Frame {
     /// frame and the board's caption are one number from one place.
     Site(Seen, u32),
     /// The part that matters to the player, sized for a phone (the mail's
-    /// PNG).
-    Mail,
+    /// PNG), at herald's turn as [`Frame::Full`].
+    Mail(u32),
 }
 
 /// Whose view of a game a replay site's board shows ([`Frame::Site`]).
@@ -142,6 +146,19 @@ impl Rect {
             && p.0 - r <= self.x + self.w
             && p.1 + r >= self.y
             && p.1 - r <= self.y + self.h
+    }
+
+    /// Whether the two rectangles overlap (touching is not overlapping).
+    pub fn meets(&self, o: &Rect) -> bool {
+        self.x < o.x + o.w && o.x < self.x + self.w && self.y < o.y + o.h && o.y < self.y + self.h
+    }
+
+    /// Whether `o` lies wholly inside this rectangle.
+    pub fn holds(&self, o: &Rect) -> bool {
+        o.x >= self.x
+            && o.y >= self.y
+            && o.x + o.w <= self.x + self.w
+            && o.y + o.h <= self.y + self.h
     }
 
     /// `x y w h`, as a viewBox or a data attribute.
@@ -269,8 +286,8 @@ impl Board {
             .unwrap_or(map)
             .within(map);
         let window = match frame {
-            Frame::Full | Frame::Site(..) => map,
-            Frame::Mail => mail_window(map, focus, &points, look.mail_scale, hex),
+            Frame::Full(_) | Frame::Site(..) => map,
+            Frame::Mail(_) => mail_window(map, focus, &points, look.mail_scale, hex),
         };
         Board {
             frame,
@@ -292,7 +309,7 @@ impl Board {
     /// the whole truth, the public view, or as `you` saw it.
     pub fn seen(&self, what: &str, you: &str) -> String {
         match self.frame {
-            Frame::Full | Frame::Mail => format!("the {what} as {you} sees it"),
+            Frame::Full(_) | Frame::Mail(_) => format!("the {what} as {you} sees it"),
             Frame::Site(Seen::Everything, _) => {
                 format!("the whole {what}, everything revealed (the game is over)")
             }
@@ -302,16 +319,18 @@ impl Board {
     }
 
     /// A board's title: `game`, when it stands, and whose view it is
-    /// ([`Board::seen`]). `native` is the game's own count ("turn 3",
-    /// "round 2", "Orfburg's phase of turn 1"), said in reports and mails;
-    /// a replay site's board says herald's turn instead, the number its
-    /// frame is named by ([`Frame::Site`]).
+    /// ([`Board::seen`]). When is herald's turn (the frame's: the number
+    /// of the order file, the mail's subject and the replay site's frame);
+    /// `native` is the game's own count beside it, labelled as the game's
+    /// ("game turn 3", "round 2", "game turn 1 of 15: Orfburg's phase").
     pub fn titled(&self, game: &str, native: Option<&str>, what: &str, you: &str) -> String {
         let seen = self.seen(what, you);
-        match (self.frame, native) {
-            (Frame::Site(_, turn), _) => format!("{game}, turn {turn}: {seen}"),
-            (_, Some(n)) => format!("{game}, {n}: {seen}"),
-            (_, None) => format!("{game}: {seen}"),
+        let turn = match self.frame {
+            Frame::Site(_, t) | Frame::Full(t) | Frame::Mail(t) => t,
+        };
+        match native {
+            Some(n) => format!("{game}, turn {turn} ({n}): {seen}"),
+            None => format!("{game}, turn {turn}: {seen}"),
         }
     }
 
@@ -453,7 +472,7 @@ impl Board {
             drawn,
             arrows,
         } = self;
-        let cropped = frame == Frame::Mail && window != map;
+        let cropped = matches!(frame, Frame::Mail(_)) && window != map;
         let caption = if frame.unnamed() {
             unnamed(caption)
         } else {
@@ -469,7 +488,7 @@ impl Board {
                 })
                 .collect(),
             // the mail's compact legend: the brief words where given
-            Frame::Mail => entries
+            Frame::Mail(_) => entries
                 .into_iter()
                 .map(|mut e| {
                     if let Some(b) = e.brief.take() {
@@ -478,7 +497,7 @@ impl Board {
                     e
                 })
                 .collect(),
-            Frame::Full | Frame::Site(..) => entries,
+            Frame::Full(_) | Frame::Site(..) => entries,
         };
         // only the entries for symbols drawn, each naming those it
         // explains; each symbol once
@@ -499,12 +518,12 @@ impl Board {
             })
         };
         let (key, png_width) = match frame {
-            Frame::Full | Frame::Site(..) => {
+            Frame::Full(_) | Frame::Site(..) => {
                 let font = look.type_size;
                 let key = Layout::new(window.w, font, &entries, locator(font), caption, 26, 2.2);
                 (key, look.full_png_width as f64)
             }
-            Frame::Mail => {
+            Frame::Mail(_) => {
                 // the legend in a small type of its own, about MAIL_TYPE
                 // pixels high in the PNG, in as many columns as fit: the
                 // picture's scale follows from the map and that legend,
@@ -1059,13 +1078,14 @@ impl super::svg::HexagonBoard {
         let labels = super::HexagonLabels { radius };
         let g = &self.grid;
         let s = g.size;
+        let type_size = b.look.type_size;
         let mut out = String::new();
         let mut put = |b: &Board, (x, y): Point, t: &str| {
             if b.shows((x, y), s) {
                 out.push_str(&format!(
                     "<text x=\"{}\" y=\"{}\">{}</text>\n",
                     num(x),
-                    num(y + s * 0.5 * 0.36),
+                    num(y + type_size * 0.36),
                     esc(t)
                 ));
             }
@@ -1095,7 +1115,7 @@ impl super::svg::HexagonBoard {
         let svg = b.svg();
         svg.raw(&format!(
             r#"<g class="labels" font-size="{}" fill="{INK}" text-anchor="middle">"#,
-            num(s * 0.5)
+            num(type_size)
         ));
         svg.raw(out.trim_end());
         svg.end();

@@ -19,4 +19,18 @@ pub trait Draw: Game {
     /// for a phone, cropped to the part around the player's own pieces
     /// where the whole does not fit. The same view must give the same bytes.
     fn svg_board(ruleset: &Self::Ruleset, view: &Self::View, frame: Frame) -> String;
+    /// The game's own count of where it stands, labelled as the game's
+    /// ("game turn 3", "round 2", "game turn 2 of 15: Orfburg's phase"),
+    /// said beside herald's turn (the order file's) in the board's caption
+    /// and the page's heading; `None` where the game counts nothing but
+    /// herald's turns.
+    fn count(_ruleset: &Self::Ruleset, _view: &Self::View) -> Option<String> {
+        None
+    }
+    /// Whether the view's player reads the board turned half round: the
+    /// second of two players facing each other across it (HEXWAR's Black,
+    /// Stack Wars' White), as at a table. The page turns it, with a switch.
+    fn turned(_ruleset: &Self::Ruleset, _view: &Self::View) -> bool {
+        false
+    }
 }

@@ -113,6 +113,10 @@ pub trait Rules: Any + Send + Sync + sealed::Sealed {
     /// The board as an SVG picture, drawn from a view, in a frame: the
     /// whole board, or the mail's picture for a phone.
     fn svg_board(&self, view: &AnyView, frame: Frame) -> String;
+    /// The game's own count, labelled ([`Draw::count`]).
+    fn count(&self, view: &AnyView) -> Option<String>;
+    /// Whether the view's player reads the board turned ([`Draw::turned`]).
+    fn turned(&self, view: &AnyView) -> bool;
 
     // ---- Composing (`Compose`) ----
 
@@ -277,6 +281,12 @@ impl<G: BuiltIn> Rules for Erased<G> {
     }
     fn svg_board(&self, v: &AnyView, frame: Frame) -> String {
         G::svg_board(&self.ruleset, view::<G>(v), frame)
+    }
+    fn count(&self, v: &AnyView) -> Option<String> {
+        G::count(&self.ruleset, view::<G>(v))
+    }
+    fn turned(&self, v: &AnyView) -> bool {
+        G::turned(&self.ruleset, view::<G>(v))
     }
     fn compose(&self, s: &AnyState, seat: Seat) -> Value {
         serde_json::to_value(G::compose(&self.ruleset, state::<G>(s), seat))

@@ -107,13 +107,15 @@ fn view(g: &Loaded, seat: Seat) -> Result<AnyView> {
 
 /// The board as SVG: the whole board and its legend.
 pub fn svg(g: &Loaded, seat: Seat) -> Result<String> {
-    Ok(g.rules.svg_board(&view(g, seat)?, Frame::Full))
+    Ok(g.rules
+        .svg_board(&view(g, seat)?, Frame::Full(g.head().turn)))
 }
 
 /// The picture a report mail carries, as SVG: sized for a phone, the part
 /// of the board that matters to the player (`board::picture`).
 pub fn mail_svg(g: &Loaded, seat: Seat) -> Result<String> {
-    Ok(g.rules.svg_board(&view(g, seat)?, Frame::Mail))
+    Ok(g.rules
+        .svg_board(&view(g, seat)?, Frame::Mail(g.head().turn)))
 }
 
 /// The report mail's board as PNG (drawn on demand, never on the resolve
@@ -193,7 +195,7 @@ fn all_with(
     let header = header(g, seat);
     let seen = view(g, seat)?;
     let board = g.rules.ascii_board(&seen);
-    let svg = g.rules.svg_board(&seen, Frame::Full);
+    let svg = g.rules.svg_board(&seen, Frame::Full(g.head().turn));
     let view = g.rules.view_json(&seen);
     let text = report::text(&header, you(g, seat), &view, &board)?;
     let (text, w) = witnessed(text, witness);
@@ -213,6 +215,9 @@ fn all_with(
         view: &view,
         orders: due.then(|| g.rules.compose(&g.state, seat)),
         mine: g.rules.own_cells(&seen),
+        count: g.rules.count(&seen),
+        turned: g.rules.turned(&seen),
+        board_lines: report::compose::board_lines(&text, &board),
     };
     let html = report::html(
         &header,

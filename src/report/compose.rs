@@ -39,6 +39,29 @@ pub struct Page<'a> {
     /// The board cells where the player's own pieces stand
     /// (`Compose::own_cells`): the page opens showing them.
     pub mine: Vec<String>,
+    /// The game's own count beside `turn`, labelled as the game's ("game
+    /// turn 3 of 15: Orfburg's phase"; `Draw::count`): the heading says
+    /// both.
+    pub count: Option<String>,
+    /// Whether the page shows the board turned half round, from the
+    /// player's side (`Draw::turned`); a switch turns it back.
+    pub turned: bool,
+    /// Where the board drawn as text stands in the text report: its first
+    /// line (from 0) and how many lines. The page folds it into a box of
+    /// its own (the picture above shows the board), so that the report's
+    /// words wrap to a phone's screen.
+    pub board_lines: Option<[usize; 2]>,
+}
+
+/// Where `board` stands in `text`, as [`Page::board_lines`] has it.
+pub fn board_lines(text: &str, board: &str) -> Option<[usize; 2]> {
+    let board = board.trim_end_matches('\n');
+    if board.is_empty() {
+        return None;
+    }
+    let at = text.find(board)?;
+    let first = text[..at].matches('\n').count();
+    Some([first, board.lines().count()])
 }
 
 /// The subject of an order mail: the host routes it by the `[<id>]` tag.

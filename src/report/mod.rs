@@ -343,6 +343,7 @@ pub fn html(
         script => compose::SCRIPT,
         moderator => page.moderator,
         view => page.view,
+        count => page.count,
     })
     .map_err(|e| Error::refused(format!("rendering {name}: {e:#}")))
 }

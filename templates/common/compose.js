@@ -27,21 +27,93 @@
   }
 
   // --------------------------------------------------------------- board
-  // The board's cells, the legend folded beside it, zoom and pan: in every
-  // phase, orders due or not, and after the game ends.
-  var cells = {}, overlay = null, live = false, vb = null;
-  if (svg) {
-    Array.prototype.forEach.call(svg.querySelectorAll("[data-hex]"), function (n) {
-      if (n.closest(".piece") || n.closest(".legend")) return;
-      var b = n.getBBox();
-      cells[n.getAttribute("data-hex")] = { x: b.x + b.width / 2, y: b.y + b.height / 2, r: Math.min(b.width, b.height) / 2 };
+  // The board's cells, the legend set beside it, zoom, pinch and pan, the
+  // board turned for the player's side, a cell's name on tap or hover: in
+  // every phase, orders due or not, and after the game ends.
+  var cells = {}, overlay = null, live = false, vb = null, keep = [];
+  var turned = false, mapG = null, least = null, pitch = Infinity, mapC = null;
+  var scroller = $("hc-scroll");
+  // the zoom buttons are shown before anything is measured: the board's
+  // box stands where it will stay
+  if (root.className === "static") root.className = "idle";
+  function scaleOf(m) { return Math.sqrt(Math.abs(m.a * m.d - m.b * m.c)) || 1; }
+  // An element's box in the board's own units (the root's user space),
+  // whatever transforms (a turned board) lie between.
+  function rootBox(n) {
+    var b = n.getBBox(), s = svg.getScreenCTM(), e = n.getScreenCTM();
+    if (!s || !e) return { x: b.x, y: b.y, w: b.width, h: b.height };
+    var m = s.inverse().multiply(e), xs = [], ys = [];
+    [[b.x, b.y], [b.x + b.width, b.y], [b.x, b.y + b.height], [b.x + b.width, b.y + b.height]].forEach(function (p) {
+      xs.push(m.a * p[0] + m.c * p[1] + m.e);
+      ys.push(m.b * p[0] + m.d * p[1] + m.f);
     });
+    var x0 = Math.min.apply(null, xs), y0 = Math.min.apply(null, ys);
+    return { x: x0, y: y0, w: Math.max.apply(null, xs) - x0, h: Math.max.apply(null, ys) - y0 };
+  }
+  function symbolOf(u) {
+    var id = (u.getAttribute("href") || u.getAttribute("xlink:href") || "").replace(/^#/, "");
+    return id ? document.getElementById(id) : null;
+  }
+  // Every cell's middle and size, in the board's units.
+  function measureCells() {
+    cells = {};
+    Array.prototype.forEach.call(svg.querySelectorAll("[data-hex]"), function (n) {
+      if (n.closest(".piece") || n.closest(".legend") || n.closest(".plan")) return;
+      var b = rootBox(n);
+      cells[n.getAttribute("data-hex")] = { x: b.x + b.w / 2, y: b.y + b.h / 2, r: Math.min(b.w, b.h) / 2 };
+    });
+    // the least distance between two cells' middles: how closely a tap
+    // must land (a sample of cells is enough: the grid is regular)
+    var list = Object.keys(cells).map(function (k) { return cells[k]; });
+    pitch = Infinity;
+    list.slice(0, 60).forEach(function (a) {
+      list.forEach(function (b) { var d = Math.hypot(a.x - b.x, a.y - b.y); if (d > 0.01 && d < pitch) pitch = d; });
+    });
+    // what the marks of planned orders stay off: every piece's label and
+    // every cell's name the board writes
+    keep = [];
+    function grown(b) { return { x: b.x - 1.5, y: b.y - 1.5, w: b.w + 3, h: b.h + 3 }; }
+    Array.prototype.forEach.call(svg.querySelectorAll(".piece text, .labels text, .hexnum text"), function (t) {
+      if (!t.closest(".legend") && t.textContent.trim()) keep.push(grown(rootBox(t)));
+    });
+    Array.prototype.forEach.call(svg.querySelectorAll(".piece use"), function (u) {
+      var s = symbolOf(u);
+      if (s && s.querySelector("text")) keep.push(grown(rootBox(u)));
+    });
+  }
+  function cellList() { return Object.keys(cells); }
+  // The smallest text the board draws, in its units (a text a <use> draws
+  // from a symbol included): the page opens at a zoom where it reads.
+  function smallestText() {
+    var s = svg.getScreenCTM(), low = Infinity;
+    if (!s) return null;
+    var inv = s.inverse();
+    function at(n) { var e = n.getScreenCTM(); return e ? scaleOf(inv.multiply(e)) : 1; }
+    Array.prototype.forEach.call(svg.querySelectorAll("text"), function (t) {
+      if (t.closest("symbol") || t.closest("defs") || t.closest(".plan") || !t.textContent.trim()) return;
+      low = Math.min(low, parseFloat(getComputedStyle(t).fontSize) * at(t));
+    });
+    Array.prototype.forEach.call(svg.querySelectorAll("use"), function (u) {
+      var sym = symbolOf(u);
+      if (!sym || u.closest(".plan")) return;
+      Array.prototype.forEach.call(sym.querySelectorAll("text"), function (t) {
+        low = Math.min(low, parseFloat(getComputedStyle(t).fontSize) * at(u));
+      });
+    });
+    return low < Infinity ? low : null;
+  }
+  if (svg) {
     foldLegend();
     vb = svg.viewBox.baseVal;
+    measureCells();
+    least = smallestText();
+    svg.addEventListener("mousemove", function (ev) { nameCell(ev, false); });
   }
   // The legend, drawn under the map, moves into a box of its own (folded
-  // on a phone, open beside the board on a desktop): the board shows the
-  // map alone.
+  // on a phone, open beside the board on a desktop), set in the page's
+  // type: each entry's sample (the board's own drawing, its symbols are
+  // the board's) in a small picture of its own, its words as words that
+  // wrap to the box. The board shows the map alone.
   function foldLegend() {
     var lg = svg.querySelector(".legend"), v = svg.viewBox.baseVal;
     if (!lg || !v || !v.height) return;
@@ -50,23 +122,115 @@
     var h = b.y - v.y;
     svg.setAttribute("viewBox", v.x + " " + v.y + " " + v.width + " " + h);
     svg.setAttribute("height", Math.round(h * (svg.width.baseVal.value / v.width || 1)));
-    var pic = document.createElementNS(NS, "svg"), pad = 4;
-    pic.setAttribute("viewBox", (b.x - pad) + " " + (b.y - pad) + " " + (b.width + 2 * pad) + " " + (b.height + 2 * pad));
-    pic.setAttribute("width", Math.round(b.width + 2 * pad));
-    pic.setAttribute("height", Math.round(b.height + 2 * pad));
-    ["font-family", "font-weight"].forEach(function (a) { if (svg.getAttribute(a)) pic.setAttribute(a, svg.getAttribute(a)); });
-    pic.setAttribute("class", "herald-legend");
-    lg.parentNode.removeChild(lg);
-    pic.appendChild(lg);
     var box = $("hc-legend");
-    box.appendChild(pic);
+    var cap = Array.prototype.map.call(lg.querySelectorAll(".legend-caption"), function (c) { return c.textContent; }).join(" ");
+    if (cap) box.appendChild(el("p", { class: "legend-caption" }, cap));
+    var ul = el("ul", { class: "legend-list" });
+    Array.prototype.forEach.call(lg.querySelectorAll(".legend-entry"), function (e) {
+      var li = el("li", { "data-explains": e.getAttribute("data-explains") || "" });
+      var sample = e.querySelector(".legend-sample");
+      if (sample) li.appendChild(samplePicture(sample));
+      var words = Array.prototype.map.call(e.querySelectorAll(".legend-text"), function (t) { return t.textContent; }).join(" ");
+      li.appendChild(el("span", { class: "legend-words" }, words));
+      ul.appendChild(li);
+    });
+    box.appendChild(ul);
+    lg.parentNode.removeChild(lg);
     box.hidden = false;
     if (wide()) box.open = true;
   }
+  // A legend sample in a picture of its own, drawn at least at the
+  // board's scale on a desktop (its words read at 11 px and more).
+  function samplePicture(sample) {
+    var b = sample.getBBox(), t = sample.getAttribute("transform");
+    var pic = document.createElementNS(NS, "svg"), pad = 2;
+    var g = sample.cloneNode(true);
+    pic.appendChild(g);
+    // the sample's box in its parent's units: its own transform applied
+    var m = t && sample.transform.baseVal.consolidate() ? sample.transform.baseVal.consolidate().matrix : null;
+    var x0 = b.x, y0 = b.y, w = b.width, h = b.height;
+    if (m) { x0 = m.a * b.x + m.e; y0 = m.d * b.y + m.f; w = b.width * m.a; h = b.height * m.d; }
+    pic.setAttribute("viewBox", (x0 - pad) + " " + (y0 - pad) + " " + (w + 2 * pad) + " " + (h + 2 * pad));
+    // small enough to sit beside its words, large enough that a word it
+    // draws reads at 12 px
+    var k = Math.min(1.6, 56 / Math.max(w + 2 * pad, h + 2 * pad, 1)), sk = m ? Math.abs(m.a) : 1;
+    Array.prototype.forEach.call(sample.querySelectorAll("text"), function (tx) {
+      var fs = parseFloat(tx.getAttribute("font-size") || getComputedStyle(tx).fontSize) * sk;
+      if (fs > 0) k = Math.max(k, 12 / fs);
+    });
+    pic.setAttribute("width", Math.round((w + 2 * pad) * k));
+    pic.setAttribute("height", Math.round((h + 2 * pad) * k));
+    ["font-family", "font-weight"].forEach(function (a) { if (svg.getAttribute(a)) pic.setAttribute(a, svg.getAttribute(a)); });
+    pic.setAttribute("class", "legend-sample-pic");
+    pic.setAttribute("aria-hidden", "true");
+    return pic;
+  }
   function wide() { return window.innerWidth >= 900; }
 
+  // -------------------------------------------------------- the player's side
+  // The board turned half round (HEXWAR's Black, Stack Wars' White: the
+  // second player reads it from their own side, as at a table), with a
+  // switch: the map turns, its words stay upright.
+  function turnBoard(on) {
+    if (!svg || !vb) return;
+    if (!mapG) {
+      mapG = document.createElementNS(NS, "g");
+      mapG.setAttribute("class", "turnable");
+      Array.prototype.slice.call(svg.childNodes).forEach(function (n) {
+        if (n.nodeType !== 1 || /^(defs|title|style)$/i.test(n.tagName) || n === overlay) return;
+        mapG.appendChild(n);
+      });
+      svg.insertBefore(mapG, overlay || null);
+    }
+    turned = !!on;
+    var dm = (svg.getAttribute("data-map") || "").split(" ").map(Number);
+    mapC = dm.length === 4 ? { x: dm[0] + dm[2] / 2, y: dm[1] + dm[3] / 2 } : { x: vb.x + vb.width / 2, y: vb.y + vb.height / 2 };
+    mapG.setAttribute("transform", turned ? "rotate(180 " + mapC.x + " " + mapC.y + ")" : "");
+    Array.prototype.forEach.call(mapG.querySelectorAll("text"), function (t) {
+      if (!t.hasAttribute("data-t0")) t.setAttribute("data-t0", t.getAttribute("transform") || "");
+      var t0 = t.getAttribute("data-t0"), b = t.getBBox();
+      var up = "rotate(180 " + (b.x + b.width / 2) + " " + (b.y + b.height / 2) + ")";
+      if (turned) t.setAttribute("transform", (t0 ? t0 + " " : "") + up);
+      else if (t0) t.setAttribute("transform", t0);
+      else t.removeAttribute("transform");
+    });
+    var sw = $("hc-turn");
+    if (sw) {
+      sw.setAttribute("aria-pressed", turned ? "true" : "false");
+      sw.textContent = "⇅";
+      sw.title = turned ? "the board is turned to your side: show it as drawn" : "turn the board half round";
+    }
+    measureCells();
+    if (typeof redraw === "function") redraw();
+  }
+
+  // ------------------------------------------------------------- a cell's name
+  // A tap or the pointer on a cell names it beside the zoom buttons (the
+  // board writes names on its edges only, the report uses them all).
+  function cellAt(ev, any) {
+    var m = svg.getScreenCTM();
+    if (!m) return null;
+    var pt = svg.createSVGPoint();
+    pt.x = ev.clientX; pt.y = ev.clientY;
+    var p = pt.matrixTransform(m.inverse()), best = null, bd = Infinity;
+    cellList().forEach(function (k) {
+      var c = cells[k], d = Math.hypot(c.x - p.x, c.y - p.y);
+      if (d < bd) { bd = d; best = k; }
+    });
+    if (best === null) return null;
+    // forgiving: the nearest cell, within its own size or 22 CSS px of
+    // its middle, whichever is more (a finger is about 44 px wide)
+    var reach = Math.max(cells[best].r * 1.15, 22 / scaleOf(m));
+    return (any || bd <= reach) ? best : null;
+  }
+  function nameCell(ev, tap) {
+    var k = cellAt(ev, false), out = $("hc-cell");
+    if (out) out.textContent = k === null ? "" : k;
+    return k;
+  }
+
   // ----------------------------------------------------------- zoom, pan
-  var zoom = 1, scroller = $("hc-scroll"), first = null;
+  var zoom = 1, first = null;
   for (var k0 in cells) { first = cells[k0]; break; }
   // The board's width at "fit": the column's width, and on a desktop no
   // taller than the screen.
@@ -82,11 +246,22 @@
     if (!wide()) return Math.round(window.innerHeight * 0.72);
     return Math.max(300, window.innerHeight - (scroller.getBoundingClientRect().top + window.scrollY) - 12);
   }
-  // Zoomed in at most until a hex is about 90 px across.
+  // The least zoom at which the board reads and taps: its smallest text
+  // at least 11.5 CSS px and its cells at least 30 px apart (so a tap
+  // 14 px off a cell's middle is still nearest to it).
+  function readableZoom() {
+    if (!vb || !vb.width) return 1;
+    var s1 = fitWidth() / vb.width, z = 1;
+    if (least) z = Math.max(z, 11.5 / (least * s1));
+    if (pitch < Infinity) z = Math.max(z, 30 / (pitch * s1));
+    return z;
+  }
+  // Zoomed in at most until a hex is about 90 px across, and never less
+  // than needed to read it.
   function maxZoom() {
     if (!first || !vb) return 6;
     var px = first.r * 2 * fitWidth() / vb.width;
-    return Math.max(1.5, 90 / px);
+    return Math.max(1.5, 90 / px, readableZoom() * 1.5);
   }
   function setZoom(z) {
     zoom = Math.max(1, Math.min(maxZoom(), z));
@@ -95,75 +270,133 @@
     scroller.style.maxHeight = wide() ? boxHeight() + "px" : "";
     $("hc-zoom-level").textContent = Math.round(zoom * 100) + "%";
   }
-  // The scroll box shows the point (x, y) of the board in its middle.
-  function centreAt(x, y) {
+  // The point of the board at the middle of the scroll box.
+  function middle() {
+    var m = svg && svg.getScreenCTM(), s = scroller.getBoundingClientRect();
+    return m ? { x: (s.left + scroller.clientWidth / 2 - m.e) / m.a, y: (s.top + scroller.clientHeight / 2 - m.f) / m.d } : null;
+  }
+  // Scroll so that the point (x, y) of the board stands at (sx, sy) of
+  // the screen (the scroll box's middle by default).
+  function centreAt(x, y, sx, sy) {
     if (!svg) return;
     var m = svg.getScreenCTM(), s = scroller.getBoundingClientRect();
     if (!m) return;
-    scroller.scrollLeft = x * m.a + m.e - s.left + scroller.scrollLeft - scroller.clientWidth / 2;
-    scroller.scrollTop = y * m.d + m.f - s.top + scroller.scrollTop - scroller.clientHeight / 2;
+    var px = m.a * x + m.c * y + m.e, py = m.b * x + m.d * y + m.f;
+    scroller.scrollLeft += px - (sx === undefined ? s.left + scroller.clientWidth / 2 : sx);
+    scroller.scrollTop += py - (sy === undefined ? s.top + scroller.clientHeight / 2 : sy);
   }
   function centreOn(cell) {
     var c = cells[cell];
     if (c && zoom > 1) centreAt(c.x, c.y);
   }
-  // Where the player's own pieces stand (D.mine): the box around them.
-  function mineBox() {
+  // The player's own pieces (D.mine) as the screen shows them: the part
+  // the scroll box shows at this zoom placed to hold the most of them.
+  function mineCells() { return (D.mine || []).filter(function (k) { return cells[k]; }).map(function (k) { return cells[k]; }); }
+  function mineBox(list) {
     var b = null;
-    (D.mine || []).forEach(function (k) {
-      var c = cells[k];
-      if (!c) return;
+    (list || mineCells()).forEach(function (c) {
       if (!b) b = { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
       b.x0 = Math.min(b.x0, c.x - c.r); b.y0 = Math.min(b.y0, c.y - c.r);
       b.x1 = Math.max(b.x1, c.x + c.r); b.y1 = Math.max(b.y1, c.y + c.r);
     });
     return b;
   }
-  // Show the player's pieces: a big map (War of the Dukes) zoomed to fit
-  // them (a hex a thumb's width at most), centred on them; then the page
-  // scrolled so that they are on the screen.
+  // The board opens where it reads and taps (readableZoom), on the
+  // player's own pieces: all of them where they fit, else the part of the
+  // map that holds the most (the board's own units), centred on them; the
+  // page is scrolled so that the board's box is on the screen.
   function showMine() {
-    var b = mineBox();
     if (!svg || !vb) return;
-    if (b && Object.keys(cells).length > 200) {
-      var s1 = fitWidth() / vb.width, pad = first ? first.r * 2 : 0;
-      var z = Math.min(scroller.clientWidth / ((b.x1 - b.x0 + pad) * s1), boxHeight() / ((b.y1 - b.y0 + pad) * s1));
-      if (first) z = Math.min(z, 48 / (first.r * 2 * s1));
-      setZoom(z);
+    setZoom(readableZoom());
+    var mine = mineCells(), b = mineBox(mine);
+    if (!b) { scroller.scrollLeft = 0; scroller.scrollTop = 0; return; }
+    var m = svg.getScreenCTM(), k = m ? scaleOf(m) : 1;
+    var vw = scroller.clientWidth / k, vh = scroller.clientHeight / k;
+    if (b.x1 - b.x0 > vw || b.y1 - b.y0 > vh) {
+      // the window holding the most pieces, placed at each piece in turn
+      var best = -1;
+      mine.forEach(function (c) {
+        var x0 = c.x - vw / 2, y0 = c.y - vh / 2;
+        var inside = mine.filter(function (o) { return o.x >= x0 + o.r && o.x <= x0 + vw - o.r && o.y >= y0 + o.r && o.y <= y0 + vh - o.r; });
+        if (inside.length > best) { best = inside.length; b = mineBox(inside); }
+      });
     }
-    if (!b) return;
     centreAt((b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2);
-    var m = svg.getScreenCTM();
-    if (!m) return;
-    var top = b.y0 * m.d + m.f, bottom = b.y1 * m.d + m.f;
-    var s = scroller.getBoundingClientRect();
-    top = Math.max(top, s.top); bottom = Math.min(bottom, s.bottom);
-    var room = window.innerHeight - 8;
-    if (bottom > room || top < 0) window.scrollBy(0, bottom - top > room ? top - 8 : (top + bottom) / 2 - room / 2);
+    var box = scroller.getBoundingClientRect(), room = window.innerHeight;
+    if (box.top < 0 || box.bottom > room) window.scrollBy(0, box.height > room ? box.top : box.top - Math.max(0, (room - box.height) / 2));
   }
-  $("hc-zoom-in").addEventListener("click", function () {
-    var m = svg && svg.getScreenCTM(), s = scroller.getBoundingClientRect();
-    // keep the middle of what is shown in the middle
-    var mid = m ? { x: (s.left + scroller.clientWidth / 2 - m.e) / m.a, y: (s.top + scroller.clientHeight / 2 - m.f) / m.d } : null;
-    setZoom(zoom * 1.5);
-    if (typeof sel !== "undefined" && sel && live) centreOn(check(list).pos[sel]);
+  function zoomBy(k) {
+    var mid = middle();
+    setZoom(zoom * k);
+    if (k > 1 && typeof sel !== "undefined" && sel && live) centreOn(check(list).pos[sel]);
     else if (mid) centreAt(mid.x, mid.y);
-  });
-  $("hc-zoom-out").addEventListener("click", function () {
-    var m = svg && svg.getScreenCTM(), s = scroller.getBoundingClientRect();
-    var mid = m ? { x: (s.left + scroller.clientWidth / 2 - m.e) / m.a, y: (s.top + scroller.clientHeight / 2 - m.f) / m.d } : null;
-    setZoom(zoom / 1.5);
-    if (mid) centreAt(mid.x, mid.y);
-  });
+  }
+  $("hc-zoom-in").addEventListener("click", function () { zoomBy(1.5); });
+  $("hc-zoom-out").addEventListener("click", function () { zoomBy(1 / 1.5); });
   $("hc-zoom-fit").addEventListener("click", function () { setZoom(1); });
   $("hc-zoom-mine").addEventListener("click", function () { showMine(); });
+  // the part shown stays shown, now seen from the other side
+  if ($("hc-turn")) $("hc-turn").addEventListener("click", function () {
+    var mid = middle();
+    turnBoard(!turned);
+    if (mid && mapC) centreAt(2 * mapC.x - mid.x, 2 * mapC.y - mid.y);
+  });
   window.addEventListener("resize", function () { setZoom(zoom); });
+  // Pinch: two fingers on the board zoom it about the point between them
+  // (the page itself does not zoom there: the box's touch-action).
+  var pinch = null;
+  function two(e) {
+    var a = e.touches[0], b = e.touches[1];
+    return { d: Math.hypot(a.clientX - b.clientX, a.clientY - b.clientY), x: (a.clientX + b.clientX) / 2, y: (a.clientY + b.clientY) / 2 };
+  }
+  scroller.addEventListener("touchstart", function (e) {
+    if (e.touches.length !== 2 || !svg) return;
+    var t = two(e), m = svg.getScreenCTM();
+    if (!m) return;
+    pinch = { d: t.d || 1, z: zoom, p: { x: (t.x - m.e) / m.a, y: (t.y - m.f) / m.d } };
+    e.preventDefault();
+  }, { passive: false });
+  scroller.addEventListener("touchmove", function (e) {
+    if (!pinch || e.touches.length !== 2) return;
+    e.preventDefault();
+    var t = two(e);
+    setZoom(pinch.z * t.d / pinch.d);
+    centreAt(pinch.p.x, pinch.p.y, t.x, t.y);
+  }, { passive: false });
+  scroller.addEventListener("touchend", function (e) { if (e.touches.length < 2) pinch = null; });
   if (svg) {
-    setZoom(1);
+    if (D.turned) turnBoard(true);
     showMine();
   }
-  if (!mineBox()) $("hc-zoom-mine").style.display = "none";
+  if (!mineBox() && $("hc-zoom-mine")) $("hc-zoom-mine").style.display = "none";
+  if ($("hc-turn") && !svg) $("hc-turn").style.display = "none";
+  foldText();
 
+  // ------------------------------------------------------------ the text
+  // The report's words wrap to the screen (the page's style). The board
+  // drawn as text (D.board_lines) is a picture of letters that cannot
+  // wrap: it folds into a box of its own under the words before it, and
+  // scrolls there; the board above shows it. The page's file keeps the
+  // text whole in #report (what `verify --witness` reads); only what the
+  // screen shows is split.
+  function foldText() {
+    var pre = $("report"), bl = D.board_lines;
+    if (!pre || !bl) return;
+    var lines = pre.textContent.split("\n");
+    if (bl[0] + bl[1] > lines.length) return;
+    var width = 0;
+    lines.slice(bl[0], bl[0] + bl[1]).forEach(function (l) { width = Math.max(width, l.length); });
+    var det = el("details", { class: "ascii" });
+    det.appendChild(el("summary", {}, "The board as text (" + width + " columns; the board above draws it)"));
+    // the box scrolls; the letters in it keep their width
+    var sc = el("div", { class: "ascii-scroll" });
+    sc.appendChild(el("pre", {}, lines.slice(bl[0], bl[0] + bl[1]).join("\n")));
+    det.appendChild(sc);
+    var rest = el("pre", { class: "report-rest" }, lines.slice(bl[0] + bl[1]).join("\n"));
+    pre.textContent = lines.slice(0, bl[0]).join("\n");
+    pre.parentNode.insertBefore(rest, pre.nextSibling);
+    pre.parentNode.insertBefore(det, rest);
+  }
   // ---------------------------------------------------------------- data
   var O = D.orders;
   if (!D.due || !O) {
@@ -371,6 +604,16 @@
     say("Removed “" + e.text + "”" + (gone.length ? "; also removed " + gone.join(", ") : "") + ".");
     render();
   }
+  // What to do first, as the pieces that take orders stand: on the board,
+  // off it (listed under this line, wherever the panel stands), or none.
+  function firstPrompt() {
+    var on = pieceOrder.some(function (id) { return pieces[id].at && optionsOf(id).length; });
+    var off = pieceOrder.some(function (id) { return !pieces[id].at && optionsOf(id).length; });
+    if (on && off) return "Tap one of your pieces on the board, or pick one off the board below.";
+    if (on) return "Tap one of your pieces on the board.";
+    if (off) return "Pick one of your pieces off the board below, then tap where it goes.";
+    return "Pick an order for the whole turn below.";
+  }
   function given(id) { return list.some(function (e) { return e.piece === id; }); }
   function optionsOf(id) { return options.filter(function (o) { return o.piece === id; }); }
   function missing() {
@@ -379,52 +622,142 @@
     return (O.required || []).filter(function (q) { return !r.used[q.key]; }).map(function (q) { return q.why; });
   }
 
+  // ------------------------------------------------------- planned orders
+  // The orders given are drawn over the board in a colour and a style of
+  // their own (blue dashes for moves, purple for attacks, rings and words
+  // in the same colours), never in the black and red of last turn's
+  // arrows the board draws, and never over a piece's label or a cell's
+  // name: a dash, an arc or a word that would meet one (their boxes) is
+  // left out or set aside. The legend says what they are.
+  var PLAN = { move: "#1d4ed8", attack: "#7e22ce", other: "#1d4ed8" };
   if (svg) {
-    var defs = svg.querySelector("defs") || svg.insertBefore(document.createElementNS(NS, "defs"), svg.firstChild);
-    [["plan-move", "#0b7a43"], ["plan-attack", "#c0122c"]].forEach(function (m) {
-      var mk = document.createElementNS(NS, "marker");
-      [["id", m[0]], ["viewBox", "0 0 10 10"], ["refX", "8"], ["refY", "5"], ["markerWidth", "4"], ["markerHeight", "4"], ["orient", "auto-start-reverse"]]
-        .forEach(function (a) { mk.setAttribute(a[0], a[1]); });
-      var path = document.createElementNS(NS, "path");
-      path.setAttribute("d", "M0,0 L10,5 L0,10 z");
-      path.setAttribute("fill", m[1]);
-      mk.appendChild(path);
-      defs.appendChild(mk);
-    });
     overlay = document.createElementNS(NS, "g");
     overlay.setAttribute("class", "plan");
-    var legend = svg.querySelector(".legend");
-    svg.insertBefore(overlay, legend || null);
+    svg.appendChild(overlay);
     svg.addEventListener("click", function (ev) {
-      var pt = svg.createSVGPoint();
-      pt.x = ev.clientX; pt.y = ev.clientY;
-      var m = svg.getScreenCTM();
-      if (!m) return;
-      var p = pt.matrixTransform(m.inverse()), best = null, bd = Infinity;
-      for (var k in cells) {
-        var c = cells[k], d = Math.hypot(c.x - p.x, c.y - p.y);
-        if (d < bd) { bd = d; best = k; }
-      }
-      if (live && best !== null && bd <= cells[best].r * 1.15) clickCell(best);
+      var k = nameCell(ev, true);
+      if (live && k !== null) clickCell(k);
     });
+    planLegend();
   }
-  function shape(tag, attrs) {
+  function shape(tag, attrs, into) {
     var e = document.createElementNS(NS, tag);
     for (var k in attrs) e.setAttribute(k, attrs[k]);
-    overlay.appendChild(e);
+    (into || overlay).appendChild(e);
     return e;
   }
-  function label(c, text, colour) {
-    var t = shape("text", { x: c.x, y: c.y - c.r * 0.62, "font-size": Math.max(9, c.r * 0.42), "text-anchor": "middle", fill: colour || "#0b7a43", stroke: "#fff", "stroke-width": 3, "paint-order": "stroke" });
+  function meets(b, pad) {
+    pad = pad || 0;
+    return keep.some(function (k) {
+      return b.x - pad < k.x + k.w && b.x + b.w + pad > k.x && b.y - pad < k.y + k.h && b.y + b.h + pad > k.y;
+    });
+  }
+  // A word beside cell c: above it, below, left, right, farther out, the
+  // first place where it meets no label.
+  function label(c, text, colour, into, size) {
+    // never smaller than the smallest word the board writes: it reads
+    // wherever the board does
+    size = size || Math.max(9, c.r * 0.42, least || 0);
+    var t = shape("text", { "class": "plan-word", "font-size": size, "text-anchor": "middle", fill: colour || PLAN.other, stroke: "#fff", "stroke-width": 3, "paint-order": "stroke" }, into);
     t.textContent = text;
+    var spots = [[0, -1.05], [0, 1.35], [-1.3, 0.15], [1.3, 0.15], [0, -1.7], [0, 2], [-1.9, 0.15], [1.9, 0.15]];
+    for (var i = 0; i < spots.length; i++) {
+      t.setAttribute("x", c.x + spots[i][0] * c.r);
+      t.setAttribute("y", c.y + spots[i][1] * c.r);
+      if (into || !meets(t.getBBox(), 1)) return t;
+    }
+    return t;
   }
-  function arrow(a, b, colour, head, dash, shorten) {
-    var dx = b.x - a.x, dy = b.y - a.y, len = Math.hypot(dx, dy) || 1, k = Math.min(shorten / len, 0.45);
-    var attrs = { x1: a.x + dx * k, y1: a.y + dy * k, x2: b.x - dx * k, y2: b.y - dy * k, stroke: colour, "stroke-width": Math.max(2.5, a.r * 0.22), "stroke-linecap": "round" };
-    if (head) attrs["marker-end"] = "url(#" + head + ")";
-    if (dash) attrs["stroke-dasharray"] = dash;
-    shape("line", attrs);
+  // Dashes from a to b, each left out where it meets a label, and a head
+  // at the end pointing at b: a planned move or attack.
+  // Where a straight line would lose most of its dashes to labels (a
+  // move straight down a column of names), it runs a little to one side.
+  function dashes(a, b, colour, from, to, into) {
+    var dx = b.x - a.x, dy = b.y - a.y, len = Math.hypot(dx, dy) || 1, ux = dx / len, uy = dy / len;
+    var w = Math.max(2.5, a.r * 0.2), dash = Math.max(w * 2.2, a.r * 0.32), gap = dash * 0.6;
+    var end = len - to - w * 2.4;
+    function kept(off) {
+      var out = [], ox = -uy * off, oy = ux * off;
+      for (var s = from; s + dash <= end + 0.01; s += dash + gap) {
+        var x1 = a.x + ox + ux * s, y1 = a.y + oy + uy * s, x2 = a.x + ox + ux * (s + dash), y2 = a.y + oy + uy * (s + dash);
+        var bx = { x: Math.min(x1, x2) - w / 2, y: Math.min(y1, y2) - w / 2, w: Math.abs(x2 - x1) + w, h: Math.abs(y2 - y1) + w };
+        out.push({ x1: x1, y1: y1, x2: x2, y2: y2, ok: into || !meets(bx) });
+      }
+      return out;
+    }
+    var best = null, bestOff = 0;
+    [0, a.r * 0.42, -a.r * 0.42].forEach(function (off) {
+      var k = kept(off), n = k.filter(function (d) { return d.ok; }).length;
+      if (!best || n > best.n + (off ? 1 : 0)) { best = { k: k, n: n }; bestOff = off; }
+    });
+    best.k.forEach(function (d) {
+      if (d.ok) shape("line", { "class": "plan-dash", x1: d.x1, y1: d.y1, x2: d.x2, y2: d.y2, stroke: colour, "stroke-width": w, "stroke-linecap": "butt" }, into);
+    });
+    a = { x: a.x - uy * bestOff, y: a.y + ux * bestOff };
+    // the head: a triangle at the end, moved back toward a until it
+    // meets no label
+    var hl = w * 2.6, hw = w * 1.7;
+    for (var e = Math.max(from + hl, end + hl); e > from + hl * 0.9; e -= hl * 0.5) {
+      var tx = a.x + ux * e, ty = a.y + uy * e, bx2 = tx - ux * hl, by2 = ty - uy * hl;
+      var pts = [[tx, ty], [bx2 - uy * hw, by2 + ux * hw], [bx2 + uy * hw, by2 - ux * hw]];
+      var xs = pts.map(function (p) { return p[0]; }), ys = pts.map(function (p) { return p[1]; });
+      var box = { x: Math.min.apply(null, xs), y: Math.min.apply(null, ys), w: Math.max.apply(null, xs) - Math.min.apply(null, xs), h: Math.max.apply(null, ys) - Math.min.apply(null, ys) };
+      if (!into && meets(box)) continue;
+      shape("polygon", { "class": "plan-head", points: pts.map(function (p) { return p[0] + "," + p[1]; }).join(" "), fill: colour }, into);
+      return;
+    }
   }
+  // A dashed ring round cell c, in arcs, those meeting a label left out:
+  // a piece placed, a target attacked.
+  function ring(c, colour, into) {
+    var rr = c.r * 0.8, w = Math.max(2.5, c.r * 0.14), n = 12;
+    for (var i = 0; i < n; i++) {
+      var a0 = (i + 0.15) * 2 * Math.PI / n, a1 = (i + 0.85) * 2 * Math.PI / n;
+      var p0 = { x: c.x + rr * Math.cos(a0), y: c.y + rr * Math.sin(a0) }, p1 = { x: c.x + rr * Math.cos(a1), y: c.y + rr * Math.sin(a1) };
+      var box = { x: Math.min(p0.x, p1.x) - w / 2, y: Math.min(p0.y, p1.y) - w / 2, w: Math.abs(p1.x - p0.x) + w, h: Math.abs(p1.y - p0.y) + w };
+      if (!into && meets(box)) continue;
+      shape("path", { "class": "plan-arc", d: "M" + p0.x + " " + p0.y + "A" + rr + " " + rr + " 0 0 1 " + p1.x + " " + p1.y, fill: "none", stroke: colour, "stroke-width": w }, into);
+    }
+  }
+  // The legend's entries for the marks the composer may draw now.
+  function planLegend() {
+    if (!D.due || !D.orders) return;
+    var box = $("hc-legend");
+    if (!box) return;
+    var marks = {};
+    (D.orders.choices || []).forEach(function (c) { marks[c.mark || "other"] = true; });
+    if ((D.orders.gathers || []).length) marks.attack = true;
+    var entries = [];
+    var unit = first ? first.r : 20, a = { x: 0, y: 0, r: unit }, b = { x: unit * 3, y: 0, r: unit };
+    if (marks.move || marks.turn) entries.push(["blue dashes: a move or a turn you have planned (not sent yet)", function (g) { dashes(a, b, PLAN.move, 0, 0, g); }]);
+    if (marks.attack) entries.push(["purple dashes and ring: an attack you have planned (not sent yet)", function (g) { dashes(a, b, PLAN.attack, 0, unit * 0.9, g); ring({ x: b.x, y: 0, r: unit * 0.8 }, PLAN.attack, g); }]);
+    if (marks.place) entries.push(["blue dashed ring: a piece you plan to place there", function (g) { ring({ x: unit * 1.5, y: 0, r: unit }, PLAN.move, g); }]);
+    if (marks.scout) entries.push(["violet dots: a scout you have planned", function (g) { dashes(a, b, "#7a4bb0", 0, 0, g); }]);
+    entries.push(["blue word beside a piece: its planned order (hold, fortify…)", function (g) { label({ x: unit * 1.5, y: unit * 0.6, r: unit }, "hold", PLAN.other, g, unit * 0.9); }]);
+    entries.push(["these orders appear as you give them; last turn's moves and attacks stay black and red", null]);
+    var h = el("p", { class: "legend-caption plan-head-line" }, "Your orders on the board (planned, not yet sent)");
+    var ul = el("ul", { class: "legend-list plan-legend" });
+    entries.forEach(function (e) {
+      var li = el("li", { "data-explains": "plan" });
+      if (e[1]) {
+        var pic = document.createElementNS(NS, "svg");
+        pic.setAttribute("viewBox", (-unit * 0.4) + " " + (-unit * 1.2) + " " + (unit * 4) + " " + (unit * 2.4));
+        pic.setAttribute("width", 80); pic.setAttribute("height", 48);
+        pic.setAttribute("class", "legend-sample-pic");
+        ["font-family", "font-weight"].forEach(function (x) { if (svg.getAttribute(x)) pic.setAttribute(x, svg.getAttribute(x)); });
+        var g = document.createElementNS(NS, "g");
+        pic.appendChild(g);
+        e[1](g);
+        li.appendChild(pic);
+      }
+      li.appendChild(el("span", { class: "legend-words" }, e[0]));
+      ul.appendChild(li);
+    });
+    box.appendChild(h);
+    box.appendChild(ul);
+    box.hidden = false;
+  }
+  function redraw() { if (live) render(); }
   function drawBoard(r) {
     if (!overlay) return;
     while (overlay.firstChild) overlay.removeChild(overlay.firstChild);
@@ -434,49 +767,53 @@
         if (!t) return;
         e.members.forEach(function (m) {
           var a = cells[r.at.get(e.text + "|" + m)];
-          if (a) arrow(a, t, "#c0122c", "plan-attack", "6 4", a.r * 0.5);
+          if (a) dashes(a, t, PLAN.attack, a.r * 0.55, t.r * 0.85);
         });
-        shape("circle", { cx: t.x, cy: t.y, r: t.r * 0.75, fill: "none", stroke: "#c0122c", "stroke-width": Math.max(2.5, t.r * 0.16) });
+        ring(t, PLAN.attack);
         return;
       }
       var from = cells[r.at.get(e)], to = e.to ? cells[e.to] : null;
       var words = e.piece ? e.text.replace(e.piece + " ", "") : e.text;
       if (e.mark === "place" && to) {
-        shape("circle", { cx: to.x, cy: to.y, r: to.r * 0.72, fill: "none", stroke: "#0b7a43", "stroke-width": Math.max(2.5, to.r * 0.16), "stroke-dasharray": "5 3" });
-        label(to, pieces[e.piece] && !pieces[e.piece].at ? e.piece : words);
+        ring(to, PLAN.move);
+        label(to, pieces[e.piece] && !pieces[e.piece].at ? e.piece : words, PLAN.move);
       } else if ((e.mark === "move" || e.mark === "attack") && from && to) {
         var red = e.mark === "attack";
-        arrow(from, to, red ? "#c0122c" : "#0b7a43", red ? "plan-attack" : "plan-move", null, from.r * 0.55);
+        dashes(from, to, red ? PLAN.attack : PLAN.move, from.r * 0.55, to.r * (red ? 0.7 : 0.55));
       } else if (e.mark === "scout" && from && to) {
-        arrow(from, to, "#7a4bb0", null, "2 5", from.r * 0.5);
+        dashes(from, to, "#7a4bb0", from.r * 0.55, to.r * 0.55);
         label(to, "scout", "#7a4bb0");
       } else if (e.mark === "turn" && from) {
-        if (to) arrow(from, { x: from.x + (to.x - from.x) * 0.62, y: from.y + (to.y - from.y) * 0.62, r: from.r }, "#0b7a43", "plan-move", null, 0.1);
+        // a turn: a blue wedge just off the piece, where it will face
+        if (to) dashes(from, { x: from.x + (to.x - from.x) * 0.62, y: from.y + (to.y - from.y) * 0.62, r: from.r }, PLAN.move, from.r * 0.62, -from.r * 0.5);
         else label(from, e.text.split(" ").pop());
       } else if (from) {
         label(from, words);
       }
     });
-    // the selection and where it may go
+    // the selection and where it may go: a ring round the piece, a dot on
+    // each empty cell it may go to and a ring round each piece it may
+    // attack (never a fill over a label)
     if (sel && pieces[sel]) {
       var c = cells[r.pos[sel]];
       if (c) shape("circle", { class: "sel", cx: c.x, cy: c.y, r: c.r * 0.9, fill: "none", stroke: "#0b7a43", "stroke-width": Math.max(3, c.r * 0.14) });
-      targets(sel).forEach(function (o) {
-        var t = cells[o.to];
-        if (!t) return;
-        shape("circle", { class: "hl", "data-to": o.to, cx: t.x, cy: t.y, r: t.r * 0.42, fill: o.mark === "attack" ? "#c0122c" : "#0b7a43", "fill-opacity": 0.45, stroke: "#fff", "stroke-width": 1.5 });
-      });
+      targets(sel).forEach(function (o) { highlight(o.to, o.mark === "attack" ? "#c0122c" : "#0b7a43", 0.45); });
     }
     if (gathering) {
       var g = gathering.g, tc = cells[g.target];
-      if (tc) shape("circle", { class: "sel", cx: tc.x, cy: tc.y, r: tc.r * 0.9, fill: "none", stroke: "#c0122c", "stroke-width": Math.max(3, tc.r * 0.14) });
+      if (tc) shape("circle", { class: "sel", cx: tc.x, cy: tc.y, r: tc.r * 0.9, fill: "none", stroke: PLAN.attack, "stroke-width": Math.max(3, tc.r * 0.14) });
       candidates(g, r.pos).forEach(function (m) {
-        var mc = cells[r.pos[m]];
-        if (!mc) return;
         var on = gathering.members.indexOf(m) >= 0;
-        shape("circle", { class: "hl", "data-to": r.pos[m], cx: mc.x, cy: mc.y, r: mc.r * 0.42, fill: on ? "#c0122c" : "#e08a00", "fill-opacity": on ? 0.7 : 0.45, stroke: "#fff", "stroke-width": 1.5 });
+        highlight(r.pos[m], on ? PLAN.attack : "#e08a00", on ? 0.7 : 0.45);
       });
     }
+  }
+  function highlight(cell, colour, opacity) {
+    var t = cells[cell];
+    if (!t) return;
+    var b = { x: t.x - t.r * 0.3, y: t.y - t.r * 0.3, w: t.r * 0.6, h: t.r * 0.6 };
+    if (meets(b)) shape("circle", { class: "hl", "data-to": cell, cx: t.x, cy: t.y, r: t.r * 0.72, fill: "none", stroke: colour, "stroke-opacity": Math.min(1, opacity + 0.35), "stroke-width": Math.max(3, t.r * 0.16) });
+    else shape("circle", { class: "hl", "data-to": cell, cx: t.x, cy: t.y, r: t.r * 0.3, fill: colour, "fill-opacity": opacity, stroke: "#fff", "stroke-width": 1.5 });
   }
   // The selected piece's orders that would be accepted now, with a cell.
   function targets(id) {
@@ -520,8 +857,10 @@
         box.appendChild(el("p", { class: "hint" }, "Or an order of " + (pieces[was].label || was) + " toward " + cell + ":"));
         var shown = ok.length ? ok : opts;
         shown.forEach(function (o) { box.appendChild(optionButton(o)); });
-        say("Selected " + (pieces[sel].label || sel) + ". " + (pieces[was].label || was) + " also has " +
-          (shown.length === 1 ? "an order" : "orders") + " toward " + cell + ": “" + shown.map(function (o) { return o.text; }).join("”, “") + "”, in the list.");
+        // the orders offered are buttons, not yet orders: no word says
+        // they are in the list
+        say("Selected " + (pieces[sel].label || sel) + ". To give " + (pieces[was].label || was) +
+          " an order toward " + cell + " instead, use " + (shown.length === 1 ? "the button" : "a button") + " below, under Or an order of " + (pieces[was].label || was) + ".");
         return;
       }
       if (ok.length === 1) { add(ok[0]); return; }
@@ -656,19 +995,25 @@
       clear.addEventListener("click", function () { sel = null; say(""); render(); });
       box.appendChild(clear);
     } else {
-      head.textContent = O.prompt || "Tap one of your pieces on the board.";
+      head.textContent = O.prompt || firstPrompt();
     }
     // pieces beside the board and orders for the whole turn
     var tray = $("hc-tray");
     tray.textContent = "";
+    var offBoard = 0, whole = 0;
     pieceOrder.forEach(function (id) {
       var p = pieces[id];
       if (p.at || !optionsOf(id).length) return;
       var b = el("button", { type: "button", class: (sel === id ? "opt on" : given(id) ? "opt done" : "opt"), "data-piece": id }, p.label);
       b.addEventListener("click", function () { select(id); });
       tray.appendChild(b);
+      offBoard++;
     });
-    options.forEach(function (o) { if (!o.piece) tray.appendChild(optionButton(o)); });
+    options.forEach(function (o) { if (!o.piece) { tray.appendChild(optionButton(o)); whole++; } });
+    // what the buttons are, wherever the panel stands (beside the board on
+    // a desktop, under it on a phone)
+    $("hc-tray-head").textContent = offBoard && whole ? "Your pieces off the board, and orders for the whole turn:"
+      : offBoard ? "Your pieces off the board:" : "Orders for the whole turn:";
     $("hc-tray-box").style.display = tray.childNodes.length ? "" : "none";
     // the orders given
     var ol = $("hc-list");
@@ -693,8 +1038,16 @@
     var state = $("hc-state");
     if (O.budget) state.textContent = "Cost: " + r.cost + " of " + O.budget.total + " " + O.budget.unit + ". ";
     else state.textContent = "";
-    state.textContent += todo.length ? "Not complete: " + todo.slice(0, 4).join("; ") + (todo.length > 4 ? "; and " + (todo.length - 4) + " more" : "") + "." : "Complete: ready to send.";
-    state.className = todo.length ? "state todo" : "state ready";
+    // "complete" only when the set is complete and nothing is half made:
+    // no attack gathered but not added; an empty set that the rules allow
+    // is said to be empty, not complete
+    var half = gathering ? "the attack on " + gathering.g.target + " is not added yet: “Add the attack” or “Cancel”" : null;
+    if (half) todo = [half].concat(todo);
+    var empty = !todo.length && !r.seq.length;
+    state.textContent += todo.length ? "Not complete: " + todo.slice(0, 4).join("; ") + (todo.length > 4 ? "; and " + (todo.length - 4) + " more" : "") + "."
+      : empty ? "No orders yet. The rules let you send none (" + (O.empty || "then none of your pieces moves or attacks") + "), or tap a piece to give one."
+      : "Complete: ready to send.";
+    state.className = todo.length ? "state todo" : empty ? "state empty" : "state ready";
     output(r, todo);
   }
   // The odds of the attack being gathered, under its units.
@@ -724,18 +1077,31 @@
     t.appendChild(r2);
     box.appendChild(t);
     var seen = f.results.filter(function (x, i) { return f.results.indexOf(x) === i; });
-    box.appendChild(el("p", { class: "hint" }, seen.map(function (x) { return x + ": " + (C.results[x] || x); }).join("; ") + ". " + C.caveat + "."));
+    box.appendChild(el("p", { class: "hint" }, seen.map(function (x) { return x + ": " + (C.results[x] || x); }).join("; ") + ". " + C.caveat.charAt(0).toUpperCase() + C.caveat.slice(1) + "."));
   }
   function q(s) { return JSON.stringify(s); }
-  function fileText(r) {
+  // The order file. `shown`: as the box on the page shows it, the
+  // password masked (it is typed into a masked field and is never shown
+  // in clear); copy, download and mail take the real one.
+  function fileText(r, shown) {
+    var pw = $("hc-password").value;
     var s = "game = " + q(D.id) + "\nplayer = " + q(D.player) + "\nturn = " + D.turn +
-      "\npassword = " + q($("hc-password").value) + "\norders = [\n";
+      "\npassword = " + (shown ? q(pw.replace(/[\s\S]/g, "•")) : q(pw)) + "\norders = [\n";
     r.seq.forEach(function (e) { s += "  " + q(e.text) + ",\n"; });
     return s + "]\n";
   }
+  var lastSeq = [];
+  function realFile() { return fileText({ seq: lastSeq }, false); }
+  // The mail link: to the moderator with the subject at rest; the body
+  // (the file, its password) is put in only as the link is followed, so
+  // no address bar or status line shows it.
+  function mailHref(withBody) {
+    var h = "mailto:" + (D.moderator ? encodeURI(D.moderator) : "") + "?subject=" + encodeURIComponent(D.subject);
+    return withBody ? h + "&body=" + encodeURIComponent(realFile().replace(/\n/g, "\r\n")) : h;
+  }
   function output(r, todo) {
-    var text = fileText(r);
-    $("hc-file").value = text;
+    lastSeq = r.seq;
+    $("hc-file").value = fileText(r, true);
     var ready = !todo.length;
     var pw = $("hc-password").value.length > 0;
     ["hc-copy", "hc-download", "hc-mail"].forEach(function (id) {
@@ -743,9 +1109,7 @@
       if (ready && pw) b.removeAttribute("aria-disabled"); else b.setAttribute("aria-disabled", "true");
     });
     $("hc-out-state").textContent = !ready ? "Finish your orders first." : !pw ? "Type your password to fill in the file." : "";
-    var body = text.replace(/\n/g, "\r\n");
-    $("hc-mail").setAttribute("href", "mailto:" + (D.moderator ? encodeURI(D.moderator) : "") +
-      "?subject=" + encodeURIComponent(D.subject) + "&body=" + encodeURIComponent(body));
+    $("hc-mail").setAttribute("href", mailHref(false));
   }
   function blocked(ev) {
     if (this.getAttribute("aria-disabled")) {
@@ -758,15 +1122,26 @@
   $("hc-password").addEventListener("input", function () { render(); });
   $("hc-copy").addEventListener("click", function (ev) {
     if (blocked.call(this, ev)) return;
-    var ta = $("hc-file");
+    var text = realFile();
     var done = function () { say("Copied the order file."); };
-    var fallback = function () { ta.select(); try { document.execCommand("copy"); done(); } catch (e) { say("Copy it from the box by hand.", true); } };
-    if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(ta.value).then(done, fallback);
+    // without the clipboard's own call, a field off the screen holds the
+    // real file while it is copied, and is gone at once
+    var fallback = function () {
+      var ta = el("textarea", { "aria-hidden": "true", style: "position:fixed;left:-9999px;top:0;opacity:0" });
+      ta.value = text;
+      document.body.appendChild(ta);
+      ta.select();
+      var ok = false;
+      try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
+      ta.remove();
+      if (ok) done(); else say("This browser does not let the page copy: use Download or Mail.", true);
+    };
+    if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(text).then(done, fallback);
     else fallback();
   });
   $("hc-download").addEventListener("click", function (ev) {
     if (blocked.call(this, ev)) return;
-    var blob = new Blob([$("hc-file").value], { type: "text/plain" });
+    var blob = new Blob([realFile()], { type: "text/plain" });
     var a = el("a", { download: D.id + "-turn-" + D.turn + "-" + D.player + ".toml" });
     a.href = URL.createObjectURL(blob);
     document.body.appendChild(a);
@@ -774,7 +1149,12 @@
     setTimeout(function () { URL.revokeObjectURL(a.href); a.remove(); }, 0);
     say("Saved the order file.");
   });
-  $("hc-mail").addEventListener("click", function (ev) { blocked.call(this, ev); });
+  $("hc-mail").addEventListener("click", function (ev) {
+    if (blocked.call(this, ev)) return;
+    var a = this;
+    a.setAttribute("href", mailHref(true));
+    setTimeout(function () { a.setAttribute("href", mailHref(false)); }, 0);
+  });
 
   (O.help || []).forEach(function (h) { $("hc-help").appendChild(el("li", {}, h)); });
   root.className = "live";

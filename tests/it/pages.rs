@@ -55,6 +55,8 @@ pub(crate) const MEASURE: &str = r#"(function () {
   function shown(n) {
     var b = n.getBoundingClientRect();
     if (!(b.width > 0 && b.height > 0)) return false;
+    var d = n.parentNode && n.parentNode.closest ? n.parentNode.closest('details') : null;
+    if (d && !d.open && n.tagName !== 'SUMMARY' && !n.closest('summary')) return false;
     for (var e = n; e && e.nodeType === 1; e = e.parentNode) {
       var s = getComputedStyle(e);
       if (s.display === 'none' || s.visibility === 'hidden') return false;
@@ -143,7 +145,10 @@ pub(crate) const MEASURE: &str = r#"(function () {
     page: document.documentElement.scrollWidth - innerWidth
   };
   Array.prototype.forEach.call(document.querySelectorAll('.after pre, #details pre'), function (p) {
-    if (shown(p)) overflow.report = Math.max(overflow.report, p.scrollWidth - p.clientWidth);
+    if (shown(p) && p.scrollWidth - p.clientWidth > overflow.report) {
+      overflow.report = p.scrollWidth - p.clientWidth;
+      overflow.what = (p.id || p.className || 'pre') + ': ' + getComputedStyle(p).whiteSpace + ' ' + p.textContent.split('\n').reduce(function (a, l) { return l.length > a.length ? l : a; }, '').slice(0, 60);
+    }
   });
 
   // the board's box
@@ -215,8 +220,10 @@ pub(crate) const MEASURE: &str = r#"(function () {
 })()"#;
 
 /// What [`MEASURE`] found that falls short, in words (none: the page
-/// meets every standard).
-pub(crate) fn shortfalls(v: &Value, want_turn: Option<u64>) -> Vec<String> {
+/// meets every standard). `opening`: the page as it opened, its board's
+/// box inside the window; after a reader's taps have scrolled the page,
+/// the box must still fit in the window.
+pub(crate) fn shortfalls(v: &Value, want_turn: Option<u64>, opening: bool) -> Vec<String> {
     let mut out = Vec::new();
     let f = |x: &Value| x.as_f64().unwrap_or(f64::NAN);
     if let Some(t) = v["text"].as_array().and_then(|t| t.first()) {
@@ -242,15 +249,21 @@ pub(crate) fn shortfalls(v: &Value, want_turn: Option<u64>) -> Vec<String> {
     for k in ["report", "page"] {
         let o = f(&v["overflow"][k]);
         if o > 1.0 {
-            out.push(format!("{k} runs {o} px past its box"));
+            out.push(format!(
+                "{k} runs {o} px past its box ({})",
+                v["overflow"]["what"]
+            ));
         }
     }
     let b = &v["box"];
     if !b.is_null() {
+        let fits = f(&b["right"]) - f(&b["left"]) <= f(&b["width"]) + 0.5
+            && f(&b["bottom"]) - f(&b["top"]) <= f(&b["height"]) + 0.5;
         let inside = f(&b["left"]) >= -0.5
             && f(&b["top"]) >= -0.5
             && f(&b["right"]) <= f(&b["width"]) + 0.5
             && f(&b["bottom"]) <= f(&b["height"]) + 0.5;
+        let inside = if opening { inside } else { fits };
         if !inside {
             out.push(format!("the board's box is not inside the window: {b}"));
         }
@@ -372,7 +385,7 @@ fn one_game(b: &Browser, name: &str, players: &[&str], opts: Vec<String>, turns:
             let v = page.js(MEASURE);
             eprintln!("{ctx}, report: {}", figures(&v));
             problems.extend(
-                shortfalls(&v, Some(turn))
+                shortfalls(&v, Some(turn), true)
                     .into_iter()
                     .map(|p| format!("{ctx}, report: {p}")),
             );
@@ -388,8 +401,22 @@ fn one_game(b: &Browser, name: &str, players: &[&str], opts: Vec<String>, turns:
                 crate::composer::select_free(&page);
                 let v = page.js(MEASURE);
                 eprintln!("{ctx}, composing: {}", figures(&v));
+                // HERALD_SHOTS=DIR: the screen as measured, to look at
+                if let Some(dir) = std::env::var_os("HERALD_SHOTS") {
+                    let png = page
+                        .tab
+                        .capture_screenshot(
+                            headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption::Png,
+                            None,
+                            None,
+                            true,
+                        )
+                        .unwrap();
+                    let out = std::path::Path::new(&dir).join(format!("{name}-{w}.png"));
+                    std::fs::write(out, png).unwrap();
+                }
                 problems.extend(
-                    shortfalls(&v, Some(turn))
+                    shortfalls(&v, Some(turn), false)
                         .into_iter()
                         .map(|p| format!("{ctx}, composing: {p}")),
                 );

@@ -830,8 +830,10 @@ fn a_mails_packed_page_unpacks_into_the_report_page_in_chromium() {
         let g = position(game, &format!("packed-{game}"));
         let html = crate::common::report(&g.loaded, 0, "html");
         let packed = ::herald::report::pack::pack(&html);
+        // packed to less than 40%: the composer's script (60 KB with its
+        // words) packs less than the board does
         assert!(
-            packed.len() * 3 < html.len(),
+            packed.len() * 5 < html.len() * 2,
             "{game}: {} of {}",
             packed.len(),
             html.len()

@@ -21,8 +21,10 @@ use crate::games::Draw;
 const SIZE: f64 = 30.0;
 const CENTRE: &str = "#d9b44a";
 
+/// The board's words at 11.9 CSS px when a phone shows the whole board
+/// (351 px for its 492 units; issue 49).
 const LOOK: Look = Look {
-    type_size: SIZE * 0.5,
+    type_size: SIZE * 0.57,
     mail_scale: 0.5,
     mail_max_scale: 2.0,
     full_png_width: svg::PNG_WIDTH,
@@ -234,8 +236,7 @@ pub fn svg_board(_: &Ruleset, v: &View, frame: Frame) -> String {
     }
     b.svg().end();
 
-    let native = format!("turn {}", v.turn);
-    let title = b.titled("HEXWAR", Some(&native), "board", &v.you);
+    let title = b.titled("HEXWAR", Some(&count(v)), "board", &v.you);
     b.finish(&title, &title, legend(v))
 }
 
@@ -248,4 +249,15 @@ impl Draw for Hexwar {
     fn svg_board(rules: &Ruleset, v: &View, frame: Frame) -> String {
         svg_board(rules, v, frame)
     }
+    fn count(_: &Ruleset, v: &View) -> Option<String> {
+        Some(count(v))
+    }
+    fn turned(_: &Ruleset, v: &View) -> bool {
+        v.your_side == "black"
+    }
+}
+
+/// HEXWAR's own count: its turns, White's move and Black's each.
+fn count(v: &View) -> String {
+    format!("game turn {}", v.turn)
 }

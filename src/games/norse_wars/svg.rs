@@ -1,7 +1,7 @@
 //! The Norse Wars board as a picture, from the view alone: the hexagon with
 //! its Throne, Shields, the ring lost to sudden death, fogged hexes shaded,
 //! every visible piece in its owner's colour (Jarls crowned, with their
-//! strength; Warriors numbered), and the moves and pushes the player saw.
+//! letter, its strength in the legend; Warriors numbered), and the moves and pushes the player saw.
 //! Each kind of hex and piece is one `<symbol>`; the legend shows the
 //! symbols this board draws, each as the board draws it.
 
@@ -21,7 +21,7 @@ const SHIELD: &str = "#7d7f86";
 const GONE: &str = "#a89c80";
 
 const LOOK: Look = Look {
-    type_size: SIZE * 0.5,
+    type_size: SIZE * 0.66,
     // the whole board always fits a phone's picture
     mail_scale: 0.5,
     mail_max_scale: 2.2,
@@ -38,7 +38,7 @@ fn seat_of(marker: &str) -> usize {
 }
 
 /// The hexes and pieces, each defined once.
-fn define(b: &mut Board, strength: u32) {
+fn define(b: &mut Board) {
     let hex = hex_points(true, SIZE);
     let cell = |fill: &str| {
         format!(r#"<polygon points="{hex}" fill="{fill}" stroke="{GRID}" stroke-width="1"/>"#)
@@ -72,14 +72,15 @@ fn define(b: &mut Board, strength: u32) {
         ),
     );
     // a Jarl: a disc in its owner's colour (the colour of its `<use>`)
-    // ringed in gold, with its strength
+    // ringed in gold, lettered J as the orders name it (its strength is
+    // the legend's)
     b.define(
         "j",
         &format!(
             "{}{}{}",
             circle((0.0, 0.0), SIZE * 0.66, "", INK, SIZE * 0.66 * 0.12, ""),
             circle((0.0, 0.0), SIZE * 0.5, "none", THRONE, SIZE * 0.096, ""),
-            text((0.0, 0.0), SIZE * 0.62, "#fff", &format!("J{strength}"))
+            text((0.0, 0.0), SIZE * 0.7, "#fff", "J")
         ),
     );
     // a Warrior: a smaller disc, its number written over it
@@ -188,7 +189,7 @@ pub fn svg_board(rules: &Ruleset, v: &View, frame: Frame) -> String {
         .map(|h| (grid.centre(h), svg::seat_colour(v.seat.saturating_sub(1))))
         .collect();
     let mut b = Board::new(frame, LOOK, geo.width, geo.height, own, None, SIZE);
-    define(&mut b, rules.pieces.jarl_strength);
+    define(&mut b);
     let fogged: Vec<Hex> = v.fogged.iter().filter_map(|l| labels.parse(l)).collect();
     let shields: Vec<Hex> = v.shields.iter().filter_map(|l| labels.parse(l)).collect();
 
@@ -252,7 +253,7 @@ pub fn svg_board(rules: &Ruleset, v: &View, frame: Frame) -> String {
                 format!(
                     "{}{}",
                     use_here("w", &format!(r#" fill="{colour}""#)),
-                    text((0.0, 0.0), SIZE * 0.52 * 1.05, "#fff", n)
+                    text((0.0, 0.0), SIZE * 0.66, "#fff", n)
                 ),
             )
         };
@@ -289,8 +290,7 @@ pub fn svg_board(rules: &Ruleset, v: &View, frame: Frame) -> String {
     }
     b.svg().end();
 
-    let native = format!("round {}", v.round);
-    let title = b.titled("Norse Wars", Some(&native), "board", &v.you);
+    let title = b.titled("Norse Wars", Some(&count(v)), "board", &v.you);
     b.finish(&title, &title, legend(rules, v))
 }
 
@@ -303,4 +303,12 @@ impl Draw for NorseWars {
     fn svg_board(rules: &Ruleset, v: &View, frame: Frame) -> String {
         svg_board(rules, v, frame)
     }
+    fn count(_: &Ruleset, v: &View) -> Option<String> {
+        Some(count(v))
+    }
+}
+
+/// Norse Wars' own count: its rounds.
+fn count(v: &View) -> String {
+    format!("round {}", v.round)
 }

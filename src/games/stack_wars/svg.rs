@@ -52,16 +52,26 @@ fn pile(b: &mut Board, under: usize) -> String {
     id
 }
 
-/// A stack's drawing around the origin.
-fn stack(b: &mut Board, side: &str, armies: u16) -> String {
+/// The type of the board's words (its rows' and columns' numbers, the
+/// stacks' armies) on a board `width` units wide: a phone shows the whole
+/// board in 351 CSS px, where this type reads at 11.9 px, up to the
+/// default board (size 9); larger boards open zoomed (issue 49).
+fn type_for(width: f64) -> f64 {
+    (0.034 * width).clamp(16.0, 22.0)
+}
+
+/// A stack's drawing around the origin, its armies in type `t` (narrower
+/// where three digits would not fit the disc).
+fn stack(b: &mut Board, side: &str, armies: u16, t: f64) -> String {
     let (fill, ink) = colours(side);
     let id = pile(b, (armies.saturating_sub(1)).min(4) as usize);
     let label = armies.to_string();
-    let size = if label.len() > 2 { 0.8 } else { 1.05 };
+    let room = R * 1.6 - 2.0;
+    let size = t.min(room / (label.len() as f64 * 0.602));
     format!(
         "{}{}",
         use_here(&id, &format!(r#" fill="{fill}""#)),
-        text((0.0, 0.0), R * 0.8 * size, ink, &label)
+        text((0.0, 0.0), size, ink, &label)
     )
 }
 
@@ -170,7 +180,12 @@ pub fn svg_board(_: &Ruleset, v: &View, frame: Frame) -> String {
         let (x, y) = at(p.baseline as usize, 0);
         Rect::new(x - STEP, y - STEP, STEP * (n as f64 + 1.0), 2.0 * STEP)
     });
-    let mut b = Board::new(frame, LOOK, width, board, own, fallback, STEP / 2.0);
+    // the legend in the board's own type
+    let look = Look {
+        type_size: type_for(width),
+        ..LOOK
+    };
+    let mut b = Board::new(frame, look, width, board, own, fallback, STEP / 2.0);
     define(&mut b);
 
     b.svg().group("grid", "");
@@ -217,31 +232,36 @@ pub fn svg_board(_: &Ruleset, v: &View, frame: Frame) -> String {
     }
     b.svg().end();
 
+    let t = type_for(width);
     let mut labels = String::new();
-    let mut put = |p: Point, t: &str| {
+    let mut put = |p: Point, s: &str| {
         labels.push_str(&format!(
-            "<text x=\"{}\" y=\"{}\">{t}</text>\n",
+            "<text x=\"{}\" y=\"{}\">{s}</text>\n",
             svg::num(p.0),
-            svg::num(p.1 + 14.0 * 0.36)
+            svg::num(p.1 + t * 0.36)
         ));
     };
     for c in 0..n {
         let (x, _) = at(0, c);
-        put((x, MARGIN - R - 14.0), &c.to_string());
-        put((x, MARGIN + STEP * last as f64 + R + 14.0), &c.to_string());
+        put((x, MARGIN - R - t * 0.55), &c.to_string());
+        put(
+            (x, MARGIN + STEP * last as f64 + R + t * 0.55),
+            &c.to_string(),
+        );
     }
     for r in 0..n {
         let (_, y) = at(r, 0);
-        put((x0 + MARGIN - R - 14.0, y), &r.to_string());
+        put((x0 + MARGIN - R - t, y), &r.to_string());
         put(
-            (x0 + MARGIN + STEP * last as f64 + R + 14.0, y),
+            (x0 + MARGIN + STEP * last as f64 + R + t, y),
             &r.to_string(),
         );
     }
-    put((width / 2.0, 11.0), "White's baseline");
-    put((width / 2.0, board - 11.0), "Black's baseline");
+    put((width / 2.0, t * 0.55), "White's baseline");
+    put((width / 2.0, board - t * 0.55), "Black's baseline");
     b.svg().raw(&format!(
-        r#"<g class="labels" font-size="14" fill="{INK}" text-anchor="middle">"#
+        r#"<g class="labels" font-size="{}" fill="{INK}" text-anchor="middle">"#,
+        svg::num(t)
     ));
     b.svg().raw(labels.trim_end());
     b.svg().end();
@@ -255,7 +275,7 @@ pub fn svg_board(_: &Ruleset, v: &View, frame: Frame) -> String {
         if r >= n || c >= n || !b.shows(at(r, c), R) {
             continue;
         }
-        let inner = stack(&mut b, &st.side, st.armies);
+        let inner = stack(&mut b, &st.side, st.armies, t);
         b.piece(
             "piece:stack",
             &st.owner,
@@ -287,9 +307,8 @@ pub fn svg_board(_: &Ruleset, v: &View, frame: Frame) -> String {
     b.svg().end();
 
     let title = b.titled("Stack Wars", None, "board", &v.you);
-    // the caption runs on: "Stack Wars, the board as black sees it. …"
-    let head = title.replacen("Stack Wars: ", "Stack Wars, ", 1);
-    b.finish(&title, &caption(v, &head), legend(v))
+    // the caption runs on: "Stack Wars, turn 7: the board as black sees it. …"
+    b.finish(&title, &caption(v, &title), legend(v))
 }
 
 /// StackWars's boards: the text board is drawn beside the view (`view.rs`), the
@@ -300,5 +319,8 @@ impl Draw for StackWars {
     }
     fn svg_board(rules: &Ruleset, v: &View, frame: Frame) -> String {
         svg_board(rules, v, frame)
+    }
+    fn turned(_: &Ruleset, v: &View) -> bool {
+        v.side == "White"
     }
 }

@@ -20,13 +20,20 @@ use crate::board::Hex;
 use crate::games::Draw;
 
 const SIZE: f64 = 34.0;
+/// The type of every word on the field: a force's power and name, a
+/// hex's label, the edges' letters. A phone shows the whole field in
+/// 351 CSS px, where this type is 11.9 px (issue 49).
+const TYPE: f64 = SIZE * 0.46;
+/// A force's disc (or an enemy's counter), small enough that its hex's
+/// label stands above it and its name below it, each whole.
+const DISC: f64 = SIZE * 0.42;
 const DIFFICULT: &str = "#b3b98a";
 const CONTENTIOUS: &str = "#d9b44a";
 const SCORCHED: &str = "#5b4b3c";
 const SOVEREIGN: &str = "#f1c40f";
 
 const LOOK: Look = Look {
-    type_size: SIZE * 0.36,
+    type_size: TYPE,
     mail_scale: 0.5,
     mail_max_scale: 2.0,
     full_png_width: svg::PNG_WIDTH,
@@ -73,15 +80,12 @@ fn define(b: &mut Board) {
         &circle((0.0, 0.0), SIZE * 0.78, "none", CONTENTIOUS, 4.0, ""),
     );
     // a force of yours: a disc in your colour (its `<use>`'s)
-    b.define(
-        "of",
-        &circle((0.0, 0.0), SIZE * 0.5, "", INK, SIZE * 0.06, ""),
-    );
+    b.define("of", &circle((0.0, 0.0), DISC, "", INK, SIZE * 0.06, ""));
     b.define(
         "sv",
         &circle(
             (0.0, 0.0),
-            SIZE * 0.4,
+            DISC * 0.8,
             "none",
             SOVEREIGN,
             SIZE * 3.0 / 34.0,
@@ -90,7 +94,7 @@ fn define(b: &mut Board) {
     );
     // an enemy force: a square-cornered counter, so the sides differ in
     // shape as well as colour
-    let r = SIZE * 0.48;
+    let r = DISC * 0.96;
     b.define(
         "ef",
         &format!(
@@ -103,6 +107,18 @@ fn define(b: &mut Board) {
             svg::num(SIZE * 2.0 / 34.0)
         ),
     );
+}
+
+/// A force's name under its disc, in its side's colour (the hex's label
+/// above it is in the field's ink), haloed.
+fn name_below(name: &str, colour: &str) -> String {
+    format!(
+        r##"<text y="{}" font-size="{}" fill="{colour}" stroke="#fbfaf5" stroke-width="{}" paint-order="stroke" text-anchor="middle">{}</text>"##,
+        svg::num(SIZE * 0.64 + TYPE * 0.36),
+        svg::num(TYPE),
+        svg::num(SIZE * 0.1),
+        svg::esc(name)
+    )
 }
 
 /// Every entry the legend may have; it keeps those for symbols drawn.
@@ -341,7 +357,7 @@ pub fn svg_board(rules: &Ruleset, v: &View, frame: Frame) -> String {
         edge.push_str(&format!(
             "<text x=\"{}\" y=\"{}\">{t}</text>\n",
             svg::num(x),
-            svg::num(y + SIZE * 0.36 * 0.36)
+            svg::num(y + TYPE * 0.36)
         ));
     };
     for q in 0..n {
@@ -354,7 +370,7 @@ pub fn svg_board(rules: &Ruleset, v: &View, frame: Frame) -> String {
     }
     b.svg().raw(&format!(
         r#"<g class="labels" font-size="{}" fill="{INK}" text-anchor="middle">"#,
-        svg::num(SIZE * 0.36)
+        svg::num(TYPE)
     ));
     b.svg().raw(edge.trim_end());
     b.svg().end();
@@ -383,18 +399,18 @@ pub fn svg_board(rules: &Ruleset, v: &View, frame: Frame) -> String {
             } else {
                 String::new()
             },
-            text((0.0, -SIZE * 0.08), SIZE * 0.42, "#fff", &power),
-            text((0.0, SIZE * 0.28), SIZE * 0.26, "#fff", &f.name)
+            text((0.0, 0.0), TYPE, "#fff", &power),
+            name_below(&f.name, mine)
         );
         let kind = if f.sovereign { "sovereign" } else { "force" };
         if f.sovereign {
-            b.mark("sovereign", || inner.clone(), SIZE * 0.55);
+            b.mark("sovereign", || inner.clone(), SIZE * 0.85);
         }
         b.piece(
             &format!("piece:{kind}"),
             &v.you,
             c,
-            SIZE * 0.55,
+            SIZE * 0.85,
             true,
             &format!(
                 r#" data-hex="{}" data-owner="{}" data-force="{}" data-kind="{kind}""#,
@@ -429,25 +445,16 @@ pub fn svg_board(rules: &Ruleset, v: &View, frame: Frame) -> String {
             } else {
                 String::new()
             },
-            if observer {
-                // as the first side's forces: the power, the name below
-                text((0.0, -SIZE * 0.08), SIZE * 0.42, "#fff", &power)
-                    + &text(
-                        (0.0, SIZE * 0.28),
-                        SIZE * 0.26,
-                        "#fff",
-                        e.name.as_deref().unwrap_or(&e.mark),
-                    )
-            } else {
-                text((0.0, -SIZE * 0.12), SIZE * 0.34, "#fff", &e.mark)
-                    + &text((0.0, SIZE * 0.25), SIZE * 0.3, "#fff", &power)
-            }
+            // as the first side's forces: the power, the name (or the
+            // mark a report knows it by) under the counter
+            text((0.0, 0.0), TYPE, "#fff", &power)
+                + &name_below(e.name.as_deref().unwrap_or(&e.mark), theirs)
         );
         b.piece(
             "piece:enemy",
             &v.enemy,
             c,
-            SIZE * 0.55,
+            SIZE * 0.85,
             false,
             &format!(
                 r#" data-hex="{}" data-owner="{}" data-force="{}" data-kind="enemy""#,
@@ -476,21 +483,20 @@ pub fn svg_board(rules: &Ruleset, v: &View, frame: Frame) -> String {
         nums.push_str(&format!(
             "<text x=\"{}\" y=\"{}\">{},{}</text>\n",
             svg::num(x),
-            svg::num(y - SIZE * 0.62 + SIZE * 0.26 * 0.36),
+            svg::num(y - SIZE * 0.64 + TYPE * 0.36),
             h.q,
             h.r
         ));
     }
     b.svg().raw(&format!(
         r##"<g class="hexnum" font-size="{}" fill="{INK}" text-anchor="middle" stroke="#fbfaf5" stroke-width="{}" stroke-linejoin="round" paint-order="stroke">"##,
-        svg::num(SIZE * 0.26),
+        svg::num(TYPE),
         svg::num(SIZE * 0.08)
     ));
     b.svg().raw(nums.trim_end());
     b.svg().end();
 
-    let native = format!("turn {}", v.turn);
-    let title = b.titled("The Unfought Battle", Some(&native), "field", &v.you);
+    let title = b.titled("The Unfought Battle", Some(&count(v)), "field", &v.you);
     let forces = |n: usize| format!("{n} force{}", if n == 1 { "" } else { "s" });
     let caption = if observer {
         // no seat's: both sides as they stand, the first seat first
@@ -523,5 +529,17 @@ impl Draw for UnfoughtBattle {
     }
     fn svg_board(rules: &Ruleset, v: &View, frame: Frame) -> String {
         svg_board(rules, v, frame)
+    }
+    fn count(_: &Ruleset, v: &View) -> Option<String> {
+        Some(count(v))
+    }
+}
+
+/// The Unfought Battle's own count: the deployment, then its turns.
+fn count(v: &View) -> String {
+    if v.phase == "deploy" {
+        "deployment".to_string()
+    } else {
+        format!("game turn {} of {}", v.turn, v.turn_cap)
     }
 }

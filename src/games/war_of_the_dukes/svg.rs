@@ -184,8 +184,8 @@ fn duke_symbol(r: f64) -> String {
 /// The half widths of a counter alone on its hex and of a unit and the
 /// Duke sharing one.
 const ALONE: f64 = SIZE * 0.56;
-const SHARED: f64 = SIZE * 0.52;
-const DUKE_SHARED: f64 = SIZE * 0.34;
+const SHARED: f64 = SIZE * 0.48;
+const DUKE_SHARED: f64 = SIZE * 0.36;
 
 /// The symbols. In the mail's picture a hex is filled without
 /// anti-aliasing (`crispEdges`): hexes tile the map and their grid line
@@ -195,7 +195,7 @@ const DUKE_SHARED: f64 = SIZE * 0.34;
 /// The page and the whole board keep smooth edges.
 fn define(b: &mut Board, frame: Frame) {
     let hex = hex_points(true, SIZE);
-    let crisp = if frame == Frame::Mail {
+    let crisp = if matches!(frame, Frame::Mail(_)) {
         r#" shape-rendering="crispEdges""#
     } else {
         ""
@@ -218,6 +218,18 @@ fn define(b: &mut Board, frame: Frame) {
     b.define("ds", &duke_symbol(DUKE_SHARED));
 }
 
+/// The type of a counter's two lines: the smallest text the map draws,
+/// so that a page opened where it reads (11 CSS px) shows a hex about
+/// 50 px across, a thumb's width (issue 49).
+const COUNTER_TYPE: f64 = SIZE * 0.4;
+
+/// A line of `s` in at most `type_size`, narrower where it would not fit
+/// `width` (DejaVu Sans Mono: 0.602 em a character).
+fn fitted(s: &str, type_size: f64, width: f64) -> f64 {
+    let n = s.chars().count().max(1) as f64;
+    type_size.min(width / (n * 0.602))
+}
+
 /// A unit's drawing around the origin: its counter, name and values.
 fn unit(id: &str, r: f64, off: Point, colour: &str, name: &str, values: &str) -> String {
     let at = if off == (0.0, 0.0) {
@@ -225,11 +237,22 @@ fn unit(id: &str, r: f64, off: Point, colour: &str, name: &str, values: &str) ->
     } else {
         format!(r#" x="{}" y="{}""#, svg::num(off.0), svg::num(off.1))
     };
+    let room = 2.0 * r - 2.0;
     format!(
         "{}{}{}",
         use_here(id, &format!(r#"{at} fill="{colour}""#)),
-        text((off.0, off.1 - r * 0.3), r * 0.62, "#fff", name),
-        text((off.0, off.1 + r * 0.45), r * 0.5, "#fff", values)
+        text(
+            (off.0, off.1 - r * 0.36),
+            fitted(name, COUNTER_TYPE, room),
+            "#fff",
+            name
+        ),
+        text(
+            (off.0, off.1 + r * 0.44),
+            fitted(values, COUNTER_TYPE, room),
+            "#fff",
+            values
+        )
     )
 }
 
@@ -432,12 +455,18 @@ fn legend(rules: &Ruleset, v: &View) -> Vec<Entry> {
 
 /// The mail's rulers: the number of each column shown along the top of
 /// the part drawn, and of each row down its left side (at the hexes of the
-/// first whole column), haloed over the map. A hex's number is its
-/// column's two digits, then its row's.
-fn rulers(b: &mut Board, map: &super::map::Map, grid: &HexGrid) {
+/// first whole column), haloed over the map, each where it lies on no
+/// counter (a number that would is left out: the counters are what the
+/// picture is for). A hex's number is its column's two digits, then its
+/// row's.
+fn rulers(b: &mut Board, map: &super::map::Map, grid: &HexGrid, counters: &[Rect]) {
     let w = b.window();
     let mut out = String::new();
     let mut put = |x: f64, y: f64, t: String| {
+        let r = Rect::new(x - SIZE * 0.65, y - SIZE * 0.3, SIZE * 1.3, SIZE * 0.6);
+        if counters.iter().any(|c| c.meets(&r)) {
+            return;
+        }
         out.push_str(&format!(
             "<text x=\"{}\" y=\"{}\">{t}</text>\n",
             svg::num(x),
@@ -722,7 +751,10 @@ pub fn svg_board(rules: &Ruleset, v: &View, frame: Frame) -> String {
     }
 
     b.svg().group("pieces", "");
-    for u in &v.units {
+    // the Dukes first: a unit sharing his hex is drawn over him
+    let mut units: Vec<&super::view::UnitView> = v.units.iter().collect();
+    units.sort_by_key(|u| u.unit != "D");
+    for u in units {
         let Some(c) = centre(&u.at) else {
             continue;
         };
@@ -733,14 +765,16 @@ pub fn svg_board(rules: &Ruleset, v: &View, frame: Frame) -> String {
         let colour = side_colour(&u.side);
         // the Duke: a gold counter edged in its side's colour; beside a
         // unit it shares the hex with, a smaller one in the corner
+        // sharing a hex, the Duke peeks out at the top right from under
+        // the unit's counter, which is drawn over it: every word whole
         let inner = match (u.unit == "D", stacked) {
             (true, false) => duke("d", (0.0, 0.0), colour),
-            (true, true) => duke("ds", (SIZE * 0.42, -SIZE * 0.38), colour),
+            (true, true) => duke("ds", (SIZE * 0.46, -SIZE * 0.42), colour),
             (false, false) => unit("u", ALONE, (0.0, 0.0), colour, &u.unit, &u.counter),
             (false, true) => unit(
                 "us",
                 SHARED,
-                (-SIZE * 0.1, SIZE * 0.05),
+                (-SIZE * 0.16, SIZE * 0.1),
                 colour,
                 &u.unit,
                 &u.counter,
@@ -778,26 +812,41 @@ pub fn svg_board(rules: &Ruleset, v: &View, frame: Frame) -> String {
     // is a few pixels high at the mail's scale, unreadable, and drawing
     // hundreds of them was most of the time the picture took
     // (docs/performance.md, "Boards in the mail").
-    if frame == Frame::Mail {
-        rulers(&mut b, map, &grid);
+    // every counter's box: what names and rulers keep off
+    let counters: Vec<Rect> = v
+        .units
+        .iter()
+        .filter_map(|u| centre(&u.at))
+        .map(|c| Rect::new(c.0 - ALONE, c.1 - ALONE, 2.0 * ALONE, 2.0 * ALONE))
+        .collect();
+    if matches!(frame, Frame::Mail(_)) {
+        rulers(&mut b, map, &grid, &counters);
     }
+    // a hex's number in the top of each hex no unit stands on, in the
+    // counters' type (a counter covers its hex's number, as on a printed
+    // map; the page names any hex tapped, the report names every unit's)
+    let occupied: std::collections::BTreeSet<&str> =
+        v.units.iter().map(|u| u.at.as_str()).collect();
     let mut nums = String::new();
     for c in &map.cells {
-        if frame == Frame::Mail || !shows(&b, c) {
+        if matches!(frame, Frame::Mail(_)) || !shows(&b, c) {
+            continue;
+        }
+        if occupied.contains(c.label.to_string().as_str()) {
             continue;
         }
         let p = grid.centre(c.hex);
         nums.push_str(&format!(
             "<text x=\"{}\" y=\"{}\">{}</text>\n",
             svg::num(p.0),
-            svg::num(p.1 - SIZE * 0.6 + SIZE * 0.26 * 0.36),
+            svg::num(p.1 - SIZE * 0.58 + COUNTER_TYPE * 0.36),
             c.label
         ));
     }
     if !nums.is_empty() {
         b.svg().raw(&format!(
-            r##"<g class="hexnum" font-size="{}" fill="{GRID}" text-anchor="middle" stroke="#fbfaf5" stroke-width="1.2" stroke-opacity="0.7" paint-order="stroke">"##,
-            svg::num(SIZE * 0.26)
+            r##"<g class="hexnum" font-size="{}" fill="{GRID}" text-anchor="middle" stroke="#fbfaf5" stroke-width="1.6" stroke-opacity="0.7" paint-order="stroke">"##,
+            svg::num(COUNTER_TYPE)
         ));
         b.svg().raw(nums.trim_end());
         b.svg().end();
@@ -819,7 +868,21 @@ pub fn svg_board(rules: &Ruleset, v: &View, frame: Frame) -> String {
             let c = grid.centre(map.cell(i).hex);
             (x + c.0, y + c.1)
         });
-        let at = (sx / n, sy / n + SIZE * 0.95);
+        // under the place, or above it, or farther: the first spot where
+        // the name lies on no counter (and, in the mail's part of the map,
+        // wholly inside it); none such, the mail leaves the name out
+        let half = p.name.chars().count() as f64 * 0.602 * SIZE * 0.5 / 2.0 + 2.0;
+        let clear = |at: Point| {
+            let r = Rect::new(at.0 - half, at.1 - SIZE * 0.3, 2.0 * half, SIZE * 0.6);
+            !counters.iter().any(|c| c.meets(&r))
+                && (!matches!(frame, Frame::Mail(_)) || b.window().holds(&r))
+        };
+        let spots = [0.95, -0.95, 1.9, -1.9].map(|k| (sx / n, sy / n + SIZE * k));
+        let at = match spots.iter().find(|s| clear(**s)) {
+            Some(s) => *s,
+            None if matches!(frame, Frame::Mail(_)) => continue,
+            None => spots[0],
+        };
         if !b.shows(at, SIZE * 2.0) {
             continue;
         }
@@ -852,7 +915,7 @@ pub fn svg_board(rules: &Ruleset, v: &View, frame: Frame) -> String {
 
     let title = b.titled(
         "War of the Dukes",
-        Some(&v.phase),
+        Some(&count(v)),
         "map",
         &format!("{} ({})", v.you, v.side),
     );
@@ -867,5 +930,17 @@ impl Draw for WarOfTheDukes {
     }
     fn svg_board(rules: &Ruleset, v: &View, frame: Frame) -> String {
         svg_board(rules, v, frame)
+    }
+    fn count(_: &Ruleset, v: &View) -> Option<String> {
+        Some(count(v))
+    }
+}
+
+/// War of the Dukes' own count: the deployment, then each game turn of
+/// two phases (Orfburg's, Wulfenburg's).
+fn count(v: &View) -> String {
+    match v.phase.split_once("'s phase of turn ") {
+        Some((side, _)) => format!("game turn {} of {}: {side}'s phase", v.turn, v.turns),
+        None => v.phase.clone(),
     }
 }

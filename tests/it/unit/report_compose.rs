@@ -19,6 +19,9 @@ fn script_safe_json() {
         view: &view,
         orders: None,
         mine: vec!["</script>".into()],
+        count: Some("game turn 2 of 15: </script>".into()),
+        turned: false,
+        board_lines: None,
     };
     let s = data_json(&p);
     assert!(!s.contains("</") && !s.contains("<!--"), "{s}");
@@ -26,6 +29,16 @@ fn script_safe_json() {
     assert_eq!(back["view"]["text"], "</script><!-- x");
     assert_eq!(back["mine"][0], "</script>");
     assert_eq!(back["subject"], "[id] orders for turn 3");
+    assert_eq!(back["count"], "game turn 2 of 15: </script>");
+}
+
+/// The board drawn as text is found in the text report by its lines.
+#[test]
+fn the_text_board_is_found_by_its_lines() {
+    let text = "head\nline two\n  a b\n  c d\nafter\n";
+    assert_eq!(board_lines(text, "  a b\n  c d\n"), Some([2, 2]));
+    assert_eq!(board_lines(text, "nowhere"), None);
+    assert_eq!(board_lines(text, ""), None);
 }
 
 #[test]
