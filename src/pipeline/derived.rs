@@ -25,19 +25,27 @@ use std::path::PathBuf;
 /// turns keep only the text.
 const FORMS: [&str; 4] = ["txt", "json", "svg", "html"];
 
-/// How report mails are built. The host attaches the board as PNG
-/// (mail programs show a PNG inline, an SVG often not): the picture drawn
-/// for a phone (`board::picture`, `Frame::Mail`); `herald resolve` and the
-/// other commands do not, so no PNG is drawn on their resolve path (issue
-/// 17). The board's SVG is in the mail once, inside `report.html`, which
-/// travels packed (`report::pack`: deflated, unpacked by its own script
-/// into the page `report --format html` writes), and view.json without
-/// its indentation.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+/// How report mails are built. Every report mail carries the board as
+/// PNG (mail programs show a PNG inline, an SVG often not): the picture
+/// drawn for a phone (`board::picture`, `Frame::Mail`), whoever queues the
+/// mail (`herald new`, `resolve`, the host, `report --format eml`; issue
+/// 49). It is drawn only for players with an address, so a game without
+/// addresses draws none on its resolve path (issue 17); a host may leave
+/// it out (`attach_png = false`). The board's SVG is in the mail once,
+/// inside `report.html`, which travels packed (`report::pack`: deflated,
+/// unpacked by its own script into the page `report --format html`
+/// writes), and view.json without its indentation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MailForm {
     /// Attach `board.png`, the board as drawn for a phone, to each report
     /// mail.
     pub png: bool,
+}
+
+impl Default for MailForm {
+    fn default() -> MailForm {
+        MailForm { png: true }
+    }
 }
 
 /// Does the game folder miss something that follows from its game file:
@@ -141,7 +149,8 @@ pub fn finish_rendered(
             .collect();
         write_side_by_side(&files)?;
         if let (None, Some(now)) = (&previous, now) {
-            let pngs = if form.png {
+            let addressed = g.head().players.iter().any(|p| p.email.is_some());
+            let pngs = if form.png && addressed {
                 pictures(g, rendered.len())?
             } else {
                 vec![None; rendered.len()]
@@ -246,12 +255,13 @@ pub fn report_files(dir: &GameDir, g: &Loaded) -> Vec<PathBuf> {
 }
 
 /// A player's report as a mail: To their address, the text report as the
-/// body, view.json and the HTML page (the board as SVG, the order composer
-/// and the form, for a browser) attached; the board as PNG only when the
-/// host asks ([`finish_with`]). `None` if the game has no address for
-/// them. Returns the Message-ID and the bytes.
+/// body, view.json, the board as PNG and the HTML page (the board as SVG,
+/// the order composer and the form, for a browser) attached. `None` if the
+/// game has no address for them. Returns the Message-ID and the bytes.
 pub fn report_mail(g: &Loaded, seat: usize, r: &Rendered, now: &str) -> Option<(String, Vec<u8>)> {
-    report_mail_png(g, seat, r, now, None).unwrap_or(None)
+    g.head().players.get(seat)?.email.as_ref()?;
+    let png = render::png(g, seat).ok();
+    report_mail_png(g, seat, r, now, png).unwrap_or(None)
 }
 
 /// [`report_mail`] with the board as PNG attached (`board.png`), as the
@@ -267,15 +277,19 @@ pub fn report_mail_with_png(
 }
 
 /// Every player's mail board as PNG, each distinct picture drawn once and
-/// the distinct ones drawn side by side. Pictures are titled for their
-/// player, so two players share one only when their SVGs are the same
-/// bytes.
+/// the distinct ones drawn side by side, for the players a mail goes to
+/// (those with an address). Pictures are titled for their player, so two
+/// players share one only when their SVGs are the same bytes.
 fn pictures(g: &Loaded, players: usize) -> Result<Vec<Option<Vec<u8>>>> {
     use rayon::prelude::*;
-    let svgs: Vec<String> = (0..players)
-        .map(|seat| render::mail_svg(g, seat))
+    let h = g.head();
+    let svgs: Vec<Option<String>> = (0..players)
+        .map(|seat| {
+            let mailed = h.players.get(seat).is_some_and(|p| p.email.is_some());
+            mailed.then(|| render::mail_svg(g, seat)).transpose()
+        })
         .collect::<Result<_>>()?;
-    let mut distinct: Vec<&str> = svgs.iter().map(String::as_str).collect();
+    let mut distinct: Vec<&str> = svgs.iter().flatten().map(String::as_str).collect();
     distinct.sort_unstable();
     distinct.dedup();
     let drawn: Vec<Vec<u8>> = distinct
@@ -285,7 +299,7 @@ fn pictures(g: &Loaded, players: usize) -> Result<Vec<Option<Vec<u8>>>> {
     Ok(svgs
         .iter()
         .map(|svg| {
-            let i = distinct.binary_search(&svg.as_str()).ok()?;
+            let i = distinct.binary_search(&svg.as_deref()?).ok()?;
             Some(drawn[i].clone())
         })
         .collect())
@@ -305,6 +319,7 @@ fn report_mail_png(
         return Ok(None);
     };
     let turn = h.turn.to_string();
+    let has_png = png.is_some();
     let subject = match &h.outcome {
         Some(_) => format!("[{}] {}: final report for {}", h.id, g.entry.title, p.id),
         None => format!(
@@ -331,7 +346,7 @@ fn report_mail_png(
         mime: "text/html".into(),
         // the page packed: unpacked by its own script, it is `report
         // --format html`'s page byte for byte (report::pack)
-        bytes: crate::report::pack::pack(&r.html).into_bytes(),
+        bytes: crate::report::pack::pack_for(&r.html, has_png).into_bytes(),
     });
     let mail = eml::Mail {
         from: h

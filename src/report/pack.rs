@@ -7,7 +7,8 @@
 //! `DecompressionStream` (no network, no library) and replaces itself with
 //! it. What the short page shows before (or without) script is what reads
 //! without it: the title, the report's text and a word on where the board
-//! is (the mail's `board.png`). A War of the Dukes page of 260 KB (its
+//! is: the mail's `board.png` where the mail carries one ([`pack_for`]),
+//! else that the page itself draws it once its script runs. A War of the Dukes page of 260 KB (its
 //! board's SVG, the composer's data and script) travels as about 65 KB,
 //! 7-bit, so the whole mail with its PNG stays under 300 KB.
 //!
@@ -32,7 +33,7 @@ const LOADER: &str = r#"(function () {
   "use strict";
   var box = document.getElementById("herald-page");
   var note = document.getElementById("herald-unpacking");
-  function fail(why) { note.textContent = why + " The board is the mail's board.png; `herald report GAME --player YOU --format html` writes the whole page."; }
+  function fail(why) { note.textContent = why + " " + (note.getAttribute("data-board") || "") + " `herald report GAME --player YOU --format html` writes the whole page."; }
   if (!window.DecompressionStream || !window.Response || !window.TextDecoder) { fail("This browser cannot unpack the page's board and order composer (it needs DecompressionStream: Chrome 80, Firefox 113, Safari 16.4 or later)."); return; }
   note.textContent = "Unpacking the board and the order composer\u2026";
   var b = atob(box.textContent.replace(/\s+/g, "")), a = new Uint8Array(b.length);
@@ -52,8 +53,20 @@ fn between<'a>(s: &'a str, open: &str, close: &str) -> Option<&'a str> {
     Some(&s[from..to])
 }
 
-/// The short page around a packed page, its payload left out.
-fn wrapper(page: &str, payload: &str) -> String {
+/// Where the board is for a reader without script: in the picture the
+/// mail carries, or nowhere but in the page once it unpacks.
+fn board_note(png: bool) -> &'static str {
+    if png {
+        "The board is the picture attached to this mail (board.png)."
+    } else {
+        "This mail carries no picture of the board: the page draws it once its script runs."
+    }
+}
+
+/// The short page around a packed page, its payload left out; `png`:
+/// whether the mail carries the board as a picture.
+fn wrapper(page: &str, payload: &str, png: bool) -> String {
+    let note = board_note(png);
     let title = between(page, "<title>", "</title>").unwrap_or("herald report");
     let h1 = between(page, "<h1>", "</h1>").unwrap_or(title);
     let report = between(page, r#"<pre id="report">"#, "</pre>").unwrap_or("");
@@ -67,12 +80,12 @@ fn wrapper(page: &str, payload: &str) -> String {
 <style>
 body {{ margin: 0 auto; max-width: 52rem; padding: 0.75rem; background: #f4efe1; color: #2b2b2b; font-family: system-ui, sans-serif; }}
 h1 {{ font-size: 1.2rem; margin: 0.2rem 0 0.6rem; }}
-pre {{ font-family: "DejaVu Sans Mono", ui-monospace, monospace; font-size: 0.8rem; white-space: pre; overflow-x: auto; background: #fffdf6; padding: 0.5rem; border: 1px solid #d8ccb0; }}
+pre {{ font-family: "DejaVu Sans Mono", ui-monospace, monospace; font-size: 0.8rem; white-space: pre-wrap; overflow-wrap: anywhere; background: #fffdf6; padding: 0.5rem; border: 1px solid #d8ccb0; }}
 </style>
 </head>
 <body>
 <h1>{h1}</h1>
-<p id="herald-unpacking">This page unpacks its board and order composer when its script runs (no network needed). Without script: the board is the mail's board.png, and the report follows.</p>
+<p id="herald-unpacking" data-board="{note}">This page unpacks its board and order composer when its script runs (no network needed). Without script: {note} The report follows.</p>
 <pre id="report">{report}</pre>
 {OPEN}{payload}{CLOSE}
 <script>
@@ -84,8 +97,14 @@ pre {{ font-family: "DejaVu Sans Mono", ui-monospace, monospace; font-size: 0.8r
     )
 }
 
-/// `page` packed for a mail.
+/// `page` packed for a mail that carries the board as `board.png`.
 pub fn pack(page: &str) -> String {
+    pack_for(page, true)
+}
+
+/// `page` packed for a mail; `png`: whether the mail carries the board as
+/// a picture (the short page says where the board is).
+pub fn pack_for(page: &str, png: bool) -> String {
     let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
     z.write_all(page.as_bytes())
         .expect("writing to memory does not fail");
@@ -98,7 +117,7 @@ pub fn pack(page: &str) -> String {
         payload.push_str(std::str::from_utf8(line).expect("base64 is ASCII"));
         payload.push('\n');
     }
-    wrapper(page, &payload)
+    wrapper(page, &payload, png)
 }
 
 /// Is this a packed page (what [`pack`] makes)?
@@ -124,7 +143,9 @@ pub fn unpack(packed: &str) -> Result<(String, bool), String> {
         .take(MOST)
         .read_to_string(&mut page)
         .map_err(|e| format!("the packed page's payload does not inflate: {e}"))?;
-    let same = wrapper(&page, payload) == packed;
+    let same = [true, false]
+        .iter()
+        .any(|&png| wrapper(&page, payload, png) == packed);
     Ok((page, same))
 }
 

@@ -284,9 +284,9 @@ fn every_order_in_resolves_at_once_and_not_before_with_the_board_as_png() {
         log.contains(" due resolved game=e1 turn=0 early=yes"),
         "{log}"
     );
-    // `herald resolve` by hand attaches no PNG (issue 17): the next turn's
-    // mails, resolved at the deadline by the command, have the board only
-    // as the page's SVG.
+    // `herald resolve` by hand attaches the PNG too (issue 49: every
+    // report mail has its picture, whoever wrote it): the next turn's
+    // mails, resolved at the deadline by the command.
     let (code, out, err) = crate::common::herald(&[
         "deadline",
         g.to_str().unwrap(),
@@ -302,7 +302,7 @@ fn every_order_in_resolves_at_once_and_not_before_with_the_board_as_png() {
     assert_eq!(turn2.len(), 2);
     assert!(turn2
         .iter()
-        .all(|m| !m.attachments.contains(&"board.png".to_string())
+        .all(|m| m.attachments.contains(&"board.png".to_string())
             && !m.attachments.contains(&"board.svg".to_string())
             && m.attachments.contains(&"report.html".to_string())));
 }

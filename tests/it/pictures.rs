@@ -778,20 +778,90 @@ fn report_mails_carry_the_board() {
         .attachments()
         .map(|a| a.attachment_name().unwrap_or("").to_string())
         .collect();
-    // the board once: inside the page (the host adds the PNG)
-    assert_eq!(names, ["view.json", "report.html"]);
-    let packed = String::from_utf8_lossy(m.attachments().nth(1).unwrap().contents()).into_owned();
+    // the board as a picture, whoever writes the mail (issue 49), and
+    // once more inside the page
+    assert_eq!(names, ["view.json", "board.png", "report.html"]);
+    let png = m.attachments().nth(1).unwrap().contents().to_vec();
+    let (w, h, _, _) = png_size(&png);
+    assert!(w > 100 && h > 100, "{w}×{h}");
+    let packed = String::from_utf8_lossy(m.attachments().nth(2).unwrap().contents()).into_owned();
     let (html, same) = ::herald::report::pack::unpack(&packed).unwrap();
     assert!(same, "the page around the packed one is made from it");
     let svg = std::fs::read_to_string(game.join("reports/turn-0000/black.svg")).unwrap();
     assert!(html.contains(&svg), "the page holds the board");
     assert!(!packed.contains("<svg"), "once: packed");
-    // the same mail waits in the outbox, queued by `new`
-    let queued: Vec<_> = std::fs::read_dir(game.join("outbox")).unwrap().collect();
+    // without script the page says where the board really is
+    assert!(
+        packed.contains("The board is the picture attached to this mail (board.png)."),
+        "{}",
+        &packed[..packed.len().min(2000)]
+    );
+    let bare = ::herald::report::pack::pack_for(&html, false);
+    assert!(bare.contains("This mail carries no picture of the board"));
+    assert!(!bare.contains("board.png"));
+    assert_eq!(
+        ::herald::report::pack::unpack(&bare).unwrap(),
+        (html.clone(), true)
+    );
+    // the same mail waits in the outbox, queued by `new`, with its picture
+    let queued: Vec<std::path::PathBuf> = std::fs::read_dir(game.join("outbox"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     assert_eq!(
         queued.len(),
         1,
         "one report mail: only black has an address"
+    );
+    let has_png = |path: &std::path::Path| {
+        let bytes = std::fs::read(path).unwrap();
+        let m = mail_parser::MessageParser::default().parse(&bytes).unwrap();
+        let found = m
+            .attachments()
+            .any(|a| a.attachment_name() == Some("board.png"));
+        found
+    };
+    assert!(has_png(&queued[0]), "herald new's mail has no board.png");
+    // and `herald resolve` by hand queues the next one with its picture
+    let secrets = std::fs::read_to_string(game.join("secrets.toml")).unwrap();
+    let pw = |p: &str| {
+        let v: toml::Value = toml::from_str(&secrets).unwrap();
+        v["passwords"][p].as_str().unwrap().to_string()
+    };
+    let (_, json, _) = herald(&[
+        "report",
+        game.to_str().unwrap(),
+        "--player",
+        "black",
+        "--format",
+        "json",
+    ]);
+    let view: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let first = view["view"]["legal"][0].as_str().unwrap().to_string();
+    let id = view["game"]["id"].as_str().unwrap().to_string();
+    let file = dir.join("black.toml");
+    std::fs::write(
+        &file,
+        ::herald::report::order_file(&id, "black", 0, &pw("black"), &[first]),
+    )
+    .unwrap();
+    let (code, out, err) = herald(&[
+        "resolve",
+        game.to_str().unwrap(),
+        file.to_str().unwrap(),
+        "--now",
+        "2026-11-22T14:00:00Z",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let queued: Vec<std::path::PathBuf> = std::fs::read_dir(game.join("outbox"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "eml"))
+        .collect();
+    assert!(queued.len() >= 2, "{queued:?}");
+    assert!(
+        queued.iter().all(|q| has_png(q)),
+        "a resolve's mail without board.png"
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
