@@ -155,16 +155,24 @@ fn the_whole_truth_belongs_to_no_seat() {
                     f.name
                 );
             }
-            // an event a side was told in its own words is said as told
-            // to that side, never as the reader's own
+            // every event told once, from no side: never as the reader's
+            // own, never as what one side was told (issue 49)
             for e in &f.events {
                 let second_person = e.contains("you") || e.contains("your ");
                 assert!(
-                    !second_person || e.contains(" was told: "),
+                    !second_person && !e.contains(" was told: "),
                     "{game} frame {k} ({}): {e:?} read as someone's own",
                     f.name
                 );
             }
+            let mut told = f.events.clone();
+            told.sort();
+            told.dedup();
+            assert_eq!(
+                told.len(),
+                f.events.len(),
+                "{game} frame {k}: an event told twice"
+            );
             for (at, _) in board.match_indices("data-owner=\"") {
                 let rest = &board[at + 12..];
                 owners.insert(rest[..rest.find('"').unwrap()].to_string());

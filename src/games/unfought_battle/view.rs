@@ -480,8 +480,7 @@ pub fn view(
 
 /// What `seat` would see if nothing were hidden
 /// ([`crate::games::Game::omniscient_view`]): every enemy force with its
-/// power, and every event as each side was told it ("north was told:
-/// …", "south was told: …"; once where both were told the same words),
+/// power, and every event told once, from no side ("north's f3 moved …"),
 /// the same whichever `seat` asks.
 pub fn omniscient(
     rules: &Ruleset,
@@ -493,18 +492,170 @@ pub fn omniscient(
     view_as(rules, st, players, seat, events, true)
 }
 
-/// An event as the archive tells it, from no side: once if both sides were
-/// told it in the same words, else what each side was told ("north was
-/// told: you spent 7 Shih …"), north first.
-fn told_to_each(players: &[String], e: &Event) -> Vec<String> {
-    let told: Vec<Option<String>> = (0..2).map(|s| tell(players, s, e)).collect();
-    if told[0].is_some() && told[0] == told[1] {
-        return vec![told[0].clone().unwrap_or_default()];
-    }
-    told.into_iter()
-        .enumerate()
-        .filter_map(|(s, t)| t.map(|t| format!("{} was told: {t}", players[s])))
-        .collect()
+/// An event as the archive tells it, once, from no side: each force named
+/// by its side and its own name ("north's f3"), every number known (issue
+/// 49: the omniscient view told each event twice, as each side was told
+/// it).
+///
+/// Long (about 120 lines): one match, a branch a kind of event.
+fn told_once(players: &[String], e: &Event) -> Vec<String> {
+    let p = |s: usize| players.get(s).cloned().unwrap_or_default();
+    let force = |s: usize, f: u8| format!("{}'s f{f}", p(s));
+    let text = match e {
+        Event::Deployed => "both sides deployed their forces".to_string(),
+        Event::Conceded { seat } => format!("{} conceded", p(*seat)),
+        Event::Spent {
+            seat,
+            orders,
+            shih,
+            left,
+        } => format!(
+            "{} spent {shih} Shih ({}); {left} left",
+            p(*seat),
+            orders.join(", ")
+        ),
+        Event::Scouted {
+            seat,
+            force: f,
+            at,
+            target,
+            found,
+        } => match found {
+            Some(pw) => format!(
+                "{} on {} scouted {}: the force there has power {pw}",
+                force(*seat, *f),
+                label(*at),
+                label(*target)
+            ),
+            None => format!(
+                "{} on {} scouted {}: no enemy force stood there",
+                force(*seat, *f),
+                label(*at),
+                label(*target)
+            ),
+        },
+        Event::Moved {
+            seat,
+            force: f,
+            from,
+            to,
+        } => format!("{} moved {} → {}", force(*seat, *f), label(*from), label(*to)),
+        Event::Bounced {
+            seat,
+            force: f,
+            from,
+            to,
+            why,
+        } => {
+            // the one reason a move bounces names the mover's own force as
+            // its owner was told it ("your f2 stayed on 1,0")
+            let why = match why.strip_prefix("your ") {
+                Some(rest) => format!("{}'s {rest}", p(*seat)),
+                None => why.clone(),
+            };
+            format!(
+                "{} could not move {} → {} ({why}) and stayed",
+                force(*seat, *f),
+                label(*from),
+                label(*to)
+            )
+        }
+        Event::Combat {
+            kind,
+            at,
+            fighters,
+            winner,
+            after,
+        } => {
+            let named = |x: &Fighter| format!("{} from {}", force(x.seat, x.force), label(x.from));
+            let [a, b] = fighters;
+            let head = match kind {
+                CombatKind::Contest => format!(
+                    "COMBAT: {} and {} both entered {}",
+                    named(a),
+                    named(b),
+                    label(*at)
+                ),
+                CombatKind::Swap => format!(
+                    "COMBAT: {} and {} met head on, swapping hexes",
+                    named(a),
+                    named(b)
+                ),
+                CombatKind::Assault => {
+                    let (held, came) = if a.from == *at { (a, b) } else { (b, a) };
+                    format!(
+                        "COMBAT: {} assaulted {} on {}",
+                        named(came),
+                        force(held.seat, held.force),
+                        label(*at)
+                    )
+                }
+                CombatKind::Ambush => {
+                    let (lay, came) = if a.from == *at { (a, b) } else { (b, a) };
+                    format!(
+                        "COMBAT: {} on {} sprang its ambush on {}, which had moved next to it",
+                        force(lay.seat, lay.force),
+                        label(*at),
+                        named(came)
+                    )
+                }
+            };
+            let result = match winner {
+                Some(w) => format!("{} won", p(*w)),
+                None => "a tie".to_string(),
+            };
+            format!(
+                "{head}. {}: {}; {}: {} → {result}: {} {}, {} {}",
+                force(a.seat, a.force),
+                fighter_text(a),
+                force(b.seat, b.force),
+                fighter_text(b),
+                force(a.seat, a.force),
+                after[a.seat.min(1)],
+                force(b.seat, b.force),
+                after[b.seat.min(1)]
+            )
+        }
+        Event::Shrank { radius, hexes } => format!(
+            "THE NOOSE TIGHTENS: every hex more than {radius} from the centre is Scorched; {hexes} hexes remain"
+        ),
+        Event::Perished {
+            seat,
+            force: f,
+            at,
+            power,
+        } => format!(
+            "{} (power {power}) perished on Scorched ground at {}",
+            force(*seat, *f),
+            label(*at)
+        ),
+        Event::Income {
+            seat,
+            amount,
+            shih,
+            holds,
+        } => format!(
+            "{}: income {amount} Shih ({holds} Contentious hex{} held); {} has {shih}",
+            p(*seat),
+            if *holds == 1 { "" } else { "es" },
+            p(*seat)
+        ),
+        Event::Ended {
+            winner,
+            subject,
+            how,
+        } => {
+            let what = match subject {
+                Some(s) => format!("{} {how}", p(*s)),
+                None => how.clone(),
+            };
+            match winner {
+                Some(w) => format!("THE BATTLE IS OVER: {} wins ({what})", p(*w)),
+                None => format!("THE BATTLE IS OVER: a draw ({what})"),
+            }
+        }
+    };
+    vec![text]
 }
 
 /// The view; `everything`: the omniscient one.
@@ -654,7 +805,7 @@ fn view_as(
             .iter()
             .flat_map(|s| {
                 let texts: Vec<String> = if everything {
-                    told_to_each(players, &s.event)
+                    told_once(players, &s.event)
                 } else {
                     tell(players, seat, &s.event).into_iter().collect()
                 };
