@@ -68,20 +68,11 @@ pub fn frames_js(frames: &[Frame]) -> String {
     let mut index: BTreeMap<&str, usize> = BTreeMap::new();
     let mut list = Vec::with_capacity(frames.len());
     for f in frames {
-        let board = f.board.as_deref().map(|svg| {
-            let ids: Vec<usize> = svg
-                .split('\n')
-                .map(|line| {
-                    *index.entry(line).or_insert_with(|| {
-                        table.push(line);
-                        table.len() - 1
-                    })
-                })
-                .collect();
-            ranges(&ids)
-        });
         let mut v = serde_json::to_value(f).expect("a frame serialises");
-        v["board"] = board.map_or(Value::Null, Value::String);
+        v["board"] = lines_of(&mut table, &mut index, f.board.as_deref());
+        for (i, l) in f.views.iter().enumerate() {
+            v["views"][i]["board"] = lines_of(&mut table, &mut index, l.board.as_deref());
+        }
         list.push(v);
     }
     let data = json!({ "lines": table, "frames": list });
@@ -89,6 +80,27 @@ pub fn frames_js(frames: &[Frame]) -> String {
         "// herald site: every phase of the game; boards as ranges of `lines`.\nherald_site({});\n",
         serde_json::to_string(&data).expect("serialises")
     )
+}
+
+/// A board's lines as ranges of `table` (each new line added to it), or
+/// null for no board.
+fn lines_of<'a>(
+    table: &mut Vec<&'a str>,
+    index: &mut BTreeMap<&'a str, usize>,
+    svg: Option<&'a str>,
+) -> Value {
+    svg.map_or(Value::Null, |svg| {
+        let ids: Vec<usize> = svg
+            .split('\n')
+            .map(|line| {
+                *index.entry(line).or_insert_with(|| {
+                    table.push(line);
+                    table.len() - 1
+                })
+            })
+            .collect();
+        Value::String(ranges(&ids))
+    })
 }
 
 /// Line numbers as `a-b` runs: `0-57,60,58-59`.

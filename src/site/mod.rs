@@ -68,9 +68,17 @@ pub struct Frame {
     pub after: Option<String>,
     /// Where to read the reports of this turn, and the command that prints
     /// them again (GAME: the game folder; needs its secrets while the game
-    /// runs).
+    /// runs): for scripts; the page shows each reader's view instead
+    /// ([`Frame::views`]).
     pub report: String,
     pub resolved_at: Option<String>,
+    /// When it was resolved, as people read it (`2026-11-22 13:00 UTC`).
+    pub when: Option<String>,
+    /// The other views of this phase the page offers beside the frame's
+    /// own (a finished game's: the public view and each player's own, as
+    /// their report of the phase showed it; none for a running game's
+    /// site, which shows one reader's view only).
+    pub views: Vec<Lens>,
     /// The board as SVG, or `None` where this reader may not see it.
     #[serde(skip)]
     pub board: Option<String>,
@@ -82,6 +90,21 @@ pub struct Frame {
     pub dropped: Vec<String>,
     /// What the game waits for after this phase, or how it ended.
     pub next: String,
+}
+
+/// One reader's view of a phase ([`Frame::views`]): the board and the
+/// events as that reader was told them.
+#[derive(Debug, Clone, Serialize)]
+pub struct Lens {
+    /// `public`, or the player's id.
+    pub reader: String,
+    /// "the public view", "north's report".
+    pub label: String,
+    /// The board as SVG, or `None` where this reader was shown none.
+    #[serde(skip)]
+    pub board: Option<String>,
+    pub no_board: Option<String>,
+    pub events: Vec<String>,
 }
 
 /// One player's orders of a phase, as far as the reader may see them.
@@ -262,47 +285,35 @@ fn frame(
                 .map_err(err)?,
         ),
         Who::Player(seat) => Some(rules.view(&g.state, players, seat, &events).map_err(err)?),
-        Who::Public => {
-            let mut open = true;
-            for s in 0..players.len() {
-                let told = rules.view(&g.state, players, s, &events).map_err(err)?;
-                let all = rules
-                    .omniscient_view(&g.state, players, s, &events)
-                    .map_err(err)?;
-                if rules.view_json(&told) != rules.view_json(&all) {
-                    open = false;
-                    break;
-                }
-            }
-            if open {
-                Some(rules.view(&g.state, players, 0, &events).map_err(err)?)
-            } else {
-                None
-            }
+        Who::Public => public_view(g, players, &events)?,
+    };
+    let (board, told) = drawn(g, seen.as_ref(), who);
+    let no_board = board.is_none().then(|| HIDDEN.to_string());
+    // a finished game's other views of the phase: the public one and each
+    // player's own (never while it runs: a site shows one reader's view)
+    let mut views = Vec::new();
+    if who == Who::Everything {
+        let public = public_view(g, players, &events)?;
+        let (board, events_told) = drawn(g, public.as_ref(), Who::Public);
+        views.push(Lens {
+            reader: "public".into(),
+            label: "the public view".into(),
+            no_board: board.is_none().then(|| HID.to_string()),
+            board,
+            events: events_told,
+        });
+        for (s, p) in players.iter().enumerate() {
+            let v = rules.view(&g.state, players, s, &events).map_err(err)?;
+            let (board, events_told) = drawn(g, Some(&v), Who::Player(s));
+            views.push(Lens {
+                reader: p.clone(),
+                label: format!("{p}'s report"),
+                board,
+                no_board: None,
+                events: events_told,
+            });
         }
-    };
-    let (board, told) = match &seen {
-        Some(v) => (
-            Some(rules.svg_board(
-                v,
-                // the caption says whose view it is; a player's own view
-                // names them "you", the others are seen by no one player
-                crate::board::picture::Frame::Site(
-                    match who {
-                        Who::Everything => Seen::Everything,
-                        Who::Public => Seen::Public,
-                        Who::Player(_) => Seen::Player,
-                    },
-                    g.head().turn,
-                ),
-            )),
-            event_texts(&rules.view_json(v)),
-        ),
-        None => (None, Vec::new()),
-    };
-    let no_board = board.is_none().then(|| {
-        "this game hides something from its players while it runs: each player sees the board in their own reports (a site --for them), and everyone sees it when the game ends".to_string()
-    });
+    }
     let reader = match who {
         Who::Player(s) => Some(players[s].as_str()),
         _ => None,
@@ -375,6 +386,8 @@ fn frame(
         after: phase.map(|p| format!("turn {}: {}", p.turn, p.phase)),
         report,
         resolved_at: phase.map(|p| p.resolved_at.clone()),
+        when: phase.map(|p| crate::time::shown(&p.resolved_at)),
+        views,
         board,
         no_board,
         events: told,
@@ -383,6 +396,58 @@ fn frame(
         dropped: phase.map(|p| p.dropped.clone()).unwrap_or_default(),
         next,
     })
+}
+
+/// Why a finished game's public view of a phase shows no board.
+const HID: &str = "this game hid something from its players while it ran, so no board was shown to everyone: each player saw their own (pick their report), and the whole truth is this site's own view";
+
+/// Why a frame shows no board.
+const HIDDEN: &str = "this game hides something from its players while it runs: each player sees the board in their own reports (a site --for them), and everyone sees it when the game ends";
+
+/// The public view of `g` now: a view only where no player is told less
+/// than the whole truth (then it is everybody's), else none.
+fn public_view(g: &Loaded, players: &[String], events: &[(u32, Value)]) -> Result<Option<AnyView>> {
+    let rules = g.rules.as_ref();
+    for s in 0..players.len() {
+        let told = rules
+            .view(&g.state, players, s, events)
+            .map_err(Error::from)?;
+        let all = rules
+            .omniscient_view(&g.state, players, s, events)
+            .map_err(Error::from)?;
+        if rules.view_json(&told) != rules.view_json(&all) {
+            return Ok(None);
+        }
+    }
+    Ok(Some(
+        rules
+            .view(&g.state, players, 0, events)
+            .map_err(Error::from)?,
+    ))
+}
+
+/// A view's board as `who` sees it, and the events it tells; nothing for
+/// no view. The caption says whose view it is: a player's own names them
+/// "you", the others are seen by no one player.
+fn drawn(g: &Loaded, seen: Option<&AnyView>, who: Who) -> (Option<String>, Vec<String>) {
+    let rules = g.rules.as_ref();
+    match seen {
+        Some(v) => (
+            Some(rules.svg_board(
+                v,
+                crate::board::picture::Frame::Site(
+                    match who {
+                        Who::Everything => Seen::Everything,
+                        Who::Public => Seen::Public,
+                        Who::Player(_) => Seen::Player,
+                    },
+                    g.head().turn,
+                ),
+            )),
+            event_texts(&rules.view_json(v)),
+        ),
+        None => (None, Vec::new()),
+    }
 }
 
 /// The events a view tells, as text: every game's view lists them as

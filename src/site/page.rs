@@ -265,12 +265,13 @@ pub fn index(i: &Info, frames: &[Frame], press: &[super::Press]) -> String {
         "outcome",
         &esc(i.outcome.as_deref().unwrap_or(&i.state)),
     );
-    row(&mut h, "created", &esc(&i.created));
+    let shown = |t: &str| esc(&crate::time::shown(t));
+    row(&mut h, "created", &shown(&i.created));
     if let Some(f) = &i.first {
-        row(&mut h, "first phase resolved", &esc(f));
+        row(&mut h, "first phase resolved", &shown(f));
     }
     if let Some(l) = &i.last {
-        row(&mut h, "last phase resolved", &esc(l));
+        row(&mut h, "last phase resolved", &shown(l));
     }
     if !i.options.is_empty() {
         let o: Vec<String> = i.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
@@ -339,7 +340,7 @@ pub fn index(i: &Info, frames: &[Frame], press: &[super::Press]) -> String {
             "<li><a href=\"replay.html#{}\">{}</a>{}</li>",
             anchor(f),
             esc(&frame_name(f)),
-            f.resolved_at
+            f.when
                 .as_ref()
                 .map(|t| format!(" <small>{}</small>", esc(t)))
                 .unwrap_or_default()
@@ -373,7 +374,7 @@ fn press_section(h: &mut String, press: &[super::Press]) {
             "<li id=\"press-{n}\" value=\"{n}\"><p class=\"press-meta\">turn {turn}, {at}: from <b>{from}</b> to {to}</p>\n<pre class=\"press-text\">{text}</pre></li>",
             n = p.n,
             turn = p.turn,
-            at = esc(&p.at),
+            at = esc(&crate::time::shown(&p.at)),
             from = esc(&p.from),
             to = esc(&p.to),
             text = esc(&p.text)
@@ -382,13 +383,18 @@ fn press_section(h: &mut String, press: &[super::Press]) {
     h.push_str("</ol>\n</section>\n");
 }
 
-/// `replay.html`: a shell the script fills with the frames.
+/// `replay.html`: a shell the script fills with the frames. The board
+/// and its buttons come first (on a desktop the phase's name, events,
+/// orders and dice stand beside it), so that the whole board is on the
+/// screen as the page opens; a finished game's page offers each phase's
+/// other views (the public one, each player's report) in a list above
+/// the board.
 pub fn replay(i: &Info) -> String {
     let mut h = head(&format!("{} {}: replay", i.title, i.id));
     let _ = writeln!(
         h,
-        "<body class=\"replay\">\n<header>\n<a href=\"index.html\" class=\"back\">◀ {} {}</a>\n\
-         <span class=\"lens lens-{}\">{}</span>\n</header>\n\
+        "<body class=\"replay\" data-lens=\"{lens}\">\n<header>\n<a href=\"index.html\" class=\"back\">◀ {} {}</a>\n\
+         <span class=\"lens lens-{}\">{lens}</span>\n</header>\n\
          <nav id=\"nav\" aria-label=\"phases\">\n\
          <button id=\"first\" title=\"the start (Home)\">|◀</button>\
          <button id=\"prev\" title=\"the phase before (←)\">◀</button>\
@@ -396,15 +402,18 @@ pub fn replay(i: &Info) -> String {
          <button id=\"next\" title=\"the phase after (→)\">▶</button>\
          <button id=\"last\" title=\"the end (End)\">▶|</button>\n\
          <span id=\"where\"></span>\n</nav>\n\
-         <main id=\"frame\">\n<h1 id=\"name\"></h1>\n<p id=\"when\"></p>\n<p id=\"report\"></p>\n\
-         <div id=\"view\">\n<div id=\"zoom\" class=\"zoom\"><button id=\"zoom-out\" aria-label=\"zoom out\">−</button>\
+         <main id=\"frame\">\n<h1 id=\"name\"></h1>\n\
+         <div id=\"view\">\n<div id=\"tools\" class=\"zoom\">\
+         <span id=\"lens\" hidden><label for=\"lens-pick\">view</label> <select id=\"lens-pick\"></select></span>\
+         <button id=\"zoom-out\" aria-label=\"zoom out\">−</button>\
          <span id=\"zoom-level\">100%</span><button id=\"zoom-in\" aria-label=\"zoom in\">+</button>\
          <button id=\"zoom-fit\">fit</button></div>\n\
          <div id=\"board\" class=\"board\"></div>\n</div>\n<div id=\"details\">\n\
-         <section><h2>Events</h2><ul id=\"events\"></ul></section>\n\
+         <p id=\"when\"></p>\n\
+         <section><h2>Events<span id=\"events-whose\"></span></h2><ul id=\"events\"></ul></section>\n\
          <section><h2>Orders</h2><ul id=\"orders\"></ul></section>\n\
          <section><h2>Dice</h2><ul id=\"rolls\"></ul></section>\n\
-         <p id=\"next-up\"></p>\n</div>\n</main>\n\
+         <p id=\"next-up\"></p>\n<section id=\"legend\" hidden></section>\n</div>\n</main>\n\
          <noscript><p>The replay draws each phase with a small script; the <a href=\"index.html\">index</a> lists the phases.</p></noscript>\n\
          <script src=\"site.js\"></script>\n<script src=\"frames.js\"></script>\n</body>\n</html>",
         esc(&i.title),
@@ -414,7 +423,7 @@ pub fn replay(i: &Info) -> String {
             Who::Player(_) => "player",
             Who::Public => "public",
         },
-        esc(&i.lens)
+        lens = esc(&i.lens)
     );
     h
 }

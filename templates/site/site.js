@@ -65,6 +65,38 @@ function replay() {
     return -1;
   }
 
+  // Whose view of the phase the board and events show: '' the frame's
+  // own (the whole truth of a finished game, or the one reader a running
+  // game's site is for), else a reader of the frame's views (the public,
+  // or a player as their report of the phase told it). Kept from phase
+  // to phase.
+  var reader = '';
+  var pick = el('lens-pick');
+  function lensOf(f) {
+    if (!reader || !f.views) return null;
+    for (var i = 0; i < f.views.length; i++) if (f.views[i].reader === reader) return f.views[i];
+    return null;
+  }
+  function fillLenses(f) {
+    var box = el('lens');
+    if (!pick || !box) return;
+    var views = f.views || [];
+    box.hidden = !views.length;
+    if (pick.options.length === views.length + 1) return;
+    pick.textContent = '';
+    var o = document.createElement('option');
+    o.value = '';
+    o.textContent = document.body.dataset.lens || 'this site\u2019s view';
+    pick.appendChild(o);
+    views.forEach(function (v) {
+      var o = document.createElement('option');
+      o.value = v.reader;
+      o.textContent = v.label;
+      pick.appendChild(o);
+    });
+    pick.value = reader;
+  }
+
   function show(i, keepHash) {
     at = Math.max(0, Math.min(frames.length - 1, i));
     var f = frames[at];
@@ -72,24 +104,31 @@ function replay() {
     el('name').textContent = frameName(f);
     el('where').textContent = (at) + ' of ' + (frames.length - 1) + ' phases';
     el('when').textContent = f.after
-      ? 'the board after ' + f.after + ' (its orders, events and dice below), resolved ' + f.resolved_at
-      : 'the game as it was set up';
-    var rep = el('report');
-    if (rep) rep.textContent = f.report;
+      ? 'The board after ' + f.after + ', resolved ' + (f.when || f.resolved_at) + '.'
+      : 'The game as it was set up.';
+    fillLenses(f);
+    var lens = lensOf(f);
+    var shownBoard = lens ? lens.board : f.board, noBoard = lens ? lens.no_board : f.no_board;
     var b = el('board');
-    if (f.board !== null) {
-      b.innerHTML = board(f.board);
-      zoomTo(zoom);
+    var legend = el('legend');
+    if (legend) { legend.hidden = true; legend.textContent = ''; }
+    if (shownBoard !== null && shownBoard !== undefined) {
+      b.innerHTML = board(shownBoard);
+      foldLegend(b.querySelector('svg'), legend);
+      if (!zoom || readable[reader] === undefined) zoomTo(Math.max(zoom, readableZoom()));
+      else zoomTo(zoom);
     } else {
       b.innerHTML = '';
+      b.style.maxHeight = '';
       var p = document.createElement('p');
       p.className = 'none';
-      p.textContent = f.no_board || 'no board';
+      p.textContent = noBoard || 'no board';
       b.appendChild(p);
     }
+    el('events-whose').textContent = lens ? ' (' + lens.label + ')' : '';
     var ev = el('events');
     ev.textContent = '';
-    f.events.forEach(function (t) { item(ev, t); });
+    (lens ? lens.events : f.events).forEach(function (t) { item(ev, t); });
     f.dropped.forEach(function (p) { item(ev, p + ' dropped out (too many missed orders)'); });
     if (!ev.children.length) item(ev, f.after === null ? 'the game begins' : 'nothing this reader may see', 'empty');
     var or = el('orders');
@@ -123,24 +162,148 @@ function replay() {
     if (!f.rolls.length) item(ro, 'no dice', 'empty');
     el('next-up').textContent = f.next;
     document.title = document.title.replace(/( — .*)?$/, ' — ' + frameName(f));
-    if (!keepHash && history.replaceState) history.replaceState(null, '', '#' + anchor(f));
+    if (!keepHash) remember();
   }
 
-  // Zoom: the board drawn wider than the screen, scrolled within its box
-  // (a large map, War of the Dukes', reads on a phone); the same zoom for
-  // every phase. A map far wider than the screen opens zoomed in.
-  var zoom = 0;
+  // The page's own history: the address names the phase shown, written
+  // once stepping settles (a step at a time, as fast as keys repeat,
+  // never writes the history: Chromium throttles a page that does so
+  // hundreds of times), as a new entry, so the browser's Back returns to
+  // the phase read before.
+  var settle = null;
+  function remember() {
+    if (settle) clearTimeout(settle);
+    settle = setTimeout(function () {
+      settle = null;
+      var h = '#' + anchor(frames[at]);
+      if (location.hash === h || !history.pushState) return;
+      if (location.hash) history.pushState(null, '', h);
+      else history.replaceState(null, '', h);
+    }, 400);
+  }
+
+  // Zoom: 1 ("fit") shows the whole board inside the screen below its
+  // buttons; the page opens at the least zoom at which the board's
+  // smallest word reads at 11.5 CSS px (a large map, War of the Dukes',
+  // opens zoomed and scrolls within its box); the same zoom for every
+  // phase.
+  var zoom = 0, readable = {}, NS = 'http://www.w3.org/2000/svg';
+
+  // The legend, drawn under the map, moves into a box of its own beside
+  // the board (below it on a phone), set in the page's type: each
+  // entry's sample (the board's own drawing) in a small picture of its
+  // own, its words as words that wrap. The board shows the map alone, so
+  // the whole map fits the screen.
+  function foldLegend(svg, box) {
+    if (!svg || !box) return;
+    var lg = svg.querySelector('.legend'), v = svg.viewBox && svg.viewBox.baseVal;
+    if (!lg || !v || !v.height) return;
+    var bb = lg.getBBox();
+    if (!bb.height || bb.y <= v.y) return;
+    var h = bb.y - v.y;
+    svg.setAttribute('viewBox', v.x + ' ' + v.y + ' ' + v.width + ' ' + h);
+    svg.removeAttribute('height');
+    var head = document.createElement('h2');
+    head.textContent = 'Legend';
+    box.appendChild(head);
+    var cap = Array.prototype.map.call(lg.querySelectorAll('.legend-caption'), function (c) { return c.textContent; }).join(' ');
+    if (cap) {
+      var p = document.createElement('p');
+      p.className = 'legend-caption';
+      p.textContent = cap;
+      box.appendChild(p);
+    }
+    var ul = document.createElement('ul');
+    ul.className = 'legend-list';
+    Array.prototype.forEach.call(lg.querySelectorAll('.legend-entry'), function (e) {
+      var li = document.createElement('li');
+      var sample = e.querySelector('.legend-sample');
+      if (sample) li.appendChild(samplePicture(svg, sample));
+      var words = document.createElement('span');
+      words.className = 'legend-words';
+      words.textContent = Array.prototype.map.call(e.querySelectorAll('.legend-text'), function (t) { return t.textContent; }).join(' ');
+      li.appendChild(words);
+      ul.appendChild(li);
+    });
+    box.appendChild(ul);
+    lg.parentNode.removeChild(lg);
+    box.hidden = false;
+  }
+  // A legend sample in a picture of its own, large enough that a word it
+  // draws reads at 12 px.
+  function samplePicture(svg, sample) {
+    var b = sample.getBBox(), m = sample.transform && sample.transform.baseVal.consolidate();
+    m = m ? m.matrix : null;
+    var pic = document.createElementNS(NS, 'svg'), pad = 2;
+    pic.appendChild(sample.cloneNode(true));
+    var x0 = b.x, y0 = b.y, w = b.width, h = b.height;
+    if (m) { x0 = m.a * b.x + m.e; y0 = m.d * b.y + m.f; w = b.width * m.a; h = b.height * m.d; }
+    pic.setAttribute('viewBox', (x0 - pad) + ' ' + (y0 - pad) + ' ' + (w + 2 * pad) + ' ' + (h + 2 * pad));
+    var k = Math.min(1.6, 56 / Math.max(w + 2 * pad, h + 2 * pad, 1)), sk = m ? Math.abs(m.a) : 1;
+    Array.prototype.forEach.call(sample.querySelectorAll('text'), function (tx) {
+      var fs = parseFloat(tx.getAttribute('font-size') || getComputedStyle(tx).fontSize) * sk;
+      if (fs > 0) k = Math.max(k, 12 / fs);
+    });
+    pic.setAttribute('width', Math.round((w + 2 * pad) * k));
+    pic.setAttribute('height', Math.round((h + 2 * pad) * k));
+    ['font-family', 'font-weight'].forEach(function (a) { if (svg.getAttribute(a)) pic.setAttribute(a, svg.getAttribute(a)); });
+    pic.setAttribute('aria-hidden', 'true');
+    return pic;
+  }
+  // The least zoom at which the board shown reads: its smallest word at
+  // 11.5 CSS px (worked out once for each view).
+  function readableZoom() {
+    if (readable[reader] !== undefined) return readable[reader];
+    var b = el('board'), svg = b.querySelector('svg');
+    if (!svg) return 1;
+    var vb = svg.viewBox && svg.viewBox.baseVal, fw = fitWidth(svg, available());
+    svg.style.width = fw + 'px';
+    svg.style.maxWidth = 'none';
+    var least = smallestText(svg);
+    var z = least && vb && vb.width ? 11.5 / (least * fw / vb.width) : 1;
+    readable[reader] = Math.max(1, Math.ceil(z * 20) / 20);
+    return readable[reader];
+  }
+  function available() {
+    var b = el('board'), top = b.getBoundingClientRect().top + (window.scrollY || 0);
+    return Math.max(200, window.innerHeight - top - 8);
+  }
+  function fitWidth(svg, h) {
+    var vb = svg.viewBox && svg.viewBox.baseVal, w = el('board').clientWidth || 300;
+    if (vb && vb.width && vb.height) w = Math.min(w, h * vb.width / vb.height);
+    return Math.max(120, w);
+  }
+  function scaleOf(m) { return Math.sqrt(Math.abs(m.a * m.d - m.b * m.c)); }
+  // the smallest word the board draws, in its own units
+  function smallestText(svg) {
+    var s = svg.getScreenCTM(), low = Infinity;
+    if (!s) return null;
+    var inv = s.inverse();
+    function at(n) { var e = n.getScreenCTM(); return e ? scaleOf(inv.multiply(e)) : 1; }
+    Array.prototype.forEach.call(svg.querySelectorAll('text'), function (t) {
+      if (t.closest('symbol') || t.closest('defs') || !t.textContent.trim()) return;
+      low = Math.min(low, parseFloat(getComputedStyle(t).fontSize) * at(t));
+    });
+    Array.prototype.forEach.call(svg.querySelectorAll('use'), function (u) {
+      var id = (u.getAttribute('href') || u.getAttribute('xlink:href') || '').replace(/^#/, '');
+      var sym = id && document.getElementById(id);
+      if (!sym) return;
+      Array.prototype.forEach.call(sym.querySelectorAll('text'), function (t) {
+        if (t.textContent.trim()) low = Math.min(low, parseFloat(getComputedStyle(t).fontSize) * at(u));
+      });
+    });
+    return low < Infinity ? low : null;
+  }
   function zoomTo(z) {
     var b = el('board'), svg = b.querySelector('svg');
     if (!svg) return;
-    if (!z) {
-      var vb = svg.viewBox && svg.viewBox.baseVal, w = b.clientWidth || 1;
-      // about two thirds of a unit a pixel at the least
-      z = vb && vb.width ? Math.min(4, Math.max(1, (vb.width * 0.65) / w)) : 1;
-      z = Math.round(z * 4) / 4;
-    }
-    zoom = Math.max(1, Math.min(8, z));
-    svg.style.width = (zoom * 100) + '%';
+    var h = available(), vb = svg.viewBox && svg.viewBox.baseVal;
+    b.style.maxHeight = h + 'px';
+    var fw = fitWidth(svg, h);
+    // zoomed in as far as a reader may want, and never less than needed
+    // to read the board (War of the Dukes' tall map on a phone)
+    zoom = Math.max(1, Math.min(Math.max(8, (readable[reader] || 1) * 2), z || 1));
+    svg.style.width = Math.round(fw * zoom) + 'px';
     svg.style.maxWidth = 'none';
     b.className = zoom > 1 ? 'board zoomed' : 'board';
     el('zoom-level').textContent = Math.round(zoom * 100) + '%';
@@ -154,6 +317,9 @@ function replay() {
   el('zoom-in').onclick = function () { zoomBy(1.5); };
   el('zoom-out').onclick = function () { zoomBy(1 / 1.5); };
   el('zoom-fit').onclick = function () { zoomTo(1); };
+  window.addEventListener('resize', function () { zoomTo(zoom); });
+  // another view opens at least at the zoom it reads at
+  if (pick) pick.onchange = function () { reader = pick.value; show(at, true); };
   el('first').onclick = function () { show(0); };
   el('prev').onclick = function () { show(at - 1); };
   el('next').onclick = function () { show(at + 1); };
@@ -161,6 +327,8 @@ function replay() {
   slider.oninput = function () { show(parseInt(slider.value, 10)); };
   document.addEventListener('keydown', function (e) {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
+    // a focused slider or list moves itself
+    if (e.target && (e.target.tagName === 'SELECT' || e.target.tagName === 'INPUT')) return;
     var k = e.key, to = null;
     if (k === 'ArrowRight' || k === 'ArrowDown' || k === 'j' || k === 'n') to = at + 1;
     else if (k === 'ArrowLeft' || k === 'ArrowUp' || k === 'k' || k === 'p') to = at - 1;
@@ -172,10 +340,13 @@ function replay() {
     e.preventDefault();
     show(to);
   });
-  window.addEventListener('hashchange', function () {
+  // Back and Forward, and a link to a phase followed within the page
+  function followed() {
     var i = fromHash();
     if (i >= 0 && i !== at) show(i, true);
-  });
+  }
+  window.addEventListener('popstate', followed);
+  window.addEventListener('hashchange', followed);
   var first = fromHash();
   show(first >= 0 ? first : 0, first >= 0);
 }

@@ -154,16 +154,6 @@ impl Tab2 {
             );
         }
     }
-
-    fn screenshot(&self, width: u32, to: &Path) {
-        crate::composer::metrics(&self.tab, width, 1000);
-        std::thread::sleep(Duration::from_millis(300));
-        let png = self
-            .tab
-            .capture_screenshot(Cdp::CaptureScreenshotFormatOption::Png, None, None, true)
-            .unwrap();
-        std::fs::write(to, png).unwrap();
-    }
 }
 
 /// A whole demo game of `game` (`herald demo`), its folder.
@@ -284,8 +274,6 @@ fn walk(t: &Tab2, want: &[herald::site::Frame]) {
             .map_or(-1, |b| b.matches(r#"class="piece""#).count() as i64);
         assert_eq!(fwd[k][0], frame_name(f).as_str(), "forwards, frame {k}");
         assert_eq!(fwd[k][1], pieces, "forwards, frame {k}: pieces drawn");
-        let anchor = herald::site::page::anchor(f);
-        assert_eq!(fwd[k][2], format!("#{anchor}").as_str(), "frame {k}'s link");
         assert_eq!(
             back[n - 1 - k][0],
             frame_name(f).as_str(),
@@ -303,6 +291,145 @@ fn walk(t: &Tab2, want: &[herald::site::Frame]) {
     assert_eq!(t.name(), frame_name(&want[n - 1]));
     t.click("#first");
     assert_eq!(t.name(), frame_name(&want[0]));
+    history(t, want);
+}
+
+/// Stepping fast through the whole game writes the page's history once,
+/// when stepping settles (Chromium throttles a page that writes it
+/// hundreds of times in a row), and Back returns to the phase read
+/// before.
+fn history(t: &Tab2, want: &[herald::site::Frame]) {
+    let n = want.len();
+    std::thread::sleep(Duration::from_millis(600));
+    let counted = t.js(
+        r#"(function () {
+            window.__writes = 0;
+            ['pushState', 'replaceState'].forEach(function (k) {
+                var f = history[k].bind(history);
+                history[k] = function (a, b, c) { window.__writes++; return f(a, b, c); };
+            });
+            function press(k) { document.dispatchEvent(new KeyboardEvent('keydown', {key: k, bubbles: true})); }
+            press('Home');
+            for (var i = 0; i < SITE.frames.length; i++) press('ArrowRight');
+            return window.__writes;
+        })()"#,
+    );
+    assert_eq!(counted, 0, "stepping wrote the history at once");
+    std::thread::sleep(Duration::from_millis(800));
+    let after =
+        t.js("[window.__writes, location.hash, document.getElementById('name').textContent]");
+    let last = &want[n - 1];
+    assert_eq!(
+        after[0], 1,
+        "{n} steps: one history entry once settled: {after}"
+    );
+    assert_eq!(
+        after[1],
+        format!("#{}", herald::site::page::anchor(last)).as_str()
+    );
+    t.key("ArrowLeft", 37);
+    t.key("ArrowLeft", 37);
+    std::thread::sleep(Duration::from_millis(800));
+    assert_eq!(t.name(), frame_name(&want[n - 3]));
+    t.js("history.back()");
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(t.name(), frame_name(last), "Back: the phase read before");
+}
+
+/// The replay page at a phone's and a desktop's screen, as it opens on a
+/// phase and in each of its views (issue 49): the whole board's box on
+/// the screen, its words at 11 px, every button 44 px, every turn it
+/// says the phase's, times as people read them, no command where a view
+/// is wanted. `shots`: where to write what it looks like (HERALD_BLESS).
+fn measure_replay(
+    browser: &Browser,
+    game: &str,
+    out: &Path,
+    f: &herald::site::Frame,
+    shots: Option<&Path>,
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    for (w, h) in [(375u32, 812u32), (1280, 900)] {
+        let t = Tab2::new(browser);
+        crate::composer::metrics(&t.tab, w, h);
+        t.open(
+            &format!(
+                "file://{}/replay.html?{w}#{}",
+                out.display(),
+                herald::site::page::anchor(f)
+            ),
+            "#board",
+        );
+        std::thread::sleep(Duration::from_millis(300));
+        let ctx = format!("{game} replay at {w}");
+        assert_eq!(t.name(), frame_name(f), "{ctx}");
+        let lenses = t.js(
+            "Array.prototype.map.call(document.querySelectorAll('#lens-pick option'), function (o) { return o.value; })",
+        );
+        let lenses: Vec<String> = lenses
+            .as_array()
+            .map(|l| l.iter().map(|x| x.as_str().unwrap().to_string()).collect())
+            .unwrap_or_default();
+        assert_eq!(
+            lenses.len(),
+            f.views.len() + 1,
+            "{ctx}: the site's own view and each of the phase's others: {lenses:?}"
+        );
+        for lens in &lenses {
+            if !lens.is_empty() {
+                t.js(&format!(
+                    "(function () {{ var p = document.getElementById('lens-pick'); p.value = {}; p.dispatchEvent(new Event('change')); window.scrollTo(0, 0); return 0; }})()",
+                    serde_json::to_string(lens).unwrap()
+                ));
+            }
+            let ctx = format!("{ctx}, view {lens:?}");
+            let has_board = t.js("!!document.querySelector('#board svg')");
+            let v = t.js(crate::pages::MEASURE);
+            eprintln!("{ctx}: {}", crate::pages::figures(&v));
+            let words = t.js("document.getElementById('frame').textContent");
+            let words = words.as_str().unwrap_or("");
+            if words.contains("herald report GAME") {
+                problems.push(format!("{ctx}: the page shows a command for a view"));
+            }
+            if words.contains("+00:00") || words.contains(":00Z") {
+                problems.push(format!("{ctx}: a raw RFC 3339 time"));
+            }
+            if has_board != true {
+                // a view with no board (the public one of a game that hid
+                // things) says why
+                if !words.contains("no board was shown to everyone") {
+                    problems.push(format!("{ctx}: no board and no word why"));
+                }
+                continue;
+            }
+            problems.extend(
+                crate::pages::shortfalls(&v, Some(f.turn as u64), true)
+                    .into_iter()
+                    .map(|p| format!("{ctx}: {p}")),
+            );
+            if let (Some(dir), true) = (shots, lens.is_empty()) {
+                let png = t
+                    .tab
+                    .capture_screenshot(Cdp::CaptureScreenshotFormatOption::Png, None, None, true)
+                    .unwrap();
+                std::fs::write(dir.join(format!("site-{game}-{w}.png")), png).unwrap();
+            }
+        }
+        // 'fit' shows the whole board inside the window
+        t.js("(function () { document.getElementById('lens-pick').value = ''; document.getElementById('lens-pick').dispatchEvent(new Event('change')); window.scrollTo(0, 0); return 0; })()");
+        t.click("#zoom-fit");
+        let whole = t.js(
+            "(function () { window.scrollTo(0, 0); var s = document.querySelector('#board svg').getBoundingClientRect(); return [s.left >= -0.5 && s.top >= -0.5 && s.right <= innerWidth + 0.5 && s.bottom <= innerHeight + 0.5, s.left, s.top, s.right, s.bottom]; })()",
+        );
+        if whole[0] != true {
+            problems.push(format!(
+                "{ctx}: 'fit' does not show the whole board in the window: {whole}"
+            ));
+        }
+        t.assert_no_network(out);
+        let _ = t.tab.close(true);
+    }
+    problems
 }
 
 /// Flip one byte of phase entry `k`'s body in game.js (a digit of its
@@ -381,12 +508,21 @@ fn one_game(browser: &Browser, game: &str) {
     std::thread::sleep(Duration::from_millis(200));
     t.tab.wait_for_element("#name").unwrap();
     assert_eq!(t.name(), frame_name(&want[k]), "{game}: the phase's link");
-    if bless() {
-        let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/screenshots");
-        t.screenshot(375, &shots.join(format!("site-{game}-375.png")));
-        t.screenshot(1280, &shots.join(format!("site-{game}-1280.png")));
-    }
     walk(&t, &want);
+    let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/screenshots");
+    let problems = measure_replay(
+        browser,
+        game,
+        &out,
+        &want[k],
+        bless().then_some(shots.as_path()),
+    );
+    assert!(
+        problems.is_empty(),
+        "{game}: {} shortfalls:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
     t.assert_no_network(&out);
 
     // one byte of one entry changed: the page names the entry
@@ -672,6 +808,48 @@ fn unfought_battle_sites_show_each_reader_their_own() {
     }
     assert!(hidden > 0, "the scan saw fog at work");
     let everything = expected(&folder, None);
+    // the finished game's site offers, for each phase, the public view
+    // and each player's report of it: each player's is exactly what their
+    // own site shows (scanned for fog above), drawn from the lines the
+    // site shares; the public one draws no board of a game that hid things
+    let out = base.join("site-all");
+    site(&folder, &out, &[]);
+    let fr = frames(&out);
+    let own: Vec<Vec<herald::site::Frame>> = ["north", "south"]
+        .iter()
+        .map(|p| expected(&folder, Some(p)))
+        .collect();
+    let drawn = |ranges: &serde_json::Value| -> Option<String> {
+        let r = ranges.as_str()?;
+        Some(
+            r.split(',')
+                .flat_map(|r| {
+                    let (a, b) = r.split_once('-').unwrap_or((r, r));
+                    let (a, b): (usize, usize) = (a.parse().unwrap(), b.parse().unwrap());
+                    (a..=b).map(|i| fr["lines"][i].as_str().unwrap().to_string())
+                })
+                .collect::<Vec<_>>()
+                .join("\n"),
+        )
+    };
+    for (k, f) in everything.iter().enumerate() {
+        let readers: Vec<&str> = f.views.iter().map(|v| v.reader.as_str()).collect();
+        assert_eq!(readers, ["public", "north", "south"], "frame {k}");
+        assert!(f.views[0].board.is_none(), "frame {k}: a public board");
+        assert!(f.views[0].no_board.is_some());
+        for (seat, v) in f.views[1..].iter().enumerate() {
+            assert_eq!(v.board, own[seat][k].board, "frame {k}: {}", v.label);
+            assert_eq!(v.events, own[seat][k].events, "frame {k}: {}", v.label);
+            let site_view = &fr["frames"][k]["views"][seat + 1];
+            assert_eq!(
+                drawn(&site_view["board"]),
+                v.board,
+                "frame {k}: {}",
+                v.label
+            );
+            assert_eq!(site_view["events"], serde_json::json!(v.events));
+        }
+    }
     for f in &everything {
         let s = st[f.entry].as_ref().unwrap();
         let living = s.sides.iter().map(|x| x.living().count()).sum::<usize>();
