@@ -998,3 +998,98 @@ fn html_reports_draw_their_boards_in_chromium() {
         let _ = std::fs::remove_dir_all(&g.dir);
     }
 }
+
+/// War of the Dukes' mail picture (issue 49): every number and place name
+/// drawn on its part of the map lies wholly inside that part (none cut by
+/// the picture's edge: "Fortress 4", "Menster" and the rows' numbers
+/// were) and on no counter (the rows' numbers 01–04 were drawn over
+/// counters), at every seat through a game between bots.
+#[test]
+fn war_of_the_dukes_mail_picture_keeps_labels_off_counters_and_inside() {
+    let players = ["orfburg", "wulfenburg"];
+    let mut g = EngineGame::new(
+        "war-of-the-dukes",
+        &players,
+        "pictures",
+        vec![],
+        "wotd-mail-labels",
+    );
+    let mut rng = herald::rng::from_u64(3);
+    let attr = |s: &str, k: &str| -> Option<f64> {
+        let at = s.find(&format!(" {k}=\""))? + k.len() + 3;
+        s[at..].split('"').next()?.parse().ok()
+    };
+    let mut checked = 0;
+    let mut problems = Vec::new();
+    for turn in 0..7 {
+        for seat in 0..players.len() {
+            let svg = herald::pipeline::render::mail_svg(&g.loaded, seat).unwrap();
+            let head = &svg[..svg.find('>').unwrap()];
+            let map: Vec<f64> = head
+                .split("data-map=\"")
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap()
+                .split(' ')
+                .map(|n| n.parse().unwrap())
+                .collect();
+            let (x0, y0, x1, y1) = (map[0], map[1], map[0] + map[2], map[1] + map[3]);
+            // each counter's box (22 px hexes, counters 0.56 of it a side)
+            let half = 22.0 * 0.56;
+            let counters: Vec<(f64, f64)> = svg
+                .split(r#"<g class="piece" transform="translate("#)
+                .skip(1)
+                .map(|s| {
+                    let xy: Vec<f64> = s
+                        .split(')')
+                        .next()
+                        .unwrap()
+                        .split([',', ' '])
+                        .filter(|t| !t.is_empty())
+                        .map(|n| n.parse().unwrap())
+                        .collect();
+                    (xy[0], xy[1])
+                })
+                .collect();
+            for class in [r#"<g class="labels""#, r#"<g class="place""#] {
+                for group in svg.split(class).skip(1) {
+                    let open = &group[..group.find('>').unwrap()];
+                    let fs = attr(open, "font-size").unwrap();
+                    let body = &group[..group.find("</g>").unwrap()];
+                    for t in body.split("<text").skip(1) {
+                        let (x, y) = (attr(t, "x").unwrap(), attr(t, "y").unwrap());
+                        let words = &t[t.find('>').unwrap() + 1..t.find("</text>").unwrap()];
+                        let w = words.chars().count() as f64 * 0.602 * fs;
+                        let (l, r, top, bottom) =
+                            (x - w / 2.0, x + w / 2.0, y - fs * 0.72, y + fs * 0.2);
+                        checked += 1;
+                        if l < x0 - 0.5 || r > x1 + 0.5 || top < y0 - 0.5 || bottom > y1 + 0.5 {
+                            problems.push(format!(
+                                "turn {turn} seat {seat}: {words:?} at {x},{y} runs past the map's part {map:?}"
+                            ));
+                        }
+                        if counters.iter().any(|&(cx, cy)| {
+                            l < cx + half - 1.0
+                                && r > cx - half + 1.0
+                                && top < cy + half - 1.0
+                                && bottom > cy - half + 1.0
+                        }) {
+                            problems.push(format!(
+                                "turn {turn} seat {seat}: {words:?} at {x},{y} lies on a counter"
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        if g.over() {
+            break;
+        }
+        g.turn(|l, seat| herald::bots::scripted_orders(l.rules.as_ref(), &l.state, seat, &mut rng));
+    }
+    assert!(checked > 50, "only {checked} labels");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    let _ = std::fs::remove_dir_all(&g.dir);
+}

@@ -705,9 +705,22 @@ pub fn svg_board(rules: &Ruleset, v: &View, frame: Frame) -> String {
         across("between-rivers", BETWEEN_LINE, true),
     );
 
+    // every counter's box: what names and rulers keep off
+    let counters: Vec<Rect> = v
+        .units
+        .iter()
+        .filter_map(|u| centre(&u.at))
+        .map(|c| Rect::new(c.0 - ALONE, c.1 - ALONE, 2.0 * ALONE, 2.0 * ALONE))
+        .collect();
+    let mail = matches!(frame, Frame::Mail(_));
     let mut edges = String::new();
+    // the map's edge numbers; in the mail's part of the map only those
+    // wholly inside it and on no counter (issue 49: a number cut by the
+    // picture's edge, or drawn over a counter, was read as another)
     let mut put = |b: &Board, p: Point, t: &str| {
-        if b.shows(p, SIZE) {
+        let r = Rect::new(p.0 - SIZE * 0.65, p.1 - SIZE * 0.3, SIZE * 1.3, SIZE * 0.6);
+        let clear = !mail || (b.window().holds(&r) && !counters.iter().any(|c| c.meets(&r)));
+        if b.shows(p, SIZE) && clear {
             edges.push_str(&format!(
                 "<text x=\"{}\" y=\"{}\">{t}</text>\n",
                 svg::num(p.0),
@@ -812,13 +825,6 @@ pub fn svg_board(rules: &Ruleset, v: &View, frame: Frame) -> String {
     // is a few pixels high at the mail's scale, unreadable, and drawing
     // hundreds of them was most of the time the picture took
     // (docs/performance.md, "Boards in the mail").
-    // every counter's box: what names and rulers keep off
-    let counters: Vec<Rect> = v
-        .units
-        .iter()
-        .filter_map(|u| centre(&u.at))
-        .map(|c| Rect::new(c.0 - ALONE, c.1 - ALONE, 2.0 * ALONE, 2.0 * ALONE))
-        .collect();
     if matches!(frame, Frame::Mail(_)) {
         rulers(&mut b, map, &grid, &counters);
     }
