@@ -25,6 +25,7 @@ mod lobby_tables;
 mod mail;
 mod mails;
 mod mailservers;
+mod manners;
 mod new_refusals;
 mod orders;
 mod pictures;
