@@ -76,5 +76,5 @@ herald resolve game --now 2026-12-05T12:30:00Z
 #    every earlier report, and replays every turn and every roll.
 SEED=$(sed -n 's/^The seed is revealed: //p' game/reports/turn-0003/blue.txt)
 herald verify game/game.jsonl --seed "$SEED"
-herald export game --for blue --out blue-export
+herald export game --player blue --out blue-export
 herald verify game/game.jsonl --witness blue-export/*

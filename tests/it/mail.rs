@@ -827,7 +827,7 @@ fn an_export_holds_the_players_own_reports_and_orders_and_nothing_else() {
     let (code, o, e) = herald(&[
         "export",
         game.to_str().unwrap(),
-        "--for",
+        "--player",
         "red",
         "--out",
         out.to_str().unwrap(),
