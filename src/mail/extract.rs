@@ -107,7 +107,7 @@ pub fn order_texts(m: &Message) -> Vec<Candidate> {
 /// [`order_texts`] of `m`, a mail forwarded `depth` times inside the one
 /// received (`within` says where, for the places' names).
 ///
-/// Long (about 90 lines): the bodies, the attachments and the forwarded
+/// Long (about 85 lines): the bodies, the attachments and the forwarded
 /// mails of one mail, in the order they are tried, each named where it is.
 fn texts_of(m: &Message, within: &str, depth: usize, out: &mut Vec<Candidate>) {
     let mut bodies: Vec<(&'static str, String)> = Vec::new();
@@ -345,23 +345,30 @@ pub fn order_text(m: &Message) -> Result<Candidate, String> {
             return Ok(pick(i, f));
         }
     }
+    Err(no_filled_form(&texts, &found))
+}
+
+/// Why a mail with no filled form in `texts` (their forms `found`) is not
+/// read: a blank form of the player's, only the report's quoted one, a
+/// `press …` line, or nothing at all.
+fn no_filled_form(texts: &[Candidate], found: &[Vec<Form>]) -> String {
     if texts
         .iter()
-        .zip(&found)
+        .zip(found)
         .any(|(c, f)| !c.quoted && !f.is_empty())
     {
-        return Err("the order form in this mail has no password (password = \"\"), so nothing was checked: write the password the moderator sent you between the quotes and send it again".into());
+        return "the order form in this mail has no password (password = \"\"), so nothing was checked: write the password the moderator sent you between the quotes and send it again".into();
     }
     if found.iter().any(|f| !f.is_empty()) {
-        return Err("the only order form in this mail is the blank one quoted from your report (its password is empty), so nothing was checked: fill in your password and orders, above the quoted report or in it, and send it again".into());
+        return "the only order form in this mail is the blank one quoted from your report (its password is empty), so nothing was checked: fill in your password and orders, above the quoted report or in it, and send it again".into();
     }
     match texts
         .iter()
         .filter(|c| !c.quoted)
         .find_map(|c| press_line(&c.text))
     {
-        Some((line, words)) => Err(reads_as_press(line, &words)),
-        None => Err(NO_FORM.into()),
+        Some((line, words)) => reads_as_press(line, &words),
+        None => NO_FORM.into(),
     }
 }
 
