@@ -34,6 +34,7 @@ mod playtest;
 mod press;
 mod press_more;
 mod readme;
+mod send;
 mod site;
 mod site_truth;
 mod stack_wars;

@@ -125,6 +125,8 @@ fn setup(dir: &Path) {
         std::fs::create_dir_all(dir.join("Maildir").join(d)).unwrap();
     }
     std::fs::create_dir_all(dir.join("hostdir")).unwrap();
+    // `herald send`'s mail system: one that takes every mail and keeps none.
+    std::fs::write(dir.join("send.toml"), "[sendmail]\npath = \"/bin/true\"\n").unwrap();
 }
 
 /// Every command that prints, as the moderator runs it, in an order in
@@ -177,6 +179,7 @@ fn printing_commands(n: usize) -> Vec<Vec<String>> {
         ]),
         s(&["playtest", "summarize", "lab.jsonl"]),
         s(&["host", "status", "hostdir"]),
+        s(&["send", "game", "--config", "send.toml"]),
         s(&["completions", "bash"]),
         s(&["man", "--out", "man#"]),
     ]
