@@ -23,6 +23,7 @@ mod passwd;
 mod playtest;
 mod report;
 mod resolve;
+mod send;
 mod site;
 mod status;
 mod undo;
@@ -104,6 +105,8 @@ pub enum Command {
     Completions(completions::Args),
     /// Write the manual pages, one per command, into a folder.
     Man(man::Args),
+    /// Hand a game's outbox to an SMTP server or sendmail, each mail once (or a host's, with --host).
+    Send(send::Args),
 }
 
 impl Command {
@@ -118,6 +121,7 @@ impl Command {
             Command::Undo(a) => Some(a.wait),
             Command::Convert(a) => Some(a.wait),
             Command::Host(a) => a.wait(),
+            Command::Send(a) => Some(a.wait),
             _ => None,
         }
     }
@@ -162,6 +166,7 @@ pub fn run(cli: Cli) -> Result<String> {
         Command::Host(a) => host::run(a, wait),
         Command::Completions(a) => completions::run(a),
         Command::Man(a) => man::run(a),
+        Command::Send(a) => send::run(a, wait),
     }
 }
 
