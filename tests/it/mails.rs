@@ -407,6 +407,58 @@ fn a_greeting_above_press_is_press() {
     assert!(herald::host::press::asked(&m).is_none());
 }
 
+/// The same shape on a host, through the real Postfix and Dovecot: the
+/// press relayed to every other player without the greeting, and the
+/// sender's copy says the greeting was not relayed.
+#[test]
+fn a_greeting_above_press_is_left_out_of_what_the_host_relays() {
+    use crate::mailservers::servers;
+    let s = servers();
+    let h = crate::host_mail::Host::new(s, "");
+    let accts: Vec<crate::mailservers::Account> = (0..3).map(|_| s.account()).collect();
+    let pw = crate::press::norse3(&h, &accts, "greet", &["--press", "public"]);
+    let to = h.game_addr("greet");
+    let token = "GREETED-press: the river crossings are yours";
+    crate::host_mail::send(
+        s,
+        &accts[0].address,
+        &to,
+        &crate::press::press_mail(
+            &accts[0],
+            &to,
+            "greet1@players.test",
+            5,
+            "Hi all,\n\npress to all",
+            crate::press::password_of(&pw, "red"),
+            token,
+        ),
+    );
+    s.wait_for_mails(&h.acct, 1);
+    let out = h.pass_ok(&crate::host_mail::at(10));
+    assert!(out.contains("1 press relayed"), "{out}");
+    let text = |m: &Vec<u8>| crate::host_mail::text(m);
+    for a in &accts[1..] {
+        let mails = s.wait_for_mails(a, 2);
+        let press: Vec<String> = mails
+            .iter()
+            .map(text)
+            .filter(|m| m.contains(token))
+            .collect();
+        assert_eq!(press.len(), 1, "{}: {press:?}", a.address);
+        assert!(!press[0].contains("Hi all"), "{}", press[0]);
+    }
+    let copy = s
+        .wait_for_mails(&accts[0], 2)
+        .iter()
+        .map(text)
+        .find(|m| m.contains("RELAYED"))
+        .expect("the sender's copy");
+    assert!(
+        copy.contains("`Hi all,` was read as a greeting to the host and NOT relayed"),
+        "{copy}"
+    );
+}
+
 #[test]
 fn every_fixture_is_a_mail_with_full_headers() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mails");
