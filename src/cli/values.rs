@@ -54,12 +54,13 @@ fn ruleset_values() -> Vec<PossibleValue> {
         .collect()
 }
 
-/// A ruleset's name, checked by the parser (`demo`, `playtest`).
+/// A ruleset's name, checked by the parser (`demo`, `playtest`, `host open`).
 pub fn rulesets() -> PossibleValuesParser {
     PossibleValuesParser::new(ruleset_values())
 }
 
-/// A ruleset's name, listed, checked by the library (`new`, `host open`).
+/// A ruleset's name, listed, checked by the library among the other
+/// problems of the command (`new`).
 pub fn rulesets_listed() -> Listed {
     Listed::new(ruleset_values())
 }
