@@ -95,6 +95,18 @@ pub fn run(a: Args) -> Result<String> {
             ),
         });
     }
+    // What the file binds without showing: the addresses and each
+    // press's text and sender, opened with the folder's private part.
+    let sealed = pipeline::sealed::check(&g, &store).map_err(|e| fail(e.problems))?;
+    if !sealed.problems.is_empty() {
+        return Err(fail(sealed.problems));
+    }
+    for l in sealed.held {
+        s.push_str(&format!("ok: {l}\n"));
+    }
+    for l in sealed.unchecked {
+        s.push_str(&format!("not checked: {l}\n"));
+    }
     s.push_str(if replayed {
         "ok: every phase replays to the same bytes, every roll re-derived from the seed\n"
     } else {

@@ -116,12 +116,7 @@ pub fn replay(
             },
             Body::Deadline(d) => g.record.head.deadline = d.deadline,
             Body::Seat(c) => {
-                let email = source
-                    .head
-                    .players
-                    .iter()
-                    .find(|p| p.id == c.player)
-                    .and_then(|p| p.email.clone());
+                let now = source.head.players.iter().find(|p| p.id == c.player);
                 let head = &mut g.record.head;
                 match head.players.iter_mut().find(|x| x.id == c.player) {
                     Some(x) => {
@@ -129,7 +124,11 @@ pub fn replay(
                         x.password = c.password;
                         // The address is checked against the entry's hash
                         // when the file is opened (chain::check).
-                        x.email = email;
+                        if let Some(now) = now {
+                            x.email = now.email.clone();
+                            x.file_email = now.file_email.clone();
+                            x.address_sha256 = now.address_sha256.clone();
+                        }
                     }
                     None => {
                         return Ok(Err(vec![format!(

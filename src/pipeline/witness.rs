@@ -90,19 +90,15 @@ pub fn witnesses(
         let bytes = limits::read(f, limits::MAIL, "a kept report or receipt")?;
         let before = kept.len();
         read_kept(&name, &bytes, 0, &mut kept, &mut problems);
-        if kept.len() == before && press_in(&bytes).is_empty() {
+        if kept.len() == before && press_in(&bytes).is_empty() && openings_in(&bytes).is_empty() {
             problems.push(format!(
                 "{name}: holds no herald receipt or witness (a report, its page, view.json, a receipt, or a mail holding one)"
             ));
         }
     }
-    let index: BTreeMap<&str, usize> = g
-        .record
-        .entries
-        .iter()
-        .enumerate()
-        .map(|(i, e)| (e.hash.as_str(), i))
-        .collect();
+    // Every hash an entry has had: a game `convert` took the addresses out
+    // of keeps what its players kept from before.
+    let index: BTreeMap<String, usize> = g.entry_hashes();
     let key = g.head().key.clone();
     let phases: Vec<_> = g.phases_back().collect();
     // What needs the report made again: by entry.
@@ -229,22 +225,37 @@ pub fn witnesses(
     Ok((kept.len(), problems))
 }
 
-/// The press witnesses in a kept file: a relayed press mail (its text
-/// part) or its text alone.
-fn press_in(bytes: &[u8]) -> Vec<super::press::Witness> {
+/// The text of a kept file where press blocks stand: a mail's text part,
+/// or the text itself; `None` if it holds no press block.
+fn press_text(bytes: &[u8]) -> Option<String> {
     let text = String::from_utf8_lossy(bytes);
-    if !text.contains("----- HERALD PRESS -----") {
-        return Vec::new();
+    if !text.contains("----- HERALD PRESS") {
+        return None;
     }
-    let body = if is_mail(&text) {
+    Some(if is_mail(&text) {
         mail_parser::MessageParser::default()
             .parse(bytes)
             .and_then(|m| m.body_text(0).map(|b| b.into_owned()))
             .unwrap_or_default()
     } else {
         text.into_owned()
-    };
-    super::press::witnesses_in(&body)
+    })
+}
+
+/// The press witnesses in a kept file: a relayed press mail (its text
+/// part) or its text alone.
+fn press_in(bytes: &[u8]) -> Vec<super::press::Witness> {
+    press_text(bytes)
+        .map(|t| super::press::witnesses_in(&t))
+        .unwrap_or_default()
+}
+
+/// The openings of anonymous press's senders in a kept file: a sender's
+/// copy of their press (the acknowledgement, or its text).
+fn openings_in(bytes: &[u8]) -> Vec<super::press::Opening> {
+    press_text(bytes)
+        .map(|t| super::press::openings_in(&t))
+        .unwrap_or_default()
 }
 
 /// `herald verify --witness` for press: each relayed press mail (or its
@@ -257,20 +268,40 @@ pub fn press_witnesses(
 ) -> Result<(Vec<String>, Vec<String>)> {
     let (mut proved, mut problems) = (Vec::new(), Vec::new());
     let mut logged = None;
+    // A mail kept from before `convert` took the addresses out names the
+    // entry's hash of then: the entry's own now.
+    let hashes = g.entry_hashes();
+    let now_hash = |h: &str| match hashes.get(h) {
+        Some(&i) => g.record.entries[i].hash.clone(),
+        None => h.to_string(),
+    };
     for f in files {
         let name = f.display().to_string();
         let bytes = limits::read(f, limits::MAIL, "a kept press mail")?;
-        for w in press_in(&bytes) {
-            let Some(store) = store else {
-                problems.push(format!("{name}: press #{} is checked against the game folder's press log (press/log.jsonl): give the game folder", w.n));
-                continue;
-            };
-            if logged.is_none() {
-                logged = Some(super::press::entries(store, g)?);
-            }
-            match super::press::check_witness(g, logged.as_deref().unwrap_or(&[]), &w) {
+        let found = press_in(&bytes);
+        let opened = openings_in(&bytes);
+        if found.is_empty() && opened.is_empty() {
+            continue;
+        }
+        let Some(store) = store else {
+            problems.push(format!("{name}: press is checked against the game folder's press log (press/log.jsonl): give the game folder"));
+            continue;
+        };
+        if logged.is_none() {
+            logged = Some(super::press::entries(store, g)?);
+        }
+        let logged = logged.as_deref().unwrap_or(&[]);
+        for mut w in found {
+            w.entry = now_hash(&w.entry);
+            match super::press::check_witness(g, logged, &w) {
                 Ok(p) => proved.push(format!("{name}: {p}")),
                 Err(why) => problems.push(format!("{name}: press #{}: {why}", w.n)),
+            }
+        }
+        for o in opened {
+            match super::press::check_opening(g, logged, &o) {
+                Ok(p) => proved.push(format!("{name}: {p}")),
+                Err(why) => problems.push(format!("{name}: press #{}: {why}", o.n)),
             }
         }
     }
