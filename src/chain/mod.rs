@@ -12,6 +12,7 @@ pub mod fields;
 pub mod head;
 pub mod keys;
 pub mod record;
+pub mod rules;
 pub mod step;
 pub mod witness;
 

@@ -5,11 +5,13 @@
 mod common;
 mod unit;
 
+mod anonymity;
 mod cases;
 mod cli;
 mod composer;
 mod edges;
 mod format3;
+mod format4;
 mod hexwar;
 mod host_due;
 mod host_mail;
