@@ -101,12 +101,18 @@ fn addresses(g: &Loaded, secrets: Option<&Secrets>, f: &mut Findings) {
                 && shown.as_ref().is_none_or(|salt| *salt == a.salt)
                 && opens(c, &a.salt, &a.address)
         });
+        // The seat's holder now: the head binds their address by this
+        // very commitment.
+        let now = g
+            .head()
+            .players
+            .iter()
+            .any(|p| p.id == *player && p.address_sha256.as_deref() == Some(c.as_str()));
         match (by, shown) {
             (Some(_), _) => opened += 1,
             // Formats 3 and 4 kept only the seat's holder now: an earlier
-            // holder's address is nowhere (the holder now's is checked
-            // through the head below).
-            (None, Some(_)) => f.unchecked.push(format!(
+            // holder's address is nowhere.
+            (None, Some(_)) if !now => f.unchecked.push(format!(
                 "{place}: the address of an earlier holder of the seat, which a game file of format 3 or 4 did not keep"
             )),
             (None, _) => f.problems.push(format!(

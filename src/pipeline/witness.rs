@@ -37,7 +37,10 @@ const MAX_DEPTH: usize = 4;
 /// One thing a player kept, read out of a file.
 #[derive(Debug, Clone)]
 enum Item {
-    Receipt(Receipt),
+    /// A receipt, and the acknowledgement's words around it where the
+    /// file holds them: its player and turn, and its echo of the orders
+    /// ("herald read them as:").
+    Receipt(Receipt, Option<Echo>),
     /// A text report: a `.txt`, a mail's text part, a report quoted in a
     /// mail.
     Text(Witness, Above),
@@ -58,7 +61,7 @@ enum Item {
 impl Item {
     fn witness(&self) -> Option<&Witness> {
         match self {
-            Item::Receipt(_) => None,
+            Item::Receipt(..) => None,
             Item::Text(w, _) | Item::Html(w, _, _) | Item::Json(w, _) => Some(w),
             Item::Board { witness, .. } => Some(witness),
         }
@@ -105,7 +108,7 @@ pub fn witnesses(
     let mut again: BTreeMap<usize, Vec<(String, Item, bool)>> = BTreeMap::new();
     for Found { name, item } in &kept {
         let (game, sig_ok, k_key, chain_head) = match (item, item.witness()) {
-            (Item::Receipt(r), _) => (&r.game, r.signature_ok(), &r.key, &r.chain_head),
+            (Item::Receipt(r, _), _) => (&r.game, r.signature_ok(), &r.key, &r.chain_head),
             (_, Some(w)) => (&w.game, w.signature_ok(), &w.key, &w.chain_head),
             _ => unreachable!("every item but a receipt has a witness"),
         };
@@ -133,9 +136,19 @@ pub fn witnesses(
             continue;
         };
         match item {
-            Item::Receipt(r) => {
+            Item::Receipt(r, echo) => {
+                if let Some(e) = echo
+                    .as_ref()
+                    .filter(|e| e.player != r.player || e.turn != r.turn)
+                {
+                    problems.push(format!(
+                        "{name}: the acknowledgement says the orders of {} for turn {}, its receipt {} for turn {}: it was changed after it was sent",
+                        e.player, e.turn, r.player, r.turn
+                    ));
+                    continue;
+                }
                 // The latest receipt a player holds for a turn is the one used.
-                let later = kept.iter().any(|o| matches!(&o.item, Item::Receipt(x) if x.player == r.player && x.turn == r.turn && x.accepted > r.accepted));
+                let later = kept.iter().any(|o| matches!(&o.item, Item::Receipt(x, _) if x.player == r.player && x.turn == r.turn && x.accepted > r.accepted));
                 if later {
                     continue;
                 }
@@ -145,7 +158,17 @@ pub fn witnesses(
                         r.turn
                     )),
                     Some(p) => match p.orders.iter().find(|o| o.player == r.player) {
-                        Some(o) if o.sha256 == r.orders_sha256 => {}
+                        // The echo is what herald read of these orders: the
+                        // record's `read`, each line as it was told.
+                        Some(o) if o.sha256 == r.orders_sha256 => {
+                            if let Some(e) = echo {
+                                if let Some(why) = echo_differs(&e.orders, &o.read) {
+                                    problems.push(format!(
+                                        "{name}: the acknowledgement's echo of the orders (\"herald read them as\") {why}: it was changed after it was sent"
+                                    ));
+                                }
+                            }
+                        }
                         Some(_) => problems.push(format!(
                             "{name}: the archive's orders of {} for turn {} are not the ones this receipt names (entry for turn {})",
                             r.player, r.turn, p.turn
@@ -320,7 +343,7 @@ fn compare(
     seat: usize,
 ) -> Result<Option<String>> {
     Ok(match item {
-        Item::Receipt(_) => None,
+        Item::Receipt(..) => None,
         Item::Text(_, above) => (!exact)
             .then(|| tail_differs(&above.text, text))
             .flatten()
@@ -518,13 +541,76 @@ fn read_kept(
     }
 }
 
+/// What an acknowledgement of accepted orders says besides its receipt:
+/// "Your orders as P for turn T are ACCEPTED." and, under "herald read
+/// them as:", each order as herald read it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Echo {
+    player: String,
+    turn: u32,
+    orders: Vec<String>,
+}
+
+/// The acknowledgement's words in `text` (`pipeline::inbox::reply_text`),
+/// quote marks taken off; `None` where the text holds none.
+fn echo_in(text: &str) -> Option<Echo> {
+    let lines: Vec<&str> = text
+        .lines()
+        .map(|l| l.trim_end_matches('\r').trim_start_matches(['>', ' ']))
+        .collect();
+    let (player, turn) = lines.iter().find_map(|l| {
+        let rest = l.strip_prefix("Your orders as ")?;
+        let (player, rest) = rest.split_once(" for turn ")?;
+        let (turn, _) = rest.split_once(" are ACCEPTED")?;
+        Some((player.to_string(), turn.parse().ok()?))
+    })?;
+    let at = lines
+        .iter()
+        .position(|l| l.trim_end() == "herald read them as:")?;
+    let orders = lines[at + 1..]
+        .iter()
+        .take_while(|l| !l.trim().is_empty())
+        .map(|l| l.trim().to_string())
+        .filter(|l| l != "(no orders)")
+        .collect();
+    Some(Echo {
+        player,
+        turn,
+        orders,
+    })
+}
+
+/// How an echo of the orders differs from what the log says herald read,
+/// if it does (trailing spaces do not count).
+fn echo_differs(kept: &[String], read: &[String]) -> Option<String> {
+    for (i, (a, b)) in kept.iter().zip(read).enumerate() {
+        if a.trim() != b.trim() {
+            return Some(format!(
+                "reads `{}` where the archive holds `{}` (order {})",
+                clip(a),
+                clip(b),
+                i + 1
+            ));
+        }
+    }
+    match kept.len().cmp(&read.len()) {
+        std::cmp::Ordering::Equal => None,
+        _ => Some(format!(
+            "lists {} orders where the archive holds {}",
+            kept.len(),
+            read.len()
+        )),
+    }
+}
+
 /// The blocks of a text (a report, a mail's text, a reply with a receipt).
 fn read_text(name: &str, text: &str, out: &mut Vec<Found>, problems: &mut Vec<String>) {
     let (blocks, bad) = witness::find(text);
     problems.extend(bad.into_iter().map(|p| format!("{name}: {p}")));
+    let echo = echo_in(text);
     for b in blocks {
         let item = match b {
-            Kept::Receipt(r) => Item::Receipt(r),
+            Kept::Receipt(r) => Item::Receipt(r, echo.clone()),
             Kept::Report(w, above) => Item::Text(w, above),
         };
         out.push(Found {
@@ -640,7 +726,7 @@ fn read_mail(
     }
     let found_text = out[start..]
         .iter()
-        .any(|f| matches!(f.item, Item::Text(..) | Item::Receipt(_)));
+        .any(|f| matches!(f.item, Item::Text(..) | Item::Receipt(..)));
     if !found_text {
         for (label, h) in html_bodies {
             let text = crate::mail::extract::html_text(&h);

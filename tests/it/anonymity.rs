@@ -408,14 +408,3 @@ fn no_recipient_names_a_grey_press_sender_and_a_reveal_opens_each() {
     }
     eprintln!("{}", report.join("\n"));
 }
-
-/// The player ids of a game file, in seat order.
-pub(crate) fn players_of(game_file: &str) -> Vec<String> {
-    let head: serde_json::Value = serde_json::from_str(game_file.lines().next().unwrap()).unwrap();
-    head["head"]["players"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["id"].as_str().unwrap().to_string())
-        .collect()
-}
