@@ -38,7 +38,7 @@ pub fn open(text: &str) -> Result<Opened, Vec<String>> {
     let head = &record.head;
     if !(OLDEST..=FORMAT).contains(&head.format) {
         return Err(vec![format!(
-            "format {} is not one this herald reads (it reads formats {OLDEST} to {FORMAT}; format 1 with `herald convert`)",
+            "head record: format {} is not one this herald reads (it reads formats {OLDEST} to {FORMAT}; format 1 with `herald convert`)",
             head.format
         )]);
     }

@@ -40,7 +40,7 @@ impl Loaded {
         } = check::open(text).map_err(|p| named(name, p))?;
         let entry = games::find(&record.head.game).ok_or_else(|| {
             Error::refused(format!(
-                "{name}: game `{}` is not one this herald knows ({})",
+                "{name}: head record: game `{}` is not one this herald knows ({})",
                 record.head.game.escape_debug(),
                 games::names().join(", ")
             ))
