@@ -72,6 +72,8 @@ pub fn problems(r: &Record, g: &Genesis) -> Vec<String> {
     out
 }
 
+/// Long (about 90 lines): one rule a field of the genesis, in the order
+/// of its fields; a table of cases.
 fn genesis(g: &Genesis, out: &mut Vec<String>) {
     let at = "entry 0 (genesis)";
     if !known_version(&g.herald) {

@@ -34,51 +34,7 @@ pub struct Args {
 pub fn run(a: Args, wait: Duration) -> Result<String> {
     let now = super::now(a.now.as_deref())?.to_rfc3339();
     if let Found::Folder(_) = GameDir::locate(&a.old)? {
-        if let Some(out) = &a.out {
-            // A copy without addresses, GAME left as it is.
-            let told = pipeline::convert::strip(&a.old, a.key.as_deref(), out)?;
-            let mut s = format!(
-                "wrote {}: the game file of {} as format {FORMAT} keeps it, without the players' addresses, signed with the game's key; {} is left as it was\n",
-                out.display(),
-                a.old.display(),
-                a.old.display()
-            );
-            for t in told {
-                s.push_str(&format!("  - {t}\n"));
-            }
-            return Ok(s);
-        }
-        if a.key.is_some() {
-            return Err(Error::usage(format!(
-                "{} is a game folder: it is brought to format {FORMAT} in place, with its own key; run `herald convert {}` (no --key), or give --out FILE for a copy without addresses",
-                a.old.display(),
-                a.old.display()
-            )));
-        }
-        let u = pipeline::convert::upgrade(&a.old, wait, &now)?;
-        if u.from >= FORMAT {
-            return Ok(format!(
-                "game {} in {} is of format {} already; nothing to do\n",
-                u.id,
-                u.dir.display(),
-                u.from
-            ));
-        }
-        let mut s = format!(
-            "game {} in {}: format {} -> {FORMAT}\n",
-            u.id,
-            u.dir.display(),
-            u.from
-        );
-        if u.told.is_empty() {
-            s.push_str(
-                "  - the head rewritten and sealed again; the log and its signatures unchanged\n",
-            );
-        }
-        for t in u.told {
-            s.push_str(&format!("  - {t}\n"));
-        }
-        return Ok(s);
+        return folder(&a, wait, &now);
     }
     let Some(out) = a.out.as_deref() else {
         return Err(Error::usage(format!(
@@ -110,5 +66,55 @@ pub fn run(a: Args, wait: Duration) -> Result<String> {
         s.push_str(&format!("  - {u}\n"));
     }
     s.push_str("mails read before the conversion are known by Message-ID only: read the mailbox again only for new mail\n");
+    Ok(s)
+}
+
+/// `herald convert GAME` on a game folder: brought to format 5 in place,
+/// or (`--out FILE`) copied without the players' addresses.
+fn folder(a: &Args, wait: Duration, now: &str) -> Result<String> {
+    if let Some(out) = &a.out {
+        // A copy without addresses, GAME left as it is.
+        let told = pipeline::convert::strip(&a.old, a.key.as_deref(), out)?;
+        let mut s = format!(
+                "wrote {}: the game file of {} as format {FORMAT} keeps it, without the players' addresses, signed with the game's key; {} is left as it was\n",
+                out.display(),
+                a.old.display(),
+                a.old.display()
+            );
+        for t in told {
+            s.push_str(&format!("  - {t}\n"));
+        }
+        return Ok(s);
+    }
+    if a.key.is_some() {
+        return Err(Error::usage(format!(
+                "{} is a game folder: it is brought to format {FORMAT} in place, with its own key; run `herald convert {}` (no --key), or give --out FILE for a copy without addresses",
+                a.old.display(),
+                a.old.display()
+            )));
+    }
+    let u = pipeline::convert::upgrade(&a.old, wait, now)?;
+    if u.from >= FORMAT {
+        return Ok(format!(
+            "game {} in {} is of format {} already; nothing to do\n",
+            u.id,
+            u.dir.display(),
+            u.from
+        ));
+    }
+    let mut s = format!(
+        "game {} in {}: format {} -> {FORMAT}\n",
+        u.id,
+        u.dir.display(),
+        u.from
+    );
+    if u.told.is_empty() {
+        s.push_str(
+            "  - the head rewritten and sealed again; the log and its signatures unchanged\n",
+        );
+    }
+    for t in u.told {
+        s.push_str(&format!("  - {t}\n"));
+    }
     Ok(s)
 }

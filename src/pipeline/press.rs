@@ -263,6 +263,9 @@ pub enum To {
 /// The recipients of a press from `from` to `to` at `now`, or why the
 /// game's rules (or the players named) refuse it: the reason names the
 /// rule and what would be accepted.
+///
+/// Long (about 95 lines): each rule of the game's press in turn, then the
+/// players named; a table of refusals.
 pub fn allowed(
     g: &Loaded,
     r: &PressRules,
