@@ -49,6 +49,9 @@ pub fn run(a: Args) -> Result<String> {
         ));
     };
     let (store, g) = pipeline::open(game)?;
+    // Never a player's address in a site: an older game file's are taken
+    // out (format 5) first.
+    let g = pipeline::convert::publishable(&store, g)?;
     let who = match &a.player {
         Some(p) => Who::Player(g.seat_of(p)?),
         None if g.head().outcome.is_some() => Who::Everything,

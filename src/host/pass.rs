@@ -644,7 +644,13 @@ fn handle_mail(
                     } else {
                         from.clone()
                     },
-                    message_id: h.message_id,
+                    // Nor its Message-ID, which a mail program makes
+                    // from the sender's own address or machine.
+                    message_id: if h.anonymous {
+                        String::new()
+                    } else {
+                        h.message_id
+                    },
                     what: h.what,
                 });
             }

@@ -870,12 +870,20 @@ fn acknowledgement(w: &Writing, kept: &Kept, hash: &str, not_mailed: &[String]) 
             not_mailed.join(", ")
         ));
     }
+    if kept.anonymous && kept.entry.to.contains(&kept.sender) {
+        ack.push_str("You get it too, as every player does: anonymous press to all goes to every\nplayer, its sender included, so that the list of recipients names nobody.\n");
+    }
+    ack.push_str(SEATS);
     ack.push_str(&format!(
         "\nWhat they read (keep this mail: `herald verify GAME --witness THIS-MAIL` proves it):\n\n{}",
         press::sender_copy(&w.game, kept, hash)
     ));
     ack
 }
+
+/// The ruling on press and seat changes, told to every sender with each
+/// press relayed (docs/host.md, "Press and seat changes").
+pub const SEATS: &str = "\nPress belongs to the seats, not to the people playing them: if a seat\nchanges hands, its new player is given the seat's press, sent and\nreceived, this one included (who sent anonymous press stays hidden from\neveryone else).\n";
 
 /// What relayed press `kept` came to, for the log: never the text, and
 /// for anonymous press not whom it was mailed to.

@@ -85,6 +85,9 @@ pub struct Begun {
     pub notes: Vec<String>,
     /// The press rules `new` chose (`None`: no press).
     pub press: Option<crate::chain::body::PressRules>,
+    /// The players' addresses and the salts that bind them in the game
+    /// file (format 5): for `secrets.toml`.
+    pub addresses: Vec<crate::store::secrets::Address>,
 }
 
 /// Check every argument and set the game up in memory; nothing is written.
@@ -249,16 +252,31 @@ pub fn begin(req: &NewGame) -> Result<Begun> {
         (None, None) => Signer::generate(),
     };
     let mut passwords = Vec::new();
+    let mut addresses = Vec::new();
     let players: Vec<Player> = req
         .players
         .iter()
         .map(|p| {
             let (pw, salt) = auth::new_secret(secret_rng.as_mut());
             passwords.push((p.clone(), pw.clone()));
+            // The address stays in secrets.toml; the game file binds it.
+            let address = emails.get(p).cloned();
+            let bound = address.as_ref().map(|a| {
+                let salt = crate::chain::body::address_salt(&signer, &id, p);
+                let c = crate::chain::body::address_sha256(&salt, a);
+                addresses.push(crate::store::secrets::Address {
+                    player: p.clone(),
+                    address: a.clone(),
+                    salt,
+                });
+                c
+            });
             Player {
                 id: p.clone(),
                 name: p.clone(),
-                email: emails.get(p).cloned(),
+                email: address,
+                file_email: None,
+                address_sha256: bound,
                 password: auth::hash(&pw, &salt, cost),
             }
         })
@@ -289,6 +307,7 @@ pub fn begin(req: &NewGame) -> Result<Begun> {
         initial_sha256: initial_sha256.clone(),
         converted: None,
         press: press.clone(),
+        redacted: None,
     };
     let (phase, awaiting, outcome) = summary(rules.as_ref(), &state, &req.players);
     let head = head_of(&genesis, phase, awaiting, outcome);
@@ -309,6 +328,7 @@ pub fn begin(req: &NewGame) -> Result<Begun> {
         passwords,
         notes,
         press,
+        addresses,
     })
 }
 
@@ -380,6 +400,7 @@ pub fn create(req: NewGame) -> Result<Created> {
     let secrets = Secrets {
         seed: begun.seed.clone(),
         passwords: begun.passwords.iter().cloned().collect(),
+        addresses: begun.addresses.clone(),
     };
     let head = &begun.loaded.record.head;
     secrets.write(&building.secrets(), &head.id)?;

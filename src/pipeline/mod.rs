@@ -24,6 +24,7 @@ pub mod relay;
 pub mod render;
 pub mod replay;
 pub mod resolve;
+pub mod sealed;
 pub mod status;
 pub mod witness;
 

@@ -182,7 +182,11 @@ pub fn all(g: &Loaded, seat: Seat, signer: Option<&Signer>) -> Result<Rendered> 
 /// so the kept one is put where it stood). A witness that does not sign
 /// this text still stands in it: the caller compares the text's hash.
 pub fn all_as_witnessed(g: &Loaded, seat: Seat, w: &Witness) -> Result<Rendered> {
-    all_with(g, seat, |_| Some(w.clone()))
+    // The chain head the report was sent on: the entry's hash then (before
+    // `convert` took the addresses out, the old chain's).
+    let mut header = header(g, seat);
+    header.chain_head = w.chain_head.clone();
+    all_from(g, seat, header, |_| Some(w.clone()))
 }
 
 fn all_with(
@@ -190,7 +194,15 @@ fn all_with(
     seat: Seat,
     witness: impl FnOnce(&str) -> Option<Witness>,
 ) -> Result<Rendered> {
-    let header = header(g, seat);
+    all_from(g, seat, header(g, seat), witness)
+}
+
+fn all_from(
+    g: &Loaded,
+    seat: Seat,
+    header: Header,
+    witness: impl FnOnce(&str) -> Option<Witness>,
+) -> Result<Rendered> {
     let seen = view(g, seat)?;
     let board = g.rules.ascii_board(&seen);
     let svg = g.rules.svg_board(&seen, Frame::Full);

@@ -110,12 +110,19 @@ pub struct Press {
     pub n: u32,
     pub turn: u32,
     pub at: String,
-    /// `red (Ann)`, or `anonymous`: anonymous press stays anonymous.
+    /// `red (Ann)`; anonymous press as `red (Ann), sent anonymously`: a
+    /// site shows press only where the game's rules reveal it, and then
+    /// its sender too.
     pub from: String,
     /// The players it was relayed to, or for an answer to anonymous press
     /// "the anonymous sender of press #N".
     pub to: String,
     pub text: String,
+    /// What proves it against the game file: the text, the block with the
+    /// nonce, and for anonymous press the opening of its sender commitment
+    /// (as the sender's own copy holds them): the site's `press.txt`.
+    #[serde(skip)]
+    pub proof: String,
 }
 
 /// The press a site of `g` through `who`'s eyes shows, and how many press
@@ -143,11 +150,12 @@ pub fn revealed_press(
     }
     let shown = crate::pipeline::press::all_kept(g, store)?
         .into_iter()
-        .map(|(k, _)| Press {
+        .map(|(k, hash)| Press {
             n: k.entry.n,
             turn: k.entry.turn,
             at: k.entry.at.clone(),
-            from: crate::pipeline::press::shown_sender(g, &k),
+            from: crate::pipeline::press::revealed_sender(g, &k),
+            proof: crate::pipeline::press::proof(g, &k, &hash),
             to: match (k.entry.to.is_empty(), k.answers) {
                 (true, Some(n)) => format!("the anonymous sender of press #{n}"),
                 (true, None) => "nobody".into(),

@@ -33,7 +33,7 @@ pub(crate) fn table_json(dir: &Path, table: &str) -> serde_json::Value {
 /// Mail from account `from` to `to` through the real Postfix: the Subject
 /// `subject`, the Message-ID `mid`, sent `minute` minutes into the test's
 /// hour, the text `body`.
-fn send_from(
+pub(crate) fn send_from(
     s: &MailServers,
     from: &Account,
     to: &str,
@@ -51,7 +51,7 @@ fn send_from(
 }
 
 /// The code in a lobby mail: the word after `confirm `.
-fn code_in(m: &str) -> Option<String> {
+pub(crate) fn code_in(m: &str) -> Option<String> {
     m.lines()
         .find_map(|l| l.trim().strip_prefix("confirm "))
         .map(|c| c.trim().to_string())
@@ -672,7 +672,7 @@ fn kill_9_during_a_start_makes_each_game_once() {
 }
 
 /// The password and player id of a welcome or takeover mail.
-fn credentials(m: &str) -> (String, String) {
+pub(crate) fn credentials(m: &str) -> (String, String) {
     let get = |k: &str| {
         m.lines()
             .find_map(|l| l.trim().strip_prefix(k))

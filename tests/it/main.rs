@@ -5,11 +5,14 @@
 mod common;
 mod unit;
 
+mod anonymity;
 mod cases;
 mod cli;
 mod composer;
 mod edges;
+mod fields;
 mod format3;
+mod format4;
 mod hexwar;
 mod host_due;
 mod host_mail;
@@ -18,6 +21,7 @@ mod host_surge;
 mod host_transport;
 mod install;
 mod layers;
+mod leaks;
 mod legal_now;
 mod lengths;
 mod lobby;

@@ -552,15 +552,15 @@ fn hand_over(c: &Clock, rec: &mut GameSeats, i: usize) -> Result<String> {
         .ok_or_else(|| Error::internal("a granted offer without its taker"))?;
     let key = super::key(&c.host)?;
     let salt = salt(&key, &rec.game, &o);
-    let holder = SeatChange::holder(&salt, &taker.address);
     let dir = c.host.game(&name);
     let mut w = pipeline::open_to_write(dir.root(), c.wait, &c.now)?;
     w.complete(&c.now)?;
+    // The salt is in the entry in formats 3 and 4, in secrets.toml from 5 on.
+    let (in_entry, holder) = SeatChange::bind(w.game.head().format, &salt, &taker.address);
     let seat = w.game.seat_of(&o.player)?;
-    let already =
-        w.game.record.entries.iter().any(
-            |e| matches!(e.decode(), Ok(Body::Seat(s)) if s.salt == salt && s.player == o.player),
-        );
+    let already = w.game.record.entries.iter().any(|e| {
+        matches!(e.decode(), Ok(Body::Seat(s)) if s.holder_sha256 == holder && s.player == o.player)
+    });
     let old_address = w.game.head().players[seat].email.clone();
     let mut secrets = w.store.secrets()?;
     let password = if already {
@@ -579,7 +579,16 @@ fn hand_over(c: &Clock, rec: &mut GameSeats, i: usize) -> Result<String> {
                 ))
             })?
     } else {
-        commit_seat(c, &mut w, &o, &taker, seat, &salt, holder, &mut secrets)?
+        commit_seat(
+            c,
+            &mut w,
+            &o,
+            &taker,
+            seat,
+            (&salt, in_entry),
+            holder,
+            &mut secrets,
+        )?
     };
     let mails = handover_mails(c, &w, seat, &o, &password, old_address.as_deref())?;
     crate::store::outbox::queue_all(&w.store.dir.outbox_dir(), mails)?;
@@ -609,7 +618,7 @@ fn commit_seat(
     o: &Offer,
     taker: &Seat,
     seat: usize,
-    salt: &str,
+    (salt, in_entry): (&str, Option<String>),
     holder: String,
     secrets: &mut crate::store::Secrets,
 ) -> Result<String> {
@@ -627,8 +636,8 @@ fn commit_seat(
             name: display.clone(),
             why: o.why.clone(),
             turn,
-            salt: salt.to_string(),
-            holder_sha256: holder,
+            salt: in_entry.clone(),
+            holder_sha256: holder.clone(),
             password: hash.clone(),
             at: c.now.clone(),
         }),
@@ -640,6 +649,13 @@ fn commit_seat(
         p.name = display;
         p.password = hash;
         p.email = Some(taker.address.clone());
+        // Format 5 binds the address; older formats hold it.
+        if in_entry.is_none() {
+            p.address_sha256 = Some(holder);
+            p.file_email = None;
+        } else {
+            p.file_email = Some(taker.address.clone());
+        }
         if let Some(m) = head.missed.iter_mut().find(|m| m.player == o.player) {
             m.in_a_row = 0;
             m.dropped = false;
@@ -649,6 +665,13 @@ fn commit_seat(
     // The new password first: a crash before the commit leaves the old
     // seat as it was, and the next pass draws another.
     secrets.passwords.insert(o.player.clone(), pw.clone());
+    if in_entry.is_none() {
+        secrets.bind(crate::store::secrets::Address {
+            player: o.player.clone(),
+            address: taker.address.clone(),
+            salt: salt.to_string(),
+        });
+    }
     secrets.write(&w.store.dir.secrets(), &w.game.head().id)?;
     w.commit(&c.now)?;
     Ok(pw)
