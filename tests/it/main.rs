@@ -9,6 +9,7 @@ mod cases;
 mod cli;
 mod composer;
 mod edges;
+mod forged_from;
 mod format3;
 mod hexwar;
 mod host_due;
