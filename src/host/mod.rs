@@ -53,6 +53,7 @@ pub mod outbox;
 pub mod pass;
 pub mod press;
 pub mod route;
+pub mod sender;
 pub mod smtp;
 pub mod source;
 pub mod state;

@@ -32,6 +32,7 @@ mod host_config;
 mod host_log;
 mod host_outbox;
 mod host_route;
+mod host_sender;
 mod host_state;
 mod host_status_page;
 mod host_tls;
