@@ -52,6 +52,7 @@ pub mod maildir;
 pub mod outbox;
 pub mod pass;
 pub mod press;
+pub mod replies;
 pub mod route;
 pub mod sender;
 pub mod smtp;

@@ -31,6 +31,7 @@ mod host_commands;
 mod host_config;
 mod host_log;
 mod host_outbox;
+mod host_replies;
 mod host_route;
 mod host_sender;
 mod host_state;
