@@ -601,3 +601,107 @@ fn the_topmost_authentication_results_of_the_hosts_server_vouches_for_a_sender()
     assert_eq!(lines(&log, " in accepted "), 1, "{log}");
     assert_eq!(lines(&log, " in throttled "), 3, "{log}");
 }
+
+/// A table and an offer written by the herald before the lobby's store
+/// of requests (their joins and takeovers waiting inside them, as
+/// `pending` and `claims`): the codes mailed then still work, and the
+/// next write moves them into the store. A confirmation handled again
+/// (a pass killed after the seat was written, before the request was
+/// marked done) seats once and answers the same.
+#[test]
+fn older_waiting_joins_still_confirm_and_a_confirmation_handled_again_seats_once() {
+    use herald::chain::canon::sha256_hex;
+    use herald::host::lobby::{self, commands};
+    let dir = crate::common::scratch("lobby-older-requests");
+    let host = herald::host::layout::HostDir::at(&dir);
+    crate::lobby::open(&dir, "old1", &["--game", "hexwar"]);
+    let key = lobby::key(&host).unwrap();
+    // As the older herald kept them: the code drawn from the join mail,
+    // its sha256 in the table; a takeover's in the game's offer.
+    let (join_mail, take_mail) = (format!("{:064x}", 1), format!("{:064x}", 2));
+    let (jc, tc) = (
+        lobby::code_for(&key, &join_mail),
+        lobby::code_for(&key, &take_mail),
+    );
+    let p = dir.join("lobby/old1.json");
+    let mut t: serde_json::Value = serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap();
+    t["pending"] = serde_json::json!([{"address": "ann@x.test", "name": "Ann", "public": false,
+        "code_sha256": sha256_hex(jc.as_bytes()), "mail": join_mail, "at": at(1)}]);
+    std::fs::write(&p, serde_json::to_vec_pretty(&t).unwrap()).unwrap();
+    std::fs::create_dir_all(dir.join("lobby/games")).unwrap();
+    std::fs::write(
+        dir.join("lobby/games/gx.json"),
+        serde_json::to_vec(&serde_json::json!({
+            "game": "gx",
+            "offers": [{"n": 1, "player": "p1", "why": "dropped", "at": at(0), "status": "open",
+                "announced": true, "taker": null, "done": null,
+                "claims": [{"address": "sam@x.test", "name": "Sam", "public": false,
+                    "code_sha256": sha256_hex(tc.as_bytes()), "mail": take_mail, "at": at(1)}]}]
+        }))
+        .unwrap(),
+    )
+    .unwrap();
+    let st = crate::common::herald(&["host", "status", &dir.display().to_string()]).1;
+    assert!(st.contains("`join old1 Ann` from <ann@x.test>"), "{st}");
+    assert!(
+        st.contains("`takeover gx p1 Sam` from <sam@x.test>"),
+        "{st}"
+    );
+    let addr = |g: &str| format!("host+{g}@x.test");
+    let cx = commands::Ctx {
+        host: host.clone(),
+        from: "host@x.test".into(),
+        game_address: &addr,
+        now: at(5),
+        seats_per_address: 1,
+        may_mail_code: &|_, _| Ok(true),
+    };
+    let confirm = commands::Command::Confirm(jc.clone());
+    let digest = format!("{:064x}", 3);
+    let a = commands::answer(&cx, &confirm, "ann@x.test", &digest, "<c@x>", "Re: x").unwrap();
+    assert!(
+        matches!(a.outcome, commands::Outcome::Done { again: false, .. }),
+        "{}",
+        a.what
+    );
+    let t: serde_json::Value = serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap();
+    assert_eq!(t["seats"].as_array().unwrap().len(), 1);
+    assert!(t.get("pending").is_none(), "moved into the store: {t}");
+    let g = std::fs::read_to_string(dir.join("lobby/games/gx.json")).unwrap();
+    assert!(!g.contains("claims"), "{g}");
+    // The takeover's old code, confirmed now.
+    let a = commands::answer(
+        &cx,
+        &commands::Command::Confirm(tc),
+        "sam@x.test",
+        &format!("{:064x}", 4),
+        "<t@x>",
+        "Re: x",
+    )
+    .unwrap();
+    assert!(a.what.contains("takeover of p1 in gx"), "{}", a.what);
+    // A kill after the seat was written and before the request was marked
+    // done: the store as it was; the same mail handled again.
+    let store = dir.join("lobby/confirm/requests.json");
+    let mut v: serde_json::Value = serde_json::from_slice(&std::fs::read(&store).unwrap()).unwrap();
+    for r in v["requests"].as_array_mut().unwrap() {
+        if r["action"]["do"] == "join" {
+            r["state"] = serde_json::json!({"state": "waiting"});
+        }
+    }
+    std::fs::write(&store, serde_json::to_vec(&v).unwrap()).unwrap();
+    let again = commands::answer(&cx, &confirm, "ann@x.test", &digest, "<c@x>", "Re: x").unwrap();
+    assert!(
+        matches!(again.outcome, commands::Outcome::Done { again: true, .. }),
+        "{}",
+        again.what
+    );
+    assert_eq!(again.reply.unwrap().0, a_reply_id(&digest));
+    let t: serde_json::Value = serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap();
+    assert_eq!(t["seats"].as_array().unwrap().len(), 1, "seated once");
+}
+
+/// The Message-ID of the lobby's reply to the mail `digest`.
+fn a_reply_id(digest: &str) -> String {
+    herald::mail::eml::message_id("host", &["lobby", digest])
+}

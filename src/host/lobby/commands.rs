@@ -707,6 +707,13 @@ fn confirm_code(cx: &Ctx, code: &str, from: &str, digest: &str) -> Result<Outcom
         }
         State::Waiting => {}
     }
+    // Done already by this very mail (a pass killed after the change was
+    // written, before the request was marked done): marked now.
+    if let Some((done, withdraw_alike)) = applied(cx, &r, from, digest)? {
+        store.confirm(&r.code_sha256, digest, &cx.now, withdraw_alike);
+        store.save(&cx.host)?;
+        return Ok(Outcome::Done { done, again: true });
+    }
     let (outcome, withdraw_alike) = match &r.action {
         Action::Join {
             table: tn,
@@ -722,6 +729,46 @@ fn confirm_code(cx: &Ctx, code: &str, from: &str, digest: &str) -> Result<Outcom
         store.save(&cx.host)?;
     }
     Ok(outcome)
+}
+
+/// What the confirming mail `digest` did already to the table or game
+/// of request `r`, as recorded there (with whether the address's other
+/// requests for the same thing go), if it did.
+fn applied(cx: &Ctx, r: &Request, from: &str, digest: &str) -> Result<Option<(Done, bool)>> {
+    Ok(match &r.action {
+        Action::Join { table: tn, .. } | Action::Leave { table: tn } => {
+            let Some(t) = table(cx, tn)? else {
+                return Ok(None);
+            };
+            match t.handled(digest) {
+                Some(Effect::Confirmed { seat, .. }) => {
+                    let seat = *seat;
+                    let full = t.seats_of(from) >= allowed(cx, &t);
+                    Some((Done::Seated { table: t, seat }, full))
+                }
+                Some(Effect::Left { .. }) => Some((Done::Left { table: t, seats: 1 }, true)),
+                _ => None,
+            }
+        }
+        Action::Takeover { game, player, .. } => Name::new("game", game)
+            .ok()
+            .and_then(|n| seats::load(&cx.host, &n).ok().flatten())
+            .filter(|g| {
+                g.handled(digest)
+                    .is_some_and(|d| d.what == "confirmed" && d.player == *player)
+            })
+            .map(|g| {
+                (
+                    Done::Claimed {
+                        game: game.clone(),
+                        player: player.clone(),
+                        approve: g.approve,
+                    },
+                    true,
+                )
+            }),
+        Action::Standby { .. } => None,
+    })
 }
 
 /// The answer to a confirmation handled again (after a restart): what
