@@ -6,6 +6,7 @@
 //! loads nothing.
 
 use super::layout::HostDir;
+use super::lobby::confirm;
 use super::outbox::{self, Refusal};
 use super::state::{GameState, MailNote};
 use crate::error::Result;
@@ -89,6 +90,7 @@ pub struct AwayLine {
 fn offer_lines(host_dir: &Path) -> (Vec<OfferLine>, Vec<AwayLine>) {
     let mut offers = Vec::new();
     let mut away = Vec::new();
+    let store = confirm::Store::load(&HostDir::at(host_dir)).unwrap_or_default();
     for g in super::lobby::seats::all(&HostDir::at(host_dir)) {
         for o in &g.offers {
             if o.status == super::lobby::seats::OfferStatus::Done {
@@ -99,7 +101,12 @@ fn offer_lines(host_dir: &Path) -> (Vec<OfferLine>, Vec<AwayLine>) {
                 player: o.player.clone(),
                 why: super::lobby::seats::why_words(&o.why).to_string(),
                 status: format!("{:?}", o.status).to_lowercase(),
-                waiting_confirmation: o.claims.len(),
+                waiting_confirmation: store
+                    .waiting()
+                    .filter(|r| {
+                        r.action.target() == confirm::Target::Seat(g.game.clone(), o.player.clone())
+                    })
+                    .count(),
             });
         }
         for a in &g.away {
@@ -132,9 +139,11 @@ pub struct TableLine {
 
 fn table_lines(host_dir: &Path) -> Vec<TableLine> {
     let (tables, _) = super::lobby::all(&HostDir::at(host_dir));
+    let store = confirm::Store::load(&HostDir::at(host_dir)).unwrap_or_default();
     tables
         .into_iter()
-        .map(|t| TableLine {
+        .map(|t| {
+            TableLine {
             name: t.name.clone(),
             game: t.game.clone(),
             status: format!("{:?}", t.status).to_lowercase(),
@@ -151,8 +160,14 @@ fn table_lines(host_dir: &Path) -> Vec<TableLine> {
                     }
                 })
                 .collect(),
-            waiting_confirmation: t.pending.len(),
+            waiting_confirmation: store
+                .waiting()
+                .filter(|r| {
+                    matches!(&r.action, confirm::Action::Join { table, .. } if *table == t.name)
+                })
+                .count(),
             press: t.press_words(),
+        }
         })
         .collect()
 }
@@ -565,7 +580,7 @@ fn held_html(p: &Page, h: &mut String) {
     }
     let _ = writeln!(
         h,
-        "<h2 class=\"bad\">Replies held back</h2>\n<p>At most {} replies an hour go to one address (host.toml: <code>replies_per_hour</code>), but for those a right password or code earned; the rest were held back: someone may be sending mail in these addresses' names.</p>\n<ul>",
+        "<h2 class=\"bad\">Replies held back</h2>\n<p>At most {} replies an hour go to one address (host.toml: <code>replies_per_hour</code>), not counting those a right password or code earned; the rest were held back: someone may be sending mail in these addresses' names.</p>\n<ul>",
         p.held.per_hour
     );
     for a in &p.held.addresses {

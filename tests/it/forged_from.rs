@@ -359,6 +359,10 @@ fn standby_needs_its_code_and_a_flood_of_forged_joins_is_bounded() {
         page.contains("Replies held back") && page.contains(&victim.address),
         "{page}"
     );
+    // The moderator's page counts the joins waiting (no address).
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(h.dir.join("index.json")).unwrap()).unwrap();
+    assert_eq!(json["tables"][0]["waiting_confirmation"], bound);
     // An hour on, the address is answered again.
     put(
         &md,
