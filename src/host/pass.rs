@@ -647,6 +647,19 @@ impl NotAnswered {
     }
 }
 
+/// Who sent a mail, as far as the host believes (`host::sender`): a mail
+/// with several From addresses is vouched for by no one (DMARC judges a
+/// mail with one author).
+fn sender_of(p: &Pass, m: Option<&mail_parser::Message>, raw: &[u8], from: &str) -> Sender {
+    let authors = m.and_then(|m| m.from()).map_or(0, |a| a.iter().count());
+    let trusted: &[String] = if authors == 1 {
+        &p.cfg.trust.authserv_ids
+    } else {
+        &[]
+    };
+    Sender::of(raw, from, trusted)
+}
+
 /// Handle one mail to an open game: orders (`inbox::handle_one`, shared
 /// with `herald inbox`) or a command; then log it and note it in the state.
 /// Its passwords are checked through the game's budget as the host
@@ -664,7 +677,7 @@ fn handle_mail(
     let m = MessageParser::default().parse(&it.bytes);
     let from = inbox::sender(m.as_ref());
     let digest = sha256_hex(&it.bytes);
-    let sender = Sender::of(&it.bytes, &from, &p.cfg.trust.authserv_ids);
+    let sender = sender_of(p, m.as_ref(), &it.bytes, &from);
     let check = gate.budget.for_mail(&sender);
     let held = std::cell::Cell::new(None::<NotAnswered>);
     let may_reply = |to: &str, fate: &Fate| {
