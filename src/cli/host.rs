@@ -130,6 +130,10 @@ pub struct OpenArgs {
     /// seat is offered for takeover (as `herald new --drop-after`).
     #[arg(long)]
     pub drop_after: Option<u32>,
+    /// Seats one address may hold in the table's game (default: host.toml's
+    /// `seats_per_address`, 1: one person, one seat).
+    #[arg(long)]
+    pub seats_per_address: Option<u32>,
     // The table's game's press, as `herald new --press …`.
     #[command(flatten)]
     pub press: super::new::PressArgs,
@@ -154,6 +158,7 @@ fn lobby(l: Lobby, wait: Duration) -> Result<String> {
                     vacation: o.vacation,
                     approve_takeovers: o.approve_takeovers,
                     drop_after: o.drop_after,
+                    seats_per_address: o.seats_per_address,
                     press: o.press.into(),
                     from_file: None,
                 },

@@ -65,10 +65,20 @@ impl Secrets {
     }
 
     pub fn write(&self, path: &Path, game: &str) -> Result<()> {
-        let text = format!(
+        write::atomic(path, self.text(game).as_bytes(), Durability::Synced)
+    }
+
+    /// The file written beside `path` and synced, put in place later
+    /// ([`write::Prepared::put`]): for a change that must follow another
+    /// file's commit.
+    pub fn prepare(&self, path: &Path, game: &str) -> Result<write::Prepared> {
+        write::prepare(path, self.text(game).as_bytes())
+    }
+
+    fn text(&self, game: &str) -> String {
+        format!(
             "# herald secrets for game {game}: the seed, the players' passwords as issued and their addresses.\n# Keep this file private (mode 0600). Give each player their own password only;\n# the game file keeps only salted hashes. Delete a password here once it is sent\n# (never an address: the game file binds each, and herald mails them).\n{}",
             toml::to_string(self).expect("secrets serialise")
-        );
-        write::atomic(path, text.as_bytes(), Durability::Synced)
+        )
     }
 }

@@ -25,6 +25,25 @@ pub(crate) fn open(dir: &Path, table: &str, extra: &[&str]) -> String {
     o
 }
 
+/// The joins of table `table` waiting for their codes (the lobby's store
+/// of requests).
+pub(crate) fn waiting_joins(dir: &Path, table: &str) -> usize {
+    let Ok(b) = std::fs::read(dir.join("lobby/confirm/requests.json")) else {
+        return 0;
+    };
+    let v: serde_json::Value = serde_json::from_slice(&b).unwrap();
+    v["requests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| {
+            r["state"]["state"] == "waiting"
+                && r["action"]["do"] == "join"
+                && r["action"]["table"] == table
+        })
+        .count()
+}
+
 pub(crate) fn table_json(dir: &Path, table: &str) -> serde_json::Value {
     serde_json::from_slice(&std::fs::read(dir.join("lobby").join(format!("{table}.json"))).unwrap())
         .unwrap()
@@ -214,10 +233,10 @@ fn a_table_of_4_is_filled_by_mail_confirmed_and_started() {
     let out = h.pass_ok(&at(2));
     assert!(out.contains("5 commands"), "{out}");
     let t = table_json(&h.dir, "t4");
-    assert_eq!(t["pending"].as_array().unwrap().len(), 5);
+    assert_eq!(waiting_joins(&h.dir, "t4"), 5);
     assert_eq!(t["seats"].as_array().unwrap().len(), 0);
     // No code is kept in clear.
-    let raw = std::fs::read_to_string(h.dir.join("lobby/t4.json")).unwrap();
+    let raw = std::fs::read_to_string(h.dir.join("lobby/confirm/requests.json")).unwrap();
     let mut codes = Vec::new();
     for p in &players {
         let m = wait_for_text(s, p, "confirm ");
@@ -226,7 +245,8 @@ fn a_table_of_4_is_filled_by_mail_confirmed_and_started() {
         codes.push(c);
     }
     let vm = wait_for_text(s, &victim, "confirm ");
-    assert!(vm.contains("If you did not ask, do nothing"), "{vm}");
+    assert!(vm.contains("If you did not ask"), "{vm}");
+    assert!(vm.contains("do nothing: without the confirmation"), "{vm}");
     // One player confirms from another address with someone else's code:
     // refused, nothing written.
     send_from(
@@ -481,7 +501,8 @@ fn the_race_for_the_last_seat_gives_it_to_one() {
         std::fs::read(h.dir.join("lobby/duel.json")).unwrap()
     );
     wait_for_text(s, &ps[0], "not one this host is waiting for");
-    // The first leaves again before confirming; then all three confirm.
+    // The first leaves again before confirming (a code, confirmed); then
+    // all three confirm.
     put(
         &md,
         "l0",
@@ -489,12 +510,25 @@ fn the_race_for_the_last_seat_gives_it_to_one() {
     );
     h.pass_ok(&at(4));
     assert_eq!(
-        table_json(&h.dir, "duel")["pending"]
-            .as_array()
-            .unwrap()
-            .len(),
-        2
+        waiting_joins(&h.dir, "duel"),
+        3,
+        "a leave waits for its code"
     );
+    let lc = code_in(&wait_for_text(s, &ps[0], "to leave table `duel`")).unwrap();
+    put(
+        &md,
+        "l0c",
+        &mail(
+            &ps[0].address,
+            &host_addr,
+            "x",
+            "l0c@p",
+            4,
+            &format!("confirm {lc}"),
+        ),
+    );
+    h.pass_ok(&at(4));
+    assert_eq!(waiting_joins(&h.dir, "duel"), 2);
     put(
         &md,
         "j0b",
@@ -508,7 +542,7 @@ fn the_race_for_the_last_seat_gives_it_to_one() {
         c0 = s
             .mails(&ps[0])
             .iter()
-            .find_map(|m| code_in(&text(m)).filter(|c| c != &codes[0]));
+            .find_map(|m| code_in(&text(m)).filter(|c| c != &codes[0] && c != &lc));
         if c0.is_some() {
             break;
         }
@@ -740,13 +774,24 @@ fn a_dropped_seat_is_taken_over_and_a_vacation_moves_the_deadline() {
             &format!("confirm {code}"),
         );
     }
-    s.wait_for_mails(&h.acct, 9);
+    // The standby list by a code too.
+    let code = code_in(&wait_for_text(s, &standby, "standby list")).unwrap();
+    send_from(
+        s,
+        &standby,
+        &host_addr,
+        "Re: standby",
+        "sbc@p.test",
+        3,
+        &format!("confirm {code}"),
+    );
+    s.wait_for_mails(&h.acct, 10);
     let out = h.pass_ok(&at(4));
     assert!(
         out.contains("g4: started as game g4 with 4 players"),
         "{out}"
     );
-    wait_for_text(s, &standby, "standby list");
+    wait_for_text(s, &standby, "is on the standby list");
     let folder = h.dir.join("g4");
     let mut creds: Vec<(String, String)> = players
         .iter()
@@ -762,7 +807,7 @@ fn a_dropped_seat_is_taken_over_and_a_vacation_moves_the_deadline() {
     let to = h.game_addr("g4");
     // The vacation: the reason the player gives is never passed on.
     let (ai, api) = (who(&away, &creds), &creds[who(&away, &creds)].1);
-    let mut sent = 9;
+    let mut sent = 10;
     send_from(
         s,
         &players[ai],
@@ -1417,6 +1462,8 @@ fn lobby_refusals_name_the_line_to_send_and_write_nothing() {
         from: "host@x.test".into(),
         game_address: &addr,
         now: at(5),
+        seats_per_address: 1,
+        may_mail_code: &|_, _| Ok(true),
     };
     let join_t1 = "join t1 [your name]";
     let take_gx = "takeover gx p1";
@@ -1452,7 +1499,7 @@ fn lobby_refusals_name_the_line_to_send_and_write_nothing() {
         let cmd = commands::parse_line(line).unwrap();
         let digest = format!("{:064x}", i + 1);
         let a = commands::answer(&cx, &cmd, from, &digest, "<m@x>", "Re: x").unwrap();
-        assert!(a.refused, "{line}: {}", a.what);
+        assert!(a.outcome.refused(), "{line}: {}", a.what);
         let (_, bytes) = a.reply.unwrap();
         let t = text(&bytes);
         for w in want {

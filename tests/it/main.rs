@@ -11,6 +11,7 @@ mod cli;
 mod composer;
 mod edges;
 mod fields;
+mod forged_from;
 mod format3;
 mod format4;
 mod hexwar;

@@ -98,7 +98,10 @@ pub struct Offer {
     pub status: OfferStatus,
     /// The standby list was told.
     pub announced: bool,
-    /// Takeovers waiting for their confirmation.
+    /// Takeovers waiting for their confirmation, as offers kept them
+    /// before the lobby's one store of requests (`confirm`); read into
+    /// it, and empty in every record written since.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub claims: Vec<Pending>,
     /// Whoever confirmed first.
     pub taker: Option<Seat>,
@@ -135,6 +138,10 @@ pub struct GameSeats {
     /// A takeover waits for the moderator's `herald host approve`.
     #[serde(default)]
     pub approve: bool,
+    /// Seats one address may hold in this game (its table's
+    /// `--seats-per-address`); none: host.toml's `seats_per_address`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seats_per_address: Option<u32>,
     #[serde(default)]
     pub offers: Vec<Offer>,
     #[serde(default)]
@@ -151,6 +158,7 @@ impl GameSeats {
             vacation_days: VACATION_DAYS,
             vacation: VacationMode::Extend,
             approve: false,
+            seats_per_address: None,
             offers: Vec::new(),
             handled: Vec::new(),
             away: Vec::new(),
@@ -462,6 +470,8 @@ pub struct Clock<'a> {
     pub game_address: &'a dyn Fn(&str) -> String,
     pub now: String,
     pub wait: Duration,
+    /// host.toml's `seats_per_address`, for games whose table does not say.
+    pub seats_per_address: u32,
 }
 
 /// Everything due for replacements: offers told to the standby list,
@@ -492,12 +502,27 @@ pub fn tick(c: &Clock) -> (Vec<String>, Vec<String>) {
     (lines, problems)
 }
 
-/// Tell the standby list of the game's new offers (fixed Message-IDs).
+/// Tell the standby list of the game's new offers (fixed Message-IDs),
+/// but for the addresses that hold all the seats they may in the game
+/// already (one person, one seat).
 fn announce(c: &Clock, rec: &mut GameSeats) -> Result<usize> {
     let list = standby(&c.host)?;
+    let allowed = rec.seats_per_address.unwrap_or(c.seats_per_address).max(1) as usize;
+    let holders: Vec<String> = Name::new("game", &rec.game)
+        .ok()
+        .and_then(|n| crate::host::route::peek(c.host.game(&n).root()))
+        .map(|h| h.players.into_iter().filter_map(|p| p.email).collect())
+        .unwrap_or_default();
     let mut mails = Vec::new();
     for o in rec.offers.iter().filter(|o| !o.announced) {
         for s in &list.list {
+            let held = holders
+                .iter()
+                .filter(|a| super::same_person(a, &s.address))
+                .count();
+            if held >= allowed {
+                continue;
+            }
             let mid = eml::message_id(
                 "host",
                 &[
