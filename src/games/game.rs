@@ -178,6 +178,20 @@ pub trait Game: 'static {
         seat: Seat,
         orders: &[Self::Order],
     ) -> Vec<Problem>;
+    /// The earlier orders of `orders` that order `k` builds on: the move
+    /// of the piece it then turns, the moves of the units it attacks
+    /// with. Where one of them is refused, order `k` was checked as if the
+    /// refused one were not there (`check` leaves a refused order out of
+    /// the position the later ones see), and the refusal says so. By
+    /// default none: orders that are checked each on the same position.
+    fn builds_on(
+        _ruleset: &Self::Ruleset,
+        _state: &Self::State,
+        _orders: &[Self::Order],
+        _k: usize,
+    ) -> Vec<usize> {
+        Vec::new()
+    }
     /// Resolve a phase. Every die is rolled through `dice`, which records
     /// what each roll decided and who may see it.
     fn resolve(

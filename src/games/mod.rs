@@ -129,14 +129,15 @@ impl Entry {
                 problems.push(format!("--option {k} is given twice"));
             }
         }
-        if problems.is_empty() {
-            problems.extend(
-                rules
-                    .check_options(n, &parsed)
-                    .iter()
-                    .map(|e| e.to_string()),
-            );
-        }
+        // The values of the options named right, beside the problems above
+        // (one answer tells them all), for the player count given or, where
+        // the game takes no such count, the nearest it takes.
+        problems.extend(
+            rules
+                .check_options(n.clamp(min, max.max(min)), &parsed)
+                .iter()
+                .map(|e| e.to_string()),
+        );
         if problems.is_empty() {
             Ok(parsed)
         } else {

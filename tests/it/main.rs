@@ -35,6 +35,7 @@ mod press_more;
 mod readme;
 mod site;
 mod site_truth;
+mod slips;
 mod stack_wars;
 mod store;
 mod trust;

@@ -210,6 +210,12 @@ impl Game for Hexwar {
         }
     }
 
+    /// A rotation or move of a piece builds on the move or rebirth that
+    /// brought it there this turn.
+    fn builds_on(_: &Ruleset, _: &State, orders: &[Order], k: usize) -> Vec<usize> {
+        play::builds_on(orders, k)
+    }
+
     fn resolve(
         rules: &Ruleset,
         st: &State,

@@ -368,10 +368,13 @@ impl Game for StackWars {
             st.actions(side, &mut all);
             problems.push(Problem::whole(Refused::NoAction { legal: all }));
         }
+        // Every action is checked on the position as it stands, a second
+        // one too: the player keeps one, and learns now which are legal.
         for (i, &o) in orders.iter().enumerate() {
             if i > 0 {
                 problems.push(Problem::at(i, Refused::SecondAction { first: orders[0] }));
-            } else if let Err(why) = st.check_action(side, o) {
+            }
+            if let Err(why) = st.check_action(side, o) {
                 problems.push(Problem::at(i, explain(st, side, o, why)));
             }
         }

@@ -180,6 +180,11 @@ impl Game for WarOfTheDukes {
         }
     }
 
+    /// An attack builds on the moves of the units it attacks with.
+    fn builds_on(_: &Ruleset, _: &State, orders: &[Order], k: usize) -> Vec<usize> {
+        orders::builds_on(orders, k)
+    }
+
     fn resolve(
         rules: &Ruleset,
         st: &State,
