@@ -240,6 +240,10 @@ pub trait Game: 'static {
     // ---- Missed orders (issue 7; `games/<game>.md` says why). The engine
     // chooses among these in `pipeline::nmr`, the one stand-in path. ----
 
+    /// What dropping out after too many missed orders in a row means in
+    /// this game, said to the player ("you surrender: the other side
+    /// wins"), for the report's word on missed orders.
+    const DROP_OUT: &'static str = "you drop out of the game";
     /// The missed-order policies this game offers, its default first.
     const NMR: &'static [Nmr] = &[Nmr::Bot];
     /// What a player who sent nothing does under `hold`; `None` where the

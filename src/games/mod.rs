@@ -56,6 +56,8 @@ pub struct Entry {
     pub options: fn() -> Vec<OptionSpec>,
     /// Missed-order policies offered, the default first.
     pub nmr: &'static [Nmr],
+    /// What dropping out means, said to the player ([`Game::DROP_OUT`]).
+    pub drop_out: &'static str,
     load: fn(&str) -> Result<Box<dyn Rules>, RulesError>,
 }
 
@@ -173,6 +175,7 @@ const fn entry<G: BuiltIn>() -> Entry {
         seats: G::SEATS,
         options: G::options,
         nmr: G::NMR,
+        drop_out: G::DROP_OUT,
         load: Erased::<G>::load,
     }
 }

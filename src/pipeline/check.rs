@@ -125,7 +125,16 @@ pub fn check_orders(g: &Loaded, files: &[Submitted]) -> Result<Accepted> {
     for ((f, envelope), verdict) in files.iter().zip(envelopes).zip(verdicts) {
         let result = envelope.and_then(|(of, seat, slips)| {
             let taken = checked.iter().any(|c| c.seat == seat);
-            match check_file(g, &awaiting, f, &of, seat, verdict, taken) {
+            match check_file(
+                g,
+                &awaiting,
+                f,
+                &of,
+                seat,
+                verdict,
+                taken,
+                !slips.is_empty(),
+            ) {
                 Ok(c) if slips.is_empty() => Ok(c),
                 Ok(_) => Err(slips),
                 Err(p) => Err(slips.into_iter().chain(p).collect()),
@@ -199,7 +208,11 @@ fn password_checks<'a>(
 
 /// One file whose envelope was read: its password's `verdict`, its turn,
 /// whether its player's orders are due (and not `taken` by an earlier
-/// file), then each order line and the orders together.
+/// file), then each order line and the orders together. `as_meant`: the
+/// file was read as meant past slips of its envelope, so lines of it may
+/// be missing: only each order's own problems are told, not the orders'
+/// as a whole (a move missing, a cost too high).
+#[allow(clippy::too_many_arguments)]
 fn check_file(
     g: &Loaded,
     awaiting: &[Seat],
@@ -208,6 +221,7 @@ fn check_file(
     seat: Seat,
     verdict: Option<bool>,
     taken: bool,
+    as_meant: bool,
 ) -> std::result::Result<Checked, Vec<Problem>> {
     let head = g.head();
     let name = f.name.as_str();
@@ -261,7 +275,12 @@ fn check_file(
     // were not there, so that one reply names every slip; a file none of
     // whose lines reads has nothing to check together.
     if !read.orders.is_empty() || problems.is_empty() {
-        problems.extend(check_together(g, name, of, seat, &read));
+        let together = check_together(g, name, of, seat, &read);
+        problems.extend(
+            together
+                .into_iter()
+                .filter(|p| !as_meant || p.line.is_some()),
+        );
     }
     if !problems.is_empty() {
         // In the order of the file; problems of the file as a whole last.

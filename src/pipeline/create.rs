@@ -57,6 +57,9 @@ pub struct MailSettings {
     pub moderator: Option<String>,
     /// `--email player=address`.
     pub emails: Vec<String>,
+    /// `--tz player=Zone`: a player's time zone (an IANA name), for the
+    /// deadline in their reports; kept in the secrets file.
+    pub zones: Vec<String>,
     /// `--press`, `--press-while-resolving`, `--press-after-end`,
     /// `--press-reveal` (docs/host.md, "Press").
     pub press: super::press::Settings,
@@ -193,6 +196,25 @@ fn begin_after(req: &NewGame, mut problems: Vec<String>) -> Result<Begun> {
             )),
             _ => problems.push(format!(
                 "--email {e}: write it as player=address, e.g. red=red@example.org"
+            )),
+        }
+    }
+    let mut zones = BTreeMap::new();
+    for z in &req.mail.zones {
+        match z.split_once('=') {
+            Some((p, _)) if !req.players.iter().any(|x| x == p.trim()) => problems.push(format!(
+                "--tz {z}: `{}` is not one of the players ({})",
+                p.trim(),
+                req.players.join(", ")
+            )),
+            Some((p, name)) => match crate::time::zone(name) {
+                Ok(tz) => {
+                    zones.insert(p.trim().to_string(), tz.name().to_string());
+                }
+                Err(e) => problems.push(format!("--tz {z}: {e}")),
+            },
+            None => problems.push(format!(
+                "--tz {z}: write it as player=zone, e.g. red=Europe/Berlin"
             )),
         }
     }
@@ -338,6 +360,7 @@ fn begin_after(req: &NewGame, mut problems: Vec<String>) -> Result<Begun> {
         rules,
         state,
         recent: Default::default(),
+        zones: zones.clone(),
     };
     Ok(Begun {
         loaded,
@@ -418,6 +441,7 @@ pub fn create(req: NewGame) -> Result<Created> {
     let secrets = Secrets {
         seed: begun.seed.clone(),
         passwords: begun.passwords.iter().cloned().collect(),
+        zones: begun.loaded.zones.clone(),
     };
     let head = &begun.loaded.record.head;
     secrets.write(&building.secrets(), &head.id)?;

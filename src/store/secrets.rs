@@ -18,6 +18,11 @@ pub struct Secrets {
     /// Passwords as issued, by player id, until the moderator removes them.
     #[serde(default)]
     pub passwords: BTreeMap<String, String>,
+    /// Each player's time zone where they gave one (`new --tz`, or `tz` in
+    /// an order file), by player id: private like an address, so kept
+    /// here and never in the game file. Files written before it lack it.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub zones: BTreeMap<String, String>,
 }
 
 impl Secrets {

@@ -97,6 +97,7 @@ pub fn new_game(rules: &Ruleset, options: &Options) -> Result<State, RulesError>
 }
 
 impl Game for Hexwar {
+    const DROP_OUT: &'static str = "you surrender and the other side wins";
     const NAME: &'static str = "hexwar";
     const TITLE: &'static str = "HEXWAR: Copper Pass";
     const RULESET: &'static str = Self::RULESET_TEXT;

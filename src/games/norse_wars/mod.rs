@@ -339,6 +339,7 @@ fn explain(rules: &Ruleset, st: &State, seat: Seat, m: &Move, why: Illegal) -> I
 }
 
 impl Game for NorseWars {
+    const DROP_OUT: &'static str = "you are eliminated: your pieces leave the board";
     const NAME: &'static str = "norse-wars";
     const TITLE: &'static str = "Norse Wars";
     const RULESET: &'static str = Self::RULESET_TEXT;

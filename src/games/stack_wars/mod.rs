@@ -266,6 +266,7 @@ pub fn explain(st: &State, side: Side, action: Action, why: Illegal) -> IllegalA
 }
 
 impl Game for StackWars {
+    const DROP_OUT: &'static str = "you resign and the other side wins";
     const NAME: &'static str = "stack-wars";
     const TITLE: &'static str = "Stack Wars";
     const RULESET: &'static str = Self::RULESET_TEXT;

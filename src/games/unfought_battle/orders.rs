@@ -183,11 +183,13 @@ pub fn parse(rules: &Ruleset, st: &State, line: &str) -> Result<Order, RulesErro
         .unwrap_or_default();
     let rest = &words[2.min(words.len())..];
     let order = match verb.as_str() {
+        // A number that is no power reads (the check refuses it), so the
+        // force counts as given one and is not told again as without.
         "power" => {
             let p = rest
                 .first()
                 .and_then(|w| w.parse::<u8>().ok())
-                .filter(|p| rules.forces.powers.contains(p) && rest.len() == 1)
+                .filter(|_| rest.len() == 1)
                 .ok_or_else(|| OrderError::Power {
                     force,
                     powers: rules.forces.powers.clone(),
@@ -478,6 +480,11 @@ fn check_deploy(rules: &Ruleset, orders: &[Order], p: &mut Vec<Problem>) {
         match *o {
             Order::Deploy { force, power } => {
                 named.push(force);
+                if !rules.forces.powers.contains(&power) {
+                    let powers = rules.forces.powers.clone();
+                    p.push(Problem::at(i, OrderError::Power { force, powers }));
+                    continue;
+                }
                 let slot = &mut by_force[force as usize - 1];
                 if let Some((_, given)) = slot {
                     let given = *given;

@@ -79,6 +79,7 @@ impl WarOfTheDukes {
 }
 
 impl Game for WarOfTheDukes {
+    const DROP_OUT: &'static str = "you lose the game";
     const NAME: &'static str = "war-of-the-dukes";
     const TITLE: &'static str = "War of the Dukes";
     const RULESET: &'static str = Self::RULESET_TEXT;

@@ -330,7 +330,10 @@ pub fn check_deployment(rules: &Ruleset, st: &State, side: Side, orders: &[Order
             ));
         }
     }
-    // A strongpoint a refused line aimed at is told at that line.
+    // A strongpoint only a refused line aimed at is told at that line.
+    for (_, _, i) in &good {
+        aimed.remove(i);
+    }
     let empty: Vec<Label> = rules
         .strongpoints(side)
         .into_iter()
