@@ -110,7 +110,7 @@ fn orders_on(line: usize, t: &str, out: &mut Vec<OrderLine>) {
 /// The order file as meant, if its header (game, player, turn, password)
 /// can be read; `None` where it cannot, or the file is too large.
 ///
-/// Long (about 85 lines): one pass over the lines, one branch a kind of
+/// Long (about 80 lines): one pass over the lines, one branch a kind of
 /// line (a key, the orders list opening, a line inside it, its end, a
 /// line after the header), sharing where the list stands.
 pub fn read(name: &str, sent: &str) -> Option<OrderFile> {

@@ -212,6 +212,10 @@ fn password_checks<'a>(
 /// file was read as meant past slips of its envelope, so lines of it may
 /// be missing: only each order's own problems are told, not the orders'
 /// as a whole (a move missing, a cost too high).
+///
+/// Long (about 90 lines): the checks in the order their refusals are told,
+/// each stopping the file where what follows would mean nothing (a wrong
+/// password, another turn, a player not due), then every order line.
 #[allow(clippy::too_many_arguments)]
 fn check_file(
     g: &Loaded,
