@@ -83,8 +83,8 @@ fn value(v: &str) -> String {
 }
 
 /// The orders written on one line of a list (`"a", "b",` or one order
-/// without quotes): each with the line. A line with one quote alone is
-/// left out.
+/// without quotes): each with the line. A line with an odd number of
+/// quotes is left out.
 fn orders_on(line: usize, t: &str, out: &mut Vec<OrderLine>) {
     let t = t.trim().trim_end_matches(']').trim_end();
     let quotes: Vec<(usize, char)> = t.char_indices().filter(|(_, c)| is_quote(*c)).collect();
@@ -93,6 +93,11 @@ fn orders_on(line: usize, t: &str, out: &mut Vec<OrderLine>) {
         if !text.is_empty() && !text.starts_with('#') {
             out.push(OrderLine { line, text });
         }
+        return;
+    }
+    // An odd number of quotes: an order broken across lines, or an
+    // apostrophe inside single quotes; the slip told says so.
+    if quotes.len() % 2 == 1 {
         return;
     }
     // Pairs of quotes, in order: each pair one order.
