@@ -129,6 +129,7 @@ pub fn read(name: &str, sent: &str) -> Option<OrderFile> {
     let mut orders: Vec<OrderLine> = Vec::new();
     let mut in_list = false;
     let mut list_seen = false;
+    let mut second_list = false;
     for (i, raw) in norm.split('\n').enumerate() {
         let n = i + 1 + skipped;
         let t = raw.trim();
@@ -144,22 +145,31 @@ pub fn read(name: &str, sent: &str) -> Option<OrderFile> {
                 // A key after an unclosed list: the list ended above.
                 in_list = false;
             } else {
-                orders_on(n, t, &mut orders);
+                if !second_list {
+                    orders_on(n, t, &mut orders);
+                }
                 in_list = !t.trim_end().ends_with(']');
                 continue;
             }
         }
-        if t.starts_with(is_quote) && list_seen {
+        if t.starts_with(is_quote) && list_seen && !second_list {
             // An order after the list's `]`.
             orders_on(n, t, &mut orders);
             continue;
         }
         match key_line(t, false) {
             Some(("orders", rest)) => {
-                list_seen = true;
                 let rest = rest.trim_start_matches('[');
-                orders_on(n, rest, &mut orders);
+                // A second list is a slip told already ("given twice"):
+                // only the first is read.
+                let mut found = Vec::new();
+                orders_on(n, rest, &mut found);
+                if !list_seen {
+                    orders.extend(found);
+                }
                 in_list = !rest.trim_end().ends_with(']');
+                second_list = list_seen;
+                list_seen = true;
             }
             Some((key, rest)) => {
                 let v = value(rest);
