@@ -21,6 +21,8 @@ pub struct Args {
     /// The time to record for the conversion (RFC 3339; default: now).
     #[arg(long)]
     pub now: Option<String>,
+    #[command(flatten)]
+    pub wait: super::values::Wait,
 }
 
 /// Verify an old game by replaying it, then write it as a game folder; or

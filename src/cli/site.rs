@@ -15,7 +15,7 @@ pub struct Args {
     pub out: Option<PathBuf>,
     /// Show the game as this player was told it, phase by phase (the only
     /// view besides the public one while the game runs).
-    #[arg(long = "for")]
+    #[arg(long = "player", value_name = "PLAYER")]
     pub player: Option<String>,
     /// Build the gallery of a host's finished games instead:
     /// DIR/gallery/index.html and a site per game beside it.

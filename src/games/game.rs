@@ -93,6 +93,9 @@ pub enum Nmr {
 }
 
 impl Nmr {
+    /// Every policy, in the order `herald games` and `--help` list them.
+    pub const ALL: [Nmr; 3] = [Nmr::Hold, Nmr::Repeat, Nmr::Bot];
+
     pub fn name(self) -> &'static str {
         match self {
             Nmr::Hold => "hold",
@@ -101,9 +104,7 @@ impl Nmr {
         }
     }
     pub fn parse(s: &str) -> Option<Nmr> {
-        [Nmr::Hold, Nmr::Repeat, Nmr::Bot]
-            .into_iter()
-            .find(|n| n.name() == s)
+        Nmr::ALL.into_iter().find(|n| n.name() == s)
     }
 }
 

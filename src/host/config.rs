@@ -219,7 +219,7 @@ fn duration(s: &str) -> Option<u64> {
     crate::time::parse_span(s).ok()
 }
 
-fn is_loopback(server: &str) -> bool {
+pub(crate) fn is_loopback(server: &str) -> bool {
     server.eq_ignore_ascii_case("localhost")
         || server
             .parse::<std::net::IpAddr>()

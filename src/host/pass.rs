@@ -209,6 +209,20 @@ pub fn run(p: &Pass) -> PassReport {
     r
 }
 
+/// Mail out alone (`herald send --host DIR`): the host's outbox and
+/// every game's sent as a pass sends them (and the status page, which
+/// shows what was refused), nothing read, resolved or opened.
+pub fn mail_out_only(p: &Pass) -> PassReport {
+    p.log.set_time(p.now_secs);
+    let mut r = PassReport::default();
+    let (games, listing_problems) = list_games(&p.cfg.dir);
+    r.games = games.len();
+    r.host_problems.extend(listing_problems);
+    mail_out(p, &games, &mut r);
+    status_page(p, &games, &mut r);
+    r
+}
+
 /// The lobby's clock (`lobby::start::tick`); whether a game was made.
 fn lobby_time(p: &Pass, r: &mut PassReport) -> bool {
     let address = |g: &str| p.cfg.address.for_game(g);

@@ -153,7 +153,7 @@ pub fn undo(
     ))
 }
 
-/// `herald export --for <player>`: a folder the player may keep: every
+/// `herald export --player <player>`: a folder the player may keep: every
 /// report they had, signed (rebuilt by replaying the log, each exactly as
 /// it was sent), and their own order files as the log records them.
 /// And the press they sent and got (`press`: the game's kept press, from

@@ -191,7 +191,7 @@ pub fn build(
     let over = g.head().outcome.is_some();
     if who == Who::Everything && !over {
         return Err(Error::usage(format!(
-            "{} is still running: its site shows one player's own view (--for PLAYER) or the public view, never a hidden fact before the end",
+            "{} is still running: its site shows one player's own view (--player PLAYER) or the public view, never a hidden fact before the end",
             g.head().id
         )));
     }
@@ -301,7 +301,7 @@ fn frame(
         None => (None, Vec::new()),
     };
     let no_board = board.is_none().then(|| {
-        "this game hides something from its players while it runs: each player sees the board in their own reports (a site --for them), and everyone sees it when the game ends".to_string()
+        "this game hides something from its players while it runs: each player sees the board in their own reports (a site --player PLAYER), and everyone sees it when the game ends".to_string()
     });
     let reader = match who {
         Who::Player(s) => Some(players[s].as_str()),

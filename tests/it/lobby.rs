@@ -131,16 +131,19 @@ fn opening_a_table_refuses_bad_input_and_writes_nothing() {
     let dir = crate::common::scratch("lobby-open");
     let dd = d(&dir);
     for (args, want) in [
-        (vec!["--game", "chess"], "not a game herald knows"),
-        (vec!["--game", "hexwar", "--seats", "3"], "--seats 3"),
-        (vec!["--game", "norse-wars", "--seats", "5-4"], "MIN-MAX"),
-        (vec!["--game", "norse-wars", "--option", "fog=maybe"], "fog"),
+        (vec!["--ruleset", "chess"], "possible values"),
+        (vec!["--ruleset", "hexwar", "--seats", "3"], "--seats 3"),
+        (vec!["--ruleset", "norse-wars", "--seats", "5-4"], "MIN-MAX"),
         (
-            vec!["--game", "norse-wars", "--starts-when", "soon"],
+            vec!["--ruleset", "norse-wars", "--option", "fog=maybe"],
+            "fog",
+        ),
+        (
+            vec!["--ruleset", "norse-wars", "--starts-when", "soon"],
             "--starts-when soon",
         ),
         (
-            vec!["--game", "norse-wars", "--deadline-every", "often"],
+            vec!["--ruleset", "norse-wars", "--deadline-every", "often"],
             "--deadline-every often",
         ),
     ] {
@@ -151,10 +154,10 @@ fn opening_a_table_refuses_bad_input_and_writes_nothing() {
         assert!(e.contains(want), "{a:?}: {e}");
     }
     assert!(!dir.join("lobby").exists(), "a refused open wrote");
-    let (code, _, e) = herald(&["host", "open", &dd, "Bad Name", "--game", "hexwar"]);
+    let (code, _, e) = herald(&["host", "open", &dd, "Bad Name", "--ruleset", "hexwar"]);
     assert_eq!(code, 2, "{e}");
-    open(&dir, "t1", &["--game", "hexwar"]);
-    let (code, _, e) = herald(&["host", "open", &dd, "t1", "--game", "hexwar"]);
+    open(&dir, "t1", &["--ruleset", "hexwar"]);
+    let (code, _, e) = herald(&["host", "open", &dd, "t1", "--ruleset", "hexwar"]);
     assert_eq!(code, 1, "{e}");
     assert!(e.contains("exists already"), "{e}");
     let st = herald(&["host", "status", &dd]).1;
@@ -177,7 +180,7 @@ fn a_table_of_4_is_filled_by_mail_confirmed_and_started() {
         &h.dir,
         "t4",
         &[
-            "--game",
+            "--ruleset",
             "norse-wars",
             "--seats",
             "4",
@@ -437,7 +440,7 @@ fn the_race_for_the_last_seat_gives_it_to_one() {
     let s = servers();
     let (h, md) = maildir_host(s, "");
     let ps: Vec<Account> = (0..3).map(|_| s.account()).collect();
-    open(&h.dir, "duel", &["--game", "hexwar"]);
+    open(&h.dir, "duel", &["--ruleset", "hexwar"]);
     let host_addr = h.acct.address.clone();
     for (i, p) in ps.iter().enumerate() {
         put(
@@ -560,7 +563,7 @@ fn a_table_that_cannot_start_is_cancelled_and_told() {
         &h.dir,
         "t3",
         &[
-            "--game",
+            "--ruleset",
             "norse-wars",
             "--seats",
             "3-4",
@@ -610,7 +613,7 @@ fn kill_9_during_a_start_makes_each_game_once() {
     let mut rng = herald::rng::from_u64(32);
     for r in 0..runs {
         let name = format!("k{r}");
-        open(&h.dir, &name, &["--game", "hexwar"]);
+        open(&h.dir, &name, &["--ruleset", "hexwar"]);
         // The table full, as two confirmations leave it.
         let p = h.dir.join("lobby").join(format!("{name}.json"));
         let mut t: serde_json::Value = serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap();
@@ -698,7 +701,7 @@ fn a_dropped_seat_is_taken_over_and_a_vacation_moves_the_deadline() {
         &h.dir,
         "g4",
         &[
-            "--game",
+            "--ruleset",
             "norse-wars",
             "--seats",
             "4",
@@ -1063,10 +1066,10 @@ fn replace_and_approve_refuse_bad_input() {
     let s = servers();
     let h = Host::new(s, "");
     let dd = d(&h.dir);
-    let (code, _, e) = herald(&["host", "replace", &dd, "nosuch", "red"]);
+    let (code, _, e) = herald(&["host", "replace", &dd, "nosuch", "--player", "red"]);
     assert_eq!(code, 1, "{e}");
     assert!(e.contains("no game `nosuch`"), "{e}");
-    let (code, _, e) = herald(&["host", "approve", &dd, "nosuch", "red"]);
+    let (code, _, e) = herald(&["host", "approve", &dd, "nosuch", "--player", "red"]);
     assert_eq!(code, 1, "{e}");
     assert!(!h.dir.join("lobby/games").exists());
     // A format-2 game: refused with the line that converts it.
@@ -1077,17 +1080,17 @@ fn replace_and_approve_refuse_bad_input() {
     for f in ["game.jsonl", "moderator.key", "secrets.toml"] {
         std::fs::copy(fixture.join(f), g.join(f)).unwrap();
     }
-    let (code, _, e) = herald(&["host", "replace", &dd, "demo-nw", "blue"]);
+    let (code, _, e) = herald(&["host", "replace", &dd, "demo-nw", "--player", "blue"]);
     assert_eq!(code, 1, "{e}");
     assert!(e.contains(&format!("herald convert {}", d(&g))), "{e}");
     assert!(!h.dir.join("lobby/games").exists());
     // A player the game does not have: the lines to run.
     let (code, _, e) = herald(&["convert", &d(&g)]);
     assert_eq!(code, 0, "{e}");
-    let (code, _, e) = herald(&["host", "replace", &dd, "demo-nw", "nobody"]);
+    let (code, _, e) = herald(&["host", "replace", &dd, "demo-nw", "--player", "nobody"]);
     assert_eq!(code, 2, "{e}");
     assert!(
-        e.contains(&format!("herald host replace {dd} demo-nw blue")),
+        e.contains(&format!("herald host replace {dd} demo-nw --player blue")),
         "{e}"
     );
     let (code, o, e) = herald(&[
@@ -1095,6 +1098,7 @@ fn replace_and_approve_refuse_bad_input() {
         "replace",
         &dd,
         "demo-nw",
+        "--player",
         "blue",
         "--now",
         "2026-11-30T00:00:00Z",
@@ -1113,7 +1117,7 @@ pub(crate) fn started_game(
     minute: i64,
     extra: &[&str],
 ) -> Vec<(String, String)> {
-    let mut args = vec!["--game", "hexwar"];
+    let mut args = vec!["--ruleset", "hexwar"];
     args.extend_from_slice(extra);
     open(&h.dir, name, &args);
     let p = h.dir.join("lobby").join(format!("{name}.json"));
@@ -1377,9 +1381,9 @@ fn d_rel(dir: &Path, p: &Path) -> String {
 #[test]
 fn lobby_refusals_name_the_line_to_send_and_write_nothing() {
     let dir = crate::common::scratch("lobby-refusals");
-    open(&dir, "t1", &["--game", "hexwar"]);
-    open(&dir, "full1", &["--game", "hexwar"]);
-    open(&dir, "old", &["--game", "hexwar"]);
+    open(&dir, "t1", &["--ruleset", "hexwar"]);
+    open(&dir, "full1", &["--ruleset", "hexwar"]);
+    open(&dir, "old", &["--ruleset", "hexwar"]);
     let set = |name: &str, f: &dyn Fn(&mut serde_json::Value)| {
         let p = dir.join("lobby").join(format!("{name}.json"));
         let mut t: serde_json::Value = serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap();
@@ -1492,7 +1496,7 @@ fn stand_in_vacation_mode_plays_the_phase_without_a_miss() {
         "open",
         &dd,
         "bad",
-        "--game",
+        "--ruleset",
         "hexwar",
         "--vacation",
         "sometimes",

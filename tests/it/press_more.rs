@@ -342,7 +342,7 @@ fn a_muted_players_press_does_not_reach_the_player_who_muted_them() {
         let (code, o, e) = herald(&[
             "export",
             &folder.display().to_string(),
-            "--for",
+            "--player",
             p,
             "--out",
             &out.display().to_string(),
@@ -523,7 +523,7 @@ fn game_with_press(dir: &Path, id: &str, reveal: &str) -> (Vec<String>, PathBuf)
         }
         assert!(turns < 300, "the game does not end");
         if turns == 2 {
-            for extra in [&[][..], &["--for", "black"][..]] {
+            for extra in [&[][..], &["--player", "black"][..]] {
                 let out = dir.join(format!("{id}-running-{}", extra.len()));
                 let mut args = vec![
                     "site",
@@ -600,7 +600,10 @@ fn a_finished_games_site_shows_press_only_where_its_rules_reveal_it() {
             .iter()
             .map(|k| k["nonce"].as_str().unwrap().to_string())
             .collect();
-        for (extra, shows) in [(&[][..], reveal == "end"), (&["--for", "white"][..], false)] {
+        for (extra, shows) in [
+            (&[][..], reveal == "end"),
+            (&["--player", "white"][..], false),
+        ] {
             let out = dir.join(format!("{id}-site-{}", extra.len()));
             let mut args = vec![
                 "site",

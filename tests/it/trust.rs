@@ -1103,7 +1103,7 @@ fn a_players_export_and_receipts_witness_the_archive() {
     let g = spot.join("game");
     copy_dir(&p.game, &g);
     let export = spot.join("red");
-    ok(&["export", s(&g), "--for", "red", "--out", s(&export)]);
+    ok(&["export", s(&g), "--player", "red", "--out", s(&export)]);
     let kept = files_in(&export);
     assert!(kept.len() >= 6, "{kept:?}");
     let (code, out) = verify_with(&g, &[], &kept);
@@ -1129,7 +1129,14 @@ fn a_players_export_and_receipts_witness_the_archive() {
     let f = t.orders(&spot.join("t1.toml"), "blue", 1, &blue);
     ok(&["resolve", s(&small), s(&f), "--now", LATER]);
     let red_kept = spot.join("red-small");
-    ok(&["export", s(&small), "--for", "red", "--out", s(&red_kept)]);
+    ok(&[
+        "export",
+        s(&small),
+        "--player",
+        "red",
+        "--out",
+        s(&red_kept),
+    ]);
     let small_kept = files_in(&red_kept);
     let rewritten = spot.join("rewritten");
     copy_dir(&small, &rewritten);

@@ -571,7 +571,7 @@ pub fn status_text(dir: &Path) -> Result<String> {
     let (tables, problems) = all(&host);
     let mut s = String::new();
     if tables.is_empty() {
-        s.push_str("no tables (`herald host open DIR TABLE --game GAME` opens one)\n");
+        s.push_str("no tables (`herald host open DIR TABLE --ruleset RULESET` opens one)\n");
     }
     for t in &tables {
         s.push_str(&table_text(t));

@@ -311,7 +311,7 @@ fn open_game(host: &HostDir, game: &str) -> Result<(Name, crate::store::Store, p
     Ok((name, store, g))
 }
 
-/// `herald host replace DIR GAME PLAYER`: offer PLAYER's seat for takeover.
+/// `herald host replace DIR GAME --player PLAYER`: offer PLAYER's seat for takeover.
 pub fn replace(m: &Moderator, game: &str, player: &str) -> Result<String> {
     let host = HostDir::at(m.dir);
     let (name, _store, g) = open_game(&host, game)?;
@@ -328,7 +328,10 @@ pub fn replace(m: &Moderator, game: &str, player: &str) -> Result<String> {
             "`{player}` is not a player of {name}; send one of: {}",
             h.player_ids()
                 .iter()
-                .map(|p| format!("herald host replace {} {name} {p}", m.dir.display()))
+                .map(|p| format!(
+                    "herald host replace {} {name} --player {p}",
+                    m.dir.display()
+                ))
                 .collect::<Vec<_>>()
                 .join(" | ")
         )));
@@ -374,7 +377,7 @@ fn offer(rec: &mut GameSeats, player: &str, why: &str, now: &str) {
     });
 }
 
-/// `herald host approve DIR GAME PLAYER`: let the confirmed taker have it.
+/// `herald host approve DIR GAME --player PLAYER`: let the confirmed taker have it.
 pub fn approve(m: &Moderator, game: &str, player: &str) -> Result<String> {
     let host = HostDir::at(m.dir);
     let name = Name::new("game", game).map_err(Error::usage)?;
@@ -391,7 +394,7 @@ pub fn approve(m: &Moderator, game: &str, player: &str) -> Result<String> {
         .filter(|o| o.status == OfferStatus::Approval)
         .map(|o| {
             format!(
-                "herald host approve {} {name} {}",
+                "herald host approve {} {name} --player {}",
                 m.dir.display(),
                 o.player
             )
