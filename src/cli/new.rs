@@ -56,6 +56,11 @@ pub struct Args {
     /// A player's mail address, player=address; repeat for more.
     #[arg(long = "email")]
     pub emails: Vec<String>,
+    /// A player's time zone, player=zone (an IANA name such as
+    /// Europe/Berlin): their reports show the deadline in it too; repeat
+    /// for more. Kept private in the secrets file.
+    #[arg(long = "tz")]
+    pub zones: Vec<String>,
     #[command(flatten)]
     pub press: PressArgs,
     /// Hash the passwords with Argon2id's lightest cost, so checking one is
@@ -88,6 +93,7 @@ pub fn run(a: Args) -> Result<String> {
             drop_after: Some(a.drop_after),
             moderator: a.moderator,
             emails: a.emails,
+            zones: a.zones,
             press: a.press.into(),
         },
     })?;

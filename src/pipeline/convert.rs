@@ -265,6 +265,7 @@ pub fn convert(path: &Path, out: &Path, key: Option<&Path>, now: &str) -> Result
     let dir = store.dir.clone();
     let head = c.loaded.head().clone();
     Secrets {
+        zones: Default::default(),
         seed: c.seed.clone(),
         passwords,
         addresses: c.addresses.clone(),

@@ -22,6 +22,9 @@ pub struct Loaded {
     /// The last phases the reports tell, decoded once for every player's
     /// report: see [`Loaded::recent`].
     pub recent: Recent,
+    /// Each player's time zone, where they gave one (from the secrets
+    /// file: private, never in the game file), for their reports' deadline.
+    pub zones: std::collections::BTreeMap<String, String>,
 }
 
 /// The last phases of a log, newest first, with the chain head they were
@@ -76,6 +79,7 @@ impl Loaded {
             rules,
             state,
             recent: Recent::default(),
+            zones: Default::default(),
         };
         let (phase, awaiting, outcome) = loaded.summary();
         let h = &loaded.record.head;
@@ -103,6 +107,11 @@ impl Loaded {
                 e
             })?;
         g.fill_addresses(store)?;
+        // The players' time zones, where the moderator's secrets file is
+        // there to read (a published copy of the game has none).
+        if let Ok(secrets) = store.secrets() {
+            g.zones = secrets.zones;
+        }
         Ok(g)
     }
 

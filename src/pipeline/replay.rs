@@ -81,6 +81,7 @@ pub fn replay(
         rules,
         state,
         recent: Default::default(),
+        zones: Default::default(),
     };
     sync_log(&mut g.record);
     visit(&g, 0)?;

@@ -221,7 +221,25 @@ pub fn witnesses(
                 };
                 let k = (w.player.clone(), w.signature.clone());
                 if !made.contains_key(&k) {
-                    made.insert(k.clone(), render::all_as_witnessed(r, seat, w)?);
+                    // The player's time zone is private, so not in the
+                    // archive: the report is made in the zone it shows.
+                    let zone = match item {
+                        Item::Text(_, above) | Item::Html(_, above, _) => {
+                            crate::report::zone_in(&above.text)
+                        }
+                        Item::Json(_, v) => v["game"]["zone"].as_str().map(str::to_string),
+                        _ => list.iter().find_map(|(_, i, _)| match i {
+                            Item::Text(_, a) | Item::Html(_, a, _) => {
+                                crate::report::zone_in(&a.text)
+                            }
+                            Item::Json(_, v) => v["game"]["zone"].as_str().map(str::to_string),
+                            _ => None,
+                        }),
+                    };
+                    made.insert(
+                        k.clone(),
+                        render::all_as_witnessed(r, seat, w, zone.as_deref())?,
+                    );
                 }
                 let rendered = &made[&k];
                 let text = rendered

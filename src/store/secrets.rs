@@ -25,6 +25,11 @@ pub struct Secrets {
     /// the head's `address_sha256` ([`Secrets::address_of`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub addresses: Vec<Address>,
+    /// Each player's time zone where they gave one (`new --tz`, or `tz` in
+    /// an order file), by player id: private like an address, so kept
+    /// here and never in the game file. Files written before it lack it.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub zones: BTreeMap<String, String>,
 }
 
 /// One address a game file binds, and the salt that binds it.

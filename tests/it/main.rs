@@ -6,6 +6,7 @@ mod common;
 mod unit;
 
 mod anonymity;
+mod answer;
 mod cases;
 mod cli;
 mod composer;
@@ -42,6 +43,7 @@ mod readme;
 mod send;
 mod site;
 mod site_truth;
+mod slips;
 mod stack_wars;
 mod store;
 mod trust;

@@ -148,6 +148,7 @@ pub fn start(c: &Clock, mut t: Table) -> Result<String> {
                 drop_after: t.drop_after,
                 moderator: Some((c.game_address)(name.as_str())),
                 emails,
+                zones: Vec::new(),
                 // The press rules the table chose (checked when it was
                 // opened), given as `herald new`'s flags.
                 press: t.press_settings(),
