@@ -5,6 +5,7 @@
 mod common;
 mod unit;
 
+mod browser;
 mod cases;
 mod cli;
 mod composer;
