@@ -88,6 +88,7 @@ fn config(dir: &Path) -> HostConfig {
         moderator: None,
         press_per_day: herald::host::config::DEFAULT_PRESS_PER_DAY,
         press_max_bytes: herald::host::config::DEFAULT_PRESS_MAX_BYTES,
+        trust: Default::default(),
     }
 }
 

@@ -2,8 +2,8 @@
 # One whole game run by mail, from `herald new` to the revealed seed.
 # The README walks through it; tests/it/mail.rs runs it as it stands.
 # Players' mails are written into a Maildir here; in real life the
-# moderator's mail program (or `herald host`) delivers them, and sends the
-# mails herald queues in the game's outbox/. --now stands in for the clock
+# moderator's mail program (or `herald host`) delivers them; `herald send`
+# sends the mails herald queues in the game's outbox/. --now stands in for the clock
 # so the walkthrough replays; leave it out in a real game.
 set -euo pipefail
 
@@ -76,5 +76,21 @@ herald resolve game --now 2026-12-05T12:30:00Z
 #    every earlier report, and replays every turn and every roll.
 SEED=$(sed -n 's/^The seed is revealed: //p' game/reports/turn-0003/blue.txt)
 herald verify game/game.jsonl --seed "$SEED"
-herald export game --for blue --out blue-export
+herald export game --player blue --out blue-export
 herald verify game/game.jsonl --witness blue-export/*
+
+# 7. The mails herald queued in game/outbox/ (every report and every reply)
+#    go out with `herald send`, each once: through the system's sendmail,
+#    or the SMTP server a game/send.toml names (docs/host.md, "herald
+#    send"). Here a stand-in sendmail keeps them in sent/, so nothing leaves
+#    this machine. Run again, it has nothing to send; run after a failure,
+#    it sends what is left and never a mail twice.
+mkdir -p sent
+cat > keep-mail <<'EOF'
+#!/bin/sh
+cat > "$(mktemp sent/mail.XXXXXX)"
+EOF
+chmod +x keep-mail
+printf '[sendmail]\npath = "%s/keep-mail"\n' "$PWD" > game/send.toml
+herald send game
+herald send game

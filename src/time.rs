@@ -169,3 +169,43 @@ pub fn whole_seconds(t: DateTime<FixedOffset>) -> DateTime<FixedOffset> {
     use chrono::Timelike;
     t.with_nanosecond(0).unwrap_or(t)
 }
+
+/// A time zone by its IANA name (`Europe/Berlin`, `America/New_York`,
+/// `UTC`), case as written or not, from the database built into herald
+/// (the chrono-tz crate, its version pinned by Cargo.lock): never the
+/// machine's own zoneinfo, so a report made again on another machine
+/// (`verify --witness`) reads the same.
+pub fn zone(name: &str) -> Result<chrono_tz::Tz, String> {
+    let name = name.trim();
+    name.parse::<chrono_tz::Tz>()
+        .ok()
+        .or_else(|| {
+            chrono_tz::TZ_VARIANTS
+                .iter()
+                .copied()
+                .find(|tz| tz.name().eq_ignore_ascii_case(name))
+        })
+        .ok_or_else(|| {
+            format!(
+                "`{name}` is not a time zone; write its IANA name, e.g. Europe/Berlin, America/New_York, Asia/Tokyo or UTC"
+            )
+        })
+}
+
+/// Time `t` (RFC 3339) as a clock in zone `name` reads it, for people:
+/// `Fri 4 Dec 19:00 Europe/Berlin (UTC+01:00)`. `None` where either does
+/// not read.
+pub fn shown_in(t: &str, name: &str) -> Option<String> {
+    let t = DateTime::parse_from_rfc3339(t.trim()).ok()?;
+    let tz = zone(name).ok()?;
+    let local = t.with_timezone(&tz);
+    use chrono::Offset;
+    let offset = local.offset().fix().local_minus_utc();
+    let sign = if offset < 0 { '-' } else { '+' };
+    let (h, m) = (offset.abs() / 3600, offset.abs() % 3600 / 60);
+    Some(format!(
+        "{} {} (UTC{sign}{h:02}:{m:02})",
+        local.format("%a %-d %b %H:%M"),
+        tz.name()
+    ))
+}

@@ -7,16 +7,85 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct Player {
     pub id: String,
     pub name: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The player's mail address as herald mails it, in memory only: this
+    /// field is never written to a file. It is filled from where the game
+    /// keeps the address: a game file of format 4 or older holds it
+    /// ([`Player::file_email`]); from format 5 on, the game folder's
+    /// `secrets.toml` does (`pipeline::Loaded::open`), and the game file
+    /// only binds it ([`Player::address_sha256`]).
+    #[serde(skip)]
     pub email: Option<String>,
+    /// The address as a game file of format 4 or older holds it (its field
+    /// `email`): never set in a game file of format 5.
+    #[serde(rename = "email", default, skip_serializing_if = "Option::is_none")]
+    pub file_email: Option<String>,
+    /// Format 5: what binds the player's address without showing it,
+    /// `lines("herald/address", salt, address in lowercase)` with a secret
+    /// salt kept beside the address in `secrets.toml`
+    /// ([`address_sha256`]); or, after a seat entry of format 3 or 4, that
+    /// entry's `holder_sha256`. Absent: the game holds no address for the
+    /// player.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub address_sha256: Option<String>,
     /// An Argon2id PHC string (`$argon2id$…`), or `sha256$<salt>$<digest>`
     /// in games begun by herald 0.1: only a salted hash is kept.
     pub password: String,
+}
+
+/// Players are equal when what a file holds of them is: the address in
+/// memory ([`Player::email`]) is not part of the file.
+impl PartialEq for Player {
+    fn eq(&self, o: &Player) -> bool {
+        self.id == o.id
+            && self.name == o.name
+            && self.file_email == o.file_email
+            && self.address_sha256 == o.address_sha256
+            && self.password == o.password
+    }
+}
+
+/// The format that keeps players' addresses out of the game file: its
+/// genesis and head bind each by `address_sha256`, a seat entry by a
+/// `holder_sha256` with a secret salt, and anonymous press by a
+/// `sender_commitment`.
+pub const ADDRESS_FORMAT: u32 = 5;
+
+/// What binds a player's address in a game file of format 5:
+/// `lines("herald/address", salt, address in lowercase)`, the salt (32
+/// hex digits, 128 bits) secret, so that nobody without the game's
+/// `secrets.toml` can test a guessed address against it.
+pub fn address_sha256(salt: &str, address: &str) -> String {
+    crate::chain::canon::sha256_lines(&[
+        b"herald/address",
+        salt.as_bytes(),
+        address.to_ascii_lowercase().as_bytes(),
+    ])
+}
+
+/// The secret salt (32 hex digits) that binds player `player`'s address in
+/// game `game`'s genesis: made from the game's key (its deterministic
+/// signature in its own domain, hashed), so that `new` and `convert` (of a
+/// game folder, or of a published copy with the key) bind an address
+/// alike; kept in `secrets.toml` beside the address.
+pub fn address_salt(signer: &crate::chain::Signer, game: &str, player: &str) -> String {
+    let sig = signer.sign(
+        crate::chain::keys::Domain::AddressSalt,
+        format!("{game}\n{player}\n").as_bytes(),
+    );
+    crate::chain::canon::sha256_hex(sig.as_bytes())[..32].to_string()
+}
+
+/// Does `commitment` (a player's `address_sha256`, or a seat entry's
+/// `holder_sha256`) bind `address` with `salt`? Both constructions are
+/// tried: format 5's ([`address_sha256`]) and the seat entries' of
+/// formats 3 and 4 ([`SeatChange::holder`], whose salt the entry shows).
+pub fn opens(commitment: &str, salt: &str, address: &str) -> bool {
+    address_sha256(salt, address) == commitment || SeatChange::holder(salt, address) == commitment
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
@@ -70,6 +139,31 @@ pub struct Genesis {
     /// `press/rules.json`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub press: Option<PressRules>,
+    /// Set when `herald convert` took the players' addresses out of a game
+    /// file of an older format (format 5): what the genesis was before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub redacted: Option<Redacted>,
+}
+
+/// A genesis whose players' addresses `herald convert` replaced by
+/// commitments (format 5). The entries after it are the old file's, body
+/// for body; only their links and signatures are new. The old chain's
+/// hashes follow from `genesis` and the bodies, so that every receipt and
+/// witness a player kept from before still names an entry
+/// (`Record::old_hashes`).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Redacted {
+    /// The format of the genesis before (the game's first format).
+    pub from_format: u32,
+    /// The hash of the genesis entry before: the genesis with
+    /// `from_format` as its format, each player's address where this one
+    /// has its `address_sha256`, and no `redacted`. Checked with the
+    /// addresses (`secrets.toml`); without them it is the moderator's word.
+    pub genesis: String,
+    /// How many entries the log held (the genesis included): the hashes
+    /// before the conversion are those of entries 0 to `entries - 1`.
+    pub entries: u64,
 }
 
 /// The press kinds a game may choose at `new`.
@@ -111,10 +205,18 @@ pub struct PressEntry {
     /// The sender; absent for anonymous (grey) press.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from: Option<String>,
-    /// Anonymous press: sha256 over the nonce and the sender's id, so the
-    /// sender (who has the nonce) can prove it was theirs.
+    /// Anonymous press of formats 3 and 4: sha256 over the nonce and the
+    /// sender's id. Its recipients get the nonce, so any of them names the
+    /// sender by trying every player id: never written from format 5 on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sender_sha256: Option<String>,
+    /// Anonymous press (format 5): `lines("herald/press sender", opening,
+    /// sender's id)`, the opening (64 hex digits) a secret of the
+    /// moderator's that no recipient gets ([`crate::pipeline::press`]);
+    /// revealed only where the game's rules say (`reveal = end`, once the
+    /// game is over). docs/trust.md, "Anonymous press".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sender_commitment: Option<String>,
     pub to: Vec<String>,
     /// sha256 of `herald/press`, the nonce and the text, one a line.
     pub text_sha256: String,
@@ -122,10 +224,13 @@ pub struct PressEntry {
 }
 
 /// A seat changed hands (format 3): a replacement took it over. The new
-/// holder's address is not in the entry: only `holder_sha256`, sha256 of
-/// `herald/seat`, `salt` and the address in lowercase, one a line
-/// (`canon::sha256_lines`), which the head's address for the player must
-/// match; the new password only as its hash, as in `passwd`.
+/// holder's address is not in the entry: only `holder_sha256`. In formats
+/// 3 and 4 it is sha256 of `herald/seat`, `salt` and the address in
+/// lowercase, one a line (`canon::sha256_lines`), the salt in the entry,
+/// which the head's address for the player must match; from format 5 on
+/// the salt is secret (in `secrets.toml`, not in the entry) and
+/// `holder_sha256` is [`address_sha256`]. The new password only as its
+/// hash, as in `passwd`.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct SeatChange {
@@ -137,8 +242,10 @@ pub struct SeatChange {
     pub why: String,
     /// The turn from which the new holder plays the seat.
     pub turn: u32,
-    /// 32 hex digits.
-    pub salt: String,
+    /// 32 hex digits: formats 3 and 4 only (public, so a guessed address
+    /// can be tested against `holder_sha256`); absent from format 5 on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub salt: Option<String>,
     pub holder_sha256: String,
     /// The new password's hash (Argon2id PHC string).
     pub password: String,
@@ -146,6 +253,19 @@ pub struct SeatChange {
 }
 
 impl SeatChange {
+    /// The entry's `salt` and `holder_sha256` for a new holder at
+    /// `address`, bound with `salt` in a game file of format `format`: the
+    /// salt in the entry and [`SeatChange::holder`] in formats 3 and 4; no
+    /// salt (it stays in `secrets.toml`) and [`address_sha256`] from
+    /// format 5 on.
+    pub fn bind(format: u32, salt: &str, address: &str) -> (Option<String>, String) {
+        if format >= ADDRESS_FORMAT {
+            (None, address_sha256(salt, address))
+        } else {
+            (Some(salt.to_string()), SeatChange::holder(salt, address))
+        }
+    }
+
     /// sha256 of `herald/seat`, the salt and the address in lowercase, one
     /// a line: what the entry keeps of the new holder's address.
     pub fn holder(salt: &str, address: &str) -> String {

@@ -17,7 +17,7 @@
 
 use super::body::{Body, Genesis, Missed, Player};
 use super::canon::{canonical, is_digest, sha256_hex};
-use super::head::{kind_format, Head, EXCUSED_FORMAT, FORMAT, OLDEST};
+use super::head::{kind_format, Head, ADDRESS_FORMAT, EXCUSED_FORMAT, FORMAT, OLDEST};
 use super::keys::PublicKey;
 use super::record::{Record, ZERO};
 use super::step::{PhaseStep, Step};
@@ -38,7 +38,7 @@ pub fn open(text: &str) -> Result<Opened, Vec<String>> {
     let head = &record.head;
     if !(OLDEST..=FORMAT).contains(&head.format) {
         return Err(vec![format!(
-            "format {} is not one this herald reads (it reads formats {OLDEST} to {FORMAT}; format 1 with `herald convert`)",
+            "head record: format {} is not one this herald reads (it reads formats {OLDEST} to {FORMAT}; format 1 with `herald convert`)",
             head.format
         )]);
     }
@@ -243,6 +243,25 @@ fn genesis_problems(g: &Genesis, head: &Head) -> Vec<String> {
             ));
         }
     }
+    if g.format.max(head.format) >= ADDRESS_FORMAT {
+        for (i, p) in g.players.iter().enumerate() {
+            if p.file_email.is_some() {
+                out.push(format!(
+                    "entry 0 (genesis): players[{i}] ({}) holds a mail address, which a game file of format {} never does (it binds it by address_sha256; `herald convert` takes the addresses out of an older game)",
+                    p.id.escape_debug(),
+                    g.format.max(head.format)
+                ));
+            }
+        }
+    }
+    if g.format < ADDRESS_FORMAT
+        && (g.redacted.is_some() || g.players.iter().any(|p| p.address_sha256.is_some()))
+    {
+        out.push(format!(
+            "entry 0 (genesis): `redacted` and players' address_sha256 came with format {ADDRESS_FORMAT}, and this genesis says {}",
+            g.format
+        ));
+    }
     if !is_time(&g.created) {
         out.push("entry 0 (genesis): created is not a time (RFC 3339)".into());
     }
@@ -265,6 +284,13 @@ fn head_problems(h: &Head) -> Vec<String> {
     }
     let mut seen = std::collections::BTreeSet::new();
     for p in &h.players {
+        if h.format >= ADDRESS_FORMAT && p.file_email.is_some() {
+            out.push(format!(
+                "head record: player `{}` holds a mail address, which a game file of format {} never does",
+                p.id.escape_debug(),
+                h.format
+            ));
+        }
         if !names::valid(&p.id) {
             out.push(format!(
                 "head record: player id `{}` is not a valid name ({})",
@@ -455,7 +481,18 @@ fn derive_from(r: &Record, g: &Genesis) -> Result<Head, Vec<String>> {
                         m.in_a_row = 0;
                         m.dropped = false;
                     }
-                    holders.insert(player, (i, salt, holder_sha256));
+                    match (salt, h.format >= ADDRESS_FORMAT) {
+                        // The head binds the new holder's address by the
+                        // entry's own commitment (format 5).
+                        (_, true) => x.address_sha256 = Some(holder_sha256),
+                        (Some(salt), false) => {
+                            holders.insert(player, (i, salt, holder_sha256));
+                        }
+                        (None, false) => problems.push(format!(
+                            "entry {i} (seat): no salt: a seat entry keeps its salt secret from format {ADDRESS_FORMAT} on, and the head says {}",
+                            h.format
+                        )),
+                    }
                 }
                 None => problems.push(format!("entry {i} (seat): `{player}` is not a player")),
             },
@@ -473,11 +510,12 @@ fn derive_from(r: &Record, g: &Genesis) -> Result<Head, Vec<String>> {
             .players
             .iter()
             .find(|p| p.id == player)
-            .and_then(|p| p.email.clone());
+            .and_then(|p| p.file_email.clone());
         match email {
             Some(e) if super::body::SeatChange::holder(&salt, &e) == holder => {
                 if let Some(x) = h.players.iter_mut().find(|x| x.id == player) {
-                    x.email = Some(e);
+                    x.email = Some(e.clone());
+                    x.file_email = Some(e);
                 }
             }
             _ => problems.push(format!(
@@ -554,12 +592,18 @@ fn compare(derived: &Head, head: &Head) -> Vec<String> {
             let Player {
                 id,
                 name,
-                email,
+                email: _,
+                file_email,
+                address_sha256,
                 password,
             } = a;
             field(&format!("players[{i}].id"), *id == b.id);
             field(&format!("players[{i}].name"), *name == b.name);
-            field(&format!("players[{i}].email"), *email == b.email);
+            field(&format!("players[{i}].email"), *file_email == b.file_email);
+            field(
+                &format!("players[{i}].address_sha256"),
+                *address_sha256 == b.address_sha256,
+            );
             field(&format!("players[{i}].password"), *password == b.password);
         }
     }

@@ -60,9 +60,20 @@ pub fn problems(r: &Record, g: &Genesis) -> Vec<String> {
         ));
     }
     entries(r, g, &mut out);
+    if let Some(red) = &g.redacted {
+        if red.entries == 0 || red.entries > r.entries.len() as u64 {
+            out.push(format!(
+                "entry 0 (genesis): redacted.entries {}: the log held at least its genesis when it was converted, and holds {} entries now",
+                red.entries,
+                r.entries.len()
+            ));
+        }
+    }
     out
 }
 
+/// Long (about 90 lines): one rule a field of the genesis, in the order
+/// of its fields; a table of cases.
 fn genesis(g: &Genesis, out: &mut Vec<String>) {
     let at = "entry 0 (genesis)";
     if !known_version(&g.herald) {
@@ -92,6 +103,21 @@ fn genesis(g: &Genesis, out: &mut Vec<String>) {
         }
         if let Err(why) = crate::auth::check_stored(&p.password) {
             out.push(format!("{at}: players[{i}].password: {why}"));
+        }
+        if p.address_sha256.as_deref().is_some_and(|c| !is_digest(c)) {
+            out.push(format!("{at}: players[{i}].address_sha256 is not a sha256"));
+        }
+    }
+    if let Some(r) = &g.redacted {
+        if !(2..super::body::ADDRESS_FORMAT).contains(&r.from_format) {
+            out.push(format!(
+                "{at}: redacted.from_format {}: `convert` takes the addresses out of games of formats 2 to {}",
+                r.from_format,
+                super::body::ADDRESS_FORMAT - 1
+            ));
+        }
+        if !is_digest(&r.genesis) {
+            out.push(format!("{at}: redacted.genesis is not a sha256"));
         }
     }
     if let Some(m) = &g.moderator {

@@ -16,15 +16,18 @@ use std::collections::BTreeMap;
 /// Format 3 is format 2 plus the log entry kinds of [`FORMAT3_KINDS`];
 /// format 4 is format 3 plus the phase entry's `excused` field (the
 /// players away on vacation a stand-in played for, [`EXCUSED_FORMAT`]);
-/// nothing else changed. Game files of an older format are read and
-/// played on as they are (their head keeps its format) until `herald
-/// convert GAME` rewrites the head's `format` to this one and seals it
-/// again; an entry needing a newer format is appended only to a game
-/// whose head says so.
-pub const FORMAT: u32 = 4;
+/// nothing else changed. Format 5 takes the players' mail addresses out
+/// of the game file ([`ADDRESS_FORMAT`]) and binds anonymous press with a
+/// secret opening (`press.sender_commitment`). Game files of an older
+/// format are read and played on as they are (their head keeps its
+/// format) until `herald convert GAME` brings them to this one; an entry
+/// needing a newer format is appended only to a game whose head says so.
+pub const FORMAT: u32 = 5;
 
 /// The format a phase entry that names `excused` players needs.
 pub const EXCUSED_FORMAT: u32 = 4;
+
+pub use super::body::ADDRESS_FORMAT;
 
 /// The oldest format of game file every command reads (format 1, herald
 /// 0.1's, is read only by `verify` and `convert`).

@@ -22,6 +22,12 @@ pub enum Domain {
     PressNonce,
     /// A game's press rules, signed at `new` (`press/rules.json`).
     PressRules,
+    /// The secret salt that binds a player's address (format 5): the key's
+    /// deterministic signature, hashed, never published as such.
+    AddressSalt,
+    /// The secret opening of an anonymous press's sender commitment
+    /// (format 5): the key's deterministic signature, hashed.
+    PressOpening,
 }
 
 impl Domain {
@@ -33,6 +39,8 @@ impl Domain {
             Domain::Report => b"herald/2 report\n",
             Domain::PressNonce => b"herald/2 press nonce\n",
             Domain::PressRules => b"herald/2 press rules\n",
+            Domain::AddressSalt => b"herald/2 address salt\n",
+            Domain::PressOpening => b"herald/2 press opening\n",
         }
     }
 }

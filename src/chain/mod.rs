@@ -12,10 +12,11 @@ pub mod fields;
 pub mod head;
 pub mod keys;
 pub mod record;
+pub mod rules;
 pub mod step;
 pub mod witness;
 
 pub use body::{Body, Genesis, Missed, OrderRecord, Phase, Player, Roll, Ruleset};
-pub use head::{kind_format, Head, EXCUSED_FORMAT, FORMAT, FORMAT3_KINDS, OLDEST};
+pub use head::{kind_format, Head, ADDRESS_FORMAT, EXCUSED_FORMAT, FORMAT, FORMAT3_KINDS, OLDEST};
 pub use keys::{PublicKey, Signer};
 pub use record::Record;

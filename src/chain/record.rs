@@ -15,7 +15,7 @@
 //! Checking the whole chain is hashing the file's bytes once: no JSON is
 //! re-serialised.
 
-use super::body::{Body, Genesis};
+use super::body::{Body, Genesis, Redacted};
 use super::canon::{canonical, is_digest, sha256_hex, sha256_lines};
 use super::head::Head;
 use super::keys::{Domain, PublicKey, Signer};
@@ -53,7 +53,13 @@ fn is_sig(s: &str) -> bool {
 impl EntryLine {
     /// A new entry after `prev`, signed.
     pub fn new(body: &Body, prev: &str, signer: &Signer) -> EntryLine {
-        let body = canonical(body);
+        EntryLine::of_text(canonical(body), prev, signer)
+    }
+
+    /// An entry of a body's canonical JSON as it stands (its bytes kept),
+    /// after `prev`, signed: how `convert` carries an entry over to a new
+    /// chain.
+    pub fn of_text(body: String, prev: &str, signer: &Signer) -> EntryLine {
         let hash = entry_hash(prev, &body);
         let sig = signer.sign(Domain::Entry, hash.as_bytes());
         EntryLine {
@@ -163,11 +169,16 @@ impl Record {
             return Err(vec![bad_head.into()]);
         }
         let head_raw = &raw[HEAD_OPEN.len()..];
-        let head: Head = serde_json::from_str(head_raw).map_err(|e| {
+        let mut head: Head = serde_json::from_str(head_raw).map_err(|e| {
             vec![format!(
                 "line 1: the head record does not read ({e}); the file is damaged"
             )]
         })?;
+        // The address herald mails, where the file holds it (format 4 and
+        // older); from format 5 on the game folder's secrets fill it in.
+        for p in &mut head.players {
+            p.email = p.file_email.clone();
+        }
         let mut entries = Vec::new();
         let mut problems = Vec::new();
         let rest: Vec<&str> = lines.collect();
@@ -228,6 +239,24 @@ impl Record {
             Domain::Head,
             sha256_hex(self.head_raw.as_bytes()).as_bytes(),
         );
+    }
+
+    /// The hashes the entries had before `convert` took the addresses out
+    /// of the genesis ([`Redacted`]): the old genesis's, then each later
+    /// entry's over its (unchanged) body and the old hash before it, up to
+    /// the entries the log held then.
+    pub fn old_hashes(&self, r: &Redacted) -> Vec<String> {
+        let n = (r.entries as usize).min(self.entries.len());
+        let mut out: Vec<String> = Vec::with_capacity(n);
+        for (i, e) in self.entries.iter().enumerate().take(n) {
+            let h = match out.last() {
+                None if i == 0 => r.genesis.clone(),
+                Some(prev) => entry_hash(prev, &e.body),
+                None => break,
+            };
+            out.push(h);
+        }
+        out
     }
 
     pub fn seal_ok(&self, key: &PublicKey) -> bool {

@@ -28,12 +28,13 @@ pub enum Step {
     Deadline(Option<String>),
     Reveal(String),
     /// A seat changed hands: the player's new name, password and the salted
-    /// hash of the new holder's address; their missed orders start again.
+    /// hash of the new holder's address (its salt in the entry in formats 3
+    /// and 4, secret from format 5 on); their missed orders start again.
     Seat {
         player: String,
         name: String,
         password: String,
-        salt: String,
+        salt: Option<String>,
         holder_sha256: String,
     },
     /// A vacation: nothing in the head changes (the deadlines it moves
@@ -135,7 +136,7 @@ impl Step {
                 player: need(f.player, "player")?,
                 name: need(f.name, "name")?,
                 password: need(f.password, "password")?,
-                salt: need(f.salt, "salt")?,
+                salt: f.salt,
                 holder_sha256: need(f.holder_sha256, "holder_sha256")?,
             },
             "vacation" => Step::Vacation {

@@ -13,6 +13,8 @@ pub struct Args {
     /// The time to count a span from (RFC 3339; default: now).
     #[arg(long)]
     pub now: Option<String>,
+    #[command(flatten)]
+    pub wait: super::values::Wait,
 }
 
 /// Set or clear the deadline of the phase the game waits for.

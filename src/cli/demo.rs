@@ -4,8 +4,12 @@ use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The game to play (default: norse-wars).
-    #[arg(default_value = "norse-wars")]
+    /// The ruleset to play (see `herald games`).
+    #[arg(
+        value_name = "RULESET",
+        default_value = "norse-wars",
+        value_parser = super::values::rulesets()
+    )]
     pub game: String,
     /// The folder to play into (default: demo-<game>).
     #[arg(long)]

@@ -7,7 +7,7 @@ pub struct Args {
     /// The game folder (or its game.jsonl).
     pub game: PathBuf,
     /// The player whose record to write.
-    #[arg(long = "for")]
+    #[arg(long = "player", value_name = "PLAYER")]
     pub player: String,
     /// The folder to write (default: export-<player> beside the game folder).
     #[arg(long)]

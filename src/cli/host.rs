@@ -22,6 +22,20 @@ pub struct Args {
     /// The time of the pass (RFC 3339; default: now). With --watch, only the first.
     #[arg(long)]
     pub now: Option<String>,
+    #[command(flatten)]
+    pub wait: super::values::Wait,
+}
+
+impl Args {
+    /// The `--wait` of the command given: the pass's, or a lobby command's
+    /// that takes a lock (`replace`, `approve`).
+    pub fn wait(&self) -> Option<super::values::Wait> {
+        match &self.lobby {
+            None => Some(self.wait),
+            Some(Lobby::Replace { wait, .. } | Lobby::Approve { wait, .. }) => Some(*wait),
+            Some(Lobby::Open(_) | Lobby::Status { .. }) => None,
+        }
+    }
 }
 
 /// The moderator's lobby commands (docs/host.md, "The lobby").
@@ -43,19 +57,27 @@ pub enum Lobby {
         dir: PathBuf,
         /// The game (a folder of the host).
         game: String,
-        /// The player id whose seat is freed.
+        /// The player whose seat is freed.
+        #[arg(long, value_name = "PLAYER")]
         player: String,
         /// The time to record (RFC 3339; default: now).
         #[arg(long)]
         now: Option<String>,
+        #[command(flatten)]
+        wait: super::values::Wait,
     },
     /// Let the confirmed taker of PLAYER's seat in GAME have it (for games
     /// whose table was opened with --approve-takeovers).
     Approve {
         /// The host folder.
         dir: PathBuf,
+        /// The game (a folder of the host).
         game: String,
+        /// The player whose seat is taken over.
+        #[arg(long, value_name = "PLAYER")]
         player: String,
+        #[command(flatten)]
+        wait: super::values::Wait,
     },
 }
 
@@ -65,8 +87,12 @@ pub struct OpenArgs {
     pub dir: PathBuf,
     /// The table's name: the id of the game it becomes.
     pub table: String,
-    /// The game, e.g. norse-wars (see `herald games`).
-    #[arg(long)]
+    /// The ruleset the table's game plays (see `herald games`).
+    #[arg(
+        long = "ruleset",
+        value_name = "RULESET",
+        value_parser = super::values::rulesets()
+    )]
     pub game: String,
     /// How many players: N, or MIN-MAX (default: what the game takes).
     #[arg(long)]
@@ -78,7 +104,7 @@ pub struct OpenArgs {
     #[arg(long)]
     pub deadline_every: Option<String>,
     /// What a player who misses a deadline gets (as `herald new --nmr`).
-    #[arg(long)]
+    #[arg(long, value_parser = super::values::nmr())]
     pub nmr: Option<String>,
     /// `full` (start when every seat is taken), or a time (RFC 3339):
     /// start then with at least the minimum, or earlier when full.
@@ -95,7 +121,7 @@ pub struct OpenArgs {
     /// orders: extend (the deadline moves to the end of the vacation) or
     /// stand-in (the game's stand-in plays the phase, not counted as
     /// missed). Default extend.
-    #[arg(long)]
+    #[arg(long, value_parser = super::values::vacation_modes())]
     pub vacation: Option<String>,
     /// A takeover of a freed seat waits for `herald host approve`.
     #[arg(long)]
@@ -104,6 +130,10 @@ pub struct OpenArgs {
     /// seat is offered for takeover (as `herald new --drop-after`).
     #[arg(long)]
     pub drop_after: Option<u32>,
+    /// Seats one address may hold in the table's game (default: host.toml's
+    /// `seats_per_address`, 1: one person, one seat).
+    #[arg(long)]
+    pub seats_per_address: Option<u32>,
     // The table's game's press, as `herald new --press …`.
     #[command(flatten)]
     pub press: super::new::PressArgs,
@@ -128,6 +158,7 @@ fn lobby(l: Lobby, wait: Duration) -> Result<String> {
                     vacation: o.vacation,
                     approve_takeovers: o.approve_takeovers,
                     drop_after: o.drop_after,
+                    seats_per_address: o.seats_per_address,
                     press: o.press.into(),
                     from_file: None,
                 },
@@ -146,6 +177,7 @@ fn lobby(l: Lobby, wait: Duration) -> Result<String> {
             game,
             player,
             now,
+            wait: _,
         } => crate::host::lobby::seats::replace(
             &crate::host::lobby::seats::Moderator {
                 dir: &dir,
@@ -155,7 +187,12 @@ fn lobby(l: Lobby, wait: Duration) -> Result<String> {
             &game,
             &player,
         ),
-        Lobby::Approve { dir, game, player } => crate::host::lobby::seats::approve(
+        Lobby::Approve {
+            dir,
+            game,
+            player,
+            wait: _,
+        } => crate::host::lobby::seats::approve(
             &crate::host::lobby::seats::Moderator {
                 dir: &dir,
                 now: super::now(None)?.to_rfc3339(),
@@ -282,10 +319,8 @@ pub fn run(mut a: Args, wait: Duration) -> Result<String> {
         first = false;
         let r = one_pass(&a, &cfg, &log, wait, now.as_deref())?;
         let stamp = super::now(now.as_deref())?.to_rfc3339();
-        print!("{}", summary(&r, &stamp));
-        for p in &r.host_problems {
-            eprintln!("herald: {p}");
-        }
+        super::output::stdout(summary(&r, &stamp).as_bytes())?;
+        super::output::problems(&r.host_problems);
         if STOP.load(Ordering::SeqCst) {
             break;
         }
@@ -301,7 +336,9 @@ pub fn run(mut a: Args, wait: Duration) -> Result<String> {
         // without a restart.
         match HostConfig::load(&dir) {
             Ok(c) => cfg = c,
-            Err(e) => eprintln!("herald: {e} (keeping the configuration read before)"),
+            Err(e) => {
+                super::output::problems(&[format!("{e} (keeping the configuration read before)")])
+            }
         }
     }
     Ok("stopped\n".into())

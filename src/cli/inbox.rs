@@ -12,6 +12,8 @@ pub struct Args {
     /// The time to date the replies with (RFC 3339; default: now).
     #[arg(long)]
     pub now: Option<String>,
+    #[command(flatten)]
+    pub wait: super::values::Wait,
 }
 
 /// Read new mail: accepted order files are stored sealed in

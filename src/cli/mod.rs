@@ -16,14 +16,18 @@ mod inbox;
 mod keygen;
 mod man;
 mod new;
+pub mod old;
 mod orders;
+pub mod output;
 mod passwd;
 mod playtest;
 mod report;
 mod resolve;
+mod send;
 mod site;
 mod status;
 mod undo;
+pub mod values;
 mod verify;
 mod version;
 
@@ -41,13 +45,9 @@ use std::time::Duration;
     arg_required_else_help = true,
     about = "A play-by-email turn processor",
     long_about = None,
-    after_help = "A game is a folder (`herald new <game> --out <folder>`); every other command takes the folder or the game.jsonl in it.\n\nExit status: 0 success; 1 refused (bad orders, a bad game file, a failed check: nothing written); 2 usage (a wrong argument); 3 busy (another herald is writing the game: try again); 70 an internal fault (a bug in herald: please report it)."
+    after_help = "Names: RULESET is a game's rules as `herald games` lists them (norse-wars, hexwar, …): `new`, `demo` and `playtest` start from one. GAME is a game folder (or the game.jsonl in it): every other command takes one. PLAYER is a player id, always given as `--player PLAYER`. Old spellings (`--for`, `host open --game`, a player after `host replace`/`approve` GAME, `--wait` before the command) are still read, with a warning, until the next release.\n\nExit status: 0 success (also when the reader of the output has gone: `herald … | head`); 1 refused (bad orders, a bad game file, a failed check: nothing written); 2 usage (a wrong argument); 3 busy (another herald is writing the game: try again, or give --wait); 70 an internal fault (a bug in herald: please report it)."
 )]
 pub struct Cli {
-    /// How long a command that changes a game waits for another herald
-    /// writing the same game, in seconds, before it gives up (exit 3).
-    #[arg(long, global = true, default_value_t = 30.0, value_name = "SECONDS")]
-    pub wait: f64,
     /// Print the version; with --verbose, also the commit it was built
     /// from, the game-file format it writes and each ruleset's version and
     /// hash.
@@ -105,14 +105,30 @@ pub enum Command {
     Completions(completions::Args),
     /// Write the manual pages, one per command, into a folder.
     Man(man::Args),
+    /// Hand a game's outbox to an SMTP server or sendmail, each mail once (or a host's, with --host).
+    Send(send::Args),
+}
+
+impl Command {
+    /// The command's own `--wait`, if it takes a lock (only those have one).
+    fn wait(&self) -> Option<values::Wait> {
+        match self {
+            Command::Resolve(a) => Some(a.wait),
+            Command::Report(a) => Some(a.wait),
+            Command::Inbox(a) => Some(a.wait),
+            Command::Deadline(a) => Some(a.wait),
+            Command::Passwd(a) => Some(a.wait),
+            Command::Undo(a) => Some(a.wait),
+            Command::Convert(a) => Some(a.wait),
+            Command::Host(a) => a.wait(),
+            Command::Send(a) => Some(a.wait),
+            _ => None,
+        }
+    }
 }
 
 /// Run a parsed command line; the output to print on success.
 pub fn run(cli: Cli) -> Result<String> {
-    if !cli.wait.is_finite() || cli.wait < 0.0 || cli.wait > 86_400.0 {
-        return Err(Error::usage("--wait: a number of seconds from 0 to 86400"));
-    }
-    let wait = Duration::from_secs_f64(cli.wait);
     if cli.version {
         return Ok(version::text(cli.verbose));
     }
@@ -121,6 +137,13 @@ pub fn run(cli: Cli) -> Result<String> {
             "a command is needed (`herald --help` lists them)",
         ));
     };
+    // Only the commands that take a lock have a --wait.
+    let wait = Duration::from_secs(
+        command
+            .wait()
+            .and_then(|w| w.seconds)
+            .unwrap_or(values::DEFAULT_WAIT),
+    );
     match command {
         Command::Games(a) => games::run(a),
         Command::New(a) => new::run(a),
@@ -143,6 +166,7 @@ pub fn run(cli: Cli) -> Result<String> {
         Command::Host(a) => host::run(a, wait),
         Command::Completions(a) => completions::run(a),
         Command::Man(a) => man::run(a),
+        Command::Send(a) => send::run(a, wait),
     }
 }
 

@@ -4,7 +4,8 @@ use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The game, e.g. norse-wars (see `herald games`).
+    /// The ruleset to play (see `herald games`).
+    #[arg(value_name = "RULESET", value_parser = super::values::rulesets_listed())]
     pub game: String,
     /// Player ids in seat order, comma-separated: red,blue
     #[arg(long, value_delimiter = ',', required = true)]
@@ -42,9 +43,9 @@ pub struct Args {
     /// span from now (+48h); later ones by --deadline-every or `herald deadline`.
     #[arg(long)]
     pub deadline: Option<String>,
-    /// What a player who misses the deadline gets: hold, repeat or bot
-    /// (default: the game's own; see `herald games`).
-    #[arg(long)]
+    /// What a player who misses the deadline gets (default: the game's
+    /// own; `herald games` lists the ones each game offers).
+    #[arg(long, value_parser = super::values::nmr())]
     pub nmr: Option<String>,
     /// Missed phases in a row before a player drops out (0: never).
     #[arg(long, default_value_t = pipeline::DEFAULT_DROP_AFTER)]
@@ -55,6 +56,11 @@ pub struct Args {
     /// A player's mail address, player=address; repeat for more.
     #[arg(long = "email")]
     pub emails: Vec<String>,
+    /// A player's time zone, player=zone (an IANA name such as
+    /// Europe/Berlin): their reports show the deadline in it too; repeat
+    /// for more. Kept private in the secrets file.
+    #[arg(long = "tz")]
+    pub zones: Vec<String>,
     #[command(flatten)]
     pub press: PressArgs,
     /// Hash the passwords with Argon2id's lightest cost, so checking one is
@@ -87,6 +93,7 @@ pub fn run(a: Args) -> Result<String> {
             drop_after: Some(a.drop_after),
             moderator: a.moderator,
             emails: a.emails,
+            zones: a.zones,
             press: a.press.into(),
         },
     })?;
@@ -149,18 +156,18 @@ pub struct PressArgs {
     /// Press (players writing to each other through the host): none,
     /// public (to all only), private (to any players) or grey (private, and
     /// anonymous allowed). Without it the game has no press.
-    #[arg(long)]
+    #[arg(long, value_parser = super::values::press_kinds())]
     pub press: Option<String>,
-    /// Press allowed after a turn's deadline while it waits to be resolved:
-    /// yes (default) or no.
-    #[arg(long)]
+    /// Press allowed after a turn's deadline while it waits to be resolved
+    /// (default yes).
+    #[arg(long, value_parser = super::values::yes_no())]
     pub press_while_resolving: Option<String>,
-    /// Press allowed after the game has ended: yes (default) or no.
-    #[arg(long)]
+    /// Press allowed after the game has ended (default yes).
+    #[arg(long, value_parser = super::values::yes_no())]
     pub press_after_end: Option<String>,
     /// Whether an archive for the public after the game may include the
-    /// press texts: end, or never (default).
-    #[arg(long)]
+    /// press texts: at the end, or never (default never).
+    #[arg(long, value_parser = super::values::press_reveals())]
     pub press_reveal: Option<String>,
 }
 

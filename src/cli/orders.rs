@@ -6,7 +6,8 @@ use std::path::PathBuf;
 pub struct Args {
     /// The game folder (or its game.jsonl).
     pub game: PathBuf,
-    #[arg(long)]
+    /// The player whose blank order form to print.
+    #[arg(long, value_name = "PLAYER")]
     pub player: String,
 }
 

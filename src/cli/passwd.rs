@@ -8,11 +8,13 @@ pub struct Args {
     /// The game folder (or its game.jsonl).
     pub game: PathBuf,
     /// The player who gets a new password.
-    #[arg(long)]
+    #[arg(long, value_name = "PLAYER")]
     pub player: String,
     /// The time to record for the change (RFC 3339; default: now).
     #[arg(long)]
     pub now: Option<String>,
+    #[command(flatten)]
+    pub wait: super::values::Wait,
 }
 
 /// A new password for one player: the game file keeps its Argon2id hash

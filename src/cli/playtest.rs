@@ -24,7 +24,8 @@ pub enum Sub {
 
 #[derive(clap::Args, Debug)]
 pub struct RunArgs {
-    /// The game (see `herald games`).
+    /// The ruleset to play (see `herald games`).
+    #[arg(value_name = "RULESET", value_parser = super::values::rulesets())]
     pub game: Option<String>,
     /// How many games to play (a multiple of the seat count keeps seats even).
     #[arg(long, default_value_t = 10)]
@@ -74,9 +75,9 @@ pub struct SummarizeArgs {
     /// Result files written by `herald playtest GAME --out FILE`.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
-    /// text or json.
-    #[arg(long, default_value = "text")]
-    pub format: String,
+    /// What to write.
+    #[arg(long, value_enum, default_value_t = SummaryFormat::Text)]
+    pub format: SummaryFormat,
     /// Compare with these result files (the standard rules, say, when
     /// FILES hold a variant's games): the two side by side.
     #[arg(long, num_args = 1.., value_name = "FILE")]
@@ -92,6 +93,15 @@ pub struct SummarizeArgs {
     /// (result files written with --evals).
     #[arg(long)]
     pub plot_evals: Option<PathBuf>,
+}
+
+/// The forms of a summary.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SummaryFormat {
+    /// Tables to read.
+    Text,
+    /// The same numbers as data.
+    Json,
 }
 
 pub fn run(a: Args) -> Result<String> {
@@ -239,9 +249,16 @@ fn written(
             ))
         }
         None => {
-            // Standard output holds the result lines alone.
-            eprint!("{times}");
-            Ok(lines)
+            // Standard output holds the result lines alone; the times go
+            // after them to standard error when a person reads it (a
+            // terminal), never into a pipe or file that takes the lines'
+            // diagnostics, and not at all when the reader of the lines
+            // has gone (`| head`).
+            super::output::stdout(lines.as_bytes())?;
+            if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+                super::output::stderr(&times);
+            }
+            Ok(String::new())
         }
     }
 }
@@ -323,12 +340,11 @@ fn summarize(a: SummarizeArgs) -> Result<String> {
         if let Some(p) = &a.plot_evals {
             write_svg(p, &summary::plot_evals(&[ta, tb]).map_err(Error::refused)?)?;
         }
-        return match a.format.as_str() {
-            "text" => Ok(summary::compare_text(&cmp).trim_end().to_string() + "\n"),
-            "json" => {
+        return match a.format {
+            SummaryFormat::Text => Ok(summary::compare_text(&cmp).trim_end().to_string() + "\n"),
+            SummaryFormat::Json => {
                 Ok(serde_json::to_string_pretty(&cmp).expect("a comparison serialises") + "\n")
             }
-            f => Err(Error::usage(format!("--format {f}: text or json"))),
         };
     }
     if let Some(p) = &a.plot {
@@ -344,9 +360,8 @@ fn summarize(a: SummarizeArgs) -> Result<String> {
         let t = one_table(&tables, "--plot-evals")?;
         write_svg(p, &summary::plot_evals(&[t]).map_err(Error::refused)?)?;
     }
-    match a.format.as_str() {
-        "text" => Ok(summary::text(&tables).trim_end().to_string() + "\n"),
-        "json" => Ok(summary::json(&tables)),
-        f => Err(Error::usage(format!("--format {f}: text or json"))),
+    match a.format {
+        SummaryFormat::Text => Ok(summary::text(&tables).trim_end().to_string() + "\n"),
+        SummaryFormat::Json => Ok(summary::json(&tables)),
     }
 }

@@ -1,7 +1,6 @@
 use crate::error::{Error, Result};
 use crate::pipeline::{self, render, Loaded};
 use crate::store::{write, Store};
-use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -10,14 +9,11 @@ pub struct Args {
     /// The game folder (or its game.jsonl).
     pub game: PathBuf,
     /// The player whose report to render.
-    #[arg(long, required_unless_present = "rebuild")]
+    #[arg(long, required_unless_present = "rebuild", value_name = "PLAYER")]
     pub player: Option<String>,
-    /// text, json, svg (the board), png (the board as a report mail
-    /// carries it, drawn now), html (one self-contained page: board, report
-    /// and order form), or eml (the report as a ready-to-send mail to the
-    /// player's address)
-    #[arg(long, default_value = "text")]
-    pub format: String,
+    /// What to write (each is described under "Possible values").
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
     /// For png: the whole board with its legend, as the SVG draws it,
     /// instead of the mail's picture for a phone.
     #[arg(long)]
@@ -36,6 +32,39 @@ pub struct Args {
     /// Write the current turn's reports in the game folder again.
     #[arg(long, conflicts_with_all = ["player", "turn", "out"])]
     pub rebuild: bool,
+    #[command(flatten)]
+    pub wait: super::values::Wait,
+}
+
+/// The forms of a report.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// The report as text, its order form at the end.
+    Text,
+    /// The player's view as data.
+    Json,
+    /// The board as an SVG picture.
+    Svg,
+    /// The board as a report mail carries it, drawn now (with --full: the whole board).
+    Png,
+    /// One self-contained page: board, report and order form.
+    Html,
+    /// The report as a ready-to-send mail to the player's address.
+    Eml,
+}
+
+impl Format {
+    /// Its name, as `--format` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Text => "text",
+            Format::Json => "json",
+            Format::Svg => "svg",
+            Format::Png => "png",
+            Format::Html => "html",
+            Format::Eml => "eml",
+        }
+    }
 }
 
 /// Long (about 80 lines): one branch a way of asking (`--rebuild`, `--turn`,
@@ -56,10 +85,10 @@ pub fn run(a: Args, wait: Duration) -> Result<String> {
             w.store.dir.report_dir(turn).display()
         ));
     }
-    if a.full && a.format != "png" {
+    if a.full && a.format != Format::Png {
         return Err(Error::usage(format!(
             "--full is for --format png (the whole board); --format {} has no other size",
-            a.format
+            a.format.name()
         )));
     }
     let player = a.player.clone().unwrap_or_default();
@@ -87,13 +116,13 @@ pub fn run(a: Args, wait: Duration) -> Result<String> {
         }
         Ok(())
     };
-    let bytes = match a.format.as_str() {
-        "html" => {
+    let bytes = match a.format {
+        Format::Html => {
             let mut r = render::all(&g, seat, signer.as_ref())?;
             with_press(&mut r)?;
             r.html.into_bytes()
         }
-        "eml" => {
+        Format::Eml => {
             let now = super::now(a.now.as_deref())?.to_rfc3339();
             let mut r = render::all(&g, seat, signer.as_ref())?;
             with_press(&mut r)?;
@@ -105,19 +134,16 @@ pub fn run(a: Args, wait: Duration) -> Result<String> {
                     ))
                 })?
         }
-        "png" if a.full => render::png_full(&g, seat)?,
-        f => render::one(&g, seat, f, signer.as_ref())?,
+        Format::Png if a.full => render::png_full(&g, seat)?,
+        f => render::one(&g, seat, f.name(), signer.as_ref())?,
     };
-    match (&a.out, a.format.as_str()) {
+    match (&a.out, a.format) {
         (Some(p), _) => {
             write::outside(p, &bytes)?;
             Ok(format!("wrote {}\n", p.display()))
         }
-        (None, "png") => {
-            let mut out = std::io::stdout().lock();
-            out.write_all(&bytes)
-                .and_then(|_| out.flush())
-                .map_err(|e| Error::refused(format!("writing the PNG: {e}")))?;
+        (None, Format::Png) => {
+            super::output::stdout(&bytes)?;
             Ok(String::new())
         }
         (None, _) => Ok(String::from_utf8_lossy(&bytes).into_owned()),

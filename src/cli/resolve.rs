@@ -13,6 +13,8 @@ pub struct Args {
     /// The time of resolution to record (RFC 3339; default: now).
     #[arg(long)]
     pub now: Option<String>,
+    #[command(flatten)]
+    pub wait: super::values::Wait,
 }
 
 pub fn run(a: Args, wait: Duration) -> Result<String> {

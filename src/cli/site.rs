@@ -15,7 +15,7 @@ pub struct Args {
     pub out: Option<PathBuf>,
     /// Show the game as this player was told it, phase by phase (the only
     /// view besides the public one while the game runs).
-    #[arg(long = "for")]
+    #[arg(long = "player", value_name = "PLAYER")]
     pub player: Option<String>,
     /// Build the gallery of a host's finished games instead:
     /// DIR/gallery/index.html and a site per game beside it.
@@ -49,6 +49,9 @@ pub fn run(a: Args) -> Result<String> {
         ));
     };
     let (store, g) = pipeline::open(game)?;
+    // Never a player's address in a site: an older game file's are taken
+    // out (format 5) first.
+    let g = pipeline::convert::publishable(&store, g)?;
     let who = match &a.player {
         Some(p) => Who::Player(g.seat_of(p)?),
         None if g.head().outcome.is_some() => Who::Everything,

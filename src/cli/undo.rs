@@ -10,6 +10,8 @@ pub struct Args {
     /// The time to record for the rollback (RFC 3339; default: now).
     #[arg(long)]
     pub now: Option<String>,
+    #[command(flatten)]
+    pub wait: super::values::Wait,
 }
 
 /// Roll back the last resolved phase, replaying the log without it.

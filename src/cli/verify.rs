@@ -95,6 +95,25 @@ pub fn run(a: Args) -> Result<String> {
             ),
         });
     }
+    // The rules only the folder and its host can tell: a game whose press
+    // rules are in its folder, the vacation allowance and the seats its
+    // host's table offered.
+    let (extra, told) = host_rules(&g, &store)?;
+    if !extra.is_empty() {
+        return Err(fail(extra));
+    }
+    // What the file binds without showing: the addresses and each
+    // press's text and sender, opened with the folder's private part.
+    let sealed = pipeline::sealed::check(&g, &store).map_err(|e| fail(e.problems))?;
+    if !sealed.problems.is_empty() {
+        return Err(fail(sealed.problems));
+    }
+    for l in sealed.held {
+        s.push_str(&format!("ok: {l}\n"));
+    }
+    for l in sealed.unchecked.iter().chain(&told) {
+        s.push_str(&format!("not checked: {l}\n"));
+    }
     s.push_str(if replayed {
         "ok: every phase replays to the same bytes, every roll re-derived from the seed\n"
     } else {
@@ -118,4 +137,90 @@ pub fn run(a: Args) -> Result<String> {
         }
     }
     Ok(s)
+}
+
+/// The rules of the log's entries that need what is beside the game file
+/// (`chain::rules`): the press rules of a game that keeps them in its
+/// folder, and, for a game of a host, its table's vacation allowance and
+/// the seats the lobby offered (`lobby/games/GAME.json`). Returns the
+/// problems, and what could not be checked here.
+fn host_rules(g: &Loaded, store: &crate::store::Store) -> Result<(Vec<String>, Vec<String>)> {
+    let mut told = Vec::new();
+    let press = match (&g.genesis.press, pipeline::press::home(store, g)) {
+        (None, pipeline::press::Home::Folder) => Some(pipeline::press::rules_of(store, g)?),
+        _ => None,
+    };
+    let root = store.dir.root();
+    let host = root
+        .parent()
+        .filter(|p| p.join("host.toml").is_file())
+        .map(crate::host::layout::HostDir::at);
+    let has_vacations = g
+        .record
+        .entries
+        .iter()
+        .any(|e| e.body.contains("\"kind\":\"vacation\""));
+    let has_seats = g
+        .record
+        .entries
+        .iter()
+        .any(|e| e.body.contains("\"kind\":\"seat\""));
+    let record = match &host {
+        Some(h) => {
+            let name = crate::names::Name::new("game", &g.head().id).map_err(Error::refused)?;
+            Some(crate::host::lobby::seats::load(h, &name)?)
+        }
+        None => None,
+    };
+    let allowance = match &record {
+        Some(Some(r)) => Some(r.vacation_days),
+        // A game of a host without a lobby record: the host's default.
+        Some(None) => Some(crate::host::lobby::seats::VACATION_DAYS),
+        None => {
+            if has_vacations {
+                told.push("the vacation allowance is the host table's (its lobby record, beside the game's folder in the host folder): the days charged are checked against the vacations' own spans only".into());
+            }
+            None
+        }
+    };
+    let mut problems = Vec::new();
+    if press.is_some() || allowance.is_some() {
+        let already =
+            crate::chain::rules::problems(&g.record, &g.genesis, g.genesis.press.as_ref(), None);
+        problems.extend(
+            crate::chain::rules::problems(
+                &g.record,
+                &g.genesis,
+                press.as_ref().or(g.genesis.press.as_ref()),
+                allowance,
+            )
+            .into_iter()
+            .filter(|p| !already.contains(p)),
+        );
+    }
+    // Each change of hands is a seat the lobby offered and saw taken.
+    match &record {
+        Some(Some(r)) => {
+            for (i, e) in g.record.entries.iter().enumerate() {
+                if let Ok(crate::chain::Body::Seat(c)) = e.decode() {
+                    let offered = r.offers.iter().any(|o| {
+                        o.player == c.player
+                            && o.why == c.why
+                            && o.status == crate::host::lobby::seats::OfferStatus::Done
+                    });
+                    if !offered {
+                        problems.push(format!(
+                            "{}: the host's lobby never offered {}'s seat ({}) and saw it taken over",
+                            e.describe(i),
+                            c.player,
+                            c.why
+                        ));
+                    }
+                }
+            }
+        }
+        _ if has_seats => told.push("whether each seat that changed hands was offered by a host's lobby (its record is beside the game's folder in the host folder)".into()),
+        _ => {}
+    }
+    Ok((problems, told))
 }

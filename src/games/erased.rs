@@ -69,6 +69,8 @@ pub trait Rules: Any + Send + Sync + sealed::Sealed {
     fn parse_order(&self, state: &AnyState, seat: Seat, line: &str)
         -> Result<AnyOrder, RulesError>;
     fn check(&self, state: &AnyState, seat: Seat, orders: &[AnyOrder]) -> Vec<Problem>;
+    /// See [`Game::builds_on`].
+    fn builds_on(&self, state: &AnyState, orders: &[AnyOrder], k: usize) -> Vec<usize>;
     /// Resolve a phase; the events as JSON values.
     fn resolve(
         &self,
@@ -220,6 +222,10 @@ impl<G: BuiltIn> Rules for Erased<G> {
     fn check(&self, s: &AnyState, seat: Seat, orders: &[AnyOrder]) -> Vec<Problem> {
         let typed: Vec<G::Order> = orders.iter().map(|o| order::<G>(o).clone()).collect();
         G::check(&self.ruleset, state::<G>(s), seat, &typed)
+    }
+    fn builds_on(&self, s: &AnyState, orders: &[AnyOrder], k: usize) -> Vec<usize> {
+        let typed: Vec<G::Order> = orders.iter().map(|o| order::<G>(o).clone()).collect();
+        G::builds_on(&self.ruleset, state::<G>(s), &typed, k)
     }
     fn resolve(
         &self,

@@ -93,6 +93,9 @@ pub enum Nmr {
 }
 
 impl Nmr {
+    /// Every policy, in the order `herald games` and `--help` list them.
+    pub const ALL: [Nmr; 3] = [Nmr::Hold, Nmr::Repeat, Nmr::Bot];
+
     pub fn name(self) -> &'static str {
         match self {
             Nmr::Hold => "hold",
@@ -101,9 +104,7 @@ impl Nmr {
         }
     }
     pub fn parse(s: &str) -> Option<Nmr> {
-        [Nmr::Hold, Nmr::Repeat, Nmr::Bot]
-            .into_iter()
-            .find(|n| n.name() == s)
+        Nmr::ALL.into_iter().find(|n| n.name() == s)
     }
 }
 
@@ -178,6 +179,20 @@ pub trait Game: 'static {
         seat: Seat,
         orders: &[Self::Order],
     ) -> Vec<Problem>;
+    /// The earlier orders of `orders` that order `k` builds on: the move
+    /// of the piece it then turns, the moves of the units it attacks
+    /// with. Where one of them is refused, order `k` was checked as if the
+    /// refused one were not there (`check` leaves a refused order out of
+    /// the position the later ones see), and the refusal says so. By
+    /// default none: orders that are checked each on the same position.
+    fn builds_on(
+        _ruleset: &Self::Ruleset,
+        _state: &Self::State,
+        _orders: &[Self::Order],
+        _k: usize,
+    ) -> Vec<usize> {
+        Vec::new()
+    }
     /// Resolve a phase. Every die is rolled through `dice`, which records
     /// what each roll decided and who may see it.
     fn resolve(
@@ -226,6 +241,10 @@ pub trait Game: 'static {
     // ---- Missed orders (issue 7; `games/<game>.md` says why). The engine
     // chooses among these in `pipeline::nmr`, the one stand-in path. ----
 
+    /// What dropping out after too many missed orders in a row means in
+    /// this game, said to the player ("you surrender: the other side
+    /// wins"), for the report's word on missed orders.
+    const DROP_OUT: &'static str = "you drop out of the game";
     /// The missed-order policies this game offers, its default first.
     const NMR: &'static [Nmr] = &[Nmr::Bot];
     /// What a player who sent nothing does under `hold`; `None` where the

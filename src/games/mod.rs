@@ -56,6 +56,8 @@ pub struct Entry {
     pub options: fn() -> Vec<OptionSpec>,
     /// Missed-order policies offered, the default first.
     pub nmr: &'static [Nmr],
+    /// What dropping out means, said to the player ([`Game::DROP_OUT`]).
+    pub drop_out: &'static str,
     load: fn(&str) -> Result<Box<dyn Rules>, RulesError>,
 }
 
@@ -129,14 +131,15 @@ impl Entry {
                 problems.push(format!("--option {k} is given twice"));
             }
         }
-        if problems.is_empty() {
-            problems.extend(
-                rules
-                    .check_options(n, &parsed)
-                    .iter()
-                    .map(|e| e.to_string()),
-            );
-        }
+        // The values of the options named right, beside the problems above
+        // (one answer tells them all), for the player count given or, where
+        // the game takes no such count, the nearest it takes.
+        problems.extend(
+            rules
+                .check_options(n.clamp(min, max.max(min)), &parsed)
+                .iter()
+                .map(|e| e.to_string()),
+        );
         if problems.is_empty() {
             Ok(parsed)
         } else {
@@ -172,6 +175,7 @@ const fn entry<G: BuiltIn>() -> Entry {
         seats: G::SEATS,
         options: G::options,
         nmr: G::NMR,
+        drop_out: G::DROP_OUT,
         load: Erased::<G>::load,
     }
 }

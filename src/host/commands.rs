@@ -321,7 +321,9 @@ pub fn answer(
         },
     };
     let subject = format!("[{game_id}] {cmd}");
-    let reply = if opts.may_reply.is_none_or(|f| ok || f(from, &fate)) {
+    // Every reply asks: an answer no password earned (`help`, `status`,
+    // a refusal) counts against the host's bound on replies.
+    let reply = if opts.may_reply.is_none_or(|f| f(from, &fate)) {
         Some(queue_reply(
             w,
             from,

@@ -16,6 +16,12 @@ pub const DEFAULT_PASSWORD_CHECKS: u32 = 20;
 pub const DEFAULT_PRESS_PER_DAY: u32 = 30;
 /// The longest press text relayed (bytes).
 pub const DEFAULT_PRESS_MAX_BYTES: u64 = 8192;
+/// Replies to one address in any hour when the file names no bound
+/// (docs/host.md, "Replies to one address").
+pub const DEFAULT_REPLIES_PER_HOUR: u32 = 10;
+/// Seats one address may hold in one game when neither the table nor the
+/// file says otherwise: one person, one seat.
+pub const DEFAULT_SEATS_PER_ADDRESS: u32 = 1;
 /// Polling interval of `--watch` when the file names none.
 pub const DEFAULT_POLL: u64 = 300;
 /// Reminders before a deadline when the file names none: 24 h and 2 h.
@@ -127,6 +133,32 @@ impl HostAddress {
     }
 }
 
+/// What the host believes of a mail's sender, and how much it answers
+/// (docs/host.md, "A From header is a claim").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Trust {
+    /// The authserv-ids of the host's own receiving server (RFC 8601):
+    /// the topmost `Authentication-Results` field naming one is believed
+    /// (`host::sender`). Empty: every From is a claim.
+    pub authserv_ids: Vec<String>,
+    /// Replies to one address in any hour; past it the host holds the
+    /// rest back (`host::replies`).
+    pub replies_per_hour: u32,
+    /// Seats one address may hold in one game, for games whose table
+    /// does not say (`--seats-per-address`).
+    pub seats_per_address: u32,
+}
+
+impl Default for Trust {
+    fn default() -> Trust {
+        Trust {
+            authserv_ids: Vec::new(),
+            replies_per_hour: DEFAULT_REPLIES_PER_HOUR,
+            seats_per_address: DEFAULT_SEATS_PER_ADDRESS,
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct HostConfig {
     /// DIR: the folder holding host.toml and one folder per game.
@@ -159,6 +191,8 @@ pub struct HostConfig {
     pub press_per_day: u32,
     /// The longest press text relayed, in bytes (at most 64 KiB).
     pub press_max_bytes: u64,
+    /// Whose From is believed, replies per address, seats per address.
+    pub trust: Trust,
 }
 
 #[derive(Deserialize)]
@@ -175,6 +209,9 @@ struct RawConfig {
     moderator: Option<Spanned<String>>,
     press_per_day: Option<u32>,
     press_max_bytes: Option<u64>,
+    authserv_ids: Option<Vec<Spanned<String>>>,
+    replies_per_hour: Option<u32>,
+    seats_per_address: Option<u32>,
     imap: Option<Spanned<RawServer>>,
     maildir: Option<Spanned<RawMaildir>>,
     smtp: Spanned<RawServer>,
@@ -219,7 +256,7 @@ fn duration(s: &str) -> Option<u64> {
     crate::time::parse_span(s).ok()
 }
 
-fn is_loopback(server: &str) -> bool {
+pub(crate) fn is_loopback(server: &str) -> bool {
     server.eq_ignore_ascii_case("localhost")
         || server
             .parse::<std::net::IpAddr>()
@@ -351,8 +388,10 @@ impl HostConfig {
                 crate::pipeline::press::MAX_TEXT
             )));
         }
+        let trust = r.trust(&raw)?;
         Ok(HostConfig {
             dir: dir.to_path_buf(),
+            trust,
             password_checks_per_hour,
             press_per_day: raw.press_per_day.unwrap_or(DEFAULT_PRESS_PER_DAY),
             press_max_bytes,
@@ -516,6 +555,40 @@ impl Reading<'_> {
                 self.path.display()
             ))),
         }
+    }
+
+    /// `authserv_ids`, `replies_per_hour`, `seats_per_address`.
+    fn trust(&self, raw: &RawConfig) -> Result<Trust> {
+        let f = self.path.display();
+        let mut ids = Vec::new();
+        for id in raw.authserv_ids.iter().flatten() {
+            let v = id.get_ref().trim();
+            if v.is_empty() || v.contains(|c: char| c.is_whitespace() || ";()\"".contains(c)) {
+                return Err(Error::refused(format!(
+                    "{}: authserv-id \"{}\" is not one: give the name your receiving server writes first in its Authentication-Results fields, like \"mx.example.org\"",
+                    self.at(id.span().start),
+                    v.chars().take(64).collect::<String>()
+                )));
+            }
+            ids.push(v.to_ascii_lowercase());
+        }
+        let replies_per_hour = raw.replies_per_hour.unwrap_or(DEFAULT_REPLIES_PER_HOUR);
+        if replies_per_hour == 0 {
+            return Err(Error::refused(format!(
+                "{f}: `replies_per_hour = 0` would answer nobody; give at least 1 (default {DEFAULT_REPLIES_PER_HOUR})"
+            )));
+        }
+        let seats_per_address = raw.seats_per_address.unwrap_or(DEFAULT_SEATS_PER_ADDRESS);
+        if seats_per_address == 0 {
+            return Err(Error::refused(format!(
+                "{f}: `seats_per_address = 0` would seat nobody; give at least 1 (default {DEFAULT_SEATS_PER_ADDRESS}: one person, one seat)"
+            )));
+        }
+        Ok(Trust {
+            authserv_ids: ids,
+            replies_per_hour,
+            seats_per_address,
+        })
     }
 
     /// `moderator`, a plain mail address, if given.

@@ -90,6 +90,9 @@ pub fn write(dir: &Path) -> Result<Gallery> {
             .is_some_and(|m| m["chain_head"] == head["log"]["head"] && m["view"] == "everything");
         if !fresh {
             let made = pipeline::open(folder.root()).and_then(|(store, loaded)| {
+                // No player's address in the gallery: an older game
+                // file's are taken out (format 5) first.
+                let loaded = pipeline::convert::publishable(&store, loaded)?;
                 let seed = loaded.head().seed.clone().ok_or_else(|| {
                     Error::refused(format!("{name}: over, but its seed is not revealed"))
                 })?;

@@ -1,28 +1,59 @@
 //! Guessing passwords costs the guesser (docs/host.md, "Guessing
 //! passwords"). For one game, during one handling of its mails:
 //!
-//! - a mail From a player's own address (the one the game holds) is
-//!   checked at once and never counts: the player is never locked out;
-//! - a mail from any other address that needs a password check uses one
-//!   of the player's `password_checks_per_hour` (host.toml); past it, the
-//!   password is not hashed at all and the mail is answered once an hour
-//!   ("too many wrong passwords; the moderator has been told"), and the
-//!   moderator is told once;
+//! - every mail that needs one of a player's passwords hashed uses one
+//!   check of the player's `password_checks_per_hour` (host.toml),
+//!   whatever its From: a From header is a claim anyone can write. Past
+//!   the budget the password is not hashed at all; the mail is answered
+//!   once an hour ("too many wrong passwords; the moderator has been
+//!   told"), and the moderator is told once;
+//! - the budget is kept twice per player: for mails whose From is the
+//!   player's own address, and for mails from any other, so a guesser
+//!   writing from their own address never locks the player out; one
+//!   forging the player's address spends the first, and the player's
+//!   mails wait for the hour, or are read at once where the host's own
+//!   server vouches for them;
+//! - a mail whose From is the player's own address and which the host's
+//!   own receiving server vouches for (`host::sender`, an
+//!   `Authentication-Results` field of an authserv-id named in host.toml)
+//!   counts for nothing: it is the player's, and they are never locked
+//!   out;
 //! - no address other than a player's own gets more than one refusal an
-//!   hour from this game.
+//!   hour from this game (and no address more replies an hour than the
+//!   host's bound, `host::replies`).
 //!
 //! The counts live in the game's host state (`state::Guard`,
 //! `GameState::refusals_to`), so they hold across passes. Time is the
 //! pass's `now`: nothing here reads the clock.
 
+use super::sender::Sender;
 use super::state::{GameState, Guard};
 use crate::auth::{self, Verdict};
 use crate::pipeline::inbox::Fate;
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 /// An hour, the window of every limit here.
 pub const HOUR: i64 = 3600;
+
+/// Which of a player's two budgets a check uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Claim {
+    /// The mail's From is the player's own address (not vouched for).
+    Own,
+    /// Any other From.
+    Other,
+}
+
+/// A player's budget found spent, the moderator not yet told this hour.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Flood {
+    pub player: String,
+    /// Checks made in the last hour from this kind of sender.
+    pub checks: usize,
+    pub claim: Claim,
+}
 
 /// The rationing of one game's password checks and refusals.
 pub struct Budget {
@@ -32,9 +63,9 @@ pub struct Budget {
     own: BTreeMap<String, String>,
     guard: Mutex<Guard>,
     refusals_to: Mutex<BTreeMap<String, i64>>,
-    /// Players whose budget was found spent, the moderator not yet told
+    /// Budgets found spent in this handling, the moderator not yet told
     /// this hour (each once).
-    floods: Mutex<Vec<(String, usize)>>,
+    floods: Mutex<Vec<Flood>>,
 }
 
 impl Budget {
@@ -51,10 +82,15 @@ impl Budget {
             .filter_map(|p| Some((p.id.clone(), p.email.as_ref()?.to_ascii_lowercase())))
             .collect();
         let mut guard = std::mem::take(&mut st.guard);
-        for list in guard.checks.values_mut() {
+        for list in guard
+            .checks
+            .values_mut()
+            .chain(guard.own_checks.values_mut())
+        {
             list.retain(|t| *t > now - HOUR);
         }
         guard.checks.retain(|_, l| !l.is_empty());
+        guard.own_checks.retain(|_, l| !l.is_empty());
         let mut refusals = std::mem::take(&mut st.refusals_to);
         refusals.retain(|_, t| *t > now - HOUR);
         Budget {
@@ -81,10 +117,21 @@ impl Budget {
             .any(|a| a.eq_ignore_ascii_case(from.trim()))
     }
 
+    /// The checks of one mail from `sender`: the guard its passwords go
+    /// through, which remembers whether one was right.
+    pub fn for_mail<'a>(&'a self, sender: &'a Sender) -> MailCheck<'a> {
+        MailCheck {
+            budget: self,
+            sender,
+            right: AtomicBool::new(false),
+        }
+    }
+
     /// May `from` be answered for a mail whose fate is `fate`? Accepted
-    /// orders always are, and a player's own address always is. Past the
-    /// budget a player's mails are answered once an hour; and no other
-    /// address gets more than one refusal an hour.
+    /// orders always are, and a player's own address always is (within
+    /// the host's bound on replies, asked after this). Past the budget a
+    /// player's mails are answered once an hour; and no other address
+    /// gets more than one refusal an hour.
     pub fn may_reply(&self, from: &str, fate: &Fate) -> bool {
         let refusal = match fate {
             Fate::Refused { .. } => true,
@@ -110,10 +157,9 @@ impl Budget {
         true
     }
 
-    /// Players whose budget was spent in this handling, the moderator not
-    /// told yet this hour, with their checks in the hour: each returned
-    /// once (the caller tells the moderator).
-    pub fn take_floods(&self) -> Vec<(String, usize)> {
+    /// Budgets spent in this handling, the moderator not told yet this
+    /// hour: each returned once (the caller tells the moderator).
+    pub fn take_floods(&self) -> Vec<Flood> {
         std::mem::take(&mut *self.floods.lock().unwrap_or_else(|e| e.into_inner()))
     }
 
@@ -125,29 +171,64 @@ impl Budget {
             .into_inner()
             .unwrap_or_else(|e| e.into_inner());
     }
+
+    /// One check for `player` claimed as `claim`: `false` when the budget
+    /// is spent (the moderator to be told, once an hour).
+    fn spend(&self, player: &str, claim: Claim) -> bool {
+        let mut g = self.guard.lock().unwrap_or_else(|e| e.into_inner());
+        let g = &mut *g;
+        let (list, told) = match claim {
+            Claim::Other => (&mut g.checks, &mut g.told),
+            Claim::Own => (&mut g.own_checks, &mut g.own_told),
+        };
+        let used = list.get(player).map_or(0, Vec::len);
+        if used >= self.per_hour as usize {
+            if told.get(player).is_none_or(|t| *t <= self.now - HOUR) {
+                told.insert(player.to_string(), self.now);
+                self.floods
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(Flood {
+                        player: player.to_string(),
+                        checks: used,
+                        claim,
+                    });
+            }
+            return false;
+        }
+        list.entry(player.to_string()).or_default().push(self.now);
+        true
+    }
 }
 
-impl auth::Guard for Budget {
-    fn check(&self, player: &str, from: &str, password: &str, stored: &str) -> Verdict {
-        if !self.is_own(player, from) {
-            let mut g = self.guard.lock().unwrap_or_else(|e| e.into_inner());
-            let used = g.checks.get(player).map_or(0, Vec::len);
-            if used >= self.per_hour as usize {
-                if g.told.get(player).is_none_or(|t| *t <= self.now - HOUR) {
-                    g.told.insert(player.to_string(), self.now);
-                    self.floods
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .push((player.to_string(), used));
-                }
+/// The password checks of one mail ([`Budget::for_mail`]).
+pub struct MailCheck<'a> {
+    budget: &'a Budget,
+    sender: &'a Sender,
+    right: AtomicBool,
+}
+
+impl MailCheck<'_> {
+    /// A password of this mail was checked and right: its answer is the
+    /// player's own doing.
+    pub fn proven(&self) -> bool {
+        self.right.load(Ordering::SeqCst)
+    }
+}
+
+impl auth::Guard for MailCheck<'_> {
+    fn check(&self, player: &str, _from: &str, password: &str, stored: &str) -> Verdict {
+        let b = self.budget;
+        let own = b.is_own(player, &self.sender.address);
+        // The player's own mail, vouched for by the host's server: free.
+        if !(own && self.sender.vouched()) {
+            let claim = if own { Claim::Own } else { Claim::Other };
+            if !b.spend(player, claim) {
                 return Verdict::Throttled;
             }
-            g.checks
-                .entry(player.to_string())
-                .or_default()
-                .push(self.now);
         }
         if auth::matches(password, stored) {
+            self.right.store(true, Ordering::SeqCst);
             Verdict::Right
         } else {
             Verdict::Wrong

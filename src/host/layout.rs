@@ -111,6 +111,13 @@ impl HostDir {
         self.state().join("replies")
     }
 
+    /// `DIR/state/reply-bound`: the replies sent to each address in the
+    /// last hour, and those held back (`host::replies`). No `.json`: no
+    /// game's state file can be named so.
+    pub fn reply_bound(&self) -> PathBuf {
+        self.state().join("reply-bound")
+    }
+
     /// `DIR/outbox/`: mails from the host's own address.
     pub fn outbox(&self) -> PathBuf {
         self.root.join(OUTBOX)
@@ -161,6 +168,15 @@ impl HostDir {
     /// `DIR/lobby/open/opened/<table>.toml`: a table file, once opened.
     pub fn opened_table_file(&self, table: &Name) -> PathBuf {
         self.lobby_opened().join(format!("{table}.toml"))
+    }
+    /// `DIR/lobby/confirm/`: the requests waiting for their codes (a
+    /// folder, so that no table's `NAME.json` can be taken for it).
+    pub fn confirm_dir(&self) -> PathBuf {
+        self.lobby().join("confirm")
+    }
+    /// `DIR/lobby/confirm/requests.json`.
+    pub fn confirm_requests(&self) -> PathBuf {
+        self.confirm_dir().join("requests.json")
     }
     /// `DIR/lobby/key`: the lobby's secret (confirmation codes).
     pub fn lobby_key(&self) -> PathBuf {

@@ -10,6 +10,8 @@
 //! - [`smtp`]: mail out by SMTP submission, failures classified;
 //! - [`outbox`]: a folder of queued `.eml` files sent with retries and
 //!   backoff, refused recipients recorded;
+//! - [`send`]: `herald send GAME`, a game's outbox sent by hand through
+//!   the SMTP server of a `send.toml` or a sendmail program;
 //! - [`log`]: one line per mail in and out and per failure, stamped with
 //!   the event's own time;
 //! - [`layout`]: every path inside the host folder.
@@ -52,7 +54,10 @@ pub mod maildir;
 pub mod outbox;
 pub mod pass;
 pub mod press;
+pub mod replies;
 pub mod route;
+pub mod send;
+pub mod sender;
 pub mod smtp;
 pub mod source;
 pub mod state;

@@ -22,11 +22,13 @@
 use super::commands::{self, Asked};
 use super::config::HostConfig;
 use super::due::{self, Done};
-use super::guard::{Budget, HOUR};
+use super::guard::{Budget, Claim, HOUR};
 use super::layout::{HostDir, RESERVED};
 use super::log::Log;
 use super::outbox::{self, Labels};
+use super::replies::{Bound, Grant};
 use super::route::{self, Route};
+use super::sender::Sender;
 use super::smtp::Smtp;
 use super::source::{self, Fetched, MailId};
 use super::state::{GameState, MailNote};
@@ -184,7 +186,15 @@ pub fn run(p: &Pass) -> PassReport {
     let (games, listing_problems) = list_games(&p.cfg.dir);
     r.games = games.len();
     r.host_problems.extend(listing_problems.iter().cloned());
-    mail_in(p, &games, &mut r);
+    // The bound on replies to one address, for the whole pass.
+    let bound = Bound::open(&p.host(), p.cfg.trust.replies_per_hour, p.now_secs);
+    mail_in(p, &games, &bound, &mut r);
+    tell_bound(p, &bound);
+    if let Err(e) = bound.settle() {
+        let msg = format!("the record of replies: {e}");
+        p.log.line("host", "failure", &[("error", &msg)]);
+        r.host_problems.push(msg);
+    }
     if p.stopping() {
         r.stopped = true;
         return r;
@@ -205,8 +215,46 @@ pub fn run(p: &Pass) -> PassReport {
         return r;
     }
     mail_out(p, &games, &mut r);
-    status_page(p, &games, &mut r);
+    status_page(p, &games, &bound, &mut r);
     r
+}
+
+/// Mail out alone (`herald send --host DIR`): the host's outbox and
+/// every game's sent as a pass sends them (and the status page, which
+/// shows what was refused), nothing read, resolved or opened.
+pub fn mail_out_only(p: &Pass) -> PassReport {
+    p.log.set_time(p.now_secs);
+    let mut r = PassReport::default();
+    let (games, listing_problems) = list_games(&p.cfg.dir);
+    r.games = games.len();
+    r.host_problems.extend(listing_problems);
+    mail_out(p, &games, &mut r);
+    // Nothing is read, so nothing is answered: the bound only shows on
+    // the status page what it holds back this hour.
+    let bound = Bound::open(&p.host(), p.cfg.trust.replies_per_hour, p.now_secs);
+    status_page(p, &games, &bound, &mut r);
+    r
+}
+
+/// The addresses first held back by the bound on replies in this pass,
+/// each a log line (the status page lists every address held back in the
+/// last hour).
+fn tell_bound(p: &Pass, bound: &Bound) {
+    for h in bound.take_new() {
+        p.log.line(
+            "in",
+            "bound",
+            &[
+                ("to", &h.address),
+                ("held", &h.held.to_string()),
+                ("per-hour", &bound.per_hour().to_string()),
+                (
+                    "what",
+                    "replies to this address held back for the rest of the hour (host.toml: replies_per_hour)",
+                ),
+            ],
+        );
+    }
 }
 
 /// The lobby's clock (`lobby::start::tick`); whether a game was made.
@@ -250,6 +298,7 @@ fn lobby_time(p: &Pass, r: &mut PassReport) -> bool {
         game_address: &address,
         now: p.now.clone(),
         wait: p.wait,
+        seats_per_address: p.cfg.trust.seats_per_address,
     });
     for l in &lines {
         p.log.line("lobby", "seat", &[("what", l.as_str())]);
@@ -262,7 +311,7 @@ fn lobby_time(p: &Pass, r: &mut PassReport) -> bool {
     made
 }
 
-fn status_page(p: &Pass, games: &[Name], r: &mut PassReport) {
+fn status_page(p: &Pass, games: &[Name], bound: &Bound, r: &mut PassReport) {
     // the gallery first, so the status page names what went wrong in it
     super::gallery::after_pass(&p.cfg.dir, &mut r.host_problems);
     let states: Vec<(Name, GameState)> = games
@@ -275,11 +324,16 @@ fn status_page(p: &Pass, games: &[Name], r: &mut PassReport) {
             (g.clone(), s)
         })
         .collect();
-    if let Err(e) = super::status_page::write(
+    let held = super::status_page::Held {
+        per_hour: bound.per_hour(),
+        addresses: bound.held(),
+    };
+    if let Err(e) = super::status_page::write_with(
         &p.cfg.dir,
         &p.cfg.address.plain(),
         &states,
         &r.host_problems,
+        &held,
         &p.now,
     ) {
         let msg = format!("the status page: {e}");
@@ -299,7 +353,7 @@ fn host_failure(p: &Pass, r: &mut PassReport, what: &str, f: &Failure) {
     r.host_problems.push(msg);
 }
 
-fn mail_in(p: &Pass, games: &[Name], r: &mut PassReport) {
+fn mail_in(p: &Pass, games: &[Name], bound: &Bound, r: &mut PassReport) {
     let mut src = match source::open(&p.cfg.source) {
         Ok(s) => s,
         Err(f) => return host_failure(p, r, "mail in", &f),
@@ -338,7 +392,7 @@ fn mail_in(p: &Pass, games: &[Name], r: &mut PassReport) {
             }
         }
         let fetched = items.len();
-        let (outcomes, lines) = handle_batch(p, &known, items);
+        let (outcomes, lines) = handle_batch(p, &known, bound, items);
         r.game_time.extend(lines);
         for (id, o) in outcomes {
             match o {
@@ -374,6 +428,7 @@ fn mail_in(p: &Pass, games: &[Name], r: &mut PassReport) {
 fn handle_batch(
     p: &Pass,
     known: &BTreeSet<&str>,
+    bound: &Bound,
     items: Vec<Item>,
 ) -> (Vec<(MailId, MailFate)>, Vec<String>) {
     let parser = MessageParser::default();
@@ -412,7 +467,7 @@ fn handle_batch(
     let groups: Vec<(Name, Vec<Item>)> = by_game.into_iter().collect();
     let results: Vec<GameMail> = groups
         .into_par_iter()
-        .map(|(g, items)| handle_game(p, &g, items))
+        .map(|(g, items)| handle_game(p, &g, bound, items))
         .collect();
     let mut lines = Vec::new();
     for g in results {
@@ -420,7 +475,7 @@ fn handle_batch(
         lines.extend(g.lines);
     }
     if !no_game.is_empty() {
-        out.extend(answer_all_no_game(p, no_game));
+        out.extend(answer_all_no_game(p, bound, no_game));
     }
     (out, lines)
 }
@@ -436,7 +491,7 @@ struct GameMail {
 /// what an interrupted pass left), then each mail in order, with the
 /// game's budget of password checks; tell the moderator of a flood; save
 /// the host's state of the game.
-fn handle_game(p: &Pass, game: &Name, items: Vec<Item>) -> GameMail {
+fn handle_game(p: &Pass, game: &Name, bound: &Bound, items: Vec<Item>) -> GameMail {
     let left = |items: Vec<Item>| GameMail {
         outcomes: items.into_iter().map(|i| (i.id, MailFate::Left)).collect(),
         lines: Vec::new(),
@@ -475,19 +530,17 @@ fn handle_game(p: &Pass, game: &Name, items: Vec<Item>) -> GameMail {
         &w.game.head().players,
         &mut st,
     );
-    let reply_from = p.cfg.address.for_game(game.as_str());
-    let opts = Options {
-        reply_from: Some(&reply_from),
-        refused_note: Some(commands::HELP),
-        guard: Some(&budget),
-        may_reply: Some(&|from: &str, fate: &Fate| budget.may_reply(from, fate)),
+    let gate = Gate {
+        budget: &budget,
+        bound,
+        reply_from: p.cfg.address.for_game(game.as_str()),
     };
     let mut outcomes = Vec::new();
     for it in in_order(&w, items) {
         let o = if p.stopping() {
             MailFate::Left
         } else {
-            handle_mail(p, &mut w, game, &mut done, &opts, &mut st, &it)
+            handle_mail(p, &mut w, game, &mut done, &gate, &mut st, &it)
         };
         outcomes.push((it.id, o));
     }
@@ -587,55 +640,97 @@ struct Handled {
     anonymous: bool,
 }
 
+/// What stands between one game's mails and the hashing and the replies
+/// they would cost: the game's budget of password checks, and the host's
+/// bound on replies to one address.
+struct Gate<'a> {
+    budget: &'a Budget,
+    bound: &'a Bound,
+    reply_from: String,
+}
+
+/// Why a reply was not sent, for the log.
+#[derive(Clone, Copy)]
+enum NotAnswered {
+    /// One refusal an hour to an address (the game's rule).
+    Hourly,
+    /// The host's bound of replies to one address an hour.
+    Bound,
+}
+
+impl NotAnswered {
+    fn words(self) -> &'static str {
+        match self {
+            NotAnswered::Hourly => "not answered: one refusal an hour to an address",
+            NotAnswered::Bound => {
+                "not answered: the bound of replies an hour to this address is reached"
+            }
+        }
+    }
+}
+
+/// Who sent a mail, as far as the host believes (`host::sender`): a mail
+/// with several From addresses is vouched for by no one (DMARC judges a
+/// mail with one author).
+fn sender_of(p: &Pass, m: Option<&mail_parser::Message>, raw: &[u8], from: &str) -> Sender {
+    let authors = m.and_then(|m| m.from()).map_or(0, |a| a.iter().count());
+    let trusted: &[String] = if authors == 1 {
+        &p.cfg.trust.authserv_ids
+    } else {
+        &[]
+    };
+    Sender::of(raw, from, trusted)
+}
+
 /// Handle one mail to an open game: orders (`inbox::handle_one`, shared
 /// with `herald inbox`) or a command; then log it and note it in the state.
+/// Its passwords are checked through the game's budget as the host
+/// believes its sender (`host::sender`), and a reply that no password of
+/// the mail earned is sent only within the host's bound on replies.
 fn handle_mail(
     p: &Pass,
     w: &mut Writing,
     game: &Name,
     done: &mut BTreeSet<String>,
-    opts: &Options,
+    gate: &Gate,
     st: &mut GameState,
     it: &Item,
 ) -> MailFate {
     let m = MessageParser::default().parse(&it.bytes);
     let from = inbox::sender(m.as_ref());
     let digest = sha256_hex(&it.bytes);
-    let fresh = matches!((&m, it.too_big), (Some(_), false)) && !done.contains(&digest);
-    let press = m.as_ref().filter(|_| fresh).and_then(super::press::asked);
-    let asked = match (&m, fresh) {
-        (Some(m), true) if press.is_none() => commands::asked(m),
-        _ => Asked::Orders,
-    };
-    let res = match (press, asked) {
-        (Some(a), _) => press_mail(p, w, done, opts, &a, &from, &digest, m.as_ref()),
-        (None, Asked::Orders) => orders_mail(p, w, done, opts, it, m.as_ref()),
-        (None, a) => command_mail(p, w, done, opts, &a, &from, &digest, m.as_ref()),
-    };
-    match res {
-        Ok(h) => {
-            let mut fields = vec![("game", game.as_str()), ("from", from.as_str())];
-            if let Some(pl) = &h.player {
-                fields.push(("player", pl));
-            }
-            fields.push(("message-id", &h.message_id));
-            fields.push(("what", &h.what));
-            p.log.line("in", h.event, &fields);
-            if h.counted != Counted::Already {
-                st.last_in = Some(MailNote {
-                    at: p.now.clone(),
-                    // Whoever sent anonymous press is not on the status page.
-                    who: if h.anonymous {
-                        String::new()
-                    } else {
-                        from.clone()
-                    },
-                    message_id: h.message_id,
-                    what: h.what,
-                });
-            }
-            MailFate::Done(h.counted)
+    let sender = sender_of(p, m.as_ref(), &it.bytes, &from);
+    let check = gate.budget.for_mail(&sender);
+    let held = std::cell::Cell::new(None::<NotAnswered>);
+    let may_reply = |to: &str, fate: &Fate| {
+        if !gate.budget.may_reply(to, fate) {
+            held.set(Some(NotAnswered::Hourly));
+            return false;
         }
+        // A reply this mail earned with a right password is the
+        // player's own doing; any other counts against the bound.
+        let earned = check.proven() || matches!(fate, Fate::Accepted { .. });
+        if earned || gate.bound.grant(to, &digest).ok() == Some(Grant::Send) {
+            return true;
+        }
+        held.set(Some(NotAnswered::Bound));
+        false
+    };
+    let opts = Options {
+        reply_from: Some(&gate.reply_from),
+        refused_note: Some(commands::HELP),
+        guard: Some(&check),
+        may_reply: Some(&may_reply),
+    };
+    let res = dispatch(p, w, done, &opts, it, m.as_ref(), &from, &digest);
+    let res = res.map(|mut h| {
+        if let Some(why) = held.get() {
+            h.what = format!("{} ({})", h.what, why.words());
+        }
+        h
+    });
+    match res {
+        Ok(h) => handled(p, game, &from, st, h),
         Err(e) => {
             let msg = format!("mail {} from {from}: {e}", it.id);
             p.log
@@ -643,6 +738,63 @@ fn handle_mail(
             st.problems.push(msg);
             MailFate::Left
         }
+    }
+}
+
+/// A mail handled: its log line, and the status page's note of the last
+/// mail in (no sender or Message-ID for anonymous press).
+fn handled(p: &Pass, game: &Name, from: &str, st: &mut GameState, h: Handled) -> MailFate {
+    let mut fields = vec![("game", game.as_str()), ("from", from)];
+    if let Some(pl) = &h.player {
+        fields.push(("player", pl));
+    }
+    fields.push(("message-id", &h.message_id));
+    fields.push(("what", &h.what));
+    p.log.line("in", h.event, &fields);
+    if h.counted != Counted::Already {
+        st.last_in = Some(MailNote {
+            at: p.now.clone(),
+            // Whoever sent anonymous press is not on the status page.
+            who: if h.anonymous {
+                String::new()
+            } else {
+                from.to_string()
+            },
+            // Nor its Message-ID, which a mail program makes
+            // from the sender's own address or machine.
+            message_id: if h.anonymous {
+                String::new()
+            } else {
+                h.message_id
+            },
+            what: h.what,
+        });
+    }
+    MailFate::Done(h.counted)
+}
+
+/// One mail to a game handed to what it is: press, orders or a command.
+#[allow(clippy::too_many_arguments)]
+fn dispatch(
+    p: &Pass,
+    w: &mut Writing,
+    done: &mut BTreeSet<String>,
+    opts: &Options,
+    it: &Item,
+    m: Option<&mail_parser::Message>,
+    from: &str,
+    digest: &str,
+) -> Result<Handled> {
+    let fresh = matches!((m, it.too_big), (Some(_), false)) && !done.contains(digest);
+    let press = m.filter(|_| fresh).and_then(super::press::asked);
+    let asked = match (m, fresh) {
+        (Some(m), true) if press.is_none() => commands::asked(m),
+        _ => Asked::Orders,
+    };
+    match (press, asked) {
+        (Some(a), _) => press_mail(p, w, done, opts, &a, from, digest, m),
+        (None, Asked::Orders) => orders_mail(p, w, done, opts, it, m),
+        (None, a) => command_mail(p, w, done, opts, &a, from, digest, m),
     }
 }
 
@@ -676,11 +828,6 @@ fn orders_mail(
             Some(player.clone()),
         ),
         Fate::AlreadyRead => (Counted::Already, "already", "already handled".into(), None),
-    };
-    let what = if one.reply.is_none() && counted != Counted::Already && !one.from.is_empty() {
-        format!("{what} (not answered: one refusal an hour to an address)")
-    } else {
-        what
     };
     Ok(Handled {
         counted,
@@ -773,9 +920,20 @@ fn press_mail(
 /// password checks is spent: a log line, a problem on the status page,
 /// and a mail to host.toml's `moderator` if it names one.
 fn tell_moderator(p: &Pass, w: &Writing, game: &Name, budget: &Budget, st: &mut GameState) {
-    for (player, checks) in budget.take_floods() {
+    for flood in budget.take_floods() {
+        let (player, checks) = (flood.player.clone(), flood.checks);
+        let whose = match flood.claim {
+            Claim::Other => format!("from other addresses than {player}'s own"),
+            Claim::Own => format!(
+                "from mails whose From is {player}'s own address (a From anyone can write; the host's mail server did not vouch for them)"
+            ),
+        };
+        let which = match flood.claim {
+            Claim::Other => "from other addresses",
+            Claim::Own => "From that address that the host's mail server does not vouch for",
+        };
         let msg = format!(
-            "{checks} password checks for {player} in the last hour from other addresses than {player}'s own: someone may be guessing; mails for {player} from other addresses are not read until the hour is over (host.toml: password_checks_per_hour = {})",
+            "{checks} password checks for {player} in the last hour {whose}: someone may be guessing; mails for {player} {which} are not read until the hour is over (host.toml: password_checks_per_hour = {})",
             p.cfg.password_checks_per_hour
         );
         p.log.line(
@@ -785,14 +943,26 @@ fn tell_moderator(p: &Pass, w: &Writing, game: &Name, budget: &Budget, st: &mut 
                 ("game", game.as_str()),
                 ("player", &player),
                 ("checks", &checks.to_string()),
+                (
+                    "from",
+                    match flood.claim {
+                        Claim::Own => "own address",
+                        Claim::Other => "other addresses",
+                    },
+                ),
             ],
         );
-        st.problems
-            .retain(|x| !x.contains(&format!("checks for {player} in the last hour")));
+        st.problems.retain(|x| {
+            !(x.contains(&format!("checks for {player} in the last hour")) && x.contains(&whose))
+        });
         st.problems.push(msg.clone());
         let Some(to) = &p.cfg.moderator else { continue };
         let hour = (p.now_secs / HOUR).to_string();
-        let message_id = eml::message_id(game.as_str(), &["flood", &player, &hour]);
+        let kind = match flood.claim {
+            Claim::Other => "other",
+            Claim::Own => "own",
+        };
+        let message_id = eml::message_id(game.as_str(), &["flood", &player, &hour, kind]);
         let mail = eml::Mail {
             from: p.cfg.address.for_game(game.as_str()),
             to: to.clone(),
@@ -801,8 +971,12 @@ fn tell_moderator(p: &Pass, w: &Writing, game: &Name, budget: &Budget, st: &mut 
             message_id: message_id.clone(),
             in_reply_to: None,
             text: format!(
-                "herald host, game {game} ({}):\n\n{msg}.\n\nMails from {player}'s own address are read as always. Nothing needs doing; if the guessing goes on, consider `herald passwd` for {player}.\n",
-                w.game.entry.title
+                "herald host, game {game} ({}):\n\n{msg}.\n\n{} Nothing needs doing; if the guessing goes on, consider `herald passwd` for {player}.\n",
+                w.game.entry.title,
+                match flood.claim {
+                    Claim::Other => format!("Mails from {player}'s own address are read as always."),
+                    Claim::Own => format!("Mails from other addresses are read as always, and so are {player}'s own mails that the host's mail server vouches for (host.toml: authserv_ids)."),
+                }
             ),
             attachments: Vec::new(),
         };
@@ -858,13 +1032,17 @@ fn player_addresses(p: &Pass) -> BTreeSet<String> {
 /// no address more than once an hour unless it is a player's of a game
 /// here (a forged sender gets no flood of answers; a player who mistyped
 /// the game's address is always told).
-fn answer_all_no_game(p: &Pass, mails: Vec<(Item, Option<String>)>) -> Vec<(MailId, MailFate)> {
+fn answer_all_no_game(
+    p: &Pass,
+    bound: &Bound,
+    mails: Vec<(Item, Option<String>)>,
+) -> Vec<(MailId, MailFate)> {
     let host = p.host();
     let mut replies = read_replies(&host, p.now_secs);
     let players = player_addresses(p);
     let mut out = Vec::new();
     for (it, tag) in mails {
-        let o = match answer_no_game(p, &it, tag.as_deref(), &mut replies, &players) {
+        let o = match answer_no_game(p, &it, tag.as_deref(), bound, &mut replies, &players) {
             Ok(c) => MailFate::Done(c),
             Err(e) => {
                 let msg = format!("answering mail {} for no game: {e}", it.id);
@@ -904,6 +1082,7 @@ fn answer_no_game(
     p: &Pass,
     it: &Item,
     tag: Option<&str>,
+    bound: &Bound,
     replies: &mut BTreeMap<String, i64>,
     players: &BTreeSet<String>,
 ) -> Result<Counted> {
@@ -921,9 +1100,21 @@ fn answer_no_game(
         .unwrap_or_else(|| format!("sha256:{digest}"));
     let key = from.to_ascii_lowercase();
     if let Some(cmd) = m.as_ref().and_then(super::lobby::commands::asked) {
-        return answer_lobby(p, &cmd, m.as_ref(), &from, &digest, &mid, replies, players);
+        return answer_lobby(
+            p,
+            &cmd,
+            m.as_ref(),
+            &from,
+            &digest,
+            &mid,
+            bound,
+            replies,
+            players,
+        );
     }
-    let answered = replies.contains_key(&key) && !players.contains(&key);
+    let hourly = replies.contains_key(&key) && !players.contains(&key);
+    let held = !hourly && !from.is_empty() && bound.grant(&from, &digest)? == Grant::Held;
+    let answered = hourly || held;
     if !answered {
         let message_id = eml::message_id("host", &["no-game", &digest]);
         let mail = eml::Mail {
@@ -950,16 +1141,24 @@ fn answer_no_game(
         ("message-id", mid.as_str()),
         ("tag", tag.unwrap_or("")),
     ];
-    if answered {
+    if hourly {
         fields.push(("answered", "no: one answer an hour to an address"));
+    } else if held {
+        fields.push((
+            "answered",
+            "no: the bound of replies an hour to this address is reached",
+        ));
     }
     p.log.line("in", "no-game", &fields);
     Ok(Counted::NoGame)
 }
 
-/// A lobby command (`join`, `confirm`, `leave`, `tables`) to the host's
-/// own address: answered from `DIR/outbox/`; a refusal no more than once
-/// an hour to an address, as for mail for no game.
+/// A lobby command (`join`, `confirm`, `leave`, `standby`, `takeover`,
+/// `tables`) to the host's own address: answered from `DIR/outbox/`; a
+/// refusal no more than once an hour to an address, as for mail for no
+/// game, and no answer a right code did not earn past the host's bound
+/// on replies to one address (a code mail asks the bound before its
+/// request is kept: `lobby::commands::Ctx::may_mail_code`).
 #[allow(clippy::too_many_arguments)]
 fn answer_lobby(
     p: &Pass,
@@ -968,35 +1167,40 @@ fn answer_lobby(
     from: &str,
     digest: &str,
     mid: &str,
+    bound: &Bound,
     replies: &mut BTreeMap<String, i64>,
     players: &BTreeSet<String>,
 ) -> Result<Counted> {
     let host = p.host();
     let address = |g: &str| p.cfg.address.for_game(g);
+    let may_mail_code = |to: &str, mail: &str| Ok(bound.grant(to, mail)? == Grant::Send);
     let cx = super::lobby::commands::Ctx {
         host: host.clone(),
         from: p.cfg.address.plain(),
         game_address: &address,
         now: p.now.clone(),
+        seats_per_address: p.cfg.trust.seats_per_address,
+        may_mail_code: &may_mail_code,
     };
     let key = from.to_ascii_lowercase();
-    let a = if from.is_empty() {
-        super::lobby::commands::Answered {
-            what: "no sender address".into(),
-            reply: None,
-            refused: true,
-        }
-    } else {
-        super::lobby::commands::answer(&cx, cmd, from, digest, mid, &reply_subject(m))?
+    let a = super::lobby::commands::answer(&cx, cmd, from, digest, mid, &reply_subject(m))?;
+    // A refusal a right code earned (a confirmation that came too late,
+    // a second one) is the address owner's own doing: always told.
+    let refused = a.outcome.refused() && !a.outcome.proven();
+    let hourly = refused && replies.contains_key(&key) && !players.contains(&key);
+    let held = match &a.reply {
+        _ if hourly => false,
+        None => matches!(a.outcome, super::lobby::commands::Outcome::Held),
+        Some(_) if a.outcome.proven() || a.outcome.granted() => false,
+        Some(_) => bound.grant(from, digest)? == Grant::Held,
     };
-    let held = a.refused && replies.contains_key(&key) && !players.contains(&key);
-    if let (Some((message_id, bytes)), false) = (&a.reply, held) {
+    if let (Some((message_id, bytes)), false, false) = (&a.reply, hourly, held) {
         crate::store::outbox::queue(
             &crate::store::OutboxDir::at(host.outbox()),
             message_id,
             bytes,
         )?;
-        if a.refused {
+        if refused {
             answered_now(&host, replies, key, p.now_secs)?;
         }
     }
@@ -1007,8 +1211,13 @@ fn answer_lobby(
         ("message-id", mid),
         ("command", a.what.as_str()),
     ];
-    if held {
+    if hourly {
         fields.push(("answered", "no: one refusal an hour to an address"));
+    } else if held {
+        fields.push((
+            "answered",
+            "no: the bound of replies an hour to this address is reached",
+        ));
     }
     p.log.line("in", "lobby", &fields);
     Ok(Counted::Command)

@@ -60,6 +60,8 @@ pub struct Request {
     pub refs: Vec<String>,
     /// `press #N` named in the subject (a reply's).
     pub subject_n: Option<u32>,
+    /// The lines of greeting above the press line, not relayed.
+    pub greeting: Vec<String>,
 }
 
 /// A `mute` or `unmute` mail as read.
@@ -125,23 +127,56 @@ fn field(line: &str, key: &str) -> Option<String> {
     Some(v.to_string())
 }
 
-/// Read a mail as press, or `None` if its first own line is not `press …`.
+/// Lines of greeting a `press to …` or `press reply` line may have above
+/// it ("Hi all,"): read as meant for the host, never relayed.
+pub const GREETING_LINES: usize = 2;
+
+/// Read a mail as press, or `None` if its first own line is not `press …`
+/// (`mute`, `unmute`), nor `press to …` or `press reply` below at most
+/// [`GREETING_LINES`] lines of greeting (lines that are no `key = value`).
 pub fn asked(m: &Message) -> Option<Asked> {
     let body = m.body_text(0).unwrap_or_default();
     let (own, _) = extract::split_reply(&body);
     let lines: Vec<&str> = own.lines().collect();
-    let first = lines.iter().position(|l| !l.trim().is_empty())?;
-    let words: Vec<String> = lines[first]
-        .split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|w| !w.is_empty())
-        .map(|w| w.trim_end_matches([':', '.']).to_ascii_lowercase())
+    let own_lines: Vec<usize> = (0..lines.len())
+        .filter(|&i| !lines[i].trim().is_empty())
+        .take(GREETING_LINES + 1)
         .collect();
+    let words_of = |i: usize| -> Vec<String> {
+        lines[i]
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|w| !w.is_empty())
+            .map(|w| w.trim_end_matches([':', '.']).to_ascii_lowercase())
+            .collect()
+    };
+    let first = *own_lines.first()?;
+    let words = words_of(first);
     match words.first().map(String::as_str) {
-        Some("mute") => Some(asked_mute(true, &words, &lines, first)),
-        Some("unmute") => Some(asked_mute(false, &words, &lines, first)),
-        Some("press") => Some(asked_press(m, &words, &lines, first)),
-        _ => None,
+        Some("mute") => return Some(asked_mute(true, &words, &lines, first)),
+        Some("unmute") => return Some(asked_mute(false, &words, &lines, first)),
+        Some("press") => return Some(asked_press(m, &words, &lines, first, Vec::new())),
+        _ => {}
     }
+    // Below a greeting, only the whole of a press line counts (a "press
+    // ahead" in a letter is no press).
+    let at = own_lines[1..]
+        .iter()
+        .position(|&i| extract::press_line(lines[i]).is_some())?
+        + 1;
+    if own_lines[..at].iter().any(|&i| lines[i].contains('=')) {
+        return None;
+    }
+    let greeting = own_lines[..at]
+        .iter()
+        .map(|&i| lines[i].trim().chars().take(80).collect())
+        .collect();
+    Some(asked_press(
+        m,
+        &words_of(own_lines[at]),
+        &lines,
+        own_lines[at],
+        greeting,
+    ))
 }
 
 /// A `mute` (`on`) or `unmute` mail whose first own line, `lines[first]`,
@@ -164,8 +199,15 @@ fn asked_mute(on: bool, words: &[String], lines: &[&str], first: usize) -> Asked
     })
 }
 
-/// A `press …` mail whose first own line, `lines[first]`, is `words`.
-fn asked_press(m: &Message, words: &[String], lines: &[&str], first: usize) -> Asked {
+/// A `press …` mail whose press line, `lines[first]`, is `words`, below
+/// the lines of `greeting`.
+fn asked_press(
+    m: &Message,
+    words: &[String],
+    lines: &[&str],
+    first: usize,
+    greeting: Vec<String>,
+) -> Asked {
     let mut args: Vec<String> = words[1..].to_vec();
     let anonymous = match args.last().map(String::as_str) {
         Some("anonymous" | "anonymously" | "grey" | "gray") => {
@@ -216,6 +258,7 @@ fn asked_press(m: &Message, words: &[String], lines: &[&str], first: usize) -> A
         text,
         refs,
         subject_n,
+        greeting,
     })
 }
 
@@ -667,7 +710,7 @@ fn relay(
         player,
         anonymous: kept.anonymous,
         what: for_the_log(&kept, &mailed),
-        ack: acknowledgement(w, &kept, &hash, &not_mailed),
+        ack: greeted(&req.greeting) + &acknowledgement(w, &kept, &hash, &not_mailed),
     })
 }
 
@@ -779,6 +822,19 @@ fn new_recipients(
     }
 }
 
+/// The acknowledgement's word on a greeting above the press line.
+fn greeted(greeting: &[String]) -> String {
+    if greeting.is_empty() {
+        return String::new();
+    }
+    let quoted: Vec<String> = greeting.iter().map(|g| format!("`{g}`")).collect();
+    format!(
+        "Above your `press …` line, {} {} read as a greeting to the host and NOT relayed.\n",
+        quoted.join(" and "),
+        if quoted.len() == 1 { "was" } else { "were" }
+    )
+}
+
 /// The sender's acknowledgement of relayed press `kept` (hash `hash`):
 /// to whom, who muted them, who has no address, and the copy of what the
 /// recipients read.
@@ -814,12 +870,20 @@ fn acknowledgement(w: &Writing, kept: &Kept, hash: &str, not_mailed: &[String]) 
             not_mailed.join(", ")
         ));
     }
+    if kept.anonymous && kept.entry.to.contains(&kept.sender) {
+        ack.push_str("You get it too, as every player does: anonymous press to all goes to every\nplayer, its sender included, so that the list of recipients names nobody.\n");
+    }
+    ack.push_str(SEATS);
     ack.push_str(&format!(
         "\nWhat they read (keep this mail: `herald verify GAME --witness THIS-MAIL` proves it):\n\n{}",
         press::sender_copy(&w.game, kept, hash)
     ));
     ack
 }
+
+/// The ruling on press and seat changes, told to every sender with each
+/// press relayed (docs/host.md, "Press and seat changes").
+pub const SEATS: &str = "\nPress belongs to the seats, not to the people playing them: if a seat\nchanges hands, its new player is given the seat's press, sent and\nreceived, this one included (who sent anonymous press stays hidden from\neveryone else).\n";
 
 /// What relayed press `kept` came to, for the log: never the text, and
 /// for anonymous press not whom it was mailed to.

@@ -141,13 +141,39 @@ pub struct Peek {
 #[derive(Debug, Clone, serde::Deserialize)]
 pub struct PeekPlayer {
     pub id: String,
+    /// The player's address: the head's (format 4 and older), or the game
+    /// folder's secrets file's (format 5, [`peek`]).
     #[serde(default)]
     pub email: Option<String>,
+    /// Format 5: what binds the address in the game file.
+    #[serde(default)]
+    pub address_sha256: Option<String>,
 }
 
 /// The head record of a game folder's `game.jsonl`, read from its first
-/// line, or `None` when it does not read.
+/// line, or `None` when it does not read; the players' addresses a game
+/// file of format 5 binds without holding, from the folder's secrets file.
 pub fn peek(folder: &Path) -> Option<Peek> {
+    let mut head = head_line(folder)?;
+    if head
+        .players
+        .iter()
+        .any(|p| p.email.is_none() && p.address_sha256.is_some())
+    {
+        let dir = crate::store::GameDir::at(folder);
+        if let Ok(s) = crate::store::Secrets::read(&dir.secrets()) {
+            for p in &mut head.players {
+                if let Some(c) = &p.address_sha256 {
+                    p.email = s.address_of(&p.id, c).map(|a| a.address.clone());
+                }
+            }
+        }
+    }
+    Some(head)
+}
+
+/// The head record as its first line holds it (no address of format 5).
+fn head_line(folder: &Path) -> Option<Peek> {
     use std::io::{BufRead, Read};
     #[derive(serde::Deserialize)]
     struct First {
@@ -164,7 +190,7 @@ pub fn peek(folder: &Path) -> Option<Peek> {
 /// The id a game folder's `game.jsonl` names, read from its first line
 /// (the head record), or `None` when it does not read.
 pub fn game_id_of(folder: &Path) -> Option<String> {
-    peek(folder).map(|p| p.id)
+    head_line(folder).map(|p| p.id)
 }
 
 /// Is `tag` a game of `host_dir`: a valid name, a folder holding a

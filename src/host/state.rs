@@ -88,6 +88,14 @@ pub struct Guard {
     /// Per player: when a mail past the budget was last answered.
     #[serde(default)]
     pub answered: BTreeMap<String, i64>,
+    /// Per player: when a password of theirs was checked for a mail whose
+    /// From is their own address but which the host's server did not
+    /// vouch for, in the last hour (a From is a claim: it is counted).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub own_checks: BTreeMap<String, Vec<i64>>,
+    /// Per player: when the moderator was last told those were spent.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub own_told: BTreeMap<String, i64>,
 }
 
 /// The game as the host last read it.

@@ -6,6 +6,7 @@
 //! loads nothing.
 
 use super::layout::HostDir;
+use super::lobby::confirm;
 use super::outbox::{self, Refusal};
 use super::state::{GameState, MailNote};
 use crate::error::Result;
@@ -52,6 +53,18 @@ pub struct Page {
     pub standby: Vec<String>,
     /// Vacations granted, as the host last saw them.
     pub away: Vec<AwayLine>,
+    /// Replies held back in the last hour by the bound on replies to one
+    /// address (`host::replies`), and the bound.
+    pub held: Held,
+}
+
+/// The replies the host held back (`host::replies`): the bound of
+/// host.toml's `replies_per_hour`, and each address it held replies back
+/// from in the last hour.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Held {
+    pub per_hour: u32,
+    pub addresses: Vec<super::replies::HeldBack>,
 }
 
 /// A seat offered for takeover.
@@ -77,6 +90,7 @@ pub struct AwayLine {
 fn offer_lines(host_dir: &Path) -> (Vec<OfferLine>, Vec<AwayLine>) {
     let mut offers = Vec::new();
     let mut away = Vec::new();
+    let store = confirm::Store::load(&HostDir::at(host_dir)).unwrap_or_default();
     for g in super::lobby::seats::all(&HostDir::at(host_dir)) {
         for o in &g.offers {
             if o.status == super::lobby::seats::OfferStatus::Done {
@@ -87,7 +101,12 @@ fn offer_lines(host_dir: &Path) -> (Vec<OfferLine>, Vec<AwayLine>) {
                 player: o.player.clone(),
                 why: super::lobby::seats::why_words(&o.why).to_string(),
                 status: format!("{:?}", o.status).to_lowercase(),
-                waiting_confirmation: o.claims.len(),
+                waiting_confirmation: store
+                    .waiting()
+                    .filter(|r| {
+                        r.action.target() == confirm::Target::Seat(g.game.clone(), o.player.clone())
+                    })
+                    .count(),
             });
         }
         for a in &g.away {
@@ -120,9 +139,11 @@ pub struct TableLine {
 
 fn table_lines(host_dir: &Path) -> Vec<TableLine> {
     let (tables, _) = super::lobby::all(&HostDir::at(host_dir));
+    let store = confirm::Store::load(&HostDir::at(host_dir)).unwrap_or_default();
     tables
         .into_iter()
-        .map(|t| TableLine {
+        .map(|t| {
+            TableLine {
             name: t.name.clone(),
             game: t.game.clone(),
             status: format!("{:?}", t.status).to_lowercase(),
@@ -139,8 +160,14 @@ fn table_lines(host_dir: &Path) -> Vec<TableLine> {
                     }
                 })
                 .collect(),
-            waiting_confirmation: t.pending.len(),
+            waiting_confirmation: store
+                .waiting()
+                .filter(|r| {
+                    matches!(&r.action, confirm::Action::Join { table, .. } if *table == t.name)
+                })
+                .count(),
             press: t.press_words(),
+        }
         })
         .collect()
 }
@@ -150,6 +177,7 @@ pub fn page(
     host_dir: &Path,
     games: &[(Name, GameState)],
     host_problems: &[String],
+    held: &Held,
     now: &str,
 ) -> Page {
     let mut lines: Vec<GameLine> = games
@@ -188,6 +216,7 @@ pub fn page(
         offers,
         standby,
         away,
+        held: held.clone(),
     }
 }
 
@@ -203,7 +232,26 @@ pub fn write(
     host_problems: &[String],
     now: &str,
 ) -> Result<()> {
-    let p = page(host_dir, games, host_problems, now);
+    write_with(
+        host_dir,
+        join_address,
+        games,
+        host_problems,
+        &Held::default(),
+        now,
+    )
+}
+
+/// [`write`], with the replies the pass held back.
+pub fn write_with(
+    host_dir: &Path,
+    join_address: &str,
+    games: &[(Name, GameState)],
+    host_problems: &[String],
+    held: &Held,
+    now: &str,
+) -> Result<()> {
+    let p = page(host_dir, games, host_problems, held, now);
     write::atomic(
         &HostDir::at(host_dir).tables_html(),
         tables_html(&p, join_address).as_bytes(),
@@ -286,7 +334,7 @@ pub fn tables_html(p: &Page, join_address: &str) -> String {
          </style>\n</head>\n<body>\n<h1>Open tables</h1>\n\
          <p>To join, mail <code>join TABLE your name</code> to <code>{addr}</code> \
          (add <code>public</code> to show your address here). The host mails back a code: \
-         answer <code>confirm CODE</code> to take the seat. <code>leave TABLE</code> gives it back before the start.</p>\n\
+         answer <code>confirm CODE</code> to take the seat. <code>leave TABLE</code> gives it back before the start (a code comes back for that too).</p>\n\
          <p><small>Written {gen}.</small></p>\n",
         addr = escape(join_address),
         gen = escape(&crate::time::shown(&p.generated)),
@@ -353,6 +401,7 @@ pub fn html(p: &Page) -> String {
     lobby_html(p, &mut h);
     offers_html(p, &mut h);
     standby_and_away_html(p, &mut h);
+    held_html(p, &mut h);
     h.push_str("</body>\n</html>\n");
     h
 }
@@ -521,4 +570,31 @@ fn standby_and_away_html(p: &Page, h: &mut String) {
         }
         h.push_str("</ul>\n");
     }
+}
+
+/// The addresses the bound on replies held replies back from in the last
+/// hour, if any.
+fn held_html(p: &Page, h: &mut String) {
+    if p.held.addresses.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        h,
+        "<h2 class=\"bad\">Replies held back</h2>\n<p>At most {} replies an hour go to one address (host.toml: <code>replies_per_hour</code>), not counting those a right password or code earned; the rest were held back: someone may be sending mail in these addresses' names.</p>\n<ul>",
+        p.held.per_hour
+    );
+    for a in &p.held.addresses {
+        let _ = writeln!(
+            h,
+            "<li class=\"bad\">{}: {} held since {}</li>",
+            escape(&a.address),
+            a.held,
+            escape(
+                &chrono::DateTime::from_timestamp(a.since, 0)
+                    .map(|t| crate::time::shown(&t.to_rfc3339()))
+                    .unwrap_or_default()
+            )
+        );
+    }
+    h.push_str("</ul>\n");
 }

@@ -20,6 +20,7 @@
 //! else ([`MAX_BYTES`]), the number of orders is capped ([`MAX_ORDERS`]),
 //! and line numbers come from one index of line starts.
 
+pub mod lenient;
 pub mod slips;
 
 use crate::error::Problem;
@@ -293,6 +294,24 @@ impl OrderFile {
                 password_span: span,
             }),
             _ => Err(r.problems),
+        }
+    }
+
+    /// [`OrderFile::parse`], and where the file is refused for its
+    /// envelope, the file as meant ([`lenient::read`]) beside the
+    /// problems: its orders can be checked too, so that one answer names
+    /// every slip. The file stays refused. `Err`: the problems, where not
+    /// even the file as meant can be read.
+    pub fn parse_as_meant(
+        name: &str,
+        sent: &str,
+    ) -> Result<(OrderFile, Vec<Problem>), Vec<Problem>> {
+        match OrderFile::parse(name, sent) {
+            Ok(f) => Ok((f, Vec::new())),
+            Err(problems) => match lenient::read(name, sent) {
+                Some(f) => Ok((f, problems)),
+                None => Err(problems),
+            },
         }
     }
 

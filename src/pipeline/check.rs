@@ -61,29 +61,35 @@ fn hash_side_by_side(checks: &[Option<(&str, &str)>]) -> Vec<Option<bool>> {
     checks.par_iter().map(one).collect()
 }
 
-/// A file's envelope read: its order file and the seat of its player, or
-/// the problems that stop it there.
-fn envelope(g: &Loaded, f: &Submitted) -> std::result::Result<(OrderFile, Seat), Vec<Problem>> {
+/// A file's envelope read: its order file, the seat of its player and the
+/// slips of its envelope (the file as meant where it has some: it goes on
+/// to be checked, and is refused with them), or the problems that stop it
+/// there.
+type Envelope = std::result::Result<(OrderFile, Seat, Vec<Problem>), Vec<Problem>>;
+
+fn envelope(g: &Loaded, f: &Submitted) -> Envelope {
     let head = g.head();
-    let of = OrderFile::parse(&f.name, &f.text)?;
+    let (of, mut slips) = OrderFile::parse_as_meant(&f.name, &f.text)?;
     if of.game != head.id {
-        return Err(vec![Problem::at(
+        slips.push(Problem::at(
             &f.name,
             of.lines.game,
             format!(
                 "these orders are for game `{}`, but this is game `{}`",
                 of.game, head.id
             ),
-        )]);
+        ));
+        return Err(slips);
     }
     let Some(seat) = head.player_index(&of.player) else {
-        return Err(vec![Problem::at(
+        slips.push(Problem::at(
             &f.name,
             of.lines.player,
             g.not_a_player(&of.player),
-        )]);
+        ));
+        return Err(slips);
     };
-    Ok((of, seat))
+    Ok((of, seat, slips))
 }
 
 /// The refusal of an order file (`name`, its password on `line`) whose
@@ -117,9 +123,29 @@ pub fn check_orders(g: &Loaded, files: &[Submitted]) -> Result<Accepted> {
     let mut checked: Vec<Checked> = Vec::new();
     let mut summary = Vec::new();
     for ((f, envelope), verdict) in files.iter().zip(envelopes).zip(verdicts) {
-        let result = envelope.and_then(|(of, seat)| {
+        let result = envelope.and_then(|(of, seat, slips)| {
             let taken = checked.iter().any(|c| c.seat == seat);
-            check_file(g, &awaiting, f, &of, seat, verdict, taken)
+            // A password line with a slip of its own is told by that slip
+            // alone: the password it was meant to hold is not known, so it
+            // is neither called wrong nor lets the orders be checked (they
+            // tell of the seat, and nothing proves the sender holds it).
+            if verdict == Some(false) && slips.iter().any(|p| p.line == Some(of.lines.password)) {
+                return Err(slips);
+            }
+            match check_file(
+                g,
+                &awaiting,
+                f,
+                &of,
+                seat,
+                verdict,
+                taken,
+                !slips.is_empty(),
+            ) {
+                Ok(c) if slips.is_empty() => Ok(c),
+                Ok(_) => Err(slips),
+                Err(p) => Err(slips.into_iter().chain(p).collect()),
+            }
         });
         match result {
             Ok(c) => {
@@ -172,14 +198,14 @@ fn takes_orders(g: &Loaded, files: &[Submitted]) -> Result<()> {
 fn password_checks<'a>(
     g: &'a Loaded,
     files: &[Submitted],
-    envelopes: &'a [std::result::Result<(OrderFile, Seat), Vec<Problem>>],
+    envelopes: &'a [Envelope],
 ) -> Vec<Option<(&'a str, &'a str)>> {
     let head = g.head();
     files
         .iter()
         .zip(envelopes)
         .map(|(f, e)| match e {
-            Ok((of, seat)) if f.check_password => {
+            Ok((of, seat, _)) if f.check_password => {
                 Some((of.password.as_str(), head.players[*seat].password.as_str()))
             }
             _ => None,
@@ -189,7 +215,15 @@ fn password_checks<'a>(
 
 /// One file whose envelope was read: its password's `verdict`, its turn,
 /// whether its player's orders are due (and not `taken` by an earlier
-/// file), then each order line and the orders together.
+/// file), then each order line and the orders together. `as_meant`: the
+/// file was read as meant past slips of its envelope, so lines of it may
+/// be missing: only each order's own problems are told, not the orders'
+/// as a whole (a move missing, a cost too high).
+///
+/// Long (about 90 lines): the checks in the order their refusals are told,
+/// each stopping the file where what follows would mean nothing (a wrong
+/// password, another turn, a player not due), then every order line.
+#[allow(clippy::too_many_arguments)]
 fn check_file(
     g: &Loaded,
     awaiting: &[Seat],
@@ -198,6 +232,7 @@ fn check_file(
     seat: Seat,
     verdict: Option<bool>,
     taken: bool,
+    as_meant: bool,
 ) -> std::result::Result<Checked, Vec<Problem>> {
     let head = g.head();
     let name = f.name.as_str();
@@ -245,8 +280,25 @@ fn check_file(
             ),
         ));
     }
-    let orders = parse_orders(g, name, of, seat)?;
-    check_together(g, name, of, seat, &orders)?;
+    let read = parse_orders(g, name, of, seat);
+    let mut problems = read.problems.clone();
+    // The lines that read are checked together as if those that do not
+    // were not there, so that one reply names every slip; a file none of
+    // whose lines reads has nothing to check together.
+    if !read.orders.is_empty() || problems.is_empty() {
+        let together = check_together(g, name, of, seat, &read);
+        problems.extend(
+            together
+                .into_iter()
+                .filter(|p| !as_meant || p.line.is_some()),
+        );
+    }
+    if !problems.is_empty() {
+        // In the order of the file; problems of the file as a whole last.
+        problems.sort_by_key(|p| (p.line.is_none(), p.line));
+        return Err(problems);
+    }
+    let orders = read.orders;
     let text = of.redacted();
     let record = OrderRecord {
         player: of.player.clone(),
@@ -263,51 +315,119 @@ fn check_file(
     })
 }
 
+/// A file's order lines as the game's rules read them.
+struct Read {
+    /// The lines that read, in the file's order.
+    orders: Vec<AnyOrder>,
+    /// For each of `orders`, its index in the file's order lines.
+    kept: Vec<usize>,
+    /// The file lines (1-based) of the order lines that do not read.
+    unread: Vec<usize>,
+    /// Each line that does not read, told.
+    problems: Vec<Problem>,
+}
+
 /// Each order line read by the game's rules; every line it cannot read
 /// told.
-fn parse_orders(
-    g: &Loaded,
-    name: &str,
-    of: &OrderFile,
-    seat: Seat,
-) -> std::result::Result<Vec<AnyOrder>, Vec<Problem>> {
-    let mut parsed = Vec::new();
-    let mut problems = Vec::new();
-    for line in &of.orders {
+fn parse_orders(g: &Loaded, name: &str, of: &OrderFile, seat: Seat) -> Read {
+    let mut read = Read {
+        orders: Vec::new(),
+        kept: Vec::new(),
+        unread: Vec::new(),
+        problems: Vec::new(),
+    };
+    for (k, line) in of.orders.iter().enumerate() {
         match g.rules.parse_order(&g.state, seat, &line.text) {
-            Ok(o) => parsed.push(o),
-            Err(e) => problems.push(Problem::at(
+            Ok(o) => {
+                read.orders.push(o);
+                read.kept.push(k);
+            }
+            Err(e) => {
+                read.unread.push(line.line);
+                read.problems.push(Problem::at(
+                    name,
+                    line.line,
+                    format!("\"{}\": {e}", line.text),
+                ));
+            }
+        }
+    }
+    read
+}
+
+/// "as if line 6, refused, were not there": how an order checked without
+/// earlier refused lines is told (`None` without any).
+fn as_if_not_there(lines: &[usize], told: &str) -> Option<String> {
+    let lines: Vec<String> = lines.iter().map(usize::to_string).collect();
+    let (word, list) = match lines.split_last() {
+        Some((last, [])) => ("line", last.clone()),
+        Some((last, rest)) => ("lines", format!("{} and {last}", rest.join(", "))),
+        None => return None,
+    };
+    Some(format!("as if {word} {list}, {told}, were not there"))
+}
+
+/// " (checked as if …)", or nothing.
+fn checked_as_if(lines: &[usize], told: &str) -> String {
+    as_if_not_there(lines, told)
+        .map(|s| format!(" (checked {s})"))
+        .unwrap_or_default()
+}
+
+/// The orders that read, checked together by the game's rules: each
+/// problem told at its order's line, or for the file. An order checked as
+/// if an earlier refused one it builds on were not there says so, refused
+/// or not; so does a problem of the file as a whole where some lines did
+/// not read.
+fn check_together(g: &Loaded, name: &str, of: &OrderFile, seat: Seat, read: &Read) -> Vec<Problem> {
+    let found = g.rules.check(&g.state, seat, &read.orders);
+    let refused: std::collections::BTreeSet<usize> = found.iter().filter_map(|p| p.order).collect();
+    let line_of = |i: usize| read.kept.get(i).and_then(|&k| of.orders.get(k));
+    // The file lines of the refused orders order `i` builds on.
+    let behind = |i: usize| -> Vec<usize> {
+        let mut on = g.rules.builds_on(&g.state, &read.orders, i);
+        on.retain(|j| *j != i && refused.contains(j));
+        on.sort_unstable();
+        on.dedup();
+        on.iter()
+            .filter_map(|&j| line_of(j))
+            .map(|o| o.line)
+            .collect()
+    };
+    // Every refused line, for a problem of the file as a whole.
+    let mut refused_lines: Vec<usize> = read.unread.clone();
+    refused_lines.extend(refused.iter().filter_map(|&i| line_of(i)).map(|o| o.line));
+    refused_lines.sort_unstable();
+    refused_lines.dedup();
+    let mut out = Vec::new();
+    let mut noted = std::collections::BTreeSet::new();
+    for p in &found {
+        match p.order.and_then(|i| line_of(i).map(|o| (i, o))) {
+            Some((i, o)) => {
+                let mut why = format!("\"{}\": {}", o.text, p.why);
+                if noted.insert(i) {
+                    why.push_str(&checked_as_if(&behind(i), "refused"));
+                }
+                out.push(Problem::at(name, o.line, why));
+            }
+            None => out.push(Problem::in_file(
                 name,
-                line.line,
-                format!("\"{}\": {e}", line.text),
+                format!("{}{}", p.why, checked_as_if(&refused_lines, "refused")),
             )),
         }
     }
-    if problems.is_empty() {
-        Ok(parsed)
-    } else {
-        Err(problems)
+    for i in (0..read.orders.len()).filter(|i| !refused.contains(i)) {
+        let as_if = as_if_not_there(&behind(i), "refused");
+        if let (Some(as_if), Some(o)) = (as_if, line_of(i)) {
+            out.push(Problem::at(
+                name,
+                o.line,
+                format!(
+                    "\"{}\": builds on a refused order, so it was checked {as_if}; look at it again once that one is put right",
+                    o.text
+                ),
+            ));
+        }
     }
-}
-
-/// The orders checked together by the game's rules (the file's lines
-/// all read): each problem told at its order's line, or for the file.
-fn check_together(
-    g: &Loaded,
-    name: &str,
-    of: &OrderFile,
-    seat: Seat,
-    orders: &[AnyOrder],
-) -> std::result::Result<(), Vec<Problem>> {
-    let found = g.rules.check(&g.state, seat, orders);
-    if found.is_empty() {
-        return Ok(());
-    }
-    Err(found
-        .iter()
-        .map(|p| match p.order.and_then(|i| of.orders.get(i)) {
-            Some(o) => Problem::at(name, o.line, format!("\"{}\": {}", o.text, p.why)),
-            None => Problem::in_file(name, p.why.to_string()),
-        })
-        .collect())
+    out
 }

@@ -12,12 +12,14 @@ use super::create::head_of;
 use super::derived;
 use super::loaded::{summary, Loaded};
 use super::replay::replay;
-use crate::chain::body::{Body, Converted, DeadlineSet, Genesis};
+use crate::chain::body::{Body, Converted, DeadlineSet, Genesis, Player};
 use crate::chain::canon::sha256_hex;
+use crate::chain::record::EntryLine;
 use crate::chain::witness::Receipt;
 use crate::chain::{Record, Signer, FORMAT};
 use crate::error::{Error, Result};
 use crate::games;
+use crate::store::secrets::Address;
 use crate::store::v1::GameFile;
 use crate::store::write::{self, Durability};
 use crate::store::{limits, orders, GameDir, Name, Secrets};
@@ -28,6 +30,34 @@ pub struct Conversion {
     pub signer: Signer,
     pub seed: String,
     pub unproven: Vec<String>,
+    /// The players' addresses and their salts, for `secrets.toml` (the
+    /// new file binds them, format 5).
+    pub addresses: Vec<Address>,
+}
+
+/// The players of an old file as a game file of format 5 keeps them: each
+/// address taken out and bound by its commitment (the salt made from the
+/// game's key), and the addresses with their salts, for `secrets.toml`.
+fn bound(players: &[Player], signer: &Signer, game: &str) -> (Vec<Player>, Vec<Address>) {
+    let mut addresses = Vec::new();
+    let players = players
+        .iter()
+        .map(|p| {
+            let mut p = p.clone();
+            if let Some(a) = p.file_email.take() {
+                let salt = crate::chain::body::address_salt(signer, game, &p.id);
+                p.address_sha256 = Some(crate::chain::body::address_sha256(&salt, &a));
+                p.email = Some(a.clone());
+                addresses.push(Address {
+                    player: p.id.clone(),
+                    address: a,
+                    salt,
+                });
+            }
+            p
+        })
+        .collect();
+    (players, addresses)
 }
 
 /// Verify an old file by replaying it, and build its record (the current format) in
@@ -78,13 +108,14 @@ pub fn convert_file(path: &Path, signer: Signer, now: &str) -> Result<Conversion
             legacy.join(", ")
         ));
     }
+    let (players, addresses) = bound(&old.players, &signer, &old.id);
     let genesis = Genesis {
         format: FORMAT,
         herald: old.herald.clone(),
         game: old.game.clone(),
         id: old.id.clone(),
         created: old.created.clone(),
-        players: old.players.clone(),
+        players,
         options: old.options.clone(),
         ruleset: old.ruleset.clone(),
         setup: old.setup.clone(),
@@ -110,6 +141,7 @@ pub fn convert_file(path: &Path, signer: Signer, now: &str) -> Result<Conversion
             unproven: unproven.clone(),
         }),
         press: None,
+        redacted: None,
     };
     let rules = entry.load(&genesis.ruleset.text).map_err(Error::from)?;
     let initial = rules.decode(&old.initial).map_err(Error::from)?;
@@ -167,12 +199,19 @@ pub fn convert_file(path: &Path, signer: Signer, now: &str) -> Result<Conversion
         )));
     }
     g.record.head.herald = env!("CARGO_PKG_VERSION").to_string();
+    for p in &mut g.record.head.players {
+        p.email = addresses
+            .iter()
+            .find(|a| a.player == p.id)
+            .map(|a| a.address.clone());
+    }
     g.record.seal_with(&signer);
     Ok(Conversion {
         loaded: g,
         signer,
         seed,
         unproven,
+        addresses,
     })
 }
 
@@ -226,8 +265,10 @@ pub fn convert(path: &Path, out: &Path, key: Option<&Path>, now: &str) -> Result
     let dir = store.dir.clone();
     let head = c.loaded.head().clone();
     Secrets {
+        zones: Default::default(),
         seed: c.seed.clone(),
         passwords,
+        addresses: c.addresses.clone(),
     }
     .write(&dir.secrets(), &head.id)?;
     write::atomic(
@@ -345,30 +386,247 @@ pub struct Upgraded {
     pub from: u32,
     /// The game folder, as it was given.
     pub dir: std::path::PathBuf,
+    /// What the game file held and holds no more, and what stays, in
+    /// words (empty: the head's format was all that changed).
+    pub told: Vec<String>,
 }
 
-/// `herald convert GAME` on a game folder of format 2 or 3: its head's
-/// `format` becomes [`FORMAT`], and the head is sealed again with the
-/// game's key.
-/// The genesis, every entry and every signature stay as they are, so every
-/// witness and receipt a player keeps still holds; nothing derived from the
-/// game (reports, mails) changes. A game already of the current format is left as it
-/// is (a re-run after a crash finds nothing to do).
+/// A game file of format 4 or older as format 5 keeps it ([`redact`]).
+pub struct Redaction {
+    pub record: Record,
+    /// The addresses the file held, each with the salt that binds it now.
+    pub addresses: Vec<Address>,
+    /// Whether the genesis changed (the entries were chained and signed
+    /// again), or only the head.
+    pub genesis: bool,
+    /// What to tell of it.
+    pub told: Vec<String>,
+}
+
+/// The game file of `g` (of format 4 or older) as format 5 keeps it, signed
+/// with `signer` (the game's key): no player's address in it.
+///
+/// A genesis that holds no address keeps its bytes, and only the head
+/// changes: its `format`, and for a player whose seat changed hands its
+/// address replaced by the seat entry's `holder_sha256`. A genesis that
+/// holds addresses is written again with each replaced by its
+/// `address_sha256` (the salt made from the key) and a `redacted` field
+/// naming the genesis before; every later entry follows it with its body
+/// unchanged, linked and signed again. The hashes the entries had before
+/// follow from `redacted` and the bodies, so the receipts and witnesses
+/// players kept still name entries of the new file (docs/trust.md,
+/// "Format 5").
+///
+/// Long (about 90 lines): the genesis, the head and the addresses made
+/// together, player by player, and the chain carried over entry by entry.
+pub fn redact(g: &Loaded, signer: &Signer) -> Result<Redaction> {
+    let head = g.head();
+    let old_genesis = &g.genesis;
+    // The last seat entry of each player: its commitment now binds the
+    // seat's address (its salt, in formats 3 and 4, is in the entry).
+    let mut seats: std::collections::BTreeMap<String, (Option<String>, String)> =
+        Default::default();
+    let mut grey_before = 0;
+    for e in g.record.entries.iter().skip(1) {
+        match e.decode() {
+            Ok(Body::Seat(c)) => {
+                seats.insert(c.player.clone(), (c.salt.clone(), c.holder_sha256.clone()));
+            }
+            Ok(Body::Press(p)) if p.sender_sha256.is_some() => grey_before += 1,
+            _ => {}
+        }
+    }
+    let rewrite = old_genesis.players.iter().any(|p| p.file_email.is_some());
+    let (players, mut addresses) = bound(&old_genesis.players, signer, &head.id);
+    let mut record = if rewrite {
+        let mut genesis = old_genesis.clone();
+        genesis.players = players.clone();
+        genesis.format = FORMAT;
+        genesis.redacted = Some(crate::chain::body::Redacted {
+            from_format: old_genesis.format,
+            genesis: g.record.entries[0].hash.clone(),
+            entries: g.record.entries.len() as u64,
+        });
+        let mut r = Record::begin(&genesis, head.clone(), signer);
+        for e in g.record.entries.iter().skip(1) {
+            let line = EntryLine::of_text(e.body.clone(), r.chain_head(), signer);
+            r.entries.push(line);
+        }
+        r
+    } else {
+        g.record.clone()
+    };
+    let mut h = head.clone();
+    h.format = FORMAT;
+    for (i, p) in h.players.iter_mut().enumerate() {
+        let address = p.file_email.take();
+        p.email = address.clone();
+        match (seats.get(&p.id), address) {
+            (Some((salt, holder)), address) => {
+                p.address_sha256 = Some(holder.clone());
+                if let (Some(salt), Some(a)) = (salt, address) {
+                    addresses.push(Address {
+                        player: p.id.clone(),
+                        address: a,
+                        salt: salt.clone(),
+                    });
+                }
+            }
+            (None, _) => p.address_sha256 = players[i].address_sha256.clone(),
+        }
+    }
+    record.head = h;
+    record.seal_with(signer);
+    let mut told = Vec::new();
+    if !addresses.is_empty() {
+        told.push(format!(
+            "{} mail addresses taken out of the game file (kept in secrets.toml, bound by salted commitments)",
+            addresses.len()
+        ));
+    }
+    if rewrite {
+        told.push(format!(
+            "the genesis written again without them, and the {} entries after it linked and signed again with their bodies unchanged; receipts and witnesses kept from before still verify (the genesis before is named in `redacted`)",
+            g.record.entries.len() - 1
+        ));
+    }
+    if grey_before > 0 {
+        told.push(format!(
+            "{grey_before} anonymous press entries relayed before format 5 keep their sender_sha256: their recipients hold the nonce that can name the sender (docs/trust.md); press relayed from now on cannot be"
+        ));
+    }
+    Ok(Redaction {
+        record,
+        addresses,
+        genesis: rewrite,
+        told,
+    })
+}
+
+/// `herald convert GAME` on a game folder of format 2, 3 or 4: its game
+/// file brought to [`FORMAT`] by [`redact`], the addresses written to
+/// `secrets.toml` first (bound already, so a run cut short after it finds
+/// them and writes the same), then the game file (the commit point); the
+/// reports are made again on the new chain head (not mailed). A game
+/// already of the current format is left as it is (a re-run after a crash
+/// finds nothing to do).
 pub fn upgrade(arg: &Path, wait: std::time::Duration, now: &str) -> Result<Upgraded> {
     let mut w = super::open_to_write(arg, wait, now)?;
     let from = w.game.head().format;
     let dir = w.store.dir.root().to_path_buf();
     let id = w.game.head().id.clone();
     if from >= FORMAT {
-        return Ok(Upgraded { id, from, dir });
+        return Ok(Upgraded {
+            id,
+            from,
+            dir,
+            told: Vec::new(),
+        });
     }
     // What an interrupted command left undone is done first, as by every
     // command that changes a game.
     w.complete(now)?;
-    w.game.record.head.format = FORMAT;
-    w.game.record.seal_with(&w.signer);
-    w.store.commit(&w.game.record.to_text())?;
-    Ok(Upgraded { id, from, dir })
+    let r = redact(&w.game, &w.signer)?;
+    if !r.addresses.is_empty() {
+        let mut secrets = w.store.secrets()?;
+        for a in &r.addresses {
+            secrets.bind(a.clone());
+        }
+        secrets.write(&w.store.dir.secrets(), &id)?;
+    }
+    let mut g = Loaded::from_text(&r.record.to_text(), &dir.display().to_string())?;
+    g.fill_addresses(&w.store)?;
+    w.game = g;
+    if r.genesis {
+        // A new chain head: the reports are made again on it.
+        w.commit(now)?;
+    } else {
+        w.store.commit(&w.game.record.to_text())?;
+    }
+    Ok(Upgraded {
+        id,
+        from,
+        dir,
+        told: r.told,
+    })
+}
+
+/// Does the game file hold a player's mail address (a game of format 4 or
+/// older that named its players' addresses)?
+pub fn holds_addresses(g: &Loaded) -> bool {
+    g.genesis.players.iter().any(|p| p.file_email.is_some())
+        || g.head().players.iter().any(|p| p.file_email.is_some())
+}
+
+/// The game as it may be published (a site, the gallery): `g` itself if
+/// its file holds no address, else its file as format 5 keeps it
+/// ([`redact`], signed with the folder's key), in memory only; without
+/// the key, refused with the command that makes a copy without addresses.
+pub fn publishable(store: &crate::store::Store, g: Loaded) -> Result<Loaded> {
+    if !holds_addresses(&g) {
+        return Ok(g);
+    }
+    let signer = store.signer().map_err(|e| {
+        Error::refused(format!(
+            "{}: a game file of format {} holding the players' mail addresses, which are never published; build from the game folder (its key takes them out), or make a copy without them first: `herald convert {} --out FILE --key moderator.key` ({})",
+            store.dir.game_file().display(),
+            g.head().format,
+            store.dir.game_file().display(),
+            e.problems.join("; ")
+        ))
+    })?;
+    let r = redact(&g, &signer)?;
+    Loaded::from_text(
+        &r.record.to_text(),
+        &store.dir.game_file().display().to_string(),
+    )
+}
+
+/// `herald convert GAME --out FILE`: the game file of GAME (a game folder,
+/// or a published game file of format 4 or older, with the game's key)
+/// written to `out` as format 5 keeps it ([`redact`]): no address in it.
+/// GAME is left as it is. The file is world-readable: it is for
+/// publishing.
+pub fn strip(arg: &Path, key: Option<&Path>, out: &Path) -> Result<Vec<String>> {
+    let store = crate::store::Store::reader(super::loaded::folder(arg)?);
+    let text = store.read_game()?;
+    let g = Loaded::from_text(&text, &store.dir.game_file().display().to_string())?;
+    let signer = match key {
+        Some(k) => Signer::from_file(&limits::read_text(k, limits::SECRETS_FILE, "a key file")?)
+            .map_err(|e| Error::refused(format!("{}: {e}", k.display())))?,
+        None => store.signer().map_err(|e| {
+            Error::usage(format!(
+                "{}; give the game's key with --key (its moderator.key)",
+                e.problems.join("; ")
+            ))
+        })?,
+    };
+    if signer.public() != g.key {
+        return Err(Error::refused(format!(
+            "the key given is not the key game {} is signed with ({}): only the game's own key signs its file again",
+            g.head().id,
+            g.key.fingerprint()
+        )));
+    }
+    if g.head().format >= FORMAT {
+        return Err(Error::usage(format!(
+            "{} is of format {} already: it holds no address; publish it as it is",
+            store.dir.game_file().display(),
+            g.head().format
+        )));
+    }
+    if std::fs::symlink_metadata(out).is_ok() {
+        return Err(Error::usage(format!(
+            "{} exists; give a new file to write the copy without addresses to",
+            out.display()
+        )));
+    }
+    let r = redact(&g, &signer)?;
+    write::outside(out, r.record.to_text().as_bytes())?;
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(out, std::fs::Permissions::from_mode(0o644))
+        .map_err(|e| Error::io(out, e))?;
+    Ok(r.told)
 }
 
 /// Refuse to append an entry of `kind` to a game whose head's format is

@@ -57,6 +57,9 @@ pub struct MailSettings {
     pub moderator: Option<String>,
     /// `--email player=address`.
     pub emails: Vec<String>,
+    /// `--tz player=Zone`: a player's time zone (an IANA name), for the
+    /// deadline in their reports; kept in the secrets file.
+    pub zones: Vec<String>,
     /// `--press`, `--press-while-resolving`, `--press-after-end`,
     /// `--press-reveal` (docs/host.md, "Press").
     pub press: super::press::Settings,
@@ -85,22 +88,39 @@ pub struct Begun {
     pub notes: Vec<String>,
     /// The press rules `new` chose (`None`: no press).
     pub press: Option<crate::chain::body::PressRules>,
+    /// The players' addresses and the salts that bind them in the game
+    /// file (format 5): for `secrets.toml`.
+    pub addresses: Vec<crate::store::secrets::Address>,
 }
 
 /// Check every argument and set the game up in memory; nothing is written.
+/// Every problem of the arguments is told at once.
+pub fn begin(req: &NewGame) -> Result<Begun> {
+    begin_after(req, Vec::new())
+}
+
+/// [`begin`], with the problems the caller found already (`create`'s
+/// destination) told with the others.
 ///
-/// Long (about 200 lines): every check of `herald new`'s arguments, in the
+/// Long (about 230 lines): every check of `herald new`'s arguments, in the
 /// order their problems are told, then the game set up from them; the
 /// checks share the arguments read so far. A candidate for splitting into
 /// the checks and the set-up.
-pub fn begin(req: &NewGame) -> Result<Begun> {
-    let entry = games::find(&req.game).ok_or_else(|| {
-        Error::usage(format!(
-            "no game called `{}`; herald knows: {}",
-            req.game,
-            games::names().join(", ")
-        ))
-    })?;
+fn begin_after(req: &NewGame, mut problems: Vec<String>) -> Result<Begun> {
+    let Some(entry) = games::find(&req.game) else {
+        problems.insert(
+            0,
+            format!(
+                "no game called `{}`; herald knows: {}",
+                req.game,
+                games::names().join(", ")
+            ),
+        );
+        return Err(Error {
+            kind: crate::error::Kind::Usage,
+            problems,
+        });
+    };
     let rules_text = match &req.rules {
         Some(p) => limits::read_text(p, limits::SETUP_FILE, "a ruleset")?,
         None => entry.ruleset.to_string(),
@@ -114,8 +134,14 @@ pub fn begin(req: &NewGame) -> Result<Begun> {
                 .display()
         ))
     })?;
-    let options = entry.check_new(rules.as_ref(), &req.players, &req.options)?;
-    let mut problems = Vec::new();
+    // Every problem of the arguments is gathered before any is told.
+    let options = match entry.check_new(rules.as_ref(), &req.players, &req.options) {
+        Ok(o) => o,
+        Err(e) => {
+            problems.extend(e.problems);
+            games::Options::new()
+        }
+    };
     let nmr = match &req.mail.nmr {
         None => entry.nmr[0],
         Some(n) => match Nmr::parse(n).filter(|p| entry.nmr.contains(p)) {
@@ -176,21 +202,58 @@ pub fn begin(req: &NewGame) -> Result<Begun> {
             )),
         }
     }
+    let mut zones = BTreeMap::new();
+    for z in &req.mail.zones {
+        match z.split_once('=') {
+            Some((p, _)) if !req.players.iter().any(|x| x == p.trim()) => problems.push(format!(
+                "--tz {z}: `{}` is not one of the players ({})",
+                p.trim(),
+                req.players.join(", ")
+            )),
+            Some((p, name)) => match crate::time::zone(name) {
+                Ok(tz) => {
+                    zones.insert(p.trim().to_string(), tz.name().to_string());
+                }
+                Err(e) => problems.push(format!("--tz {z}: {e}")),
+            },
+            None => problems.push(format!(
+                "--tz {z}: write it as player=zone, e.g. red=Europe/Berlin"
+            )),
+        }
+    }
     if let Some(id) = &req.id {
         if let Err(e) = Name::new("--id", id) {
             problems.push(e);
         }
     }
+    // The files named are read now, so that one that is not there is told
+    // with the rest (what they hold is checked once the arguments are right).
+    let setup_text = match &req.setup {
+        Some(p) => match limits::read_text(p, limits::SETUP_FILE, "a position file") {
+            Ok(t) => Some(t),
+            Err(e) => {
+                problems.extend(e.problems);
+                None
+            }
+        },
+        None => None,
+    };
+    let key_text = match &req.key {
+        Some(p) => match limits::read_text(p, limits::SECRETS_FILE, "a key file") {
+            Ok(t) => Some(t),
+            Err(e) => {
+                problems.extend(e.problems);
+                None
+            }
+        },
+        None => None,
+    };
     if !problems.is_empty() {
         return Err(Error {
             kind: crate::error::Kind::Usage,
             problems,
         });
     }
-    let setup_text = match &req.setup {
-        Some(p) => Some(limits::read_text(p, limits::SETUP_FILE, "a position file")?),
-        None => None,
-    };
     let seed = req.seed.clone().unwrap_or_else(|| rng::os_hex(32));
     let commitment = sha256_hex(seed.as_bytes());
     let id = match &req.id {
@@ -232,12 +295,11 @@ pub fn begin(req: &NewGame) -> Result<Begun> {
     let mut secret_rng = req
         .secrets_from_seed
         .then(|| rng::phase_rng(&seed, &id, 0, "demo secrets"));
-    let signer = match (&req.key, secret_rng.as_mut()) {
-        (Some(p), _) => {
-            let text = limits::read_text(p, limits::SECRETS_FILE, "a key file")?;
-            Signer::from_file(&text).map_err(|e| Error::refused(format!("{}: {e}", p.display())))?
+    let signer = match (&req.key, &key_text, secret_rng.as_mut()) {
+        (Some(p), Some(text), _) => {
+            Signer::from_file(text).map_err(|e| Error::refused(format!("{}: {e}", p.display())))?
         }
-        (None, Some(_)) => {
+        (_, _, Some(_)) => {
             // A stream of its own, so a demo's passwords are those herald
             // 0.1 derived from the same seed.
             let mut r = rng::phase_rng(&seed, &id, 0, "demo key");
@@ -246,19 +308,34 @@ pub fn begin(req: &NewGame) -> Result<Begun> {
                 .for_each(|x| *x = rng::below(&mut r, 256) as u8);
             Signer::from_bytes(b)
         }
-        (None, None) => Signer::generate(),
+        _ => Signer::generate(),
     };
     let mut passwords = Vec::new();
+    let mut addresses = Vec::new();
     let players: Vec<Player> = req
         .players
         .iter()
         .map(|p| {
             let (pw, salt) = auth::new_secret(secret_rng.as_mut());
             passwords.push((p.clone(), pw.clone()));
+            // The address stays in secrets.toml; the game file binds it.
+            let address = emails.get(p).cloned();
+            let bound = address.as_ref().map(|a| {
+                let salt = crate::chain::body::address_salt(&signer, &id, p);
+                let c = crate::chain::body::address_sha256(&salt, a);
+                addresses.push(crate::store::secrets::Address {
+                    player: p.clone(),
+                    address: a.clone(),
+                    salt,
+                });
+                c
+            });
             Player {
                 id: p.clone(),
                 name: p.clone(),
-                email: emails.get(p).cloned(),
+                email: address,
+                file_email: None,
+                address_sha256: bound,
                 password: auth::hash(&pw, &salt, cost),
             }
         })
@@ -289,6 +366,7 @@ pub fn begin(req: &NewGame) -> Result<Begun> {
         initial_sha256: initial_sha256.clone(),
         converted: None,
         press: press.clone(),
+        redacted: None,
     };
     let (phase, awaiting, outcome) = summary(rules.as_ref(), &state, &req.players);
     let head = head_of(&genesis, phase, awaiting, outcome);
@@ -301,6 +379,7 @@ pub fn begin(req: &NewGame) -> Result<Begun> {
         rules,
         state,
         recent: Default::default(),
+        zones: zones.clone(),
     };
     Ok(Begun {
         loaded,
@@ -309,6 +388,7 @@ pub fn begin(req: &NewGame) -> Result<Begun> {
         passwords,
         notes,
         press,
+        addresses,
     })
 }
 
@@ -362,24 +442,27 @@ pub fn create(req: NewGame) -> Result<Created> {
     // The destination is checked first: nothing is set up for a folder
     // that cannot be made.
     let out = &req.out;
+    let mut problems = Vec::new();
     if let Ok(meta) = std::fs::symlink_metadata(out) {
         let empty = meta.is_dir()
             && std::fs::read_dir(out)
                 .map(|mut d| d.next().is_none())
                 .unwrap_or(false);
         if !empty {
-            return Err(Error::usage(format!(
+            problems.push(format!(
                 "{} exists and is not an empty folder; `new` makes a new game folder and never writes into another game's",
                 out.display()
-            )));
+            ));
         }
     }
-    let begun = begin(&req)?;
+    let begun = begin_after(&req, problems)?;
     let (tmp, store) = crate::store::building(out, crate::store::BUILDING[0])?;
     let building = store.dir.clone();
     let secrets = Secrets {
         seed: begun.seed.clone(),
         passwords: begun.passwords.iter().cloned().collect(),
+        addresses: begun.addresses.clone(),
+        zones: begun.loaded.zones.clone(),
     };
     let head = &begun.loaded.record.head;
     secrets.write(&building.secrets(), &head.id)?;

@@ -95,13 +95,16 @@ pub fn undo(
             back.record.append(&Body::Passwd(p), signer);
         } else if let Ok(Body::Seat(c)) = e.decode() {
             // A change of hands stays: the new holder keeps the seat.
-            let email = g.head().players.iter().find(|x| x.id == c.player);
-            let email = email.and_then(|x| x.email.clone());
+            let now = g.head().players.iter().find(|x| x.id == c.player).cloned();
             let head = &mut back.record.head;
             if let Some(x) = head.players.iter_mut().find(|x| x.id == c.player) {
                 x.name = c.name.clone();
                 x.password = c.password.clone();
-                x.email = email;
+                if let Some(now) = now {
+                    x.email = now.email;
+                    x.file_email = now.file_email;
+                    x.address_sha256 = now.address_sha256;
+                }
             }
             if let Some(m) = head.missed.iter_mut().find(|m| m.player == c.player) {
                 m.in_a_row = 0;
@@ -153,7 +156,7 @@ pub fn undo(
     ))
 }
 
-/// `herald export --for <player>`: a folder the player may keep: every
+/// `herald export --player <player>`: a folder the player may keep: every
 /// report they had, signed (rebuilt by replaying the log, each exactly as
 /// it was sent), and their own order files as the log records them.
 /// And the press they sent and got (`press`: the game's kept press, from

@@ -373,7 +373,9 @@ fn guarded(
         return Ok(false);
     };
     let head = w.game.head();
-    let Ok(of) = crate::orders::OrderFile::parse(&sub.name, &sub.text) else {
+    // The file as meant, slips and all: its password is checked (and
+    // counted) as the check itself would check it.
+    let Ok((of, slips)) = crate::orders::OrderFile::parse_as_meant(&sub.name, &sub.text) else {
         return Ok(false);
     };
     let Some(seat) = head.player_index(&of.player).filter(|_| of.game == head.id) else {
@@ -382,9 +384,15 @@ fn guarded(
     match guard.check(&of.player, from, &of.password, &head.players[seat].password) {
         crate::auth::Verdict::Right => Ok(true),
         crate::auth::Verdict::Wrong => Err(Fate::Refused {
-            problems: vec![
-                super::check::wrong_password(&sub.name, of.lines.password, &of.player).to_string(),
-            ],
+            problems: slips
+                .iter()
+                .chain([&super::check::wrong_password(
+                    &sub.name,
+                    of.lines.password,
+                    &of.player,
+                )])
+                .map(|p| p.to_string())
+                .collect(),
         }),
         crate::auth::Verdict::Throttled => Err(Fate::Throttled { player: of.player }),
     }

@@ -22,6 +22,9 @@ pub struct Loaded {
     /// The last phases the reports tell, decoded once for every player's
     /// report: see [`Loaded::recent`].
     pub recent: Recent,
+    /// Each player's time zone, where they gave one (from the secrets
+    /// file: private, never in the game file), for their reports' deadline.
+    pub zones: std::collections::BTreeMap<String, String>,
 }
 
 /// The last phases of a log, newest first, with the chain head they were
@@ -40,7 +43,7 @@ impl Loaded {
         } = check::open(text).map_err(|p| named(name, p))?;
         let entry = games::find(&record.head.game).ok_or_else(|| {
             Error::refused(format!(
-                "{name}: game `{}` is not one this herald knows ({})",
+                "{name}: head record: game `{}` is not one this herald knows ({})",
                 record.head.game.escape_debug(),
                 games::names().join(", ")
             ))
@@ -76,6 +79,7 @@ impl Loaded {
             rules,
             state,
             recent: Recent::default(),
+            zones: Default::default(),
         };
         let (phase, awaiting, outcome) = loaded.summary();
         let h = &loaded.record.head;
@@ -91,16 +95,109 @@ impl Loaded {
     /// refused with the copy to restore it from.
     pub fn open(store: &Store) -> Result<Loaded> {
         let text = store.read_game()?;
-        Loaded::from_text(&text, &store.dir.game_file().display().to_string()).map_err(|mut e| {
-            let previous = store.dir.previous();
-            if previous.exists() {
-                e.problems.push(format!(
-                    "{}: the game file before its last change; if `herald verify` accepts it, copy it over game.jsonl to restore the game",
-                    previous.display()
-                ));
+        let mut g = Loaded::from_text(&text, &store.dir.game_file().display().to_string())
+            .map_err(|mut e| {
+                let previous = store.dir.previous();
+                if previous.exists() {
+                    e.problems.push(format!(
+                        "{}: the game file before its last change; if `herald verify` accepts it, copy it over game.jsonl to restore the game",
+                        previous.display()
+                    ));
+                }
+                e
+            })?;
+        g.fill_addresses(store)?;
+        // The players' time zones, where the moderator's secrets file is
+        // there to read (a published copy of the game has none).
+        if let Ok(secrets) = store.secrets() {
+            g.zones = secrets.zones;
+        }
+        Ok(g)
+    }
+
+    /// Each player's address, where the game file binds it without holding
+    /// it (format 5): from the folder's `secrets.toml`, the last address
+    /// kept for the player that opens the head's `address_sha256`. A
+    /// folder without its secrets file (a copy) leaves them unknown; a
+    /// secrets file that opens none of a player's is refused.
+    pub fn fill_addresses(&mut self, store: &Store) -> Result<()> {
+        if !self
+            .record
+            .head
+            .players
+            .iter()
+            .any(|p| p.email.is_none() && p.address_sha256.is_some())
+        {
+            return Ok(());
+        }
+        let path = store.dir.secrets();
+        if std::fs::symlink_metadata(&path).is_err() {
+            return Ok(());
+        }
+        let secrets = crate::store::Secrets::read(&path)?;
+        let mut missing = Vec::new();
+        for p in &mut self.record.head.players {
+            let Some(c) = &p.address_sha256 else { continue };
+            match secrets.address_of(&p.id, c) {
+                Some(a) => p.email = Some(a.address.clone()),
+                None => missing.push(p.id.clone()),
             }
-            e
-        })
+        }
+        if missing.is_empty() {
+            return Ok(());
+        }
+        Err(Error::refused(format!(
+            "{}: holds no address for {} that the game file binds (address_sha256): the file was changed or replaced; restore it from your backup",
+            path.display(),
+            missing.join(", ")
+        )))
+    }
+
+    /// Player `id`'s mail address, if the game holds one (the game file's
+    /// in formats 4 and older, the secrets file's from 5 on).
+    pub fn address(&self, id: &str) -> Option<&str> {
+        self.record
+            .head
+            .players
+            .iter()
+            .find(|p| p.id == id)
+            .and_then(|p| p.email.as_deref())
+    }
+
+    /// The hash of the game's first genesis entry: entry 0's, or, where
+    /// `convert` took the addresses out of it, the one before
+    /// (`redacted.genesis`). What `press/rules.json` and the press log of
+    /// the folder are chained from.
+    pub fn first_genesis(&self) -> String {
+        match &self.genesis.redacted {
+            Some(r) => r.genesis.clone(),
+            None => self
+                .record
+                .entries
+                .first()
+                .map(|e| e.hash.clone())
+                .unwrap_or_default(),
+        }
+    }
+
+    /// Every hash an entry of the game has had, with the entry's index:
+    /// each entry's own, and, where `convert` took the addresses out, the
+    /// one it had before (receipts and witnesses kept from before name
+    /// those).
+    pub fn entry_hashes(&self) -> std::collections::BTreeMap<String, usize> {
+        let mut m: std::collections::BTreeMap<String, usize> = self
+            .record
+            .entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (e.hash.clone(), i))
+            .collect();
+        if let Some(r) = &self.genesis.redacted {
+            for (i, h) in self.record.old_hashes(r).into_iter().enumerate() {
+                m.entry(h).or_insert(i);
+            }
+        }
+        m
     }
 
     pub fn head(&self) -> &Head {

@@ -24,6 +24,7 @@ pub mod relay;
 pub mod render;
 pub mod replay;
 pub mod resolve;
+pub mod sealed;
 pub mod status;
 pub mod witness;
 
@@ -461,11 +462,18 @@ pub fn passwd(
     );
     w.game.record.head.players[seat].password = hash;
     w.game.record.seal_with(&w.signer);
-    // The new password is written first: a crash before the commit leaves
-    // the old one working and the new one unused.
+    // The new secrets file is written beside the old one and synced
+    // first (a full disk fails here, nothing changed), the game file
+    // committed, and only then the secrets put in place: a command that
+    // fails before its commit leaves secrets.toml as it was, the old
+    // password in it and working. (A kill in the instant between the two
+    // renames leaves the old password in secrets.toml and the new hash in
+    // the game: `herald passwd` again gives the player a new one; the
+    // temporary file is swept by the next command.)
     let path = w.store.dir.secrets();
-    secrets.write(&path, &w.game.head().id)?;
+    let prepared = secrets.prepare(&path, &w.game.head().id)?;
     w.commit(now)?;
+    prepared.put()?;
     if let Some(m) = &w.incomplete {
         crate::error::warn(m);
     }

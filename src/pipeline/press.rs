@@ -149,12 +149,11 @@ fn rules_message(game: &str, genesis: &str, rules: &PressRules) -> String {
     format!("{game}\n{genesis}\n{}\n", canonical(rules))
 }
 
+/// The game's first genesis entry's hash ([`Loaded::first_genesis`]): what
+/// a folder's press rules and log are bound to, also after `convert` took
+/// the addresses out of the genesis.
 pub(crate) fn genesis_hash(g: &Loaded) -> String {
-    g.record
-        .entries
-        .first()
-        .map(|e| e.hash.clone())
-        .unwrap_or_default()
+    g.first_genesis()
 }
 
 /// No press: a game that chose none (or was begun before press existed).
@@ -264,6 +263,9 @@ pub enum To {
 /// The recipients of a press from `from` to `to` at `now`, or why the
 /// game's rules (or the players named) refuse it: the reason names the
 /// rule and what would be accepted.
+///
+/// Long (about 95 lines): each rule of the game's press in turn, then the
+/// players named; a table of refusals.
 pub fn allowed(
     g: &Loaded,
     r: &PressRules,
@@ -292,6 +294,13 @@ pub fn allowed(
             "this game allows no anonymous press: leave out `anonymous` ({rule})"
         ));
     }
+    if anonymous && h.format < crate::chain::ADDRESS_FORMAT {
+        return Err(format!(
+            "this game's file is of format {}, which cannot keep an anonymous sender from the recipients; until the moderator brings it to format {} (`herald convert`), write without `anonymous`",
+            h.format,
+            crate::chain::ADDRESS_FORMAT
+        ));
+    }
     if h.outcome.is_some() && !r.after_end {
         return Err(format!("the game is over ({rule})"));
     }
@@ -308,6 +317,9 @@ pub fn allowed(
     }
     let ids = g.players();
     let list: Vec<String> = match to {
+        // Anonymous press to all goes to every player, its sender too: a
+        // list of all but one would name the one left out.
+        To::All if anonymous => ids.clone(),
         To::All => ids.iter().filter(|p| *p != from).cloned().collect(),
         To::Players(named) => {
             let mut bad = Vec::new();
@@ -334,8 +346,13 @@ pub fn allowed(
                     others.join(", ")
                 ));
             }
-            // In seat order, each once.
-            ids.iter().filter(|p| named.contains(p)).cloned().collect()
+            // In seat order, each once; anonymous press that names every
+            // other player goes to all, its sender too, as above.
+            let everyone_else = ids.iter().filter(|x| *x != from).all(|x| named.contains(x));
+            ids.iter()
+                .filter(|p| named.contains(p) || (anonymous && everyone_else && *p == from))
+                .cloned()
+                .collect()
         }
     };
     if list.is_empty() {
@@ -364,9 +381,39 @@ pub fn text_sha256(nonce: &str, text: &str) -> String {
     sha256_lines(&[b"herald/press", nonce.as_bytes(), text.as_bytes()])
 }
 
-/// The hash that stands for an anonymous sender in the log.
+/// The hash that stood for an anonymous sender in the log of formats 3
+/// and 4: salted with the nonce its recipients get, so that any of them
+/// names the sender by trying every player id. Checked, never written.
 pub fn sender_sha256(nonce: &str, player: &str) -> String {
     sha256_lines(&[b"herald/press sender", nonce.as_bytes(), player.as_bytes()])
+}
+
+/// What stands for an anonymous sender in the log from format 5 on
+/// (`sender_commitment`): `lines("herald/press sender", opening, sender)`.
+/// Hiding: without the opening (256 bits, the moderator's secret), trying
+/// every player id tells nothing; binding: no other sender gives the same
+/// digest (SHA-256). docs/trust.md, "Anonymous press".
+pub fn sender_commitment(opening: &str, player: &str) -> String {
+    sha256_lines(&[
+        b"herald/press sender",
+        opening.as_bytes(),
+        player.as_bytes(),
+    ])
+}
+
+/// The opening of anonymous press `id`'s sender commitment in game `game`
+/// (64 hex digits): the game key's deterministic signature in its own
+/// domain, hashed, so that only the key's holder makes it, and a record
+/// made again after a crash is the same. Kept in the press's file
+/// (`press/<id>.json`, 0600) and the sender's own copy; never in a
+/// recipient's mail or a published file, but where the game's rules
+/// reveal press at the end.
+pub fn opening(signer: &crate::chain::Signer, game: &str, id: &str) -> String {
+    crate::chain::canon::sha256_hex(
+        signer
+            .sign(Domain::PressOpening, format!("{game}\n{id}\n").as_bytes())
+            .as_bytes(),
+    )
 }
 
 /// One relayed press as the game folder keeps it (`press/<id>.json`,
@@ -382,6 +429,10 @@ pub struct Kept {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answers: Option<u32>,
     pub nonce: String,
+    /// Anonymous press (format 5): the opening of the entry's
+    /// `sender_commitment` ([`opening`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opening: Option<String>,
     pub text: String,
     /// sha256 of the mail that carried it.
     pub mail_sha256: String,
@@ -538,6 +589,22 @@ pub fn shown_sender(g: &Loaded, k: &Kept) -> String {
     }
 }
 
+/// How the sender of `k` is shown once the game's rules reveal its press
+/// (a finished game's site, `reveal = end`): `red (Ann)`, and for
+/// anonymous press `red (Ann), sent anonymously`.
+pub fn revealed_sender(g: &Loaded, k: &Kept) -> String {
+    let h = g.head();
+    let named = match h.players.iter().find(|p| p.id == k.sender) {
+        Some(p) if p.name != p.id => format!("{} ({})", p.id, p.name),
+        _ => k.sender.clone(),
+    };
+    if k.anonymous {
+        format!("{named}, sent anonymously")
+    } else {
+        named
+    }
+}
+
 /// The block a relayed press mail ends with: what the log's entry `hash`
 /// holds, and the nonce that salts the text's hash.
 pub fn block(g: &Loaded, k: &Kept, hash: &str) -> String {
@@ -601,13 +668,130 @@ pub fn relayed_text(g: &Loaded, k: &Kept, hash: &str, recipient: &str) -> String
     )
 }
 
-/// The sender's copy of press `k`: the text as relayed and the block.
+/// The sender's copy of press `k`: the text as relayed and the block; for
+/// anonymous press of format 5, the opening of its sender commitment too,
+/// with which the sender alone can prove it was theirs.
 pub fn sender_copy(g: &Loaded, k: &Kept, hash: &str) -> String {
-    format!(
+    let mut s = format!(
         "{TEXT_OPEN}\n{}\n{TEXT_CLOSE}\n\n{}",
         k.text,
         block(g, k, hash)
+    );
+    if let Some(b) = sender_block(g, k, hash) {
+        s.push_str(&format!(
+            "\nOnly you have the lines below: they prove you sent press #{}, to whomever you show\nthem. Without them nobody, the recipients included, can tell who sent it.\n{b}",
+            k.entry.n
+        ));
+    }
+    s
+}
+
+/// The block that opens anonymous press `k`'s sender commitment (format
+/// 5): its sender and the opening.
+fn sender_block(g: &Loaded, k: &Kept, hash: &str) -> Option<String> {
+    let o = k.opening.as_ref().filter(|_| k.anonymous)?;
+    Some(format!(
+        "{SENDER_OPEN}\ngame: {game}\npress: {n}\nentry: {hash}\nsender: {sender}\nopening: {o}\n{SENDER_CLOSE}\n",
+        n = k.entry.n,
+        game = g.head().id,
+        sender = k.sender,
+    ))
+}
+
+/// What proves press `k` against the game file once its rules reveal it:
+/// the text, its block (with the nonce) and, for anonymous press, the
+/// block that opens its sender commitment. A finished game's site keeps
+/// these (`press.txt`).
+pub fn proof(g: &Loaded, k: &Kept, hash: &str) -> String {
+    format!(
+        "{TEXT_OPEN}\n{}\n{TEXT_CLOSE}\n\n{}{}",
+        k.text,
+        block(g, k, hash),
+        sender_block(g, k, hash).unwrap_or_default()
     )
+}
+
+const SENDER_OPEN: &str = "----- HERALD PRESS SENDER -----";
+const SENDER_CLOSE: &str = "----- END HERALD PRESS SENDER -----";
+
+/// An opening of an anonymous press's sender commitment, as a sender's
+/// copy holds it, or as a site of a finished game whose rules reveal
+/// press lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Opening {
+    pub game: String,
+    pub n: u32,
+    /// The entry's hash (as the kept mail names it).
+    pub entry: String,
+    pub sender: String,
+    pub opening: String,
+}
+
+/// Every sender block in `text`.
+pub fn openings_in(text: &str) -> Vec<Opening> {
+    let text = text.replace("\r\n", "\n");
+    let mut out = Vec::new();
+    let mut rest = text.as_str();
+    while let Some(i) = rest.find(SENDER_OPEN) {
+        let after = &rest[i + SENDER_OPEN.len()..];
+        let Some(j) = after.find(SENDER_CLOSE) else {
+            break;
+        };
+        let body = &after[..j];
+        let field = |k: &str| {
+            body.lines()
+                .find_map(|l| {
+                    l.trim_start_matches(['>', ' '])
+                        .trim()
+                        .strip_prefix(&format!("{k}: "))
+                })
+                .map(|v| v.trim().to_string())
+                .unwrap_or_default()
+        };
+        out.push(Opening {
+            game: field("game"),
+            n: field("press").parse().unwrap_or(0),
+            entry: field("entry"),
+            sender: field("sender"),
+            opening: field("opening"),
+        });
+        rest = &after[j + SENDER_CLOSE.len()..];
+    }
+    out
+}
+
+/// Check an opening against the game's press entries: `Ok(what it
+/// proves)` or why it does not hold.
+pub fn check_opening(
+    g: &Loaded,
+    logged: &[(PressEntry, String)],
+    o: &Opening,
+    // A String error: both sides are the sentence `verify --witness` prints.
+) -> std::result::Result<String, String> {
+    let h = g.head();
+    if o.game != h.id {
+        return Err(format!("it is for game {}, not {}", o.game, h.id));
+    }
+    let Some((e, _)) = logged.iter().find(|(e, _)| e.n == o.n) else {
+        return Err(format!("the game holds no press #{}", o.n));
+    };
+    let Some(c) = &e.sender_commitment else {
+        return Err(format!(
+            "press #{} has no sender commitment to open (it is not anonymous press of format 5)",
+            e.n
+        ));
+    };
+    if sender_commitment(&o.opening, &o.sender) != *c {
+        return Err(format!(
+            "the opening does not open press #{}'s sender commitment for `{}`: it was changed, or names another sender",
+            e.n,
+            o.sender.chars().take(32).collect::<String>()
+        ));
+    }
+    Ok(format!(
+        "press #{} of game {} was sent by {} (its sender commitment opens)",
+        e.n, h.id, o.sender
+    ))
 }
 
 /// The Message-ID of press `k`'s mail to `recipient`.

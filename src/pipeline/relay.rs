@@ -4,8 +4,8 @@
 //! witnesses, the reports' lists) is `press`, which the reports use.
 
 use super::press::{
-    entries, fill_reports, genesis_hash, home, id_of, log_lines, message_id, read_kept,
-    relayed_text, sender_sha256, text_sha256, EntryLine, Home, Kept,
+    entries, fill_reports, genesis_hash, home, id_of, log_lines, message_id, opening, read_kept,
+    relayed_text, sender_commitment, text_sha256, EntryLine, Home, Kept,
 };
 use super::Writing;
 use crate::chain::body::{Body, PressEntry};
@@ -71,6 +71,17 @@ pub fn record(w: &mut Writing, r: &Relay, now: &str) -> Result<(Kept, String)> {
         }
     }
     let h = w.game.head();
+    if r.anonymous && h.format < crate::chain::ADDRESS_FORMAT {
+        // Formats 3 and 4 salt the sender's hash with the nonce its
+        // recipients get: any of them would name the sender.
+        return Err(Error::refused(format!(
+            "anonymous press in game {} needs its game file brought to format {} first (format {} cannot keep its sender from its recipients): the moderator runs `herald convert {}`",
+            h.id,
+            crate::chain::ADDRESS_FORMAT,
+            h.format,
+            w.store.dir.root().display()
+        )));
+    }
     let n = logged.len() as u32 + 1;
     let prev = logged
         .last()
@@ -82,12 +93,14 @@ pub fn record(w: &mut Writing, r: &Relay, now: &str) -> Result<(Kept, String)> {
             .as_bytes(),
     )[..32]
         .to_string();
+    let opening = r.anonymous.then(|| opening(&w.signer, &h.id, &id));
     let entry = PressEntry {
         n,
         id: id.clone(),
         turn: h.turn,
         from: (!r.anonymous).then(|| r.sender.to_string()),
-        sender_sha256: r.anonymous.then(|| sender_sha256(&nonce, r.sender)),
+        sender_sha256: None,
+        sender_commitment: opening.as_deref().map(|o| sender_commitment(o, r.sender)),
         to: r.to.clone(),
         text_sha256: text_sha256(&nonce, r.text),
         at: now.to_string(),
@@ -98,6 +111,7 @@ pub fn record(w: &mut Writing, r: &Relay, now: &str) -> Result<(Kept, String)> {
         anonymous: r.anonymous,
         answers: r.answers,
         nonce,
+        opening,
         text: r.text.to_string(),
         mail_sha256: r.mail_sha256.to_string(),
         withheld: r.withheld.clone(),

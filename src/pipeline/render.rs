@@ -12,8 +12,20 @@ use crate::games::{AnyView, Seat};
 use crate::report::{self, Header, Rendered};
 use serde_json::Value;
 
-/// The report header for `seat` (the rolls it may see).
+/// The report header for `seat` (the rolls it may see), the deadline in
+/// the player's time zone where they gave one.
 pub fn header(g: &Loaded, seat: Seat) -> Header {
+    let you = g
+        .head()
+        .players
+        .get(seat)
+        .map(|p| p.id.as_str())
+        .unwrap_or("");
+    header_in(g, seat, g.zones.get(you).map(String::as_str))
+}
+
+/// [`header`], the deadline shown in time zone `zone` too.
+fn header_in(g: &Loaded, seat: Seat, zone: Option<&str>) -> Header {
     let h = g.head();
     let last = g.last_phase();
     let you = h.players.get(seat).map(|p| p.id.as_str()).unwrap_or("");
@@ -50,6 +62,14 @@ pub fn header(g: &Loaded, seat: Seat) -> Header {
         rolls,
         nmr: nmr::policy(h, g.entry).name().to_string(),
         drop_after: h.drop_after,
+        deadline_local: h
+            .deadline
+            .as_deref()
+            .zip(zone)
+            .and_then(|(d, z)| crate::time::shown_in(d, z)),
+        zone: zone.map(str::to_string),
+        left: h.deadline.as_deref().and_then(|d| left(g, d)),
+        if_missed: if_missed(g, seat),
         key: h.key.clone(),
         chain_head: g.record.chain_head().to_string(),
         moderator: h.moderator.clone(),
@@ -59,6 +79,59 @@ pub fn header(g: &Loaded, seat: Seat) -> Header {
             .as_ref()
             .filter(|r| r.kind != "none")
             .map(super::press::describe),
+    }
+}
+
+/// When the entry the game stands on was written: the moment its reports
+/// are made on, the same each time they are made again.
+fn made_at(g: &Loaded) -> Option<String> {
+    use crate::chain::body::Body;
+    Some(match g.record.entries.last()?.decode().ok()? {
+        Body::Genesis(b) => b.created,
+        Body::Phase(b) => b.resolved_at,
+        Body::Passwd(b) => b.at,
+        Body::Deadline(b) => b.at,
+        Body::Reveal(b) => b.at,
+        Body::Press(b) => b.at,
+        Body::Seat(b) => b.at,
+        Body::Vacation(b) => b.at,
+    })
+}
+
+/// How long after the report was made the `deadline` comes ("0s" once
+/// it has passed).
+fn left(g: &Loaded, deadline: &str) -> Option<String> {
+    let d = crate::time::parse_time(deadline).ok()?;
+    let made = crate::time::parse_time(&made_at(g)?).ok()?;
+    Some(crate::time::span_shown(
+        (d - made).num_seconds().max(0).unsigned_abs(),
+    ))
+}
+
+/// What happens to `seat` if no orders come by the deadline, in words:
+/// what stands in for them under the game's policy now, and when they
+/// drop out.
+fn if_missed(g: &Loaded, seat: Seat) -> String {
+    use crate::games::Nmr;
+    let bot = "the game's bot gives your orders, choosing from what your report shows";
+    let hold = || match g.rules.hold_orders(&g.state, seat) {
+        Some(lines) if lines.is_empty() => {
+            "herald holds for you: none of your pieces moves or acts".to_string()
+        }
+        Some(lines) => format!("herald sends `{}` for you", lines.join("`, `")),
+        None => format!("nothing can hold now, so {bot}"),
+    };
+    let what = match nmr::policy(g.head(), g.entry) {
+        Nmr::Hold => hold(),
+        Nmr::Repeat => format!(
+            "herald sends your last orders of this kind again where they are still legal; else {}",
+            hold()
+        ),
+        Nmr::Bot => bot.to_string(),
+    };
+    match g.head().drop_after {
+        0 => format!("{what}."),
+        n => format!("{what}. After {n} missed in a row {}.", g.entry.drop_out),
     }
 }
 
@@ -175,7 +248,8 @@ pub fn json(g: &Loaded, seat: Seat) -> Result<String> {
 /// ends with its witness block and view.json carries the witness, when
 /// there is a signer.
 pub fn all(g: &Loaded, seat: Seat, signer: Option<&Signer>) -> Result<Rendered> {
-    all_with(g, seat, |t| sign(g, seat, signer, t))
+    let zone = g.zones.get(you(g, seat)).map(String::as_str);
+    all_with(g, seat, zone, |t| sign(g, seat, signer, t))
 }
 
 /// Every form of the report a player was sent with witness `w`, rendered
@@ -183,16 +257,37 @@ pub fn all(g: &Loaded, seat: Seat, signer: Option<&Signer>) -> Result<Rendered> 
 /// compared, and the witness's signature cannot be made without the key,
 /// so the kept one is put where it stood). A witness that does not sign
 /// this text still stands in it: the caller compares the text's hash.
-pub fn all_as_witnessed(g: &Loaded, seat: Seat, w: &Witness) -> Result<Rendered> {
-    all_with(g, seat, |_| Some(w.clone()))
+///
+/// `zone`: the time zone the kept report shows its deadline in (the
+/// player's own, which the archive does not hold: it is private).
+pub fn all_as_witnessed(
+    g: &Loaded,
+    seat: Seat,
+    w: &Witness,
+    zone: Option<&str>,
+) -> Result<Rendered> {
+    // The chain head the report was sent on: the entry's hash then (before
+    // `convert` took the addresses out, the old chain's).
+    let mut header = header_in(g, seat, zone);
+    header.chain_head = w.chain_head.clone();
+    all_from(g, seat, header, |_| Some(w.clone()))
 }
 
 fn all_with(
     g: &Loaded,
     seat: Seat,
+    zone: Option<&str>,
     witness: impl FnOnce(&str) -> Option<Witness>,
 ) -> Result<Rendered> {
-    let header = header(g, seat);
+    all_from(g, seat, header_in(g, seat, zone), witness)
+}
+
+fn all_from(
+    g: &Loaded,
+    seat: Seat,
+    header: Header,
+    witness: impl FnOnce(&str) -> Option<Witness>,
+) -> Result<Rendered> {
     let seen = view(g, seat)?;
     let board = g.rules.ascii_board(&seen);
     let svg = g.rules.svg_board(&seen, Frame::Full(g.head().turn));

@@ -81,6 +81,7 @@ pub fn replay(
         rules,
         state,
         recent: Default::default(),
+        zones: Default::default(),
     };
     sync_log(&mut g.record);
     visit(&g, 0)?;
@@ -116,12 +117,7 @@ pub fn replay(
             },
             Body::Deadline(d) => g.record.head.deadline = d.deadline,
             Body::Seat(c) => {
-                let email = source
-                    .head
-                    .players
-                    .iter()
-                    .find(|p| p.id == c.player)
-                    .and_then(|p| p.email.clone());
+                let now = source.head.players.iter().find(|p| p.id == c.player);
                 let head = &mut g.record.head;
                 match head.players.iter_mut().find(|x| x.id == c.player) {
                     Some(x) => {
@@ -129,7 +125,11 @@ pub fn replay(
                         x.password = c.password;
                         // The address is checked against the entry's hash
                         // when the file is opened (chain::check).
-                        x.email = email;
+                        if let Some(now) = now {
+                            x.email = now.email.clone();
+                            x.file_email = now.file_email.clone();
+                            x.address_sha256 = now.address_sha256.clone();
+                        }
                     }
                     None => {
                         return Ok(Err(vec![format!(
@@ -328,6 +328,12 @@ pub fn verify(g: &Loaded, seed: Option<&str>) -> Result<(Findings, bool)> {
     };
     let mut found = check::walk(&opened);
     found.extend(crate::chain::fields::problems(&g.record, &g.genesis));
+    found.extend(crate::chain::rules::problems(
+        &g.record,
+        &g.genesis,
+        g.genesis.press.as_ref(),
+        None,
+    ));
     found.extend(game_rules(g));
     if !found.is_empty() {
         return Ok((found, false));
@@ -513,13 +519,15 @@ fn press_entry(
     if !is_digest(&p.text_sha256) {
         return Err("text_sha256 is not a sha256 digest".into());
     }
-    match (&p.from, &p.sender_sha256) {
-        (Some(f), None) if h.player_index(f).is_some() => {}
-        (Some(f), None) => return Err(format!("from `{}` is not a player", f.escape_debug())),
-        (None, Some(s)) if is_digest(s) => {}
+    match (&p.from, &p.sender_sha256, &p.sender_commitment) {
+        (Some(f), None, None) if h.player_index(f).is_some() => {}
+        (Some(f), None, None) => {
+            return Err(format!("from `{}` is not a player", f.escape_debug()))
+        }
+        (None, Some(s), None) | (None, None, Some(s)) if is_digest(s) => {}
         _ => {
             return Err(
-                "a press names its sender (from) or, anonymous, a sender_sha256: exactly one"
+                "a press names its sender (from) or, anonymous, a sender_commitment (sender_sha256 in formats 3 and 4): exactly one"
                     .into(),
             )
         }

@@ -37,7 +37,10 @@ const MAX_DEPTH: usize = 4;
 /// One thing a player kept, read out of a file.
 #[derive(Debug, Clone)]
 enum Item {
-    Receipt(Receipt),
+    /// A receipt, and the acknowledgement's words around it where the
+    /// file holds them: its player and turn, and its echo of the orders
+    /// ("herald read them as:").
+    Receipt(Receipt, Option<Echo>),
     /// A text report: a `.txt`, a mail's text part, a report quoted in a
     /// mail.
     Text(Witness, Above),
@@ -58,7 +61,7 @@ enum Item {
 impl Item {
     fn witness(&self) -> Option<&Witness> {
         match self {
-            Item::Receipt(_) => None,
+            Item::Receipt(..) => None,
             Item::Text(w, _) | Item::Html(w, _, _) | Item::Json(w, _) => Some(w),
             Item::Board { witness, .. } => Some(witness),
         }
@@ -90,26 +93,22 @@ pub fn witnesses(
         let bytes = limits::read(f, limits::MAIL, "a kept report or receipt")?;
         let before = kept.len();
         read_kept(&name, &bytes, 0, &mut kept, &mut problems);
-        if kept.len() == before && press_in(&bytes).is_empty() {
+        if kept.len() == before && press_in(&bytes).is_empty() && openings_in(&bytes).is_empty() {
             problems.push(format!(
                 "{name}: holds no herald receipt or witness (a report, its page, view.json, a receipt, or a mail holding one)"
             ));
         }
     }
-    let index: BTreeMap<&str, usize> = g
-        .record
-        .entries
-        .iter()
-        .enumerate()
-        .map(|(i, e)| (e.hash.as_str(), i))
-        .collect();
+    // Every hash an entry has had: a game `convert` took the addresses out
+    // of keeps what its players kept from before.
+    let index: BTreeMap<String, usize> = g.entry_hashes();
     let key = g.head().key.clone();
     let phases: Vec<_> = g.phases_back().collect();
     // What needs the report made again: by entry.
     let mut again: BTreeMap<usize, Vec<(String, Item, bool)>> = BTreeMap::new();
     for Found { name, item } in &kept {
         let (game, sig_ok, k_key, chain_head) = match (item, item.witness()) {
-            (Item::Receipt(r), _) => (&r.game, r.signature_ok(), &r.key, &r.chain_head),
+            (Item::Receipt(r, _), _) => (&r.game, r.signature_ok(), &r.key, &r.chain_head),
             (_, Some(w)) => (&w.game, w.signature_ok(), &w.key, &w.chain_head),
             _ => unreachable!("every item but a receipt has a witness"),
         };
@@ -137,9 +136,19 @@ pub fn witnesses(
             continue;
         };
         match item {
-            Item::Receipt(r) => {
+            Item::Receipt(r, echo) => {
+                if let Some(e) = echo
+                    .as_ref()
+                    .filter(|e| e.player != r.player || e.turn != r.turn)
+                {
+                    problems.push(format!(
+                        "{name}: the acknowledgement says the orders of {} for turn {}, its receipt {} for turn {}: it was changed after it was sent",
+                        e.player, e.turn, r.player, r.turn
+                    ));
+                    continue;
+                }
                 // The latest receipt a player holds for a turn is the one used.
-                let later = kept.iter().any(|o| matches!(&o.item, Item::Receipt(x) if x.player == r.player && x.turn == r.turn && x.accepted > r.accepted));
+                let later = kept.iter().any(|o| matches!(&o.item, Item::Receipt(x, _) if x.player == r.player && x.turn == r.turn && x.accepted > r.accepted));
                 if later {
                     continue;
                 }
@@ -149,7 +158,17 @@ pub fn witnesses(
                         r.turn
                     )),
                     Some(p) => match p.orders.iter().find(|o| o.player == r.player) {
-                        Some(o) if o.sha256 == r.orders_sha256 => {}
+                        // The echo is what herald read of these orders: the
+                        // record's `read`, each line as it was told.
+                        Some(o) if o.sha256 == r.orders_sha256 => {
+                            if let Some(e) = echo {
+                                if let Some(why) = echo_differs(&e.orders, &o.read) {
+                                    problems.push(format!(
+                                        "{name}: the acknowledgement's echo of the orders (\"herald read them as\") {why}: it was changed after it was sent"
+                                    ));
+                                }
+                            }
+                        }
                         Some(_) => problems.push(format!(
                             "{name}: the archive's orders of {} for turn {} are not the ones this receipt names (entry for turn {})",
                             r.player, r.turn, p.turn
@@ -202,7 +221,25 @@ pub fn witnesses(
                 };
                 let k = (w.player.clone(), w.signature.clone());
                 if !made.contains_key(&k) {
-                    made.insert(k.clone(), render::all_as_witnessed(r, seat, w)?);
+                    // The player's time zone is private, so not in the
+                    // archive: the report is made in the zone it shows.
+                    let zone = match item {
+                        Item::Text(_, above) | Item::Html(_, above, _) => {
+                            crate::report::zone_in(&above.text)
+                        }
+                        Item::Json(_, v) => v["game"]["zone"].as_str().map(str::to_string),
+                        _ => list.iter().find_map(|(_, i, _)| match i {
+                            Item::Text(_, a) | Item::Html(_, a, _) => {
+                                crate::report::zone_in(&a.text)
+                            }
+                            Item::Json(_, v) => v["game"]["zone"].as_str().map(str::to_string),
+                            _ => None,
+                        }),
+                    };
+                    made.insert(
+                        k.clone(),
+                        render::all_as_witnessed(r, seat, w, zone.as_deref())?,
+                    );
                 }
                 let rendered = &made[&k];
                 let text = rendered
@@ -210,6 +247,12 @@ pub fn witnesses(
                     .strip_suffix(&w.block())
                     .unwrap_or(&rendered.text);
                 if sha256_hex(text.as_bytes()) != w.report_sha256 {
+                    if older_layout(r, i) {
+                        if let Some(p) = compare_older(item, *exact, rendered)? {
+                            problems.push(format!("{name}: {p}"));
+                        }
+                        continue;
+                    }
                     problems.push(format!(
                         "{name}: the archive does not produce this report of {} for turn {} (entry {i} onwards differs from what was sent)",
                         w.player, w.turn
@@ -229,22 +272,37 @@ pub fn witnesses(
     Ok((kept.len(), problems))
 }
 
-/// The press witnesses in a kept file: a relayed press mail (its text
-/// part) or its text alone.
-fn press_in(bytes: &[u8]) -> Vec<super::press::Witness> {
+/// The text of a kept file where press blocks stand: a mail's text part,
+/// or the text itself; `None` if it holds no press block.
+fn press_text(bytes: &[u8]) -> Option<String> {
     let text = String::from_utf8_lossy(bytes);
-    if !text.contains("----- HERALD PRESS -----") {
-        return Vec::new();
+    if !text.contains("----- HERALD PRESS") {
+        return None;
     }
-    let body = if is_mail(&text) {
+    Some(if is_mail(&text) {
         mail_parser::MessageParser::default()
             .parse(bytes)
             .and_then(|m| m.body_text(0).map(|b| b.into_owned()))
             .unwrap_or_default()
     } else {
         text.into_owned()
-    };
-    super::press::witnesses_in(&body)
+    })
+}
+
+/// The press witnesses in a kept file: a relayed press mail (its text
+/// part) or its text alone.
+fn press_in(bytes: &[u8]) -> Vec<super::press::Witness> {
+    press_text(bytes)
+        .map(|t| super::press::witnesses_in(&t))
+        .unwrap_or_default()
+}
+
+/// The openings of anonymous press's senders in a kept file: a sender's
+/// copy of their press (the acknowledgement, or its text).
+fn openings_in(bytes: &[u8]) -> Vec<super::press::Opening> {
+    press_text(bytes)
+        .map(|t| super::press::openings_in(&t))
+        .unwrap_or_default()
 }
 
 /// `herald verify --witness` for press: each relayed press mail (or its
@@ -257,20 +315,40 @@ pub fn press_witnesses(
 ) -> Result<(Vec<String>, Vec<String>)> {
     let (mut proved, mut problems) = (Vec::new(), Vec::new());
     let mut logged = None;
+    // A mail kept from before `convert` took the addresses out names the
+    // entry's hash of then: the entry's own now.
+    let hashes = g.entry_hashes();
+    let now_hash = |h: &str| match hashes.get(h) {
+        Some(&i) => g.record.entries[i].hash.clone(),
+        None => h.to_string(),
+    };
     for f in files {
         let name = f.display().to_string();
         let bytes = limits::read(f, limits::MAIL, "a kept press mail")?;
-        for w in press_in(&bytes) {
-            let Some(store) = store else {
-                problems.push(format!("{name}: press #{} is checked against the game folder's press log (press/log.jsonl): give the game folder", w.n));
-                continue;
-            };
-            if logged.is_none() {
-                logged = Some(super::press::entries(store, g)?);
-            }
-            match super::press::check_witness(g, logged.as_deref().unwrap_or(&[]), &w) {
+        let found = press_in(&bytes);
+        let opened = openings_in(&bytes);
+        if found.is_empty() && opened.is_empty() {
+            continue;
+        }
+        let Some(store) = store else {
+            problems.push(format!("{name}: press is checked against the game folder's press log (press/log.jsonl): give the game folder"));
+            continue;
+        };
+        if logged.is_none() {
+            logged = Some(super::press::entries(store, g)?);
+        }
+        let logged = logged.as_deref().unwrap_or(&[]);
+        for mut w in found {
+            w.entry = now_hash(&w.entry);
+            match super::press::check_witness(g, logged, &w) {
                 Ok(p) => proved.push(format!("{name}: {p}")),
                 Err(why) => problems.push(format!("{name}: press #{}: {why}", w.n)),
+            }
+        }
+        for o in opened {
+            match super::press::check_opening(g, logged, &o) {
+                Ok(p) => proved.push(format!("{name}: {p}")),
+                Err(why) => problems.push(format!("{name}: press #{}: {why}", o.n)),
             }
         }
     }
@@ -289,7 +367,7 @@ fn compare(
     seat: usize,
 ) -> Result<Option<String>> {
     Ok(match item {
-        Item::Receipt(_) => None,
+        Item::Receipt(..) => None,
         Item::Text(_, above) => (!exact)
             .then(|| tail_differs(&above.text, text))
             .flatten()
@@ -350,6 +428,73 @@ fn compare(
         } => (render::png(r, seat)? != *bytes)
             .then(|| "the board (PNG) is not the one the archive draws".to_string()),
     })
+}
+
+/// Was a report on entry `at` made by a herald older than format 5, whose
+/// layout (the text's blocks, the page, the picture) this herald does not
+/// make again byte for byte? The entries before a conversion to format 5
+/// (`redacted.entries`), or any entry of a game still of an older format.
+/// From format 5 on, a change of the reports' layout is a change of format.
+fn older_layout(g: &Loaded, at: usize) -> bool {
+    match &g.genesis.redacted {
+        Some(r) => (at as u64) < r.entries,
+        None => g.genesis.format < 5,
+    }
+}
+
+/// A report of an older layout ([`older_layout`]) that this herald does
+/// not make again as it was: its text must be exactly what its witness
+/// signs (the signature, the key and the entry are checked already), and
+/// its facts must agree with the archive's: every value of its view.json
+/// at a key today's view.json also has (keys added since are absent from
+/// it). Its page and picture are bound to the report only by the mail
+/// they came in, and are not drawn again (docs/trust.md, "Reports of an
+/// older herald").
+fn compare_older(item: &Item, exact: bool, rendered: &Rendered) -> Result<Option<String>> {
+    Ok(match item {
+        Item::Receipt(..) | Item::Board { .. } => None,
+        Item::Text(..) | Item::Html(..) => (!exact).then(|| {
+            "the report text above the witness block was changed after it was sent (a report of an older herald is checked by its signature: it must be exactly the text signed)".to_string()
+        }),
+        Item::Json(_, v) => {
+            let want: serde_json::Value = serde_json::from_str(&rendered.json).map_err(|e| {
+                crate::error::Error::refused(format!("internal: view.json does not read: {e}"))
+            })?;
+            json_disagrees(v, &want, "").map(|at| {
+                format!("view.json does not agree with the archive at `{at}` (a report of an older herald: each value it has is checked)")
+            })
+        }
+    })
+}
+
+/// The first place where `kept` holds a value `want` holds otherwise, at a
+/// key both have (keys one of them lacks aside), or `None`.
+fn json_disagrees(kept: &serde_json::Value, want: &serde_json::Value, at: &str) -> Option<String> {
+    use serde_json::Value;
+    let path = |k: &str| {
+        if at.is_empty() {
+            k.to_string()
+        } else {
+            format!("{at}.{k}")
+        }
+    };
+    match (kept, want) {
+        (Value::Object(x), Value::Object(y)) => x
+            .iter()
+            .filter_map(|(k, u)| Some((k, u, y.get(k)?)))
+            .find_map(|(k, u, v)| json_disagrees(u, v, &path(k))),
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => x
+            .iter()
+            .zip(y)
+            .enumerate()
+            .find_map(|(i, (u, v))| json_disagrees(u, v, &format!("{at}[{i}]"))),
+        (u, v) if u == v => None,
+        _ => Some(if at.is_empty() {
+            "(the whole document)".to_string()
+        } else {
+            at.to_string()
+        }),
+    }
 }
 
 /// Where `kept` (a text a mail program may have passed on: CR LF line
@@ -487,13 +632,76 @@ fn read_kept(
     }
 }
 
+/// What an acknowledgement of accepted orders says besides its receipt:
+/// "Your orders as P for turn T are ACCEPTED." and, under "herald read
+/// them as:", each order as herald read it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Echo {
+    player: String,
+    turn: u32,
+    orders: Vec<String>,
+}
+
+/// The acknowledgement's words in `text` (`pipeline::inbox::reply_text`),
+/// quote marks taken off; `None` where the text holds none.
+fn echo_in(text: &str) -> Option<Echo> {
+    let lines: Vec<&str> = text
+        .lines()
+        .map(|l| l.trim_end_matches('\r').trim_start_matches(['>', ' ']))
+        .collect();
+    let (player, turn) = lines.iter().find_map(|l| {
+        let rest = l.strip_prefix("Your orders as ")?;
+        let (player, rest) = rest.split_once(" for turn ")?;
+        let (turn, _) = rest.split_once(" are ACCEPTED")?;
+        Some((player.to_string(), turn.parse().ok()?))
+    })?;
+    let at = lines
+        .iter()
+        .position(|l| l.trim_end() == "herald read them as:")?;
+    let orders = lines[at + 1..]
+        .iter()
+        .take_while(|l| !l.trim().is_empty())
+        .map(|l| l.trim().to_string())
+        .filter(|l| l != "(no orders)")
+        .collect();
+    Some(Echo {
+        player,
+        turn,
+        orders,
+    })
+}
+
+/// How an echo of the orders differs from what the log says herald read,
+/// if it does (trailing spaces do not count).
+fn echo_differs(kept: &[String], read: &[String]) -> Option<String> {
+    for (i, (a, b)) in kept.iter().zip(read).enumerate() {
+        if a.trim() != b.trim() {
+            return Some(format!(
+                "reads `{}` where the archive holds `{}` (order {})",
+                clip(a),
+                clip(b),
+                i + 1
+            ));
+        }
+    }
+    match kept.len().cmp(&read.len()) {
+        std::cmp::Ordering::Equal => None,
+        _ => Some(format!(
+            "lists {} orders where the archive holds {}",
+            kept.len(),
+            read.len()
+        )),
+    }
+}
+
 /// The blocks of a text (a report, a mail's text, a reply with a receipt).
 fn read_text(name: &str, text: &str, out: &mut Vec<Found>, problems: &mut Vec<String>) {
     let (blocks, bad) = witness::find(text);
     problems.extend(bad.into_iter().map(|p| format!("{name}: {p}")));
+    let echo = echo_in(text);
     for b in blocks {
         let item = match b {
-            Kept::Receipt(r) => Item::Receipt(r),
+            Kept::Receipt(r) => Item::Receipt(r, echo.clone()),
             Kept::Report(w, above) => Item::Text(w, above),
         };
         out.push(Found {
@@ -609,7 +817,7 @@ fn read_mail(
     }
     let found_text = out[start..]
         .iter()
-        .any(|f| matches!(f.item, Item::Text(..) | Item::Receipt(_)));
+        .any(|f| matches!(f.item, Item::Text(..) | Item::Receipt(..)));
     if !found_text {
         for (label, h) in html_bodies {
             let text = crate::mail::extract::html_text(&h);

@@ -145,6 +145,94 @@ pub fn elo(n: usize, pairs: &[Pair]) -> Vec<f64> {
     gamma.iter().map(|g| 400.0 * g.max(1e-12).log10()).collect()
 }
 
+/// The 95% intervals of [`elo`]'s ratings (`ratings`, from the same
+/// `pairs`), on the Elo scale: each rating ± 1.96 standard errors, the
+/// errors from the inverse of the fit's Fisher information (the
+/// Bradley–Terry log-likelihood's curvature at the fitted strengths, the
+/// virtual draws counted as the fit counts them), the first player fixed
+/// at 0 (its interval is (0, 0)). `None` for a player whose error cannot
+/// be told (never met another, or the information is singular).
+#[allow(clippy::needless_range_loop)]
+pub fn elo_intervals(n: usize, pairs: &[Pair], ratings: &[f64]) -> Vec<Option<(f64, f64)>> {
+    let mut games = vec![vec![0.0f64; n]; n];
+    for p in pairs {
+        games[p.a][p.b] += 1.0;
+        games[p.b][p.a] += 1.0;
+    }
+    for i in 0..n {
+        for j in 0..n {
+            if i != j && games[i][j] > 0.0 {
+                games[i][j] += 1.0;
+            }
+        }
+    }
+    // θ in natural log-strength: Elo = 400 θ / ln 10.
+    let scale = 400.0 / std::f64::consts::LN_10;
+    let theta: Vec<f64> = ratings.iter().map(|r| r / scale).collect();
+    // The information of the free strengths 1..n.
+    let m = n.saturating_sub(1);
+    let mut info = vec![vec![0.0f64; m]; m];
+    for i in 1..n {
+        for j in 0..n {
+            if i == j || games[i][j] == 0.0 {
+                continue;
+            }
+            let p = 1.0 / (1.0 + (theta[j] - theta[i]).exp());
+            let w = games[i][j] * p * (1.0 - p);
+            info[i - 1][i - 1] += w;
+            if j > 0 {
+                info[i - 1][j - 1] -= w;
+            }
+        }
+    }
+    let cov = invert(info);
+    (0..n)
+        .map(|i| {
+            if i == 0 {
+                return Some((0.0, 0.0));
+            }
+            let v = cov.as_ref()?[i - 1][i - 1];
+            (v.is_finite() && v > 0.0).then(|| {
+                let half = 1.96 * scale * v.sqrt();
+                (ratings[i] - half, ratings[i] + half)
+            })
+        })
+        .collect()
+}
+
+/// The inverse of a small symmetric matrix by Gauss–Jordan elimination
+/// with partial pivoting; `None` if it is singular.
+#[allow(clippy::needless_range_loop)]
+fn invert(mut a: Vec<Vec<f64>>) -> Option<Vec<Vec<f64>>> {
+    let n = a.len();
+    let mut inv: Vec<Vec<f64>> = (0..n)
+        .map(|i| (0..n).map(|j| if i == j { 1.0 } else { 0.0 }).collect())
+        .collect();
+    for c in 0..n {
+        let p = (c..n).max_by(|&x, &y| a[x][c].abs().total_cmp(&a[y][c].abs()))?;
+        if a[p][c].abs() < 1e-12 {
+            return None;
+        }
+        a.swap(c, p);
+        inv.swap(c, p);
+        let d = a[c][c];
+        for k in 0..n {
+            a[c][k] /= d;
+            inv[c][k] /= d;
+        }
+        for r in 0..n {
+            if r != c {
+                let f = a[r][c];
+                for k in 0..n {
+                    a[r][k] -= f * a[c][k];
+                    inv[r][k] -= f * inv[c][k];
+                }
+            }
+        }
+    }
+    Some(inv)
+}
+
 /// ln Γ(x) for x > 0 (Lanczos, g = 7, nine terms: about 15 digits).
 pub fn ln_gamma(x: f64) -> f64 {
     const G: f64 = 7.0;

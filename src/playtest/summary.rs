@@ -4,8 +4,8 @@
 pub use super::measures::ending;
 use super::measures::{self, ChoiceMeasures, CoverageMeasures, Endings, EvalMeasures};
 use super::stats::{
-    binomial_p, chi_square_equal, chi_square_homogeneity, elo, mean_difference, spread, verdict,
-    wilson, Pair, Rate, Spread, Verdict, BALANCE_MARGIN,
+    binomial_p, chi_square_equal, chi_square_homogeneity, elo, elo_intervals, mean_difference,
+    spread, verdict, wilson, Pair, Rate, Spread, Verdict, BALANCE_MARGIN,
 };
 use super::Record;
 use crate::board::svg::{esc, num, seat_colour, Svg, INK};
@@ -37,6 +37,15 @@ pub struct Table {
     pub margin: Spread,
     /// Bot strength on the Elo scale (Bradley–Terry), the first bot at 0.
     pub elo: Vec<(String, f64)>,
+    /// Each rating's 95% interval, in the order of `elo` (Wald, from the
+    /// fit's information: docs/playtest/README.md); `None` where it cannot
+    /// be told.
+    pub elo_95: Vec<Option<(f64, f64)>>,
+    /// The games the strengths are fitted on (each pair of different bots
+    /// in a finished game one result).
+    pub elo_results: u64,
+    /// How the games ended, each ending by the winner's seat and bot.
+    pub endings_by: Vec<EndingBy>,
     /// How the games ended: the result's reason (the text after the
     /// winner, numbers as `#`), most frequent first.
     pub endings: Vec<(String, u64)>,
@@ -102,6 +111,16 @@ pub struct Balance {
     /// Each seat's share of the sample with its verdict (its interval
     /// and its own exact binomial test against the fair share).
     pub seats: Vec<(Rate, Verdict)>,
+}
+
+/// One way games ended, counted by who won it: each seat's wins this way
+/// (from seat 1), each bot's (in the order bots first appear).
+#[derive(Debug, Clone, Serialize)]
+pub struct EndingBy {
+    pub ending: String,
+    pub games: u64,
+    pub by_seat: Vec<u64>,
+    pub by_bot: Vec<(String, u64)>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -215,7 +234,9 @@ fn table(rs: &[&Record]) -> Table {
         })
         .collect();
     let bots = bots_in_order(rs);
-    let ratings = strength(rs, &bots, n);
+    let pairs = results(rs, &bots, n);
+    let ratings = strength(&pairs, bots.len());
+    let elo_95 = elo_intervals(bots.len(), &pairs, &ratings);
     let lengths: Vec<f64> = rs.iter().map(|r| r.length as f64).collect();
     let leads: Vec<f64> = rs.iter().map(|r| r.lead_changes as f64).collect();
     let margins: Vec<f64> = rs.iter().map(|r| r.margin as f64).collect();
@@ -239,6 +260,9 @@ fn table(rs: &[&Record]) -> Table {
         length: spread(&lengths),
         lead_changes: spread(&leads),
         margin: spread(&margins),
+        elo_95,
+        elo_results: pairs.len() as u64,
+        endings_by: endings_by(rs, &bots, n),
         elo: bots.into_iter().zip(ratings).collect(),
         endings: endings(rs),
         rules_check: rules_check(rs),
@@ -361,11 +385,10 @@ fn head_to_head(rs: &[&Record], bots: &[String]) -> Vec<HeadToHead> {
     head_to_head
 }
 
-/// The bots' strengths on the Elo scale, in the order of `bots`.
-fn strength(rs: &[&Record], bots: &[String], n: usize) -> Vec<f64> {
-    // Pairwise results for the strength fit: a winner beats every loser;
-    // in a draw every two different bots draw. Two seats of one bot in
-    // one game tell nothing about strength.
+/// The pairwise results the strength fit is made on: a winner beats every
+/// loser; in a draw every two different bots draw. Two seats of one bot
+/// in one game tell nothing about strength.
+fn results(rs: &[&Record], bots: &[String], n: usize) -> Vec<Pair> {
     let mut pairs = Vec::new();
     for r in rs.iter().filter(|r| r.finished) {
         let ix: Vec<usize> = r
@@ -393,11 +416,46 @@ fn strength(rs: &[&Record], bots: &[String], n: usize) -> Vec<f64> {
             }
         }
     }
-    if bots.len() > 1 && !pairs.is_empty() {
-        elo(bots.len(), &pairs)
+    pairs
+}
+
+/// The bots' strengths on the Elo scale, in the order the bots are
+/// numbered in `pairs`.
+fn strength(pairs: &[Pair], bots: usize) -> Vec<f64> {
+    if bots > 1 && !pairs.is_empty() {
+        elo(bots, pairs)
     } else {
-        vec![0.0; bots.len()]
+        vec![0.0; bots]
     }
+}
+
+/// Each ending with the winners' seats and bots (a game with several
+/// winners counts for each).
+fn endings_by(rs: &[&Record], bots: &[String], n: usize) -> Vec<EndingBy> {
+    let mut by: BTreeMap<String, EndingBy> = BTreeMap::new();
+    for r in rs {
+        let e = ending(&r.result);
+        let line = by.entry(e.clone()).or_insert_with(|| EndingBy {
+            ending: e,
+            games: 0,
+            by_seat: vec![0; n],
+            by_bot: bots.iter().map(|b| (b.clone(), 0)).collect(),
+        });
+        line.games += 1;
+        for &w in &r.winners {
+            if let Some(s) = line.by_seat.get_mut(w) {
+                *s += 1;
+            }
+            if let Some(b) = r.bots.get(w) {
+                if let Some(x) = line.by_bot.iter_mut().find(|(x, _)| x == b) {
+                    x.1 += 1;
+                }
+            }
+        }
+    }
+    let mut out: Vec<EndingBy> = by.into_values().collect();
+    out.sort_by(|a, b| b.games.cmp(&a.games).then(a.ending.cmp(&b.ending)));
+    out
 }
 
 /// The games' endings (the result's reason), most frequent first.
@@ -785,17 +843,53 @@ fn table_text(o: &mut String, t: &Table) {
     if let Some(c) = &t.coverage {
         coverage_text(o, c);
     }
-    let _ = writeln!(o, "  endings:");
-    for (e, k) in &t.endings {
-        let _ = writeln!(o, "    {k:>5}  {e}");
-    }
-    if t.elo.len() > 1 {
-        let _ = writeln!(o, "  strength (Elo scale, Bradley-Terry fit, first bot 0):");
-        let mut e = t.elo.clone();
-        e.sort_by(|a, b| b.1.total_cmp(&a.1));
-        for (b, r) in e {
-            let _ = writeln!(o, "    {:<22} {:+7.0}", b, r);
+    endings_text(o, t);
+    strength_text(o, t);
+}
+
+/// How the games ended, each ending with the seats that won it that way
+/// and, where more than one bot played, the bots.
+fn endings_text(o: &mut String, t: &Table) {
+    let _ = writeln!(o, "  endings (won that way by seat; by bot):");
+    for e in &t.endings_by {
+        let seats: Vec<String> = e
+            .by_seat
+            .iter()
+            .enumerate()
+            .map(|(s, k)| format!("seat {} {k}", s + 1))
+            .collect();
+        let mut line = format!("    {:>5}  {}", e.games, e.ending);
+        if e.by_seat.iter().any(|&k| k > 0) {
+            let _ = write!(line, "  [{}", seats.join(", "));
+            if e.by_bot.len() > 1 {
+                let bots: Vec<String> = e.by_bot.iter().map(|(b, k)| format!("{b} {k}")).collect();
+                let _ = write!(line, "; {}", bots.join(", "));
+            }
+            line.push(']');
         }
+        let _ = writeln!(o, "{line}");
+    }
+}
+
+/// The bots' strengths with their 95% intervals and the method.
+fn strength_text(o: &mut String, t: &Table) {
+    if t.elo.len() < 2 {
+        return;
+    }
+    let _ = writeln!(
+        o,
+        "  strength (Elo scale: Bradley-Terry fit with one virtual draw a pair, first bot 0; 95% Wald interval from the fit's information; {} results):",
+        t.elo_results
+    );
+    let mut e: Vec<(&(String, f64), &Option<(f64, f64)>)> = t.elo.iter().zip(&t.elo_95).collect();
+    e.sort_by(|a, b| b.0 .1.total_cmp(&a.0 .1));
+    for ((b, r), ci) in e {
+        let ci = match ci {
+            Some((lo, hi)) if lo == hi => "(the reference)".to_string(),
+            Some((lo, hi)) => format!("(95%: {lo:+.0} to {hi:+.0})"),
+            None => "(interval: too few results)".to_string(),
+        };
+        let _ = writeln!(o, "    {:<22} {:+7.0}  {ci}", b, r);
     }
 }
 

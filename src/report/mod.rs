@@ -63,6 +63,10 @@ fn env() -> &'static Environment<'static> {
         env.add_filter("listing", |items: Vec<String>| {
             listing(&items, LISTING_WIDTH)
         });
+        env.add_filter("wrapped", |text: String| wrap(&text, 68));
+        env.add_filter("alternatives", |lines: Vec<String>| {
+            alternatives(&lines).unwrap_or_default()
+        });
         // Compiled on first use: a command renders one game's templates.
         env.set_loader(|name| {
             Ok(TEMPLATES
@@ -124,6 +128,54 @@ pub fn listing(items: &[String], width: usize) -> Vec<String> {
     out
 }
 
+/// The time zone a kept text report shows its deadline in (the header's
+/// `Deadline: … (Fri 4 Dec 19:00 Europe/Berlin (UTC+01:00))`), for
+/// `verify --witness` to make the report again as it was sent.
+pub fn zone_in(text: &str) -> Option<String> {
+    text.lines()
+        .filter(|l| l.starts_with("Turn ") && l.contains("Deadline: "))
+        .find_map(|l| {
+            let before = &l[..l.find(" (UTC")?];
+            let name = before.rsplit(' ').next()?;
+            crate::time::zone(name).ok().map(|tz| tz.name().to_string())
+        })
+}
+
+/// `text` in lines of at most `width` characters, broken at spaces.
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            out.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        out.push(line);
+    }
+    out
+}
+
+/// How a line of [`listing`] with alternatives reads, told with the
+/// form's own first such line: "`move a1 a2 | a3` means `move a1 a2` or
+/// `move a1 a3`". `None` where no line has alternatives.
+pub fn alternatives(lines: &[String]) -> Option<String> {
+    let line = lines
+        .iter()
+        .find(|l| l.contains(" | ") && !l.contains(" | …"))?;
+    let mut parts = line.split(" | ");
+    let first = parts.next()?;
+    let second = parts.next()?.split(" (").next()?.trim();
+    let (prefix, _) = first.rsplit_once(' ')?;
+    Some(format!(
+        "`{first} | {second}` means `{first}` or `{prefix} {second}`"
+    ))
+}
+
 /// What every report's header shows about the game, from the game file.
 #[derive(Debug, Clone, Serialize)]
 pub struct Header {
@@ -151,6 +203,19 @@ pub struct Header {
     /// The missed-order policy and the drop-out limit (0: never).
     pub nmr: String,
     pub drop_after: u32,
+    /// The deadline on the clock of the player's own time zone, where
+    /// they gave one ([`crate::time::shown_in`]).
+    pub deadline_local: Option<String>,
+    /// That time zone's IANA name (kept in view.json, so that a report
+    /// kept as JSON is made again in its zone by `verify --witness`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub zone: Option<String>,
+    /// How long after this report was made (the time of the entry it is
+    /// made on) the deadline comes: "2d 23h"; `None` without a deadline.
+    pub left: Option<String>,
+    /// What happens to this player if no orders come by the deadline, in
+    /// words: the game's missed-order policy and the drop-out limit.
+    pub if_missed: String,
     /// The moderator's public key and the chain head the report is made on.
     pub key: String,
     pub chain_head: String,

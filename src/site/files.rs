@@ -55,6 +55,12 @@ impl Site {
         if over {
             files.push(("game.js", game_js(&g.record.to_text()).into_bytes()));
         }
+        if !press.is_empty() {
+            // Each press's text and sender, checkable against the game
+            // file: `herald verify game.jsonl --witness press.txt`.
+            let proofs: Vec<&str> = press.iter().map(|p| p.proof.as_str()).collect();
+            files.push(("press.txt", proofs.join("\n").into_bytes()));
+        }
         let mut marker = serde_json::to_vec_pretty(&info.marker()).expect("serialises");
         marker.push(b'\n');
         files.push((MARKER, marker));

@@ -133,12 +133,19 @@ pub struct Press {
     pub n: u32,
     pub turn: u32,
     pub at: String,
-    /// `red (Ann)`, or `anonymous`: anonymous press stays anonymous.
+    /// `red (Ann)`; anonymous press as `red (Ann), sent anonymously`: a
+    /// site shows press only where the game's rules reveal it, and then
+    /// its sender too.
     pub from: String,
     /// The players it was relayed to, or for an answer to anonymous press
     /// "the anonymous sender of press #N".
     pub to: String,
     pub text: String,
+    /// What proves it against the game file: the text, the block with the
+    /// nonce, and for anonymous press the opening of its sender commitment
+    /// (as the sender's own copy holds them): the site's `press.txt`.
+    #[serde(skip)]
+    pub proof: String,
 }
 
 /// The press a site of `g` through `who`'s eyes shows, and how many press
@@ -166,11 +173,12 @@ pub fn revealed_press(
     }
     let shown = crate::pipeline::press::all_kept(g, store)?
         .into_iter()
-        .map(|(k, _)| Press {
+        .map(|(k, hash)| Press {
             n: k.entry.n,
             turn: k.entry.turn,
             at: k.entry.at.clone(),
-            from: crate::pipeline::press::shown_sender(g, &k),
+            from: crate::pipeline::press::revealed_sender(g, &k),
+            proof: crate::pipeline::press::proof(g, &k, &hash),
             to: match (k.entry.to.is_empty(), k.answers) {
                 (true, Some(n)) => format!("the anonymous sender of press #{n}"),
                 (true, None) => "nobody".into(),
@@ -214,7 +222,7 @@ pub fn build(
     let over = g.head().outcome.is_some();
     if who == Who::Everything && !over {
         return Err(Error::usage(format!(
-            "{} is still running: its site shows one player's own view (--for PLAYER) or the public view, never a hidden fact before the end",
+            "{} is still running: its site shows one player's own view (--player PLAYER) or the public view, never a hidden fact before the end",
             g.head().id
         )));
     }
@@ -402,7 +410,7 @@ fn frame(
 const HID: &str = "this game hid something from its players while it ran, so no board was shown to everyone: each player saw their own (pick their report), and the whole truth is this site's own view";
 
 /// Why a frame shows no board.
-const HIDDEN: &str = "this game hides something from its players while it runs: each player sees the board in their own reports (a site --for them), and everyone sees it when the game ends";
+const HIDDEN: &str = "this game hides something from its players while it runs: each player sees the board in their own reports (a site --player PLAYER), and everyone sees it when the game ends";
 
 /// The public view of `g` now: a view only where no player is told less
 /// than the whole truth (then it is everybody's), else none.

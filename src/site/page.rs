@@ -365,7 +365,7 @@ fn press_section(h: &mut String, press: &[super::Press]) {
     h.push_str(
         "<section id=\"press\">\n<h2>Press</h2>\n\
          <p>The messages the players wrote to each other through the host, revealed now the game is over as its rules chose at its start. \
-         Anonymous press stays anonymous. Each recipient's mail proves its text (<code>herald verify --witness</code>); the game file above holds each one's hash.</p>\n\
+         Anonymous press is shown with its sender, whom the rules reveal now too. <a href=\"press.txt\">press.txt</a> holds each text with the nonce its hash was salted with, and each anonymous sender with the opening of the commitment the game file holds: <code>herald verify game.jsonl --witness press.txt</code> checks every one.</p>\n\
          <ol class=\"press\">\n",
     );
     for p in press {

@@ -37,6 +37,43 @@ pub fn atomic(path: &Path, bytes: &[u8], durability: Durability) -> Result<()> {
     Ok(())
 }
 
+/// A file written beside its destination and synced, not yet in place:
+/// [`Prepared::put`] renames it over the destination (the commit of a
+/// second file that must follow another's, `herald passwd`'s secrets
+/// after the game file); dropped without it, it is removed and the
+/// destination never changed.
+pub struct Prepared {
+    tmp: tempfile::NamedTempFile,
+    path: std::path::PathBuf,
+}
+
+/// Write `bytes` beside `path` (whose folder must exist), mode 0600,
+/// synced: everything [`atomic`] does but the rename. A full disk fails
+/// here, with nothing changed.
+pub fn prepare(path: &Path, bytes: &[u8]) -> Result<Prepared> {
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".tmp-")
+        .tempfile_in(parent(path))
+        .map_err(|e| Error::io(path, e))?;
+    tmp.write_all(bytes).map_err(|e| Error::io(path, e))?;
+    tmp.as_file().sync_all().map_err(|e| Error::io(path, e))?;
+    Ok(Prepared {
+        tmp,
+        path: path.to_path_buf(),
+    })
+}
+
+impl Prepared {
+    /// Rename the file into place, and sync its folder.
+    pub fn put(self) -> Result<()> {
+        let path = self.path;
+        self.tmp
+            .persist(&path)
+            .map_err(|e| Error::io(&path, e.error))?;
+        sync_dir(parent(&path))
+    }
+}
+
 /// Write several files into one folder `dir` as [`atomic`] writes them
 /// with [`Durability::Synced`], but with the work shared: every file is
 /// written and synced side by side, then each is renamed into place in the

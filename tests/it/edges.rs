@@ -373,7 +373,9 @@ fn resolve_on_a_full_disk_commits_whole_or_not_at_all_at_every_fill_level() {
     assert!(refused > 0 && whole > 0, "the levels span the need");
 }
 
-/// `passwd` and `inbox` on a disk that fills up: the same promise.
+/// `passwd` and `inbox` on a disk that fills up: the same promise
+/// (`passwd` refused leaves secrets.toml as it was: the old password
+/// there, and working).
 #[test]
 fn passwd_and_inbox_on_a_full_disk_commit_whole_or_not_at_all() {
     let t = template();
@@ -398,6 +400,23 @@ fn passwd_and_inbox_on_a_full_disk_commit_whole_or_not_at_all() {
                     after[Path::new("game.jsonl")],
                     original[Path::new("game.jsonl")]
                 );
+                // The password in secrets.toml is the one the game checks.
+                let secrets = herald::store::Secrets::read(&l.after.join("secrets.toml")).unwrap();
+                let head = crate::common::head(&l.after);
+                let hash = head["players"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|p| p["id"] == "red")
+                    .unwrap()["password"]
+                    .as_str()
+                    .unwrap()
+                    .to_string();
+                assert!(
+                    herald::auth::matches(&secrets.passwords["red"], &hash),
+                    "{} free: exit 0 but secrets.toml holds another password than the game's",
+                    l.free
+                );
             }
             1 => {
                 assert!(
@@ -406,12 +425,19 @@ fn passwd_and_inbox_on_a_full_disk_commit_whole_or_not_at_all() {
                     l.free,
                     l.err
                 );
-                let mut a = after.clone();
-                let mut o = original.clone();
-                // passwd writes the new password first: an unused one there.
-                a.remove(Path::new("secrets.toml"));
-                o.remove(Path::new("secrets.toml"));
-                assert_eq!(a, o, "{} free: exit 1 but the game changed", l.free);
+                // Nothing changed, secrets.toml included: the old password
+                // is still the one written there, and the one that works.
+                assert_eq!(
+                    after[Path::new("secrets.toml")],
+                    original[Path::new("secrets.toml")],
+                    "{} free: exit 1 but secrets.toml changed",
+                    l.free
+                );
+                assert_eq!(
+                    after, original,
+                    "{} free: exit 1 but the game changed",
+                    l.free
+                );
             }
             c => panic!("{} free: exit {c}: {}", l.free, l.err),
         }

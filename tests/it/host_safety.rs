@@ -152,7 +152,7 @@ fn two_hosts_on_one_folder_answer_each_mail_once() {
     let now = at(1);
     // Both at once, the second with a short wait: it gives up busy.
     let mut first = spawn_host(&h.dir, &now, &[]);
-    let (code, o, e) = herald(&["--wait", "0", "host", &dir, "--now", &now]);
+    let (code, o, e) = herald(&["host", &dir, "--now", &now, "--wait", "0"]);
     let done = first.wait().unwrap();
     assert!(done.success(), "{done:?}");
     assert!(

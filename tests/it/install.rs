@@ -72,7 +72,7 @@ fn completion(shell: &str, dir: &Path) -> PathBuf {
 
 /// What bash offers after `words` (the last one being completed), through
 /// the script's own function, as bash-completion calls it.
-fn bash_offers(script: &Path, words: &[&str]) -> BTreeSet<String> {
+pub(crate) fn bash_offers(script: &Path, words: &[&str]) -> BTreeSet<String> {
     let line = words
         .iter()
         .map(|w| format!("'{w}'"))
@@ -92,7 +92,7 @@ fn bash_offers(script: &Path, words: &[&str]) -> BTreeSet<String> {
 }
 
 /// What fish offers for the command line `line`.
-fn fish_offers(script: &Path, line: &str) -> BTreeSet<String> {
+pub(crate) fn fish_offers(script: &Path, line: &str) -> BTreeSet<String> {
     let out = run("fish", "fish", |c| {
         c.arg("--no-config").arg("-c").arg(format!(
             "source '{}'; complete -C '{line}'",

@@ -25,6 +25,25 @@ pub(crate) fn open(dir: &Path, table: &str, extra: &[&str]) -> String {
     o
 }
 
+/// The joins of table `table` waiting for their codes (the lobby's store
+/// of requests).
+pub(crate) fn waiting_joins(dir: &Path, table: &str) -> usize {
+    let Ok(b) = std::fs::read(dir.join("lobby/confirm/requests.json")) else {
+        return 0;
+    };
+    let v: serde_json::Value = serde_json::from_slice(&b).unwrap();
+    v["requests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| {
+            r["state"]["state"] == "waiting"
+                && r["action"]["do"] == "join"
+                && r["action"]["table"] == table
+        })
+        .count()
+}
+
 pub(crate) fn table_json(dir: &Path, table: &str) -> serde_json::Value {
     serde_json::from_slice(&std::fs::read(dir.join("lobby").join(format!("{table}.json"))).unwrap())
         .unwrap()
@@ -33,7 +52,7 @@ pub(crate) fn table_json(dir: &Path, table: &str) -> serde_json::Value {
 /// Mail from account `from` to `to` through the real Postfix: the Subject
 /// `subject`, the Message-ID `mid`, sent `minute` minutes into the test's
 /// hour, the text `body`.
-fn send_from(
+pub(crate) fn send_from(
     s: &MailServers,
     from: &Account,
     to: &str,
@@ -51,7 +70,7 @@ fn send_from(
 }
 
 /// The code in a lobby mail: the word after `confirm `.
-fn code_in(m: &str) -> Option<String> {
+pub(crate) fn code_in(m: &str) -> Option<String> {
     m.lines()
         .find_map(|l| l.trim().strip_prefix("confirm "))
         .map(|c| c.trim().to_string())
@@ -131,16 +150,19 @@ fn opening_a_table_refuses_bad_input_and_writes_nothing() {
     let dir = crate::common::scratch("lobby-open");
     let dd = d(&dir);
     for (args, want) in [
-        (vec!["--game", "chess"], "not a game herald knows"),
-        (vec!["--game", "hexwar", "--seats", "3"], "--seats 3"),
-        (vec!["--game", "norse-wars", "--seats", "5-4"], "MIN-MAX"),
-        (vec!["--game", "norse-wars", "--option", "fog=maybe"], "fog"),
+        (vec!["--ruleset", "chess"], "possible values"),
+        (vec!["--ruleset", "hexwar", "--seats", "3"], "--seats 3"),
+        (vec!["--ruleset", "norse-wars", "--seats", "5-4"], "MIN-MAX"),
         (
-            vec!["--game", "norse-wars", "--starts-when", "soon"],
+            vec!["--ruleset", "norse-wars", "--option", "fog=maybe"],
+            "fog",
+        ),
+        (
+            vec!["--ruleset", "norse-wars", "--starts-when", "soon"],
             "--starts-when soon",
         ),
         (
-            vec!["--game", "norse-wars", "--deadline-every", "often"],
+            vec!["--ruleset", "norse-wars", "--deadline-every", "often"],
             "--deadline-every often",
         ),
     ] {
@@ -151,10 +173,10 @@ fn opening_a_table_refuses_bad_input_and_writes_nothing() {
         assert!(e.contains(want), "{a:?}: {e}");
     }
     assert!(!dir.join("lobby").exists(), "a refused open wrote");
-    let (code, _, e) = herald(&["host", "open", &dd, "Bad Name", "--game", "hexwar"]);
+    let (code, _, e) = herald(&["host", "open", &dd, "Bad Name", "--ruleset", "hexwar"]);
     assert_eq!(code, 2, "{e}");
-    open(&dir, "t1", &["--game", "hexwar"]);
-    let (code, _, e) = herald(&["host", "open", &dd, "t1", "--game", "hexwar"]);
+    open(&dir, "t1", &["--ruleset", "hexwar"]);
+    let (code, _, e) = herald(&["host", "open", &dd, "t1", "--ruleset", "hexwar"]);
     assert_eq!(code, 1, "{e}");
     assert!(e.contains("exists already"), "{e}");
     let st = herald(&["host", "status", &dd]).1;
@@ -177,7 +199,7 @@ fn a_table_of_4_is_filled_by_mail_confirmed_and_started() {
         &h.dir,
         "t4",
         &[
-            "--game",
+            "--ruleset",
             "norse-wars",
             "--seats",
             "4",
@@ -211,10 +233,10 @@ fn a_table_of_4_is_filled_by_mail_confirmed_and_started() {
     let out = h.pass_ok(&at(2));
     assert!(out.contains("5 commands"), "{out}");
     let t = table_json(&h.dir, "t4");
-    assert_eq!(t["pending"].as_array().unwrap().len(), 5);
+    assert_eq!(waiting_joins(&h.dir, "t4"), 5);
     assert_eq!(t["seats"].as_array().unwrap().len(), 0);
     // No code is kept in clear.
-    let raw = std::fs::read_to_string(h.dir.join("lobby/t4.json")).unwrap();
+    let raw = std::fs::read_to_string(h.dir.join("lobby/confirm/requests.json")).unwrap();
     let mut codes = Vec::new();
     for p in &players {
         let m = wait_for_text(s, p, "confirm ");
@@ -223,7 +245,8 @@ fn a_table_of_4_is_filled_by_mail_confirmed_and_started() {
         codes.push(c);
     }
     let vm = wait_for_text(s, &victim, "confirm ");
-    assert!(vm.contains("If you did not ask, do nothing"), "{vm}");
+    assert!(vm.contains("If you did not ask"), "{vm}");
+    assert!(vm.contains("do nothing: without the confirmation"), "{vm}");
     // One player confirms from another address with someone else's code:
     // refused, nothing written.
     send_from(
@@ -437,7 +460,7 @@ fn the_race_for_the_last_seat_gives_it_to_one() {
     let s = servers();
     let (h, md) = maildir_host(s, "");
     let ps: Vec<Account> = (0..3).map(|_| s.account()).collect();
-    open(&h.dir, "duel", &["--game", "hexwar"]);
+    open(&h.dir, "duel", &["--ruleset", "hexwar"]);
     let host_addr = h.acct.address.clone();
     for (i, p) in ps.iter().enumerate() {
         put(
@@ -478,7 +501,8 @@ fn the_race_for_the_last_seat_gives_it_to_one() {
         std::fs::read(h.dir.join("lobby/duel.json")).unwrap()
     );
     wait_for_text(s, &ps[0], "not one this host is waiting for");
-    // The first leaves again before confirming; then all three confirm.
+    // The first leaves again before confirming (a code, confirmed); then
+    // all three confirm.
     put(
         &md,
         "l0",
@@ -486,12 +510,25 @@ fn the_race_for_the_last_seat_gives_it_to_one() {
     );
     h.pass_ok(&at(4));
     assert_eq!(
-        table_json(&h.dir, "duel")["pending"]
-            .as_array()
-            .unwrap()
-            .len(),
-        2
+        waiting_joins(&h.dir, "duel"),
+        3,
+        "a leave waits for its code"
     );
+    let lc = code_in(&wait_for_text(s, &ps[0], "to leave table `duel`")).unwrap();
+    put(
+        &md,
+        "l0c",
+        &mail(
+            &ps[0].address,
+            &host_addr,
+            "x",
+            "l0c@p",
+            4,
+            &format!("confirm {lc}"),
+        ),
+    );
+    h.pass_ok(&at(4));
+    assert_eq!(waiting_joins(&h.dir, "duel"), 2);
     put(
         &md,
         "j0b",
@@ -505,7 +542,7 @@ fn the_race_for_the_last_seat_gives_it_to_one() {
         c0 = s
             .mails(&ps[0])
             .iter()
-            .find_map(|m| code_in(&text(m)).filter(|c| c != &codes[0]));
+            .find_map(|m| code_in(&text(m)).filter(|c| c != &codes[0] && c != &lc));
         if c0.is_some() {
             break;
         }
@@ -560,7 +597,7 @@ fn a_table_that_cannot_start_is_cancelled_and_told() {
         &h.dir,
         "t3",
         &[
-            "--game",
+            "--ruleset",
             "norse-wars",
             "--seats",
             "3-4",
@@ -610,7 +647,7 @@ fn kill_9_during_a_start_makes_each_game_once() {
     let mut rng = herald::rng::from_u64(32);
     for r in 0..runs {
         let name = format!("k{r}");
-        open(&h.dir, &name, &["--game", "hexwar"]);
+        open(&h.dir, &name, &["--ruleset", "hexwar"]);
         // The table full, as two confirmations leave it.
         let p = h.dir.join("lobby").join(format!("{name}.json"));
         let mut t: serde_json::Value = serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap();
@@ -669,7 +706,7 @@ fn kill_9_during_a_start_makes_each_game_once() {
 }
 
 /// The password and player id of a welcome or takeover mail.
-fn credentials(m: &str) -> (String, String) {
+pub(crate) fn credentials(m: &str) -> (String, String) {
     let get = |k: &str| {
         m.lines()
             .find_map(|l| l.trim().strip_prefix(k))
@@ -698,7 +735,7 @@ fn a_dropped_seat_is_taken_over_and_a_vacation_moves_the_deadline() {
         &h.dir,
         "g4",
         &[
-            "--game",
+            "--ruleset",
             "norse-wars",
             "--seats",
             "4",
@@ -737,13 +774,24 @@ fn a_dropped_seat_is_taken_over_and_a_vacation_moves_the_deadline() {
             &format!("confirm {code}"),
         );
     }
-    s.wait_for_mails(&h.acct, 9);
+    // The standby list by a code too.
+    let code = code_in(&wait_for_text(s, &standby, "standby list")).unwrap();
+    send_from(
+        s,
+        &standby,
+        &host_addr,
+        "Re: standby",
+        "sbc@p.test",
+        3,
+        &format!("confirm {code}"),
+    );
+    s.wait_for_mails(&h.acct, 10);
     let out = h.pass_ok(&at(4));
     assert!(
         out.contains("g4: started as game g4 with 4 players"),
         "{out}"
     );
-    wait_for_text(s, &standby, "standby list");
+    wait_for_text(s, &standby, "is on the standby list");
     let folder = h.dir.join("g4");
     let mut creds: Vec<(String, String)> = players
         .iter()
@@ -759,7 +807,7 @@ fn a_dropped_seat_is_taken_over_and_a_vacation_moves_the_deadline() {
     let to = h.game_addr("g4");
     // The vacation: the reason the player gives is never passed on.
     let (ai, api) = (who(&away, &creds), &creds[who(&away, &creds)].1);
-    let mut sent = 9;
+    let mut sent = 10;
     send_from(
         s,
         &players[ai],
@@ -1063,10 +1111,10 @@ fn replace_and_approve_refuse_bad_input() {
     let s = servers();
     let h = Host::new(s, "");
     let dd = d(&h.dir);
-    let (code, _, e) = herald(&["host", "replace", &dd, "nosuch", "red"]);
+    let (code, _, e) = herald(&["host", "replace", &dd, "nosuch", "--player", "red"]);
     assert_eq!(code, 1, "{e}");
     assert!(e.contains("no game `nosuch`"), "{e}");
-    let (code, _, e) = herald(&["host", "approve", &dd, "nosuch", "red"]);
+    let (code, _, e) = herald(&["host", "approve", &dd, "nosuch", "--player", "red"]);
     assert_eq!(code, 1, "{e}");
     assert!(!h.dir.join("lobby/games").exists());
     // A format-2 game: refused with the line that converts it.
@@ -1077,17 +1125,17 @@ fn replace_and_approve_refuse_bad_input() {
     for f in ["game.jsonl", "moderator.key", "secrets.toml"] {
         std::fs::copy(fixture.join(f), g.join(f)).unwrap();
     }
-    let (code, _, e) = herald(&["host", "replace", &dd, "demo-nw", "blue"]);
+    let (code, _, e) = herald(&["host", "replace", &dd, "demo-nw", "--player", "blue"]);
     assert_eq!(code, 1, "{e}");
     assert!(e.contains(&format!("herald convert {}", d(&g))), "{e}");
     assert!(!h.dir.join("lobby/games").exists());
     // A player the game does not have: the lines to run.
     let (code, _, e) = herald(&["convert", &d(&g)]);
     assert_eq!(code, 0, "{e}");
-    let (code, _, e) = herald(&["host", "replace", &dd, "demo-nw", "nobody"]);
+    let (code, _, e) = herald(&["host", "replace", &dd, "demo-nw", "--player", "nobody"]);
     assert_eq!(code, 2, "{e}");
     assert!(
-        e.contains(&format!("herald host replace {dd} demo-nw blue")),
+        e.contains(&format!("herald host replace {dd} demo-nw --player blue")),
         "{e}"
     );
     let (code, o, e) = herald(&[
@@ -1095,6 +1143,7 @@ fn replace_and_approve_refuse_bad_input() {
         "replace",
         &dd,
         "demo-nw",
+        "--player",
         "blue",
         "--now",
         "2026-11-30T00:00:00Z",
@@ -1113,7 +1162,7 @@ pub(crate) fn started_game(
     minute: i64,
     extra: &[&str],
 ) -> Vec<(String, String)> {
-    let mut args = vec!["--game", "hexwar"];
+    let mut args = vec!["--ruleset", "hexwar"];
     args.extend_from_slice(extra);
     open(&h.dir, name, &args);
     let p = h.dir.join("lobby").join(format!("{name}.json"));
@@ -1377,9 +1426,9 @@ fn d_rel(dir: &Path, p: &Path) -> String {
 #[test]
 fn lobby_refusals_name_the_line_to_send_and_write_nothing() {
     let dir = crate::common::scratch("lobby-refusals");
-    open(&dir, "t1", &["--game", "hexwar"]);
-    open(&dir, "full1", &["--game", "hexwar"]);
-    open(&dir, "old", &["--game", "hexwar"]);
+    open(&dir, "t1", &["--ruleset", "hexwar"]);
+    open(&dir, "full1", &["--ruleset", "hexwar"]);
+    open(&dir, "old", &["--ruleset", "hexwar"]);
     let set = |name: &str, f: &dyn Fn(&mut serde_json::Value)| {
         let p = dir.join("lobby").join(format!("{name}.json"));
         let mut t: serde_json::Value = serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap();
@@ -1413,6 +1462,8 @@ fn lobby_refusals_name_the_line_to_send_and_write_nothing() {
         from: "host@x.test".into(),
         game_address: &addr,
         now: at(5),
+        seats_per_address: 1,
+        may_mail_code: &|_, _| Ok(true),
     };
     let join_t1 = "join t1 [your name]";
     let take_gx = "takeover gx p1";
@@ -1448,7 +1499,7 @@ fn lobby_refusals_name_the_line_to_send_and_write_nothing() {
         let cmd = commands::parse_line(line).unwrap();
         let digest = format!("{:064x}", i + 1);
         let a = commands::answer(&cx, &cmd, from, &digest, "<m@x>", "Re: x").unwrap();
-        assert!(a.refused, "{line}: {}", a.what);
+        assert!(a.outcome.refused(), "{line}: {}", a.what);
         let (_, bytes) = a.reply.unwrap();
         let t = text(&bytes);
         for w in want {
@@ -1492,7 +1543,7 @@ fn stand_in_vacation_mode_plays_the_phase_without_a_miss() {
         "open",
         &dd,
         "bad",
-        "--game",
+        "--ruleset",
         "hexwar",
         "--vacation",
         "sometimes",

@@ -32,7 +32,7 @@ fn a_tables_press_is_checked_as_new_checks_it() {
             "--press-reveal needs --press",
         ),
     ] {
-        let mut a = vec!["host", "open", &dd, "t1", "--game", "hexwar"];
+        let mut a = vec!["host", "open", &dd, "t1", "--ruleset", "hexwar"];
         a.extend(args);
         let (code, o, e) = herald(&a);
         assert_eq!(code, 2, "{a:?}: {o}{e}");
@@ -40,7 +40,7 @@ fn a_tables_press_is_checked_as_new_checks_it() {
     }
     assert!(!dir.join("lobby").exists(), "a refused open wrote");
     // A table without --press: its game has none.
-    let o = open(&dir, "t1", &["--game", "hexwar"]);
+    let o = open(&dir, "t1", &["--ruleset", "hexwar"]);
     assert!(o.contains("press: no press"), "{o}");
     assert!(table_json(&dir, "t1")["press"].is_null());
 }
@@ -58,7 +58,7 @@ fn a_table_gives_its_game_the_press_it_chose() {
         &h.dir,
         "pb",
         &[
-            "--game",
+            "--ruleset",
             "hexwar",
             "--press",
             "public",
@@ -270,7 +270,7 @@ fn tables_from_files_are_opened_by_a_pass_or_refused_with_the_line() {
         &cli,
         "nw1",
         &[
-            "--game",
+            "--ruleset",
             "norse-wars",
             "--seats",
             "3-4",

@@ -827,7 +827,7 @@ fn an_export_holds_the_players_own_reports_and_orders_and_nothing_else() {
     let (code, o, e) = herald(&[
         "export",
         game.to_str().unwrap(),
-        "--for",
+        "--player",
         "red",
         "--out",
         out.to_str().unwrap(),
@@ -968,20 +968,36 @@ fn the_readme_walkthrough_runs_as_written() {
         "verify did not pass:\n{stdout}"
     );
     assert!(stdout.contains("receipts and reports name"), "{stdout}");
-    // Every mail herald queued is a mail; the final reports reveal the seed.
+    // Every mail herald queued is a mail, sent once (`herald send`, the
+    // walkthrough's last step, to its stand-in sendmail); the final
+    // reports reveal the seed.
     let final_red = std::fs::read_to_string(dir.join("game/reports/turn-0003/red.txt")).unwrap();
     assert!(final_red.contains("The seed is revealed: "), "{final_red}");
-    let queued = outbox(&dir.join("game"));
-    assert_eq!(
-        queued.iter().filter(|m| m.0).count(),
-        2,
-        "a reply to each of red's mails"
+    assert!(
+        herald::host::outbox::queued(&dir.join("game/outbox"))
+            .unwrap()
+            .is_empty(),
+        "mail left unsent"
     );
+    let mut sent: Vec<Vec<u8>> = std::fs::read_dir(dir.join("sent"))
+        .unwrap()
+        .map(|e| read(&e.unwrap().path()))
+        .collect();
+    let replies = sent
+        .iter()
+        .filter(|m| parse_eml(m).in_reply_to().as_text().is_some())
+        .count();
+    assert_eq!(replies, 2, "a reply to each of red's mails");
     assert_eq!(
-        queued.iter().filter(|m| !m.0).count(),
+        sent.len() - replies,
         8,
         "a report mail for each player each turn"
     );
+    let ids = sent.len();
+    sent.sort();
+    sent.dedup();
+    assert_eq!(sent.len(), ids, "a mail sent twice");
+    assert!(stdout.contains("no mail to send"), "{stdout}");
     // The README shows the same commands.
     let readme =
         std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))

@@ -51,6 +51,8 @@ struct Outcome {
     reply: String,
     /// The order file stored for orfburg, if any.
     stored: Option<String>,
+    /// The address the reply goes to.
+    reply_to: String,
 }
 
 /// One fixture alone in a Maildir of its own, read by `herald inbox`.
@@ -58,18 +60,31 @@ fn inbox(fixture: &str) -> Outcome {
     inbox_with(fixture, None)
 }
 
+/// A fixture's bytes.
+fn fixture_bytes(fixture: &str) -> Vec<u8> {
+    std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/mails")
+            .join(fixture),
+    )
+    .unwrap()
+}
+
 /// [`inbox`], the game made with `deadline`.
 fn inbox_with(fixture: &str, deadline: Option<&str>) -> Outcome {
+    inbox_bytes(fixture, &fixture_bytes(fixture), deadline)
+}
+
+/// A mail (`bytes`, named `fixture`) alone in a Maildir of its own, read
+/// by `herald inbox` for a game made with `deadline`.
+fn inbox_bytes(fixture: &str, bytes: &[u8], deadline: Option<&str>) -> Outcome {
     let dir = scratch(&format!("mail-{fixture}"));
     let game = new_game(&dir, deadline);
     let md = dir.join("Maildir");
     for d in ["new", "cur", "tmp"] {
         std::fs::create_dir_all(md.join(d)).unwrap();
     }
-    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/mails")
-        .join(fixture);
-    std::fs::copy(&src, md.join("new").join(format!("1764000000.{fixture}"))).unwrap();
+    std::fs::write(md.join("new").join(format!("1764000000.{fixture}")), bytes).unwrap();
     let (code, out, err) = herald(&[
         "inbox",
         game.to_str().unwrap(),
@@ -86,10 +101,19 @@ fn inbox_with(fixture: &str, deadline: Option<&str>) -> Outcome {
         .collect();
     assert_eq!(replies.len(), 1, "{fixture}: one reply");
     let raw = std::fs::read(&replies[0]).unwrap();
-    let reply = mail_parser::MessageParser::default()
+    let parsed = mail_parser::MessageParser::default()
         .parse(&raw)
-        .and_then(|m| m.body_text(0).map(|t| t.into_owned()))
-        .expect("the reply is a mail with a text body");
+        .expect("the reply is a mail");
+    let reply = parsed
+        .body_text(0)
+        .map(|t| t.into_owned())
+        .expect("the reply has a text body");
+    let reply_to = parsed
+        .to()
+        .and_then(|a| a.first())
+        .and_then(|a| a.address())
+        .unwrap_or_default()
+        .to_string();
     // Stored sealed, the password taken out: the text as received.
     let stored = std::fs::read_to_string(game.join("orders/turn-0000/orfburg.json"))
         .ok()
@@ -101,6 +125,7 @@ fn inbox_with(fixture: &str, deadline: Option<&str>) -> Outcome {
     Outcome {
         line,
         reply,
+        reply_to,
         stored,
     }
 }
@@ -300,6 +325,138 @@ fn an_order_without_quotes_inside_the_form_is_refused_by_line() {
 #[test]
 fn a_piece_not_in_the_game_is_refused_inside_the_form() {
     refused("gmail-unknown-unit.eml", "I11");
+}
+
+/// Thunderbird's "Forward as Attachment": the order mail travels whole
+/// inside another (`message/rfc822`). Its form is read; the orders are
+/// orfburg's because the form's password is, whoever's From either mail
+/// shows, and the reply goes to the mail's sender (the forwarder).
+#[test]
+fn an_order_mail_forwarded_as_an_attachment_is_read_by_its_password() {
+    let f = "thunderbird-forward-as-attachment.eml";
+    accepted(f);
+    let o = inbox(f);
+    assert_eq!(o.reply_to, "orf.work@example.com", "{}", o.reply);
+    // The forwarded mail's From proves nothing: a wrong password in its
+    // form is refused as from anyone.
+    let forged = String::from_utf8(fixture_bytes(f))
+        .unwrap()
+        .replace("k7ud-bsj5-z3wy", "k7ud-bsj5-aaaa");
+    let o = inbox_bytes(f, forged.as_bytes(), None);
+    assert!(o.line.contains("refused"), "{}", o.line);
+    assert!(o.reply.contains("wrong password"), "{}", o.reply);
+    assert!(o.stored.is_none());
+}
+
+/// A file Notepad saved as "Unicode" (UTF-16, little endian, with its
+/// byte-order mark and CR LF), attached by Outlook for Windows as
+/// `text/plain` without a charset: read by its mark.
+#[test]
+fn a_notepad_unicode_file_attached_without_a_charset_is_read() {
+    accepted("outlook-notepad-unicode-attached.eml");
+}
+
+/// Notepad's "UTF-8" starts the file with a byte-order mark: it is no
+/// part of the orders, and the stored text does not keep it.
+#[test]
+fn a_utf8_byte_order_mark_is_not_stored() {
+    let f = "gmail-attached-notepad-utf8-bom.eml";
+    accepted(f);
+    let stored = inbox(f).stored.unwrap();
+    assert!(stored.starts_with("game = "), "{stored:?}");
+    assert!(!stored.contains('\u{feff}'), "{stored:?}");
+}
+
+/// A greeting above `press to all`: the host reads it as press (the
+/// greeting not relayed); a game without a host (`herald inbox`) finds no
+/// orders in it and says it reads as press, not only "no order form".
+#[test]
+fn a_greeting_above_press_is_press() {
+    let f = "gmail-greeting-above-press.eml";
+    let o = inbox(f);
+    assert!(o.line.contains("refused"), "{}", o.line);
+    assert!(
+        o.reply.contains("Line 3, `press to all`, reads as press")
+            && o.reply.contains("nothing was relayed"),
+        "{}",
+        o.reply
+    );
+    let bytes = fixture_bytes(f);
+    let m = mail_parser::MessageParser::default().parse(&bytes).unwrap();
+    match herald::host::press::asked(&m) {
+        Some(herald::host::press::Asked::Press(r)) => {
+            assert_eq!(r.to, Some(herald::pipeline::press::To::All));
+            assert_eq!(r.player.as_deref(), Some("orfburg"));
+            assert_eq!(r.password.as_deref(), Some(PASSWORD));
+            assert_eq!(r.greeting, vec!["Hi all,".to_string()]);
+            assert!(
+                r.text.starts_with("Wulfenburg, the river crossings") && !r.text.contains("Hi all"),
+                "{:?}",
+                r.text
+            );
+        }
+        other => panic!("not read as press: {other:?}"),
+    }
+    // A letter that only mentions pressing is not press.
+    let letter = String::from_utf8(bytes)
+        .unwrap()
+        .replace("press to all\r\n", "press ahead, all of you\r\n");
+    let m = mail_parser::MessageParser::default()
+        .parse(letter.as_bytes())
+        .unwrap();
+    assert!(herald::host::press::asked(&m).is_none());
+}
+
+/// The same shape on a host, through the real Postfix and Dovecot: the
+/// press relayed to every other player without the greeting, and the
+/// sender's copy says the greeting was not relayed.
+#[test]
+fn a_greeting_above_press_is_left_out_of_what_the_host_relays() {
+    use crate::mailservers::servers;
+    let s = servers();
+    let h = crate::host_mail::Host::new(s, "");
+    let accts: Vec<crate::mailservers::Account> = (0..3).map(|_| s.account()).collect();
+    let pw = crate::press::norse3(&h, &accts, "greet", &["--press", "public"]);
+    let to = h.game_addr("greet");
+    let token = "GREETED-press: the river crossings are yours";
+    crate::host_mail::send(
+        s,
+        &accts[0].address,
+        &to,
+        &crate::press::press_mail(
+            &accts[0],
+            &to,
+            "greet1@players.test",
+            5,
+            "Hi all,\n\npress to all",
+            crate::press::password_of(&pw, "red"),
+            token,
+        ),
+    );
+    s.wait_for_mails(&h.acct, 1);
+    let out = h.pass_ok(&crate::host_mail::at(10));
+    assert!(out.contains("1 press relayed"), "{out}");
+    let text = |m: &Vec<u8>| crate::host_mail::text(m);
+    for a in &accts[1..] {
+        let mails = s.wait_for_mails(a, 2);
+        let press: Vec<String> = mails
+            .iter()
+            .map(text)
+            .filter(|m| m.contains(token))
+            .collect();
+        assert_eq!(press.len(), 1, "{}: {press:?}", a.address);
+        assert!(!press[0].contains("Hi all"), "{}", press[0]);
+    }
+    let copy = s
+        .wait_for_mails(&accts[0], 2)
+        .iter()
+        .map(text)
+        .find(|m| m.contains("RELAYED"))
+        .expect("the sender's copy");
+    assert!(
+        copy.contains("`Hi all,` was read as a greeting to the host and NOT relayed"),
+        "{copy}"
+    );
 }
 
 #[test]

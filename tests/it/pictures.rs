@@ -733,9 +733,9 @@ fn the_cli_writes_svg_png_and_html() {
     assert!(html.contains("password = "), "the order form");
     assert!(html.contains("HEXWAR"));
     let (code, _, err) = herald(&["report", g, "--player", "white", "--format", "gif"]);
-    assert_ne!(code, 0);
+    assert_eq!(code, 2, "{err}");
     assert!(
-        err.contains("use text, json, svg, png, html or eml"),
+        err.contains("possible values: text, json, svg, png, html, eml"),
         "{err}"
     );
     let _ = std::fs::remove_dir_all(&dir);

@@ -437,7 +437,11 @@ fn press_by_mail_reaches_its_recipients_and_nobody_else() {
         .filter(|b| b["kind"] == "press")
         .collect();
     assert_eq!(press.len(), 4, "{press:?}");
-    assert!(press[2].get("from").is_none() && press[2]["sender_sha256"].is_string());
+    assert!(
+        press[2].get("from").is_none()
+            && press[2].get("sender_sha256").is_none()
+            && press[2]["sender_commitment"].is_string()
+    );
     assert_eq!(press[3]["to"], serde_json::json!([]));
     let (code, o, e) = herald(&["verify", &folder.display().to_string()]);
     assert_eq!(code, 0, "{o}{e}");

@@ -342,7 +342,7 @@ fn a_muted_players_press_does_not_reach_the_player_who_muted_them() {
         let (code, o, e) = herald(&[
             "export",
             &folder.display().to_string(),
-            "--for",
+            "--player",
             p,
             "--out",
             &out.display().to_string(),
@@ -523,7 +523,7 @@ fn game_with_press(dir: &Path, id: &str, reveal: &str) -> (Vec<String>, PathBuf)
         }
         assert!(turns < 300, "the game does not end");
         if turns == 2 {
-            for extra in [&[][..], &["--for", "black"][..]] {
+            for extra in [&[][..], &["--player", "black"][..]] {
                 let out = dir.join(format!("{id}-running-{}", extra.len()));
                 let mut args = vec![
                     "site",
@@ -576,8 +576,9 @@ fn game_with_press(dir: &Path, id: &str, reveal: &str) -> (Vec<String>, PathBuf)
 }
 
 /// `herald site` of a finished game shows its press only where its rules
-/// say `--press-reveal end`: then every text, the anonymous one still
-/// anonymous (no nonce, which would let a reader find its sender); never
+/// say `--press-reveal end`: then every text, and who sent the anonymous
+/// one, with `press.txt` holding each nonce and opening to check them
+/// against the game file (`verify --witness`); never
 /// in a game whose rules say `never`, in a player's site, or in a site of
 /// the running game (every file of each site scanned for each text). The
 /// host's gallery follows the same rule.
@@ -600,7 +601,10 @@ fn a_finished_games_site_shows_press_only_where_its_rules_reveal_it() {
             .iter()
             .map(|k| k["nonce"].as_str().unwrap().to_string())
             .collect();
-        for (extra, shows) in [(&[][..], reveal == "end"), (&["--for", "white"][..], false)] {
+        for (extra, shows) in [
+            (&[][..], reveal == "end"),
+            (&["--player", "white"][..], false),
+        ] {
             let out = dir.join(format!("{id}-site-{}", extra.len()));
             let mut args = vec![
                 "site",
@@ -619,7 +623,12 @@ fn a_finished_games_site_shows_press_only_where_its_rules_reveal_it() {
                     .map(|(f, _)| f)
                     .collect();
                 if shows {
-                    assert_eq!(holding, vec![&out.join("index.html")], "`{t}`");
+                    // The page shows it; press.txt holds it with its proof.
+                    assert_eq!(
+                        holding,
+                        vec![&out.join("index.html"), &out.join("press.txt")],
+                        "`{t}`"
+                    );
                 } else {
                     assert!(
                         holding.is_empty(),
@@ -627,10 +636,12 @@ fn a_finished_games_site_shows_press_only_where_its_rules_reveal_it() {
                     );
                 }
             }
+            // The nonces only in press.txt, where the rules reveal press:
+            // with them, anyone checks each text against the game file.
             for (f, b) in &files {
                 for n in &nonces {
                     assert!(
-                        !b.contains(n.as_str()),
+                        !b.contains(n.as_str()) || (shows && f.ends_with("press.txt")),
                         "{} holds a press nonce",
                         f.display()
                     );
@@ -640,7 +651,9 @@ fn a_finished_games_site_shows_press_only_where_its_rules_reveal_it() {
             assert_eq!(index.contains("<section id=\"press\">"), shows);
             if shows {
                 assert!(o.contains("with its 4 press messages"), "{o}");
-                // The anonymous press stays anonymous: its item names no sender.
+                // The rules reveal the press at the end, its anonymous
+                // senders too: the item names white, and press.txt opens
+                // the commitment the game file holds.
                 let item = index
                     .split("<li id=\"press-2\"")
                     .nth(1)
@@ -649,8 +662,19 @@ fn a_finished_games_site_shows_press_only_where_its_rules_reveal_it() {
                     .next()
                     .unwrap();
                 assert!(
-                    item.contains("from <b>anonymous</b>") && !item.contains("white"),
+                    item.contains("from <b>white, sent anonymously</b>"),
                     "{item}"
+                );
+                let (code, v, e) = herald(&[
+                    "verify",
+                    folder.to_str().unwrap(),
+                    "--witness",
+                    out.join("press.txt").to_str().unwrap(),
+                ]);
+                assert_eq!(code, 0, "{v}{e}");
+                assert!(
+                    v.contains("press #2 of game psend was sent by white"),
+                    "{v}"
                 );
                 let marker: serde_json::Value =
                     serde_json::from_str(&std::fs::read_to_string(out.join("site.json")).unwrap())

@@ -662,7 +662,7 @@ fn a_site_of_a_running_fog_game_leaks_nothing() {
     let mut hid = 0;
     for (seat, p) in names.iter().enumerate() {
         let out = base.join(format!("site-{p}"));
-        site(&folder, &out, &["--for", p]);
+        site(&folder, &out, &["--player", p]);
         let all = files(&out);
         assert!(
             all.iter().all(|(n, _)| n != "game.js"),
@@ -730,7 +730,7 @@ fn a_site_of_a_running_fog_game_leaks_nothing() {
         folder.to_str().unwrap(),
         "--out",
         base.join("x").to_str().unwrap(),
-        "--for",
+        "--player",
         "nobody",
     ]);
     assert_eq!(code, 2, "{err}");
@@ -774,7 +774,7 @@ fn unfought_battle_sites_show_each_reader_their_own() {
     let mut hidden = 0;
     for (seat, p) in ["north", "south"].iter().enumerate() {
         let out = base.join(format!("site-{p}"));
-        site(&folder, &out, &["--for", p]);
+        site(&folder, &out, &["--player", p]);
         let want = expected(&folder, Some(p));
         let fr = frames(&out);
         for (k, f) in want.iter().enumerate() {
@@ -990,7 +990,7 @@ fn a_sites_boards_say_whose_view_they_are() {
         // each player's own
         for p in names {
             let out = base.join(format!("site-{p}"));
-            site(&folder, &out, &["--for", p]);
+            site(&folder, &out, &["--player", p]);
             check(&out, &|title, _| {
                 let side = match game {
                     "war-of-the-dukes" => format!("{p} ({}{})", p[..1].to_uppercase(), &p[1..]),

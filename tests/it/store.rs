@@ -562,14 +562,14 @@ fn a_held_lock_makes_writers_exit_3_and_leaves_readers_alone() {
     let before = snapshot(&g);
     let gs = s(&g);
     let writers: Vec<Vec<&str>> = vec![
-        vec!["--wait", "0", "resolve", gs, s(&o), "--now", LATER],
-        vec!["--wait", "0", "inbox", gs, s(&md), "--now", LATER],
+        vec!["resolve", gs, s(&o), "--now", LATER, "--wait", "0"],
+        vec!["inbox", gs, s(&md), "--now", LATER, "--wait", "0"],
         vec![
-            "--wait", "0", "passwd", gs, "--player", "red", "--now", LATER,
+            "passwd", gs, "--player", "red", "--now", LATER, "--wait", "0",
         ],
-        vec!["--wait", "0", "deadline", gs, "none", "--now", LATER],
-        vec!["--wait", "0", "undo", gs, "--now", LATER],
-        vec!["--wait", "0", "report", gs, "--rebuild"],
+        vec!["deadline", gs, "none", "--now", LATER, "--wait", "0"],
+        vec!["undo", gs, "--now", LATER, "--wait", "0"],
+        vec!["report", gs, "--rebuild", "--wait", "0"],
     ];
     for args in &writers {
         let (code, out, err) = herald(args);
@@ -581,9 +581,9 @@ fn a_held_lock_makes_writers_exit_3_and_leaves_readers_alone() {
     }
     // A short wait is waited, then given up.
     let started = Instant::now();
-    let (code, _, err) = herald(&["--wait", "0.4", "resolve", gs, s(&o), "--now", LATER]);
+    let (code, _, err) = herald(&["resolve", gs, s(&o), "--now", LATER, "--wait", "1"]);
     assert_eq!(code, 3, "{err}");
-    assert!(started.elapsed() >= Duration::from_millis(400));
+    assert!(started.elapsed() >= Duration::from_millis(1000));
     assert_eq!(before, snapshot(&g), "a busy writer changed the folder");
     for args in [
         vec!["status", gs],
@@ -595,7 +595,7 @@ fn a_held_lock_makes_writers_exit_3_and_leaves_readers_alone() {
         ok(&args);
     }
     // A writer waiting when the lock is let go gets the game.
-    let waiting = spawn(&["--wait", "20", "resolve", gs, s(&o), "--now", LATER]);
+    let waiting = spawn(&["resolve", gs, s(&o), "--now", LATER, "--wait", "20"]);
     std::thread::sleep(Duration::from_millis(300));
     drop(lock);
     let (code, out, err) = finish(waiting);
@@ -1416,7 +1416,7 @@ fn a_player_id_that_is_a_path_is_refused_by_every_command() {
         vec!["passwd", gs, "--player", "../x", "--now", LATER],
         vec!["deadline", gs, "none", "--now", LATER],
         vec!["undo", gs, "--now", LATER],
-        vec!["export", gs, "--for", "../x", "--out", s(&export)],
+        vec!["export", gs, "--player", "../x", "--out", s(&export)],
         vec!["orders", gs, "--player", "red"],
     ] {
         let (code, out, err) = herald(&args);

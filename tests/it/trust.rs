@@ -645,11 +645,11 @@ fn field_edits() -> Vec<FieldEdit> {
         FieldEdit {
             field: "genesis.players[].email",
             edit: |l| {
-                entry(l, 0)["players"][0]["email"] = "red at example".into();
-                head(l)["players"][0]["email"] = "red at example".into();
+                entry(l, 0)["players"][0]["email"] = "red@example.org".into();
+                head(l)["players"][0]["email"] = "red@example.org".into();
             },
-            says: "players[0].email `red at example` is not a mail address",
-            everywhere: false,
+            says: "holds a mail address, which a game file of format 5 never does",
+            everywhere: true,
         },
         FieldEdit {
             field: "genesis.moderator",
@@ -1103,7 +1103,7 @@ fn a_players_export_and_receipts_witness_the_archive() {
     let g = spot.join("game");
     copy_dir(&p.game, &g);
     let export = spot.join("red");
-    ok(&["export", s(&g), "--for", "red", "--out", s(&export)]);
+    ok(&["export", s(&g), "--player", "red", "--out", s(&export)]);
     let kept = files_in(&export);
     assert!(kept.len() >= 6, "{kept:?}");
     let (code, out) = verify_with(&g, &[], &kept);
@@ -1129,7 +1129,14 @@ fn a_players_export_and_receipts_witness_the_archive() {
     let f = t.orders(&spot.join("t1.toml"), "blue", 1, &blue);
     ok(&["resolve", s(&small), s(&f), "--now", LATER]);
     let red_kept = spot.join("red-small");
-    ok(&["export", s(&small), "--for", "red", "--out", s(&red_kept)]);
+    ok(&[
+        "export",
+        s(&small),
+        "--player",
+        "red",
+        "--out",
+        s(&red_kept),
+    ]);
     let small_kept = files_in(&red_kept);
     let rewritten = spot.join("rewritten");
     copy_dir(&small, &rewritten);

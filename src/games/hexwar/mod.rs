@@ -97,6 +97,7 @@ pub fn new_game(rules: &Ruleset, options: &Options) -> Result<State, RulesError>
 }
 
 impl Game for Hexwar {
+    const DROP_OUT: &'static str = "you surrender and the other side wins";
     const NAME: &'static str = "hexwar";
     const TITLE: &'static str = "HEXWAR: Copper Pass";
     const RULESET: &'static str = Self::RULESET_TEXT;
@@ -208,6 +209,12 @@ impl Game for Hexwar {
             Ok(_) => Vec::new(),
             Err(p) => p,
         }
+    }
+
+    /// A rotation or move of a piece builds on the move or rebirth that
+    /// brought it there this turn.
+    fn builds_on(_: &Ruleset, _: &State, orders: &[Order], k: usize) -> Vec<usize> {
+        play::builds_on(orders, k)
     }
 
     fn resolve(

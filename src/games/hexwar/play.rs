@@ -501,6 +501,25 @@ fn action(rules: &Ruleset, st: &State, o: &Order) -> Result<Action, RulesError> 
     }
 }
 
+/// The earlier orders order `k` builds on: the last one before it that
+/// brought a piece to the hex it moves or turns (a move or a rebirth).
+pub fn builds_on(orders: &[Order], k: usize) -> Vec<usize> {
+    let at = match orders.get(k) {
+        Some(Order::Move { from, .. }) => *from,
+        Some(Order::Rotate { at, .. }) => *at,
+        _ => return Vec::new(),
+    };
+    orders[..k]
+        .iter()
+        .rposition(|o| match o {
+            Order::Move { to, .. } => *to == at,
+            Order::Rebirth { at: h, .. } => *h == at,
+            _ => false,
+        })
+        .into_iter()
+        .collect()
+}
+
 /// What a player's orders amount to.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Plan {
@@ -529,18 +548,20 @@ pub fn plan(rules: &Ruleset, st: &State, orders: &[Order]) -> Result<Plan, Vec<P
             problems.push(Problem::at(i, TurnRefused::StandsAlone { surrender }));
         }
     }
-    if !problems.is_empty() {
-        return Err(problems);
-    }
     match orders[0] {
-        Order::Pass => return Ok(Plan::Pass),
-        Order::Surrender => return Ok(Plan::Surrender),
+        Order::Pass if orders.len() == 1 => return Ok(Plan::Pass),
+        Order::Surrender if orders.len() == 1 => return Ok(Plan::Surrender),
         _ => {}
     }
+    // The actions are checked even beside a `pass` or `surrender` told
+    // above, so that one answer names every problem.
     let mut sim = st.clone();
     let mut next_slot = 0;
     let mut actions = Vec::new();
     for (i, o) in orders.iter().enumerate() {
+        if matches!(o, Order::Pass | Order::Surrender) {
+            continue;
+        }
         if sim.is_over() {
             // The turn's earlier action captured the enemy's royal piece:
             // the game is over and the rest of the turn is void.

@@ -339,6 +339,7 @@ fn explain(rules: &Ruleset, st: &State, seat: Seat, m: &Move, why: Illegal) -> I
 }
 
 impl Game for NorseWars {
+    const DROP_OUT: &'static str = "you are eliminated: your pieces leave the board";
     const NAME: &'static str = "norse-wars";
     const TITLE: &'static str = "Norse Wars";
     const RULESET: &'static str = Self::RULESET_TEXT;
@@ -507,9 +508,14 @@ impl Game for NorseWars {
                     moves += 1;
                     if st.phase != Phase::Move {
                         problems.push(Problem::at(i, Refused::MoveInDraft));
-                    } else if moves > 1 {
+                        continue;
+                    }
+                    if moves > 1 {
                         problems.push(Problem::at(i, Refused::SecondMove));
-                    } else if let Err(why) = st.check_move(rules, seat, *m) {
+                    }
+                    // A second move is checked too: the player keeps one
+                    // of the two, and learns now whether either is legal.
+                    if let Err(why) = st.check_move(rules, seat, *m) {
                         problems.push(Problem::at(i, explain(rules, st, seat, m, why)));
                     }
                 }
@@ -537,9 +543,12 @@ impl Game for NorseWars {
                     moves += 1;
                     if st.phase != Phase::Shields {
                         problems.push(Problem::at(i, Refused::ShieldOutsideDraft));
-                    } else if moves > 1 {
+                        continue;
+                    }
+                    if moves > 1 {
                         problems.push(Problem::at(i, Refused::SecondShield));
-                    } else if let Err(why) = st.shield_spot(*h) {
+                    }
+                    if let Err(why) = st.shield_spot(*h) {
                         problems.push(Problem::at(
                             i,
                             play::ShieldRefused {

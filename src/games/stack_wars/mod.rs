@@ -266,6 +266,7 @@ pub fn explain(st: &State, side: Side, action: Action, why: Illegal) -> IllegalA
 }
 
 impl Game for StackWars {
+    const DROP_OUT: &'static str = "you resign and the other side wins";
     const NAME: &'static str = "stack-wars";
     const TITLE: &'static str = "Stack Wars";
     const RULESET: &'static str = Self::RULESET_TEXT;
@@ -368,10 +369,13 @@ impl Game for StackWars {
             st.actions(side, &mut all);
             problems.push(Problem::whole(Refused::NoAction { legal: all }));
         }
+        // Every action is checked on the position as it stands, a second
+        // one too: the player keeps one, and learns now which are legal.
         for (i, &o) in orders.iter().enumerate() {
             if i > 0 {
                 problems.push(Problem::at(i, Refused::SecondAction { first: orders[0] }));
-            } else if let Err(why) = st.check_action(side, o) {
+            }
+            if let Err(why) = st.check_action(side, o) {
                 problems.push(Problem::at(i, explain(st, side, o, why)));
             }
         }

@@ -66,6 +66,7 @@ impl UnfoughtBattle {
 }
 
 impl Game for UnfoughtBattle {
+    const DROP_OUT: &'static str = "you concede and the other side wins";
     const NAME: &'static str = "unfought-battle";
     const TITLE: &'static str = "The Unfought Battle";
     const RULESET: &'static str = Self::RULESET_TEXT;

@@ -183,11 +183,13 @@ pub fn parse(rules: &Ruleset, st: &State, line: &str) -> Result<Order, RulesErro
         .unwrap_or_default();
     let rest = &words[2.min(words.len())..];
     let order = match verb.as_str() {
+        // A number that is no power reads (the check refuses it), so the
+        // force counts as given one and is not told again as without.
         "power" => {
             let p = rest
                 .first()
                 .and_then(|w| w.parse::<u8>().ok())
-                .filter(|p| rules.forces.powers.contains(p) && rest.len() == 1)
+                .filter(|_| rest.len() == 1)
                 .ok_or_else(|| OrderError::Power {
                     force,
                     powers: rules.forces.powers.clone(),
@@ -280,8 +282,8 @@ pub fn options(rules: &Ruleset, st: &State, seat: usize, id: u8) -> Vec<Act> {
 /// that does not read is an [`OrderError`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Refused {
-    /// A second power for a force (`line`: the order line of the first).
-    PowerTwice { force: u8, line: usize },
+    /// A second power for a force (`given`: the power the first gave).
+    PowerTwice { force: u8, given: u8 },
     /// A power given to two forces (`to`: the first).
     PowerGiven { power: u8, to: u8 },
     /// `concede` in the deployment.
@@ -340,9 +342,9 @@ impl fmt::Display for Refused {
                 .join(", ")
         };
         match self {
-            Refused::PowerTwice { force, line } => write!(
+            Refused::PowerTwice { force, given } => write!(
                 f,
-                "f{force} already has a power (line {line} of the orders); one power per force"
+                "f{force} already has a power (`f{force} power {given}` above); one power per force"
             ),
             Refused::PowerGiven { power, to } => write!(
                 f,
@@ -471,18 +473,22 @@ fn check_deploy(rules: &Ruleset, orders: &[Order], p: &mut Vec<Problem>) {
     let n = rules.forces();
     let mut by_force: Vec<Option<(usize, u8)>> = vec![None; n];
     let mut by_power: Vec<(u8, usize)> = Vec::new();
+    // Forces some line gives a power to, refused or not: a refused line
+    // is told at its line, not again as a force without a power.
+    let mut named: Vec<u8> = Vec::new();
     for (i, o) in orders.iter().enumerate() {
         match *o {
             Order::Deploy { force, power } => {
+                named.push(force);
+                if !rules.forces.powers.contains(&power) {
+                    let powers = rules.forces.powers.clone();
+                    p.push(Problem::at(i, OrderError::Power { force, powers }));
+                    continue;
+                }
                 let slot = &mut by_force[force as usize - 1];
-                if let Some((j, _)) = slot {
-                    p.push(Problem::at(
-                        i,
-                        Refused::PowerTwice {
-                            force,
-                            line: *j + 1,
-                        },
-                    ));
+                if let Some((_, given)) = slot {
+                    let given = *given;
+                    p.push(Problem::at(i, Refused::PowerTwice { force, given }));
                     continue;
                 }
                 if let Some((_, j)) = by_power.iter().find(|(q, _)| *q == power) {
@@ -500,9 +506,9 @@ fn check_deploy(rules: &Ruleset, orders: &[Order], p: &mut Vec<Problem>) {
             Order::Act { .. } => p.push(Problem::at(i, Refused::DeployForm)),
         }
     }
-    if p.is_empty() {
+    {
         let forces: Vec<u8> = (1..=n as u8)
-            .filter(|&f| by_force[f as usize - 1].is_none())
+            .filter(|&f| by_force[f as usize - 1].is_none() && !named.contains(&f))
             .collect();
         let powers: Vec<u8> = rules
             .forces
@@ -595,7 +601,9 @@ fn check_orders(rules: &Ruleset, st: &State, seat: usize, orders: &[Order], p: &
             costly.push((*o, c));
         }
     }
-    if p.is_empty() && cost > side.shih {
+    // The cost of the orders that are good as they stand, checked beside
+    // the problems of the others (which are told at their lines).
+    if cost > side.shih {
         p.push(Problem::whole(Refused::TooDear {
             cost,
             costly,

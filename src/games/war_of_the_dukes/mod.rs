@@ -79,6 +79,7 @@ impl WarOfTheDukes {
 }
 
 impl Game for WarOfTheDukes {
+    const DROP_OUT: &'static str = "you lose the game";
     const NAME: &'static str = "war-of-the-dukes";
     const TITLE: &'static str = "War of the Dukes";
     const RULESET: &'static str = Self::RULESET_TEXT;
@@ -178,6 +179,11 @@ impl Game for WarOfTheDukes {
             })],
             Phase::Over => vec![Problem::whole(RulesError::GameOver)],
         }
+    }
+
+    /// An attack builds on the moves of the units it attacks with.
+    fn builds_on(_: &Ruleset, _: &State, orders: &[Order], k: usize) -> Vec<usize> {
+        orders::builds_on(orders, k)
     }
 
     fn resolve(

@@ -249,11 +249,16 @@ pub fn check_deployment(rules: &Ruleset, st: &State, side: Side, orders: &[Order
     let mut problems = Vec::new();
     let mut trial = st.clone();
     let mut placed: BTreeSet<usize> = BTreeSet::new();
+    // The placements that are good alone: (line, unit, hex).
+    let mut good: Vec<(usize, UnitId, Ix)> = Vec::new();
+    // Hexes some line places a piece on, refused or not.
+    let mut aimed: BTreeSet<Ix> = BTreeSet::new();
     for (k, o) in orders.iter().enumerate() {
         let Order::Place { unit, at } = o else {
             problems.push(Problem::at(k, Refused::NotAPlacement));
             continue;
         };
+        aimed.extend(rules.map.ix(*at));
         let Some(n) = st.find(side, *unit) else {
             problems.push(Problem::at(k, Refused::NoSuchUnit { side, unit: *unit }));
             continue;
@@ -289,6 +294,7 @@ pub fn check_deployment(rules: &Ruleset, st: &State, side: Side, orders: &[Order
             continue;
         }
         trial.units[n].at = Some(*at);
+        good.push((k, *unit, i));
     }
     let units: Vec<UnitId> = st
         .units
@@ -300,53 +306,64 @@ pub fn check_deployment(rules: &Ruleset, st: &State, side: Side, orders: &[Order
     if !units.is_empty() {
         problems.push(Problem::whole(Refused::NotPlaced { units }));
     }
-    if !problems.is_empty() {
-        return problems;
-    }
+    // Stacking and the strongpoints are checked on the placements that are
+    // good alone, beside the problems above, so one answer tells them all.
     let board = trial.board(rules);
     // Stacking: a second piece on a hex.
-    let mut seen: Vec<Vec<usize>> = vec![Vec::new(); rules.map.cells.len()];
-    for (k, o) in orders.iter().enumerate() {
-        if let Order::Place { at, .. } = o {
-            seen[rules.map.ix(*at).unwrap() as usize].push(k);
-        }
+    let mut seen: Vec<Vec<(usize, UnitId)>> = vec![Vec::new(); rules.map.cells.len()];
+    for &(k, unit, i) in &good {
+        seen[i as usize].push((k, unit));
     }
     for (i, ks) in seen.iter().enumerate() {
         if ks.len() < 2 {
             continue;
         }
-        let ids: Vec<UnitId> = ks
-            .iter()
-            .map(|&k| match &orders[k] {
-                Order::Place { unit, .. } => *unit,
-                _ => unreachable!(),
-            })
-            .collect();
-        let dukes = ids.iter().filter(|u| u.is_duke()).count();
-        let ok = ids.len() == 2 && dukes == 1 && rules.at(i as Ix).stack;
+        let dukes = ks.iter().filter(|(_, u)| u.is_duke()).count();
+        let ok = ks.len() == 2 && dukes == 1 && rules.at(i as Ix).stack;
         if !ok {
             problems.push(Problem::at(
-                ks[1],
+                ks[1].0,
                 Refused::Stacked {
                     at: rules.map.label(i as Ix),
-                    first: ids[0],
+                    first: ks[0].1,
                 },
             ));
         }
     }
+    // A strongpoint only a refused line aimed at is told at that line.
+    for (_, _, i) in &good {
+        aimed.remove(i);
+    }
     let empty: Vec<Label> = rules
         .strongpoints(side)
         .into_iter()
-        .filter(|&i| board.occ[i as usize].unit.is_none())
+        .filter(|&i| board.occ[i as usize].unit.is_none() && !aimed.contains(&i))
         .map(|i| rules.map.label(i))
         .collect();
-    if !empty.is_empty() && problems.is_empty() {
+    if !empty.is_empty() {
         problems.push(Problem::whole(Refused::Strongpoints {
             count: rules.strongpoints(side).len(),
             empty,
         }));
     }
     problems
+}
+
+/// The moves order `k` builds on: where it is an attack, the moves of the
+/// units it attacks with (the moves come first, wherever they are written).
+pub fn builds_on(orders: &[Order], k: usize) -> Vec<usize> {
+    let Some(Order::Attack { with, advance, .. }) = orders.get(k) else {
+        return Vec::new();
+    };
+    orders
+        .iter()
+        .enumerate()
+        .filter(|(_, o)| match o {
+            Order::Move { unit, .. } => with.contains(unit) || advance.as_ref() == Some(unit),
+            _ => false,
+        })
+        .map(|(j, _)| j)
+        .collect()
 }
 
 /// A phase's orders checked and made concrete: the moves in order (unit,

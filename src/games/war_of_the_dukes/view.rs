@@ -6,7 +6,7 @@
 use super::ascii::{self, Mark};
 use super::combat;
 use super::events::{Event, Fate, Fighter};
-use super::map::Label;
+use super::map::{Ix, Label};
 use super::movement::{self, mp};
 use super::ruleset::Ruleset;
 use super::setup;
@@ -124,6 +124,10 @@ pub struct View {
     /// Where the drawn area centres: your pieces (or, while deploying, your
     /// city and fortress hexes).
     pub focus: Vec<String>,
+    /// The roads, rivers and bridges on the hexsides of those hexes and
+    /// their neighbours, in words, a line each kind ("roads: 2207–2208,
+    /// …"): the text map cannot draw a hexside.
+    pub hexsides: Vec<String>,
     /// What the numbers on a counter are: "strength-movement", or
     /// "attack-defence-movement" where the ruleset gives two.
     pub counter_key: String,
@@ -432,6 +436,51 @@ pub fn odds(rules: &Ruleset, st: &State, side: Side) -> Vec<OddsView> {
 
 /// Long (about 155 lines): the view's parts (units, places, zones, the phase's
 /// notes) computed from one board, then one struct literal.
+/// The roads, rivers and bridges on every hexside of the hexes within one
+/// of `focus`, one line a kind, each hexside once as `0712–0713`, in map
+/// order.
+fn hexsides_near(rules: &Ruleset, focus: &[String]) -> Vec<String> {
+    use super::map::Hexside;
+    let map = &rules.map;
+    let centres: Vec<Ix> = focus
+        .iter()
+        .filter_map(|s| Label::parse(s))
+        .filter_map(|l| map.ix(l))
+        .collect();
+    let near: std::collections::BTreeSet<Ix> = centres
+        .iter()
+        .flat_map(|&c| std::iter::once(c).chain(map.neighbours(c).map(|(n, _)| n)))
+        .collect();
+    let kinds = [
+        (Hexside::Road, "roads"),
+        (Hexside::River, "rivers"),
+        (Hexside::BridgeWithRoad, "bridges with a road"),
+        (Hexside::Bridge, "bridges"),
+    ];
+    let mut out = Vec::new();
+    for (kind, name) in kinds {
+        let mut sides: std::collections::BTreeSet<(Ix, Ix)> = Default::default();
+        for &a in &near {
+            for (b, s) in map.neighbours(a) {
+                if s == kind {
+                    sides.insert((a.min(b), a.max(b)));
+                }
+            }
+        }
+        if !sides.is_empty() {
+            let list: Vec<String> = sides
+                .iter()
+                .map(|&(a, b)| format!("{}–{}", map.label(a), map.label(b)))
+                .collect();
+            out.push(format!("{name}: {}", list.join(", ")));
+        }
+    }
+    out
+}
+
+/// Long (about 160 lines): one player's view is one struct literal of many
+/// parts, each a few lines drawn from the same board and sight; split, the
+/// parts would pass the same six values around.
 pub fn view(
     rules: &Ruleset,
     st: &State,
@@ -571,6 +620,7 @@ pub fn view(
             .result
             .as_ref()
             .map(|r| format!("{} wins a {} victory: {}", r.winner, r.victory, r.how)),
+        hexsides: hexsides_near(rules, &focus),
         focus,
         counter_key: if two_numbers {
             "attack-defence-movement".into()

@@ -2,18 +2,28 @@
 //!
 //! ```text
 //! join TABLE [display name] [public]   ask for a seat: a code is mailed back
-//! confirm CODE                         take the seat the code was mailed for
-//! leave TABLE                          give up a seat (or a join) before the start
+//! leave TABLE                          give up a seat (or a join) before the start: a code
+//! standby / standby off                be told of seats to take over, or not: a code
+//! takeover GAME PLAYER [name]          ask for a seat of a game under way: a code
+//! confirm CODE                         do what the code's mail said
 //! tables                               the open tables
 //! ```
 //!
-//! A seat goes only to the address a code was mailed to, confirmed from
-//! that address: nobody can sign someone else up. A refused command
-//! writes nothing but its reply (and the mail's hash in `state/seen`).
+//! A From header is a claim anyone can write: every command that changes
+//! a seat, a table or an address's standing only mails a code to its From
+//! address ([`super::confirm`]), and the change is made when the code
+//! comes back from that address. Each code mail says exactly what
+//! confirming it does. One person (one address), one seat per game,
+//! unless the table or host.toml allows more (`seats-per-address`).
+//!
+//! A command is decided first, to a typed [`Outcome`] (the change made,
+//! the code mailed, or the refusal and why), and put in words last
+//! ([`words`]), so another door to the same requests (issue 51's web
+//! server) takes the outcome and says it its own way.
 
-use super::seats::{self, GameSeats, OfferStatus};
-use super::{Effect, Handled, HostDir, Pending, Seat, Status, Table};
-use crate::chain::canon::sha256_hex;
+use super::confirm::{self, Action, Request, State};
+use super::seats::{self, OfferStatus};
+use super::{Effect, Handled, HostDir, Seat, Status, Table};
 use crate::error::Result;
 use crate::mail::{eml, extract};
 use crate::names::Name;
@@ -29,14 +39,16 @@ subject or as the first line of the mail):
                                    (`public` shows your address on the
                                    host's public tables page; without it
                                    only the moderator sees it)
-      confirm CODE                 take the seat (from the address you joined with)
+      confirm CODE                 do what the code's mail says (from the
+                                   address it was mailed to)
       leave TABLE                  give your seat up before the game starts
+                                   (a code comes back)
 Taking over a seat in a game under way:
-      standby                      be told of seats to take over
-      standby off                  no longer
+      standby                      be told of seats to take over (a code
+                                   comes back)
+      standby off                  no longer (a code comes back)
       takeover GAME PLAYER [your name]
                                    ask for the seat; a code comes back by mail
-                                   (then `confirm CODE` as for a join)
 ";
 
 /// A lobby command read from a mail.
@@ -63,6 +75,18 @@ pub enum Command {
 const WORDS: [&str; 6] = ["tables", "join", "confirm", "leave", "standby", "takeover"];
 const NAME_CHARS: usize = 40;
 
+/// A display name as a player typed it: control characters out, at most
+/// 40 characters, `None` when nothing is left.
+fn display_name(words: &[&str]) -> Option<String> {
+    let name: String = words
+        .join(" ")
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(NAME_CHARS)
+        .collect();
+    (!name.trim().is_empty()).then(|| name.trim().to_string())
+}
+
 /// One line as a lobby command, or `None` when its first word is not one.
 pub fn parse_line(line: &str) -> Option<Command> {
     let words: Vec<&str> = line.split_whitespace().collect();
@@ -85,15 +109,9 @@ pub fn parse_line(line: &str) -> Option<Command> {
             if public {
                 rest.pop();
             }
-            let name: String = rest
-                .join(" ")
-                .chars()
-                .filter(|c| !c.is_control())
-                .take(NAME_CHARS)
-                .collect();
             Command::Join {
                 table: table.to_ascii_lowercase(),
-                name: (!name.trim().is_empty()).then(|| name.trim().to_string()),
+                name: display_name(&rest),
                 public,
             }
         }
@@ -103,19 +121,11 @@ pub fn parse_line(line: &str) -> Option<Command> {
         ("standby", []) => Command::Standby(true),
         ("standby", [off]) if off.eq_ignore_ascii_case("off") => Command::Standby(false),
         ("standby", _) => Command::Bad("standby (or: standby off)".into()),
-        ("takeover", [game, player, rest @ ..]) => {
-            let name: String = rest
-                .join(" ")
-                .chars()
-                .filter(|c| !c.is_control())
-                .take(NAME_CHARS)
-                .collect();
-            Command::Takeover {
-                game: game.to_ascii_lowercase(),
-                player: player.to_ascii_lowercase(),
-                name: (!name.trim().is_empty()).then(|| name.trim().to_string()),
-            }
-        }
+        ("takeover", [game, player, rest @ ..]) => Command::Takeover {
+            game: game.to_ascii_lowercase(),
+            player: player.to_ascii_lowercase(),
+            name: display_name(rest),
+        },
         ("takeover", _) => Command::Bad("takeover GAME PLAYER [your name]".into()),
         ("join", _) => Command::Bad("join TABLE [your name] [public]".into()),
         ("confirm", _) => Command::Bad("confirm CODE (the code the host mailed you)".into()),
@@ -125,21 +135,22 @@ pub fn parse_line(line: &str) -> Option<Command> {
 
 /// The lobby command a mail holds: the subject, or one of the first three
 /// lines of the sender's own text.
+///
+/// Which wins: a `confirm CODE` line of the sender's own text wins over
+/// anything in the subject (a reply to a code mail keeps its subject,
+/// `Re: join t1 Dev`, and its first line is the confirmation); then a
+/// whole command in the subject wins over the body, unless the subject is
+/// a reply's (`Re: …`): the other side wrote that one, so a whole command
+/// of the sender's own text wins over it.
 pub fn asked(m: &Message) -> Option<Command> {
-    let in_subject = m
-        .subject()
-        .map(crate::host::commands::bare_subject)
-        .and_then(parse_line);
-    if let Some(
-        c @ (Command::Join { .. }
-        | Command::Confirm(_)
-        | Command::Leave(_)
-        | Command::Standby(_)
-        | Command::Takeover { .. }),
-    ) = &in_subject
-    {
-        return Some(c.clone());
-    }
+    let subject = m.subject().unwrap_or("");
+    let reply = {
+        let s = subject.trim_start().to_ascii_lowercase();
+        ["re:", "aw:", "sv:", "antw:"]
+            .iter()
+            .any(|p| s.starts_with(p))
+    };
+    let in_subject = parse_line(crate::host::commands::bare_subject(subject));
     let body = m.body_text(0).unwrap_or_default();
     let (own, _) = extract::split_reply(&body);
     let in_body = own
@@ -148,16 +159,15 @@ pub fn asked(m: &Message) -> Option<Command> {
         .filter(|l| !l.is_empty())
         .take(3)
         .find_map(parse_line);
+    let whole = |c: &Command| !matches!(c, Command::Bad(_) | Command::Tables);
     match (in_subject, in_body) {
-        (
-            _,
-            Some(
-                b @ (Command::Join { .. }
-                | Command::Confirm(_)
-                | Command::Leave(_)
-                | Command::Takeover { .. }),
-            ),
-        ) => Some(b),
+        (_, Some(b @ Command::Confirm(_))) => Some(b),
+        (Some(s), Some(b)) if reply && whole(&b) => {
+            let _ = s;
+            Some(b)
+        }
+        (Some(s), _) if whole(&s) => Some(s),
+        (_, Some(b)) if whole(&b) => Some(b),
         (Some(s), _) => Some(s),
         (None, b) => b,
     }
@@ -171,17 +181,826 @@ pub struct Ctx<'a> {
     /// The host's address for a game, `herald+GAME@…`.
     pub game_address: &'a dyn Fn(&str) -> String,
     pub now: String,
+    /// Seats one address may hold in a game whose table does not say
+    /// (host.toml's `seats_per_address`).
+    pub seats_per_address: u32,
+    /// May a code mail go to this address for this mail (the host's
+    /// bound on replies to one address: `host::replies`)? Asked before a
+    /// request is kept, so a code held back leaves nothing waiting.
+    pub may_mail_code: &'a dyn Fn(&str, &str) -> Result<bool>,
+}
+
+/// A lobby mail, decided: what it came to.
+#[derive(Debug, Clone)]
+pub enum Outcome {
+    /// `tables`: what is on offer.
+    Tables,
+    /// A lobby word with the wrong words after it: the line to send.
+    Bad(String),
+    /// A code was mailed (`again`: the same mail handled again after a
+    /// restart); confirming it does `request.action`. `others`: the
+    /// address's other waiting requests for the same thing.
+    CodeMailed {
+        request: Request,
+        code: String,
+        others: Vec<Request>,
+        again: bool,
+    },
+    /// A code came back and what it asked for is done.
+    Done {
+        done: Done,
+        again: bool,
+    },
+    /// Nothing to change: the address is where it asked to be.
+    Already(Already),
+    /// The code mail would pass the bound on replies to the address: not
+    /// mailed, nothing kept.
+    Held,
+    Refused(Refusal),
+}
+
+/// What a confirmation did.
+#[derive(Debug, Clone)]
+pub enum Done {
+    /// A seat at `table` (1, 2, …).
+    Seated {
+        table: Table,
+        seat: usize,
+    },
+    /// Seats given up (`seats`: how many) and waiting joins withdrawn.
+    Left {
+        table: Table,
+        seats: usize,
+    },
+    Standby {
+        on: bool,
+    },
+    /// A takeover's claim confirmed: the seat is the address's (once
+    /// the moderator approves, with `approve`).
+    Claimed {
+        game: String,
+        player: String,
+        approve: bool,
+    },
+}
+
+#[derive(Debug, Clone, Copy)]
+pub enum Already {
+    OnStandby,
+    OffStandby,
+}
+
+/// Why a lobby command changed nothing.
+#[derive(Debug, Clone)]
+pub enum Refusal {
+    NoSender,
+    /// No such table (for `join` or `leave`).
+    NoTable {
+        table: String,
+        leaving: bool,
+    },
+    /// The table has started or was cancelled (`late`: told to a
+    /// confirmation that came after).
+    Closed {
+        table: Table,
+        late: bool,
+    },
+    /// The table is full (`late`: it filled before the confirmation).
+    Full {
+        table: Table,
+        late: bool,
+    },
+    /// The address has all the seats it may hold at the table.
+    HasSeat {
+        table: Table,
+    },
+    /// `leave` from an address with no seat nor join at the table.
+    NotThere {
+        table: Table,
+    },
+    /// `leave` after the start.
+    LeaveTooLate {
+        table: Table,
+    },
+    /// No seat of `game` is offered.
+    NoOffer {
+        game: String,
+    },
+    NotOffered {
+        game: String,
+        player: String,
+    },
+    /// The seat was taken by someone who confirmed first (`late`: told to
+    /// a confirmation that came after).
+    Taken {
+        game: String,
+        player: String,
+        how: String,
+        late: bool,
+    },
+    /// The address holds all the seats it may in `game` (`seats`).
+    HoldsSeat {
+        game: String,
+        seats: Vec<String>,
+    },
+    UnknownCode,
+    /// The code was mailed to another address.
+    OtherAddress {
+        action: Action,
+    },
+    /// The code was confirmed already (by another mail).
+    AlreadyDone {
+        action: Action,
+        at: String,
+    },
+    /// Withdrawn: another request for the same thing was confirmed.
+    Withdrawn {
+        action: Action,
+        at: String,
+    },
+    /// Dropped unconfirmed: too old, or too many waiting.
+    Dropped {
+        action: Action,
+        why: confirm::Dropped,
+    },
+}
+
+impl Outcome {
+    /// Nothing was changed, the command refused.
+    pub fn refused(&self) -> bool {
+        matches!(self, Outcome::Refused(_) | Outcome::Bad(_))
+    }
+    /// The mail proved itself with a right code: its answer is the
+    /// address owner's own doing (not counted by the bound on replies).
+    pub fn proven(&self) -> bool {
+        matches!(self, Outcome::Done { .. })
+            || matches!(
+                self,
+                Outcome::Refused(
+                    Refusal::Closed { late: true, .. }
+                        | Refusal::Full { late: true, .. }
+                        | Refusal::Taken { late: true, .. }
+                        | Refusal::AlreadyDone { .. }
+                        | Refusal::Withdrawn { .. }
+                        | Refusal::Dropped { .. }
+                        | Refusal::HasSeat { .. }
+                        | Refusal::HoldsSeat { .. }
+                )
+            )
+    }
+    /// The bound on replies was asked already (a code mail).
+    pub fn granted(&self) -> bool {
+        matches!(self, Outcome::CodeMailed { .. })
+    }
 }
 
 /// What answering a lobby mail did, for the log.
 pub struct Answered {
+    pub outcome: Outcome,
+    /// For the log.
     pub what: String,
-    /// A reply to send (its Message-ID and bytes); `None` when the rules
-    /// of refusals (one an hour to an address) hold it back.
+    /// The reply (its Message-ID and bytes); `None` when held back.
     pub reply: Option<(String, Vec<u8>)>,
-    /// The command was refused (nothing changed).
-    pub refused: bool,
 }
+
+/// Answer one lobby mail from `from` (its sha256 `digest`, Message-ID
+/// `mid`): decided (the change made and recorded, or the code mailed),
+/// then put in words. A mail recorded already gets the same answer again.
+pub fn answer(
+    cx: &Ctx,
+    cmd: &Command,
+    from: &str,
+    digest: &str,
+    mid: &str,
+    subject: &str,
+) -> Result<Answered> {
+    let outcome = if from.is_empty() {
+        Outcome::Refused(Refusal::NoSender)
+    } else {
+        decide(cx, cmd, from, digest)?
+    };
+    let (tables, _) = super::all(&cx.host);
+    let (what, told) = words(cx, &tables, &outcome, from);
+    let reply = match (&outcome, from.is_empty()) {
+        (Outcome::Held, _) | (_, true) => None,
+        _ => {
+            let text = format!("Hello,\n\nthis is herald's lobby.\n\n{told}\n{HELP}");
+            let message_id = eml::message_id("host", &["lobby", digest]);
+            let mail = eml::Mail {
+                from: cx.from.clone(),
+                to: from.to_string(),
+                subject: subject.to_string(),
+                date: cx.now.clone(),
+                message_id: message_id.clone(),
+                in_reply_to: (!mid.is_empty()).then(|| mid.to_string()),
+                text,
+                attachments: Vec::new(),
+            };
+            Some((message_id, eml::build(&mail)))
+        }
+    };
+    Ok(Answered {
+        outcome,
+        what,
+        reply,
+    })
+}
+
+/// Decide a lobby command: the change made (and recorded with the mail's
+/// digest), the code mailed, or why not.
+pub fn decide(cx: &Ctx, cmd: &Command, from: &str, digest: &str) -> Result<Outcome> {
+    Ok(match cmd {
+        Command::Tables => Outcome::Tables,
+        Command::Bad(line) => Outcome::Bad(line.clone()),
+        Command::Join {
+            table,
+            name,
+            public,
+        } => join(cx, table, name, *public, from, digest)?,
+        Command::Confirm(code) => confirm_code(cx, code, from, digest)?,
+        Command::Standby(on) => standby(cx, *on, from, digest)?,
+        Command::Takeover { game, player, name } => takeover(cx, game, player, name, from, digest)?,
+        Command::Leave(table) => leave(cx, table, from, digest)?,
+    })
+}
+
+/// Seats `address` may hold at `t`'s game.
+fn allowed(cx: &Ctx, t: &Table) -> usize {
+    t.seats_per_address.unwrap_or(cx.seats_per_address).max(1) as usize
+}
+
+/// Mail a code for `action` to `from` (the mail `digest` asked): the
+/// bound on replies asked first; the request kept, then the outcome.
+fn ask(cx: &Ctx, action: Action, from: &str, digest: &str) -> Result<Outcome> {
+    let mut store = confirm::Store::load(&cx.host)?;
+    let again = store.asked_by(digest).is_some();
+    if !(cx.may_mail_code)(from, digest)? {
+        return Ok(Outcome::Held);
+    }
+    let key = super::key(&cx.host)?;
+    let (code, others) = store.ask(&key, from, action, digest, &cx.now);
+    let request = store
+        .asked_by(digest)
+        .cloned()
+        .expect("asked for just above");
+    let others = others
+        .into_iter()
+        .filter(|r| r.code_sha256 != request.code_sha256)
+        .collect();
+    if !again {
+        store.save(&cx.host)?;
+    }
+    Ok(Outcome::CodeMailed {
+        request,
+        code,
+        others,
+        again,
+    })
+}
+
+fn table(cx: &Ctx, name: &str) -> Result<Option<Table>> {
+    match Name::new("table", name) {
+        Ok(n) => super::load(&cx.host, &n),
+        Err(_) => Ok(None),
+    }
+}
+
+/// `join TABLE [name] [public]`: a code mailed to the From address.
+fn join(
+    cx: &Ctx,
+    name_of_table: &str,
+    name: &Option<String>,
+    public: bool,
+    from: &str,
+    digest: &str,
+) -> Result<Outcome> {
+    let Some(t) = table(cx, name_of_table)? else {
+        return Ok(Outcome::Refused(Refusal::NoTable {
+            table: name_of_table.to_string(),
+            leaving: false,
+        }));
+    };
+    let action = Action::Join {
+        table: t.name.clone(),
+        name: name.clone(),
+        public,
+    };
+    if confirm::Store::load(&cx.host)?.asked_by(digest).is_some() {
+        return ask(cx, action, from, digest);
+    }
+    if t.status != Status::Open {
+        return Ok(Outcome::Refused(Refusal::Closed {
+            table: t,
+            late: false,
+        }));
+    }
+    if t.seats_of(from) >= allowed(cx, &t) {
+        return Ok(Outcome::Refused(Refusal::HasSeat { table: t }));
+    }
+    if t.seats.len() >= t.max {
+        return Ok(Outcome::Refused(Refusal::Full {
+            table: t,
+            late: false,
+        }));
+    }
+    ask(cx, action, from, digest)
+}
+
+/// `leave TABLE`: a code mailed, when the address has something to leave.
+fn leave(cx: &Ctx, name: &str, from: &str, digest: &str) -> Result<Outcome> {
+    let Some(t) = table(cx, name)? else {
+        return Ok(Outcome::Refused(Refusal::NoTable {
+            table: name.to_string(),
+            leaving: true,
+        }));
+    };
+    let action = Action::Leave {
+        table: t.name.clone(),
+    };
+    let store = confirm::Store::load(&cx.host)?;
+    if store.asked_by(digest).is_some() {
+        return ask(cx, action, from, digest);
+    }
+    if t.status != Status::Open {
+        return Ok(Outcome::Refused(Refusal::LeaveTooLate { table: t }));
+    }
+    let joins = store
+        .alike(from, &action)
+        .iter()
+        .any(|r| matches!(r.action, Action::Join { .. }));
+    if t.seats_of(from) == 0 && !joins {
+        return Ok(Outcome::Refused(Refusal::NotThere { table: t }));
+    }
+    ask(cx, action, from, digest)
+}
+
+/// `standby` / `standby off`: a code mailed, unless the address is where
+/// it asks to be.
+fn standby(cx: &Ctx, on: bool, from: &str, digest: &str) -> Result<Outcome> {
+    let list = seats::standby(&cx.host)?;
+    let listed = list
+        .list
+        .iter()
+        .any(|s| s.address.eq_ignore_ascii_case(from));
+    let asked = confirm::Store::load(&cx.host)?.asked_by(digest).is_some();
+    if !asked && listed == on {
+        return Ok(Outcome::Already(if on {
+            Already::OnStandby
+        } else {
+            Already::OffStandby
+        }));
+    }
+    ask(cx, Action::Standby { on }, from, digest)
+}
+
+/// The seats `from` holds (or has been granted) in `game`, by player id.
+fn seats_in_game(cx: &Ctx, rec: &seats::GameSeats, from: &str) -> Vec<String> {
+    let mut held = Vec::new();
+    if let Ok(name) = Name::new("game", &rec.game) {
+        if let Some(h) = crate::host::route::peek(cx.host.game(&name).root()) {
+            held.extend(
+                h.players
+                    .iter()
+                    .filter(|p| {
+                        p.email
+                            .as_deref()
+                            .is_some_and(|e| super::same_person(e, from))
+                    })
+                    .map(|p| p.id.clone()),
+            );
+        }
+    }
+    for o in &rec.offers {
+        let granted = matches!(o.status, OfferStatus::Approval | OfferStatus::Granted);
+        if granted
+            && o.taker
+                .as_ref()
+                .is_some_and(|t| super::same_person(&t.address, from))
+            && !held.contains(&o.player)
+        {
+            held.push(o.player.clone());
+        }
+    }
+    held
+}
+
+/// `takeover GAME PLAYER [name]`: a code mailed, for an open offer, to an
+/// address that may take one more seat in the game.
+fn takeover(
+    cx: &Ctx,
+    game: &str,
+    player: &str,
+    name: &Option<String>,
+    from: &str,
+    digest: &str,
+) -> Result<Outcome> {
+    let rec = Name::new("game", game)
+        .ok()
+        .and_then(|n| seats::load(&cx.host, &n).ok().flatten());
+    let Some(rec) = rec else {
+        return Ok(Outcome::Refused(Refusal::NoOffer {
+            game: game.to_string(),
+        }));
+    };
+    let action = Action::Takeover {
+        game: rec.game.clone(),
+        player: player.to_string(),
+        name: name.clone(),
+    };
+    if confirm::Store::load(&cx.host)?.asked_by(digest).is_some() {
+        return ask(cx, action, from, digest);
+    }
+    let Some(oi) = rec.live(player) else {
+        return Ok(Outcome::Refused(Refusal::NotOffered {
+            game: rec.game.clone(),
+            player: player.to_string(),
+        }));
+    };
+    if rec.offers[oi].status != OfferStatus::Open {
+        return Ok(Outcome::Refused(Refusal::Taken {
+            game: rec.game.clone(),
+            player: player.to_string(),
+            how: taken_how(&rec.offers[oi]),
+            late: false,
+        }));
+    }
+    let held = seats_in_game(cx, &rec, from);
+    if held.len() >= rec.seats_per_address.unwrap_or(cx.seats_per_address).max(1) as usize {
+        return Ok(Outcome::Refused(Refusal::HoldsSeat {
+            game: rec.game.clone(),
+            seats: held,
+        }));
+    }
+    ask(cx, action, from, digest)
+}
+
+fn taken_how(o: &seats::Offer) -> String {
+    match o.status {
+        OfferStatus::Approval => "confirmed first; waiting for the moderator's approval".into(),
+        OfferStatus::Granted => {
+            "confirmed first; the seat changes hands at the host's next pass".into()
+        }
+        OfferStatus::Done => o.done.clone().unwrap_or_else(|| "taken over".into()),
+        OfferStatus::Open => "open".into(),
+    }
+}
+
+/// `confirm CODE`: the request the code was mailed for done, when it
+/// still can be; else what became of it.
+///
+/// Long (about 85 lines): a mail handled already first (its record in the
+/// store or in the table or game it changed), then each way a code can
+/// fail, in the order they are told, then the request done.
+fn confirm_code(cx: &Ctx, code: &str, from: &str, digest: &str) -> Result<Outcome> {
+    let mut store = confirm::Store::load(&cx.host)?;
+    // A mail handled already: the same answer.
+    if let Some(r) = store.confirmed_by(digest).cloned() {
+        return done_again(cx, &r);
+    }
+    let Some(r) = store.find(code).cloned() else {
+        // A confirmation recorded by a herald before the store (in the
+        // table or game it changed).
+        let (tables, _) = super::all(&cx.host);
+        if let Some(t) = tables.iter().find(|t| t.handled(digest).is_some()) {
+            let seat = t.seated(from).map_or(0, |i| i + 1);
+            return Ok(Outcome::Done {
+                done: Done::Seated {
+                    table: t.clone(),
+                    seat,
+                },
+                again: true,
+            });
+        }
+        return Ok(Outcome::Refused(Refusal::UnknownCode));
+    };
+    if !r.from(from) {
+        return Ok(Outcome::Refused(Refusal::OtherAddress { action: r.action }));
+    }
+    let expired = crate::time::parse_time(&r.at)
+        .ok()
+        .zip(crate::time::parse_time(&cx.now).ok())
+        .is_some_and(|(a, n)| a.timestamp() <= n.timestamp() - confirm::EXPIRES);
+    match &r.state {
+        State::Done { at, .. } => {
+            return Ok(Outcome::Refused(Refusal::AlreadyDone {
+                action: r.action.clone(),
+                at: at.clone(),
+            }))
+        }
+        State::Withdrawn { at } => {
+            return Ok(Outcome::Refused(Refusal::Withdrawn {
+                action: r.action.clone(),
+                at: at.clone(),
+            }))
+        }
+        State::Dropped { why, .. } => {
+            return Ok(Outcome::Refused(Refusal::Dropped {
+                action: r.action.clone(),
+                why: *why,
+            }))
+        }
+        State::Waiting if expired => {
+            return Ok(Outcome::Refused(Refusal::Dropped {
+                action: r.action.clone(),
+                why: confirm::Dropped::Expired,
+            }))
+        }
+        State::Waiting => {}
+    }
+    // Done already by this very mail (a pass killed after the change was
+    // written, before the request was marked done): marked now.
+    if let Some((done, withdraw_alike)) = applied(cx, &r, from, digest)? {
+        store.confirm(&r.code_sha256, digest, &cx.now, withdraw_alike);
+        store.save(&cx.host)?;
+        return Ok(Outcome::Done { done, again: true });
+    }
+    let (outcome, withdraw_alike) = match &r.action {
+        Action::Join {
+            table: tn,
+            name,
+            public,
+        } => seat(cx, tn, name, *public, from, digest)?,
+        Action::Leave { table: tn } => leave_now(cx, &mut store, tn, from, digest)?,
+        Action::Standby { on } => (standby_now(cx, *on, from)?, true),
+        Action::Takeover { game, player, name } => claim(cx, game, player, name, from, digest)?,
+    };
+    if let Outcome::Done { .. } = outcome {
+        store.confirm(&r.code_sha256, digest, &cx.now, withdraw_alike);
+        store.save(&cx.host)?;
+    }
+    Ok(outcome)
+}
+
+/// What the confirming mail `digest` did already to the table or game
+/// of request `r`, as recorded there (with whether the address's other
+/// requests for the same thing go), if it did.
+fn applied(cx: &Ctx, r: &Request, from: &str, digest: &str) -> Result<Option<(Done, bool)>> {
+    Ok(match &r.action {
+        Action::Join { table: tn, .. } | Action::Leave { table: tn } => {
+            let Some(t) = table(cx, tn)? else {
+                return Ok(None);
+            };
+            match t.handled(digest) {
+                Some(Effect::Confirmed { seat, .. }) => {
+                    let seat = *seat;
+                    let full = t.seats_of(from) >= allowed(cx, &t);
+                    Some((Done::Seated { table: t, seat }, full))
+                }
+                Some(Effect::Left { .. }) => Some((Done::Left { table: t, seats: 1 }, true)),
+                _ => None,
+            }
+        }
+        Action::Takeover { game, player, .. } => Name::new("game", game)
+            .ok()
+            .and_then(|n| seats::load(&cx.host, &n).ok().flatten())
+            .filter(|g| {
+                g.handled(digest)
+                    .is_some_and(|d| d.what == "confirmed" && d.player == *player)
+            })
+            .map(|g| {
+                (
+                    Done::Claimed {
+                        game: game.clone(),
+                        player: player.clone(),
+                        approve: g.approve,
+                    },
+                    true,
+                )
+            }),
+        Action::Standby { .. } => None,
+    })
+}
+
+/// The answer to a confirmation handled again (after a restart): what
+/// its request did, as its table or game shows it now.
+fn done_again(cx: &Ctx, r: &Request) -> Result<Outcome> {
+    let done = match &r.action {
+        Action::Join { table: tn, .. } => match table(cx, tn)? {
+            Some(t) => Done::Seated {
+                seat: t.seated(&r.address).map_or(0, |i| i + 1),
+                table: t,
+            },
+            None => return Ok(Outcome::Refused(Refusal::UnknownCode)),
+        },
+        Action::Leave { table: tn } => match table(cx, tn)? {
+            Some(t) => Done::Left { table: t, seats: 1 },
+            None => return Ok(Outcome::Refused(Refusal::UnknownCode)),
+        },
+        Action::Standby { on } => Done::Standby { on: *on },
+        Action::Takeover { game, player, .. } => Done::Claimed {
+            game: game.clone(),
+            player: player.clone(),
+            approve: Name::new("game", game)
+                .ok()
+                .and_then(|n| seats::load(&cx.host, &n).ok().flatten())
+                .is_some_and(|g| g.approve),
+        },
+    };
+    Ok(Outcome::Done { done, again: true })
+}
+
+/// A confirmed join: a seat at table `tn`, if it still has one for this
+/// address. With whether the address's other joins there are withdrawn
+/// (it has all the seats it may hold).
+fn seat(
+    cx: &Ctx,
+    tn: &str,
+    name: &Option<String>,
+    public: bool,
+    from: &str,
+    digest: &str,
+) -> Result<(Outcome, bool)> {
+    let Some(mut t) = table(cx, tn)? else {
+        return Ok((Outcome::Refused(Refusal::UnknownCode), false));
+    };
+    if t.status != Status::Open {
+        return Ok((
+            Outcome::Refused(Refusal::Closed {
+                table: t,
+                late: true,
+            }),
+            false,
+        ));
+    }
+    if t.seats_of(from) >= allowed(cx, &t) {
+        return Ok((Outcome::Refused(Refusal::HasSeat { table: t }), false));
+    }
+    if t.seats.len() >= t.max {
+        return Ok((
+            Outcome::Refused(Refusal::Full {
+                table: t,
+                late: true,
+            }),
+            false,
+        ));
+    }
+    t.seats.push(Seat {
+        address: from.trim().to_string(),
+        name: name.clone(),
+        public,
+        at: cx.now.clone(),
+    });
+    let seat = t.seats.len();
+    t.handled.push(Handled {
+        mail: digest.to_string(),
+        outcome: Effect::Confirmed {
+            table: t.name.clone(),
+            seat,
+        },
+    });
+    super::save(&cx.host, &t)?;
+    let full = t.seats_of(from) >= allowed(cx, &t);
+    Ok((
+        Outcome::Done {
+            done: Done::Seated { table: t, seat },
+            again: false,
+        },
+        full,
+    ))
+}
+
+/// A confirmed leave: the address's seats at table `tn` given up and its
+/// waiting joins there withdrawn, before the start.
+fn leave_now(
+    cx: &Ctx,
+    store: &mut confirm::Store,
+    tn: &str,
+    from: &str,
+    digest: &str,
+) -> Result<(Outcome, bool)> {
+    let Some(mut t) = table(cx, tn)? else {
+        return Ok((Outcome::Refused(Refusal::UnknownCode), false));
+    };
+    if t.status != Status::Open {
+        return Ok((Outcome::Refused(Refusal::LeaveTooLate { table: t }), false));
+    }
+    let before = t.seats.len();
+    t.seats
+        .retain(|s| !s.address.eq_ignore_ascii_case(from.trim()));
+    let seats = before - t.seats.len();
+    t.handled.push(Handled {
+        mail: digest.to_string(),
+        outcome: Effect::Left {
+            table: t.name.clone(),
+        },
+    });
+    super::save(&cx.host, &t)?;
+    let name = t.name.clone();
+    store.withdraw(
+        from,
+        |a| matches!(a, Action::Join { table, .. } if *table == name),
+        &cx.now,
+    );
+    Ok((
+        Outcome::Done {
+            done: Done::Left { table: t, seats },
+            again: false,
+        },
+        true,
+    ))
+}
+
+/// A confirmed `standby` / `standby off`.
+fn standby_now(cx: &Ctx, on: bool, from: &str) -> Result<Outcome> {
+    let mut list = seats::standby(&cx.host)?;
+    let had = list
+        .list
+        .iter()
+        .any(|s| s.address.eq_ignore_ascii_case(from));
+    if on && !had {
+        list.list.push(seats::StandbyEntry {
+            address: from.trim().to_string(),
+            at: cx.now.clone(),
+        });
+        seats::save_standby(&cx.host, &list)?;
+    } else if !on && had {
+        list.list.retain(|s| !s.address.eq_ignore_ascii_case(from));
+        seats::save_standby(&cx.host, &list)?;
+    }
+    Ok(Outcome::Done {
+        done: Done::Standby { on },
+        again: false,
+    })
+}
+
+/// A confirmed takeover: the offer of `player` in `game` claimed, if it is
+/// still open and the address may take one more seat there.
+fn claim(
+    cx: &Ctx,
+    game: &str,
+    player: &str,
+    name: &Option<String>,
+    from: &str,
+    digest: &str,
+) -> Result<(Outcome, bool)> {
+    let rec = Name::new("game", game)
+        .ok()
+        .and_then(|n| seats::load(&cx.host, &n).ok().flatten());
+    let Some(mut rec) = rec else {
+        return Ok((Outcome::Refused(Refusal::UnknownCode), false));
+    };
+    // The offer this claim was for: the live one, or the last one done.
+    let Some(oi) = rec
+        .live(player)
+        .or_else(|| rec.offers.iter().rposition(|o| o.player == player))
+    else {
+        return Ok((Outcome::Refused(Refusal::UnknownCode), false));
+    };
+    if rec.offers[oi].status != OfferStatus::Open {
+        let how = taken_how(&rec.offers[oi]);
+        return Ok((
+            Outcome::Refused(Refusal::Taken {
+                game: game.to_string(),
+                player: player.to_string(),
+                how,
+                late: true,
+            }),
+            false,
+        ));
+    }
+    let held = seats_in_game(cx, &rec, from);
+    if held.len() >= rec.seats_per_address.unwrap_or(cx.seats_per_address).max(1) as usize {
+        return Ok((
+            Outcome::Refused(Refusal::HoldsSeat {
+                game: game.to_string(),
+                seats: held,
+            }),
+            false,
+        ));
+    }
+    let approve = rec.approve;
+    let o = &mut rec.offers[oi];
+    o.taker = Some(Seat {
+        address: from.trim().to_string(),
+        name: name.clone(),
+        public: false,
+        at: cx.now.clone(),
+    });
+    o.status = if approve {
+        OfferStatus::Approval
+    } else {
+        OfferStatus::Granted
+    };
+    rec.handled.push(seats::Done {
+        mail: digest.to_string(),
+        what: "confirmed".into(),
+        player: player.to_string(),
+    });
+    seats::save(&cx.host, &rec)?;
+    Ok((
+        Outcome::Done {
+            done: Done::Claimed {
+                game: game.to_string(),
+                player: player.to_string(),
+                approve,
+            },
+            again: false,
+        },
+        true,
+    ))
+}
+
+// ---- Words: the outcomes as the lobby's replies say them. ----
 
 /// The open tables with free seats, each with the line that joins it.
 fn open_tables_text(tables: &[Table]) -> String {
@@ -214,17 +1033,19 @@ pub fn offers_text(host: &HostDir, tables: &[Table]) -> String {
     format!("{}{seats}", open_tables_text(tables))
 }
 
-/// The open tables where `from` holds a seat or waits for its
-/// confirmation, with the line that leaves each.
-fn yours_text(tables: &[Table], from: &str) -> String {
+/// The open tables where `from` holds a seat or waits for a join, with
+/// the line that leaves each.
+fn yours_text(cx: &Ctx, tables: &[Table], from: &str) -> String {
+    let store = confirm::Store::load(&cx.host).unwrap_or_default();
     let mine: Vec<&Table> = tables
         .iter()
         .filter(|t| {
             t.status == Status::Open
-                && (t.seated(from).is_some()
-                    || t.pending
-                        .iter()
-                        .any(|p| p.address.eq_ignore_ascii_case(from)))
+                && (t.seats_of(from) > 0
+                    || store.waiting().any(|r| {
+                        r.from(from)
+                            && matches!(&r.action, Action::Join { table, .. } if *table == t.name)
+                    }))
         })
         .collect();
     if mine.is_empty() {
@@ -241,561 +1062,425 @@ fn yours_text(tables: &[Table], from: &str) -> String {
     s
 }
 
-/// What one command came to: for the log, the reply's text (before the
-/// help), and whether it was refused (nothing changed).
-type Told = (String, String, bool);
-
-/// Answer one lobby mail from `from` (its sha256 `digest`, Message-ID
-/// `mid`). The table is written (and its outcome recorded) before the
-/// reply is built; a mail already recorded in a table gets the same reply
-/// again.
-pub fn answer(
-    cx: &Ctx,
-    cmd: &Command,
-    from: &str,
-    digest: &str,
-    mid: &str,
-    subject: &str,
-) -> Result<Answered> {
-    let (tables, _) = super::all(&cx.host);
-    let (what, told, refused) = match cmd {
-        Command::Tables => ("tables".to_string(), offers_text(&cx.host, &tables), false),
-        Command::Bad(line) => (
-            format!("bad command (send `{line}`)"),
-            format!(
-                "Your mail was not understood. Send a mail whose first line is\n\n    {line}\n\n{}",
-                offers_text(&cx.host, &tables)
-            ),
-            true,
-        ),
-        Command::Join {
-            table,
-            name,
-            public,
-        } => join(cx, &tables, table, name, *public, from, digest)?,
-        Command::Confirm(code) => confirm(cx, &tables, code, from, digest)?,
-        Command::Standby(on) => standby(cx, *on, from)?,
-        Command::Takeover { game, player, name } => takeover(cx, game, player, name, from, digest)?,
-        Command::Leave(table) => leave(cx, &tables, table, from, digest)?,
-    };
-    let text = format!("Hello,\n\nthis is herald's lobby.\n\n{told}\n{HELP}");
-    let message_id = eml::message_id("host", &["lobby", digest]);
-    let mail = eml::Mail {
-        from: cx.from.clone(),
-        to: from.to_string(),
-        subject: subject.to_string(),
-        date: cx.now.clone(),
-        message_id: message_id.clone(),
-        in_reply_to: (!mid.is_empty()).then(|| mid.to_string()),
-        text,
-        attachments: Vec::new(),
-    };
-    Ok(Answered {
-        what,
-        reply: Some((message_id, eml::build(&mail))),
-        refused,
-    })
-}
-
-/// `join TABLE [name] [public]`: a confirmation code mailed to the From
-/// address, the join pending until it comes back.
-///
-/// Long (about 85 lines): one early return a refusal, in the order they are
-/// told, then the code mailed.
-fn join(
-    cx: &Ctx,
-    tables: &[Table],
-    table: &str,
-    name: &Option<String>,
-    public: bool,
-    from: &str,
-    digest: &str,
-) -> Result<Told> {
-    let Some(mut t) = tables.iter().find(|t| t.name == table).cloned() else {
-        return Ok((
-            format!("join {}: no such table", shown(table)),
-            format!(
-                "There is no open table `{}` here. Send `join TABLE` with one of these.\n\n{}",
-                shown(table),
-                offers_text(&cx.host, tables)
-            ),
-            true,
-        ));
-    };
-    if let Some(Effect::CodeSent { .. }) = t.handled(digest) {
-        return Ok((
-            format!("join {table}: code mailed (again, after a restart)"),
-            code_text(cx, &t, digest)?,
-            false,
-        ));
-    }
-    if t.status != Status::Open {
-        return Ok((
-            format!("join {table}: the table is closed"),
-            format!(
-                "Table `{table}` takes no more players (it has {}).\n\n{}",
-                closed_word(&t),
-                offers_text(&cx.host, tables)
-            ),
-            true,
-        ));
-    }
-    if t.seated(from).is_some() {
-        return Ok((
-            format!("join {table}: already seated"),
-            format!(
-                "You have a seat at `{table}` already: {}.\nTo give it up, send `leave {table}`.\n",
-                t.describe()
-            ),
-            true,
-        ));
-    }
-    if t.seats.len() >= t.max {
-        return Ok((
-            format!("join {table}: full"),
-            format!(
-                "Table `{table}` is full.\n\n{}",
-                offers_text(&cx.host, tables)
-            ),
-            true,
-        ));
-    }
-    let key = super::key(&cx.host)?;
-    let code = super::code_for(&key, digest);
-    // A new join from the same address replaces the old one.
-    t.pending.retain(|p| !p.address.eq_ignore_ascii_case(from));
-    t.pending.push(Pending {
-        address: from.to_string(),
-        name: name.clone(),
-        public,
-        code_sha256: sha256_hex(code.as_bytes()),
-        mail: digest.to_string(),
-        at: cx.now.clone(),
-    });
-    t.handled.push(Handled {
-        mail: digest.to_string(),
-        outcome: Effect::CodeSent {
-            table: table.to_string(),
-        },
-    });
-    super::save(&cx.host, &t)?;
-    Ok((
-        format!("join {table}: code mailed"),
-        code_text(cx, &t, digest)?,
-        false,
-    ))
-}
-
-/// `confirm CODE`: a pending join's seat taken, or a takeover's claim
-/// confirmed; a mail recorded already gets the same answer.
-fn confirm(cx: &Ctx, tables: &[Table], code: &str, from: &str, digest: &str) -> Result<Told> {
-    // A mail already recorded: the same answer.
-    let again = seats::all(&cx.host).into_iter().find_map(|g| {
-        let d = g.handled(digest)?;
-        (d.what == "confirmed").then(|| (g.game.clone(), d.player.clone(), g.approve))
-    });
-    if let Some(t) = tables.iter().find(|t| t.handled(digest).is_some()) {
-        return Ok((
-            format!("confirm: seat at {} (again, after a restart)", t.name),
-            confirmed_text(t, from),
-            false,
-        ));
-    }
-    if let Some((game, player, approve)) = again {
-        return Ok((
-            format!("confirm: takeover of {player} in {game} (again, after a restart)"),
-            takeover_confirmed_text(&game, &player, approve),
-            false,
-        ));
-    }
-    let normal = super::normal_code(code);
-    let hash = normal.as_deref().map(|c| sha256_hex(c.as_bytes()));
-    let found = hash.as_deref().and_then(|h| {
-        tables.iter().find_map(|t| {
-            t.pending
-                .iter()
-                .position(|p| p.code_sha256 == h)
-                .map(|i| (t.clone(), i))
-        })
-    });
-    let claim = if found.is_none() {
-        hash.as_deref().and_then(|h| find_claim(&cx.host, h))
-    } else {
-        None
-    };
-    if let Some((rec, oi, ci)) = claim {
-        return confirm_takeover(cx, rec, oi, ci, from, digest, tables);
-    }
-    match found {
-        None => Ok((
-            "confirm: no such code".into(),
-            format!(
-                "That code is not one this host is waiting for (a newer `join` replaces an older code; a code is used once). Send `join TABLE` again for a new one.\n\n{}",
-                offers_text(&cx.host, tables)
-            ),
-            true,
-        )),
-        Some((t, i)) if !t.pending[i].address.eq_ignore_ascii_case(from) => Ok((
-            format!("confirm {}: from another address than the join", t.name),
-            format!(
-                "That code was mailed to another address. Confirm from the address you sent `join {}` from (the seat is that address's).\n",
-                t.name
-            ),
-            true,
-        )),
-        Some((t, _)) if t.status != Status::Open => Ok((
-            format!("confirm {}: the table is closed", t.name),
-            format!(
-                "Table `{}` takes no more players (it has {}).\n\n{}",
-                t.name,
-                closed_word(&t),
-                offers_text(&cx.host, tables)
-            ),
-            true,
-        )),
-        Some((t, _)) if t.seats.len() >= t.max => Ok((
-            format!("confirm {}: full", t.name),
-            format!(
-                "Sorry: table `{}` filled before your confirmation came.\n\n{}",
-                t.name,
-                offers_text(&cx.host, tables)
-            ),
-            true,
-        )),
-        Some((t, i)) => seat(cx, t, i, from, digest),
-    }
-}
-
-/// A confirmed join: the pending entry `i` of table `t` seated.
-fn seat(cx: &Ctx, mut t: Table, i: usize, from: &str, digest: &str) -> Result<Told> {
-    let p = t.pending.remove(i);
-    if t.seated(from).is_none() {
-        t.seats.push(Seat {
-            address: p.address,
-            name: p.name,
-            public: p.public,
-            at: cx.now.clone(),
-        });
-    }
-    let seat = t.seated(from).unwrap_or(0) + 1;
-    t.handled.push(Handled {
-        mail: digest.to_string(),
-        outcome: Effect::Confirmed {
-            table: t.name.clone(),
-            seat,
-        },
-    });
-    super::save(&cx.host, &t)?;
-    Ok((
-        format!("confirm: seat {seat} at {}", t.name),
-        confirmed_text(&t, from),
-        false,
-    ))
-}
-
-/// `standby on` / `standby off`: the From address put on the standby
-/// list or taken off it.
-fn standby(cx: &Ctx, on: bool, from: &str) -> Result<Told> {
-    let mut list = seats::standby(&cx.host)?;
-    let had = list
-        .list
-        .iter()
-        .any(|s| s.address.eq_ignore_ascii_case(from));
-    if on && !had {
-        list.list.push(seats::StandbyEntry {
-            address: from.to_string(),
-            at: cx.now.clone(),
-        });
-        seats::save_standby(&cx.host, &list)?;
-    } else if !on && had {
-        list.list.retain(|s| !s.address.eq_ignore_ascii_case(from));
-        seats::save_standby(&cx.host, &list)?;
-    }
-    let mut text = String::new();
-    if on {
-        text.push_str(
-            "You are on the standby list: when a seat in a game here is free
-to take over, you get a mail saying how. `standby off` takes you off.
-
-",
-        );
-    } else {
-        text.push_str(
-            "You are not on the standby list (any more).
-
-",
-        );
-    }
-    text.push_str(&seats::open_seats_text(&cx.host));
-    Ok((
-        format!("standby {}", if on { "on" } else { "off" }),
-        text,
-        false,
-    ))
-}
-
-/// `leave TABLE`: the From address's seat (or pending join) at an open
-/// table given up.
-fn leave(cx: &Ctx, tables: &[Table], table: &str, from: &str, digest: &str) -> Result<Told> {
-    let Some(mut t) = tables.iter().find(|t| t.name == table).cloned() else {
-        return Ok((
-            format!("leave {}: no such table", shown(table)),
-            format!(
-                "There is no table `{}` here.\n\n{}\n{}",
-                shown(table),
-                yours_text(tables, from),
-                offers_text(&cx.host, tables)
-            ),
-            true,
-        ));
-    };
-    if t.handled(digest).is_some() {
-        return Ok((
-            format!("leave {table}: left (again, after a restart)"),
-            format!("You have left table `{table}`.\n"),
-            false,
-        ));
-    }
-    if t.status != Status::Open {
-        return Ok((
-            format!("leave {table}: the table is closed"),
-            format!(
-                "Table `{table}` has {}: seats can be left only before the start.\nA player who cannot go on asks the moderator to free the seat for\nsomeone else (their game's stand-in plays it meanwhile).\n\n{}",
-                closed_word(&t),
-                yours_text(tables, from)
-            ),
-            true,
-        ));
-    }
-    let had = t.seated(from).is_some()
-        || t.pending
-            .iter()
-            .any(|p| p.address.eq_ignore_ascii_case(from));
-    if !had {
-        return Ok((
-            format!("leave {table}: not seated"),
-            format!(
-                "This address has no seat at `{table}`, so there was nothing to leave.\n\n{}\n{}",
-                yours_text(tables, from),
-                offers_text(&cx.host, tables)
-            ),
-            true,
-        ));
-    }
-    t.seats.retain(|s| !s.address.eq_ignore_ascii_case(from));
-    t.pending.retain(|p| !p.address.eq_ignore_ascii_case(from));
-    t.handled.push(Handled {
-        mail: digest.to_string(),
-        outcome: Effect::Left {
-            table: table.to_string(),
-        },
-    });
-    super::save(&cx.host, &t)?;
-    Ok((
-        format!("leave {table}: left"),
-        format!("You have left table `{table}`. Now: {}.\n", t.describe()),
-        false,
-    ))
-}
-
 fn shown(s: &str) -> String {
     s.chars().take(40).filter(|c| !c.is_control()).collect()
 }
 
-fn closed_word(t: &Table) -> &'static str {
+fn closed_word(t: &Table) -> String {
     match t.status {
-        Status::Open => "room",
-        Status::Starting | Status::Started => "started",
-        Status::Cancelled => "been cancelled",
+        Status::Open => "room".into(),
+        Status::Starting | Status::Started => match &t.closed {
+            Some(c) => format!("started ({c})"),
+            None => "started".into(),
+        },
+        Status::Cancelled => "been cancelled".into(),
     }
 }
 
-fn code_text(cx: &Ctx, t: &Table, digest: &str) -> Result<String> {
-    let key = super::key(&cx.host)?;
-    let code = super::code_for(&key, digest);
-    Ok(format!(
-        "Someone (you, we hope) asked for a seat at table `{}` for this address:\n  {}.\n\nTo take the seat, reply to this mail with the first line\n\n    confirm {code}\n\nfrom this address. If you did not ask, do nothing: without the\nconfirmation nobody gets a seat in your name.\n",
-        t.name,
-        t.describe()
-    ))
+/// A display name and what it becomes, for a code mail.
+fn name_words(name: &Option<String>) -> String {
+    match name {
+        Some(n) => {
+            let id = super::id_from_name(n);
+            format!(
+                "\"{n}\" (your player id in the game is made from it: {})",
+                id.as_deref().map_or(
+                    "player-N, as it has no letters or digits".to_string(),
+                    |i| format!("{i}, or {i}-2 if another player's is the same")
+                )
+            )
+        }
+        None => "none (your player id in the game will be player-N, N your place in joining order)"
+            .into(),
+    }
 }
 
-fn confirmed_text(t: &Table, from: &str) -> String {
-    let seat = t.seated(from).map_or(0, |i| i + 1);
-    format!(
-        "Confirmed: you have seat {seat} at table `{}`.\n  {}.\n\nWhen the game starts you get your password and your first report\nby mail. The order of the seats in the game is drawn from the game's\nseed, not from the order of joining. To give your seat up before the\nstart, send `leave {}`.\n",
-        t.name,
-        t.describe(),
-        t.name
-    )
+fn public_words(public: bool) -> &'static str {
+    if public {
+        "PUBLIC: shown beside your name on the host's public tables page"
+    } else {
+        "private: only the moderator sees it"
+    }
+}
+
+/// A request in one line, for lists of others waiting.
+fn request_line(r: &Request) -> String {
+    let what = match &r.action {
+        Action::Join { name, public, .. } => format!(
+            "a seat, display name {}, address {}",
+            name.as_deref()
+                .map_or("none".to_string(), |n| format!("\"{n}\"")),
+            if *public { "public" } else { "private" }
+        ),
+        Action::Leave { table } => format!("give up your seat at {table}"),
+        Action::Standby { on: true } => "onto the standby list".into(),
+        Action::Standby { on: false } => "off the standby list".into(),
+        Action::Takeover { game, player, name } => format!(
+            "take over {player} in {game}, display name {}",
+            name.as_deref()
+                .map_or("none".to_string(), |n| format!("\"{n}\""))
+        ),
+    };
+    format!("`{}` ({what}), asked {}", r.action.line(), r.at)
+}
+
+/// What confirming `action` does, in words, for its code mail.
+fn action_words(cx: &Ctx, tables: &[Table], action: &Action, from: &str) -> String {
+    match action {
+        Action::Join {
+            table,
+            name,
+            public,
+        } => {
+            let described = tables
+                .iter()
+                .find(|t| t.name == *table)
+                .map_or_else(|| table.clone(), Table::describe);
+            format!(
+                "Someone (you, we hope) asked, from this address, for a seat at a table:\n\n  table:         {described}\n  display name:  {}\n  your address:  {}\n\nConfirming takes a seat at table `{table}` for this address, under\nthat name, with the address shown as above.\n",
+                name_words(name),
+                public_words(*public)
+            )
+        }
+        Action::Leave { table } => {
+            let t = tables.iter().find(|t| t.name == *table);
+            let seats: Vec<String> = t
+                .map(|t| {
+                    t.seats
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, s)| s.address.eq_ignore_ascii_case(from))
+                        .map(|(i, s)| {
+                            format!(
+                                "seat {} as {}",
+                                i + 1,
+                                s.name.as_deref().map_or("(no name)".to_string(), |n| format!("\"{n}\""))
+                            )
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            format!(
+                "Someone (you, we hope) asked, from this address, to leave table `{table}`.\n\nConfirming gives up {} at table `{table}` before its game starts (someone\nelse may then take it), and withdraws every join of this address\nwaiting there.\n",
+                if seats.is_empty() {
+                    "nothing seated (this address has no seat there yet)".to_string()
+                } else {
+                    format!("this address's {}", seats.join(", "))
+                }
+            )
+        }
+        Action::Standby { on: true } => "Someone (you, we hope) asked to put this address on the standby list.\n\nConfirming puts it there: each time a seat of a game here is free to\ntake over, this address gets a mail saying how. `standby off` takes it\noff again (with a code too).\n".to_string(),
+        Action::Standby { on: false } => "Someone (you, we hope) asked to take this address off the standby list.\n\nConfirming takes it off: no more mails about seats free to take over.\n".to_string(),
+        Action::Takeover { game, player, name } => {
+            let rec = Name::new("game", game)
+                .ok()
+                .and_then(|n| seats::load(&cx.host, &n).ok().flatten());
+            let why = rec
+                .as_ref()
+                .and_then(|g| g.offers.iter().rfind(|o| o.player == *player))
+                .map_or("", |o| seats::why_words(&o.why));
+            let approve = rec.as_ref().is_some_and(|g| g.approve);
+            format!(
+                "Someone (you, we hope) asked, from this address, to take over the seat\n`{player}` of game `{game}`, a game under way:\n\n  game:          {game} ({})\n  seat:          {player} (freed: {why})\n  display name:  {}\n\nConfirming makes seat `{player}` this address's{}: at the host's next\npass you get its password, its whole history and its current report;\nthe game's other players are told `{player}` has a new player from that\nturn, and its old holder's password stops working. The first\nconfirmation takes the seat.\n",
+                (cx.game_address)(game),
+                name.as_deref().map_or(format!("none (the seat keeps the name {player})"), |n| format!("\"{n}\"")),
+                if approve { " once the moderator approves" } else { "" }
+            )
+        }
+    }
+}
+
+/// The code mail: what confirming does, the code, and the address's other
+/// requests waiting for the same thing.
+fn code_text(cx: &Ctx, tables: &[Table], r: &Request, code: &str, others: &[Request]) -> String {
+    let mut s = action_words(cx, tables, &r.action, &r.address);
+    s.push_str(&format!(
+        "\nTo confirm, reply to this mail with the first line\n\n    confirm {code}\n\nfrom this address. If you did not ask, or anything above is not what\nyou asked for, do nothing: without the confirmation nothing happens.\n"
+    ));
+    if !others.is_empty() {
+        s.push_str("\nAlso waiting from this address for the same thing (each code does\nonly what its own mail says; confirming one withdraws the others):\n");
+        for o in others {
+            s.push_str(&format!("  - {}\n", request_line(o)));
+        }
+    }
+    s
+}
+
+/// What confirming did, in words.
+fn done_text(cx: &Ctx, d: &Done) -> String {
+    match d {
+        Done::Seated { table: t, seat } => format!(
+            "Confirmed: you have seat {seat} at table `{}`.\n  {}.\n\nWhen the game starts you get your password and your first report\nby mail. The order of the seats in the game is drawn from the game's\nseed, not from the order of joining. To give your seat up before the\nstart, send `leave {}`.\n",
+            t.name,
+            t.describe(),
+            t.name
+        ),
+        Done::Left { table: t, seats } => format!(
+            "Confirmed: you have left table `{}`{}. Now: {}.\n",
+            t.name,
+            if *seats > 1 {
+                format!(" ({seats} seats given up)")
+            } else {
+                String::new()
+            },
+            t.describe()
+        ),
+        Done::Standby { on: true } => format!(
+            "Confirmed: this address is on the standby list. When a seat in a game\nhere is free to take over, you get a mail saying how. `standby off`\ntakes you off.\n\n{}",
+            seats::open_seats_text(&cx.host)
+        ),
+        Done::Standby { on: false } => "Confirmed: this address is not on the standby list any more.\n".into(),
+        Done::Claimed {
+            game,
+            player,
+            approve: true,
+        } => format!("Confirmed: the seat `{player}` of game `{game}` is yours once the\nmoderator approves. You get its password, its history and its\ncurrent report by mail then.\n"),
+        Done::Claimed {
+            game,
+            player,
+            approve: false,
+        } => format!("Confirmed: the seat `{player}` of game `{game}` is yours. Its password,\nits history and its current report follow in their own mails.\n"),
+    }
+}
+
+/// What a code that can no longer do its request did, in words.
+fn after_text(action: &Action, state: &str) -> String {
+    format!("That code was for `{}`, and {state}.\n", action.line())
+}
+
+/// Why a command changed nothing, in words, with what to send instead.
+///
+/// Long (about 110 lines): one arm a refusal, each a literal naming what
+/// to send instead.
+fn refusal_text(cx: &Ctx, tables: &[Table], r: &Refusal, from: &str) -> String {
+    let offers = || offers_text(&cx.host, tables);
+    match r {
+        Refusal::NoSender => "Your mail names no sender address, so nothing can be mailed back.\n".into(),
+        Refusal::NoTable { table, leaving: false } => format!(
+            "There is no open table `{}` here. Send `join TABLE` with one of these.\n\n{}",
+            shown(table),
+            offers()
+        ),
+        Refusal::NoTable { table, leaving: true } => format!(
+            "There is no table `{}` here.\n\n{}\n{}",
+            shown(table),
+            yours_text(cx, tables, from),
+            offers()
+        ),
+        Refusal::Closed { table: t, late: false } => format!(
+            "Table `{}` takes no more players (it has {}).\n\n{}",
+            t.name,
+            closed_word(t),
+            offers()
+        ),
+        Refusal::Closed { table: t, late: true } => format!(
+            "Your confirmation came too late: table `{}` has {}, so it took no\nseat (the seats were fixed when the table started).\n\n{}",
+            t.name,
+            closed_word(t),
+            offers()
+        ),
+        Refusal::Full { table: t, late: false } => {
+            format!("Table `{}` is full.\n\n{}", t.name, offers())
+        }
+        Refusal::Full { table: t, late: true } => format!(
+            "Sorry: table `{}` filled before your confirmation came.\n\n{}",
+            t.name,
+            offers()
+        ),
+        Refusal::HasSeat { table: t } => format!(
+            "You have a seat at `{}` already: {}.\nOne person, one seat: this table takes {} from one address. To give\nyour seat up, send `leave {}`.\n",
+            t.name,
+            t.describe(),
+            allowed(cx, t),
+            t.name
+        ),
+        Refusal::NotThere { table: t } => format!(
+            "This address has no seat at `{}`, so there was nothing to leave.\n\n{}\n{}",
+            t.name,
+            yours_text(cx, tables, from),
+            offers()
+        ),
+        Refusal::LeaveTooLate { table: t } => format!(
+            "Table `{}` has {}: seats can be left only before the start.\nA player who cannot go on asks the moderator to free the seat for\nsomeone else (their game's stand-in plays it meanwhile).\n\n{}",
+            t.name,
+            closed_word(t),
+            yours_text(cx, tables, from)
+        ),
+        Refusal::NoOffer { game } => format!(
+            "No seat of a game `{}` is free to take over here.\n\n{}",
+            shown(game),
+            offers()
+        ),
+        Refusal::NotOffered { game, player } => format!(
+            "The seat `{}` of game `{game}` is not free to take over.\n\n{}",
+            shown(player),
+            offers()
+        ),
+        Refusal::Taken { game, player, how, late: false } => format!(
+            "The seat `{player}` of game `{game}` has been taken by someone who\nconfirmed first ({how}).\n\n{}",
+            offers()
+        ),
+        Refusal::Taken { game, player, how, late: true } => format!(
+            "Sorry: the seat `{player}` of game `{game}` was taken by someone who\nconfirmed first ({how}); your confirmation took nothing.\n\n{}",
+            offers()
+        ),
+        Refusal::HoldsSeat { game, seats } => format!(
+            "This address holds {} in game `{game}` already: one person, one\nseat. (The moderator may allow more with `--seats-per-address`.)\n\n{}",
+            if seats.len() == 1 {
+                format!("the seat `{}`", seats[0])
+            } else {
+                format!("the seats {}", seats.join(", "))
+            },
+            offers()
+        ),
+        Refusal::UnknownCode => format!(
+            "That code is not one this host is waiting for (a code is used once,\nand waits {} days). Send `join TABLE` (or the command you meant) again\nfor a new one.\n\n{}",
+            confirm::EXPIRES / 86_400,
+            offers()
+        ),
+        Refusal::OtherAddress { action } => format!(
+            "That code was mailed to another address. Confirm from the address you\nsent `{}` from (what it asks for is that address's).\n",
+            action.line()
+        ),
+        Refusal::AlreadyDone { action, at } => {
+            after_text(action, &format!("it was confirmed already ({at}); nothing more to do"))
+        }
+        Refusal::Withdrawn { action, at } => after_text(
+            action,
+            &format!("it was withdrawn ({at}): another request of this address for the same thing\nwas confirmed, or the address left the table. Send the command again\nif you still want it"),
+        ),
+        Refusal::Dropped { action, why: confirm::Dropped::Expired } => after_text(
+            action,
+            &format!("it waited more than {} days: send the command again for a new code", confirm::EXPIRES / 86_400),
+        ),
+        Refusal::Dropped { action, why: confirm::Dropped::TooMany } => after_text(
+            action,
+            &format!("more than {} requests of this address were waiting, this one the oldest:\nsend the command again for a new code", confirm::PER_ADDRESS),
+        ),
+    }
+}
+
+/// An outcome in words: for the log (`what`), and the reply's text
+/// (before the help).
+pub fn words(cx: &Ctx, tables: &[Table], o: &Outcome, from: &str) -> (String, String) {
+    match o {
+        Outcome::Tables => ("tables".into(), offers_text(&cx.host, tables)),
+        Outcome::Bad(line) => (
+            format!("bad command (send `{line}`)"),
+            format!(
+                "Your mail was not understood. Send a mail whose first line is\n\n    {line}\n\n{}",
+                offers_text(&cx.host, tables)
+            ),
+        ),
+        Outcome::CodeMailed {
+            request,
+            code,
+            others,
+            again,
+        } => (
+            format!(
+                "{}: code mailed{}",
+                request.action.line(),
+                if *again {
+                    " (again, after a restart)"
+                } else {
+                    ""
+                }
+            ),
+            code_text(cx, tables, request, code, others),
+        ),
+        Outcome::Done { done, again } => (
+            format!(
+                "confirm: {}{}",
+                match done {
+                    Done::Seated { table, seat } => format!("seat {seat} at {}", table.name),
+                    Done::Left { table, .. } => format!("left {}", table.name),
+                    Done::Standby { on: true } => "standby on".into(),
+                    Done::Standby { on: false } => "standby off".into(),
+                    Done::Claimed { game, player, .. } => format!("takeover of {player} in {game}"),
+                },
+                if *again {
+                    " (again, after a restart)"
+                } else {
+                    ""
+                }
+            ),
+            done_text(cx, done),
+        ),
+        Outcome::Already(Already::OnStandby) => (
+            "standby: on already".into(),
+            format!(
+                "This address is on the standby list already. `standby off` takes it off.\n\n{}",
+                seats::open_seats_text(&cx.host)
+            ),
+        ),
+        Outcome::Already(Already::OffStandby) => (
+            "standby off: not on it".into(),
+            "This address is not on the standby list: nothing to take off.\n".into(),
+        ),
+        Outcome::Held => (
+            "code not mailed: the bound of replies to this address this hour is reached".into(),
+            String::new(),
+        ),
+        Outcome::Refused(r) => (refusal_what(r), refusal_text(cx, tables, r, from)),
+    }
+}
+
+/// A refusal for the log.
+fn refusal_what(r: &Refusal) -> String {
+    match r {
+        Refusal::NoSender => "no sender address".into(),
+        Refusal::NoTable { table, leaving } => format!(
+            "{} {}: no such table",
+            if *leaving { "leave" } else { "join" },
+            shown(table)
+        ),
+        Refusal::Closed { table, late } => format!(
+            "{} {}: the table is closed",
+            if *late { "confirm" } else { "join" },
+            table.name
+        ),
+        Refusal::Full { table, late } => format!(
+            "{} {}: full",
+            if *late { "confirm" } else { "join" },
+            table.name
+        ),
+        Refusal::HasSeat { table } => format!("{}: already seated", table.name),
+        Refusal::NotThere { table } => format!("leave {}: not seated", table.name),
+        Refusal::LeaveTooLate { table } => format!("leave {}: the table is closed", table.name),
+        Refusal::NoOffer { game } => {
+            format!("takeover {}: no seat offered in that game", shown(game))
+        }
+        Refusal::NotOffered { game, player } => {
+            format!("takeover {game} {}: not offered", shown(player))
+        }
+        Refusal::Taken {
+            game, player, late, ..
+        } => format!(
+            "{} {game} {player}: taken",
+            if *late {
+                "confirm takeover"
+            } else {
+                "takeover"
+            }
+        ),
+        Refusal::HoldsSeat { game, seats } => {
+            format!("{game}: this address holds {} already", seats.join(", "))
+        }
+        Refusal::UnknownCode => "confirm: no such code".into(),
+        Refusal::OtherAddress { action } => {
+            format!(
+                "confirm `{}`: from another address than the request",
+                action.line()
+            )
+        }
+        Refusal::AlreadyDone { action, .. } => format!("confirm `{}`: done already", action.line()),
+        Refusal::Withdrawn { action, .. } => format!("confirm `{}`: withdrawn", action.line()),
+        Refusal::Dropped { action, .. } => format!("confirm `{}`: dropped", action.line()),
+    }
 }
 
 /// Is `t`'s name a valid table name?
 pub fn valid_table(t: &str) -> bool {
     Name::new("table", t).is_ok()
-}
-
-/// The offer and claim whose code has this sha256, in any game's record.
-fn find_claim(host: &HostDir, hash: &str) -> Option<(GameSeats, usize, usize)> {
-    seats::all(host).into_iter().find_map(|g| {
-        let found = g.offers.iter().enumerate().find_map(|(oi, o)| {
-            o.claims
-                .iter()
-                .position(|c| c.code_sha256 == hash)
-                .map(|ci| (oi, ci))
-        });
-        found.map(|(oi, ci)| (g, oi, ci))
-    })
-}
-
-/// `takeover GAME PLAYER [name]`: a code mailed to the From address, for
-/// an open offer. Returns (what, text, refused).
-fn takeover(
-    cx: &Ctx,
-    game: &str,
-    player: &str,
-    name: &Option<String>,
-    from: &str,
-    digest: &str,
-) -> Result<Told> {
-    let (tables, _) = super::all(&cx.host);
-    let refuse = |what: String, why: String| {
-        Ok((
-            what,
-            format!("{why}\n\n{}", offers_text(&cx.host, &tables)),
-            true,
-        ))
-    };
-    let rec = Name::new("game", game)
-        .ok()
-        .and_then(|n| seats::load(&cx.host, &n).ok().flatten());
-    let Some(mut rec) = rec else {
-        return refuse(
-            format!("takeover {}: no seat offered in that game", shown(game)),
-            format!(
-                "No seat of a game `{}` is free to take over here.",
-                shown(game)
-            ),
-        );
-    };
-    if let Some(d) = rec.handled(digest) {
-        if d.what == "code" {
-            let key = super::key(&cx.host)?;
-            let code = super::code_for(&key, digest);
-            return Ok((
-                format!("takeover {game} {player}: code mailed (again, after a restart)"),
-                takeover_code_text(game, player, &code),
-                false,
-            ));
-        }
-    }
-    let Some(oi) = rec.live(player) else {
-        return refuse(
-            format!("takeover {game} {}: not offered", shown(player)),
-            format!(
-                "The seat `{}` of game `{game}` is not free to take over.",
-                shown(player)
-            ),
-        );
-    };
-    if rec.offers[oi].status != OfferStatus::Open {
-        return refuse(
-            format!("takeover {game} {player}: taken"),
-            format!("The seat `{player}` of game `{game}` has been taken by someone who confirmed first."),
-        );
-    }
-    let key = super::key(&cx.host)?;
-    let code = super::code_for(&key, digest);
-    let o = &mut rec.offers[oi];
-    o.claims.retain(|c| !c.address.eq_ignore_ascii_case(from));
-    o.claims.push(Pending {
-        address: from.to_string(),
-        name: name.clone(),
-        public: false,
-        code_sha256: sha256_hex(code.as_bytes()),
-        mail: digest.to_string(),
-        at: cx.now.clone(),
-    });
-    rec.handled.push(seats::Done {
-        mail: digest.to_string(),
-        what: "code".into(),
-        player: player.to_string(),
-    });
-    seats::save(&cx.host, &rec)?;
-    Ok((
-        format!("takeover {game} {player}: code mailed"),
-        takeover_code_text(game, player, &code),
-        false,
-    ))
-}
-
-fn takeover_code_text(game: &str, player: &str, code: &str) -> String {
-    format!(
-        "Someone (you, we hope) asked to take over the seat `{player}` of game\n`{game}` for this address. To take it, reply to this mail with the\nfirst line\n\n    confirm {code}\n\nfrom this address. The first confirmation takes the seat. If you did\nnot ask, do nothing: without the confirmation nobody gets a seat in\nyour name.\n"
-    )
-}
-
-/// `confirm CODE` for a takeover's claim. Returns (what, text, refused).
-fn confirm_takeover(
-    cx: &Ctx,
-    mut rec: GameSeats,
-    oi: usize,
-    ci: usize,
-    from: &str,
-    digest: &str,
-    tables: &[Table],
-) -> Result<Told> {
-    let game = rec.game.clone();
-    let player = rec.offers[oi].player.clone();
-    let claim = rec.offers[oi].claims[ci].clone();
-    if !claim.address.eq_ignore_ascii_case(from) {
-        return Ok((
-            format!("confirm takeover {game} {player}: from another address than the takeover"),
-            format!("That code was mailed to another address. Confirm from the address you sent `takeover {game} {player}` from.\n"),
-            true,
-        ));
-    }
-    if rec.offers[oi].status != OfferStatus::Open {
-        return Ok((
-            format!("confirm takeover {game} {player}: taken"),
-            format!(
-                "Sorry: the seat `{player}` of game `{game}` was taken by someone who confirmed first.\n\n{}",
-                offers_text(&cx.host, tables)
-            ),
-            true,
-        ));
-    }
-    let approve = rec.approve;
-    let o = &mut rec.offers[oi];
-    o.taker = Some(Seat {
-        address: claim.address,
-        name: claim.name,
-        public: false,
-        at: cx.now.clone(),
-    });
-    o.claims.clear();
-    o.status = if approve {
-        OfferStatus::Approval
-    } else {
-        OfferStatus::Granted
-    };
-    rec.handled.push(seats::Done {
-        mail: digest.to_string(),
-        what: "confirmed".into(),
-        player: player.clone(),
-    });
-    seats::save(&cx.host, &rec)?;
-    Ok((
-        format!("confirm: takeover of {player} in {game}"),
-        takeover_confirmed_text(&game, &player, approve),
-        false,
-    ))
-}
-
-fn takeover_confirmed_text(game: &str, player: &str, approve: bool) -> String {
-    if approve {
-        format!("Confirmed: the seat `{player}` of game `{game}` is yours once the\nmoderator approves. You get its password, its history and its\ncurrent report by mail then.\n")
-    } else {
-        format!("Confirmed: the seat `{player}` of game `{game}` is yours. Its password,\nits history and its current report follow in their own mails.\n")
-    }
 }

@@ -25,7 +25,7 @@ use toml_edit::{ImDocument, Item, Value};
 
 /// The keys a table file may hold: `herald host open`'s options, without
 /// their `--` (an `_` may stand for a `-`).
-pub const KEYS: [&str; 14] = [
+pub const KEYS: [&str; 15] = [
     "game",
     "seats",
     "option",
@@ -36,6 +36,7 @@ pub const KEYS: [&str; 14] = [
     "vacation",
     "approve-takeovers",
     "drop-after",
+    "seats-per-address",
     "press",
     "press-while-resolving",
     "press-after-end",
@@ -72,7 +73,9 @@ fn want(key: &str) -> &'static str {
     match key {
         "seats" => "a number or \"MIN-MAX\" (seats = \"3-6\")",
         "option" => "a list of \"key=value\" (option = [\"fog=on\"])",
-        "vacation-days" | "drop-after" => "a whole number (vacation-days = 14)",
+        "vacation-days" | "drop-after" | "seats-per-address" => {
+            "a whole number (vacation-days = 14)"
+        }
         "approve-takeovers" => "true or false",
         "press-while-resolving" | "press-after-end" => "\"yes\" or \"no\" (or true, false)",
         _ => "a quoted word (game = \"norse-wars\")",
@@ -115,6 +118,7 @@ fn read(
         vacation: None,
         approve_takeovers: false,
         drop_after: None,
+        seats_per_address: None,
         press: Settings::default(),
         from_file: Some(sha256_hex(text.as_bytes())),
     };
@@ -199,9 +203,10 @@ fn take(o: &mut OpenTable, game: &mut Option<String>, key: &str, v: &Value) -> u
             Value::String(s) => o.seats = Some(s.value().clone()),
             _ => bad += 1,
         },
-        "vacation-days" | "drop-after" => {
+        "vacation-days" | "drop-after" | "seats-per-address" => {
             match v.as_integer().and_then(|n| u32::try_from(n).ok()) {
                 Some(n) if key == "vacation-days" => o.vacation_days = n,
+                Some(n) if key == "seats-per-address" => o.seats_per_address = Some(n),
                 Some(n) => o.drop_after = Some(n),
                 None => bad += 1,
             }

@@ -15,6 +15,7 @@
 //! so it is the same code again, and only its sha256 is kept.
 
 pub mod commands;
+pub mod confirm;
 pub mod from_file;
 pub mod seats;
 pub mod start;
@@ -117,6 +118,10 @@ pub struct Table {
     pub opened: String,
     pub status: Status,
     pub seats: Vec<Seat>,
+    /// Joins waiting for their confirmation, as tables kept them before
+    /// the lobby's one store of requests (`confirm`); read into it, and
+    /// empty in every table written since.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pending: Vec<Pending>,
     pub handled: Vec<Handled>,
     /// Why it was cancelled, or when it started.
@@ -135,6 +140,10 @@ pub struct Table {
     /// player drops out (and their seat is offered), or the default.
     #[serde(default)]
     pub drop_after: Option<u32>,
+    /// Seats one address may hold in its game (`--seats-per-address`);
+    /// none: host.toml's `seats_per_address` (1, unless it says more).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seats_per_address: Option<u32>,
     /// The press rules its game gets (as `herald new --press …` chose
     /// them, checked); none for a table with no `--press` (and for every
     /// table written before tables chose press): its game has no press.
@@ -199,6 +208,14 @@ impl Table {
         }
     }
 
+    /// How many seats the person at `address` holds here ([`same_person`]).
+    pub fn seats_of(&self, address: &str) -> usize {
+        self.seats
+            .iter()
+            .filter(|s| same_person(&s.address, address))
+            .count()
+    }
+
     pub fn seated(&self, address: &str) -> Option<usize> {
         self.seats
             .iter()
@@ -210,6 +227,43 @@ impl Table {
             .iter()
             .find(|h| h.mail == mail)
             .map(|h| &h.outcome)
+    }
+}
+
+/// The player id a display name makes (lowercase letters and digits,
+/// other runs one `-`, at most 20 characters), before it is made unique;
+/// `None` when nothing valid is left.
+pub fn id_from_name(name: &str) -> Option<String> {
+    let mut id = String::new();
+    for c in name.chars() {
+        let c = c.to_ascii_lowercase();
+        if c.is_ascii_lowercase() || c.is_ascii_digit() {
+            id.push(c);
+        } else if !id.ends_with('-') && !id.is_empty() {
+            id.push('-');
+        }
+        if id.len() >= 20 {
+            break;
+        }
+    }
+    let id = id.trim_end_matches('-').to_string();
+    crate::names::valid(&id).then_some(id)
+}
+
+/// Are `a` and `b` one person's addresses, for "one person, one seat"?
+/// The same address, case aside, and a `+tag` of the local part aside
+/// (subaddressing, RFC 5233: `ann+games@x.org` is Ann's `ann@x.org`).
+/// Nothing else is taken apart: dots in a local part are meaningful at
+/// most providers.
+pub fn same_person(a: &str, b: &str) -> bool {
+    fn base(x: &str) -> Option<(String, String)> {
+        let (local, domain) = x.trim().rsplit_once('@')?;
+        let local = local.split('+').next().unwrap_or(local);
+        Some((local.to_ascii_lowercase(), domain.to_ascii_lowercase()))
+    }
+    match (base(a), base(b)) {
+        (Some(x), Some(y)) => !x.0.is_empty() && x == y,
+        _ => a.trim().eq_ignore_ascii_case(b.trim()) && !a.trim().is_empty(),
     }
 }
 
@@ -327,6 +381,8 @@ pub struct OpenTable {
     pub vacation: Option<String>,
     pub approve_takeovers: bool,
     pub drop_after: Option<u32>,
+    /// Seats one address may hold in the game (`--seats-per-address`).
+    pub seats_per_address: Option<u32>,
     /// `--press`, `--press-while-resolving`, `--press-after-end`,
     /// `--press-reveal`, checked as `herald new` checks them.
     pub press: crate::pipeline::press::Settings,
@@ -395,6 +451,11 @@ pub fn open(dir: &Path, o: &OpenTable) -> Result<Table> {
             ))
         })?,
     };
+    if o.seats_per_address == Some(0) {
+        return Err(Error::usage(
+            "--seats-per-address 0: give at least 1 (1: one person, one seat; more lets one address hold that many seats in the game)",
+        ));
+    }
     // The press flags, checked by the code that checks `herald new`'s.
     let press = o.press.rules().map_err(|problems| Error {
         kind: crate::error::Kind::Usage,
@@ -437,6 +498,7 @@ pub fn open(dir: &Path, o: &OpenTable) -> Result<Table> {
         vacation,
         approve_takeovers: o.approve_takeovers,
         drop_after: o.drop_after,
+        seats_per_address: o.seats_per_address,
         press,
         from_file: o.from_file.clone(),
     };
@@ -499,9 +561,9 @@ fn create_table_file(host: &HostDir, dir: &Path, name: &Name, t: &Table) -> Resu
     Ok(())
 }
 
-/// One table, its options, press, seats and pending joins, for
-/// [`status_text`].
-fn table_text(t: &Table) -> String {
+/// One table, its options, press, seats and the joins waiting for their
+/// codes (`waiting`, from the lobby's requests), for [`status_text`].
+fn table_text(t: &Table, waiting: &[&confirm::Request]) -> String {
     let mut s = String::new();
     s.push_str(&format!(
         "table {} [{}]\n",
@@ -527,12 +589,12 @@ fn table_text(t: &Table) -> String {
             seat.at
         ));
     }
-    for p in &t.pending {
+    for r in waiting {
         s.push_str(&format!(
-            "  waiting for confirmation: {} <{}>, code mailed {}\n",
-            p.name.as_deref().unwrap_or("(no name)"),
-            p.address,
-            p.at
+            "  waiting for confirmation: `{}` from <{}>, code mailed {}\n",
+            r.action.line(),
+            r.address,
+            r.at
         ));
     }
     if let Some(c) = &t.closed {
@@ -571,10 +633,26 @@ pub fn status_text(dir: &Path) -> Result<String> {
     let (tables, problems) = all(&host);
     let mut s = String::new();
     if tables.is_empty() {
-        s.push_str("no tables (`herald host open DIR TABLE --game GAME` opens one)\n");
+        s.push_str("no tables (`herald host open DIR TABLE --ruleset RULESET` opens one)\n");
     }
+    let store = confirm::Store::load(&host)?;
     for t in &tables {
-        s.push_str(&table_text(t));
+        let waiting: Vec<&confirm::Request> = store
+            .waiting()
+            .filter(|r| r.action.target() == confirm::Target::Table(t.name.clone()))
+            .collect();
+        s.push_str(&table_text(t, &waiting));
+    }
+    for r in store
+        .waiting()
+        .filter(|r| r.action.target() == confirm::Target::Standby)
+    {
+        s.push_str(&format!(
+            "standby waiting for confirmation: `{}` from <{}>, code mailed {}\n",
+            r.action.line(),
+            r.address,
+            r.at
+        ));
     }
     let list = seats::standby(&host)?;
     s.push_str(&format!(
@@ -599,12 +677,13 @@ pub fn status_text(dir: &Path) -> Result<String> {
                 o.at,
                 seats::why_words(&o.why)
             ));
-            for c in &o.claims {
+            let seat = confirm::Target::Seat(g.game.clone(), o.player.clone());
+            for r in store.waiting().filter(|r| r.action.target() == seat) {
                 s.push_str(&format!(
-                    "  takeover waiting for confirmation: {} <{}>, code mailed {}\n",
-                    c.name.as_deref().unwrap_or("(no name)"),
-                    c.address,
-                    c.at
+                    "  takeover waiting for confirmation: `{}` from <{}>, code mailed {}\n",
+                    r.action.line(),
+                    r.address,
+                    r.at
                 ));
             }
         }

@@ -98,7 +98,10 @@ pub struct Offer {
     pub status: OfferStatus,
     /// The standby list was told.
     pub announced: bool,
-    /// Takeovers waiting for their confirmation.
+    /// Takeovers waiting for their confirmation, as offers kept them
+    /// before the lobby's one store of requests (`confirm`); read into
+    /// it, and empty in every record written since.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub claims: Vec<Pending>,
     /// Whoever confirmed first.
     pub taker: Option<Seat>,
@@ -135,6 +138,10 @@ pub struct GameSeats {
     /// A takeover waits for the moderator's `herald host approve`.
     #[serde(default)]
     pub approve: bool,
+    /// Seats one address may hold in this game (its table's
+    /// `--seats-per-address`); none: host.toml's `seats_per_address`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seats_per_address: Option<u32>,
     #[serde(default)]
     pub offers: Vec<Offer>,
     #[serde(default)]
@@ -151,6 +158,7 @@ impl GameSeats {
             vacation_days: VACATION_DAYS,
             vacation: VacationMode::Extend,
             approve: false,
+            seats_per_address: None,
             offers: Vec::new(),
             handled: Vec::new(),
             away: Vec::new(),
@@ -311,7 +319,7 @@ fn open_game(host: &HostDir, game: &str) -> Result<(Name, crate::store::Store, p
     Ok((name, store, g))
 }
 
-/// `herald host replace DIR GAME PLAYER`: offer PLAYER's seat for takeover.
+/// `herald host replace DIR GAME --player PLAYER`: offer PLAYER's seat for takeover.
 pub fn replace(m: &Moderator, game: &str, player: &str) -> Result<String> {
     let host = HostDir::at(m.dir);
     let (name, _store, g) = open_game(&host, game)?;
@@ -328,7 +336,10 @@ pub fn replace(m: &Moderator, game: &str, player: &str) -> Result<String> {
             "`{player}` is not a player of {name}; send one of: {}",
             h.player_ids()
                 .iter()
-                .map(|p| format!("herald host replace {} {name} {p}", m.dir.display()))
+                .map(|p| format!(
+                    "herald host replace {} {name} --player {p}",
+                    m.dir.display()
+                ))
                 .collect::<Vec<_>>()
                 .join(" | ")
         )));
@@ -374,7 +385,7 @@ fn offer(rec: &mut GameSeats, player: &str, why: &str, now: &str) {
     });
 }
 
-/// `herald host approve DIR GAME PLAYER`: let the confirmed taker have it.
+/// `herald host approve DIR GAME --player PLAYER`: let the confirmed taker have it.
 pub fn approve(m: &Moderator, game: &str, player: &str) -> Result<String> {
     let host = HostDir::at(m.dir);
     let name = Name::new("game", game).map_err(Error::usage)?;
@@ -391,7 +402,7 @@ pub fn approve(m: &Moderator, game: &str, player: &str) -> Result<String> {
         .filter(|o| o.status == OfferStatus::Approval)
         .map(|o| {
             format!(
-                "herald host approve {} {name} {}",
+                "herald host approve {} {name} --player {}",
                 m.dir.display(),
                 o.player
             )
@@ -459,6 +470,8 @@ pub struct Clock<'a> {
     pub game_address: &'a dyn Fn(&str) -> String,
     pub now: String,
     pub wait: Duration,
+    /// host.toml's `seats_per_address`, for games whose table does not say.
+    pub seats_per_address: u32,
 }
 
 /// Everything due for replacements: offers told to the standby list,
@@ -489,12 +502,27 @@ pub fn tick(c: &Clock) -> (Vec<String>, Vec<String>) {
     (lines, problems)
 }
 
-/// Tell the standby list of the game's new offers (fixed Message-IDs).
+/// Tell the standby list of the game's new offers (fixed Message-IDs),
+/// but for the addresses that hold all the seats they may in the game
+/// already (one person, one seat).
 fn announce(c: &Clock, rec: &mut GameSeats) -> Result<usize> {
     let list = standby(&c.host)?;
+    let allowed = rec.seats_per_address.unwrap_or(c.seats_per_address).max(1) as usize;
+    let holders: Vec<String> = Name::new("game", &rec.game)
+        .ok()
+        .and_then(|n| crate::host::route::peek(c.host.game(&n).root()))
+        .map(|h| h.players.into_iter().filter_map(|p| p.email).collect())
+        .unwrap_or_default();
     let mut mails = Vec::new();
     for o in rec.offers.iter().filter(|o| !o.announced) {
         for s in &list.list {
+            let held = holders
+                .iter()
+                .filter(|a| super::same_person(a, &s.address))
+                .count();
+            if held >= allowed {
+                continue;
+            }
             let mid = eml::message_id(
                 "host",
                 &[
@@ -549,15 +577,15 @@ fn hand_over(c: &Clock, rec: &mut GameSeats, i: usize) -> Result<String> {
         .ok_or_else(|| Error::internal("a granted offer without its taker"))?;
     let key = super::key(&c.host)?;
     let salt = salt(&key, &rec.game, &o);
-    let holder = SeatChange::holder(&salt, &taker.address);
     let dir = c.host.game(&name);
     let mut w = pipeline::open_to_write(dir.root(), c.wait, &c.now)?;
     w.complete(&c.now)?;
+    // The salt is in the entry in formats 3 and 4, in secrets.toml from 5 on.
+    let (in_entry, holder) = SeatChange::bind(w.game.head().format, &salt, &taker.address);
     let seat = w.game.seat_of(&o.player)?;
-    let already =
-        w.game.record.entries.iter().any(
-            |e| matches!(e.decode(), Ok(Body::Seat(s)) if s.salt == salt && s.player == o.player),
-        );
+    let already = w.game.record.entries.iter().any(|e| {
+        matches!(e.decode(), Ok(Body::Seat(s)) if s.holder_sha256 == holder && s.player == o.player)
+    });
     let old_address = w.game.head().players[seat].email.clone();
     let mut secrets = w.store.secrets()?;
     let password = if already {
@@ -576,7 +604,16 @@ fn hand_over(c: &Clock, rec: &mut GameSeats, i: usize) -> Result<String> {
                 ))
             })?
     } else {
-        commit_seat(c, &mut w, &o, &taker, seat, &salt, holder, &mut secrets)?
+        commit_seat(
+            c,
+            &mut w,
+            &o,
+            &taker,
+            seat,
+            (&salt, in_entry),
+            holder,
+            &mut secrets,
+        )?
     };
     let mails = handover_mails(c, &w, seat, &o, &password, old_address.as_deref())?;
     crate::store::outbox::queue_all(&w.store.dir.outbox_dir(), mails)?;
@@ -606,7 +643,7 @@ fn commit_seat(
     o: &Offer,
     taker: &Seat,
     seat: usize,
-    salt: &str,
+    (salt, in_entry): (&str, Option<String>),
     holder: String,
     secrets: &mut crate::store::Secrets,
 ) -> Result<String> {
@@ -624,8 +661,8 @@ fn commit_seat(
             name: display.clone(),
             why: o.why.clone(),
             turn,
-            salt: salt.to_string(),
-            holder_sha256: holder,
+            salt: in_entry.clone(),
+            holder_sha256: holder.clone(),
             password: hash.clone(),
             at: c.now.clone(),
         }),
@@ -637,6 +674,13 @@ fn commit_seat(
         p.name = display;
         p.password = hash;
         p.email = Some(taker.address.clone());
+        // Format 5 binds the address; older formats hold it.
+        if in_entry.is_none() {
+            p.address_sha256 = Some(holder);
+            p.file_email = None;
+        } else {
+            p.file_email = Some(taker.address.clone());
+        }
         if let Some(m) = head.missed.iter_mut().find(|m| m.player == o.player) {
             m.in_a_row = 0;
             m.dropped = false;
@@ -646,6 +690,13 @@ fn commit_seat(
     // The new password first: a crash before the commit leaves the old
     // seat as it was, and the next pass draws another.
     secrets.passwords.insert(o.player.clone(), pw.clone());
+    if in_entry.is_none() {
+        secrets.bind(crate::store::secrets::Address {
+            player: o.player.clone(),
+            address: taker.address.clone(),
+            salt: salt.to_string(),
+        });
+    }
     secrets.write(&w.store.dir.secrets(), &w.game.head().id)?;
     w.commit(&c.now)?;
     Ok(pw)

@@ -47,24 +47,11 @@ pub fn player_ids(t: &Table) -> Vec<String> {
     let mut taken = BTreeSet::new();
     let mut out = Vec::new();
     for (i, s) in t.seats.iter().enumerate() {
-        let mut id = String::new();
-        for c in s.name.as_deref().unwrap_or("").chars() {
-            let c = c.to_ascii_lowercase();
-            if c.is_ascii_lowercase() || c.is_ascii_digit() {
-                id.push(c);
-            } else if !id.ends_with('-') && !id.is_empty() {
-                id.push('-');
-            }
-            if id.len() >= 20 {
-                break;
-            }
-        }
-        let id = id.trim_end_matches('-').to_string();
-        let base = if crate::names::valid(&id) {
-            id
-        } else {
-            format!("player-{}", i + 1)
-        };
+        let base = s
+            .name
+            .as_deref()
+            .and_then(super::id_from_name)
+            .unwrap_or_else(|| format!("player-{}", i + 1));
         let mut id = base.clone();
         let mut k = 2;
         while taken.contains(&id) {
@@ -161,6 +148,7 @@ pub fn start(c: &Clock, mut t: Table) -> Result<String> {
                 drop_after: t.drop_after,
                 moderator: Some((c.game_address)(name.as_str())),
                 emails,
+                zones: Vec::new(),
                 // The press rules the table chose (checked when it was
                 // opened), given as `herald new`'s flags.
                 press: t.press_settings(),
@@ -174,6 +162,7 @@ pub fn start(c: &Clock, mut t: Table) -> Result<String> {
         rec.vacation_days = t.vacation_days;
         rec.vacation = t.vacation;
         rec.approve = t.approve_takeovers;
+        rec.seats_per_address = t.seats_per_address;
         super::seats::save(&c.host, &rec)?;
     }
     welcome(c, &t, &name)?;
@@ -248,8 +237,11 @@ fn cancel(c: &Clock, mut t: Table) -> Result<String> {
         t.seats.len(),
         t.min
     );
+    // The seated players and the moderator; not the joins still waiting
+    // for their codes (an address that never confirmed is mailed nothing
+    // more: a forged join's address has had its one mail); a confirmation
+    // that comes later is told the table was cancelled.
     let mut to: Vec<String> = t.seats.iter().map(|s| s.address.clone()).collect();
-    to.extend(t.pending.iter().map(|p| p.address.clone()));
     to.extend(c.moderator.clone());
     let mut mails = Vec::new();
     for addr in to {

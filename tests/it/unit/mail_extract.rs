@@ -93,7 +93,8 @@ fn the_form_is_found_between_a_greeting_and_a_sign_off() {
             last: 12,
             gaps: vec![],
             has_password: true,
-            filled: true
+            filled: true,
+            has_orders: true
         }]
     );
     let kept = found[0].text(&text);
@@ -122,7 +123,8 @@ fn a_blank_form_is_not_filled_and_a_list_left_open_ends_at_its_last_order() {
             last: 4,
             gaps: vec![],
             has_password: true,
-            filled: false
+            filled: false,
+            has_orders: true
         }]
     );
     // No `]`: the form ends at the last quoted line, not at the sign-off.
