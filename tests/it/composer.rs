@@ -1,6 +1,6 @@
 //! The order composer of the HTML report, in a real browser (issue 21):
 //! for each game, open a player's report in headless Chromium (driven
-//! through the `headless_chrome` crate), click through a legal order set
+//! through the Chrome DevTools Protocol over a pipe: `tests/it/browser.rs`), click through a legal order set
 //! on the board as a player would, read the order file the page writes,
 //! feed it to `herald check`, and resolve it to the same state as the same
 //! orders typed by hand; try an illegal order and see the page refuse it
@@ -13,10 +13,8 @@
 //! Needs /usr/bin/chromium (`.ci/run` installs it); fails without it.
 //! `HERALD_BLESS=1` also writes the screenshots in docs/screenshots/.
 
+use crate::browser::{Browser, LaunchOptions, Tab};
 use crate::common::{herald, page_data, EngineGame};
-use headless_chrome::protocol::cdp::types::Event;
-use headless_chrome::protocol::cdp::{Emulation, Input, Page as Cdp};
-use headless_chrome::{Browser, LaunchOptions, Tab};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -34,22 +32,7 @@ pub(crate) fn browser() -> Browser {
         Path::new(BROWSER).exists(),
         "{BROWSER} is missing: the composer tests need Debian's chromium (`.ci/run` installs it)"
     );
-    let args: Vec<&std::ffi::OsStr> = ["--disable-gpu", "--hide-scrollbars", "--no-first-run"]
-        .iter()
-        .map(std::ffi::OsStr::new)
-        .collect();
-    Browser::new(
-        LaunchOptions::default_builder()
-            .path(Some(PathBuf::from(BROWSER)))
-            .headless(true)
-            .sandbox(false)
-            .window_size(Some((375, 800)))
-            .idle_browser_timeout(Duration::from_secs(600))
-            .args(args)
-            .build()
-            .unwrap(),
-    )
-    .expect("headless Chromium starts")
+    Browser::new(LaunchOptions { window: (375, 800) }).expect("headless Chromium starts")
 }
 
 /// One option of the page's data, as the page expands it.
@@ -121,17 +104,11 @@ impl Page {
         }
         let requests = Arc::new(Mutex::new(Vec::new()));
         let r = requests.clone();
-        tab.call_method(headless_chrome::protocol::cdp::Network::Enable {
-            max_total_buffer_size: None,
-            max_resource_buffer_size: None,
-            max_post_data_size: None,
-            report_direct_socket_traffic: None,
-            enable_durable_messages: None,
-        })
-        .unwrap();
-        tab.add_event_listener(Arc::new(move |e: &Event| {
-            if let Event::NetworkRequestWillBeSent(ev) = e {
-                r.lock().unwrap().push(ev.params.request.url.clone());
+        tab.call("Network.enable", serde_json::json!({})).unwrap();
+        tab.add_event_listener(Arc::new(move |method: &str, params: &Value| {
+            if method == "Network.requestWillBeSent" {
+                let url = params["request"]["url"].as_str().unwrap_or_default();
+                r.lock().unwrap().push(url.to_string());
             }
         }))
         .unwrap();
@@ -185,41 +162,12 @@ impl Page {
     }
 
     /// A real click: the mouse button pressed and released at a point of
-    /// the screen, as input events that Chromium hit-tests like a user's.
-    ///
-    /// Each call to Chromium costs about 100 ms through headless_chrome
-    /// (its reader holds the socket with a 100 ms timeout), so a click
-    /// makes two (`Tab::click_point` moves the mouse first, a third) and
-    /// the element is found with one call to the page (`Element::click`
-    /// makes about ten).
+    /// the screen, as input events that Chromium hit-tests like a user's
+    /// (two calls; the element is found with one call to the page).
     pub(crate) fn click_at(&self, at: &Value, what: &str) {
         let at = at.as_array().unwrap_or_else(|| panic!("no {what}"));
         let (x, y) = (at[0].as_f64().unwrap(), at[1].as_f64().unwrap());
-        for kind in [
-            Input::DispatchMouseEventTypeOption::MousePressed,
-            Input::DispatchMouseEventTypeOption::MouseReleased,
-        ] {
-            self.tab
-                .call_method(Input::DispatchMouseEvent {
-                    Type: kind,
-                    x,
-                    y,
-                    button: Some(Input::MouseButton::Left),
-                    click_count: Some(1),
-                    modifiers: None,
-                    timestamp: None,
-                    buttons: None,
-                    force: None,
-                    tangential_pressure: None,
-                    tilt_x: None,
-                    tilt_y: None,
-                    twist: None,
-                    delta_x: None,
-                    delta_y: None,
-                    pointer_Type: None,
-                })
-                .unwrap();
-        }
+        self.tab.click_point(x, y).unwrap();
     }
 
     /// A real click at the middle of the element a selector finds,
@@ -496,27 +444,13 @@ impl Page {
             ));
             assert!(found == true, "{sel}: not on the page");
             std::thread::sleep(std::time::Duration::from_millis(200));
-            let png = self
-                .tab
-                .capture_screenshot(Cdp::CaptureScreenshotFormatOption::Png, None, None, true)
-                .unwrap();
+            let png = self.tab.screenshot(None).unwrap();
             std::fs::write(out, png).unwrap();
             return;
         }
         let png = self
             .tab
-            .capture_screenshot(
-                Cdp::CaptureScreenshotFormatOption::Png,
-                None,
-                Some(Cdp::Viewport {
-                    x: 0.0,
-                    y: 0.0,
-                    width: width as f64,
-                    height: h as f64,
-                    scale: 1.0,
-                }),
-                true,
-            )
+            .screenshot(Some((0.0, 0.0, width as f64, h as f64)))
             .unwrap();
         std::fs::write(out, png).unwrap();
     }
@@ -525,23 +459,7 @@ impl Page {
 /// The screen a tab shows: `width` × `height` CSS pixels, a phone's
 /// (touch, the page's own viewport) under 600 px.
 pub(crate) fn metrics(tab: &Tab, width: u32, height: u32) {
-    tab.call_method(Emulation::SetDeviceMetricsOverride {
-        width,
-        height,
-        device_scale_factor: 1.0,
-        mobile: width < 600,
-        scale: None,
-        screen_width: None,
-        screen_height: None,
-        position_x: None,
-        position_y: None,
-        dont_set_visible_size: None,
-        screen_orientation: None,
-        viewport: None,
-        display_feature: None,
-        device_posture: None,
-    })
-    .unwrap();
+    tab.set_metrics(width, height).unwrap();
 }
 
 /// What the page shows after a click (`Page::look`).

@@ -435,14 +435,7 @@ fn tables_page_fits_a_phone(page: &Path, address: &str) {
         }
         assert!(cells[4][3].as_str().unwrap().contains(address), "{cells:?}");
         if std::env::var_os("HERALD_BLESS").is_some_and(|v| v == "1") {
-            let png = tab
-                .capture_screenshot(
-                    headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption::Png,
-                    None,
-                    None,
-                    true,
-                )
-                .unwrap();
+            let png = tab.screenshot(None).unwrap();
             let to = Path::new(env!("CARGO_MANIFEST_DIR"))
                 .join("docs")
                 .join("screenshots")

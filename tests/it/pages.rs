@@ -6,7 +6,7 @@
 //! [`MEASURE`]).
 //!
 //! What is measured, in the page, in one call to it (each call to
-//! Chromium through headless_chrome costs about 100 ms):
+//! Chromium is a round trip through its pipe):
 //!
 //! - the smallest text the board and its legend draw, in CSS pixels:
 //!   every rendered `<text>` (those a `<use>` draws from a `<symbol>`
@@ -32,9 +32,9 @@
 //!
 //! Needs /usr/bin/chromium, as the composer tests do.
 
+use crate::browser::Browser;
 use crate::common::EngineGame;
 use crate::composer::{browser, Page};
-use headless_chrome::Browser;
 use serde_json::Value;
 
 /// The smallest text a page may draw on its board or legend, CSS px.
@@ -403,15 +403,7 @@ fn one_game(b: &Browser, name: &str, players: &[&str], opts: Vec<String>, turns:
                 eprintln!("{ctx}, composing: {}", figures(&v));
                 // HERALD_SHOTS=DIR: the screen as measured, to look at
                 if let Some(dir) = std::env::var_os("HERALD_SHOTS") {
-                    let png = page
-                        .tab
-                        .capture_screenshot(
-                            headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption::Png,
-                            None,
-                            None,
-                            true,
-                        )
-                        .unwrap();
+                    let png = page.tab.screenshot(None).unwrap();
                     let out = std::path::Path::new(&dir).join(format!("{name}-{w}.png"));
                     std::fs::write(out, png).unwrap();
                 }

@@ -10,11 +10,9 @@
 //!
 //! Needs /usr/bin/chromium, as the composer tests do.
 
+use crate::browser::{Browser, Tab};
 use crate::common::{herald, scratch, EngineGame};
 use crate::composer::browser;
-use headless_chrome::protocol::cdp::types::Event;
-use headless_chrome::protocol::cdp::{Input, Page as Cdp};
-use headless_chrome::{Browser, Tab};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -34,17 +32,11 @@ impl Tab2 {
         tab.set_default_timeout(Duration::from_secs(60));
         let requests = Arc::new(Mutex::new(Vec::new()));
         let r = requests.clone();
-        tab.call_method(headless_chrome::protocol::cdp::Network::Enable {
-            max_total_buffer_size: None,
-            max_resource_buffer_size: None,
-            max_post_data_size: None,
-            report_direct_socket_traffic: None,
-            enable_durable_messages: None,
-        })
-        .unwrap();
-        tab.add_event_listener(Arc::new(move |e: &Event| {
-            if let Event::NetworkRequestWillBeSent(ev) = e {
-                r.lock().unwrap().push(ev.params.request.url.clone());
+        tab.call("Network.enable", serde_json::json!({})).unwrap();
+        tab.add_event_listener(Arc::new(move |method: &str, params: &Value| {
+            if method == "Network.requestWillBeSent" {
+                let url = params["request"]["url"].as_str().unwrap_or_default();
+                r.lock().unwrap().push(url.to_string());
             }
         }))
         .unwrap();
@@ -76,30 +68,7 @@ impl Tab2 {
 
     /// A real key press, as Chromium gets it from a keyboard.
     fn key(&self, key: &str, code: u32) {
-        for kind in [
-            Input::DispatchKeyEventTypeOption::RawKeyDown,
-            Input::DispatchKeyEventTypeOption::KeyUp,
-        ] {
-            self.tab
-                .call_method(Input::DispatchKeyEvent {
-                    Type: kind,
-                    modifiers: None,
-                    timestamp: None,
-                    text: None,
-                    unmodified_text: None,
-                    key_identifier: None,
-                    code: Some(key.to_string()),
-                    key: Some(key.to_string()),
-                    windows_virtual_key_code: Some(code),
-                    native_virtual_key_code: Some(code),
-                    auto_repeat: None,
-                    is_keypad: None,
-                    is_system_key: None,
-                    location: None,
-                    commands: None,
-                })
-                .unwrap();
-        }
+        self.tab.press_key(key, key, code).unwrap();
     }
 
     /// A real click at the middle of what `selector` finds.
@@ -110,31 +79,7 @@ impl Tab2 {
             serde_json::to_string(selector).unwrap()
         ));
         let (x, y) = (at[0].as_f64().unwrap(), at[1].as_f64().unwrap());
-        for kind in [
-            Input::DispatchMouseEventTypeOption::MousePressed,
-            Input::DispatchMouseEventTypeOption::MouseReleased,
-        ] {
-            self.tab
-                .call_method(Input::DispatchMouseEvent {
-                    Type: kind,
-                    x,
-                    y,
-                    button: Some(Input::MouseButton::Left),
-                    click_count: Some(1),
-                    modifiers: None,
-                    timestamp: None,
-                    buttons: None,
-                    force: None,
-                    tangential_pressure: None,
-                    tilt_x: None,
-                    tilt_y: None,
-                    twist: None,
-                    delta_x: None,
-                    delta_y: None,
-                    pointer_Type: None,
-                })
-                .unwrap();
-        }
+        self.tab.click_point(x, y).unwrap();
     }
 
     fn name(&self) -> String {
@@ -408,10 +353,7 @@ fn measure_replay(
                     .map(|p| format!("{ctx}: {p}")),
             );
             if let (Some(dir), true) = (shots, lens.is_empty()) {
-                let png = t
-                    .tab
-                    .capture_screenshot(Cdp::CaptureScreenshotFormatOption::Png, None, None, true)
-                    .unwrap();
+                let png = t.tab.screenshot(None).unwrap();
                 std::fs::write(dir.join(format!("site-{game}-{w}.png")), png).unwrap();
             }
         }
