@@ -635,15 +635,20 @@ fn the_inbox_takes_good_mail_refuses_bad_and_skips_what_it_read() {
         std::fs::read_to_string(turn.join("red.txt")).unwrap()
     );
     let att: Vec<_> = m.attachments().collect();
-    // view.json, then the HTML page with the board in it, once (no
+    // view.json, the board as PNG (every report mail, whoever queues it:
+    // issue 49), then the HTML page with the board in it, once (no
     // board.svg beside it, issue 30)
-    assert_eq!(att.len(), 2);
+    assert_eq!(att.len(), 3);
     assert_eq!(
         mail_parser::MimeHeaders::attachment_name(att[1]),
+        Some("board.png")
+    );
+    assert_eq!(
+        mail_parser::MimeHeaders::attachment_name(att[2]),
         Some("report.html")
     );
     // packed: unpacked by its own script, it is the report page itself
-    let packed = String::from_utf8_lossy(att[1].contents()).into_owned();
+    let packed = String::from_utf8_lossy(att[2].contents()).into_owned();
     let (page, same) = ::herald::report::pack::unpack(&packed).unwrap();
     assert!(same);
     assert_eq!(

@@ -654,6 +654,41 @@ fn a_site_of_a_running_fog_game_leaks_nothing() {
         }
     }
     assert!(hid > 0, "the scan saw fog at work");
+    // the views a finished game's replay offers beside the whole truth
+    // (issue 49), worked out for this fogged game as they would be at
+    // its end: each player's is scanned for the same fog, the public one
+    // draws no board
+    let all =
+        herald::site::frames(&game.loaded, &game.seed, herald::site::Who::Everything).unwrap();
+    assert_eq!(all.len(), states.len());
+    let mut lens_hid = 0;
+    for (k, f) in all.iter().enumerate() {
+        assert_eq!(f.views.len(), names.len() + 1, "frame {k}");
+        assert_eq!(f.views[0].reader, "public");
+        assert!(
+            f.views[0].board.is_none(),
+            "frame {k}: a fogged board is public"
+        );
+        for (seat, p) in names.iter().enumerate() {
+            let v = &f.views[seat + 1];
+            assert_eq!(v.reader, *p);
+            let board = v.board.as_ref().unwrap();
+            let text = format!("{board}{:?}", v.events);
+            for (name, hex) in hidden_pieces(&states[k], seat, &names) {
+                lens_hid += 1;
+                let drawn = format!(r#"class="piece" data-hex="{hex}""#);
+                assert!(
+                    !board.contains(&drawn),
+                    "{p}'s report view, frame {k}: draws hidden {name} on {hex}"
+                );
+                assert!(
+                    !text.contains(&name),
+                    "{p}'s report view, frame {k}: names hidden {name}"
+                );
+            }
+        }
+    }
+    assert!(lens_hid > 0, "the views' scan saw fog at work");
     // the public view: no board where something is hidden, no orders
     let out = base.join("site-public");
     let said = site(&folder, &out, &[]);
