@@ -6,8 +6,8 @@
 //! everything a player or the public can see of it scanned: each
 //! player's mails, export and site, the gallery, the finished game's
 //! site, the tables page, the game file, and the moderator's status page.
-//! No address, password, anonymous sender or press text reaches anyone
-//! the rules keep it from.
+//! No address, password, time zone, anonymous sender or press text
+//! reaches anyone the rules keep it from.
 
 use crate::anonymity::{attack, Holdings};
 use crate::host_mail::{at, bot_files, text, Host};
@@ -190,9 +190,18 @@ fn nothing_a_player_or_the_public_sees_leaks_an_address_a_password_a_grey_sender
     srv.wait_for_mails(&h.acct, sent);
     let out = h.pass_ok(&at(8));
     assert!(out.contains("1 press relayed"), "{out}");
-    // A turn played by mail.
+    // A turn played by mail, each player giving their time zone in their
+    // order file (`tz`): private, like an address.
+    let zones = [
+        ("ann", "Pacific/Chatham"),
+        ("bob", "Asia/Kathmandu"),
+        ("cy", "America/St_Johns"),
+        ("di", "Australia/Eucla"),
+    ];
     for (id, file) in bot_files(&folder, &creds) {
         let i = holders[&id][0];
+        let zone = zones.iter().find(|(p, _)| *p == id).unwrap().1;
+        let file = file.replace("\norders = [", &format!("\ntz = \"{zone}\"\norders = ["));
         send_from(
             srv,
             &accts[i],
@@ -388,6 +397,26 @@ fn nothing_a_player_or_the_public_sees_leaks_an_address_a_password_a_grey_sender
             let may = mine.contains(from) || to.iter().any(|t| mine.contains(t));
             if !may && find(held, token) {
                 leaks.push(format!("account {i} ({mine:?}) holds {token}"));
+            }
+        }
+    }
+    // Time zones: each only in what its giver holds (their reports and
+    // acknowledgement), not in the next holder's of the seat.
+    for (seat, zone) in zones {
+        let giver = holders[seat][0];
+        if find(&public, zone) || find(&status, zone) || tables.contains(zone) {
+            leaks.push(format!(
+                "{seat}'s time zone {zone} is public or on the status page"
+            ));
+        }
+        if !find(&seen[giver], zone) {
+            leaks.push(format!(
+                "account {giver} was never told its time zone {zone} was taken"
+            ));
+        }
+        for (i, held) in seen.iter().enumerate() {
+            if i != giver && find(held, zone) {
+                leaks.push(format!("account {i} holds {seat}'s time zone {zone}"));
             }
         }
     }
