@@ -190,6 +190,11 @@ pub fn run(p: &Pass) -> PassReport {
     let bound = Bound::open(&p.host(), p.cfg.trust.replies_per_hour, p.now_secs);
     mail_in(p, &games, &bound, &mut r);
     tell_bound(p, &bound);
+    if let Err(e) = bound.settle() {
+        let msg = format!("the record of replies: {e}");
+        p.log.line("host", "failure", &[("error", &msg)]);
+        r.host_problems.push(msg);
+    }
     if p.stopping() {
         r.stopped = true;
         return r;
@@ -725,35 +730,7 @@ fn handle_mail(
         h
     });
     match res {
-        Ok(h) => {
-            let mut fields = vec![("game", game.as_str()), ("from", from.as_str())];
-            if let Some(pl) = &h.player {
-                fields.push(("player", pl));
-            }
-            fields.push(("message-id", &h.message_id));
-            fields.push(("what", &h.what));
-            p.log.line("in", h.event, &fields);
-            if h.counted != Counted::Already {
-                st.last_in = Some(MailNote {
-                    at: p.now.clone(),
-                    // Whoever sent anonymous press is not on the status page.
-                    who: if h.anonymous {
-                        String::new()
-                    } else {
-                        from.clone()
-                    },
-                    // Nor its Message-ID, which a mail program makes
-                    // from the sender's own address or machine.
-                    message_id: if h.anonymous {
-                        String::new()
-                    } else {
-                        h.message_id
-                    },
-                    what: h.what,
-                });
-            }
-            MailFate::Done(h.counted)
-        }
+        Ok(h) => handled(p, game, &from, st, h),
         Err(e) => {
             let msg = format!("mail {} from {from}: {e}", it.id);
             p.log
@@ -762,6 +739,38 @@ fn handle_mail(
             MailFate::Left
         }
     }
+}
+
+/// A mail handled: its log line, and the status page's note of the last
+/// mail in (no sender or Message-ID for anonymous press).
+fn handled(p: &Pass, game: &Name, from: &str, st: &mut GameState, h: Handled) -> MailFate {
+    let mut fields = vec![("game", game.as_str()), ("from", from)];
+    if let Some(pl) = &h.player {
+        fields.push(("player", pl));
+    }
+    fields.push(("message-id", &h.message_id));
+    fields.push(("what", &h.what));
+    p.log.line("in", h.event, &fields);
+    if h.counted != Counted::Already {
+        st.last_in = Some(MailNote {
+            at: p.now.clone(),
+            // Whoever sent anonymous press is not on the status page.
+            who: if h.anonymous {
+                String::new()
+            } else {
+                from.to_string()
+            },
+            // Nor its Message-ID, which a mail program makes
+            // from the sender's own address or machine.
+            message_id: if h.anonymous {
+                String::new()
+            } else {
+                h.message_id
+            },
+            what: h.what,
+        });
+    }
+    MailFate::Done(h.counted)
 }
 
 /// One mail to a game handed to what it is: press, orders or a command.

@@ -72,8 +72,8 @@ pub struct HeldBack {
 struct Ledger {
     /// Address → the mails answered in the last hour (when, which).
     sent: BTreeMap<String, Vec<(i64, String)>>,
-    /// Address → (first held back in the hour, how many).
-    held: BTreeMap<String, (i64, u32)>,
+    /// Address → when replies were held back, in the last hour.
+    held: BTreeMap<String, Vec<i64>>,
     /// Addresses first held back in this run: told once.
     new: Vec<String>,
     /// The record file, open to append.
@@ -205,7 +205,8 @@ impl Bound {
         let new = std::mem::take(&mut l.new);
         new.into_iter()
             .filter_map(|a| {
-                let (since, held) = *l.held.get(&a)?;
+                let times = l.held.get(&a)?;
+                let (since, held) = (*times.iter().min()?, times.len() as u32);
                 Some(HeldBack {
                     address: a,
                     held,
@@ -220,12 +221,55 @@ impl Bound {
         let l = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         l.held
             .iter()
-            .map(|(a, (since, held))| HeldBack {
+            .map(|(a, times)| HeldBack {
                 address: a.clone(),
-                held: *held,
-                since: *since,
+                held: times.len() as u32,
+                since: times.iter().copied().min().unwrap_or(0),
             })
             .collect()
+    }
+
+    /// Write the record again whole, in a fixed order (by address, then
+    /// time and mail), the lines of the last hour only: at the end of a
+    /// pass's mail, so the file's bytes do not depend on the order the
+    /// games, handled side by side, appended their lines in.
+    pub fn settle(&self) -> Result<()> {
+        let mut l = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        if l.file.is_none() {
+            // Nothing appended in this run: the file is as it was read.
+            return Ok(());
+        }
+        let mut lines: Vec<Line> = Vec::new();
+        for (to, sent) in &l.sent {
+            let mut sent = sent.clone();
+            sent.sort();
+            lines.extend(sent.into_iter().map(|(at, mail)| Line {
+                to: to.clone(),
+                at,
+                mail: Some(mail),
+                held: false,
+            }));
+        }
+        for (to, times) in &l.held {
+            let mut times = times.clone();
+            times.sort_unstable();
+            lines.extend(times.into_iter().map(|at| Line {
+                to: to.clone(),
+                at,
+                mail: None,
+                held: true,
+            }));
+        }
+        lines.sort_by(|a, b| a.to.cmp(&b.to).then(a.held.cmp(&b.held)));
+        let mut text = Vec::new();
+        for line in &lines {
+            text.extend(serde_json::to_vec(line).expect("a line serialises"));
+            text.push(b'\n');
+        }
+        // The appending handle is dropped: a later grant opens the new file.
+        l.file = None;
+        l.torn = false;
+        write::atomic(&self.path, &text, Durability::Synced)
     }
 
     pub fn per_hour(&self) -> u32 {
@@ -236,8 +280,7 @@ impl Bound {
 impl Ledger {
     fn note(&mut self, line: &Line) {
         if line.held {
-            let e = self.held.entry(line.to.clone()).or_insert((line.at, 0));
-            e.1 += 1;
+            self.held.entry(line.to.clone()).or_default().push(line.at);
         } else if let Some(m) = &line.mail {
             self.sent
                 .entry(line.to.clone())

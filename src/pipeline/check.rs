@@ -130,6 +130,13 @@ pub fn check_orders(g: &Loaded, files: &[Submitted]) -> Result<Accepted> {
     for ((f, envelope), verdict) in files.iter().zip(envelopes).zip(verdicts) {
         let result = envelope.and_then(|(of, seat, slips)| {
             let taken = checked.iter().any(|c| c.seat == seat);
+            // A password line with a slip of its own is told by that slip
+            // alone: the password it was meant to hold is not known, so it
+            // is neither called wrong nor lets the orders be checked (they
+            // tell of the seat, and nothing proves the sender holds it).
+            if verdict == Some(false) && slips.iter().any(|p| p.line == Some(of.lines.password)) {
+                return Err(slips);
+            }
             match check_file(
                 g,
                 &awaiting,

@@ -247,6 +247,12 @@ pub fn witnesses(
                     .strip_suffix(&w.block())
                     .unwrap_or(&rendered.text);
                 if sha256_hex(text.as_bytes()) != w.report_sha256 {
+                    if older_layout(r, i) {
+                        if let Some(p) = compare_older(item, *exact, rendered)? {
+                            problems.push(format!("{name}: {p}"));
+                        }
+                        continue;
+                    }
                     problems.push(format!(
                         "{name}: the archive does not produce this report of {} for turn {} (entry {i} onwards differs from what was sent)",
                         w.player, w.turn
@@ -422,6 +428,73 @@ fn compare(
         } => (render::png(r, seat)? != *bytes)
             .then(|| "the board (PNG) is not the one the archive draws".to_string()),
     })
+}
+
+/// Was a report on entry `at` made by a herald older than format 5, whose
+/// layout (the text's blocks, the page, the picture) this herald does not
+/// make again byte for byte? The entries before a conversion to format 5
+/// (`redacted.entries`), or any entry of a game still of an older format.
+/// From format 5 on, a change of the reports' layout is a change of format.
+fn older_layout(g: &Loaded, at: usize) -> bool {
+    match &g.genesis.redacted {
+        Some(r) => (at as u64) < r.entries,
+        None => g.genesis.format < 5,
+    }
+}
+
+/// A report of an older layout ([`older_layout`]) that this herald does
+/// not make again as it was: its text must be exactly what its witness
+/// signs (the signature, the key and the entry are checked already), and
+/// its facts must agree with the archive's: every value of its view.json
+/// at a key today's view.json also has (keys added since are absent from
+/// it). Its page and picture are bound to the report only by the mail
+/// they came in, and are not drawn again (docs/trust.md, "Reports of an
+/// older herald").
+fn compare_older(item: &Item, exact: bool, rendered: &Rendered) -> Result<Option<String>> {
+    Ok(match item {
+        Item::Receipt(..) | Item::Board { .. } => None,
+        Item::Text(..) | Item::Html(..) => (!exact).then(|| {
+            "the report text above the witness block was changed after it was sent (a report of an older herald is checked by its signature: it must be exactly the text signed)".to_string()
+        }),
+        Item::Json(_, v) => {
+            let want: serde_json::Value = serde_json::from_str(&rendered.json).map_err(|e| {
+                crate::error::Error::refused(format!("internal: view.json does not read: {e}"))
+            })?;
+            json_disagrees(v, &want, "").map(|at| {
+                format!("view.json does not agree with the archive at `{at}` (a report of an older herald: each value it has is checked)")
+            })
+        }
+    })
+}
+
+/// The first place where `kept` holds a value `want` holds otherwise, at a
+/// key both have (keys one of them lacks aside), or `None`.
+fn json_disagrees(kept: &serde_json::Value, want: &serde_json::Value, at: &str) -> Option<String> {
+    use serde_json::Value;
+    let path = |k: &str| {
+        if at.is_empty() {
+            k.to_string()
+        } else {
+            format!("{at}.{k}")
+        }
+    };
+    match (kept, want) {
+        (Value::Object(x), Value::Object(y)) => x
+            .iter()
+            .filter_map(|(k, u)| Some((k, u, y.get(k)?)))
+            .find_map(|(k, u, v)| json_disagrees(u, v, &path(k))),
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => x
+            .iter()
+            .zip(y)
+            .enumerate()
+            .find_map(|(i, (u, v))| json_disagrees(u, v, &format!("{at}[{i}]"))),
+        (u, v) if u == v => None,
+        _ => Some(if at.is_empty() {
+            "(the whole document)".to_string()
+        } else {
+            at.to_string()
+        }),
+    }
 }
 
 /// Where `kept` (a text a mail program may have passed on: CR LF line

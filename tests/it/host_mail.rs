@@ -1147,7 +1147,10 @@ fn kill_9_at_random_instants_loses_and_doubles_nothing() {
     std::fs::write(
         dir.join("host.toml"),
         format!(
-            "address = \"{a}\"\n[maildir]\npath = \"{m}\"\n[smtp]\nserver = \"127.0.0.1\"\nport = {closed}\nsecurity = \"plain\"\nuser = \"{a}\"\ntimeout = 2\n",
+            // One player writes every mail, more in the pass's one hour
+            // than a budget of password checks or the bound on replies
+            // lets through: both raised (this test is about kills).
+            "address = \"{a}\"\npassword_checks_per_hour = 100000\nreplies_per_hour = 100000\n[maildir]\npath = \"{m}\"\n[smtp]\nserver = \"127.0.0.1\"\nport = {closed}\nsecurity = \"plain\"\nuser = \"{a}\"\ntimeout = 2\n",
             a = acct.address,
             m = maildir.display()
         ),

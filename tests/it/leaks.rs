@@ -82,7 +82,18 @@ fn nothing_a_player_or_the_public_sees_leaks_an_address_a_password_a_grey_sender
             &format!("confirm {code}"),
         );
     }
-    sent += 4;
+    // The standby list by a code too (a forged From cannot put anyone on it).
+    let code = code_in(&wait_for_text(srv, &standby, "standby list")).unwrap();
+    send_from(
+        srv,
+        &standby,
+        &host_addr,
+        "Re: standby",
+        "sbc@p.test",
+        3,
+        &format!("confirm {code}"),
+    );
+    sent += 5;
     srv.wait_for_mails(&h.acct, sent);
     let out = h.pass_ok(&at(4));
     assert!(out.contains("lk: started"), "{out}");

@@ -7,6 +7,7 @@ mod unit;
 
 mod anonymity;
 mod answer;
+mod browser;
 mod cases;
 mod cli;
 mod composer;

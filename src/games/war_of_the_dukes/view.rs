@@ -478,6 +478,9 @@ fn hexsides_near(rules: &Ruleset, focus: &[String]) -> Vec<String> {
     out
 }
 
+/// Long (about 160 lines): one player's view is one struct literal of many
+/// parts, each a few lines drawn from the same board and sight; split, the
+/// parts would pass the same six values around.
 pub fn view(
     rules: &Ruleset,
     st: &State,
