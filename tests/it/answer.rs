@@ -443,3 +443,33 @@ fn a_bad_zone_or_a_forged_mail_changes_nothing() {
     assert!(!g.join("orders").join("turn-0000").join("red.json").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_zone_in_a_file_given_to_resolve_is_kept_and_check_writes_none() {
+    let dir = scratch("answer-tz-resolve");
+    let (g, pw) = tz_game(&dir);
+    let file = dir.join("red.toml");
+    std::fs::write(&file, red_file(&pw, "tz = \"Asia/Kathmandu\"", &["pass"])).unwrap();
+    let before = std::fs::read(g.join("secrets.toml")).unwrap();
+    let (code, out, err) = herald(&["check", g.to_str().unwrap(), file.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(
+        std::fs::read(g.join("secrets.toml")).unwrap(),
+        before,
+        "a dry run"
+    );
+    let (code, out, err) = herald(&[
+        "resolve",
+        g.to_str().unwrap(),
+        file.to_str().unwrap(),
+        "--now",
+        "2026-12-01T21:00:00Z",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(secrets(&g)["zones"]["red"].as_str(), Some("Asia/Kathmandu"));
+    let red = std::fs::read_to_string(g.join("reports/turn-0001/red.txt")).unwrap();
+    assert!(red.contains("Asia/Kathmandu (UTC+05:45)"), "{red}");
+    let log = std::fs::read_to_string(g.join("game.jsonl")).unwrap();
+    assert!(!log.contains("Kathmandu") && !log.contains("tz ="));
+    let _ = std::fs::remove_dir_all(&dir);
+}
