@@ -177,6 +177,13 @@ pub fn whole_seconds(t: DateTime<FixedOffset>) -> DateTime<FixedOffset> {
 /// (`verify --witness`) reads the same.
 pub fn zone(name: &str) -> Result<chrono_tz::Tz, String> {
     let name = name.trim();
+    let examples = "write its IANA name, e.g. Europe/Berlin, America/New_York, Asia/Tokyo or UTC";
+    if name.len() > MAX_ZONE_NAME {
+        return Err(format!(
+            "a time zone name of {} bytes is none; {examples}",
+            name.len()
+        ));
+    }
     name.parse::<chrono_tz::Tz>()
         .ok()
         .or_else(|| {
@@ -185,11 +192,79 @@ pub fn zone(name: &str) -> Result<chrono_tz::Tz, String> {
                 .copied()
                 .find(|tz| tz.name().eq_ignore_ascii_case(name))
         })
-        .ok_or_else(|| {
-            format!(
-                "`{name}` is not a time zone; write its IANA name, e.g. Europe/Berlin, America/New_York, Asia/Tokyo or UTC"
-            )
+        .ok_or_else(|| match nearest_zones(name).as_slice() {
+            [] => format!("`{name}` is not a time zone; {examples}"),
+            [one] => format!("`{name}` is not a time zone; did you mean {one}? (or {examples})"),
+            some => format!(
+                "`{name}` is not a time zone; did you mean one of {}? (or {examples})",
+                some.join(", ")
+            ),
         })
+}
+
+/// The longest IANA name is 32 bytes (`America/Argentina/ComodRivadavia`);
+/// anything much longer is no zone, and is not compared with any.
+const MAX_ZONE_NAME: usize = 64;
+
+/// The IANA names nearest to `name` as it was written (a letter missing,
+/// swapped or wrong, a space for `_`, a city without its region: `Berln`,
+/// `europe/berlinn`, `New York`): those nearest of all, at most three,
+/// where they are a few letters off at most. None for
+/// a name of four letters or fewer (`PST` is not one letter from `EST`
+/// in any sense a player means). One pass over the database, each name
+/// compared in time linear in its length times the name's (both at most
+/// [`MAX_ZONE_NAME`]).
+pub fn nearest_zones(name: &str) -> Vec<&'static str> {
+    let want: Vec<char> = name
+        .trim()
+        .to_lowercase()
+        .replace(' ', "_")
+        .chars()
+        .collect();
+    if want.len() <= 4 || want.len() > MAX_ZONE_NAME {
+        return Vec::new();
+    }
+    // A few letters off per ten.
+    let most = 1 + want.len() / 5;
+    let whole = want.contains(&'/');
+    let mut found: Vec<(usize, &'static str)> = chrono_tz::TZ_VARIANTS
+        .iter()
+        .filter_map(|tz| {
+            let full = tz.name().to_lowercase();
+            let city = full.rsplit('/').next().unwrap_or(&full);
+            let d = if whole {
+                edits(&want, &full)
+            } else {
+                edits(&want, &full).min(edits(&want, city))
+            };
+            (d <= most).then_some((d, tz.name()))
+        })
+        .collect();
+    found.sort();
+    let best = found.first().map_or(0, |(d, _)| *d);
+    found
+        .into_iter()
+        .take_while(|(d, _)| *d == best)
+        .take(3)
+        .map(|(_, n)| n)
+        .collect()
+}
+
+/// Edit distance (insertions, deletions, substitutions) from `a` to `b`,
+/// two rows at a time.
+fn edits(a: &[char], b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut next = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            next[j + 1] = (row[j] + usize::from(ca != cb))
+                .min(row[j + 1] + 1)
+                .min(next[j] + 1);
+        }
+        row = next;
+    }
+    row[b.len()]
 }
 
 /// Time `t` (RFC 3339) as a clock in zone `name` reads it, for people:

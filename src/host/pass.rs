@@ -800,7 +800,7 @@ fn dispatch(
 
 fn orders_mail(
     p: &Pass,
-    w: &Writing,
+    w: &mut Writing,
     done: &mut BTreeSet<String>,
     opts: &Options,
     it: &Item,

@@ -15,8 +15,10 @@
 //! already told says so. One pass over the lines, linear in the text.
 
 use super::{
-    meant_key, normalise, order_form, HeaderLines, OrderFile, OrderLine, MAX_BYTES, MAX_ORDERS,
+    meant_key, normalise, order_form, HeaderLines, OrderFile, OrderLine, Zone, MAX_BYTES,
+    MAX_ORDERS,
 };
+use crate::error::Problem;
 
 /// Any quote a player or a mail program may put around a value.
 fn is_quote(c: char) -> bool {
@@ -113,12 +115,14 @@ fn orders_on(line: usize, t: &str, out: &mut Vec<OrderLine>) {
 }
 
 /// The order file as meant, if its header (game, player, turn, password)
-/// can be read; `None` where it cannot, or the file is too large.
+/// can be read, and the problems only this reading finds (a `tz` that is
+/// no zone, which the strict reading may have stopped short of); `None`
+/// where it cannot, or the file is too large.
 ///
 /// Long (about 80 lines): one pass over the lines, one branch a kind of
 /// line (a key, the orders list opening, a line inside it, its end, a
 /// line after the header), sharing where the list stands.
-pub fn read(name: &str, sent: &str) -> Option<OrderFile> {
+pub fn read(name: &str, sent: &str) -> Option<(OrderFile, Vec<Problem>)> {
     if sent.len() > MAX_BYTES {
         return None;
     }
@@ -126,6 +130,7 @@ pub fn read(name: &str, sent: &str) -> Option<OrderFile> {
     let norm = normalise(&body);
     let mut lines = HeaderLines::default();
     let (mut game, mut player, mut turn, mut password) = (None, None, None, None);
+    let (mut tz, mut problems) = (None, Vec::new());
     let mut orders: Vec<OrderLine> = Vec::new();
     let mut in_list = false;
     let mut list_seen = false;
@@ -177,6 +182,13 @@ pub fn read(name: &str, sent: &str) -> Option<OrderFile> {
                     "game" => (game, lines.game) = (Some(v), n),
                     "player" => (player, lines.player) = (Some(v), n),
                     "password" => (password, lines.password) = (Some(v), n),
+                    "tz" => {
+                        lines.tz = n;
+                        match Zone::read(&v) {
+                            Ok(z) => tz = Some(z),
+                            Err(why) => problems.push(Problem::at(name, n, why)),
+                        }
+                    }
                     _ => {
                         turn = v.trim_matches(is_quote).parse::<u32>().ok();
                         lines.turn = n;
@@ -193,7 +205,7 @@ pub fn read(name: &str, sent: &str) -> Option<OrderFile> {
             return None;
         }
     }
-    Some(OrderFile {
+    let file = OrderFile {
         name: name.to_string(),
         text: body,
         game: game?,
@@ -203,7 +215,10 @@ pub fn read(name: &str, sent: &str) -> Option<OrderFile> {
         orders,
         lines,
         password_span: 0..0,
-    })
+        tz,
+        tz_span: None,
+    };
+    Some((file, problems))
 }
 
 #[cfg(test)]
@@ -216,7 +231,8 @@ mod tests {
             "f",
             "game = “g”\nPlayer: \"red\"\nturn = \"3\"\npasword = \"pw\"\norders = [\n  \"J NE\"\n  ‘W1 N’,\n  W2 S,\n  \"W3\n  N\",\n]\n",
         )
-        .expect("the header reads");
+        .expect("the header reads")
+        .0;
         assert_eq!((f.game.as_str(), f.player.as_str()), ("g", "red"));
         assert_eq!((f.turn, f.password.as_str()), (3, "pw"));
         let got: Vec<(usize, &str)> = f.orders.iter().map(|o| (o.line, o.text.as_str())).collect();
@@ -229,14 +245,16 @@ mod tests {
             "f",
             "game = \"g\"\nplayer = \"red\"\nturn = 0\npassword = \"p\"\nJ NE\n",
         )
-        .unwrap();
+        .unwrap()
+        .0;
         assert_eq!(f.orders.len(), 1);
         assert_eq!(f.orders[0].line, 5);
         let f = read(
             "f",
             "game = \"g\"\nplayer = \"red\"\nturn = 0\npassword = \"p\"\norders = [\"a b\", \"c d\"]\n",
         )
-        .unwrap();
+        .unwrap()
+        .0;
         let got: Vec<&str> = f.orders.iter().map(|o| o.text.as_str()).collect();
         assert_eq!(got, vec!["a b", "c d"]);
     }

@@ -47,6 +47,33 @@ pub struct OrderFile {
     pub lines: HeaderLines,
     /// Where the password's value stands in `text` (quotes included).
     pub password_span: Range<usize>,
+    /// The `tz` line's ask, where the file has one: the player's time
+    /// zone, which the file's password vouches for (README, "Time zones").
+    pub tz: Option<Zone>,
+    /// Where the `tz` line stands in `text` (the whole line but its end),
+    /// to be left out of the logged text like the password.
+    pub tz_span: Option<Range<usize>>,
+}
+
+/// What a `tz = "…"` line asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Zone {
+    /// This zone, by its IANA name as the built-in database spells it.
+    Set(String),
+    /// `tz = ""` or `tz = "UTC"`: no zone of one's own; reports show the
+    /// deadline in UTC only, as they do for everyone.
+    Clear,
+}
+
+impl Zone {
+    /// The zone a `tz` value asks for, or why it is none.
+    pub fn read(value: &str) -> Result<Zone, String> {
+        let v = value.trim();
+        if v.is_empty() || v.eq_ignore_ascii_case("UTC") {
+            return Ok(Zone::Clear);
+        }
+        crate::time::zone(v).map(|tz| Zone::Set(tz.name().to_string()))
+    }
 }
 
 #[derive(Debug, Clone, Default)]
@@ -55,6 +82,7 @@ pub struct HeaderLines {
     pub player: usize,
     pub turn: usize,
     pub password: usize,
+    pub tz: usize,
 }
 
 /// The marker line every report prints above its order form.
@@ -71,8 +99,9 @@ pub const MAX_BYTES: usize = 64 * 1024;
 /// Dukes deployment, has 31; a turn of moves and attacks fewer.
 pub const MAX_ORDERS: usize = 500;
 
-/// The keys of an order file, in the order the form prints them.
-pub const KEYS: [&str; 5] = ["game", "player", "turn", "password", "orders"];
+/// The keys of an order file, in the order the form prints them; `tz`,
+/// the player's time zone, is the one a file may leave out.
+pub const KEYS: [&str; 6] = ["game", "player", "turn", "password", "tz", "orders"];
 
 /// What an order file looks like, for errors that cannot say more.
 pub const SHAPE: &str = "an order file looks like:\n  game = \"<game id>\"\n  player = \"<your id>\"\n  turn = <the turn in your report>\n  password = \"<your password>\"\n  orders = [\n    \"<order>\",\n    \"<order>\",\n  ]";
@@ -193,9 +222,15 @@ pub fn meant_key(key: &str) -> Option<&'static str> {
         "game_id" | "gameid" | "id" => Some("game"),
         "round" | "phase" | "turn_number" => Some("turn"),
         "name" | "me" | "side" | "player_id" => Some("player"),
+        "timezone" | "time_zone" | "time-zone" | "zone" | "tzname" | "tz_name" => Some("tz"),
         _ => None,
     };
-    synonym.or_else(|| KEYS.into_iter().find(|want| distance(k, want) <= 2))
+    // `tz` is too short to be near: every two-letter word is.
+    synonym.or_else(|| {
+        KEYS.into_iter()
+            .filter(|k| *k != "tz")
+            .find(|want| distance(k, want) <= 2)
+    })
 }
 
 /// Edit distance (insertions, deletions, substitutions, swaps of
@@ -234,6 +269,7 @@ fn what(key: &str) -> &'static str {
         "turn" => "turn",
         "password" => "password",
         "orders" => "order",
+        "tz" => "time zone",
         _ => "value",
     }
 }
@@ -273,6 +309,7 @@ impl OrderFile {
         let player = r.string(&header.player, "player", &mut lines.player);
         let password = r.string(&header.password, "password", &mut lines.password);
         let turn = r.turn(&header.turn, &mut lines.turn);
+        let tz = r.zone(&header.tz, &mut lines.tz);
         let orders = header.orders.as_ref().and_then(|k| r.orders(k));
         r.missing(&header);
         match (game, player, turn, password, orders) {
@@ -292,6 +329,8 @@ impl OrderFile {
                 orders,
                 lines,
                 password_span: span,
+                tz: tz.as_ref().map(|(z, _)| z.clone()),
+                tz_span: tz.map(|(_, at)| at),
             }),
             _ => Err(r.problems),
         }
@@ -308,18 +347,46 @@ impl OrderFile {
     ) -> Result<(OrderFile, Vec<Problem>), Vec<Problem>> {
         match OrderFile::parse(name, sent) {
             Ok(f) => Ok((f, Vec::new())),
-            Err(problems) => match lenient::read(name, sent) {
-                Some(f) => Ok((f, problems)),
+            Err(mut problems) => match lenient::read(name, sent) {
+                Some((f, more)) => {
+                    // The lenient reader's own (a `tz` that is no zone)
+                    // where the strict one stopped before it.
+                    for p in more {
+                        if !problems.iter().any(|q| q.line == p.line) {
+                            let at = problems
+                                .iter()
+                                .position(|q| q.line.is_none() || q.line > p.line)
+                                .unwrap_or(problems.len());
+                            problems.insert(at, p);
+                        }
+                    }
+                    Ok((f, problems))
+                }
                 None => Err(problems),
             },
         }
     }
 
     /// The file as it is kept in the game's log: verbatim but for the
-    /// password's value, so a published archive gives no password away.
+    /// password's value, so a published archive gives no password away,
+    /// and the `tz` line, left empty, so it gives no player's zone away
+    /// either (not even that they set one).
     pub fn redacted(&self) -> String {
-        let r = &self.password_span;
-        format!("{}\"\"{}", &self.text[..r.start], &self.text[r.end..])
+        let mut cuts = vec![(self.password_span.clone(), "\"\"")];
+        cuts.extend(self.tz_span.clone().map(|r| (r, "")));
+        cuts.sort_by_key(|(r, _)| r.start);
+        let mut out = String::with_capacity(self.text.len());
+        let mut at = 0;
+        for (r, with) in cuts {
+            if r.start < at || r.end > self.text.len() {
+                continue;
+            }
+            out.push_str(&self.text[at..r.start]);
+            out.push_str(with);
+            at = r.end;
+        }
+        out.push_str(&self.text[at..]);
+        out
     }
 }
 
@@ -355,6 +422,7 @@ struct Header<'d> {
     player: Option<Keyed<'d>>,
     turn: Option<Keyed<'d>>,
     password: Option<Keyed<'d>>,
+    tz: Option<Keyed<'d>>,
     orders: Option<Keyed<'d>>,
     meant: Vec<&'static str>,
 }
@@ -367,6 +435,7 @@ impl<'d> Header<'d> {
             "player" => Some(&mut self.player),
             "turn" => Some(&mut self.turn),
             "password" => Some(&mut self.password),
+            "tz" => Some(&mut self.tz),
             "orders" => Some(&mut self.orders),
             _ => None,
         }
@@ -379,6 +448,7 @@ impl<'d> Header<'d> {
             "player" => &self.player,
             "turn" => &self.turn,
             "password" => &self.password,
+            "tz" => &self.tz,
             _ => &self.orders,
         };
         given.is_some() || self.meant.contains(&key)
@@ -477,6 +547,27 @@ impl<'a> Reader<'a> {
         };
         self.problem(*at, reason);
         None
+    }
+
+    /// The `tz` line, if there is one: the zone it asks for and where the
+    /// line stands (its end left out); a value that is no zone is told,
+    /// with the names nearest to it. `line` is set to the key's line.
+    fn zone(&mut self, found: &Option<Keyed>, line: &mut usize) -> Option<(Zone, Range<usize>)> {
+        let (value, span) = self.string(found, "tz", line)?;
+        match Zone::read(&value) {
+            Ok(z) => {
+                let start = self.index.starts[*line - self.skipped - 1];
+                let from = span.end.max(start);
+                let end = self.norm[from..]
+                    .find('\n')
+                    .map_or(self.norm.len(), |i| from + i);
+                Some((z, start..end))
+            }
+            Err(why) => {
+                self.problem(*line, why);
+                None
+            }
+        }
     }
 
     /// The turn: a whole number without quotes; `line` is set to the

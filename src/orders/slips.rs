@@ -47,7 +47,7 @@ pub fn unknown_key(key: &str) -> String {
     match meant_key(key) {
         Some(k) => format!("`{key}` is not a key of an order file; did you mean `{k}`?"),
         None => format!(
-            "`{key}` is not a key of an order file, which has only game, player, turn, password and orders"
+            "`{key}` is not a key of an order file, which has only game, player, turn, password, orders and (if you like) tz"
         ),
     }
 }
@@ -64,6 +64,7 @@ fn example(key: &str) -> String {
         "turn" => "turn = <the turn your report asks orders for>".into(),
         "password" => "password = \"<your password>\"".into(),
         "orders" => "orders = [\"<order>\", \"<order>\"]".into(),
+        "tz" => "tz = \"<your time zone, e.g. Europe/Berlin>\"".into(),
         k => format!("{k} = \"…\""),
     }
 }

@@ -8,7 +8,7 @@ use crate::chain::canon::sha256_hex;
 use crate::chain::OrderRecord;
 use crate::error::{Error, Problem, Result};
 use crate::games::{AnyOrder, Seat};
-use crate::orders::OrderFile;
+use crate::orders::{OrderFile, Zone};
 use std::collections::BTreeMap;
 
 /// An order file to check: where it came from, its text, and whether its
@@ -45,6 +45,10 @@ pub struct Accepted {
     /// Players on vacation whose missed orders a stand-in plays without
     /// counting them as missed (the host's stand-in vacation mode).
     pub excused: Vec<String>,
+    /// The time zones the files ask for (their `tz` lines), by player, in
+    /// seat order: kept in the secrets file by whoever stores the orders,
+    /// never in the log (README, "Time zones").
+    pub zones: Vec<(String, Zone)>,
 }
 
 /// Whether each password matches its stored hash (`None` where there is
@@ -107,6 +111,7 @@ struct Checked {
     seat: Seat,
     orders: Vec<AnyOrder>,
     record: OrderRecord,
+    zone: Option<Zone>,
 }
 
 /// Check order files for the phase the game waits for, the files'
@@ -164,11 +169,16 @@ pub fn check_orders(g: &Loaded, files: &[Submitted]) -> Result<Accepted> {
     }
     checked.sort_by_key(|c| c.seat);
     let records = checked.iter().map(|c| c.record.clone()).collect();
+    let zones = checked
+        .iter_mut()
+        .filter_map(|c| Some((c.record.player.clone(), c.zone.take()?)))
+        .collect();
     Ok(Accepted {
         orders: checked.into_iter().map(|c| (c.seat, c.orders)).collect(),
         records,
         summary,
         excused: Vec::new(),
+        zones,
     })
 }
 
@@ -312,6 +322,7 @@ fn check_file(
         seat,
         orders,
         record,
+        zone: of.tz.clone(),
     })
 }
 

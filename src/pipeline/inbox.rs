@@ -12,6 +12,7 @@ use crate::chain::witness::Receipt;
 use crate::error::Result;
 use crate::mail::eml::{self, Mail};
 use crate::mail::{extract, mailbox};
+use crate::orders::Zone;
 use crate::store::{orders, seen, Name};
 use mail_parser::MessageParser;
 use std::collections::BTreeSet;
@@ -85,7 +86,7 @@ pub fn run(game: &Path, mailbox: &Path, now: &str, wait: Duration) -> Result<Vec
             continue;
         }
         let one = match handle_one(
-            &w,
+            &mut w,
             &mut done,
             &letter.raw,
             m.as_ref(),
@@ -168,11 +169,13 @@ pub fn sender(m: Option<&mail_parser::Message>) -> String {
 /// outbox (none when the mail names no sender); and the digest is appended
 /// to `inbox/seen` (and to `done`) last, so a run killed at any point
 /// judges the mail again and rewrites the same files under the same names.
+/// A `tz` line of accepted orders is kept in the secrets file after the
+/// orders are stored, and in `w`'s game for the reports it makes next.
 /// `too_big`: only the head of the mail is in `raw`; it is refused.
 ///
-/// Long (about 90 lines): the steps above, in the order they are written.
+/// Long (about 100 lines): the steps above, in the order they are written.
 pub fn handle_one(
-    w: &Writing,
+    w: &mut Writing,
     done: &mut BTreeSet<String>,
     raw: &[u8],
     m: Option<&mail_parser::Message>,
@@ -224,6 +227,7 @@ pub fn handle_one(
         receipt,
         notes,
         store,
+        zone,
     } = judged;
     let answer = !from.is_empty() && opts.may_reply.is_none_or(|f| f(&from, &fate));
     // The reply is queued before the orders are stored, and taken back if
@@ -249,7 +253,11 @@ pub fn handle_one(
         )?)
     };
     if let Some((name, stored)) = store {
-        if let Err(e) = orders::put(&w.store.dir, &name, &stored) {
+        // The zone after the orders: a run cut short between the two
+        // judges the mail again and stores both again.
+        let kept = orders::put(&w.store.dir, &name, &stored)
+            .and_then(|()| zone.map_or(Ok(()), |(p, z)| super::keep_zone(w, &p, &z)));
+        if let Err(e) = kept {
             if let Some(r) = &reply {
                 let _ = std::fs::remove_file(r);
             }
@@ -321,6 +329,9 @@ struct Judged {
     /// The sealed orders to store: the caller stores them after queueing
     /// the reply.
     store: Option<(Name, orders::Stored)>,
+    /// The time zone the stored orders' `tz` line asks for, by player:
+    /// kept with them.
+    zone: Option<(String, Zone)>,
 }
 
 impl Judged {
@@ -331,6 +342,7 @@ impl Judged {
             receipt: None,
             notes: Vec::new(),
             store: None,
+            zone: None,
         }
     }
 }
@@ -437,13 +449,15 @@ fn judge(
                 receipt: None,
                 notes: Vec::new(),
                 store: None,
+                zone: None,
             })
         }
     }
-    let accepted = match check_orders(g, &[sub]) {
+    let mut accepted = match check_orders(g, &[sub]) {
         Ok(a) => a,
         Err(e) => return Ok(Judged::refused(e.problems)),
     };
+    let zone = accepted.zones.pop();
     let Some((_, player, echo)) = accepted.summary.into_iter().next() else {
         return Ok(Judged::refused(vec![format!("{label}: no orders")]));
     };
@@ -477,6 +491,7 @@ fn judge(
         let t = |s: &str| chrono::DateTime::parse_from_rfc3339(s).ok();
         if let Some(r) = prev.received.as_deref() {
             if t(r) > t(date) {
+                // Nothing of a file not used is used: its zone neither.
                 return Ok(Judged {
                     fate: Fate::Superseded {
                         player,
@@ -486,6 +501,7 @@ fn judge(
                     receipt: None,
                     notes,
                     store: None,
+                    zone: None,
                 });
             }
         }
@@ -524,13 +540,27 @@ fn judge(
             replaced: replaced.clone(),
         },
     );
+    if let Some((_, z)) = &zone {
+        notes.push(zone_note(z));
+    }
     Ok(Judged {
         fate: Fate::Accepted { player, replaced },
         echo,
         receipt: Some(receipt),
         notes,
         store: Some(stored),
+        zone,
     })
+}
+
+/// What the acknowledgement says of a `tz` line taken.
+fn zone_note(z: &Zone) -> String {
+    match z {
+        Zone::Set(name) => format!(
+            "Your time zone is now {name}: your reports show the deadline on your clock too. It is kept private, with the moderator; send tz = \"\" to clear it."
+        ),
+        Zone::Clear => "You have no time zone now: your reports show the deadline in UTC only.".into(),
+    }
 }
 
 /// How long after `deadline` a mail dated `date` was sent, if it was

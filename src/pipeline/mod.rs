@@ -371,9 +371,17 @@ pub fn resolve_excusing(
     // Accepted: what the last command left undone is done now, on the
     // game as it stands, before this one changes it.
     w.complete(now)?;
+    // The zones of files given here (stored orders' were kept on
+    // arrival), in place for the reports this commit makes, the secrets
+    // file put in place after the commit as `passwd` does.
+    let zones = std::mem::take(&mut accepted.zones);
+    let zones = prepare_zones(w, &zones)?;
     let turn = w.game.head().turn;
     w.game.advance(accepted, now, &seed, &w.signer);
     w.commit(now)?;
+    if let Some(z) = zones {
+        z.put()?;
+    }
     Ok(Step::Phase(turn))
 }
 
@@ -434,6 +442,48 @@ pub fn set_deadline(
         crate::error::warn(m);
     }
     Ok(w.game)
+}
+
+/// The players' time zones the `tz` lines of accepted orders ask for
+/// (README, "Time zones"), in the game's secrets file: the new file
+/// prepared beside the old one (synced, mode 0600 from its first byte, as
+/// `passwd` writes it) for the caller to put in place once the orders are
+/// kept, and in `w`'s game at once for the reports made next. `None`
+/// where no zone changes. The zones never reach the game file.
+pub fn prepare_zones(
+    w: &mut Writing,
+    zones: &[(String, crate::orders::Zone)],
+) -> Result<Option<crate::store::write::Prepared>> {
+    if zones.is_empty() {
+        return Ok(None);
+    }
+    let mut secrets = w.store.secrets()?;
+    let before = secrets.zones.clone();
+    for (player, zone) in zones {
+        match zone {
+            crate::orders::Zone::Set(name) => {
+                secrets.zones.insert(player.clone(), name.clone());
+            }
+            crate::orders::Zone::Clear => {
+                secrets.zones.remove(player);
+            }
+        }
+    }
+    if secrets.zones == before {
+        return Ok(None);
+    }
+    let prepared = secrets.prepare(&w.store.dir.secrets(), &w.game.head().id)?;
+    w.game.zones = secrets.zones;
+    Ok(Some(prepared))
+}
+
+/// [`prepare_zones`] for one player's orders, put in place at once (the
+/// orders are stored already).
+pub fn keep_zone(w: &mut Writing, player: &str, zone: &crate::orders::Zone) -> Result<()> {
+    match prepare_zones(w, &[(player.to_string(), zone.clone())])? {
+        Some(p) => p.put(),
+        None => Ok(()),
+    }
 }
 
 /// `herald passwd`: a new password for a player; the new hash is a log

@@ -6,8 +6,8 @@
 //! everything a player or the public can see of it scanned: each
 //! player's mails, export and site, the gallery, the finished game's
 //! site, the tables page, the game file, and the moderator's status page.
-//! No address, password, anonymous sender or press text reaches anyone
-//! the rules keep it from.
+//! No address, password, time zone, anonymous sender or press text
+//! reaches anyone the rules keep it from.
 
 use crate::anonymity::{attack, Holdings};
 use crate::host_mail::{at, bot_files, text, Host};
@@ -201,9 +201,21 @@ fn nothing_a_player_or_the_public_sees_leaks_an_address_a_password_a_grey_sender
     srv.wait_for_mails(&h.acct, sent);
     let out = h.pass_ok(&at(8));
     assert!(out.contains("1 press relayed"), "{out}");
-    // A turn played by mail.
+    // A turn played by mail, each player giving their time zone in their
+    // order file (`tz`): private, like an address. (seat, zone, the
+    // account that gave it, whether by mail.)
+    let zones = [
+        ("ann", "Pacific/Chatham"),
+        ("bob", "Asia/Kathmandu"),
+        ("cy", "America/St_Johns"),
+        ("di", "Australia/Eucla"),
+    ];
+    let mut zoned: Vec<(String, &str, usize, bool)> = Vec::new();
     for (id, file) in bot_files(&folder, &creds) {
         let i = holders[&id][0];
+        let zone = zones.iter().find(|(p, _)| *p == id).unwrap().1;
+        zoned.push((id.clone(), zone, i, true));
+        let file = file.replace("\norders = [", &format!("\ntz = \"{zone}\"\norders = ["));
         send_from(
             srv,
             &accts[i],
@@ -221,6 +233,21 @@ fn nothing_a_player_or_the_public_sees_leaks_an_address_a_password_a_grey_sender
     // The awaited player goes away and comes back.
     let away = herald::pipeline::open(&folder).unwrap().1.head().awaiting[0].clone();
     let ai = holders[&away][0];
+    // The player who will drop out has a zone too (set here as the
+    // moderator would with `new --tz`, if they gave none by mail): when
+    // the standby takes the seat over, it stays with them.
+    if !zoned.iter().any(|(p, ..)| *p == away) {
+        let path = folder.join("secrets.toml");
+        let mut t: toml::Table = toml::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let z = t
+            .entry("zones")
+            .or_insert_with(|| toml::Value::Table(Default::default()));
+        z.as_table_mut()
+            .unwrap()
+            .insert(away.clone(), toml::Value::String("Antarctica/Troll".into()));
+        std::fs::write(&path, toml::to_string(&t).unwrap()).unwrap();
+        zoned.push((away.clone(), "Antarctica/Troll", ai, false));
+    }
     send_from(
         srv,
         &accts[ai],
@@ -399,6 +426,26 @@ fn nothing_a_player_or_the_public_sees_leaks_an_address_a_password_a_grey_sender
             let may = mine.contains(from) || to.iter().any(|t| mine.contains(t));
             if !may && find(held, token) {
                 leaks.push(format!("account {i} ({mine:?}) holds {token}"));
+            }
+        }
+    }
+    // Time zones: each only in what its giver holds (their reports and
+    // acknowledgement), not in the next holder's of the seat.
+    for (seat, zone, giver, by_mail) in &zoned {
+        let giver = *giver;
+        if find(&public, zone) || find(&status, zone) || tables.contains(zone) {
+            leaks.push(format!(
+                "{seat}'s time zone {zone} is public or on the status page"
+            ));
+        }
+        if *by_mail && !find(&seen[giver], zone) {
+            leaks.push(format!(
+                "account {giver} was never told its time zone {zone} was taken"
+            ));
+        }
+        for (i, held) in seen.iter().enumerate() {
+            if i != giver && find(held, zone) {
+                leaks.push(format!("account {i} holds {seat}'s time zone {zone}"));
             }
         }
     }

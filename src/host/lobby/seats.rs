@@ -690,6 +690,10 @@ fn commit_seat(
     // The new password first: a crash before the commit leaves the old
     // seat as it was, and the next pass draws another.
     secrets.passwords.insert(o.player.clone(), pw.clone());
+    // A time zone is its holder's, not the seat's: the new holder's
+    // reports show UTC until they send their own.
+    secrets.zones.remove(&o.player);
+    w.game.zones.remove(&o.player);
     if in_entry.is_none() {
         secrets.bind(crate::store::secrets::Address {
             player: o.player.clone(),

@@ -99,3 +99,62 @@ fn a_misspelt_key_is_not_also_missing() {
         "{missing:?}"
     );
 }
+
+const ZONED: &str = "game = \"g1\"\nplayer = \"red\"\nturn = 4\npassword = \"abc\"\ntz = \"europe/berlin\"  # mine\norders = [\n  \"W3 NE 2\",\n]\n";
+
+#[test]
+fn a_tz_line_is_read_and_left_out_of_the_logged_text() {
+    let f = OrderFile::parse("o.toml", ZONED).unwrap();
+    assert_eq!(f.tz, Some(Zone::Set("Europe/Berlin".into())));
+    assert_eq!(f.lines.tz, 5);
+    assert_eq!(f.orders[0].line, 7);
+    let kept = f.redacted();
+    assert_eq!(
+        kept,
+        "game = \"g1\"\nplayer = \"red\"\nturn = 4\npassword = \"\"\n\norders = [\n  \"W3 NE 2\",\n]\n"
+    );
+    // What is kept still reads, at the same lines, without a zone.
+    let again = OrderFile::parse("o.toml", &kept).unwrap();
+    assert_eq!((again.tz, again.orders[0].line), (None, 7));
+    for clear in ["tz = \"\"", "tz = \"UTC\"", "tz = \" utc \""] {
+        let f =
+            OrderFile::parse("o.toml", &ZONED.replace("tz = \"europe/berlin\"", clear)).unwrap();
+        assert_eq!(f.tz, Some(Zone::Clear), "{clear}");
+    }
+    let f = OrderFile::parse("o.toml", GOOD).unwrap();
+    assert_eq!(f.tz, None);
+}
+
+#[test]
+fn a_zone_that_is_none_is_a_slip_with_the_names_meant_and_the_others() {
+    let e = OrderFile::parse("o.toml", &ZONED.replace("europe/berlin", "Europe/Berln"))
+        .unwrap_err()
+        .told();
+    assert_eq!(
+        e,
+        vec!["o.toml:5: `Europe/Berln` is not a time zone; did you mean Europe/Berlin? (or write its IANA name, e.g. Europe/Berlin, America/New_York, Asia/Tokyo or UTC)"]
+    );
+    // Beside a slip that keeps the file from being TOML (a missing
+    // comma): the file as meant names the zone too, in line order.
+    let sent = "game = \"g1\"\nplayer = \"red\"\nturn = 4\npassword = \"abc\"\ntz = \"Mars/Olympus\"\norders = [\n  \"W3 NE 2\"\n  \"J S\",\n]\n";
+    let (f, slips) = OrderFile::parse_as_meant("o.toml", sent).unwrap();
+    let lines: Vec<Option<usize>> = slips.iter().map(|p| p.line).collect();
+    assert_eq!(lines, vec![Some(5), Some(7)], "{:#?}", slips.told());
+    assert!(slips.told()[0].contains("`Mars/Olympus` is not a time zone"));
+    assert_eq!(f.orders.len(), 2);
+    // A zone given as a number, and a key meant as tz.
+    let e = OrderFile::parse("o.toml", &ZONED.replace("\"europe/berlin\"", "1"))
+        .unwrap_err()
+        .told();
+    assert_eq!(
+        e,
+        vec!["o.toml:5: the time zone needs double quotes: tz = \"1\""]
+    );
+    let e = OrderFile::parse("o.toml", &ZONED.replace("tz =", "timezone ="))
+        .unwrap_err()
+        .told();
+    assert_eq!(
+        e,
+        vec!["o.toml:5: `timezone` is not a key of an order file; did you mean `tz`?"]
+    );
+}

@@ -151,3 +151,16 @@ fn spans_are_shown_rounded_down() {
     assert_eq!(span_shown(5 * 3600 + 12 * 60 + 30), "5h 12m");
     assert_eq!(span_shown(86400 + 2 * 3600 + 60), "1d 2h 1m");
 }
+
+#[test]
+fn the_zones_nearest_a_slip_are_named() {
+    assert_eq!(nearest_zones("Europe/Berlinn"), vec!["Europe/Berlin"]);
+    assert_eq!(nearest_zones("berln"), vec!["Europe/Berlin"]);
+    assert!(nearest_zones("New York").contains(&"America/New_York"));
+    assert!(nearest_zones("Mars/Olympus").is_empty());
+    // Short names are not guessed at; long ones are not compared.
+    assert!(nearest_zones("PST").is_empty());
+    assert!(nearest_zones(&"x".repeat(10_000)).is_empty());
+    let e = zone(&"x".repeat(10_000)).unwrap_err();
+    assert!(e.len() < 200, "{e}");
+}
