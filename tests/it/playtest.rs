@@ -1245,3 +1245,102 @@ fn the_prior_is_trained_from_its_seed_and_its_weights_are_recorded() {
     assert_ne!(code, 0);
     assert!(err.contains(&given), "{err}");
 }
+
+/// War of the Dukes' searches look past the enemy's reply (issue 53): the
+/// reply a search plays out for the enemy (`playout::reply_orders`) is
+/// legal wherever it is asked; where the enemy can reach a Duke at the
+/// scripted player's odds it assaults his hex, and with its dice the
+/// assault kills him in some draws; and where the scripted player's own
+/// phase would leave its Duke to such an assault, the search (whose
+/// horizon now holds the reply) leaves him to it less often than the same
+/// search cut off after its own phase (`:d0`, the horizon before).
+#[test]
+// Long: one scenario told step by step, each check beside the step it checks.
+fn war_of_the_dukes_searches_see_the_enemy_reply_to_a_duke() {
+    use herald::games::war_of_the_dukes::orders::Order;
+    use herald::games::war_of_the_dukes::ruleset::Ruleset;
+    use herald::games::war_of_the_dukes::state::State;
+    use herald::games::war_of_the_dukes::units::Side;
+    use herald::games::war_of_the_dukes::{playout, WarOfTheDukes};
+    use std::collections::BTreeMap;
+    let r = Ruleset::parse(WarOfTheDukes::RULESET_TEXT).unwrap();
+    let players = vec!["orfburg".to_string(), "wulfenburg".to_string()];
+    // Whether `side`'s reply on `st` (its phase) assaults the other Duke.
+    let assaults = |st: &State, side: Side| {
+        let duke = st.units[st.duke(side.other())].at;
+        playout::reply_orders(&r, st, side)
+            .iter()
+            .any(|o| matches!(o, Order::Attack { target, .. } if Some(*target) == duke))
+    };
+    let resolve = |st: &State, seat: usize, o: Vec<Order>, seed: u64| {
+        let mut orders = BTreeMap::new();
+        orders.insert(seat, o);
+        let mut rr = rng::from_u64(seed);
+        WarOfTheDukes::resolve(&r, st, &orders, &mut rng::Dice::quiet(&mut rr)).0
+    };
+    // Scripted games: every reply checked; the positions before a phase
+    // of the scripted player after which its Duke is assaulted kept.
+    let (mut replies, mut danger, mut killed) = (0, Vec::new(), 0);
+    for g in 0..8u64 {
+        let mut rr = rng::from_u64(700 + g);
+        let mut st = State::new(&r);
+        while !st.is_over() {
+            let mut orders = BTreeMap::new();
+            for seat in WarOfTheDukes::awaiting(&r, &st) {
+                let side = Side::of_seat(seat);
+                if st.mover() == Some(side) {
+                    let reply = playout::reply_orders(&r, &st, side);
+                    let problems = WarOfTheDukes::check(&r, &st, seat, &reply);
+                    assert!(problems.is_empty(), "game {g}: {problems:?} for {reply:?}");
+                    replies += 1;
+                }
+                orders.insert(seat, playout::bot_orders(&r, &st, side, &mut rr));
+            }
+            let before = st.clone();
+            st = WarOfTheDukes::resolve(&r, &st, &orders, &mut rng::Dice::quiet(&mut rr)).0;
+            let Some(side) = before.mover() else { continue };
+            if st.mover() == Some(side.other()) && assaults(&st, side.other()) {
+                // The assault's dice: the Duke dies in some draws.
+                let reply = playout::reply_orders(&r, &st, side.other());
+                killed += (0..20)
+                    .filter(|&d| {
+                        let after = resolve(&st, side.other().seat(), reply.clone(), d);
+                        after.units[after.duke(side)].at.is_none()
+                    })
+                    .count();
+                danger.push((before, side));
+            }
+        }
+    }
+    assert!(replies > 100, "{replies} replies");
+    assert!(
+        danger.len() >= 4,
+        "{} positions with a Duke assaulted",
+        danger.len()
+    );
+    assert!(killed > 0, "no assault of {} killed a Duke", danger.len());
+    // The search with the reply in its horizon against the one without.
+    let left = |spec: &str| {
+        let bot = BotSpec::parse(spec).unwrap();
+        danger
+            .iter()
+            .enumerate()
+            .filter(|(i, (st, side))| {
+                let seat = side.seat();
+                let view = WarOfTheDukes::view(&r, st, &players, seat, &[]);
+                let mut rr = rng::from_u64(900 + *i as u64);
+                let o = herald::bots::choose::<WarOfTheDukes>(&r, &view, seat, 2, &bot, &mut rr)
+                    .unwrap();
+                let after = resolve(st, seat, o, 1);
+                after.units[after.duke(*side)].at.is_none()
+                    || (after.mover() == Some(side.other()) && assaults(&after, side.other()))
+            })
+            .count()
+    };
+    let (now, before) = (left("mcts:300"), left("mcts:300:d0"));
+    eprintln!(
+        "{} positions where the scripted player left its Duke to an assault ({killed} deaths in 20 draws each); left to it by mcts:300 {now}, by mcts:300:d0 {before}",
+        danger.len()
+    );
+    assert!(now < before, "left by the search {now}, before {before}");
+}

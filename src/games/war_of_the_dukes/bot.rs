@@ -454,11 +454,26 @@ impl BotSupport for WarOfTheDukes {
     ) -> Vec<Order> {
         combine(rules, st, seat, parts, choice)
     }
-    /// The evaluation right after the bot's own phase: a phase of 31
-    /// pieces costs about as much to play out as the whole per-decision
-    /// budget, and the evaluation already weighs what the reply threatens
-    /// (enemy pieces next to a Duke).
-    const PLAYOUT_DEPTH: u32 = 0;
+    /// The enemy's reply ([`playout::reply_orders`]: the assault on a
+    /// Duke it can reach, then its attacks where it stands), resolved with
+    /// its dice: the search's horizon takes in the next movement and
+    /// combat, so a Duke left where the enemy can kill it is seen dead.
+    fn playout_phase(rules: &Ruleset, st: &mut State, rng: &mut ChaCha20Rng) {
+        let Some(side) = st.mover() else { return };
+        let mut orders = std::collections::BTreeMap::new();
+        orders.insert(side.seat(), playout::reply_orders(rules, st, side));
+        *st = <WarOfTheDukes as crate::games::Game>::resolve(
+            rules,
+            st,
+            &orders,
+            &mut rng::Dice::quiet(rng),
+        )
+        .0;
+    }
+    /// One phase: the enemy's reply, then the evaluation. A phase of the
+    /// scripted player (31 pieces moved) costs about what a whole decision
+    /// may; the reply moves only what can reach the Duke.
+    const PLAYOUT_DEPTH: u32 = 1;
     fn evaluate(rules: &Ruleset, st: &State, seat: Seat) -> i32 {
         evaluate(rules, st, seat)
     }
