@@ -105,6 +105,18 @@ fn draw(weights: &[f64], rng: &mut ChaCha20Rng) -> usize {
     weights.len() - 1
 }
 
+/// The combination with the best mean reward so far (the first among
+/// equals).
+fn best_mean(combos: &[(Vec<u16>, Arm)]) -> Vec<u16> {
+    let mut best = 0usize;
+    for (i, (_, a)) in combos.iter().enumerate() {
+        if a.mean() > combos[best].1.mean() {
+            best = i;
+        }
+    }
+    combos[best].0.clone()
+}
+
 /// The search on a view whose first determinisation is `first`, where the
 /// game split `seat`'s orders into `parts`; other seats ordering in the same
 /// phase play random orders.
@@ -149,13 +161,7 @@ pub fn choose<G: BotSupport>(
         } else if rng::below(rng, 100) < EXPLORE {
             sample(&local, priors.as_deref(), rng)
         } else {
-            let mut best = 0usize;
-            for (i, (_, a)) in combos.iter().enumerate() {
-                if a.mean() > combos[best].1.mean() {
-                    best = i;
-                }
-            }
-            combos[best].0.clone()
+            best_mean(&combos)
         };
         let orders = G::combine(rules, &st, seat, &parts, &to_usize(&choice));
         let mut map = BTreeMap::new();
@@ -187,15 +193,17 @@ pub fn choose<G: BotSupport>(
         combos[g].1.reward += r;
     }
     if let Some(rec) = ctx.record {
-        let mut rec = rec.borrow_mut();
-        for (options, arms) in parts.parts.iter().zip(&local) {
-            if options.len() > 1 {
-                rec.push(Group {
+        rec.borrow_mut().extend(
+            parts
+                .parts
+                .iter()
+                .zip(&local)
+                .filter(|(o, _)| o.len() > 1)
+                .map(|(options, arms)| Group {
                     features: features(options),
                     visits: arms.iter().map(|a| a.visits).collect(),
-                });
-            }
-        }
+                }),
+        );
     }
     let best = rollout::most_visited(combos.iter().map(|(_, a)| (a.visits, a.reward)))
         .map(|i| combos[i].0.clone())

@@ -220,15 +220,7 @@ fn descend<G: BotSupport>(
                     tree.root_orders.entry(*k).or_insert_with(|| c.clone());
                 }
             }
-            let priors = |new: &[usize]| -> Vec<f64> {
-                let Some(w) = weights else {
-                    return vec![0.0; new.len()];
-                };
-                let sets: Vec<Vec<G::Order>> = new.iter().map(|&j| cands[j].clone()).collect();
-                let mut f = Vec::with_capacity(sets.len() * G::FEATURES.len());
-                G::features(rules, &st, s, &sets, &mut f);
-                w.priors(&f)
-            };
+            let priors = |new: &[usize]| priors_of::<G>(rules, &st, s, cands, new, weights);
             let (si, ai, j) = select(
                 &mut tree.nodes[node],
                 s,
@@ -252,6 +244,25 @@ fn descend<G: BotSupport>(
         }
     }
     (st, path)
+}
+
+/// The priors of the candidates numbered `new` of `cands` (seat `s`'s on
+/// `st`) under `weights` (0 without).
+fn priors_of<G: BotSupport>(
+    rules: &G::Ruleset,
+    st: &G::State,
+    s: Seat,
+    cands: &[Vec<G::Order>],
+    new: &[usize],
+    weights: Option<&Weights>,
+) -> Vec<f64> {
+    let Some(w) = weights else {
+        return vec![0.0; new.len()];
+    };
+    let sets: Vec<Vec<G::Order>> = new.iter().map(|&j| cands[j].clone()).collect();
+    let mut f = Vec::with_capacity(sets.len() * G::FEATURES.len());
+    G::features(rules, st, s, &sets, &mut f);
+    w.priors(&f)
 }
 
 /// Seat `s`'s choice at node `n` among the candidates keyed `keys`: every

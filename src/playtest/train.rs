@@ -186,10 +186,18 @@ fn generations<G: BotSupport>(
         ));
     }
     let ints: Vec<i32> = stored.as_ref().map(|s| s.prior.clone()).unwrap_or_default();
+    let header = header(G::TITLE, &t.command, &figures);
+    Ok(Trained {
+        text: Weights::text(G::NAME, SCALE, G::FEATURES, &ints, &header),
+        generations: figures,
+    })
+}
+
+/// The weight file's head: what it is, the command that wrote it and each
+/// generation's figures.
+fn header(title: &str, command: &str, figures: &[Generation]) -> String {
     let mut header = format!(
-        "The learned prior of {}'s searches (docs/bots.md, \"The learned prior\").\nWritten by: {}\n",
-        G::TITLE,
-        t.command
+        "The learned prior of {title}'s searches (docs/bots.md, \"The learned prior\").\nWritten by: {command}\n"
     );
     for (i, g) in figures.iter().enumerate() {
         header.push_str(&format!(
@@ -203,10 +211,7 @@ fn generations<G: BotSupport>(
             100.0 * g.agree
         ));
     }
-    Ok(Trained {
-        text: Weights::text(G::NAME, SCALE, G::FEATURES, &ints, header.trim_end()),
-        generations: figures,
-    })
+    header.trim_end().to_string()
 }
 
 /// Round half away from zero, without the maths library.

@@ -16,7 +16,7 @@ use super::movement;
 use super::orders::Order;
 use super::ruleset::Ruleset;
 use super::setup;
-use super::state::{Phase, State};
+use super::state::{Board, Phase, State};
 use super::units::{Kind, Side};
 use super::zoc;
 use crate::rng::{self, ChaCha20Rng};
@@ -300,20 +300,7 @@ fn duke_assault(
         });
         with.push(n);
     }
-    if with.is_empty() {
-        return none();
-    }
-    let a: u32 = with
-        .iter()
-        .map(|&n| combat::attack_value(rules, &trial, &board, n).0)
-        .sum();
-    let def: u32 = board.occ[d as usize]
-        .pieces()
-        .map(|p| combat::defence_value(rules, &trial, &board, p as usize).0)
-        .sum();
-    let one = (rules.worst_odds - 1) as usize;
-    let need = one + 1 + usize::from(rules.at(d).die > 0);
-    if rules.odds(a, def).0 < need {
+    if with.is_empty() || !at_odds(rules, &trial, &board, &with, d) {
         return none();
     }
     let advance = with
@@ -328,6 +315,22 @@ fn duke_assault(
     });
     let used = with.into_iter().collect();
     (moves, trial, used, Some(d))
+}
+
+/// Whether the units `with` attack hex `d` at the scripted player's odds
+/// (2-1, 3-1 in rough ground).
+fn at_odds(rules: &Ruleset, st: &State, board: &Board, with: &[usize], d: Ix) -> bool {
+    let a: u32 = with
+        .iter()
+        .map(|&n| combat::attack_value(rules, st, board, n).0)
+        .sum();
+    let def: u32 = board.occ[d as usize]
+        .pieces()
+        .map(|p| combat::defence_value(rules, st, board, p as usize).0)
+        .sum();
+    let one = (rules.worst_odds - 1) as usize;
+    let need = one + 1 + usize::from(rules.at(d).die > 0);
+    rules.odds(a, def).0 >= need
 }
 
 /// Random legal orders: each piece moves with probability ½ to a random
