@@ -30,10 +30,9 @@
 //! candidates: the prior, not the widening, keeps the search on the
 //! promising few.
 
-use super::mcts::Ctx;
 use super::prior::{self, Group, Weights};
 use super::rollout::{self, playout, EXPLORATION};
-use super::{ln, rewards, seat_ids};
+use super::{ln, rewards, seat_ids, Ctx};
 use crate::games::{BotSupport, Seat};
 use crate::rng::ChaCha20Rng;
 use std::collections::BTreeMap;

@@ -31,10 +31,9 @@
 //! local bandit's draw "at random" draws from the prior instead of
 //! uniformly.
 
-use super::mcts::Ctx;
 use super::prior::Group;
 use super::rollout::{self, playout};
-use super::{rewards, seat_ids};
+use super::{rewards, seat_ids, Ctx};
 use crate::games::{BotSupport, Parts, Seat};
 use crate::rng::{self, ChaCha20Rng};
 use std::collections::BTreeMap;
@@ -117,6 +116,32 @@ fn best_mean(combos: &[(Vec<u16>, Arm)]) -> Vec<u16> {
     combos[best].0.clone()
 }
 
+/// `seat`'s reward for playing `orders` on `st`: the phase resolved with
+/// the search's dice, played out to the cut-off and scored. Seats
+/// ordering at the same time (a simultaneous phase) play the game's model
+/// of them (random orders by default): the bot's choice cannot depend on
+/// theirs.
+fn reward<G: BotSupport>(
+    rules: &G::Ruleset,
+    st: &G::State,
+    seat: Seat,
+    orders: Vec<G::Order>,
+    search: &super::Search,
+    ids: &[String],
+    rng: &mut ChaCha20Rng,
+) -> u64 {
+    let mut map = BTreeMap::new();
+    for s in G::awaiting(rules, st) {
+        if s != seat {
+            map.insert(s, G::model_orders(rules, st, s, rng));
+        }
+    }
+    map.insert(seat, orders);
+    let next = G::resolve(rules, st, &map, &mut rng::Dice::quiet(rng)).0;
+    let end = playout::<G>(rules, next, search, ids.len(), rng);
+    rewards::<G>(rules, &end, ids)[seat] as u64
+}
+
 /// The search on a view whose first determinisation is `first`, where the
 /// game split `seat`'s orders into `parts`; other seats ordering in the same
 /// phase play random orders.
@@ -164,19 +189,7 @@ pub fn choose<G: BotSupport>(
             best_mean(&combos)
         };
         let orders = G::combine(rules, &st, seat, &parts, &to_usize(&choice));
-        let mut map = BTreeMap::new();
-        // Seats ordering at the same time (a simultaneous phase) play the
-        // game's model of them (random orders by default): the bot's
-        // choice cannot depend on theirs.
-        for s in G::awaiting(rules, &st) {
-            if s != seat {
-                map.insert(s, G::model_orders(rules, &st, s, rng));
-            }
-        }
-        map.insert(seat, orders);
-        let next = G::resolve(rules, &st, &map, &mut rng::Dice::quiet(rng)).0;
-        let end = playout::<G>(rules, next, search, seats, rng);
-        let r = rewards::<G>(rules, &end, &ids)[seat] as u64;
+        let r = reward::<G>(rules, &st, seat, orders, search, &ids, rng);
         for (arms, &c) in local.iter_mut().zip(&choice) {
             arms[c as usize].visits += 1;
             arms[c as usize].reward += r;

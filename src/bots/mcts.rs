@@ -28,21 +28,10 @@
 
 use super::prior::{self, Group, Weights};
 use super::rollout::{self, playout, EXPLORATION};
-use super::{key_of, ln, rewards, seat_ids, Search};
+use super::{key_of, ln, rewards, seat_ids, Ctx};
 use crate::games::{BotSupport, Seat};
 use crate::rng::{self, ChaCha20Rng};
-use std::cell::RefCell;
 use std::collections::BTreeMap;
-
-/// What a search runs with: its parameters, the prior's weights where the
-/// bot has a prior, and where the training wants the root's statistics.
-pub struct Ctx<'a> {
-    pub search: &'a Search,
-    pub weights: Option<&'a Weights>,
-    /// Filled with the root decision(s) of the bot's seat: each
-    /// candidate's features and visits (`herald playtest train`).
-    pub record: Option<&'a RefCell<Vec<Group>>>,
-}
 
 #[derive(Debug, Clone, Default)]
 struct Arm {

@@ -76,6 +76,16 @@ pub struct Search {
     pub prior: Option<prior::Source>,
 }
 
+/// What a search runs with: its parameters, the prior's weights where the
+/// bot has a prior, and where the training wants the root's statistics.
+pub struct Ctx<'a> {
+    pub search: &'a Search,
+    pub weights: Option<&'a prior::Weights>,
+    /// Filled with the root decision(s) of the bot's seat: each
+    /// candidate's features and visits (`herald playtest train`).
+    pub record: Option<&'a std::cell::RefCell<Vec<prior::Group>>>,
+}
+
 impl Search {
     /// The playout cut-off in game `G`.
     pub fn depth_in<G: BotSupport>(&self) -> u32 {
@@ -221,7 +231,7 @@ pub fn choose_recording<G: BotSupport>(
                 Some(source) => Some(weights_of::<G>(source)?),
                 None => None,
             };
-            let ctx = mcts::Ctx {
+            let ctx = Ctx {
                 search,
                 weights: weights.as_deref(),
                 record,

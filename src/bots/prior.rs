@@ -135,7 +135,7 @@ impl Weights {
             game: game.into(),
             scale: file.scale,
             prior,
-            sha256: crate::chain::canon::sha256_hex(text.as_bytes()),
+            sha256: sha256_hex(text.as_bytes()),
         })
     }
 
@@ -182,6 +182,16 @@ impl Weights {
             })
             .collect()
     }
+}
+
+/// sha256 of `bytes` in lower-case hex (as `chain::canon::sha256_hex`,
+/// which `bots`, below `chain` in the import order, cannot use).
+fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// One decision as the training sees it: each candidate's features (rows
