@@ -23,9 +23,16 @@
 //! [`super::rollout::EXPLORATION`]. Seats that order together choose with
 //! their own arms (decoupled, as in `mcts.rs`). The bot plays the root's
 //! most visited arm (ties: higher reward, then the earlier in order).
+//!
+//! With a learned prior (`:prior`, [`super::prior`]) a node's candidates
+//! get their priors when the node is made and are sorted by them (highest
+//! first) below the root, and selection is PUCT over all of a seat's
+//! candidates: the prior, not the widening, keeps the search on the
+//! promising few.
 
+use super::prior::{self, Group, Weights};
 use super::rollout::{self, playout, EXPLORATION};
-use super::{ln, rewards, seat_ids, Search};
+use super::{ln, rewards, seat_ids, Ctx};
 use crate::games::{BotSupport, Seat};
 use crate::rng::ChaCha20Rng;
 use std::collections::BTreeMap;
@@ -34,6 +41,8 @@ use std::collections::BTreeMap;
 struct Arm {
     visits: u32,
     reward: u64,
+    /// The candidate's prior, unnormalised (0 without a prior).
+    prior: f64,
 }
 
 struct SeatStats<O> {
@@ -65,24 +74,50 @@ fn admitted(visits: u32, len: usize) -> usize {
 fn node<G: BotSupport>(
     rules: &G::Ruleset,
     state: G::State,
+    weights: Option<&Weights>,
     rng: &mut ChaCha20Rng,
 ) -> Node<G::State, G::Order> {
     let mut seats = Vec::new();
     for s in G::awaiting(rules, &state) {
         let cands = G::candidate_orders(rules, &state, s, rng);
-        let mut keyed: Vec<(i32, Vec<G::Order>)> = cands
+        let priors = match weights {
+            Some(w) => {
+                let mut f = Vec::with_capacity(cands.len() * G::FEATURES.len());
+                G::features(rules, &state, s, &cands, &mut f);
+                w.priors(&f)
+            }
+            None => vec![0.0; cands.len()],
+        };
+        let mut keyed: Vec<(i32, f64, Vec<G::Order>)> = cands
             .into_iter()
-            .map(|c| (G::priority(rules, &state, s, &c), c))
+            .zip(priors)
+            .map(|(c, p)| (G::priority(rules, &state, s, &c), p, c))
             .collect();
-        keyed.sort_by_key(|(p, _)| std::cmp::Reverse(*p));
-        let cands: Vec<Vec<G::Order>> = if keyed.is_empty() {
-            vec![Vec::new()]
+        // With a prior, its order; without, the game's cheap priority
+        // (both stable: the game's order among equals).
+        match weights {
+            Some(_) => keyed.sort_by(|a, b| b.1.total_cmp(&a.1)),
+            None => keyed.sort_by_key(|(r, _, _)| std::cmp::Reverse(*r)),
+        }
+        let (arms, cands): (Vec<Arm>, Vec<Vec<G::Order>>) = if keyed.is_empty() {
+            (vec![Arm::default()], vec![Vec::new()])
         } else {
-            keyed.into_iter().map(|(_, c)| c).collect()
+            keyed
+                .into_iter()
+                .map(|(_, p, c)| {
+                    (
+                        Arm {
+                            prior: p,
+                            ..Arm::default()
+                        },
+                        c,
+                    )
+                })
+                .unzip()
         };
         seats.push(SeatStats {
             seat: s,
-            arms: vec![Arm::default(); cands.len()],
+            arms,
             cands,
             visits: 0,
         });
@@ -94,7 +129,10 @@ fn node<G: BotSupport>(
     }
 }
 
-fn select(s: &SeatStats<impl Clone>) -> usize {
+fn select(s: &SeatStats<impl Clone>, prior: bool) -> usize {
+    if prior {
+        return prior::puct(s.arms.iter().map(|a| (a.visits, a.reward, a.prior))).unwrap_or(0);
+    }
     let k = admitted(s.visits, s.arms.len());
     if let Some(i) = s.arms[..k].iter().position(|a| a.visits == 0) {
         return i;
@@ -125,7 +163,7 @@ fn order_by_value<G: BotSupport>(
     if let [me] = root.seats.as_mut_slice() {
         // The root's candidates in the order of their one-ply value (what
         // `greedy` plays first), the priority among equals.
-        let mut valued: Vec<(i64, Vec<G::Order>)> = std::mem::take(&mut me.cands)
+        let valued: Vec<(i64, Vec<G::Order>)> = std::mem::take(&mut me.cands)
             .into_iter()
             .map(|c| {
                 let mut orders = BTreeMap::new();
@@ -140,8 +178,14 @@ fn order_by_value<G: BotSupport>(
                 (super::greedy::value::<G>(rules, &next, me.seat, ids), c)
             })
             .collect();
-        valued.sort_by_key(|(v, _)| std::cmp::Reverse(*v));
-        me.cands = valued.into_iter().map(|(_, c)| c).collect();
+        let arms = std::mem::take(&mut me.arms);
+        let mut valued: Vec<(i64, Arm, Vec<G::Order>)> = valued
+            .into_iter()
+            .zip(arms)
+            .map(|((v, c), a)| (v, a, c))
+            .collect();
+        valued.sort_by_key(|(v, _, _)| std::cmp::Reverse(*v));
+        (me.arms, me.cands) = valued.into_iter().map(|(_, a, c)| (a, c)).unzip();
     }
 }
 
@@ -151,22 +195,27 @@ pub fn choose<G: BotSupport>(
     first: G::State,
     seat: Seat,
     seats: usize,
-    search: &Search,
+    ctx: &Ctx,
     rng: &mut ChaCha20Rng,
 ) -> Vec<G::Order> {
     let ids = seat_ids(seats);
-    let mut root = node::<G>(rules, first, rng);
+    let weights = ctx.weights;
+    let mut root = node::<G>(rules, first, weights, rng);
     order_by_value::<G>(rules, &mut root, &ids, rng);
     let mut nodes: Vec<Node<G::State, G::Order>> = vec![root];
     let mut path: Vec<(usize, Vec<u32>)> = Vec::new();
-    for _ in 0..search.iterations {
+    for _ in 0..ctx.search.iterations {
         path.clear();
         let mut at = 0usize;
         let leaf = loop {
             if nodes[at].seats.is_empty() {
                 break nodes[at].state.clone();
             }
-            let joint: Vec<u32> = nodes[at].seats.iter().map(|s| select(s) as u32).collect();
+            let joint: Vec<u32> = nodes[at]
+                .seats
+                .iter()
+                .map(|s| select(s, weights.is_some()) as u32)
+                .collect();
             path.push((at, joint.clone()));
             if let Some(&c) = nodes[at].children.get(&joint) {
                 at = c;
@@ -183,13 +232,13 @@ pub fn choose<G: BotSupport>(
                 &mut crate::rng::Dice::quiet(rng),
             )
             .0;
-            let child = node::<G>(rules, next.clone(), rng);
+            let child = node::<G>(rules, next.clone(), weights, rng);
             nodes.push(child);
             let c = nodes.len() - 1;
             nodes[at].children.insert(joint, c);
             break next;
         };
-        let end = playout::<G>(rules, leaf, search, seats, rng);
+        let end = playout::<G>(rules, leaf, ctx.search, seats, rng);
         let r = rewards::<G>(rules, &end, &ids);
         for (n, joint) in &path {
             for (s, &j) in nodes[*n].seats.iter_mut().zip(joint) {
@@ -198,6 +247,16 @@ pub fn choose<G: BotSupport>(
                 a.visits += 1;
                 a.reward += r[s.seat] as u64;
             }
+        }
+    }
+    if let Some(rec) = ctx.record {
+        if let Some(me) = nodes[0].seats.iter().find(|s| s.seat == seat) {
+            let mut features = Vec::new();
+            G::features(rules, &nodes[0].state, seat, &me.cands, &mut features);
+            rec.borrow_mut().push(Group {
+                features,
+                visits: me.arms.iter().map(|a| a.visits).collect(),
+            });
         }
     }
     most_visited(&nodes[0], seat)

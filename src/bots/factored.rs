@@ -25,9 +25,15 @@
 //! keyed by the choice, filled in iteration order, and every random draw
 //! comes from the bot's stream: the same view and seed give the same
 //! orders. Floats appear only in the means compared.
+//!
+//! With a learned prior (`:prior`, [`super::prior`]) each decision's
+//! options get their priors once, on the search's first state, and a
+//! local bandit's draw "at random" draws from the prior instead of
+//! uniformly.
 
+use super::prior::Group;
 use super::rollout::{self, playout};
-use super::{rewards, seat_ids, Search};
+use super::{rewards, seat_ids, Ctx};
 use crate::games::{BotSupport, Parts, Seat};
 use crate::rng::{self, ChaCha20Rng};
 use std::collections::BTreeMap;
@@ -50,16 +56,22 @@ impl Arm {
     }
 }
 
-/// The local bandits' pick for every decision.
-fn sample(local: &[Vec<Arm>], rng: &mut ChaCha20Rng) -> Vec<u16> {
+/// The local bandits' pick for every decision; `priors`, where the bot
+/// has a prior, each decision's options' priors (else a draw at random is
+/// uniform).
+fn sample(local: &[Vec<Arm>], priors: Option<&[Vec<f64>]>, rng: &mut ChaCha20Rng) -> Vec<u16> {
     local
         .iter()
-        .map(|arms| {
+        .enumerate()
+        .map(|(d, arms)| {
             if arms.len() <= 1 {
                 return 0;
             }
             if rng::below(rng, 100) < LOCAL_RANDOM {
-                return rng::below(rng, arms.len() as u32) as u16;
+                return match priors {
+                    Some(p) => draw(&p[d], rng) as u16,
+                    None => rng::below(rng, arms.len() as u32) as u16,
+                };
             }
             let mut best = 0usize;
             for (i, a) in arms.iter().enumerate() {
@@ -70,6 +82,64 @@ fn sample(local: &[Vec<Arm>], rng: &mut ChaCha20Rng) -> Vec<u16> {
             best as u16
         })
         .collect()
+}
+
+/// An index drawn with probability proportional to `weights` (the first
+/// where they sum to nothing): a uniform draw of 2^53 steps scaled to
+/// their sum.
+fn draw(weights: &[f64], rng: &mut ChaCha20Rng) -> usize {
+    use rand_chacha::rand_core::RngCore;
+    let total: f64 = weights.iter().sum();
+    if !(total > 0.0) {
+        return 0;
+    }
+    let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * total;
+    let mut acc = 0.0;
+    for (i, w) in weights.iter().enumerate() {
+        acc += w;
+        if u < acc {
+            return i;
+        }
+    }
+    weights.len() - 1
+}
+
+/// The combination with the best mean reward so far (the first among
+/// equals).
+fn best_mean(combos: &[(Vec<u16>, Arm)]) -> Vec<u16> {
+    let mut best = 0usize;
+    for (i, (_, a)) in combos.iter().enumerate() {
+        if a.mean() > combos[best].1.mean() {
+            best = i;
+        }
+    }
+    combos[best].0.clone()
+}
+
+/// `seat`'s reward for playing `orders` on `st`: the phase resolved with
+/// the search's dice, played out to the cut-off and scored. Seats
+/// ordering at the same time (a simultaneous phase) play the game's model
+/// of them (random orders by default): the bot's choice cannot depend on
+/// theirs.
+fn reward<G: BotSupport>(
+    rules: &G::Ruleset,
+    st: &G::State,
+    seat: Seat,
+    orders: Vec<G::Order>,
+    search: &super::Search,
+    ids: &[String],
+    rng: &mut ChaCha20Rng,
+) -> u64 {
+    let mut map = BTreeMap::new();
+    for s in G::awaiting(rules, st) {
+        if s != seat {
+            map.insert(s, G::model_orders(rules, st, s, rng));
+        }
+    }
+    map.insert(seat, orders);
+    let next = G::resolve(rules, st, &map, &mut rng::Dice::quiet(rng)).0;
+    let end = playout::<G>(rules, next, search, ids.len(), rng);
+    rewards::<G>(rules, &end, ids)[seat] as u64
 }
 
 /// The search on a view whose first determinisation is `first`, where the
@@ -83,11 +153,20 @@ pub fn choose<G: BotSupport>(
     parts: Parts<G::Order>,
     seat: Seat,
     seats: usize,
-    search: &Search,
+    ctx: &Ctx,
     hides: bool,
     rng: &mut ChaCha20Rng,
 ) -> Result<Vec<G::Order>, String> {
+    let search = ctx.search;
     let ids = seat_ids(seats);
+    let features = |options: &[Vec<G::Order>]| {
+        let mut f = Vec::with_capacity(options.len() * G::FEATURES.len());
+        G::features(rules, &first, seat, options, &mut f);
+        f
+    };
+    let priors: Option<Vec<Vec<f64>>> = ctx
+        .weights
+        .map(|w| parts.parts.iter().map(|p| w.priors(&features(p))).collect());
     let mut local: Vec<Vec<Arm>> = parts
         .parts
         .iter()
@@ -105,30 +184,12 @@ pub fn choose<G: BotSupport>(
         let choice: Vec<u16> = if it == 0 {
             vec![0; local.len()]
         } else if rng::below(rng, 100) < EXPLORE {
-            sample(&local, rng)
+            sample(&local, priors.as_deref(), rng)
         } else {
-            let mut best = 0usize;
-            for (i, (_, a)) in combos.iter().enumerate() {
-                if a.mean() > combos[best].1.mean() {
-                    best = i;
-                }
-            }
-            combos[best].0.clone()
+            best_mean(&combos)
         };
         let orders = G::combine(rules, &st, seat, &parts, &to_usize(&choice));
-        let mut map = BTreeMap::new();
-        // Seats ordering at the same time (a simultaneous phase) play the
-        // game's model of them (random orders by default): the bot's
-        // choice cannot depend on theirs.
-        for s in G::awaiting(rules, &st) {
-            if s != seat {
-                map.insert(s, G::model_orders(rules, &st, s, rng));
-            }
-        }
-        map.insert(seat, orders);
-        let next = G::resolve(rules, &st, &map, &mut rng::Dice::quiet(rng)).0;
-        let end = playout::<G>(rules, next, search, seats, rng);
-        let r = rewards::<G>(rules, &end, &ids)[seat] as u64;
+        let r = reward::<G>(rules, &st, seat, orders, search, &ids, rng);
         for (arms, &c) in local.iter_mut().zip(&choice) {
             arms[c as usize].visits += 1;
             arms[c as usize].reward += r;
@@ -143,6 +204,19 @@ pub fn choose<G: BotSupport>(
         };
         combos[g].1.visits += 1;
         combos[g].1.reward += r;
+    }
+    if let Some(rec) = ctx.record {
+        rec.borrow_mut().extend(
+            parts
+                .parts
+                .iter()
+                .zip(&local)
+                .filter(|(o, _)| o.len() > 1)
+                .map(|(options, arms)| Group {
+                    features: features(options),
+                    visits: arms.iter().map(|a| a.visits).collect(),
+                }),
+        );
     }
     let best = rollout::most_visited(combos.iter().map(|(_, a)| (a.visits, a.reward)))
         .map(|i| combos[i].0.clone())

@@ -20,9 +20,15 @@
 //! statistics converge towards) was tried and, with a dozen candidates and
 //! a thousand iterations, the exploration's visits made it play close to
 //! uniformly among them (`docs/bots.md`).
+//!
+//! With a learned prior (`:prior`, [`super::prior`]) each arm gets its
+//! candidate's prior when it is made, and selection is PUCT over the arms
+//! available in the iteration instead of "every untried arm first, then
+//! UCB1".
 
+use super::prior::{self, Group, Weights};
 use super::rollout::{self, playout, EXPLORATION};
-use super::{key_of, ln, rewards, seat_ids, Search};
+use super::{key_of, ln, rewards, seat_ids, Ctx};
 use crate::games::{BotSupport, Seat};
 use crate::rng::{self, ChaCha20Rng};
 use std::collections::BTreeMap;
@@ -33,6 +39,8 @@ struct Arm {
     visits: u32,
     avail: u32,
     reward: u64,
+    /// The candidate's prior, unnormalised (0 without a prior).
+    prior: f64,
 }
 
 #[derive(Debug, Clone)]
@@ -71,10 +79,11 @@ pub fn choose<G: BotSupport>(
     view: &G::View,
     seat: Seat,
     seats: usize,
-    search: &Search,
+    ctx: &Ctx,
     hides: bool,
     rng: &mut ChaCha20Rng,
 ) -> Result<Vec<G::Order>, String> {
+    let search = ctx.search;
     let ids = seat_ids(seats);
     let first = G::determinise(rules, view, rng)?;
     let root_awaiting = G::awaiting(rules, &first);
@@ -83,7 +92,7 @@ pub fn choose<G: BotSupport>(
     }
     if let Some(parts) = G::parts(rules, &first, seat, rng) {
         return super::factored::choose::<G>(
-            rules, view, first, parts, seat, seats, search, hides, rng,
+            rules, view, first, parts, seat, seats, ctx, hides, rng,
         );
     }
     {
@@ -94,7 +103,7 @@ pub fn choose<G: BotSupport>(
     }
     if G::DETERMINISTIC && !hides {
         return Ok(super::closed::choose::<G>(
-            rules, first, seat, seats, search, rng,
+            rules, first, seat, seats, ctx, rng,
         ));
     }
     let mut tree = Tree {
@@ -108,7 +117,7 @@ pub fn choose<G: BotSupport>(
         } else {
             G::determinise(rules, view, rng)?
         };
-        let (leaf, path) = descend::<G>(rules, &mut tree, st, seat, hides, rng);
+        let (leaf, path) = descend::<G>(rules, &mut tree, st, seat, hides, ctx.weights, rng);
         let end = playout::<G>(rules, leaf, search, seats, rng);
         let r = rewards::<G>(rules, &end, &ids);
         for (n, si, ai) in path {
@@ -119,7 +128,33 @@ pub fn choose<G: BotSupport>(
             arm.reward += r[who] as u64;
         }
     }
+    if let Some(rec) = ctx.record {
+        rec.borrow_mut()
+            .extend(root_group::<G>(rules, &first, &tree, seat));
+    }
     Ok(most_visited(tree, seat))
+}
+
+/// The bot's root decision for the training: each candidate's features
+/// on `first` and its visits.
+fn root_group<G: BotSupport>(
+    rules: &G::Ruleset,
+    first: &G::State,
+    tree: &Tree<G::Order>,
+    seat: Seat,
+) -> Option<Group> {
+    let me = tree.nodes[0].stats.iter().find(|x| x.seat == seat)?;
+    let mut cands = Vec::new();
+    let mut visits = Vec::new();
+    for a in &me.arms {
+        if let Some(o) = tree.root_orders.get(&a.key) {
+            cands.push(o.clone());
+            visits.push(a.visits);
+        }
+    }
+    let mut features = Vec::new();
+    G::features(rules, first, seat, &cands, &mut features);
+    Some(Group { features, visits })
 }
 
 /// One iteration's way down from the root on `st`: at each node every
@@ -132,6 +167,7 @@ fn descend<G: BotSupport>(
     mut st: G::State,
     seat: Seat,
     hides: bool,
+    weights: Option<&Weights>,
     rng: &mut ChaCha20Rng,
 ) -> (G::State, Vec<(u32, u16, u32)>) {
     let mut node = 0usize;
@@ -173,7 +209,14 @@ fn descend<G: BotSupport>(
                     tree.root_orders.entry(*k).or_insert_with(|| c.clone());
                 }
             }
-            let (si, ai, j) = select(&mut tree.nodes[node], s, keys, rng);
+            let priors = |new: &[usize]| priors_of::<G>(rules, &st, s, cands, new, weights);
+            let (si, ai, j) = select(
+                &mut tree.nodes[node],
+                s,
+                keys,
+                weights.map(|_| &priors as &dyn Fn(&[usize]) -> Vec<f64>),
+                rng,
+            );
             path.push((node as u32, si as u16, ai as u32));
             joint = mix(joint, keys[j]);
             orders.insert(s, cands[j].clone());
@@ -192,11 +235,38 @@ fn descend<G: BotSupport>(
     (st, path)
 }
 
+/// The priors of the candidates numbered `new` of `cands` (seat `s`'s on
+/// `st`) under `weights` (0 without).
+fn priors_of<G: BotSupport>(
+    rules: &G::Ruleset,
+    st: &G::State,
+    s: Seat,
+    cands: &[Vec<G::Order>],
+    new: &[usize],
+    weights: Option<&Weights>,
+) -> Vec<f64> {
+    let Some(w) = weights else {
+        return vec![0.0; new.len()];
+    };
+    let sets: Vec<Vec<G::Order>> = new.iter().map(|&j| cands[j].clone()).collect();
+    let mut f = Vec::with_capacity(sets.len() * G::FEATURES.len());
+    G::features(rules, st, s, &sets, &mut f);
+    w.priors(&f)
+}
+
 /// Seat `s`'s choice at node `n` among the candidates keyed `keys`: every
-/// candidate's arm (made where new) counts one more availability; an arm
-/// never visited is tried first (at random among such), else the best
-/// UCB. Returns the seat's stats, the arm and the candidate's index.
-fn select(n: &mut Node, s: Seat, keys: &[u64], rng: &mut ChaCha20Rng) -> (usize, usize, usize) {
+/// candidate's arm (made where new) counts one more availability. Without
+/// a prior an arm never visited is tried first (at random among such),
+/// else the best UCB; with one (`priors` gives the new arms theirs, by
+/// candidate index) PUCT among the available arms. Returns the seat's
+/// stats, the arm and the candidate's index.
+fn select(
+    n: &mut Node,
+    s: Seat,
+    keys: &[u64],
+    priors: Option<&dyn Fn(&[usize]) -> Vec<f64>>,
+    rng: &mut ChaCha20Rng,
+) -> (usize, usize, usize) {
     let si = match n.stats.iter().position(|x| x.seat == s) {
         Some(i) => i,
         None => {
@@ -209,7 +279,8 @@ fn select(n: &mut Node, s: Seat, keys: &[u64], rng: &mut ChaCha20Rng) -> (usize,
     };
     let arms = &mut n.stats[si].arms;
     let mut idx = Vec::with_capacity(keys.len());
-    for &k in keys {
+    let mut new = Vec::new();
+    for (j, &k) in keys.iter().enumerate() {
         let i = match arms.iter().position(|a| a.key == k) {
             Some(i) => i,
             None => {
@@ -217,11 +288,25 @@ fn select(n: &mut Node, s: Seat, keys: &[u64], rng: &mut ChaCha20Rng) -> (usize,
                     key: k,
                     ..Arm::default()
                 });
+                new.push(j);
                 arms.len() - 1
             }
         };
         arms[i].avail += 1;
         idx.push(i);
+    }
+    if let Some(priors) = priors {
+        if !new.is_empty() {
+            for (j, p) in new.iter().zip(priors(&new)) {
+                arms[idx[*j]].prior = p;
+            }
+        }
+        let j = prior::puct(idx.iter().map(|&i| {
+            let a = &arms[i];
+            (a.visits, a.reward, a.prior)
+        }))
+        .unwrap_or(0);
+        return (si, idx[j], j);
     }
     let fresh: Vec<usize> = (0..idx.len())
         .filter(|&j| arms[idx[j]].visits == 0)

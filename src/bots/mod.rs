@@ -37,6 +37,7 @@ pub mod closed;
 pub mod factored;
 pub mod greedy;
 pub mod mcts;
+pub mod prior;
 pub mod rollout;
 
 use crate::games::{self, AnyState, AnyView, BotSupport, BuiltIn, Rules, Seat, Visitor};
@@ -70,6 +71,19 @@ pub struct Search {
     /// `None`: the game's own cut-off ([`BotSupport::PLAYOUT_DEPTH`], 20
     /// unless the game says otherwise).
     pub depth: Option<u32>,
+    /// `:prior`: the learned prior steers the search (PUCT; [`prior`]),
+    /// with the game's own weights or those given to the lab.
+    pub prior: Option<prior::Source>,
+}
+
+/// What a search runs with: its parameters, the prior's weights where the
+/// bot has a prior, and where the training wants the root's statistics.
+pub struct Ctx<'a> {
+    pub search: &'a Search,
+    pub weights: Option<&'a prior::Weights>,
+    /// Filled with the root decision(s) of the bot's seat: each
+    /// candidate's features and visits (`herald playtest train`).
+    pub record: Option<&'a std::cell::RefCell<Vec<prior::Group>>>,
 }
 
 impl Search {
@@ -87,7 +101,7 @@ impl BotSpec {
     pub fn parse(s: &str) -> Result<BotSpec, String> {
         let mut parts = s.trim().split(':');
         let name = parts.next().unwrap_or("").to_ascii_lowercase();
-        let usage = "bots are `random`, `greedy`, `mcts[:ITERATIONS][:greedy|:random][:dDEPTH]` and `ismcts[:…]`, e.g. `mcts:1000` or `ismcts:500:greedy:d10`";
+        let usage = "bots are `random`, `greedy`, `mcts[:ITERATIONS][:greedy|:random][:dDEPTH][:prior]` and `ismcts[:…]`, e.g. `mcts:1000`, `mcts:1000:prior` or `ismcts:500:greedy:d10`";
         let rest: Vec<&str> = parts.collect();
         match name.as_str() {
             "random" | "greedy" if !rest.is_empty() => {
@@ -101,6 +115,7 @@ impl BotSpec {
                     iterations: DEFAULT_ITERATIONS,
                     playout: Playout::Random,
                     depth: None,
+                    prior: None,
                 };
                 for (i, p) in rest.iter().enumerate() {
                     let p = p.to_ascii_lowercase();
@@ -114,6 +129,8 @@ impl BotSpec {
                         search.playout = Playout::Greedy;
                     } else if p == "random" {
                         search.playout = Playout::Random;
+                    } else if p == "prior" {
+                        search.prior = Some(prior::Source::BuiltIn);
                     } else if let Some(d) = p.strip_prefix('d') {
                         search.depth = d
                             .parse()
@@ -151,6 +168,9 @@ impl fmt::Display for BotSpec {
                 if let Some(d) = s.depth {
                     write!(f, ":d{d}")?;
                 }
+                if s.prior.is_some() {
+                    f.write_str(":prior")?;
+                }
                 Ok(())
             }
         }
@@ -174,6 +194,22 @@ pub fn choose<G: BotSupport>(
     spec: &BotSpec,
     rng: &mut ChaCha20Rng,
 ) -> Result<Vec<G::Order>, String> {
+    choose_recording::<G>(rules, view, seat, seats, spec, rng, None)
+}
+
+/// [`choose`], and where `record` is given and the bot searches, the
+/// search's root decision(s) added to it: each candidate's features and
+/// visits, what `herald playtest train` fits the prior to. The orders are
+/// the same as without.
+pub fn choose_recording<G: BotSupport>(
+    rules: &G::Ruleset,
+    view: &G::View,
+    seat: Seat,
+    seats: usize,
+    spec: &BotSpec,
+    rng: &mut ChaCha20Rng,
+    record: Option<&std::cell::RefCell<Vec<prior::Group>>>,
+) -> Result<Vec<G::Order>, String> {
     let hides = G::view_hides(rules, view);
     match spec {
         BotSpec::Random => {
@@ -191,8 +227,36 @@ pub fn choose<G: BotSupport>(
                     G::TITLE
                 ));
             }
-            mcts::choose::<G>(rules, view, seat, seats, search, hides, rng)
+            let weights = match &search.prior {
+                Some(source) => Some(weights_of::<G>(source)?),
+                None => None,
+            };
+            let ctx = Ctx {
+                search,
+                weights: weights.as_deref(),
+                record,
+            };
+            mcts::choose::<G>(rules, view, seat, seats, &ctx, hides, rng)
         }
+    }
+}
+
+/// The weights a `:prior` search reads in game `G`: the game's own file
+/// (built in) or the ones given.
+// A String error: a bot that cannot play, told as the bot's failure (the lab prints it; `new` refuses the spec before).
+pub fn weights_of<G: BotSupport>(
+    source: &prior::Source,
+) -> Result<std::sync::Arc<prior::Weights>, String> {
+    match source {
+        prior::Source::Given(w) => Ok(w.clone()),
+        prior::Source::BuiltIn if G::FEATURES.is_empty() || G::WEIGHTS.is_empty() => Err(format!(
+            "{}: no learned weights (games/{}.weights); use a bot without `:prior`",
+            G::TITLE,
+            G::NAME
+        )),
+        prior::Source::BuiltIn => prior::Weights::parse(G::WEIGHTS, G::NAME, G::FEATURES)
+            .map(std::sync::Arc::new)
+            .map_err(|e| format!("games/{}.weights: {e}", G::NAME)),
     }
 }
 

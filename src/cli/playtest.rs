@@ -20,6 +20,41 @@ pub struct Args {
 pub enum Sub {
     /// Win rates with 95% intervals, lengths, lead changes, bot strength.
     Summarize(SummarizeArgs),
+    /// Learn the searches' prior from self-play: a weight file
+    /// (games/<game>.weights; docs/bots.md, "The learned prior").
+    Train(TrainArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct TrainArgs {
+    /// The game (see `herald games`).
+    pub game: String,
+    /// The search that plays itself and whose visits the prior learns
+    /// (mcts or ismcts, without `:prior`).
+    #[arg(long, default_value = "mcts:1000")]
+    pub bot: String,
+    /// Self-play games a generation.
+    #[arg(long, default_value_t = 100)]
+    pub games: u64,
+    /// Generations: each after the first searches with the prior the one
+    /// before it fitted.
+    #[arg(long, default_value_t = 3)]
+    pub generations: u32,
+    /// A game option, key=value (repeatable), as for `herald new`.
+    #[arg(long = "option")]
+    pub options: Vec<String>,
+    /// The seed: the same command writes the same file.
+    #[arg(long, default_value = "1")]
+    pub seed: String,
+    /// Threads (the file does not depend on it).
+    #[arg(long, default_value_t = 1)]
+    pub jobs: usize,
+    /// Phases after which a self-play game is stopped.
+    #[arg(long, default_value_t = 5000)]
+    pub max_phases: u32,
+    /// Write the weight file here (default: standard output).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -37,6 +72,10 @@ pub struct RunArgs {
     /// A variant ruleset (a modified copy of `games/<game>.toml`).
     #[arg(long)]
     pub rules: Option<PathBuf>,
+    /// Weights for the `:prior` bots other than the game's own
+    /// (games/<game>.weights), e.g. a file `herald playtest train` wrote.
+    #[arg(long)]
+    pub weights: Option<PathBuf>,
     /// A game option, key=value (repeatable), as for `herald new`.
     #[arg(long = "option")]
     pub options: Vec<String>,
@@ -107,6 +146,7 @@ pub enum SummaryFormat {
 pub fn run(a: Args) -> Result<String> {
     match a.sub {
         Some(Sub::Summarize(s)) => summarize(s),
+        Some(Sub::Train(t)) => train(t),
         None => tournament(a.run),
     }
 }
@@ -143,9 +183,17 @@ fn tournament(a: RunArgs) -> Result<String> {
         )),
         None => None,
     };
+    let weights = match &a.weights {
+        Some(p) => Some((
+            p.display().to_string(),
+            std::fs::read_to_string(p).map_err(|e| Error::io(p, e))?,
+        )),
+        None => None,
+    };
     let run = Run {
         game: entry.name.to_string(),
         rules,
+        weights,
         games: a.games,
         bots,
         options,
@@ -161,6 +209,63 @@ fn tournament(a: RunArgs) -> Result<String> {
     let timings: Vec<playtest::Timing> = timed.iter().map(|t| t.1.clone()).collect();
     let records: Vec<playtest::Record> = timed.into_iter().map(|t| t.0).collect();
     written(entry, &records, &timings, a.out)
+}
+
+/// `herald playtest train GAME`: the weight file, written to `--out` (a
+/// line per generation printed) or printed.
+fn train(a: TrainArgs) -> Result<String> {
+    let entry = game_entry(Some(&a.game))?;
+    let bot = BotSpec::parse(&a.bot).map_err(|e| Error::usage(format!("--bot: {e}")))?;
+    let options = run_options(entry, &a.options)?;
+    if a.jobs == 0 || a.jobs > 256 {
+        return Err(Error::usage("--jobs: 1 to 256 threads"));
+    }
+    if a.games == 0 || a.generations == 0 {
+        return Err(Error::usage("--games and --generations: at least 1"));
+    }
+    let mut command = format!(
+        "herald playtest train {} --bot {bot} --games {} --generations {} --seed {}",
+        entry.name, a.games, a.generations, a.seed
+    );
+    for o in &a.options {
+        command.push_str(&format!(" --option {o}"));
+    }
+    if a.max_phases != 5000 {
+        command.push_str(&format!(" --max-phases {}", a.max_phases));
+    }
+    if let Some(p) = &a.out {
+        command.push_str(&format!(" --out {}", p.display()));
+    }
+    let t = playtest::train::Training {
+        bot,
+        games: a.games,
+        generations: a.generations,
+        options,
+        seed: a.seed,
+        jobs: a.jobs,
+        max_phases: a.max_phases,
+        command,
+    };
+    let trained = playtest::train::train(entry, &t).map_err(Error::refused)?;
+    match a.out {
+        Some(p) => {
+            crate::store::write::atomic(
+                &p,
+                trained.text.as_bytes(),
+                crate::store::write::Durability::Synced,
+            )?;
+            let mut s = format!("weights of {} written to {}\n", entry.name, p.display());
+            for l in trained
+                .text
+                .lines()
+                .filter(|l| l.starts_with("# generation"))
+            {
+                s.push_str(&format!("  {}\n", &l[2..]));
+            }
+            Ok(s)
+        }
+        None => Ok(trained.text),
+    }
 }
 
 /// The game `--game` names, or a usage error listing the games.

@@ -155,6 +155,28 @@ pub trait BotSupport: Game {
     ) -> i32 {
         0
     }
+    /// The names of the features of a candidate set of orders that the
+    /// learned prior weighs (`crate::bots::prior`), in the order
+    /// [`BotSupport::features`] writes them: the keys of the game's weight
+    /// file. None (the default): a `:prior` bot is refused.
+    const FEATURES: &'static [&'static str] = &[];
+    /// The game's weight file as built into herald
+    /// (`games/<game>.weights`, written by `herald playtest train`).
+    const WEIGHTS: &'static str = "";
+    /// The features of each of `candidates` (sets of orders for `seat`, or
+    /// one decision's options where the game splits its orders into
+    /// [`Parts`]) on `state`: [`BotSupport::FEATURES`]`.len()` small
+    /// integers each, appended to `out` candidate after candidate. Read
+    /// from the state the bot holds (the view, or a determinisation of
+    /// it) and nothing else.
+    fn features(
+        _ruleset: &Self::Ruleset,
+        _state: &Self::State,
+        _seat: Seat,
+        _candidates: &[Vec<Self::Order>],
+        _out: &mut Vec<i32>,
+    ) {
+    }
     /// Phases a search's playout plays before the evaluation scores it,
     /// where the bot's name does not say (`mcts:N:dD` does): the cut-off
     /// that suits the game's cost per phase.

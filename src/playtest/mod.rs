@@ -11,13 +11,17 @@
 pub mod measures;
 pub mod stats;
 pub mod summary;
+pub mod train;
 
+use crate::bots::prior::{self, Group, Weights};
 use crate::bots::{self, BotSpec};
 use crate::games::{self, BotSupport, BuiltIn, Entry, Options, Seat, Seen, Visitor};
 use crate::rng;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// One game to play.
 #[derive(Debug, Clone)]
@@ -27,6 +31,11 @@ pub struct Job {
     pub rules: Option<String>,
     /// sha256 of the ruleset text played (the built-in one or the variant's).
     pub ruleset_sha256: String,
+    /// The weight file a run was given (`--weights`), for the record.
+    pub weights: Option<String>,
+    /// sha256 of the weight file the `:prior` bots read (the game's own
+    /// or the one given), where the game has one.
+    pub weights_sha256: Option<String>,
     /// The game's number in the run, from 0.
     pub index: u64,
     /// The run's seed.
@@ -56,6 +65,16 @@ pub struct Record {
     /// that have changed since. Absent in files written before it was kept.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ruleset_sha256: Option<String>,
+    /// A weight file the run was given (`--weights`); absent for the
+    /// game's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weights: Option<String>,
+    /// sha256 of the learned prior's weight file of the run (the game's
+    /// own, or the one given): every line of a game that has one, so the
+    /// suite tells a figure played with other weights. Absent in files
+    /// written before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weights_sha256: Option<String>,
     /// The herald version that played the game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub herald: Option<String>,
@@ -189,6 +208,9 @@ pub struct Run {
     pub game: String,
     /// A variant ruleset: its file name and text (`--rules`).
     pub rules: Option<(String, String)>,
+    /// Weights for the `:prior` bots other than the game's own: a weight
+    /// file's name and text (`--weights`).
+    pub weights: Option<(String, String)>,
     pub games: u64,
     pub bots: Vec<BotSpec>,
     pub options: Options,
@@ -223,6 +245,22 @@ pub fn run(entry: &Entry, run: &Run) -> Result<Vec<Record>, String> {
     Ok(run_timed(entry, run)?.into_iter().map(|(r, _)| r).collect())
 }
 
+/// sha256 of the game's own weight file (`games/<game>.weights`, built
+/// into herald), or `None` for a game without a learned prior: what a
+/// result line's `weights_sha256` must be for its `:prior` bots' figures
+/// to describe today's weights.
+pub fn builtin_weights_sha256(entry: &Entry) -> Option<String> {
+    struct Sha;
+    impl Visitor for Sha {
+        type Output = Option<String>;
+        fn visit<G: BuiltIn>(self, _: &G::Ruleset) -> Self::Output {
+            (!G::WEIGHTS.is_empty()).then(|| crate::chain::canon::sha256_hex(G::WEIGHTS.as_bytes()))
+        }
+    }
+    let rules = entry.load(entry.ruleset).ok()?;
+    games::visit(rules.as_ref(), Sha)
+}
+
 /// [`run`], with the CPU time each game's bots spent choosing.
 pub fn run_timed(entry: &Entry, run: &Run) -> Result<Vec<(Record, Timing)>, String> {
     let (rules, text) = match &run.rules {
@@ -243,6 +281,8 @@ pub fn run_timed(entry: &Entry, run: &Run) -> Result<Vec<(Record, Timing)>, Stri
             game: run.game.clone(),
             rules: run.rules.as_ref().map(|r| r.0.clone()),
             ruleset_sha256: ruleset_sha256.clone(),
+            weights: run.weights.as_ref().map(|w| w.0.clone()),
+            weights_sha256: None,
             index,
             seed: run.seed.clone(),
             options: run.options.clone(),
@@ -261,14 +301,18 @@ pub fn run_timed(entry: &Entry, run: &Run) -> Result<Vec<(Record, Timing)>, Stri
     struct Tournament<'a> {
         jobs: &'a [Job],
         pool: &'a rayon::ThreadPool,
+        weights: Option<&'a (String, String)>,
     }
     impl Visitor for Tournament<'_> {
         // A String error: a game the lab could not play (a bot's failure), told to the designer as is.
         type Output = Vec<Result<(Record, Timing), String>>;
         fn visit<G: BuiltIn>(self, ruleset: &G::Ruleset) -> Self::Output {
+            let jobs = match with_weights::<G>(self.jobs, self.weights) {
+                Ok(j) => j,
+                Err(e) => return vec![Err(e)],
+            };
             self.pool.install(|| {
-                self.jobs
-                    .par_iter()
+                jobs.par_iter()
                     .map(|j| play_timed::<G>(ruleset, j))
                     .collect()
             })
@@ -279,9 +323,49 @@ pub fn run_timed(entry: &Entry, run: &Run) -> Result<Vec<(Record, Timing)>, Stri
         Tournament {
             jobs: &jobs,
             pool: &pool,
+            weights: run.weights.as_ref(),
         },
     );
     results.into_iter().collect()
+}
+
+/// The jobs with the weights of game `G` they play with: the weight file
+/// given (its name and text), read for `G`'s features and handed to every
+/// `:prior` bot, or the game's own; its hash in each job, where the game
+/// has weights.
+// A String error: a weight file the lab cannot use, told to the designer as is.
+fn with_weights<G: BotSupport>(
+    jobs: &[Job],
+    given: Option<&(String, String)>,
+) -> Result<Vec<Job>, String> {
+    let weights = match given {
+        Some((name, text)) => Some(Arc::new(
+            Weights::parse(text, G::NAME, G::FEATURES).map_err(|e| format!("{name}: {e}"))?,
+        )),
+        None => None,
+    };
+    let sha = match &weights {
+        Some(w) => Some(w.sha256.clone()),
+        None if G::WEIGHTS.is_empty() => None,
+        None => Some(crate::chain::canon::sha256_hex(G::WEIGHTS.as_bytes())),
+    };
+    Ok(jobs
+        .iter()
+        .map(|j| {
+            let mut j = j.clone();
+            j.weights_sha256 = sha.clone();
+            if let Some(w) = &weights {
+                for b in &mut j.bots {
+                    if let BotSpec::Mcts(s) = b {
+                        if s.prior.is_some() {
+                            s.prior = Some(prior::Source::Given(w.clone()));
+                        }
+                    }
+                }
+            }
+            j
+        })
+        .collect())
 }
 
 /// The events `seat`'s report would tell: those since the seat's last
@@ -319,6 +403,28 @@ pub fn play<G: BotSupport>(rules: &G::Ruleset, job: &Job) -> Result<Record, Stri
 pub fn play_timed<G: BotSupport>(
     rules: &G::Ruleset,
     job: &Job,
+    // A String error: a game the lab could not play (a bot's failure), told to the designer as is.
+) -> Result<(Record, Timing), String> {
+    play_inner::<G>(rules, job, None)
+}
+
+/// [`play`], with every searching bot's root decisions recorded (each
+/// candidate's features and visits): the training's data.
+pub fn play_recorded<G: BotSupport>(
+    rules: &G::Ruleset,
+    job: &Job,
+    // A String error: a game the lab could not play (a bot's failure), told to the designer as is.
+) -> Result<(Record, Vec<Group>), String> {
+    let record = RefCell::new(Vec::new());
+    let (r, _) = play_inner::<G>(rules, job, Some(&record))?;
+    Ok((r, record.into_inner()))
+}
+
+/// One game; the searches' root decisions into `record` where given.
+fn play_inner<G: BotSupport>(
+    rules: &G::Ruleset,
+    job: &Job,
+    record: Option<&RefCell<Vec<Group>>>,
     // A String error: a game the lab could not play (a bot's failure), told to the designer as is.
 ) -> Result<(Record, Timing), String> {
     let n = job.bots.len();
@@ -368,6 +474,7 @@ pub fn play_timed<G: BotSupport>(
             log: &log,
             gid: &gid,
             turn,
+            record,
         };
         let orders = phase_orders::<G>(rules, &st, &awaiting, job, &phase, &mut timing)?;
         let mut r = rng::phase_rng(&job.seed, &gid, turn, "resolve");
@@ -428,6 +535,8 @@ struct Phase<'a, E> {
     log: &'a [(u32, Vec<Seat>, Vec<E>)],
     gid: &'a str,
     turn: u32,
+    /// Where the searches' root decisions go (the training), if anywhere.
+    record: Option<&'a RefCell<Vec<Group>>>,
 }
 
 /// The scores of the seats, or their evaluations where the game keeps no
@@ -478,7 +587,7 @@ fn phase_orders<G: BotSupport>(
         let view = G::view(rules, st, phase.ids, s, &events);
         let mut r = rng::phase_rng(&job.seed, gid, turn, &format!("bot {s}"));
         let started = thread_cpu();
-        let o = bots::choose::<G>(rules, &view, s, n, &job.bots[s], &mut r)
+        let o = bots::choose_recording::<G>(rules, &view, s, n, &job.bots[s], &mut r, phase.record)
             .map_err(|e| format!("game {}, phase {turn}, seat {s}: {e}", job.index))?;
         let spent = (thread_cpu() - started).max(0.0);
         timing.decisions[s] += 1;
@@ -545,6 +654,8 @@ fn record_of<G: BotSupport>(
         game: job.game.clone(),
         rules: job.rules.clone(),
         ruleset_sha256: Some(job.ruleset_sha256.clone()),
+        weights: job.weights.clone(),
+        weights_sha256: job.weights_sha256.clone(),
         herald: Some(env!("CARGO_PKG_VERSION").to_string()),
         options: job.options.clone(),
         seed: job.seed.clone(),

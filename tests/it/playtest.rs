@@ -16,6 +16,7 @@ fn run(game: &str, games: u64, bots: &[&str], jobs: usize, shard: (u64, u64)) ->
     Run {
         game: game.to_string(),
         rules: None,
+        weights: None,
         games,
         bots: bots.iter().map(|b| BotSpec::parse(b).unwrap()).collect(),
         options: Options::new(),
@@ -596,6 +597,47 @@ fn documented_summaries() -> Vec<Documented> {
     out
 }
 
+/// The first line of a result file whose figures do not describe today's
+/// herald, said: played under another ruleset text than today's (the
+/// built-in one, or the variant file beside it), or, where a bot of the
+/// line searches with the learned prior (`:prior`), with another weight
+/// file than today's (the game's own, or the `--weights` file named).
+/// Lines of bots without a prior do not depend on the weights.
+fn stale_line(file: &str, recs: &[playtest::Record]) -> Option<String> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    for (i, r) in recs.iter().enumerate() {
+        let e = games::find(&r.game).unwrap();
+        let want = match &r.rules {
+            None => herald::chain::canon::sha256_hex(e.ruleset.as_bytes()),
+            Some(v) => herald::chain::canon::sha256_hex(&std::fs::read(root.join(v)).unwrap()),
+        };
+        if r.ruleset_sha256.as_deref() != Some(want.as_str()) {
+            return Some(format!(
+                "{file} line {}: played with {:?}, today's ruleset is {want}",
+                i + 1,
+                r.ruleset_sha256
+            ));
+        }
+        if !r.bots.iter().any(|b| b.ends_with(":prior")) {
+            continue;
+        }
+        let want = match &r.weights {
+            None => playtest::builtin_weights_sha256(e),
+            Some(w) => std::fs::read(root.join(w))
+                .ok()
+                .map(|t| herald::chain::canon::sha256_hex(&t)),
+        };
+        if want.is_none() || r.weights_sha256 != want {
+            return Some(format!(
+                "{file} line {}: played with the weights {:?}, today's are {want:?}",
+                i + 1,
+                r.weights_sha256
+            ));
+        }
+    }
+    None
+}
+
 /// Figures that cannot go stale: every game of every result file in
 /// docs/playtest/ records the ruleset it was played with, which is today's
 /// built-in one (or the variant file beside it), and every kept summary is
@@ -623,30 +665,7 @@ fn documented_figures_are_of_todays_rules() {
             let text = std::fs::read_to_string(f).unwrap();
             let recs = summary::read(&f.display().to_string(), &text).unwrap();
             if seen.insert(f.clone()) {
-                for (i, r) in recs.iter().enumerate() {
-                    let want = match &r.rules {
-                        None => {
-                            let e = games::find(&r.game).unwrap();
-                            herald::chain::canon::sha256_hex(e.ruleset.as_bytes())
-                        }
-                        Some(v) => {
-                            let t = std::fs::read(
-                                std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(v),
-                            )
-                            .unwrap();
-                            herald::chain::canon::sha256_hex(&t)
-                        }
-                    };
-                    if r.ruleset_sha256.as_deref() != Some(want.as_str()) {
-                        stale.push(format!(
-                            "{} line {}: played with {:?}, today's ruleset is {want}",
-                            f.display(),
-                            i + 1,
-                            r.ruleset_sha256
-                        ));
-                        break;
-                    }
-                }
+                stale.extend(stale_line(&f.display().to_string(), &recs));
             }
             if against.contains(f) {
                 others.extend(recs);
@@ -689,6 +708,8 @@ fn summaries_give_verdicts_the_statistics_back() {
         game: "hexwar".into(),
         rules: None,
         ruleset_sha256: sha.map(str::to_string),
+        weights: None,
+        weights_sha256: None,
         herald: None,
         options: Default::default(),
         seed: "v".into(),
@@ -1107,4 +1128,222 @@ fn shards_through_gnu_parallel_and_job_files_sum_to_the_whole_run() {
         "{script}: {said}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The learned prior (issue 53): `herald playtest train` writes the same
+/// weight file from the same seed whatever `--jobs`; a run of `:prior`
+/// bots records the hash of the weights it played with in every line (the
+/// game's own, or a `--weights` file's, named); and the staleness check
+/// of the documented figures tells a file played with other weights.
+#[test]
+// Long: one scenario told step by step, each check beside the step it checks.
+fn the_prior_is_trained_from_its_seed_and_its_weights_are_recorded() {
+    let dir = scratch("playtest-train");
+    let path = |n: &str| dir.join(n).display().to_string();
+    let train = |jobs: &str, out: &str| {
+        let (code, stdout, stderr) = herald(&[
+            "playtest",
+            "train",
+            "hexwar",
+            "--bot",
+            "mcts:30",
+            "--games",
+            "3",
+            "--generations",
+            "2",
+            "--seed",
+            "5",
+            "--max-phases",
+            "30",
+            "--jobs",
+            jobs,
+            "--out",
+            out,
+        ]);
+        assert_eq!(code, 0, "{stdout}{stderr}");
+        assert!(stdout.contains("generation 2:"), "{stdout}");
+        std::fs::read_to_string(out).unwrap()
+    };
+    let one = train("1", &path("one.weights"));
+    let two = train("2", &path("two.weights"));
+    let body = |t: &str| {
+        t.lines()
+            .filter(|l| !l.starts_with("# Written by:"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(body(&one), body(&two), "--jobs changed the weights");
+    assert!(one.contains("# Written by: herald playtest train hexwar --bot mcts:30 --games 3 --generations 2 --seed 5 --max-phases 30"), "{one}");
+    let w =
+        herald::bots::prior::Weights::parse(&one, "hexwar", herald::games::hexwar::bot::FEATURES)
+            .unwrap();
+    assert_eq!(w.prior.len(), herald::games::hexwar::bot::FEATURES.len());
+
+    // A run with the file given: its name and hash on every line.
+    let run = |extra: &[&str], out: &str| {
+        let mut a = vec![
+            "playtest",
+            "hexwar",
+            "--games",
+            "2",
+            "--bots",
+            "mcts:30:prior,greedy",
+            "--seed",
+            "3",
+            "--max-phases",
+            "30",
+            "--out",
+            out,
+        ];
+        a.extend_from_slice(extra);
+        let (code, stdout, stderr) = herald(&a);
+        assert_eq!(code, 0, "{stdout}{stderr}");
+        let text = std::fs::read_to_string(out).unwrap();
+        summary::read(out, &text).unwrap()
+    };
+    let given = path("one.weights");
+    let recs = run(&["--weights", &given], &path("given.jsonl"));
+    let sha = herald::chain::canon::sha256_hex(one.as_bytes());
+    for r in &recs {
+        assert_eq!(r.weights.as_deref(), Some(given.as_str()));
+        assert_eq!(r.weights_sha256.as_deref(), Some(sha.as_str()));
+    }
+    assert_eq!(stale_line("given.jsonl", &recs), None);
+    // The game's own weights: no file named, the built-in hash.
+    let own = run(&[], &path("own.jsonl"));
+    let builtin = playtest::builtin_weights_sha256(games::find("hexwar").unwrap());
+    assert!(builtin.is_some());
+    for r in &own {
+        assert_eq!(r.weights, None);
+        assert_eq!(r.weights_sha256, builtin);
+    }
+    assert_eq!(stale_line("own.jsonl", &own), None);
+    // The weights changed since: both files are told stale.
+    std::fs::write(&given, one.replace("format = 1", "format = 1\n# retrained")).unwrap();
+    let said = stale_line("given.jsonl", &recs).expect("a changed weight file is stale");
+    assert!(
+        said.contains("given.jsonl line 1: played with the weights"),
+        "{said}"
+    );
+    let mut other = own.clone();
+    other[1].weights_sha256 = Some("0000".into());
+    let said = stale_line("own.jsonl", &other).expect("other weights are stale");
+    assert!(said.starts_with("own.jsonl line 2:"), "{said}");
+    // A line of bots without a prior does not depend on the weights.
+    for r in &mut other {
+        r.bots = vec!["mcts:30".into(), "greedy".into()];
+    }
+    assert_eq!(stale_line("own.jsonl", &other), None);
+    // A weight file for another game is refused, naming the file.
+    let (code, _, err) = herald(&[
+        "playtest",
+        "norse-wars",
+        "--games",
+        "1",
+        "--bots",
+        "greedy,greedy",
+        "--weights",
+        &given,
+    ]);
+    assert_ne!(code, 0);
+    assert!(err.contains(&given), "{err}");
+}
+
+/// War of the Dukes' searches look past the enemy's reply (issue 53): the
+/// reply a search plays out for the enemy (`playout::reply_orders`) is
+/// legal wherever it is asked; where the enemy can reach a Duke at the
+/// scripted player's odds it assaults his hex, and with its dice the
+/// assault kills him in some draws; and where the scripted player's own
+/// phase would leave its Duke to such an assault, the search (whose
+/// horizon now holds the reply) leaves him to it less often than the same
+/// search cut off after its own phase (`:d0`, the horizon before).
+#[test]
+// Long: one scenario told step by step, each check beside the step it checks.
+fn war_of_the_dukes_searches_see_the_enemy_reply_to_a_duke() {
+    use herald::games::war_of_the_dukes::orders::Order;
+    use herald::games::war_of_the_dukes::ruleset::Ruleset;
+    use herald::games::war_of_the_dukes::state::State;
+    use herald::games::war_of_the_dukes::units::Side;
+    use herald::games::war_of_the_dukes::{playout, WarOfTheDukes};
+    use std::collections::BTreeMap;
+    let r = Ruleset::parse(WarOfTheDukes::RULESET_TEXT).unwrap();
+    let players = vec!["orfburg".to_string(), "wulfenburg".to_string()];
+    // Whether `side`'s reply on `st` (its phase) assaults the other Duke.
+    let assaults = |st: &State, side: Side| {
+        let duke = st.units[st.duke(side.other())].at;
+        playout::reply_orders(&r, st, side)
+            .iter()
+            .any(|o| matches!(o, Order::Attack { target, .. } if Some(*target) == duke))
+    };
+    let resolve = |st: &State, seat: usize, o: Vec<Order>, seed: u64| {
+        let mut orders = BTreeMap::new();
+        orders.insert(seat, o);
+        let mut rr = rng::from_u64(seed);
+        WarOfTheDukes::resolve(&r, st, &orders, &mut rng::Dice::quiet(&mut rr)).0
+    };
+    // Scripted games: every reply checked; the positions before a phase
+    // of the scripted player after which its Duke is assaulted kept.
+    let (mut replies, mut danger, mut killed) = (0, Vec::new(), 0);
+    for g in 0..8u64 {
+        let mut rr = rng::from_u64(700 + g);
+        let mut st = State::new(&r);
+        while !st.is_over() {
+            let mut orders = BTreeMap::new();
+            for seat in WarOfTheDukes::awaiting(&r, &st) {
+                let side = Side::of_seat(seat);
+                if st.mover() == Some(side) {
+                    let reply = playout::reply_orders(&r, &st, side);
+                    let problems = WarOfTheDukes::check(&r, &st, seat, &reply);
+                    assert!(problems.is_empty(), "game {g}: {problems:?} for {reply:?}");
+                    replies += 1;
+                }
+                orders.insert(seat, playout::bot_orders(&r, &st, side, &mut rr));
+            }
+            let before = st.clone();
+            st = WarOfTheDukes::resolve(&r, &st, &orders, &mut rng::Dice::quiet(&mut rr)).0;
+            let Some(side) = before.mover() else { continue };
+            if st.mover() == Some(side.other()) && assaults(&st, side.other()) {
+                // The assault's dice: the Duke dies in some draws.
+                let reply = playout::reply_orders(&r, &st, side.other());
+                killed += (0..20)
+                    .filter(|&d| {
+                        let after = resolve(&st, side.other().seat(), reply.clone(), d);
+                        after.units[after.duke(side)].at.is_none()
+                    })
+                    .count();
+                danger.push((before, side));
+            }
+        }
+    }
+    assert!(replies > 100, "{replies} replies");
+    assert!(
+        danger.len() >= 4,
+        "{} positions with a Duke assaulted",
+        danger.len()
+    );
+    assert!(killed > 0, "no assault of {} killed a Duke", danger.len());
+    // The search with the reply in its horizon against the one without.
+    let left = |spec: &str| {
+        let bot = BotSpec::parse(spec).unwrap();
+        danger
+            .iter()
+            .enumerate()
+            .filter(|(i, (st, side))| {
+                let seat = side.seat();
+                let view = WarOfTheDukes::view(&r, st, &players, seat, &[]);
+                let mut rr = rng::from_u64(900 + *i as u64);
+                let o = herald::bots::choose::<WarOfTheDukes>(&r, &view, seat, 2, &bot, &mut rr)
+                    .unwrap();
+                let after = resolve(st, seat, o, 1);
+                after.units[after.duke(*side)].at.is_none()
+                    || (after.mover() == Some(side.other()) && assaults(&after, side.other()))
+            })
+            .count()
+    };
+    let (now, before) = (left("mcts:300"), left("mcts:300:d0"));
+    eprintln!(
+        "{} positions where the scripted player left its Duke to an assault ({killed} deaths in 20 draws each); left to it by mcts:300 {now}, by mcts:300:d0 {before}",
+        danger.len()
+    );
+    assert!(now < before, "left by the search {now}, before {before}");
 }

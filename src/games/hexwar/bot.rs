@@ -13,7 +13,7 @@ use super::movegen::Action;
 use super::piece::Piece;
 use super::play::Plan;
 use super::play::{order_of, Order};
-use super::ruleset::{Movement, Ruleset};
+use super::ruleset::{Movement, Ruleset, CELLS};
 use super::state::{parse_side, Finish, How, State, LABELS};
 use super::view::View;
 use super::{playout, Hexwar};
@@ -209,6 +209,98 @@ pub fn priority(rules: &Ruleset, st: &State, orders: &[Order]) -> i32 {
     }
 }
 
+/// The features of a candidate turn the learned prior weighs
+/// (`src/bots/prior.rs`), in the order [`features`] writes them.
+pub const FEATURES: &[&str] = &[
+    "royal_capture",
+    "capture",
+    "capture_worth",
+    "moved_worth",
+    "risk",
+    "escape",
+    "defended",
+    "royal_move",
+    "royal_centre",
+    "royal_centre_late",
+    "centre",
+    "aimed",
+    "rotate",
+    "rebirth",
+    "pass",
+];
+
+/// The cells `side`'s pieces could move to now (captures included).
+fn reach_of(rules: &Ruleset, st: &State, side: u8, buf: &mut Vec<Action>) -> [bool; CELLS] {
+    let mut on = [false; CELLS];
+    for (c, p) in st.pieces() {
+        if p.side() != side {
+            continue;
+        }
+        buf.clear();
+        st.piece_moves(rules, c, buf);
+        for a in buf.iter() {
+            if let Action::Move { to, .. } = a {
+                on[*to as usize] = true;
+            }
+        }
+    }
+    on
+}
+
+/// Each candidate's features ([`FEATURES`]), appended to `out`: what it
+/// takes and how much that is worth, what moves (its worth, whether it
+/// lands where the enemy reaches or leaves such a cell, whether a friend
+/// covers where it lands), the royal piece's walk to the centre (the turn
+/// limit's tiebreak; weighed again by how late it is), the moved piece's,
+/// an aimed move, a rotation, a rebirth, the pass. Worths in tenths.
+pub fn features(rules: &Ruleset, st: &State, cands: &[Vec<Order>], out: &mut Vec<i32>) {
+    let me = st.side;
+    let mut buf = Vec::new();
+    let theirs = reach_of(rules, st, me ^ 1, &mut buf);
+    let ours = reach_of(rules, st, me, &mut buf);
+    let late = st.turn as i32 * 10 / rules.turn_limit.max(1) as i32;
+    let cell = |h| rules.geo.cell(h).map(|c| c as usize);
+    for c in cands {
+        let mut f = [0i32; 15];
+        match c.first() {
+            Some(Order::Move { from, to }) => {
+                if let (Some(a), Some(b)) = (cell(*from), cell(*to)) {
+                    let p = Piece(st.board[a]);
+                    let k = &rules.kinds[p.kind() as usize];
+                    let w = if k.royal {
+                        50
+                    } else {
+                        worth(rules, p.kind() as usize) / 10
+                    };
+                    if let Some(t) = st.piece(b).filter(|t| t.side() != me) {
+                        let tk = t.kind() as usize;
+                        f[0] = i32::from(rules.kinds[tk].royal);
+                        f[1] = 1;
+                        f[2] = worth(rules, tk) / 10;
+                    }
+                    f[3] = w;
+                    f[4] = if theirs[b] { w } else { 0 };
+                    f[5] = if theirs[a] && !theirs[b] { w } else { 0 };
+                    f[6] = i32::from(ours[b]);
+                    let d = |x: usize| rules.geo.centre_distance[x] as i32;
+                    if k.royal {
+                        f[7] = 1;
+                        f[8] = d(a) - d(b);
+                        f[9] = f[8] * late;
+                    } else {
+                        f[10] = d(a) - d(b);
+                    }
+                }
+                f[11] = i32::from(c.len() > 1);
+            }
+            Some(Order::Rotate { .. }) => f[12] = 1,
+            Some(Order::Rebirth { .. }) => f[13] = 1,
+            _ => f[14] = 1,
+        }
+        out.extend_from_slice(&f);
+    }
+}
+
 pub fn scores(rules: &Ruleset, st: &State) -> Vec<i32> {
     (0..2).map(|s| material(rules, st, s)).collect()
 }
@@ -261,6 +353,11 @@ impl BotSupport for Hexwar {
     const DETERMINISTIC: bool = true;
     fn priority(rules: &Ruleset, st: &State, _: Seat, orders: &[Order]) -> i32 {
         priority(rules, st, orders)
+    }
+    const FEATURES: &'static [&'static str] = FEATURES;
+    const WEIGHTS: &'static str = include_str!("../../../games/hexwar.weights");
+    fn features(rules: &Ruleset, st: &State, _: Seat, cands: &[Vec<Order>], out: &mut Vec<i32>) {
+        features(rules, st, cands, out)
     }
     /// [`playout::random_turn`] on the typed state: no orders built.
     fn playout_phase(rules: &Ruleset, st: &mut State, rng: &mut ChaCha20Rng) {

@@ -238,6 +238,100 @@ pub fn combine(
     out
 }
 
+/// The features of one piece's option (a move, or holding: all 0) that
+/// the learned prior weighs (`src/bots/prior.rs`), in the order
+/// [`features`] writes them; each is the move's change against holding.
+pub const FEATURES: &[&str] = &[
+    "move",
+    "duke_move",
+    "duke_exposure",
+    "duke_garrisoned",
+    "contact",
+    "closer",
+    "kaiserburg",
+    "aura",
+    "terrain",
+    "enemy_duke",
+    "next_to_enemy_duke",
+    "guards_duke",
+    "between_rivers",
+    "leaves_capital",
+];
+
+/// Each option's features ([`FEATURES`]), appended to `out`: holding (or
+/// an option without a move, such as an attack policy) is all 0; a move
+/// says what it changes: for the Duke, how many enemy pieces stand within
+/// 4 hexes and whether a unit garrisons his city or fortress; for a unit,
+/// contact with the enemy, the distance to the nearest enemy piece, to
+/// Kaiserburg and to the enemy Duke (hexes closer, at most 6), standing
+/// within its Duke's aura or next to him, the terrain's defence
+/// multiplier, the between-rivers area, leaving its capital.
+pub fn features(
+    rules: &Ruleset,
+    st: &State,
+    seat: usize,
+    options: &[Vec<Order>],
+    out: &mut Vec<i32>,
+) {
+    let side = Side::of_seat(seat);
+    let board = st.board(rules);
+    let enemies: Vec<Ix> = st
+        .on_map(side.other())
+        .filter_map(|(n, _)| board.pos[n])
+        .collect();
+    let own_duke = board.pos[st.duke(side)];
+    let their_duke = board.pos[st.duke(side.other())];
+    let kaiser = &rules.map.places[rules.kaiserburg].cells;
+    let capital = &rules.map.places[rules.capitals[side.seat()]].cells;
+    let dist = |a: Ix, b: Ix| rules.map.distance(a, b);
+    let nearest = |i: Ix| enemies.iter().map(|&e| dist(i, e)).min().unwrap_or(99);
+    let near = |i: Ix| enemies.iter().filter(|&&e| dist(i, e) <= 4).count() as i32;
+    let contact = |i: Ix| i32::from(enemies.iter().any(|&e| super::combat::contact(rules, i, e)));
+    let to_kaiser = |i: Ix| kaiser.iter().map(|&k| dist(i, k)).min().unwrap_or(99);
+    let closer = |a: i32, b: i32| (a - b).clamp(-6, 6);
+    for o in options {
+        let mut f = [0i32; 14];
+        let mv = o.iter().find_map(|x| match x {
+            Order::Move { unit, path } => Some((*unit, path.last().and_then(|l| rules.map.ix(*l)))),
+            _ => None,
+        });
+        if let Some((unit, Some(to))) = mv {
+            let n = st.find(side, unit);
+            if let Some(from) = n.and_then(|n| board.pos[n]) {
+                f[0] = 1;
+                if unit.is_duke() {
+                    f[1] = 1;
+                    f[2] = near(to) - near(from);
+                    let garrison = |i: Ix| {
+                        i32::from(rules.at(i).stack && board.occ[i as usize].unit.is_some())
+                    };
+                    f[3] = garrison(to) - garrison(from);
+                } else {
+                    f[4] = contact(to) - contact(from);
+                    f[5] = closer(nearest(from), nearest(to));
+                    f[6] = closer(to_kaiser(from), to_kaiser(to));
+                    if let Some(d) = own_duke {
+                        let aura = |i: Ix| i32::from(dist(i, d) <= rules.duke_aura);
+                        f[7] = aura(to) - aura(from);
+                        let next = |i: Ix| i32::from(dist(i, d) <= 1);
+                        f[11] = next(to) - next(from);
+                    }
+                    f[8] = rules.at(to).defence as i32 - rules.at(from).defence as i32;
+                    if let Some(e) = their_duke {
+                        f[9] = closer(dist(from, e), dist(to, e));
+                        let next = |i: Ix| i32::from(super::combat::contact(rules, i, e));
+                        f[10] = next(to) - next(from);
+                    }
+                    let between = |i: Ix| i32::from(rules.map.cell(i).between_rivers);
+                    f[12] = between(to) - between(from);
+                    f[13] = i32::from(capital.contains(&from) && !capital.contains(&to));
+                }
+            }
+        }
+        out.extend_from_slice(&f);
+    }
+}
+
 fn worth(rules: &Ruleset, id: UnitId) -> i32 {
     if id.kind == Kind::Duke {
         return 0;
@@ -340,6 +434,17 @@ impl BotSupport for WarOfTheDukes {
     fn parts(rules: &Ruleset, st: &State, seat: Seat, _: &mut ChaCha20Rng) -> Option<Parts<Order>> {
         parts(rules, st, seat)
     }
+    const FEATURES: &'static [&'static str] = FEATURES;
+    const WEIGHTS: &'static str = include_str!("../../../games/war-of-the-dukes.weights");
+    fn features(
+        rules: &Ruleset,
+        st: &State,
+        seat: Seat,
+        options: &[Vec<Order>],
+        out: &mut Vec<i32>,
+    ) {
+        features(rules, st, seat, options, out)
+    }
     fn combine(
         rules: &Ruleset,
         st: &State,
@@ -349,11 +454,26 @@ impl BotSupport for WarOfTheDukes {
     ) -> Vec<Order> {
         combine(rules, st, seat, parts, choice)
     }
-    /// The evaluation right after the bot's own phase: a phase of 31
-    /// pieces costs about as much to play out as the whole per-decision
-    /// budget, and the evaluation already weighs what the reply threatens
-    /// (enemy pieces next to a Duke).
-    const PLAYOUT_DEPTH: u32 = 0;
+    /// The enemy's reply ([`playout::reply_orders`]: the assault on a
+    /// Duke it can reach, then its attacks where it stands), resolved with
+    /// its dice: the search's horizon takes in the next movement and
+    /// combat, so a Duke left where the enemy can kill it is seen dead.
+    fn playout_phase(rules: &Ruleset, st: &mut State, rng: &mut ChaCha20Rng) {
+        let Some(side) = st.mover() else { return };
+        let mut orders = std::collections::BTreeMap::new();
+        orders.insert(side.seat(), playout::reply_orders(rules, st, side));
+        *st = <WarOfTheDukes as crate::games::Game>::resolve(
+            rules,
+            st,
+            &orders,
+            &mut rng::Dice::quiet(rng),
+        )
+        .0;
+    }
+    /// One phase: the enemy's reply, then the evaluation. A phase of the
+    /// scripted player (31 pieces moved) costs about what a whole decision
+    /// may; the reply moves only what can reach the Duke.
+    const PLAYOUT_DEPTH: u32 = 1;
     fn evaluate(rules: &Ruleset, st: &State, seat: Seat) -> i32 {
         evaluate(rules, st, seat)
     }

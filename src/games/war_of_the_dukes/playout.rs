@@ -16,7 +16,7 @@ use super::movement;
 use super::orders::Order;
 use super::ruleset::Ruleset;
 use super::setup;
-use super::state::{Phase, State};
+use super::state::{Board, Phase, State};
 use super::units::{Kind, Side};
 use super::zoc;
 use crate::rng::{self, ChaCha20Rng};
@@ -150,11 +150,22 @@ fn duke_move(rules: &Ruleset, trial: &mut State, side: Side, ez: &[bool]) -> Opt
 /// used, an infantry or cavalry unit in contact advancing. The bot's own
 /// threshold is `extra = 1` (2-1; 3-1 in rough ground).
 pub fn attacks(rules: &Ruleset, st: &State, side: Side, extra: usize) -> Vec<Order> {
+    attacks_by(rules, st, side, extra, BTreeSet::new(), None)
+}
+
+/// [`attacks`] by the units not in `used`, on every enemy hex but `skip`.
+fn attacks_by(
+    rules: &Ruleset,
+    st: &State,
+    side: Side,
+    extra: usize,
+    mut used: BTreeSet<usize>,
+    skip: Option<Ix>,
+) -> Vec<Order> {
     let board = st.board(rules);
-    let mut used: BTreeSet<usize> = BTreeSet::new();
     let mut options: Vec<(usize, Ix)> = Vec::new();
     let targets: Vec<Ix> = (0..rules.map.cells.len() as Ix)
-        .filter(|&i| board.side_at(st, i) == Some(side.other()))
+        .filter(|&i| Some(i) != skip && board.side_at(st, i) == Some(side.other()))
         .collect();
     let odds_for = |t: Ix, used: &BTreeSet<usize>| -> (usize, Vec<usize>) {
         let with: Vec<usize> = st
@@ -207,6 +218,119 @@ pub fn attacks(rules: &Ruleset, st: &State, side: Side, extra: usize) -> Vec<Ord
         });
     }
     out
+}
+
+/// The reply a searching bot expects of `side`, the enemy, after its own
+/// phase (issue 53: the search's horizon takes in the enemy's next
+/// movement and combat, resolved with its dice): the assault that kills a
+/// careless Duke, then the attacks the scripted player makes from where
+/// its units stand. Every unit of `side` that can reach, this phase, a hex
+/// from which it may attack the other Duke's hex goes there (the nearest
+/// first, a hex each; artillery keeps two hexes away where it can), and
+/// they attack the Duke's hex together where that is at the scripted
+/// player's odds (2-1, 3-1 in rough ground); the units left attack as
+/// [`attacks`] does. Other units hold: a slower threat is the
+/// evaluation's (enemy pieces next to a Duke). Cheap enough to play in
+/// every iteration of a search (a bounded path search per unit near the
+/// Duke), unlike [`bot_orders`], which moves every piece.
+pub fn reply_orders(rules: &Ruleset, st: &State, side: Side) -> Vec<Order> {
+    if st.phase != Phase::Play(side) {
+        return Vec::new();
+    }
+    let (mut out, trial, used, target) = duke_assault(rules, st, side);
+    out.extend(attacks_by(rules, &trial, side, 1, used, target));
+    out
+}
+
+/// The moves and the attack of [`reply_orders`] on the other Duke: the
+/// orders, the position after the moves, the units used and the Duke's
+/// hex (`None` and no orders where no assault is at the odds).
+fn duke_assault(
+    rules: &Ruleset,
+    st: &State,
+    side: Side,
+) -> (Vec<Order>, State, BTreeSet<usize>, Option<Ix>) {
+    let none = || (Vec::new(), st.clone(), BTreeSet::new(), None);
+    let foe = side.other();
+    let mut board = st.board(rules);
+    let Some(d) = board.pos[st.duke(foe)] else {
+        return none();
+    };
+    let ez = zoc::zoc(rules, st, &board, foe);
+    let mut near: Vec<(i32, usize)> = st
+        .on_map(side)
+        .filter(|(_, u)| combat::can_attack(u.id.kind))
+        .filter_map(|(n, u)| {
+            let dist = rules.map.distance(board.pos[n]?, d);
+            let s = rules.stats(u.id.kind);
+            (dist <= (rules.mp(u.id.kind) + s.range) as i32).then_some((dist, n))
+        })
+        .collect();
+    near.sort_unstable();
+    let mut trial = st.clone();
+    let mut moves = Vec::new();
+    let mut with = Vec::new();
+    for (_, n) in near {
+        if combat::reach(rules, &trial, &board, n, d).is_some() {
+            with.push(n);
+            continue;
+        }
+        let kind = trial.units[n].id.kind;
+        let range = rules.stats(kind).range as i32;
+        let from = |i: Ix| {
+            combat::contact(rules, i, d) || (range >= 2 && rules.map.distance(i, d) <= range)
+        };
+        let r = movement::reach(rules, &trial, &board, &ez, n, rules.mp(kind));
+        let best = (0..rules.map.cells.len() as Ix)
+            .filter(|&i| i != r.start && r.cost[i as usize] != movement::UNREACHED && from(i))
+            .filter(|&i| movement::end_problem(rules, &trial, &board, n, i).is_none())
+            .min_by_key(|&i| {
+                let close = combat::contact(rules, i, d);
+                (range >= 2 && close, r.cost[i as usize], rules.map.label(i))
+            });
+        let Some(to) = best else { continue };
+        let at = board.pos[n].expect("on the map") as usize;
+        board.occ[at].unit = None;
+        board.occ[to as usize].unit = Some(n as u8);
+        board.pos[n] = Some(to);
+        trial.units[n].at = Some(rules.map.label(to));
+        moves.push(Order::Move {
+            unit: trial.units[n].id,
+            path: movement::labels(rules, &r.path(to)),
+        });
+        with.push(n);
+    }
+    if with.is_empty() || !at_odds(rules, &trial, &board, &with, d) {
+        return none();
+    }
+    let advance = with
+        .iter()
+        .copied()
+        .filter(|&n| combat::reach(rules, &trial, &board, n, d) == Some(false))
+        .min_by_key(|&n| (trial.units[n].id.kind != Kind::Infantry, trial.units[n].id));
+    moves.push(Order::Attack {
+        target: rules.map.label(d),
+        with: with.iter().map(|&n| trial.units[n].id).collect(),
+        advance: advance.map(|n| trial.units[n].id),
+    });
+    let used = with.into_iter().collect();
+    (moves, trial, used, Some(d))
+}
+
+/// Whether the units `with` attack hex `d` at the scripted player's odds
+/// (2-1, 3-1 in rough ground).
+fn at_odds(rules: &Ruleset, st: &State, board: &Board, with: &[usize], d: Ix) -> bool {
+    let a: u32 = with
+        .iter()
+        .map(|&n| combat::attack_value(rules, st, board, n).0)
+        .sum();
+    let def: u32 = board.occ[d as usize]
+        .pieces()
+        .map(|p| combat::defence_value(rules, st, board, p as usize).0)
+        .sum();
+    let one = (rules.worst_odds - 1) as usize;
+    let need = one + 1 + usize::from(rules.at(d).die > 0);
+    rules.odds(a, def).0 >= need
 }
 
 /// Random legal orders: each piece moves with probability ½ to a random

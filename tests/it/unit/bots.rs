@@ -41,7 +41,8 @@ fn a_playout_depth_given_is_kept_and_none_means_the_games() {
     use herald::games::{hexwar::Hexwar, norse_wars::NorseWars, BotSupport};
     assert_eq!(s.depth_in::<NorseWars>(), 20);
     assert_eq!(s.depth_in::<Hexwar>(), Hexwar::PLAYOUT_DEPTH);
-    assert_eq!(s.depth_in::<WarOfTheDukes>(), 0);
+    // War of the Dukes: the enemy's reply, then the evaluation (issue 53).
+    assert_eq!(s.depth_in::<WarOfTheDukes>(), 1);
     assert!(BotSpec::parse("mcts:10:d10001").is_err());
 }
 

@@ -265,6 +265,8 @@ fn rec(index: u64, coverage: Option<Coverage>) -> Record {
         game: "stack-wars".into(),
         rules: None,
         ruleset_sha256: None,
+        weights: None,
+        weights_sha256: None,
         herald: None,
         options: Default::default(),
         seed: "c".into(),

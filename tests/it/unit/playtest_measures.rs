@@ -14,6 +14,8 @@ fn rec(game: &str, index: u64, seats: usize, winners: &[usize], result: &str) ->
         game: game.into(),
         rules: None,
         ruleset_sha256: None,
+        weights: None,
+        weights_sha256: None,
         herald: None,
         options: Default::default(),
         seed: "m".into(),
