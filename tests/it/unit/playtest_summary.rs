@@ -19,6 +19,8 @@ fn rec(index: u64, bots: [&str; 2], winner: usize, result: &str) -> herald::play
         game: "unfought-battle".into(),
         rules: None,
         ruleset_sha256: None,
+        weights: None,
+        weights_sha256: None,
         herald: None,
         options: Default::default(),
         seed: "s".into(),
