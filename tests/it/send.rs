@@ -420,7 +420,19 @@ fn kill_9_while_handing_to_sendmail_loses_and_doubles_nothing() {
         &["red@example.org", "blue@example.org"],
         &[],
     );
-    let (ids, _) = kept(&dir);
+    // A sendmail started by a run that was then killed goes on reading its
+    // file and keeps the mail a moment later (the fake one sleeps first):
+    // wait for it, as the mail really is on its way.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    let mut ids = kept(&dir).0;
+    while std::time::Instant::now() < deadline
+        && !queued
+            .iter()
+            .all(|mid| ids.contains_key(&format!("<{mid}>")))
+    {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        ids = kept(&dir).0;
+    }
     let doubled: Vec<&String> = ids.iter().filter(|(_, &n)| n > 1).map(|(m, _)| m).collect();
     assert!(doubled.is_empty(), "handed over twice: {doubled:?}");
     for mid in &queued {
