@@ -41,6 +41,37 @@ pub fn count(var: &str, default: usize) -> usize {
         .unwrap_or(default)
 }
 
+/// `f` on every item, on a few threads side by side, the answers in the
+/// items' order. For the tests that run many independent herald processes
+/// one after another (rule cases, field edits): each process mostly waits
+/// on its synced writes and its start, so a few at once keep the cores
+/// busy. HERALD_TEST_JOBS sets how many (1: one after another, as before).
+pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(usize, &T) -> R + Sync) -> Vec<R> {
+    let jobs = count("HERALD_TEST_JOBS", 4).clamp(1, items.len().max(1));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut out: Vec<(usize, R)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..jobs)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(item) = items.get(i) else { break };
+                        mine.push((i, f(i, item)));
+                    }
+                    mine
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
+    out.sort_by_key(|(i, _)| *i);
+    out.into_iter().map(|(_, r)| r).collect()
+}
+
 /// Whether `text` names `what` as a word of its own: `e8` inside a hex digest
 /// (a signature, a chain head) names no hex.
 pub fn mentions(text: &str, what: &str) -> bool {
@@ -119,10 +150,10 @@ struct CaseFile<C> {
 /// Run every `[[case]]` of every file under `tests/cases/<game>/`, and fail
 /// once with all the failures listed. `name` gives a case's name, `run`
 /// runs one (the file, the case's index in it, the case).
-pub fn run_cases<C: DeserializeOwned>(
+pub fn run_cases<C: DeserializeOwned + Sync>(
     game: &str,
     name: fn(&C) -> &str,
-    run: impl Fn(&Path, usize, &C) -> Result<(), String>,
+    run: impl Fn(&Path, usize, &C) -> Result<(), String> + Sync,
 ) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/cases")
@@ -133,22 +164,26 @@ pub fn run_cases<C: DeserializeOwned>(
         .filter(|p| p.extension().is_some_and(|e| e == "toml"))
         .collect();
     files.sort();
-    let mut failures = Vec::new();
-    let mut count = 0;
+    let mut cases = Vec::new();
     for f in &files {
         let cf: CaseFile<C> = toml::from_str(&std::fs::read_to_string(f).unwrap())
             .unwrap_or_else(|e| panic!("{}: {e}", f.display()));
-        for (n, c) in cf.case.iter().enumerate() {
-            count += 1;
-            if let Err(e) = run(f, n, c) {
-                failures.push(format!(
-                    "{} — {}: {e}",
-                    f.file_name().unwrap().to_string_lossy(),
-                    name(c)
-                ));
-            }
-        }
+        cases.extend(cf.case.into_iter().enumerate().map(|(n, c)| (f, n, c)));
     }
+    let count = cases.len();
+    // Each case is its own game in its own folder: they run side by side.
+    let failures: Vec<String> = par_map(&cases, |_, (f, n, c)| {
+        run(f, *n, c).err().map(|e| {
+            format!(
+                "{} — {}: {e}",
+                f.file_name().unwrap().to_string_lossy(),
+                name(c)
+            )
+        })
+    })
+    .into_iter()
+    .flatten()
+    .collect();
     assert!(count > 0, "no cases under {}", dir.display());
     assert!(
         failures.is_empty(),

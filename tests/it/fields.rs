@@ -632,22 +632,31 @@ fn every_edit_of_every_field_is_named_by_verify_or_listed_as_not_checkable() {
     let games = games();
     let rows = rows();
     let spot = Spot::new("every-edit");
-    let (mut named, mut listed, mut absent) = (Vec::new(), Vec::new(), Vec::new());
-    let mut failures = Vec::new();
-    for (k, (path, _)) in all_paths().into_iter().enumerate() {
-        let mut done = false;
+    // Each field's edit is made in a copy of its own and verified by a
+    // process of its own: they run side by side, their verdicts kept in
+    // the fields' order.
+    enum Verdict {
+        Named(String),
+        Listed(String),
+        Absent(String),
+        /// Accepted, and not listed: a failure, told in its own list.
+        Failed,
+    }
+    let paths: Vec<String> = all_paths().into_iter().map(|(p, _)| p).collect();
+    let verdicts = crate::common::par_map(&paths, |k, path| {
+        let mut failures = Vec::new();
         for (j, (root, game, players)) in games.iter().enumerate() {
             let to = spot.join(&format!("e{k}-{j}"));
             copy_dir(root, &to);
             let g = to.join(game.strip_prefix(root).unwrap());
-            let Some(l) = edit(&g, &path, players) else {
+            let Some(l) = edit(&g, path, players) else {
                 let _ = std::fs::remove_dir_all(&to);
                 continue;
             };
             write_lines(&g, &l);
             let (code, out, err) = herald(&["verify", s(&g)]);
-            let row = row_of(&rows, &path).cloned().unwrap_or_default();
-            if code == 1 {
+            let row = row_of(&rows, path).cloned().unwrap_or_default();
+            let verdict = if code == 1 {
                 // Named: the entry, the head or the folder's file at fault.
                 let at = [
                     "entry ",
@@ -662,21 +671,30 @@ fn every_edit_of_every_field_is_named_by_verify_or_listed_as_not_checkable() {
                         "{path}: verify refuses the edit without naming where: {err}"
                     ));
                 }
-                named.push(path.clone());
+                Verdict::Named(path.clone())
             } else if row.contains("not checkable") {
-                listed.push(path.clone());
+                Verdict::Listed(path.clone())
             } else {
                 failures.push(format!(
                     "{path}: edited in {}, verify (exit {code}) accepts it and its row does not say it is not checkable:\n{out}{err}",
                     game.display()
                 ));
-            }
+                Verdict::Failed
+            };
             let _ = std::fs::remove_dir_all(&to);
-            done = true;
-            break;
+            return (verdict, failures);
         }
-        if !done {
-            absent.push(path);
+        (Verdict::Absent(path.clone()), failures)
+    });
+    let (mut named, mut listed, mut absent) = (Vec::new(), Vec::new(), Vec::new());
+    let mut failures = Vec::new();
+    for (v, f) in verdicts {
+        failures.extend(f);
+        match v {
+            Verdict::Named(p) => named.push(p),
+            Verdict::Listed(p) => listed.push(p),
+            Verdict::Absent(p) => absent.push(p),
+            Verdict::Failed => {}
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
