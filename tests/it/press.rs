@@ -18,8 +18,12 @@ pub(crate) fn files_under(dir: &Path, skip: &[PathBuf], out: &mut Vec<PathBuf>) 
     let Ok(list) = std::fs::read_dir(dir) else {
         return;
     };
-    for e in list.flatten() {
-        let p = e.path();
+    // In name order: a directory's own order is the file system's (tmpfs
+    // lists the newest first, ext4 by hash), and a test comparing lists
+    // of files must not depend on it.
+    let mut list: Vec<PathBuf> = list.flatten().map(|e| e.path()).collect();
+    list.sort();
+    for p in list {
         if skip.iter().any(|s| p.starts_with(s)) {
             continue;
         }
