@@ -61,6 +61,11 @@ pub struct Args {
     /// for more. Kept private in the secrets file.
     #[arg(long = "tz")]
     pub zones: Vec<String>,
+    /// A seat herald's bot plays, seat=bot (e.g. blue=mcts:1000): the
+    /// bot makes its orders from its view at each phase; it has no
+    /// password and gets no mail. Repeat for more.
+    #[arg(long = "bot", value_name = "SEAT=BOT")]
+    pub bots: Vec<String>,
     #[command(flatten)]
     pub press: PressArgs,
     /// Hash the passwords with Argon2id's lightest cost, so checking one is
@@ -95,6 +100,7 @@ pub fn run(a: Args) -> Result<String> {
             emails: a.emails,
             zones: a.zones,
             press: a.press.into(),
+            bots: a.bots,
         },
     })?;
     let h = &c.head;
@@ -119,6 +125,11 @@ pub fn run(a: Args) -> Result<String> {
             n => format!("{n} in a row"),
         }
     ));
+    for (p, b) in &c.bots {
+        s.push_str(&format!(
+            "bot seat: {p}, played by the bot `{b}` from its view (no password, no mail)\n"
+        ));
+    }
     if let Some(r) = &c.press {
         s.push_str(&format!("press: {}\n", pipeline::press::describe(r)));
     }
