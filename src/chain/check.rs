@@ -192,6 +192,10 @@ fn unsealed(r: &Record, key: &PublicKey) -> Vec<String> {
     out
 }
 
+/// The genesis's own rules, checked by every command that opens the game.
+///
+/// Long (about 85 lines): one rule a field of the genesis, in the order of
+/// its fields; a table of cases.
 fn genesis_problems(g: &Genesis, head: &Head) -> Vec<String> {
     let mut out = Vec::new();
     let mut field = |name: &str, ok: bool| {

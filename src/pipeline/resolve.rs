@@ -33,6 +33,10 @@ pub fn deadline_passed(head: &Head, now: &str) -> bool {
 /// Check the files; every awaited player must have sent one, or, once the
 /// deadline has passed, gets the missed-order policy's orders; every
 /// awaited bot seat gets its bot's (`nmr::bot_seat`), deadline or not.
+///
+/// Long (about 90 lines): the files checked, then the bot seats' orders,
+/// then the stand-ins, each made into an order file and checked as a
+/// player's would be, in that order.
 pub fn accept_all(g: &Loaded, files: &[Submitted], now: &str, seed: &str) -> Result<Accepted> {
     let mut accepted = check_orders(g, files)?;
     let head = g.head();
