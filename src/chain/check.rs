@@ -284,6 +284,10 @@ fn genesis_problems(g: &Genesis, head: &Head) -> Vec<String> {
 
 /// What must hold of a head record on its own: names that become paths,
 /// digests, the state's hash.
+/// The head record's own rules, checked by every command that opens it.
+///
+/// Long (about 85 lines): one rule a field of the head, in the order of
+/// its fields; a table of cases.
 fn head_problems(h: &Head, g: &Genesis) -> Vec<String> {
     let mut out = Vec::new();
     if !names::valid(&h.id) {
@@ -332,11 +336,13 @@ fn head_problems(h: &Head, g: &Genesis) -> Vec<String> {
             ));
         }
     }
-    for (i, p) in h.players.iter().enumerate() {
-        if g.bots.contains_key(&p.id) {
-            // A bot seat's: empty, as its genesis has it (`compare`).
-            continue;
-        }
+    // A bot seat's password is empty, as its genesis has it (`compare`).
+    for (i, p) in h
+        .players
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| !g.bots.contains_key(&p.id))
+    {
         if let Err(why) = crate::auth::check_stored(&p.password) {
             out.push(format!(
                 "head record: players[{i}].password ({}): {why}",

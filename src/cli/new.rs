@@ -76,6 +76,8 @@ pub struct Args {
     pub light_passwords: bool,
 }
 
+/// Long (about 85 lines): one call to `create`, then what it made told a
+/// line a fact, in the order printed.
 pub fn run(a: Args) -> Result<String> {
     let now = super::now(a.now.as_deref())?;
     let c = pipeline::create(NewGame {
