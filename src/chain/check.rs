@@ -284,7 +284,6 @@ fn genesis_problems(g: &Genesis, head: &Head) -> Vec<String> {
 
 /// What must hold of a head record on its own: names that become paths,
 /// digests, the state's hash.
-/// The head record's own rules, checked by every command that opens it.
 ///
 /// Long (about 85 lines): one rule a field of the head, in the order of
 /// its fields; a table of cases.
