@@ -301,6 +301,102 @@ pub fn choose_on_view(
     )
 }
 
+/// The most iterations a bot seat's search may have: a host's pass makes
+/// a bot seat's orders while every other game waits, so a seat's bot
+/// costs at most a few seconds a decision (docs/bots.md, "Bot seats").
+pub const SEAT_MAX_ITERATIONS: u32 = 20_000;
+
+/// The bots a seat of a game may be given (`herald new --bot`), in words:
+/// every game takes `random`, `greedy`, `mcts` and `ismcts`; `:prior` where
+/// the game has learned weights.
+pub fn seat_specs(rules: &dyn Rules) -> String {
+    struct Specs;
+    impl Visitor for Specs {
+        type Output = String;
+        fn visit<G: BuiltIn>(self, _: &G::Ruleset) -> String {
+            let mut s = format!(
+                "`random`, `greedy`, `mcts[:ITERATIONS][:greedy][:dDEPTH]` and `ismcts[:…]` (at most {SEAT_MAX_ITERATIONS} iterations), e.g. `mcts:1000`"
+            );
+            if weights_of::<G>(&prior::Source::BuiltIn).is_ok() {
+                s.push_str(&format!(
+                    ", and with the learned prior of games/{}.weights `mcts:1000:prior`",
+                    G::NAME
+                ));
+            }
+            s
+        }
+    }
+    games::visit(rules, Specs)
+}
+
+/// `spec` read as a bot for a seat of this game: a spec the lab reads, at
+/// most [`SEAT_MAX_ITERATIONS`], `:prior` only where the game has weights.
+/// Its canonical name is what the game file records.
+// A String error: the refusal `new` and `host open` print, naming the specs the game takes.
+pub fn seat_spec(rules: &dyn Rules, spec: &str) -> Result<BotSpec, String> {
+    let title = games::visit(rules, Title);
+    let bot =
+        BotSpec::parse(spec).map_err(|e| format!("{e}; {title} takes {}", seat_specs(rules)))?;
+    if let BotSpec::Mcts(s) = &bot {
+        if s.iterations > SEAT_MAX_ITERATIONS {
+            return Err(format!(
+                "bot `{spec}`: a seat's bot searches at most {SEAT_MAX_ITERATIONS} iterations a decision (a host's pass waits for it); {title} takes {}",
+                seat_specs(rules)
+            ));
+        }
+        if let Some(source) = &s.prior {
+            struct Weighs<'a>(&'a prior::Source);
+            impl Visitor for Weighs<'_> {
+                type Output = Result<(), String>;
+                fn visit<G: BuiltIn>(self, _: &G::Ruleset) -> Self::Output {
+                    weights_of::<G>(self.0).map(|_| ())
+                }
+            }
+            games::visit(rules, Weighs(source))
+                .map_err(|e| format!("bot `{spec}`: {e}; {title} takes {}", seat_specs(rules)))?;
+        }
+    }
+    Ok(bot)
+}
+
+struct Title;
+impl Visitor for Title {
+    type Output = &'static str;
+    fn visit<G: BuiltIn>(self, _: &G::Ruleset) -> &'static str {
+        G::TITLE
+    }
+}
+
+/// The orders a bot seat's bot `spec` gives `seat`, knowing only `view`
+/// (that seat's view), as text: [`choose_on_view`], except that `mcts`
+/// on a view that hides something searches as `ismcts` (the same search,
+/// sampling what the view leaves open), so that a seat's bot plays
+/// through a whole game whose views hide only after its first phases.
+pub fn seat_orders_on_view(
+    rules: &dyn Rules,
+    view: &AnyView,
+    seat: Seat,
+    seats: usize,
+    spec: &BotSpec,
+    rng: &mut ChaCha20Rng,
+) -> Result<Vec<String>, String> {
+    struct Hides<'a>(&'a AnyView);
+    impl Visitor for Hides<'_> {
+        type Output = bool;
+        fn visit<G: BuiltIn>(self, ruleset: &G::Ruleset) -> bool {
+            self.0.get::<G>().is_some_and(|v| G::view_hides(ruleset, v))
+        }
+    }
+    match spec {
+        BotSpec::Mcts(s) if !s.information_sets && games::visit(rules, Hides(view)) => {
+            let mut s = s.clone();
+            s.information_sets = true;
+            choose_on_view(rules, view, seat, seats, &BotSpec::Mcts(s), rng)
+        }
+        _ => choose_on_view(rules, view, seat, seats, spec, rng),
+    }
+}
+
 /// The orders of the game's scripted player ([`BotSupport::scripted_orders`])
 /// for `seat`, as text: `herald demo`'s players. It reads the whole
 /// `state`, so it never plays a seat of a real game (that is

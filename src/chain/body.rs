@@ -143,6 +143,27 @@ pub struct Genesis {
     /// file of an older format (format 5): what the genesis was before.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub redacted: Option<Redacted>,
+    /// The seats herald's bots play (format 6, [`BOTS_FORMAT`]): player id
+    /// to the bot's spec as the lab names it (`mcts:1000`, `greedy`, …).
+    /// A bot seat has no password ([`BOT_PASSWORD`]) and no address; at
+    /// each phase it awaits, its orders are made from its view alone
+    /// (`pipeline::nmr::bot_seat`). Absent: every seat is a person's.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub bots: BTreeMap<String, String>,
+}
+
+/// The format that added a genesis's `bots` and an order record's `bot`.
+pub const BOTS_FORMAT: u32 = 6;
+
+/// The `password` of a bot seat: empty, which no password matches and
+/// no hash herald makes is.
+pub const BOT_PASSWORD: &str = "";
+
+impl Genesis {
+    /// The spec of the bot playing `player`'s seat, if a bot does.
+    pub fn bot(&self, player: &str) -> Option<&str> {
+        self.bots.get(player).map(String::as_str)
+    }
 }
 
 /// A genesis whose players' addresses `herald convert` replaced by
@@ -327,6 +348,10 @@ pub struct OrderRecord {
     /// deadline: the missed-order policy applied (`hold`, `repeat`, `bot`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nmr: Option<String>,
+    /// Set on the orders of a bot seat (format 6): the spec of the bot
+    /// that made them, the genesis's `bots` entry for the player.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bot: Option<String>,
     /// When the mail carrying the file was sent (its Date).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub received: Option<String>,

@@ -67,7 +67,7 @@ pub fn open(text: &str) -> Result<Opened, Vec<String>> {
         Err(e) => return Err(vec![format!("entry 0 (genesis): {e}")]),
     };
     let mut problems = genesis_problems(&genesis, head);
-    problems.extend(head_problems(head));
+    problems.extend(head_problems(head, &genesis));
     if problems.is_empty() {
         // The state the log ends in: the last phase's, or the initial one.
         let last =
@@ -192,6 +192,10 @@ fn unsealed(r: &Record, key: &PublicKey) -> Vec<String> {
     out
 }
 
+/// The genesis's own rules, checked by every command that opens the game.
+///
+/// Long (about 85 lines): one rule a field of the genesis, in the order of
+/// its fields; a table of cases.
 fn genesis_problems(g: &Genesis, head: &Head) -> Vec<String> {
     let mut out = Vec::new();
     let mut field = |name: &str, ok: bool| {
@@ -254,6 +258,13 @@ fn genesis_problems(g: &Genesis, head: &Head) -> Vec<String> {
             }
         }
     }
+    if g.format < super::body::BOTS_FORMAT && !g.bots.is_empty() {
+        out.push(format!(
+            "entry 0 (genesis): bots came with format {}, and this genesis says {}",
+            super::body::BOTS_FORMAT,
+            g.format
+        ));
+    }
     if g.format < ADDRESS_FORMAT
         && (g.redacted.is_some() || g.players.iter().any(|p| p.address_sha256.is_some()))
     {
@@ -273,7 +284,10 @@ fn genesis_problems(g: &Genesis, head: &Head) -> Vec<String> {
 
 /// What must hold of a head record on its own: names that become paths,
 /// digests, the state's hash.
-fn head_problems(h: &Head) -> Vec<String> {
+///
+/// Long (about 85 lines): one rule a field of the head, in the order of
+/// its fields; a table of cases.
+fn head_problems(h: &Head, g: &Genesis) -> Vec<String> {
     let mut out = Vec::new();
     if !names::valid(&h.id) {
         out.push(format!(
@@ -321,7 +335,13 @@ fn head_problems(h: &Head) -> Vec<String> {
             ));
         }
     }
-    for (i, p) in h.players.iter().enumerate() {
+    // A bot seat's password is empty, as its genesis has it (`compare`).
+    for (i, p) in h
+        .players
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| !g.bots.contains_key(&p.id))
+    {
         if let Err(why) = crate::auth::check_stored(&p.password) {
             out.push(format!(
                 "head record: players[{i}].password ({}): {why}",

@@ -22,6 +22,10 @@ pub const KNOWN_VERSIONS: [&str; 1] = ["0.1.0"];
 /// for a player who sent nothing (`pipeline::resolve::accept_all`).
 pub const STAND_IN_MARK: &str = "# herald: no orders from ";
 
+/// The mark that begins the order text herald writes for a bot seat
+/// (`pipeline::resolve::accept_all`).
+pub const BOT_MARK: &str = "# herald: orders of the bot seat ";
+
 /// Is `v` a version of herald (one that wrote game files, or this one)?
 pub fn known_version(v: &str) -> bool {
     KNOWN_VERSIONS.contains(&v) || v == env!("CARGO_PKG_VERSION")
@@ -101,13 +105,27 @@ fn genesis(g: &Genesis, out: &mut Vec<String>) {
                 ));
             }
         }
-        if let Err(why) = crate::auth::check_stored(&p.password) {
+        if g.bots.contains_key(&p.id) {
+            if p.password != super::body::BOT_PASSWORD {
+                out.push(format!(
+                    "{at}: players[{i}].password: {} is a bot seat, which has no password (empty)",
+                    p.id
+                ));
+            }
+            if p.address_sha256.is_some() || p.file_email.is_some() {
+                out.push(format!(
+                    "{at}: players[{i}]: {} is a bot seat, which has no mail address",
+                    p.id
+                ));
+            }
+        } else if let Err(why) = crate::auth::check_stored(&p.password) {
             out.push(format!("{at}: players[{i}].password: {why}"));
         }
         if p.address_sha256.as_deref().is_some_and(|c| !is_digest(c)) {
             out.push(format!("{at}: players[{i}].address_sha256 is not a sha256"));
         }
     }
+    bots(g, at, out);
     if let Some(r) = &g.redacted {
         if !(2..super::body::ADDRESS_FORMAT).contains(&r.from_format) {
             out.push(format!(
@@ -159,6 +177,30 @@ fn genesis(g: &Genesis, out: &mut Vec<String>) {
                 "{at}: converted.unproven is empty: a converted game always says what format 1 could not prove"
             ));
         }
+    }
+}
+
+/// The genesis's `bots`: each a player's, with a spec herald's bots
+/// read, and a person left to play (the format: `check::open`).
+fn bots(g: &Genesis, at: &str, out: &mut Vec<String>) {
+    if g.bots.is_empty() {
+        return;
+    }
+    for (player, spec) in &g.bots {
+        if !g.players.iter().any(|p| &p.id == player) {
+            out.push(format!(
+                "{at}: bots: `{}` is not one of the players",
+                player.escape_debug()
+            ));
+        }
+        if let Err(why) = crate::bots::BotSpec::parse(spec) {
+            out.push(format!("{at}: bots: {}: {why}", player.escape_debug()));
+        }
+    }
+    if g.players.iter().all(|p| g.bots.contains_key(&p.id)) {
+        out.push(format!(
+            "{at}: bots: every seat is a bot's; a game has at least one player"
+        ));
     }
 }
 
@@ -232,8 +274,17 @@ fn entries(r: &Record, g: &Genesis, out: &mut Vec<String>) {
         match &body {
             Body::Phase(p) => {
                 phase(&what, p, converted_at, out);
+                bot_orders(&what, p, g, out);
                 last_phase = Some(p.clone());
             }
+            Body::Passwd(p) if g.bots.contains_key(&p.player) => out.push(format!(
+                "{what}: a new password for {}, a bot seat, which has none",
+                p.player
+            )),
+            Body::Seat(c) if g.bots.contains_key(&c.player) => out.push(format!(
+                "{what}: {} is a bot seat, which changes no hands",
+                c.player
+            )),
             Body::Passwd(p) => {
                 if let Err(why) = crate::auth::check_stored(&p.password) {
                     out.push(format!("{what}: password: {why}"));
@@ -280,6 +331,40 @@ fn entries(r: &Record, g: &Genesis, out: &mut Vec<String>) {
                 }
             }
             Body::Genesis(_) | Body::Press(_) => {}
+        }
+    }
+}
+
+/// A phase's orders of bot seats: labelled with the seat's bot (`bot`,
+/// the genesis's spec for the player), made by herald (its mark, no
+/// `received`, no `nmr`); no other orders so labelled. Whether they are
+/// the bot's is the replay's to say.
+fn bot_orders(what: &str, p: &Phase, g: &Genesis, out: &mut Vec<String>) {
+    for o in &p.orders {
+        match (g.bot(&o.player), &o.bot) {
+            (None, None) => {}
+            (None, Some(_)) => out.push(format!(
+                "{what}: the orders of {} are labelled a bot's (bot), but {} is not a bot seat",
+                o.player, o.player
+            )),
+            (Some(spec), None) => out.push(format!(
+                "{what}: the orders of {}, a bot seat (`{spec}`), are not labelled as the bot's (bot)",
+                o.player
+            )),
+            (Some(spec), Some(b)) if spec != b => out.push(format!(
+                "{what}: the orders of {} are labelled bot `{}`, but the seat's bot is `{spec}`",
+                o.player,
+                b.escape_debug()
+            )),
+            (Some(_), Some(_)) => {
+                if o.nmr.is_some() || o.received.is_some() || !o.text.starts_with(BOT_MARK) {
+                    out.push(format!(
+                        "{what}: the orders of {} are labelled the bot's but are not as herald makes them (its mark `{}…`, no nmr, not received)",
+                        o.player,
+                        BOT_MARK.trim()
+                    ));
+                }
+            }
         }
     }
 }

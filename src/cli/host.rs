@@ -137,6 +137,11 @@ pub struct OpenArgs {
     // The table's game's press, as `herald new --press …`.
     #[command(flatten)]
     pub press: super::new::PressArgs,
+    /// Seats herald's bots play, seat=bot, comma-separated (e.g.
+    /// bot=mcts:1000): each seat's name is its player id in the game; the
+    /// table is full when its other seats (--seats) are taken.
+    #[arg(long, value_delimiter = ',', value_name = "SEAT=BOT")]
+    pub bot_seats: Vec<String>,
 }
 
 fn lobby(l: Lobby, wait: Duration) -> Result<String> {
@@ -161,6 +166,7 @@ fn lobby(l: Lobby, wait: Duration) -> Result<String> {
                     seats_per_address: o.seats_per_address,
                     press: o.press.into(),
                     from_file: None,
+                    bot_seats: o.bot_seats,
                 },
             )?;
             Ok(format!(

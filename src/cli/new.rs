@@ -61,6 +61,11 @@ pub struct Args {
     /// for more. Kept private in the secrets file.
     #[arg(long = "tz")]
     pub zones: Vec<String>,
+    /// A seat herald's bot plays, seat=bot (e.g. blue=mcts:1000): the
+    /// bot makes its orders from its view at each phase; it has no
+    /// password and gets no mail. Repeat for more.
+    #[arg(long = "bot", value_name = "SEAT=BOT")]
+    pub bots: Vec<String>,
     #[command(flatten)]
     pub press: PressArgs,
     /// Hash the passwords with Argon2id's lightest cost, so checking one is
@@ -71,6 +76,8 @@ pub struct Args {
     pub light_passwords: bool,
 }
 
+/// Long (about 85 lines): one call to `create`, then what it made told a
+/// line a fact, in the order printed.
 pub fn run(a: Args) -> Result<String> {
     let now = super::now(a.now.as_deref())?;
     let c = pipeline::create(NewGame {
@@ -95,6 +102,7 @@ pub fn run(a: Args) -> Result<String> {
             emails: a.emails,
             zones: a.zones,
             press: a.press.into(),
+            bots: a.bots,
         },
     })?;
     let h = &c.head;
@@ -119,6 +127,11 @@ pub fn run(a: Args) -> Result<String> {
             n => format!("{n} in a row"),
         }
     ));
+    for (p, b) in &c.bots {
+        s.push_str(&format!(
+            "bot seat: {p}, played by the bot `{b}` from its view (no password, no mail)\n"
+        ));
+    }
     if let Some(r) = &c.press {
         s.push_str(&format!("press: {}\n", pipeline::press::describe(r)));
     }

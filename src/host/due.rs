@@ -267,7 +267,12 @@ fn work(
     while resolves < MAX_RESOLVES && w.game.head().outcome.is_none() {
         let head = w.game.head();
         let listed = stored(dir, head.turn);
-        let all_in = head.awaiting.iter().all(|p| listed.contains(p));
+        // A bot seat's orders are made when the phase is resolved: only
+        // the people's are waited for.
+        let all_in = head
+            .awaiting
+            .iter()
+            .all(|p| listed.contains(p) || w.game.genesis.bot(p).is_some());
         let late = pipeline::resolve::deadline_passed(head, now);
         if !all_in && !late {
             break;
@@ -324,7 +329,7 @@ fn excuse_or_hold(w: &mut Writing, cx: &Ctx, listed: &[String]) -> Result<Option
         .head()
         .awaiting
         .iter()
-        .filter(|p| !listed.contains(p))
+        .filter(|p| !listed.contains(p) && w.game.genesis.bot(p).is_none())
         .cloned()
         .collect();
     let from = cx.cfg.address.for_game(&id);
@@ -712,7 +717,7 @@ fn summary(g: &Loaded, listed: &[String]) -> Summary {
         missing: h
             .awaiting
             .iter()
-            .filter(|p| !listed.contains(p))
+            .filter(|p| !listed.contains(p) && g.genesis.bot(p).is_none())
             .cloned()
             .collect(),
         outcome: h.outcome.as_ref().map(|o| o.summary.clone()),

@@ -118,6 +118,13 @@ struct Checked {
 /// passwords hashed side by side first. Every problem of every file is
 /// told; the orders are accepted only if there is none.
 pub fn check_orders(g: &Loaded, files: &[Submitted]) -> Result<Accepted> {
+    check_orders_of(g, files, false)
+}
+
+/// [`check_orders`]; `bots`: the files are herald's own for bot seats
+/// (`resolve::accept_all`), which any other file for such a seat is
+/// refused as not being.
+pub(super) fn check_orders_of(g: &Loaded, files: &[Submitted], bots: bool) -> Result<Accepted> {
     takes_orders(g, files)?;
     // Every envelope read first, so that the files' passwords are hashed
     // together; each file is then told what it would be told alone.
@@ -129,6 +136,16 @@ pub fn check_orders(g: &Loaded, files: &[Submitted]) -> Result<Accepted> {
     let mut summary = Vec::new();
     for ((f, envelope), verdict) in files.iter().zip(envelopes).zip(verdicts) {
         let result = envelope.and_then(|(of, seat, slips)| {
+            if let Some(spec) = g.genesis.bot(&of.player).filter(|_| !bots) {
+                return Err(vec![Problem::at(
+                    &f.name,
+                    of.lines.player,
+                    format!(
+                        "{} is a bot seat (bot `{spec}`): herald makes its orders from its view, and takes none sent for it",
+                        of.player
+                    ),
+                )]);
+            }
             let taken = checked.iter().any(|c| c.seat == seat);
             // A password line with a slip of its own is told by that slip
             // alone: the password it was meant to hold is not known, so it
@@ -316,6 +333,7 @@ fn check_file(
         read: orders.iter().map(|o| o.text.clone()).collect(),
         text,
         nmr: None,
+        bot: None,
         received: f.received.clone(),
     };
     Ok(Checked {

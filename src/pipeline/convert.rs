@@ -142,6 +142,7 @@ pub fn convert_file(path: &Path, signer: Signer, now: &str) -> Result<Conversion
         }),
         press: None,
         redacted: None,
+        bots: Default::default(),
     };
     let rules = entry.load(&genesis.ruleset.text).map_err(Error::from)?;
     let initial = rules.decode(&old.initial).map_err(Error::from)?;
@@ -503,7 +504,7 @@ pub fn redact(g: &Loaded, signer: &Signer) -> Result<Redaction> {
     })
 }
 
-/// `herald convert GAME` on a game folder of format 2, 3 or 4: its game
+/// `herald convert GAME` on a game folder of format 2 to 5: its game
 /// file brought to [`FORMAT`] by [`redact`], the addresses written to
 /// `secrets.toml` first (bound already, so a run cut short after it finds
 /// them and writes the same), then the game file (the commit point); the
@@ -608,7 +609,7 @@ pub fn strip(arg: &Path, key: Option<&Path>, out: &Path) -> Result<Vec<String>> 
             g.key.fingerprint()
         )));
     }
-    if g.head().format >= FORMAT {
+    if g.head().format >= crate::chain::ADDRESS_FORMAT {
         return Err(Error::usage(format!(
             "{} is of format {} already: it holds no address; publish it as it is",
             store.dir.game_file().display(),

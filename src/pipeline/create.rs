@@ -63,6 +63,9 @@ pub struct MailSettings {
     /// `--press`, `--press-while-resolving`, `--press-after-end`,
     /// `--press-reveal` (docs/host.md, "Press").
     pub press: super::press::Settings,
+    /// `--bot SEAT=SPEC`: the seats herald's bots play (docs/bots.md,
+    /// "Bot seats"), each with a spec as the lab names bots.
+    pub bots: Vec<String>,
 }
 
 /// Missed phases in a row after which a player drops out, unless `new` says.
@@ -76,6 +79,8 @@ pub struct Created {
     pub reports: Vec<PathBuf>,
     /// The press rules chosen (`None`: no press).
     pub press: Option<crate::chain::body::PressRules>,
+    /// The bot seats: player id to the bot's spec.
+    pub bots: BTreeMap<String, String>,
 }
 
 /// A game in memory, not yet on disk: what `new` writes, and what tests and
@@ -221,6 +226,7 @@ fn begin_after(req: &NewGame, mut problems: Vec<String>) -> Result<Begun> {
             )),
         }
     }
+    let bots = bot_seats(rules.as_ref(), req, &mut problems);
     if let Some(id) = &req.id {
         if let Err(e) = Name::new("--id", id) {
             problems.push(e);
@@ -316,6 +322,18 @@ fn begin_after(req: &NewGame, mut problems: Vec<String>) -> Result<Begun> {
         .players
         .iter()
         .map(|p| {
+            if bots.contains_key(p) {
+                // A bot seat: no password, no address (its orders are
+                // herald's own; nobody plays it by mail).
+                return Player {
+                    id: p.clone(),
+                    name: p.clone(),
+                    email: None,
+                    file_email: None,
+                    address_sha256: None,
+                    password: crate::chain::body::BOT_PASSWORD.to_string(),
+                };
+            }
             let (pw, salt) = auth::new_secret(secret_rng.as_mut());
             passwords.push((p.clone(), pw.clone()));
             // The address stays in secrets.toml; the game file binds it.
@@ -367,6 +385,7 @@ fn begin_after(req: &NewGame, mut problems: Vec<String>) -> Result<Begun> {
         converted: None,
         press: press.clone(),
         redacted: None,
+        bots: bots.clone(),
     };
     let (phase, awaiting, outcome) = summary(rules.as_ref(), &state, &req.players);
     let head = head_of(&genesis, phase, awaiting, outcome);
@@ -390,6 +409,65 @@ fn begin_after(req: &NewGame, mut problems: Vec<String>) -> Result<Begun> {
         press,
         addresses,
     })
+}
+
+/// `--bot SEAT=SPEC` read: each seat one of the players, once, with a
+/// bot this game takes (`bots::seat_spec`; its canonical name kept), no
+/// `--email` or `--tz` for it, and a person left to play. Problems are
+/// added to `problems`.
+fn bot_seats(
+    rules: &dyn games::Rules,
+    req: &NewGame,
+    problems: &mut Vec<String>,
+) -> BTreeMap<String, String> {
+    let mut bots = BTreeMap::new();
+    for b in &req.mail.bots {
+        let Some((seat, spec)) = b.split_once('=') else {
+            problems.push(format!(
+                "--bot {b}: write it as seat=bot, e.g. --bot {}=mcts:1000",
+                req.players.last().map_or("blue", String::as_str)
+            ));
+            continue;
+        };
+        let seat = seat.trim();
+        if !req.players.iter().any(|p| p == seat) {
+            problems.push(format!(
+                "--bot {b}: `{seat}` is not one of the players ({})",
+                req.players.join(", ")
+            ));
+            continue;
+        }
+        if bots.contains_key(seat) {
+            problems.push(format!("--bot {b}: {seat} has a bot already"));
+            continue;
+        }
+        match crate::bots::seat_spec(rules, spec.trim()) {
+            Ok(bot) => {
+                bots.insert(seat.to_string(), bot.to_string());
+            }
+            Err(e) => problems.push(format!("--bot {b}: {e}")),
+        }
+    }
+    let given = |list: &[String], flag: &str, problems: &mut Vec<String>| {
+        for x in list {
+            if let Some((p, _)) = x.split_once('=') {
+                if bots.contains_key(p.trim()) {
+                    problems.push(format!(
+                        "{flag} {x}: {} is a bot seat, which gets no mail",
+                        p.trim()
+                    ));
+                }
+            }
+        }
+    };
+    given(&req.mail.emails, "--email", problems);
+    given(&req.mail.zones, "--tz", problems);
+    if !bots.is_empty() && req.players.iter().all(|p| bots.contains_key(p)) {
+        problems.push(
+            "--bot: every seat is a bot's; leave at least one to a player (`herald playtest` plays bots against each other)".into(),
+        );
+    }
+    bots
 }
 
 /// The head record of a game that has just begun.
@@ -488,5 +566,6 @@ pub fn create(req: NewGame) -> Result<Created> {
         notes: begun.notes,
         reports,
         press: begun.press.clone(),
+        bots: begun.loaded.genesis.bots.clone(),
     })
 }

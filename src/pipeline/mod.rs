@@ -496,6 +496,11 @@ pub fn passwd(
 ) -> Result<(Loaded, String, PathBuf)> {
     let mut w = open_to_write(arg, wait, now)?;
     let seat = w.game.seat_of(player)?;
+    if let Some(bot) = w.game.genesis.bot(player) {
+        return Err(Error::refused(format!(
+            "{player} is a bot seat (bot `{bot}`): it has no password, and nobody sends its orders"
+        )));
+    }
     forward_in_time(&w.game, now)?;
     w.complete(now)?;
     let (pw, salt) = crate::auth::new_secret(None);

@@ -48,21 +48,50 @@ pub fn stand_in(g: &Loaded, seat: Seat, seed: &str) -> (Nmr, Vec<String>) {
         &g.players(),
         seat,
         &g.events_for(seat),
+        &bots::STAND_IN,
         &mut r,
     );
     (Nmr::Bot, orders)
 }
 
-/// The `bot` policy's orders for `seat`: the stand-in bot
-/// ([`bots::STAND_IN`]) decides on `seat`'s view, built here from exactly
-/// what a report takes (the state, the players, the events the report
-/// tells), and gets nothing else (issue 20). Deterministic from `r`.
+/// The orders of a bot seat (the genesis's `bots`) for the phase the game
+/// waits for, with the spec that made them: its bot plays through
+/// [`bot_orders`], the stand-in's own view-only path, from a stream of its
+/// own (`bot seat <player>`, drawn from the game's seed, so `verify`
+/// makes them again bit for bit). `None`: `seat` is a person's.
+pub fn bot_seat(g: &Loaded, seat: Seat, seed: &str) -> Option<(String, Vec<String>)> {
+    let head = g.head();
+    let id = &head.players[seat].id;
+    let spec = g.genesis.bot(id)?;
+    // The genesis's specs were checked when the game began, and `verify`
+    // names one that does not read; one that does not still plays, as
+    // the stand-in does.
+    let bot = bots::BotSpec::parse(spec).unwrap_or(bots::STAND_IN);
+    let mut r = rng::phase_rng(seed, &head.id, head.turn, &format!("bot seat {id}"));
+    let orders = bot_orders(
+        g.rules.as_ref(),
+        &g.state,
+        &g.players(),
+        seat,
+        &g.events_for(seat),
+        &bot,
+        &mut r,
+    );
+    Some((spec.to_string(), orders))
+}
+
+/// A bot's orders for `seat`: the `bot` policy's (the stand-in bot,
+/// [`bots::STAND_IN`]) or a bot seat's (its own `spec`) decides on
+/// `seat`'s view, built here from exactly what a report takes (the state,
+/// the players, the events the report tells), and gets nothing else
+/// (issue 20). Deterministic from `r`.
 pub fn bot_orders(
     rules: &dyn Rules,
     state: &AnyState,
     players: &[String],
     seat: Seat,
     events: &[(u32, Value)],
+    spec: &bots::BotSpec,
     r: &mut ChaCha20Rng,
 ) -> Vec<String> {
     // Events a report could not read would make the report fail too; the
@@ -72,7 +101,7 @@ pub fn bot_orders(
         .or_else(|_| rules.view(state, players, seat, &[]));
     let chosen = view
         .ok()
-        .map(|view| bots::choose_on_view(rules, &view, seat, players.len(), &bots::STAND_IN, r));
+        .map(|view| bots::seat_orders_on_view(rules, &view, seat, players.len(), spec, r));
     match chosen {
         Some(Ok(orders)) => orders,
         // A view the bot cannot work from: a random legal set (a player's

@@ -79,6 +79,11 @@ fn header_in(g: &Loaded, seat: Seat, zone: Option<&str>) -> Header {
             .as_ref()
             .filter(|r| r.kind != "none")
             .map(super::press::describe),
+        bots: h
+            .players
+            .iter()
+            .filter_map(|p| Some((p.id.clone(), g.genesis.bot(&p.id)?.to_string())))
+            .collect(),
     }
 }
 

@@ -219,7 +219,9 @@ fn replay_phase(
     // recorded ones (orders relabelled as a stand-in, or a stand-in before
     // the deadline, differ). Phases carried over from format 1 keep their
     // labels as recorded.
-    let own = |o: &&crate::chain::OrderRecord| p.dice == 1 || o.nmr.is_none();
+    // A bot seat's orders are made again too, from its view (a forged
+    // one differs; one sent as the player's is refused as not herald's).
+    let own = |o: &&crate::chain::OrderRecord| p.dice == 1 || (o.nmr.is_none() && o.bot.is_none());
     let files: Vec<Submitted> = p
         .orders
         .iter()
@@ -282,6 +284,17 @@ fn replay_phase(
             (Some(n), None) => found.push(format!(
                 "{what}: the orders of {} are labelled a stand-in (`{n}`), but no stand-in plays for them at {}",
                 o.player, p.resolved_at
+            )),
+            _ => {}
+        }
+        match (&o.bot, made) {
+            (Some(b), Some(m)) if m.bot.as_ref() != Some(b) || m.text != o.text => found.push(format!(
+                "{what}: the orders of {} are labelled the bot's (`{b}`) but are not what the seat's bot makes from its view on turn {}",
+                o.player, p.turn
+            )),
+            (Some(b), None) => found.push(format!(
+                "{what}: the orders of {} are labelled the bot's (`{b}`), but no bot plays {} on turn {}",
+                o.player, o.player, p.turn
             )),
             _ => {}
         }

@@ -3,7 +3,7 @@
 //! from the seed and those orders, the new state, and the log entry that
 //! records it all. Nothing here touches the disk.
 
-use super::check::{check_orders, Accepted, Submitted};
+use super::check::{check_orders, check_orders_of, Accepted, Submitted};
 use super::loaded::{summary, Loaded};
 use super::nmr;
 use crate::chain::body::{Body, Phase, Reveal, Roll};
@@ -31,21 +31,26 @@ pub fn deadline_passed(head: &Head, now: &str) -> bool {
 }
 
 /// Check the files; every awaited player must have sent one, or, once the
-/// deadline has passed, gets the missed-order policy's orders.
+/// deadline has passed, gets the missed-order policy's orders; every
+/// awaited bot seat gets its bot's (`nmr::bot_seat`), deadline or not.
+///
+/// Long (about 90 lines): the files checked, then the bot seats' orders,
+/// then the stand-ins, each made into an order file and checked as a
+/// player's would be, in that order.
 pub fn accept_all(g: &Loaded, files: &[Submitted], now: &str, seed: &str) -> Result<Accepted> {
     let mut accepted = check_orders(g, files)?;
     let head = g.head();
     let ids = g.players();
-    let missing: Vec<Seat> = g
+    let (bots, missing): (Vec<Seat>, Vec<Seat>) = g
         .rules
         .awaiting(&g.state)
         .into_iter()
         .filter(|s| !accepted.orders.contains_key(s))
-        .collect();
-    if missing.is_empty() {
+        .partition(|&s| g.genesis.bot(&ids[s]).is_some());
+    if bots.is_empty() && missing.is_empty() {
         return Ok(accepted);
     }
-    if !deadline_passed(head, now) {
+    if !missing.is_empty() && !deadline_passed(head, now) {
         let names: Vec<&str> = missing
             .iter()
             .filter_map(|&s| ids.get(s).map(String::as_str))
@@ -62,6 +67,33 @@ pub fn accept_all(g: &Loaded, files: &[Submitted], now: &str, seed: &str) -> Res
             head.turn,
             names.join(", ")
         )));
+    }
+    // The bot seats' orders, from each one's view alone, whenever the
+    // phase is resolved: a bot is never late.
+    for seat in bots {
+        let Some((spec, lines)) = nmr::bot_seat(g, seat, seed) else {
+            continue;
+        };
+        let id = &ids[seat];
+        let text = format!(
+            "{}{id} (bot `{spec}`), turn {}.\n{}",
+            crate::chain::fields::BOT_MARK,
+            head.turn,
+            report::order_file(&head.id, id, head.turn, "", &lines)
+        );
+        let made = Submitted {
+            name: format!("orders of the bot seat {id}"),
+            text,
+            check_password: false,
+            received: None,
+        };
+        let mut more = check_orders_of(g, &[made], true)?;
+        for r in &mut more.records {
+            r.bot = Some(spec.clone());
+        }
+        accepted.orders.extend(more.orders);
+        accepted.records.extend(more.records);
+        accepted.summary.extend(more.summary);
     }
     for seat in missing {
         let (policy, lines) = nmr::stand_in(g, seat, seed);

@@ -45,6 +45,17 @@ fn told(
         &h.ruleset.sha256[..12.min(h.ruleset.sha256.len())]
     );
     s.push_str(&format!("players: {}\n", h.player_ids().join(", ")));
+    let bots: Vec<String> = h
+        .players
+        .iter()
+        .filter_map(|p| Some(format!("{} (bot {})", p.id, g.genesis.bot(&p.id)?)))
+        .collect();
+    if !bots.is_empty() {
+        s.push_str(&format!(
+            "bot seats: {} (their orders are made from their view when the phase is resolved)\n",
+            bots.join(", ")
+        ));
+    }
     s.push_str(&format!("turn {}, phase {}\n", h.turn, h.phase));
     match &h.outcome {
         Some(o) => s.push_str(&format!("game over: {}\n", o.summary)),
@@ -94,7 +105,7 @@ fn told(
         let missing: Vec<&str> = h
             .awaiting
             .iter()
-            .filter(|p| !waiting.contains(p))
+            .filter(|p| !waiting.contains(p) && g.genesis.bot(p).is_none())
             .map(String::as_str)
             .collect();
         let place = if paths {

@@ -224,6 +224,10 @@ pub struct Header {
     /// The game's press rules in words, where its genesis allows press.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub press: Option<String>,
+    /// The bot seats, (player, the bot's spec), in seat order; empty (and
+    /// not in view.json) where every seat is a person's.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub bots: Vec<(String, String)>,
 }
 
 /// What the last resolved phase had to say about orders: who sent none

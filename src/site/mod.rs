@@ -116,6 +116,9 @@ pub struct Orders {
     pub lines: Option<Vec<String>>,
     /// The missed-order policy that stood in, if herald did.
     pub nmr: Option<String>,
+    /// The bot seat's bot (its spec), where a bot made the orders.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bot: Option<String>,
 }
 
 /// A die and what it decided.
@@ -343,6 +346,7 @@ fn frame(
                         },
                     ),
                     nmr: o.nmr.clone(),
+                    bot: o.bot.clone(),
                 })
                 .collect()
         })

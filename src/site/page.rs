@@ -42,8 +42,11 @@ pub struct Info {
 /// (`herald host` takeovers, chained `seat` entries) each holder with the
 /// turns they played: "Dana (turn 0); Erin from turn 1, who took over the
 /// seat when its player dropped out". Names only: an entry keeps no
-/// address in clear.
+/// address in clear. A bot seat: the bot and its strength (its spec).
 fn held_by(g: &Loaded, seat: usize, id: &str, now: &str) -> String {
+    if let Some(bot) = g.genesis.bot(id) {
+        return format!("herald's bot {bot}, which played from this seat's view alone");
+    }
     let changes: Vec<crate::chain::body::SeatChange> = g
         .record
         .entries

@@ -7,6 +7,7 @@ mod unit;
 
 mod anonymity;
 mod answer;
+mod bot_seats;
 mod browser;
 mod cases;
 mod cli;

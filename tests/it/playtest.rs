@@ -311,7 +311,8 @@ fn rules_of(game: &str) -> Box<dyn Rules> {
 }
 
 /// Orders from every bot on the seat's view, and from the missed-orders
-/// entry point (which is handed the whole state and must build the view).
+/// and bot-seat entry point (which is handed the whole state and must
+/// build the view).
 fn all_orders(s: &dyn Rules, st: &AnyState, players: &[String], seat: usize) -> Vec<Vec<String>> {
     let mut out = Vec::new();
     let view = s.view(st, players, seat, &[]).unwrap();
@@ -335,7 +336,19 @@ fn all_orders(s: &dyn Rules, st: &AnyState, players: &[String], seat: usize) -> 
         players,
         seat,
         &[],
+        &herald::bots::STAND_IN,
         &mut rng::from_u64(12),
+    ));
+    // A bot seat's path (`nmr::bot_seat`): its own spec through the same
+    // view-only call; `mcts` on a view that hides searches as `ismcts`.
+    out.push(nmr::bot_orders(
+        s,
+        st,
+        players,
+        seat,
+        &[],
+        &BotSpec::parse("mcts:40:d4").unwrap(),
+        &mut rng::from_u64(13),
     ));
     out
 }
@@ -490,8 +503,24 @@ fn war_of_the_dukes_deployment_bots_see_no_deployment() {
         .unwrap();
     let v = s.view_json(&s.view(&st, &players, 0, &[]).unwrap());
     assert!(v["units"].as_array().unwrap().is_empty());
-    let a = nmr::bot_orders(s.as_ref(), &st, &players, 0, &[], &mut rng::from_u64(2));
-    let b = nmr::bot_orders(s.as_ref(), &st, &players, 0, &[], &mut rng::from_u64(2));
+    let a = nmr::bot_orders(
+        s.as_ref(),
+        &st,
+        &players,
+        0,
+        &[],
+        &herald::bots::STAND_IN,
+        &mut rng::from_u64(2),
+    );
+    let b = nmr::bot_orders(
+        s.as_ref(),
+        &st,
+        &players,
+        0,
+        &[],
+        &herald::bots::STAND_IN,
+        &mut rng::from_u64(2),
+    );
     assert_eq!(a, b);
     assert_eq!(a.len(), 31, "a whole deployment: {a:?}");
 }
@@ -697,6 +726,57 @@ fn documented_figures_are_of_todays_rules() {
         "figures in docs/playtest/ do not describe today's rules; run docs/playtest/regenerate.sh:\n{}",
         stale.join("\n")
     );
+}
+
+/// Every result file in docs/playtest/ is read by a `summarize` command
+/// written out on a page, so the staleness check above and
+/// regenerate.sh see it; and each is written by a `herald playtest`
+/// command on a page (no "the same with size=7": each size its own
+/// command, issue 53).
+#[test]
+fn every_documented_result_file_has_its_commands_written_out() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let read: std::collections::BTreeSet<std::path::PathBuf> = documented_summaries()
+        .into_iter()
+        .flat_map(|d| d.files.into_iter().chain(d.against))
+        .collect();
+    let pages: String = std::fs::read_dir(root.join("docs/playtest"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect();
+    let written: Vec<&str> = pages
+        .lines()
+        .filter(|l| {
+            l.starts_with("herald playtest ") && !l.starts_with("herald playtest summarize")
+        })
+        .collect();
+    let mut missing = Vec::new();
+    let mut stack = vec![root.join("docs/playtest")];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "jsonl") {
+                let rel = p.strip_prefix(root).unwrap().display().to_string();
+                if !read.contains(&p) {
+                    missing.push(format!("{rel}: no `herald playtest summarize` reads it"));
+                }
+                let out = format!("--out {rel}");
+                let shard = format!("--out {}", rel.trim_end_matches(".jsonl"));
+                if !written
+                    .iter()
+                    .any(|l| l.contains(&out) || l.contains(&shard))
+                {
+                    missing.push(format!("{rel}: no `herald playtest` command writes it"));
+                }
+            }
+        }
+    }
+    missing.sort();
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
 }
 
 /// The verdict lines say only what the intervals back: a clear seat

@@ -25,7 +25,7 @@ use toml_edit::{ImDocument, Item, Value};
 
 /// The keys a table file may hold: `herald host open`'s options, without
 /// their `--` (an `_` may stand for a `-`).
-pub const KEYS: [&str; 15] = [
+pub const KEYS: [&str; 16] = [
     "game",
     "seats",
     "option",
@@ -41,6 +41,7 @@ pub const KEYS: [&str; 15] = [
     "press-while-resolving",
     "press-after-end",
     "press-reveal",
+    "bot-seats",
 ];
 
 /// No table file is longer than this (bytes).
@@ -73,6 +74,7 @@ fn want(key: &str) -> &'static str {
     match key {
         "seats" => "a number or \"MIN-MAX\" (seats = \"3-6\")",
         "option" => "a list of \"key=value\" (option = [\"fog=on\"])",
+        "bot-seats" => "a list of \"seat=bot\" (bot-seats = [\"bot=mcts:1000\"])",
         "vacation-days" | "drop-after" | "seats-per-address" => {
             "a whole number (vacation-days = 14)"
         }
@@ -121,6 +123,7 @@ fn read(
         seats_per_address: None,
         press: Settings::default(),
         from_file: Some(sha256_hex(text.as_bytes())),
+        bot_seats: Vec::new(),
     };
     let mut lines = Vec::new();
     let mut game = None;
@@ -186,18 +189,25 @@ fn take(o: &mut OpenTable, game: &mut Option<String>, key: &str, v: &Value) -> u
     let mut bad = 0;
     let string = |v: &Value| v.as_str().map(str::to_string);
     match key {
-        "option" => match v {
-            Value::String(s) => o.options.push(s.value().clone()),
-            Value::Array(a) => {
-                for x in a.iter() {
-                    match x.as_str() {
-                        Some(s) => o.options.push(s.to_string()),
-                        None => bad += 1,
+        "option" | "bot-seats" => {
+            let list = if key == "option" {
+                &mut o.options
+            } else {
+                &mut o.bot_seats
+            };
+            match v {
+                Value::String(s) => list.push(s.value().clone()),
+                Value::Array(a) => {
+                    for x in a.iter() {
+                        match x.as_str() {
+                            Some(s) => list.push(s.to_string()),
+                            None => bad += 1,
+                        }
                     }
                 }
+                _ => bad += 1,
             }
-            _ => bad += 1,
-        },
+        }
         "seats" => match v {
             Value::Integer(n) => o.seats = Some(n.value().to_string()),
             Value::String(s) => o.seats = Some(s.value().clone()),

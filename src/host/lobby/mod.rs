@@ -153,6 +153,11 @@ pub struct Table {
     /// from that file (so a pass cut short after opening it knows it did).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from_file: Option<String>,
+    /// The seats herald's bots play in its game (`--bot-seats`): player id
+    /// to the bot's spec. `min` and `max` count the other seats, the
+    /// people's: the table is full when those are taken.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub bots: std::collections::BTreeMap<String, String>,
 }
 
 fn seats_default_days() -> u32 {
@@ -175,8 +180,18 @@ impl Table {
             Starts::Full => "starts when full".to_string(),
             Starts::At(t) => format!("starts {t} with at least {}, or when full", self.min),
         };
+        let bots = if self.bots.is_empty() {
+            String::new()
+        } else {
+            let list: Vec<String> = self
+                .bots
+                .iter()
+                .map(|(p, b)| format!("{p} (bot {b})"))
+                .collect();
+            format!(", and bot seats {}", list.join(", "))
+        };
         format!(
-            "{} ({}): {} of {range} seats taken; {when}",
+            "{} ({}): {} of {range} seats taken{bots}; {when}",
             self.name,
             self.game,
             self.seats.len()
@@ -388,6 +403,8 @@ pub struct OpenTable {
     pub press: crate::pipeline::press::Settings,
     /// The sha256 of the table file it came from (`lobby/open/`), if any.
     pub from_file: Option<String>,
+    /// `--bot-seats`: seat=bot, the seats herald's bots play.
+    pub bot_seats: Vec<String>,
 }
 
 /// `herald host open DIR TABLE …`: check everything `herald new` would
@@ -413,12 +430,13 @@ pub fn open(dir: &Path, o: &OpenTable) -> Result<Table> {
         ))
     })?;
     let rules = entry.load(entry.ruleset).map_err(Error::internal)?;
+    let bots = bot_seats(o, rules.as_ref())?;
     let (gmin, gmax) = rules.players();
-    let (min, max) = seat_range(o, gmin, gmax)?;
+    let (min, max) = seat_range(o, gmin, gmax, bots.len())?;
     // The options are checked for every number of players the table may
     // start with, as `herald new` will check them.
     for n in min..=max {
-        let players: Vec<String> = (1..=n).map(|i| format!("p{i}")).collect();
+        let players: Vec<String> = (1..=n + bots.len()).map(|i| format!("p{i}")).collect();
         entry
             .check_new(rules.as_ref(), &players, &o.options)
             .map_err(|e| Error::usage(format!("with {n} players: {}", e.problems.join("; "))))?;
@@ -501,14 +519,73 @@ pub fn open(dir: &Path, o: &OpenTable) -> Result<Table> {
         seats_per_address: o.seats_per_address,
         press,
         from_file: o.from_file.clone(),
+        bots,
     };
     create_table_file(&host, dir, &name, &t)?;
     Ok(t)
 }
 
-/// `--seats N` or `--seats MIN-MAX`, within the `gmin` to `gmax` players
-/// the game takes (all of them without `--seats`).
-fn seat_range(o: &OpenTable, gmin: usize, gmax: usize) -> Result<(usize, usize)> {
+/// `--bot-seats` read: each `seat=bot`, the seat a name no other bot seat
+/// has, the bot one the game takes (`bots::seat_spec`, kept by its
+/// canonical name).
+fn bot_seats(
+    o: &OpenTable,
+    rules: &dyn crate::games::Rules,
+) -> Result<std::collections::BTreeMap<String, String>> {
+    let mut bots = std::collections::BTreeMap::new();
+    for b in &o.bot_seats {
+        let Some((seat, spec)) = b.split_once('=') else {
+            return Err(Error::usage(format!(
+                "--bot-seats {b}: write each as seat=bot, e.g. --bot-seats bot=mcts:1000"
+            )));
+        };
+        let seat = Name::new("--bot-seats", seat.trim()).map_err(Error::usage)?;
+        let bot = crate::bots::seat_spec(rules, spec.trim())
+            .map_err(|e| Error::usage(format!("--bot-seats {b}: {e}")))?;
+        if bots
+            .insert(seat.as_str().to_string(), bot.to_string())
+            .is_some()
+        {
+            return Err(Error::usage(format!(
+                "--bot-seats {b}: `{seat}` is named twice"
+            )));
+        }
+    }
+    Ok(bots)
+}
+
+/// `--seats N` or `--seats MIN-MAX`: the people's seats, which with the
+/// `bots` bot seats make a number of players the game takes (`gmin` to
+/// `gmax`; without `--seats`, every such number, at least one person).
+fn seat_range(o: &OpenTable, gmin: usize, gmax: usize, bots: usize) -> Result<(usize, usize)> {
+    if bots > 0 {
+        if gmax <= bots {
+            return Err(Error::usage(format!(
+                "--bot-seats: {} takes at most {gmax} players, and {bots} bot seats leave none to a person",
+                o.game
+            )));
+        }
+        let (lo, hi) = (gmin.saturating_sub(bots).max(1), gmax - bots);
+        return Ok(match o.seats.as_deref() {
+            None => (lo, hi),
+            Some(s) => {
+                let parse = |x: &str| x.trim().parse::<usize>().ok();
+                let r = match s.split_once('-') {
+                    Some((a, b)) => parse(a).zip(parse(b)),
+                    None => parse(s).map(|n| (n, n)),
+                };
+                match r {
+                    Some((a, b)) if a <= b && a >= lo && b <= hi => (a, b),
+                    _ => {
+                        return Err(Error::usage(format!(
+                            "--seats {s}: the people's seats, which with {bots} bot seats must make what {} takes ({gmin} to {gmax} players): give N or MIN-MAX within {lo} to {hi}",
+                            o.game
+                        )))
+                    }
+                }
+            }
+        });
+    }
     Ok(match o.seats.as_deref() {
         None => (gmin, gmax),
         Some(s) => {

@@ -331,6 +331,11 @@ pub fn replace(m: &Moderator, game: &str, player: &str) -> Result<String> {
             host.game(&name).root().display()
         )));
     }
+    if let Some(bot) = g.genesis.bot(player) {
+        return Err(Error::refused(format!(
+            "{player} is a bot seat of {name} (bot `{bot}`): no person holds it, so there is nothing to replace"
+        )));
+    }
     if h.player_index(player).is_none() {
         return Err(Error::usage(format!(
             "`{player}` is not a player of {name}; send one of: {}",

@@ -6,7 +6,7 @@
 //! the game's seed (committed in the game, revealed at its end):
 //!
 //! ```text
-//! order = the ids sorted, then shuffled (Fisher-Yates, from the last
+//! order = the ids (the people's, and the bot seats' names) sorted, then shuffled (Fisher-Yates, from the last
 //!         place down, j = rng::below(i + 1)) with
 //!         rng::phase_rng(seed, table, 0, "lobby seats")
 //! ```
@@ -44,7 +44,8 @@ pub struct Clock<'a> {
 /// place in joining order) when nothing is left; made unique with `-2`,
 /// `-3` … in joining order.
 pub fn player_ids(t: &Table) -> Vec<String> {
-    let mut taken = BTreeSet::new();
+    // The bot seats' names are the table's: a person's is made another.
+    let mut taken: BTreeSet<String> = t.bots.keys().cloned().collect();
     let mut out = Vec::new();
     for (i, s) in t.seats.iter().enumerate() {
         let base = s
@@ -122,7 +123,9 @@ pub fn start(c: &Clock, mut t: Table) -> Result<String> {
     let created_now = !dir.game_file().exists();
     if created_now {
         let seed = crate::rng::os_hex(32);
-        let order = seat_order(&ids, &seed, name.as_str());
+        // The bot seats are drawn into the order with the people's.
+        let all: Vec<String> = ids.iter().chain(t.bots.keys()).cloned().collect();
+        let order = seat_order(&all, &seed, name.as_str());
         let emails = ids
             .iter()
             .zip(&t.seats)
@@ -152,6 +155,7 @@ pub fn start(c: &Clock, mut t: Table) -> Result<String> {
                 // The press rules the table chose (checked when it was
                 // opened), given as `herald new`'s flags.
                 press: t.press_settings(),
+                bots: t.bots.iter().map(|(p, b)| format!("{p}={b}")).collect(),
             },
         })?;
     }
@@ -171,7 +175,7 @@ pub fn start(c: &Clock, mut t: Table) -> Result<String> {
     super::save(&c.host, &t)?;
     Ok(format!(
         "started as game {name} with {} players{}",
-        t.seats.len(),
+        t.seats.len() + t.bots.len(),
         if created_now {
             ""
         } else {
@@ -189,7 +193,15 @@ fn welcome(c: &Clock, t: &Table, name: &Name) -> Result<()> {
     let secrets = store.secrets()?;
     let head = g.head();
     let address = (c.game_address)(name.as_str());
-    let order: Vec<String> = head.players.iter().map(|p| p.id.clone()).collect();
+    // A bot seat is named with its bot: the players know whom they face.
+    let order: Vec<String> = head
+        .players
+        .iter()
+        .map(|p| match g.genesis.bot(&p.id) {
+            Some(b) => format!("{} (herald's bot {b})", p.id),
+            None => p.id.clone(),
+        })
+        .collect();
     let mut mails = Vec::new();
     for p in &head.players {
         let Some(to) = &p.email else { continue };

@@ -11,6 +11,7 @@ fn rec(player: &str, text: &str) -> OrderRecord {
         sha256: herald::chain::canon::sha256_hex(text.as_bytes()),
         read: text.split(';').map(str::to_string).collect(),
         nmr: None,
+        bot: None,
         received: None,
     }
 }

@@ -39,6 +39,7 @@ fn order(player: &str, nmr: Option<&str>) -> OrderRecord {
         sha256: "ab".repeat(32),
         read: vec!["J NE".into(), "W3 holds".into()],
         nmr: nmr.map(Into::into),
+        bot: None,
         received: Some("2026-11-01T10:00:00+01:00".into()),
     }
 }
