@@ -51,6 +51,7 @@ mod report_compose;
 mod requests_bound;
 mod requests_game;
 mod requests_orders;
+mod requests_press;
 mod rng;
 mod store_limits;
 mod store_lock;
