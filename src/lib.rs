@@ -14,6 +14,7 @@
 //! ```text
 //! cli                      one file per subcommand: arguments in, one call into the library
 //! host                     the unattended mail host over many game folders; its gallery
+//! requests                 the door: a player's typed request in, a typed outcome out, whatever carried it
 //! site                     the replay site of a game, checked in the browser
 //! pipeline                 what happens to a game: create, check, resolve, replay, nmr, …
 //! playtest mail report     the lab's tournaments; mails in and out; reports from plain data
@@ -33,6 +34,7 @@
 
 pub mod cli;
 pub mod host;
+pub mod requests;
 pub mod site;
 
 pub mod pipeline;

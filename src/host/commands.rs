@@ -10,18 +10,21 @@
 //! withdraw PLAYER PASSWORD      delete the player's stored orders for the current turn
 //! ```
 //!
-//! is answered by mail to its sender. A mail that holds an order file is
+//! is answered by mail to its sender: this module reads the mail into a
+//! request of the door (`requests::game`) and makes the reply's words
+//! from its outcome. A mail that holds an order file is
 //! orders, never a command. Words are case-insensitive except the
 //! password. `form` and `report` show a player's own view (hidden
 //! information), so they need the password like `withdraw`. The reply
 //! never echoes the password: its subject is made anew, not the mail's.
 
-use crate::auth::{Guard, Verdict};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::mail::extract;
 use crate::names::Name;
-use crate::pipeline::inbox::{queue_reply, Fate, Options};
-use crate::pipeline::{render, Writing};
+use crate::pipeline::inbox::{queue_reply, Fate, Reply};
+use crate::pipeline::Writing;
+use crate::requests::game::{self, Done, Refusal, Request};
+use crate::requests::{Answer, Carrier, Claim, Door, Held, Requester};
 use mail_parser::Message;
 use std::path::PathBuf;
 
@@ -255,27 +258,28 @@ pub struct Answered {
     pub what: String,
     pub player: Option<String>,
     pub ok: bool,
-    /// The reply queued (`None`: the sender was answered a refusal in
-    /// the last hour, `Options::may_reply`).
+    /// The reply queued (`None`: the door held it back, `held` says why).
     pub reply: Option<PathBuf>,
+    pub held: Option<Held>,
     /// The player's password checks are spent for now: not checked.
     pub throttled: bool,
 }
 
-/// Answer `asked` (a command or a bad one) from mail `m` (sha256
-/// `digest`, Message-ID `id`, sender `from`) in the game's outbox, From
-/// `opts.reply_from`, passwords checked through `opts.guard`. The caller
-/// records the mail in `inbox/seen` afterwards.
-#[allow(clippy::too_many_arguments)]
-pub fn answer(
-    w: &mut Writing,
-    asked: &Asked,
-    from: &str,
-    id: &str,
-    digest: &str,
-    now: &str,
-    opts: &Options,
-) -> Result<Answered> {
+/// One mail's command as the host hands it to the door: who sent it (the
+/// From, and whether the host's server vouched for it), what carried it,
+/// the pass's time and the From of the reply.
+pub struct Asking<'a> {
+    pub claim: Claim,
+    pub carrier: &'a Carrier,
+    pub now: &'a str,
+    pub reply_from: &'a str,
+}
+
+/// Answer `asked` (a command or a bad one) from a mail through the game's
+/// door: the request made from the mail, the door's outcome turned into
+/// words, the reply queued in the game's outbox if the door grants it.
+/// The caller records the mail in `inbox/seen` afterwards.
+pub fn answer(w: &mut Writing, asked: &Asked, a: &Asking, door: &Door) -> Result<Answered> {
     let title = {
         let h = w.game.head();
         format!(
@@ -284,26 +288,35 @@ pub fn answer(
         )
     };
     let game_id = w.game.head().id.clone();
-    let (cmd, result) = match asked {
-        Asked::Command(c @ (Command::Vacation { .. } | Command::Back { .. })) => {
-            (c.describe(), away(w, c, from, now, opts)?)
-        }
+    let from = a.claim.address.as_str();
+    let (cmd, player, result, answer) = match asked {
         Asked::Command(c) => {
-            let check =
-                |player: &str, password: &str| authorised(w, player, password, from, opts.guard);
-            (c.describe(), run(w, c, now, &check))
+            let req = Request {
+                command: command_of(w, c),
+                by: requester(c, &a.claim),
+                carrier: a.carrier.clone(),
+            };
+            let out = game::run(w, door, &req, a.now)?;
+            let words = out
+                .result
+                .as_ref()
+                .map(done_text)
+                .map_err(|r| refusal_text(r, out.player.as_deref().unwrap_or_default()));
+            (c.describe(), out.player, words, out.answer)
         }
-        Asked::Bad { word, why } => (
-            word.clone(),
-            Err(if word == "status" {
-                format!("{why}: send a mail whose first line is `status` alone")
-            } else {
-                format!("{why}; {}", line_to_send(w, word, from))
-            }),
-        ),
-        Asked::Orders => ("orders".into(), Err("not a command".into())),
+        Asked::Bad { .. } | Asked::Orders => {
+            let (word, why) = misread(w, asked, from);
+            let refused = Fate::Refused {
+                problems: Vec::new(),
+            };
+            (
+                word,
+                None,
+                Err(why),
+                door.answer(from, &refused, false, a.carrier),
+            )
+        }
     };
-    let player = player_named(asked);
     let throttled = matches!(&result, Err(why) if why.starts_with(TOO_MANY));
     let (ok, text, what) = match result {
         Ok(body) => (true, format!("{title}{body}"), format!("command: {cmd}")),
@@ -313,246 +326,192 @@ pub fn answer(
             format!("command: {cmd}: refused"),
         ),
     };
-    let fate = match (&player, ok, throttled) {
-        (Some(p), _, true) => Fate::Throttled { player: p.clone() },
-        (_, true, _) => Fate::AlreadyRead,
-        (_, false, _) => Fate::Refused {
-            problems: vec![what.clone()],
-        },
-    };
+    if ok {
+        away_recorded(w, asked, a.now);
+    }
     let subject = format!("[{game_id}] {cmd}");
     // Every reply asks: an answer no password earned (`help`, `status`,
     // a refusal) counts against the host's bound on replies.
-    let reply = if opts.may_reply.is_none_or(|f| f(from, &fate)) {
-        Some(queue_reply(
-            w,
-            from,
-            Some(&subject),
-            id,
-            digest,
-            text,
-            now,
-            opts.reply_from,
-        )?)
-    } else {
-        None
+    let (reply, held) = match answer {
+        Answer::Tell => (
+            Some(queue_reply(
+                w,
+                Reply {
+                    to: from,
+                    subject: Some(&subject),
+                    in_reply_to: &a.carrier.id,
+                    digest: &a.carrier.digest,
+                    text,
+                    now: a.now,
+                    from: Some(a.reply_from),
+                },
+            )?),
+            None,
+        ),
+        Answer::Held(h) => (None, Some(h)),
     };
     Ok(Answered {
         what,
         player,
         ok,
         reply,
+        held,
         throttled,
     })
 }
 
-/// The player a command names (with their password), if it names one.
-fn player_named(asked: &Asked) -> Option<String> {
+/// The word and the refusal of a mail read as no command the door can
+/// take: a command word with the wrong words after it, with the line to
+/// send.
+fn misread(w: &Writing, asked: &Asked, from: &str) -> (String, String) {
     match asked {
-        Asked::Command(
-            Command::Form { player, .. }
-            | Command::Report { player, .. }
-            | Command::Withdraw { player, .. }
-            | Command::Vacation { player, .. }
-            | Command::Back { player, .. },
-        ) => Some(player.clone()),
-        _ => None,
+        Asked::Bad { word, why } if word == "status" => (
+            word.clone(),
+            format!("{why}: send a mail whose first line is `status` alone"),
+        ),
+        Asked::Bad { word, why } => (
+            word.clone(),
+            format!("{why}; {}", line_to_send(w, word, from)),
+        ),
+        _ => ("orders".into(), "not a command".into()),
     }
 }
 
-/// `vacation` and `back` (host::vacation): the password checked, then
-/// the log entry committed; `Err` inside is the refusal.
-fn away(
-    w: &mut Writing,
-    c: &Command,
-    from: &str,
-    now: &str,
-    opts: &Options,
-    // A String error: both sides are the reply mailed to the player (text by design).
-) -> Result<std::result::Result<String, String>> {
-    let (player, password) = match c {
-        Command::Vacation {
+/// The door's command for a mail's: a vacation with the game's allowance
+/// and mode from the lobby's record of it (14 days, the deadline moved,
+/// for a game no table made).
+fn command_of(w: &Writing, c: &Command) -> game::Command {
+    match c {
+        Command::Help => game::Command::Help,
+        Command::Status => game::Command::Status,
+        Command::Form { .. } => game::Command::Form,
+        Command::Report { .. } => game::Command::Report,
+        Command::Withdraw { .. } => game::Command::Withdraw,
+        Command::Back { .. } => game::Command::Back,
+        Command::Vacation { until, .. } => {
+            let record = lobby_record(w);
+            game::Command::Vacation {
+                until: until.clone(),
+                allowance: record
+                    .as_ref()
+                    .map_or(super::lobby::seats::VACATION_DAYS, |r| r.vacation_days),
+                mode: record.as_ref().map(|r| r.vacation).unwrap_or_default(),
+            }
+        }
+    }
+}
+
+/// The requester a mail's command makes: the player and password it
+/// names, from the claimed From.
+fn requester(c: &Command, claim: &Claim) -> Requester {
+    match c {
+        Command::Help | Command::Status => Requester::Anyone(claim.clone()),
+        Command::Form { player, password }
+        | Command::Report { player, password }
+        | Command::Withdraw { player, password }
+        | Command::Vacation {
             player, password, ..
         }
-        | Command::Back { player, password } => (player, password),
-        _ => return Ok(Err("not a vacation command".into())),
-    };
-    if let Err(why) = authorised(w, player, password, from, opts.guard) {
-        return Ok(Err(why));
+        | Command::Back { player, password } => Requester::Password {
+            player: player.clone(),
+            password: password.clone(),
+            claim: claim.clone(),
+        },
     }
-    let host = w.store.dir.root().parent().map(super::layout::HostDir::at);
-    let name = Name::new("game", &w.game.head().id).ok();
-    let record = match (&host, &name) {
-        (Some(host), Some(name)) => super::lobby::seats::load(host, name).ok().flatten(),
-        _ => None,
-    };
-    let r = match c {
-        Command::Vacation { until, .. } => {
-            let allowance = record
-                .as_ref()
-                .map_or(super::lobby::seats::VACATION_DAYS, |r| r.vacation_days);
-            let mode = record.as_ref().map(|r| r.vacation).unwrap_or_default();
-            super::vacation::request(w, player, until, now, allowance, mode)?
-        }
-        _ => super::vacation::back(w, player, now)?,
-    };
-    // The lobby's record shows the vacations on the status page (the
-    // game's log is the record that counts).
-    if let (Ok(_), Some(host), Some(name)) = (&r, &host, &name) {
-        let mut rec = record.unwrap_or_else(|| super::lobby::seats::GameSeats::new(name.as_str()));
-        rec.away.retain(|a| &a.player != player);
-        if let Ok(t) = crate::time::parse_time(now) {
-            if let Some(until) = super::vacation::away_until(&w.game, player, &t) {
-                rec.away.push(super::lobby::seats::Away {
-                    player: player.clone(),
-                    until,
-                });
-            }
-        }
-        let _ = super::lobby::seats::save(host, &rec);
-    }
-    Ok(r)
 }
 
-/// `withdraw`, the player's password checked: their stored orders of
-/// this turn removed, before the deadline.
-// A String error: both sides are the reply mailed to the player (text by design).
-fn withdraw(w: &Writing, player: &str, now: &str) -> std::result::Result<String, String> {
-    let h = w.game.head();
-    if h.outcome.is_some() {
-        return Err("the game is over".into());
-    }
-    if let Some(d) = &h.deadline {
-        let (d, n) = (
-            crate::time::parse_time(d).map_err(|e| format!("the deadline: {e}"))?,
-            crate::time::parse_time(now).map_err(|e| format!("internal: {e}"))?,
-        );
-        if n >= d {
-            return Err(format!(
-                "the deadline of turn {} ({}) has passed",
-                h.turn,
-                crate::time::shown(h.deadline.as_deref().unwrap_or(""))
-            ));
+/// The lobby's record of the game, if a table made it.
+fn lobby_record(w: &Writing) -> Option<super::lobby::seats::GameSeats> {
+    let host = w
+        .store
+        .dir
+        .root()
+        .parent()
+        .map(super::layout::HostDir::at)?;
+    let name = Name::new("game", &w.game.head().id).ok()?;
+    super::lobby::seats::load(&host, &name).ok().flatten()
+}
+
+/// After a vacation or `back` granted: the lobby's record shows the
+/// vacations on the status page (the game's log is the record that
+/// counts), kept as the game's log now says (best effort).
+fn away_recorded(w: &Writing, asked: &Asked, now: &str) {
+    let Asked::Command(Command::Vacation { player, .. } | Command::Back { player, .. }) = asked
+    else {
+        return;
+    };
+    let host = w.store.dir.root().parent().map(super::layout::HostDir::at);
+    let name = Name::new("game", &w.game.head().id).ok();
+    let (Some(host), Some(name)) = (host, name) else {
+        return;
+    };
+    let record = super::lobby::seats::load(&host, &name).ok().flatten();
+    let mut rec = record.unwrap_or_else(|| super::lobby::seats::GameSeats::new(name.as_str()));
+    rec.away.retain(|a| &a.player != player);
+    if let Ok(t) = crate::time::parse_time(now) {
+        if let Some(until) = super::vacation::away_until(&w.game, player, &t) {
+            rec.away.push(super::lobby::seats::Away {
+                player: player.clone(),
+                until,
+            });
         }
     }
-    let name = Name::new("player", player).map_err(|e| e.to_string())?;
-    let path = w.store.dir.stored_order(h.turn, &name);
-    match std::fs::remove_file(&path) {
-        Ok(()) => {
-            if let Some(dir) = path.parent() {
-                if let Ok(f) = std::fs::File::open(dir) {
-                    let _ = f.sync_all();
-                }
-            }
-            Ok(format!(
-                "The orders you sent as {player} for turn {} are WITHDRAWN: none are stored for you now.\nSend a new order file before the deadline, or the game's missed-orders policy plays for you.\n",
-                h.turn
-            ))
+    let _ = super::lobby::seats::save(&host, &rec);
+}
+
+/// The words of a command done (the reply's body).
+fn done_text(d: &Done) -> String {
+    match d {
+        Done::Help { press: None } => HELP.to_string(),
+        Done::Help { press: Some(rules) } => format!(
+            "{HELP}\nPress: {}.\n\n{}",
+            crate::pipeline::press::describe(rules),
+            super::press::HOW
+        ),
+        Done::Status(text) => text.clone(),
+        Done::Form { player, turn, form } => format!(
+            "Your blank order form as {player} for turn {turn}: fill in your password and orders and send it back.\n\n{form}"
+        ),
+        Done::Report { player, turn, text } => {
+            format!("Your report as {player}, turn {turn}:\n\n{text}")
         }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(format!(
-            "no orders of {player} are stored for turn {}",
-            h.turn
-        )),
-        Err(e) => Err(Error::io(&path, e).to_string()),
+        Done::Withdrawn { player, turn } => format!(
+            "The orders you sent as {player} for turn {turn} are WITHDRAWN: none are stored for you now.\nSend a new order file before the deadline, or the game's missed-orders policy plays for you.\n"
+        ),
+        Done::Vacation(g) => super::vacation::granted_text(g),
+        Done::Back(r) => super::vacation::returned_text(r),
     }
 }
 
 /// How a refusal for a spent budget of password checks begins.
 const TOO_MANY: &str = "too many wrong passwords";
 
-/// The seat of `player` if `password` is theirs; else why not (never
-/// echoing the password).
-fn authorised(
-    w: &Writing,
-    player: &str,
-    password: &str,
-    from: &str,
-    guard: Option<&dyn Guard>,
-    // A String error: both sides are the reply mailed to the player (text by design).
-) -> std::result::Result<usize, String> {
-    let h = w.game.head();
-    let Some(seat) = h.player_index(player) else {
-        return Err(format!(
+/// Why a command of `player` (the one it named) is refused, in words
+/// (never echoing the password).
+fn refusal_text(r: &Refusal, player: &str) -> String {
+    match r {
+        Refusal::NotAPlayer { named, players } => format!(
             "`{}` is not a player of this game ({})",
-            player.chars().take(32).collect::<String>(),
-            w.game.players().join(", ")
-        ));
-    };
-    let stored = &h.players[seat].password;
-    let verdict = match guard {
-        Some(g) => g.check(player, from, password, stored),
-        None if crate::auth::matches(password, stored) => Verdict::Right,
-        None => Verdict::Wrong,
-    };
-    match verdict {
-        Verdict::Right => Ok(seat),
-        Verdict::Wrong => Err(format!("the password for {player} is not right")),
-        Verdict::Throttled => Err(format!(
+            named.chars().take(32).collect::<String>(),
+            players.join(", ")
+        ),
+        Refusal::NoSeat { players } => format!(
+            "you hold no seat of this game ({})",
+            players.join(", ")
+        ),
+        Refusal::WrongPassword { player } => format!("the password for {player} is not right"),
+        Refusal::Throttled { player } => format!(
             "{TOO_MANY} for {player} in the last hour; the moderator has been told (mails from {player}'s own address are still read)"
-        )),
-    }
-}
-
-/// Do a command; the reply's body, or why it is refused. `check` checks
-/// a player's password.
-fn run(
-    w: &Writing,
-    c: &Command,
-    now: &str,
-    // A String error: both sides are the reply mailed to the player (text by design).
-    check: &dyn Fn(&str, &str) -> std::result::Result<usize, String>,
-    // A String error: both sides are the reply mailed to the player (text by design).
-) -> std::result::Result<String, String> {
-    let h = w.game.head();
-    let err = |e: Error| e.to_string();
-    match c {
-        Command::Help => {
-            let rules = crate::pipeline::press::rules_of(&w.store, &w.game).map_err(err)?;
-            Ok(if rules.kind == "none" {
-                HELP.to_string()
-            } else {
-                format!(
-                    "{HELP}\nPress: {}.\n\n{}",
-                    crate::pipeline::press::describe(&rules),
-                    super::press::HOW
-                )
-            })
+        ),
+        Refusal::Over => "the game is over".into(),
+        Refusal::DeadlinePassed { turn, deadline } => format!(
+            "the deadline of turn {turn} ({}) has passed",
+            crate::time::shown(deadline)
+        ),
+        Refusal::NoneStored { player, turn } => {
+            format!("no orders of {player} are stored for turn {turn}")
         }
-        Command::Status => {
-            let t = crate::time::parse_time(now).map_err(|e| format!("internal: {e}"))?;
-            crate::pipeline::status::text_for_mail(&w.store, &w.game, &t).map_err(err)
-        }
-        Command::Form { player, password } => {
-            let seat = check(player, password)?;
-            if h.outcome.is_some() {
-                return Err("the game is over".into());
-            }
-            let form = render::form(&w.game, seat).map_err(err)?;
-            Ok(format!(
-                "Your blank order form as {player} for turn {}: fill in your password and orders and send it back.\n\n{form}",
-                h.turn
-            ))
-        }
-        Command::Report { player, password } => {
-            let seat = check(player, password)?;
-            let name = Name::new("player", player).map_err(|e| e.to_string())?;
-            let path = w.store.dir.report(h.turn, &name, "txt");
-            let text = match std::fs::read_to_string(&path) {
-                Ok(t) => t,
-                Err(_) => String::from_utf8_lossy(
-                    &render::one(&w.game, seat, "text", Some(&w.signer)).map_err(err)?,
-                )
-                .into_owned(),
-            };
-            Ok(format!(
-                "Your report as {player}, turn {}:\n\n{text}",
-                h.turn
-            ))
-        }
-        Command::Vacation { .. } | Command::Back { .. } => Err("not here".into()),
-        Command::Withdraw { player, password } => {
-            check(player, password)?;
-            withdraw(w, player, now)
-        }
+        Refusal::Vacation(v) => super::vacation::refusal_text(v, player),
+        Refusal::Failed(e) => e.clone(),
     }
 }

@@ -6,7 +6,7 @@
 //! from [`HostDir`]; the files inside a site folder from [`site::files`].
 
 use super::layout::HostDir;
-use super::pass::list_games;
+use super::route::list_games;
 use crate::board::svg::esc;
 use crate::error::{Error, Result};
 use crate::pipeline;

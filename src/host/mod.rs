@@ -24,8 +24,11 @@
 //! - [`commands`]: `help`, `status`, `form`, `report`, `withdraw` by mail;
 //! - [`press`]: press by mail, relayed between players under the game's
 //!   rules;
-//! - [`guard`]: the budget of password checks that makes guessing cost
-//!   the guesser;
+//! - the door (`crate::requests`) below it decides each request: the
+//!   host turns a mail into a request and the outcome into a reply mail;
+//!   the budget of password checks (`requests::guard`) and the bound on
+//!   replies to one address (`requests::bound`, re-exported as
+//!   [`replies`]) are the door's;
 //! - [`pass`]: one pass of `herald host DIR` (mail in, game time, mail
 //!   out, the status page).
 //!
@@ -45,7 +48,6 @@ pub mod commands;
 pub mod config;
 pub mod due;
 pub mod gallery;
-pub mod guard;
 pub mod imap;
 pub mod layout;
 pub mod lobby;
@@ -54,7 +56,8 @@ pub mod maildir;
 pub mod outbox;
 pub mod pass;
 pub mod press;
-pub mod replies;
+/// The bound on replies to one address: the door's (`requests::bound`).
+pub use crate::requests::bound as replies;
 pub mod route;
 pub mod send;
 pub mod sender;
@@ -119,3 +122,16 @@ impl std::fmt::Display for Failure {
 }
 
 impl std::error::Error for Failure {}
+
+/// Open the mail source the host is configured with (for IMAP: connect,
+/// log in, select the mailbox); `source::open` by its usual name. Here,
+/// in the folder's face, because it names both implementations, which
+/// both use `source`'s trait and types.
+pub fn open_source(
+    config: &config::SourceConfig,
+) -> std::result::Result<Box<dyn source::MailSource>, Failure> {
+    Ok(match config {
+        config::SourceConfig::Imap(c) => Box::new(imap::ImapSource::connect(c)?),
+        config::SourceConfig::Maildir(p) => Box::new(maildir::MaildirSource::open(p)?),
+    })
+}

@@ -22,11 +22,9 @@
 use super::commands::{self, Asked};
 use super::config::HostConfig;
 use super::due::{self, Done};
-use super::guard::{Budget, Claim, HOUR};
-use super::layout::{HostDir, RESERVED};
+use super::layout::HostDir;
 use super::log::Log;
 use super::outbox::{self, Labels};
-use super::replies::{Bound, Grant};
 use super::route::{self, Route};
 use super::sender::Sender;
 use super::smtp::Smtp;
@@ -36,14 +34,17 @@ use super::Failure;
 use crate::chain::canon::sha256_hex;
 use crate::error::{Error, Kind, Result};
 use crate::mail::eml;
-use crate::names::{self, Name};
-use crate::pipeline::inbox::{self, Fate, Options};
+use crate::names::Name;
+use crate::pipeline::inbox::{self, Fate};
 use crate::pipeline::Writing;
+use crate::requests::bound::{Bound, Grant};
+use crate::requests::guard::{Budget, Whose, HOUR};
+use crate::requests::orders::{self, Orders};
+use crate::requests::{Answer, Carrier, Claim, Door, Held, Requester};
 use crate::store::GameDir;
 use mail_parser::MessageParser;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -113,45 +114,7 @@ impl Pass<'_> {
     }
 }
 
-/// The games in `dir`: subfolders with a valid name holding game.jsonl.
-/// Folders whose game.jsonl names another id are returned as problems.
-pub fn list_games(dir: &Path) -> (Vec<Name>, Vec<String>) {
-    let host = HostDir::at(dir);
-    let mut games = Vec::new();
-    let mut problems = Vec::new();
-    let Ok(list) = std::fs::read_dir(dir) else {
-        return (games, vec![format!("{}: cannot be read", dir.display())]);
-    };
-    let mut folders: Vec<(String, std::path::PathBuf)> = list
-        .flatten()
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-        .filter_map(|e| Some((e.file_name().to_str()?.to_string(), e.path())))
-        .filter(|(n, _)| !RESERVED.contains(&n.as_str()) && !n.starts_with('.'))
-        .collect();
-    folders.sort();
-    for (n, path) in folders {
-        if !GameDir::at(&path).game_file().is_file() {
-            continue;
-        }
-        let Ok(name) = Name::new("game", &n) else {
-            problems.push(format!(
-                "folder {n}: not a game id ({}); it gets no mail",
-                names::RULE
-            ));
-            continue;
-        };
-        match route::game_id_of(host.game(&name).root()) {
-            Some(id) if id == n => games.push(name),
-            Some(id) => problems.push(format!(
-                "folder {n}: its game.jsonl is game {id}; a game's folder must be named by its id (rename it {id}); it gets no mail"
-            )),
-            None => problems.push(format!(
-                "folder {n}: its game.jsonl does not read; it gets no mail"
-            )),
-        }
-    }
-    (games, problems)
-}
+pub use super::route::list_games;
 
 /// One fetched mail, waiting to be handled.
 struct Item {
@@ -187,7 +150,11 @@ pub fn run(p: &Pass) -> PassReport {
     r.games = games.len();
     r.host_problems.extend(listing_problems.iter().cloned());
     // The bound on replies to one address, for the whole pass.
-    let bound = Bound::open(&p.host(), p.cfg.trust.replies_per_hour, p.now_secs);
+    let bound = Bound::open(
+        &p.host().reply_bound(),
+        p.cfg.trust.replies_per_hour,
+        p.now_secs,
+    );
     mail_in(p, &games, &bound, &mut r);
     tell_bound(p, &bound);
     if let Err(e) = bound.settle() {
@@ -231,7 +198,11 @@ pub fn mail_out_only(p: &Pass) -> PassReport {
     mail_out(p, &games, &mut r);
     // Nothing is read, so nothing is answered: the bound only shows on
     // the status page what it holds back this hour.
-    let bound = Bound::open(&p.host(), p.cfg.trust.replies_per_hour, p.now_secs);
+    let bound = Bound::open(
+        &p.host().reply_bound(),
+        p.cfg.trust.replies_per_hour,
+        p.now_secs,
+    );
     status_page(p, &games, &bound, &mut r);
     r
 }
@@ -528,11 +499,14 @@ fn handle_game(p: &Pass, game: &Name, bound: &Bound, items: Vec<Item>) -> GameMa
         p.cfg.password_checks_per_hour,
         p.now_secs,
         &w.game.head().players,
-        &mut st,
+        &mut st.guard,
+        &mut st.refusals_to,
     );
     let gate = Gate {
-        budget: &budget,
-        bound,
+        door: Door {
+            budget: &budget,
+            bound,
+        },
         reply_from: p.cfg.address.for_game(game.as_str()),
     };
     let mut outcomes = Vec::new();
@@ -545,7 +519,7 @@ fn handle_game(p: &Pass, game: &Name, bound: &Bound, items: Vec<Item>) -> GameMa
         outcomes.push((it.id, o));
     }
     tell_moderator(p, &w, game, &budget, &mut st);
-    budget.into_state(&mut st);
+    (st.guard, st.refusals_to) = budget.into_counts();
     if st != before {
         if let Err(e) = st.save(dir, game) {
             p.log.line(
@@ -641,31 +615,18 @@ struct Handled {
 }
 
 /// What stands between one game's mails and the hashing and the replies
-/// they would cost: the game's budget of password checks, and the host's
-/// bound on replies to one address.
+/// they would cost: the door (the game's budget of password checks, and
+/// the host's bound on replies to one address), and the From of replies.
 struct Gate<'a> {
-    budget: &'a Budget,
-    bound: &'a Bound,
+    door: Door<'a>,
     reply_from: String,
 }
 
 /// Why a reply was not sent, for the log.
-#[derive(Clone, Copy)]
-enum NotAnswered {
-    /// One refusal an hour to an address (the game's rule).
-    Hourly,
-    /// The host's bound of replies to one address an hour.
-    Bound,
-}
-
-impl NotAnswered {
-    fn words(self) -> &'static str {
-        match self {
-            NotAnswered::Hourly => "not answered: one refusal an hour to an address",
-            NotAnswered::Bound => {
-                "not answered: the bound of replies an hour to this address is reached"
-            }
-        }
+fn held_words(h: Held) -> &'static str {
+    match h {
+        Held::Hourly => "not answered: one refusal an hour to an address",
+        Held::Bound => "not answered: the bound of replies an hour to this address is reached",
     }
 }
 
@@ -700,36 +661,26 @@ fn handle_mail(
     let from = inbox::sender(m.as_ref());
     let digest = sha256_hex(&it.bytes);
     let sender = sender_of(p, m.as_ref(), &it.bytes, &from);
-    let check = gate.budget.for_mail(&sender);
-    let held = std::cell::Cell::new(None::<NotAnswered>);
-    let may_reply = |to: &str, fate: &Fate| {
-        if !gate.budget.may_reply(to, fate) {
-            held.set(Some(NotAnswered::Hourly));
-            return false;
-        }
-        // A reply this mail earned with a right password is the
-        // player's own doing; any other counts against the bound.
-        let earned = check.proven() || matches!(fate, Fate::Accepted { .. });
-        if earned || gate.bound.grant(to, &digest).ok() == Some(Grant::Send) {
-            return true;
-        }
-        held.set(Some(NotAnswered::Bound));
-        false
-    };
-    let opts = Options {
-        reply_from: Some(&gate.reply_from),
-        refused_note: Some(commands::HELP),
-        guard: Some(&check),
-        may_reply: Some(&may_reply),
-    };
-    let res = dispatch(p, w, done, &opts, it, m.as_ref(), &from, &digest);
-    let res = res.map(|mut h| {
-        if let Some(why) = held.get() {
-            h.what = format!("{} ({})", h.what, why.words());
-        }
-        h
+    let by = Requester::Anyone(Claim {
+        address: from.clone(),
+        vouched: sender.vouched(),
     });
-    match res {
+    let carrier = Carrier {
+        id: m
+            .as_ref()
+            .and_then(|m| m.message_id())
+            .map(str::to_string)
+            .unwrap_or_else(|| format!("sha256:{digest}")),
+        digest,
+    };
+    let mail = Mail {
+        it,
+        m: m.as_ref(),
+        from: &from,
+        carrier: &carrier,
+        by: &by,
+    };
+    match dispatch(p, w, done, gate, &mail) {
         Ok(h) => handled(p, game, &from, st, h),
         Err(e) => {
             let msg = format!("mail {} from {from}: {e}", it.id);
@@ -739,6 +690,16 @@ fn handle_mail(
             MailFate::Left
         }
     }
+}
+
+/// One mail to a game, as the host reads it: the requester its From
+/// makes (`host::sender` says how far it is believed) and its carrier.
+struct Mail<'a> {
+    it: &'a Item,
+    m: Option<&'a mail_parser::Message<'a>>,
+    from: &'a str,
+    carrier: &'a Carrier,
+    by: &'a Requester,
 }
 
 /// A mail handled: its log line, and the status page's note of the last
@@ -774,40 +735,79 @@ fn handled(p: &Pass, game: &Name, from: &str, st: &mut GameState, h: Handled) ->
 }
 
 /// One mail to a game handed to what it is: press, orders or a command.
-#[allow(clippy::too_many_arguments)]
+/// Orders go through the door (`requests::orders`); a command and press
+/// are still answered in the host, their passwords checked through the
+/// same door's budget and their replies granted by it.
 fn dispatch(
     p: &Pass,
     w: &mut Writing,
     done: &mut BTreeSet<String>,
-    opts: &Options,
-    it: &Item,
-    m: Option<&mail_parser::Message>,
-    from: &str,
-    digest: &str,
+    gate: &Gate,
+    mail: &Mail,
 ) -> Result<Handled> {
-    let fresh = matches!((m, it.too_big), (Some(_), false)) && !done.contains(digest);
+    let (m, digest) = (mail.m, mail.carrier.digest.as_str());
+    let fresh = matches!((m, mail.it.too_big), (Some(_), false)) && !done.contains(digest);
     let press = m.filter(|_| fresh).and_then(super::press::asked);
     let asked = match (m, fresh) {
         (Some(m), true) if press.is_none() => commands::asked(m),
         _ => Asked::Orders,
     };
     match (press, asked) {
-        (Some(a), _) => press_mail(p, w, done, opts, &a, from, digest, m),
-        (None, Asked::Orders) => orders_mail(p, w, done, opts, it, m),
-        (None, a) => command_mail(p, w, done, opts, &a, from, digest, m),
+        (Some(press), _) => press_mail(p, w, done, gate, mail, &press),
+        (None, Asked::Orders) => orders_mail(p, w, done, gate, mail),
+        (None, asked) => command_mail(p, w, done, gate, mail, &asked),
     }
 }
 
+/// Orders by mail: the mail made a request (its order file, or why it
+/// holds none), the door's outcome answered by a reply mail queued in the
+/// game's outbox, then the orders kept, then the mail recorded as read.
 fn orders_mail(
     p: &Pass,
     w: &mut Writing,
     done: &mut BTreeSet<String>,
-    opts: &Options,
-    it: &Item,
-    m: Option<&mail_parser::Message>,
+    gate: &Gate,
+    mail: &Mail,
 ) -> Result<Handled> {
-    let one = inbox::handle_one(w, done, &it.bytes, m, it.too_big, &p.now, opts)?;
-    let (counted, event, what, player) = match &one.fate {
+    let (from, c) = (mail.from, mail.carrier);
+    let fate = if done.contains(&c.digest) {
+        Fate::AlreadyRead
+    } else {
+        let req = Orders {
+            file: inbox::submission(mail.m, mail.it.too_big, from, &c.id, &c.digest, &p.now),
+            by: mail.by.clone(),
+            carrier: c.clone(),
+        };
+        let mut out = orders::submit(w, &gate.door, &req, &p.now)?;
+        let reply = match out.answer {
+            Answer::Tell if !from.is_empty() => Some(inbox::queue_reply(
+                w,
+                inbox::Reply {
+                    to: from,
+                    subject: mail.m.and_then(|m| m.subject()),
+                    in_reply_to: &c.id,
+                    digest: &c.digest,
+                    text: inbox::reply_words(w, &out.ruling, Some(commands::HELP)),
+                    now: &p.now,
+                    from: Some(&gate.reply_from),
+                },
+            )?),
+            _ => None,
+        };
+        inbox::keep_or_take_back(w, out.take_keep(), reply.as_deref())?;
+        crate::store::seen::add(&w.store.dir, &c.digest)?;
+        done.insert(c.digest.clone());
+        match out.answer {
+            Answer::Held(h) => return Ok(orders_handled(&out.ruling.fate, c, Some(h))),
+            Answer::Tell => out.ruling.fate,
+        }
+    };
+    Ok(orders_handled(&fate, c, None))
+}
+
+/// What orders by mail came to, for the log and the state.
+fn orders_handled(fate: &Fate, c: &Carrier, held: Option<Held>) -> Handled {
+    let (counted, event, what, player) = match fate {
         Fate::Accepted { player, .. } => (
             Counted::Accepted,
             "accepted",
@@ -829,34 +829,44 @@ fn orders_mail(
         ),
         Fate::AlreadyRead => (Counted::Already, "already", "already handled".into(), None),
     };
-    Ok(Handled {
+    let what = match held {
+        Some(h) => format!("{what} ({})", held_words(h)),
+        None => what,
+    };
+    Handled {
         counted,
         event,
         what,
-        message_id: one.message_id,
+        message_id: c.id.clone(),
         player,
         anonymous: false,
-    })
+    }
 }
 
-#[allow(clippy::too_many_arguments)]
+/// A command by mail (`super::commands`): through the door, answered,
+/// then recorded as read.
 fn command_mail(
     p: &Pass,
     w: &mut Writing,
     done: &mut BTreeSet<String>,
-    opts: &Options,
+    gate: &Gate,
+    mail: &Mail,
     asked: &Asked,
-    from: &str,
-    digest: &str,
-    m: Option<&mail_parser::Message>,
 ) -> Result<Handled> {
-    let id = m
-        .and_then(|m| m.message_id())
-        .map(str::to_string)
-        .unwrap_or_else(|| format!("sha256:{digest}"));
-    let ans = commands::answer(w, asked, from, &id, digest, &p.now, opts)?;
+    let asking = commands::Asking {
+        claim: mail.by.claim(),
+        carrier: mail.carrier,
+        now: &p.now,
+        reply_from: &gate.reply_from,
+    };
+    let ans = commands::answer(w, asked, &asking, &gate.door)?;
+    let digest = &mail.carrier.digest;
     crate::store::seen::add(&w.store.dir, digest)?;
     done.insert(digest.to_string());
+    let what = match ans.held {
+        Some(h) => format!("{} ({})", ans.what, held_words(h)),
+        None => ans.what,
+    };
     Ok(Handled {
         counted: Counted::Command,
         event: if ans.throttled {
@@ -864,37 +874,35 @@ fn command_mail(
         } else {
             "command"
         },
-        what: ans.what,
-        message_id: id,
+        what,
+        message_id: mail.carrier.id.clone(),
         player: ans.player,
         anonymous: false,
     })
 }
 
-/// A press mail (`super::press`): relayed or refused, then recorded as read.
-#[allow(clippy::too_many_arguments)]
+/// A press mail (`super::press`): through the door, relayed or refused,
+/// then recorded as read.
 fn press_mail(
     p: &Pass,
     w: &mut Writing,
     done: &mut BTreeSet<String>,
-    opts: &Options,
+    gate: &Gate,
+    mail: &Mail,
     asked: &super::press::Asked,
-    from: &str,
-    digest: &str,
-    m: Option<&mail_parser::Message>,
 ) -> Result<Handled> {
-    let id = m
-        .and_then(|m| m.message_id())
-        .map(str::to_string)
-        .unwrap_or_else(|| format!("sha256:{digest}"));
-    let limits = super::press::Limits {
-        per_day: p.cfg.press_per_day,
-        max_bytes: p.cfg.press_max_bytes,
+    let asking = super::press::Asking {
+        claim: mail.by.claim(),
+        carrier: mail.carrier,
+        now: &p.now,
+        game_addr: &gate.reply_from,
+        limits: super::press::Limits {
+            per_day: p.cfg.press_per_day,
+            max_bytes: p.cfg.press_max_bytes,
+        },
     };
-    let game_addr = p.cfg.address.for_game(&w.game.head().id);
-    let ans = super::press::answer(
-        w, asked, from, &id, digest, &p.now, opts, limits, &game_addr,
-    )?;
+    let ans = super::press::answer(w, asked, &asking, &gate.door)?;
+    let (digest, id) = (&mail.carrier.digest, &mail.carrier.id);
     crate::store::seen::add(&w.store.dir, digest)?;
     done.insert(digest.to_string());
     Ok(Handled {
@@ -909,8 +917,11 @@ fn press_mail(
             (false, true, _) => "press",
             (false, false, _) => "refused",
         },
-        what: ans.what,
-        message_id: id,
+        what: match ans.held {
+            Some(h) => format!("{} ({})", ans.what, held_words(h)),
+            None => ans.what,
+        },
+        message_id: id.to_string(),
         player: ans.player,
         anonymous: ans.anonymous,
     })
@@ -923,14 +934,14 @@ fn tell_moderator(p: &Pass, w: &Writing, game: &Name, budget: &Budget, st: &mut 
     for flood in budget.take_floods() {
         let (player, checks) = (flood.player.clone(), flood.checks);
         let whose = match flood.claim {
-            Claim::Other => format!("from other addresses than {player}'s own"),
-            Claim::Own => format!(
+            Whose::Other => format!("from other addresses than {player}'s own"),
+            Whose::Own => format!(
                 "from mails whose From is {player}'s own address (a From anyone can write; the host's mail server did not vouch for them)"
             ),
         };
         let which = match flood.claim {
-            Claim::Other => "from other addresses",
-            Claim::Own => "From that address that the host's mail server does not vouch for",
+            Whose::Other => "from other addresses",
+            Whose::Own => "From that address that the host's mail server does not vouch for",
         };
         let msg = format!(
             "{checks} password checks for {player} in the last hour {whose}: someone may be guessing; mails for {player} {which} are not read until the hour is over (host.toml: password_checks_per_hour = {})",
@@ -946,8 +957,8 @@ fn tell_moderator(p: &Pass, w: &Writing, game: &Name, budget: &Budget, st: &mut 
                 (
                     "from",
                     match flood.claim {
-                        Claim::Own => "own address",
-                        Claim::Other => "other addresses",
+                        Whose::Own => "own address",
+                        Whose::Other => "other addresses",
                     },
                 ),
             ],
@@ -959,8 +970,8 @@ fn tell_moderator(p: &Pass, w: &Writing, game: &Name, budget: &Budget, st: &mut 
         let Some(to) = &p.cfg.moderator else { continue };
         let hour = (p.now_secs / HOUR).to_string();
         let kind = match flood.claim {
-            Claim::Other => "other",
-            Claim::Own => "own",
+            Whose::Other => "other",
+            Whose::Own => "own",
         };
         let message_id = eml::message_id(game.as_str(), &["flood", &player, &hour, kind]);
         let mail = eml::Mail {
@@ -974,8 +985,8 @@ fn tell_moderator(p: &Pass, w: &Writing, game: &Name, budget: &Budget, st: &mut 
                 "herald host, game {game} ({}):\n\n{msg}.\n\n{} Nothing needs doing; if the guessing goes on, consider `herald passwd` for {player}.\n",
                 w.game.entry.title,
                 match flood.claim {
-                    Claim::Other => format!("Mails from {player}'s own address are read as always."),
-                    Claim::Own => format!("Mails from other addresses are read as always, and so are {player}'s own mails that the host's mail server vouches for (host.toml: authserv_ids)."),
+                    Whose::Other => format!("Mails from {player}'s own address are read as always."),
+                    Whose::Own => format!("Mails from other addresses are read as always, and so are {player}'s own mails that the host's mail server vouches for (host.toml: authserv_ids)."),
                 }
             ),
             attachments: Vec::new(),

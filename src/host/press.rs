@@ -10,19 +10,21 @@
 //!
 //! followed by the player's id (unless the mail comes from the player's
 //! own address) and password as the order form writes them
-//! (`player = "red"`, `password = "…"`), then the text. The host checks
+//! (`player = "red"`, `password = "…"`), then the text. This module reads
+//! the mail into a request of the door (`requests::press`), which checks
 //! the password and the game's press rules, records the press
 //! ([`crate::pipeline::press::record`]), and queues one mail per recipient
 //! from the game's address, plus an acknowledgement with a copy to the
 //! sender. No mail address is ever shown to another player; a relayed
 //! mail carries only the text, never the sender's headers or attachments.
 
-use crate::auth::Verdict;
 use crate::error::Result;
 use crate::mail::extract;
-use crate::pipeline::inbox::{queue_reply, Options};
+use crate::pipeline::inbox::{queue_reply, Fate, Reply};
 use crate::pipeline::press::{self, Kept, To};
 use crate::pipeline::Writing;
+use crate::requests::press::{BadName, Muted, Outcome, Refusal, Shown};
+use crate::requests::{self, Answer, Carrier, Claim, Door, Held, Requester};
 use mail_parser::Message;
 
 /// How to write press, for replies and `help`.
@@ -262,12 +264,8 @@ fn asked_press(
     })
 }
 
-/// The host's limits on press.
-#[derive(Debug, Clone, Copy)]
-pub struct Limits {
-    pub per_day: u32,
-    pub max_bytes: u64,
-}
+/// The host's limits on press: the door's.
+pub use crate::requests::press::Limits;
 
 /// What a press mail came to, for the log and the host's state.
 #[derive(Debug, Clone)]
@@ -281,19 +279,22 @@ pub struct Answered {
     pub throttled: bool,
     /// A `mute` or `unmute` mail (counted with the commands).
     pub command: bool,
+    /// The reply the door held back, and why.
+    pub held: Option<Held>,
 }
 
-/// The mail a reply answers: its sender, Message-ID, sha256, the time it
-/// is judged at, and the game's address the reply comes from.
-struct Mail<'a> {
-    from: &'a str,
-    id: &'a str,
-    digest: &'a str,
-    now: &'a str,
-    game_addr: &'a str,
+/// One press mail as the host hands it to the door: who sent it, what
+/// carried it, the pass's time, the game's address (the From of the
+/// reply and of the relayed mails) and the host's limits.
+pub struct Asking<'a> {
+    pub claim: Claim,
+    pub carrier: &'a Carrier,
+    pub now: &'a str,
+    pub game_addr: &'a str,
+    pub limits: Limits,
 }
 
-impl Mail<'_> {
+impl Asking<'_> {
     /// Queue `text` to the sender under the game's title, subject
     /// `[GAME] subject`.
     fn reply(&self, w: &mut Writing, subject: &str, text: &str) -> Result<std::path::PathBuf> {
@@ -304,34 +305,34 @@ impl Mail<'_> {
         );
         queue_reply(
             w,
-            self.from,
-            Some(&format!("[{}] {subject}", h.id)),
-            self.id,
-            self.digest,
-            titled,
-            self.now,
-            Some(self.game_addr),
+            Reply {
+                to: &self.claim.address,
+                subject: Some(&format!("[{}] {subject}", h.id)),
+                in_reply_to: &self.carrier.id,
+                digest: &self.carrier.digest,
+                text: titled,
+                now: self.now,
+                from: Some(self.game_addr),
+            },
         )
     }
 
     /// Refuse a mail (`word`: `press`, `mute`, `unmute`): tell its sender
-    /// why (where they may be told) and that `nothing` was done, and say
-    /// what it came to for the log.
+    /// why (where the door lets them be told: `answer`) and that
+    /// `nothing` was done, and say what it came to for the log.
     fn refuse(
         &self,
         w: &mut Writing,
-        opts: &Options,
-        (why, player, throttled): Refusal,
-        word: &str,
-        nothing: &str,
+        (why, player, throttled): (String, Option<String>, bool),
+        answer: Answer,
+        (word, nothing): (&str, &str),
     ) -> Result<Answered> {
-        let fate = match (&player, throttled) {
-            (Some(p), true) => crate::pipeline::inbox::Fate::Throttled { player: p.clone() },
-            _ => crate::pipeline::inbox::Fate::Refused {
-                problems: vec![why.clone()],
-            },
+        let from = self.claim.address.as_str();
+        let held = match answer {
+            Answer::Held(h) => Some(h),
+            Answer::Tell => None,
         };
-        if !self.from.is_empty() && opts.may_reply.is_none_or(|f| f(self.from, &fate)) {
+        if !from.is_empty() && held.is_none() {
             self.reply(
                 w,
                 word,
@@ -345,480 +346,235 @@ impl Mail<'_> {
             anonymous: false,
             throttled,
             command: word != "press",
+            held,
         })
     }
 }
 
-/// Answer press mail `m` (Message-ID `id`, sha256 `digest`, sender
-/// `from`) at `now`: relay it or refuse it, the reply From `game_addr`.
-#[allow(clippy::too_many_arguments)]
-pub fn answer(
+/// Answer press mail `asked` through the game's door: relay it, change
+/// the mutes, or refuse it, and reply in words made from the outcome.
+pub fn answer(w: &mut Writing, asked: &Asked, a: &Asking, door: &Door) -> Result<Answered> {
+    let from = a.claim.address.clone();
+    let Some((request, word, greeting)) = door_request(asked, a) else {
+        let why = match asked {
+            Asked::Bad(why) => why.clone(),
+            _ => String::new(),
+        };
+        let fate = Fate::Refused {
+            problems: Vec::new(),
+        };
+        // No address, no answer asked for.
+        let answer = match from.is_empty() {
+            true => Answer::Tell,
+            false => door.answer(&from, &fate, false, a.carrier),
+        };
+        let refusal = (why, None, false);
+        return a.refuse(w, refusal, answer, ("press", "nothing was relayed"));
+    };
+    let (check, out) = requests::press::run(w, door, &request, a.now, a.limits, a.game_addr);
+    match out {
+        Outcome::Refused(r) => {
+            let answer = match from.is_empty() {
+                true => Answer::Tell,
+                false => door.answer(&from, &r.fate(), check.proven(), a.carrier),
+            };
+            let nothing = match word {
+                "press" => "nothing was relayed",
+                _ => "nothing was changed",
+            };
+            let refusal = (
+                refusal_text(w, &r, word),
+                r.player().map(str::to_string),
+                matches!(r, Refusal::Throttled { .. }),
+            );
+            a.refuse(w, refusal, answer, (word, nothing))
+        }
+        Outcome::Muted(m) => {
+            a.reply(w, word, &format!("{}\n", muted_text(&m)))?;
+            Ok(Answered {
+                // The log and the status page are the moderator's; they
+                // still do not need whom.
+                what: format!("{word}: the mutes of {} set", m.player),
+                player: Some(m.player),
+                ok: true,
+                anonymous: false,
+                throttled: false,
+                command: true,
+                held: None,
+            })
+        }
+        Outcome::Relayed(r) => relayed(w, r, a, door, (check.proven(), greeting)),
+    }
+}
+
+/// Press relayed: the acknowledgement, with the copy of what the
+/// recipients read, where the door lets the sender be told (`earned`: a
+/// right password made the request), and what it came to for the log.
+fn relayed(
     w: &mut Writing,
-    asked: &Asked,
-    from: &str,
-    id: &str,
-    digest: &str,
-    now: &str,
-    opts: &Options,
-    limits: Limits,
-    game_addr: &str,
+    r: requests::press::Relayed,
+    a: &Asking,
+    door: &Door,
+    (earned, greeting): (bool, &[String]),
 ) -> Result<Answered> {
-    let mail = Mail {
-        from,
-        id,
-        digest,
-        now,
-        game_addr,
-    };
-    let result = match asked {
-        Asked::Mute(req) => return mute(w, req, &mail, opts),
-        Asked::Bad(why) => Err((why.clone(), None, false)),
-        Asked::Press(req) => relay(w, req, from, digest, now, opts, limits, game_addr),
-    };
-    let done = match result {
-        Ok(done) => done,
-        Err(refusal) => return mail.refuse(w, opts, refusal, "press", "nothing was relayed"),
-    };
-    let accepted = crate::pipeline::inbox::Fate::Accepted {
-        player: done.player.clone(),
+    let accepted = Fate::Accepted {
+        player: r.player.clone(),
         replaced: None,
     };
-    if opts.may_reply.is_none_or(|f| f(from, &accepted)) {
-        mail.reply(w, &format!("press #{}", done.n), &done.ack)?;
-    }
+    let held = match door.answer(&a.claim.address, &accepted, earned, a.carrier) {
+        Answer::Tell => {
+            let ack = greeted(greeting) + &acknowledgement(w, &r.kept, &r.hash, &r.not_mailed);
+            a.reply(w, &format!("press #{}", r.kept.entry.n), &ack)?;
+            None
+        }
+        Answer::Held(h) => Some(h),
+    };
     Ok(Answered {
-        what: done.what,
-        player: Some(done.player),
+        what: for_the_log(&r.kept, &r.mailed),
+        player: Some(r.player),
         ok: true,
-        anonymous: done.anonymous,
+        anonymous: r.kept.anonymous,
         throttled: false,
         command: false,
+        held,
     })
 }
 
-/// Answer a `mute` / `unmute` mail: check the password, change the
-/// player's mutes (`press/mutes.json`, written whole), and reply with
-/// whom they have muted now. The reply says the state, not the change,
-/// so a mail judged again after a crash gets the same reply (and the
-/// outbox sends it once).
-fn mute(w: &mut Writing, req: &MuteRequest, mail: &Mail, opts: &Options) -> Result<Answered> {
-    let word = if req.on { "mute" } else { "unmute" };
-    let (player, state) = match set_mutes(w, req, mail.from, opts, word) {
-        Ok(done) => done,
-        Err(refusal) => return mail.refuse(w, opts, refusal, word, "nothing was changed"),
-    };
-    mail.reply(w, word, &format!("{state}\n"))?;
-    Ok(Answered {
-        // The log and the status page are the moderator's; they still do
-        // not need whom.
-        what: format!("{word}: the mutes of {player} set"),
-        player: Some(player),
-        ok: true,
-        anonymous: false,
-        throttled: false,
-        command: true,
-    })
-}
-
-/// The checks and the change of a `mute` / `unmute` mail ([`mute`]): the
-/// player, and the sentence telling whom they have muted now.
-fn set_mutes(
-    w: &Writing,
-    req: &MuteRequest,
-    from: &str,
-    opts: &Options,
-    word: &str,
-) -> std::result::Result<(String, String), Refusal> {
-    let h = w.game.head();
-    let player = authenticate(w, &req.player, &req.password, from, opts, word)?;
-    let rules = press::rules_of(&w.store, &w.game).map_err(|e| (e.to_string(), None, false))?;
-    if rules.kind == "none" {
-        return Err((
-            format!(
-                "this game allows no press, so there is nobody to mute (game {}'s rules, chosen at its start: {})",
-                h.id,
-                press::describe(&rules)
+/// The door's request for a press or mute mail, its first word and the
+/// greeting above it; `None` for a mail misread (`Asked::Bad`).
+fn door_request<'m>(
+    asked: &'m Asked,
+    a: &Asking,
+) -> Option<(requests::press::Request, &'static str, &'m [String])> {
+    Some(match asked {
+        Asked::Bad(_) => return None,
+        Asked::Mute(m) => (
+            press_request(
+                requests::press::Asked::Mute(requests::press::Mute {
+                    on: m.on,
+                    others: m.others.clone(),
+                    all: m.all,
+                }),
+                (&m.player, &m.password),
+                a,
             ),
-            Some(player),
-            false,
-        ));
+            if m.on { "mute" } else { "unmute" },
+            &[][..],
+        ),
+        Asked::Press(p) => (
+            press_request(
+                requests::press::Asked::Press(requests::press::Press {
+                    to: p.to.clone(),
+                    anonymous: p.anonymous,
+                    text: p.text.clone(),
+                    refs: p.refs.clone(),
+                    subject_n: p.subject_n,
+                }),
+                (&p.player, &p.password),
+                a,
+            ),
+            "press",
+            &p.greeting[..],
+        ),
+    })
+}
+
+/// The door's request for a press or mute mail: the seat and password
+/// its lines show, from its claimed From.
+fn press_request(
+    asked: requests::press::Asked,
+    (player, password): (&Option<String>, &Option<String>),
+    a: &Asking,
+) -> requests::press::Request {
+    requests::press::Request {
+        asked,
+        by: Requester::Anyone(a.claim.clone()),
+        shown: Shown {
+            player: player.clone(),
+            password: password.clone(),
+        },
+        carrier: a.carrier.clone(),
     }
-    check_muted(w, req, &player, word)?;
-    let internal = |e: crate::error::Error| (e.to_string(), Some(player.clone()), false);
-    let mut mutes = crate::pipeline::mutes::Mutes::load(&w.store, &w.game).map_err(internal)?;
-    let others = if req.all {
-        mutes.of(&player)
-    } else {
-        req.others.clone()
-    };
-    let before = mutes.clone();
-    mutes.set(&player, &others, req.on);
-    if mutes != before {
-        mutes.save(&w.store).map_err(internal)?;
-    }
-    let now_muted = mutes.of(&player);
-    let state = if now_muted.is_empty() {
+}
+
+/// Whom a seat has muted now, in words.
+fn muted_text(m: &Muted) -> String {
+    if m.muted.is_empty() {
         "You have muted nobody: press from every player reaches you.".to_string()
     } else {
         format!(
             "You have muted {}: their press, anonymous or not, is not relayed to you (a player you muted who writes to you by name is told so; an answer to your anonymous press is not relayed to you either, and its writer is not told). `unmute {}` takes it back.",
-            now_muted.join(", "),
-            now_muted[0]
+            m.muted.join(", "),
+            m.muted[0]
         )
-    };
-    Ok((player, state))
+    }
 }
 
-/// Refuse a `mute` / `unmute` mail naming the player themself or anyone
-/// who is not a player of the game.
-fn check_muted(
-    w: &Writing,
-    req: &MuteRequest,
-    player: &str,
-    word: &str,
-) -> std::result::Result<(), Refusal> {
-    let players = w.game.players();
-    let mut bad = Vec::new();
-    for o in &req.others {
-        if *o == player {
-            bad.push(format!("{o} is you"));
-        } else if !players.contains(o) {
-            bad.push(format!(
-                "`{}` is not a player of this game",
-                o.chars().take(32).collect::<String>()
-            ));
-        }
-    }
-    if bad.is_empty() {
-        return Ok(());
-    }
-    let others: Vec<&str> = players
-        .iter()
-        .filter(|p| **p != player)
-        .map(String::as_str)
-        .collect();
-    Err((
-        format!(
-            "{}: write `{word} PLAYER, PLAYER` with players of {} ({})",
-            bad.join("; "),
-            w.game.head().id,
-            others.join(", ")
+/// Why press or a mute (`word`: its first word) is refused, in words.
+fn refusal_text(w: &Writing, r: &Refusal, word: &str) -> String {
+    let id = &w.game.head().id;
+    match r {
+        Refusal::WhoAreYou { players } => format!(
+            "say who you are: a line `player = \"YOUR-PLAYER-ID\"` ({}) under the `{word}` line",
+            players.join(", ")
         ),
-        Some(player.to_string()),
-        false,
-    ))
-}
-
-struct Relayed {
-    n: u32,
-    player: String,
-    anonymous: bool,
-    what: String,
-    ack: String,
-}
-
-type Refusal = (String, Option<String>, bool);
-
-/// The player a mail is from: named, or the one whose own address sent
-/// it. `line`: the mail's first word (`press`, `mute`), for the reply.
-fn who(
-    w: &Writing,
-    named: &Option<String>,
-    from: &str,
-    line: &str,
-) -> std::result::Result<String, Refusal> {
-    if let Some(p) = named {
-        return Ok(p.clone());
-    }
-    let h = w.game.head();
-    let own: Vec<&str> = h
-        .players
-        .iter()
-        .filter(|p| {
-            p.email
-                .as_deref()
-                .is_some_and(|e| !from.is_empty() && e.eq_ignore_ascii_case(from))
-        })
-        .map(|p| p.id.as_str())
-        .collect();
-    match own.as_slice() {
-        [one] => Ok(one.to_string()),
-        _ => Err((
+        Refusal::NotAPlayer { named, players } => format!(
+            "`{}` is not a player of this game ({})",
+            named.chars().take(32).collect::<String>(),
+            players.join(", ")
+        ),
+        Refusal::PasswordMissing { .. } => format!(
+            "your password is missing: a line `password = \"YOUR-PASSWORD\"` under the `{word}` line (as in your order form)"
+        ),
+        Refusal::WrongPassword { player } => format!("the password for {player} is not right"),
+        Refusal::Throttled { player } => format!(
+            "too many wrong passwords for {player} in the last hour; the moderator has been told"
+        ),
+        Refusal::NoPress { rules, .. } => format!(
+            "this game allows no press, so there is nobody to mute (game {id}'s rules, chosen at its start: {})",
+            press::describe(rules)
+        ),
+        Refusal::BadNames { bad, others, .. } => {
+            let bad: Vec<String> = bad
+                .iter()
+                .map(|b| match b {
+                    BadName::Yourself(o) => format!("{o} is you"),
+                    BadName::NotAPlayer(o) => format!(
+                        "`{}` is not a player of this game",
+                        o.chars().take(32).collect::<String>()
+                    ),
+                })
+                .collect();
             format!(
-                "say who you are: a line `player = \"YOUR-PLAYER-ID\"` ({}) under the `{line}` line",
-                w.game.players().join(", ")
-            ),
-            None,
-            false,
-        )),
-    }
-}
-
-/// The player a mail is from ([`who`]), their password checked as an
-/// order mail's is (the guard counts the checks).
-fn authenticate(
-    w: &Writing,
-    named: &Option<String>,
-    password: &Option<String>,
-    from: &str,
-    opts: &Options,
-    line: &str,
-) -> std::result::Result<String, Refusal> {
-    let player = who(w, named, from, line)?;
-    let h = w.game.head();
-    let Some(seat) = h.player_index(&player) else {
-        return Err((
-            format!(
-                "`{}` is not a player of this game ({})",
-                player.chars().take(32).collect::<String>(),
-                w.game.players().join(", ")
-            ),
-            None,
-            false,
-        ));
-    };
-    let Some(password) = password else {
-        return Err((
-            format!("your password is missing: a line `password = \"YOUR-PASSWORD\"` under the `{line}` line (as in your order form)"),
-            Some(player),
-            false,
-        ));
-    };
-    let stored = h.players[seat].password.clone();
-    let verdict = match opts.guard {
-        Some(g) => g.check(&player, from, password, &stored),
-        None if crate::auth::matches(password, &stored) => Verdict::Right,
-        None => Verdict::Wrong,
-    };
-    match verdict {
-        Verdict::Right => Ok(player),
-        Verdict::Wrong => Err((
-            format!("the password for {player} is not right"),
-            Some(player),
-            false,
-        )),
-        Verdict::Throttled => Err((
-            format!("too many wrong passwords for {player} in the last hour; the moderator has been told"),
-            Some(player),
-            true,
-        )),
-    }
-}
-
-/// The press a `press reply` answers: the one whose mail to `player` the
-/// reply names (In-Reply-To, References), else `press #N` in its subject
-/// if that press went to `player`.
-fn answered(
-    w: &Writing,
-    req: &Request,
-    player: &str,
-) -> Result<std::result::Result<Kept, Refusal>> {
-    let h = w.game.head();
-    let all = press::all_kept(&w.game, &w.store)?;
-    let went_to = |k: &Kept| {
-        let answered = k
-            .answers
-            .and_then(|n| all.iter().find(|(a, _)| a.entry.n == n).map(|(a, _)| a));
-        press::recipients(k, answered).iter().any(|r| r == player)
-    };
-    for r in &req.refs {
-        let r = r.trim_matches(['<', '>']);
-        if let Some((k, _)) = all
-            .iter()
-            .find(|(k, _)| press::message_id(&h.id, k, player) == r)
-        {
-            return Ok(Ok(k.clone()));
+                "{}: write `{word} PLAYER, PLAYER` with players of {id} ({})",
+                bad.join("; "),
+                others.join(", ")
+            )
         }
-    }
-    if let Some(n) = req.subject_n {
-        if let Some((k, _)) = all.iter().find(|(k, _)| k.entry.n == n && went_to(k)) {
-            return Ok(Ok(k.clone()));
-        }
-    }
-    Ok(Err((
-        format!("`press reply` answers a press mail you got: reply to that mail (its subject names `press #N`), or write `press to PLAYER` ({})", w.game.players().join(", ")),
-        Some(player.to_string()),
-        false,
-    )))
-}
-
-/// Relay a press mail: the sender's password and the press rules
-/// checked, the press recorded, one mail queued to each recipient, and
-/// the acknowledgement to the sender written. A mail recorded already (a
-/// pass cut short after the record) is queued again, not checked again.
-#[allow(clippy::too_many_arguments)]
-fn relay(
-    w: &mut Writing,
-    req: &Request,
-    from: &str,
-    digest: &str,
-    now: &str,
-    opts: &Options,
-    limits: Limits,
-    game_addr: &str,
-) -> std::result::Result<Relayed, Refusal> {
-    let internal = |e: crate::error::Error| (e.to_string(), None, false);
-    let player = authenticate(w, &req.player, &req.password, from, opts, "press")?;
-    let id = press::id_of(digest);
-    let recorded = press::entries(&w.store, &w.game)
-        .map_err(internal)?
-        .into_iter()
-        .any(|(e, _)| e.id == id);
-    // The press this one answers, and its recipients.
-    let (answers, answered_kept) = match &req.to {
-        None => match answered(w, req, &player).map_err(internal)? {
-            Ok(k) => (Some(k.entry.n), Some(k)),
-            Err(r) => return Err(r),
-        },
-        Some(_) => (None, None),
-    };
-    let (to_entry, to_real, withheld) = if recorded {
-        (Vec::new(), Vec::new(), Vec::new())
-    } else {
-        within_limits(w, req, &player, now, limits)?;
-        new_recipients(w, req, &player, answered_kept.as_ref(), now)?
-    };
-    let (kept, hash) = crate::pipeline::relay::record(
-        w,
-        &crate::pipeline::relay::Relay {
-            sender: &player,
-            to: to_entry,
-            anonymous: req.anonymous,
-            answers,
-            text: &req.text,
-            mail_sha256: digest,
-            withheld: withheld.clone(),
-        },
-        now,
-    )
-    .map_err(internal)?;
-    let real = if recorded {
-        let all = press::all_kept(&w.game, &w.store).map_err(internal)?;
-        let a = kept.answers.and_then(|n| {
-            all.into_iter()
-                .find(|(a, _)| a.entry.n == n)
-                .map(|(a, _)| a)
-        });
-        press::recipients(&kept, a.as_ref())
-    } else {
-        to_real
-    };
-    let (mailed, not_mailed) =
-        crate::pipeline::relay::queue(w, &kept, &hash, &real, game_addr).map_err(internal)?;
-    Ok(Relayed {
-        n: kept.entry.n,
-        player,
-        anonymous: kept.anonymous,
-        what: for_the_log(&kept, &mailed),
-        ack: greeted(&req.greeting) + &acknowledgement(w, &kept, &hash, &not_mailed),
-    })
-}
-
-/// Refuse press with no text, longer than the host relays, or past the
-/// sender's press of the last 24 hours.
-fn within_limits(
-    w: &Writing,
-    req: &Request,
-    player: &str,
-    now: &str,
-    limits: Limits,
-) -> std::result::Result<(), Refusal> {
-    let internal = |e: crate::error::Error| (e.to_string(), None, false);
-    if req.text.is_empty() {
-        return Err((
+        Refusal::NotAnAnswer { players, .. } => format!(
+            "`press reply` answers a press mail you got: reply to that mail (its subject names `press #N`), or write `press to PLAYER` ({})",
+            players.join(", ")
+        ),
+        Refusal::NoText { .. } => {
             "there is no text under the `press`, `player` and `password` lines: nothing to relay"
-                .into(),
-            Some(player.to_string()),
-            false,
-        ));
-    }
-    if req.text.len() as u64 > limits.max_bytes {
-        return Err((
-            format!(
-                "the text is {} bytes; this host relays press of at most {} bytes (host.toml: press_max_bytes): send it in parts",
-                req.text.len(),
-                limits.max_bytes
-            ),
-            Some(player.to_string()),
-            false,
-        ));
-    }
-    let day = crate::time::parse_time(now).map_err(|e| (e, None, false))?;
-    let sent_today = press::all_kept(&w.game, &w.store)
-        .map_err(internal)?
-        .iter()
-        .filter(|(k, _)| {
-            k.sender == player
-                && crate::time::parse_time(&k.entry.at)
-                    .is_ok_and(|t| (day - t).num_seconds() < 86_400)
-        })
-        .count();
-    if sent_today as u64 >= limits.per_day as u64 {
-        return Err((
-            format!(
-                "you have sent {sent_today} press mails in the last 24 hours, this host's limit (host.toml: press_per_day = {}); write again later",
-                limits.per_day
-            ),
-            Some(player.to_string()),
-            false,
-        ));
-    }
-    Ok(())
-}
-
-/// The players a press entry names, those it is mailed to, and those
-/// who muted the sender (and get nothing).
-type Recipients = (Vec<String>, Vec<String>, Vec<String>);
-
-/// Whom new press goes to, by the game's press rules and the players'
-/// mutes ([`Recipients`]).
-fn new_recipients(
-    w: &Writing,
-    req: &Request,
-    player: &str,
-    answered_kept: Option<&Kept>,
-    now: &str,
-) -> std::result::Result<Recipients, Refusal> {
-    let internal = |e: crate::error::Error| (e.to_string(), None, false);
-    let to = match (&req.to, answered_kept) {
-        (Some(t), _) => t.clone(),
-        (None, Some(k)) => To::Players(vec![k.sender.clone()]),
-        (None, None) => To::All,
-    };
-    let rules = press::rules_of(&w.store, &w.game).map_err(internal)?;
-    let real = match press::allowed(&w.game, &rules, player, &to, req.anonymous, now) {
-        Ok(r) => r,
-        // Answering one's own anonymous press: refused without saying why
-        // it is one's own to anyone else (only the sender reads this).
-        Err(why) => return Err((why, Some(player.to_string()), false)),
-    };
-    // Mutes (docs/host.md, "Muting a player"): a player who muted the
-    // sender gets nothing from them, anonymous or not.
-    let mutes = crate::pipeline::mutes::Mutes::load(&w.store, &w.game).map_err(internal)?;
-    let (withheld, real): (Vec<String>, Vec<String>) =
-        real.into_iter().partition(|r| mutes.muted(r, player));
-    match answered_kept {
-        // An answer to anonymous press: its entry names nobody, and its
-        // writer is told nothing of a mute, which would tell them who the
-        // anonymous sender is. It is kept, and not relayed.
-        Some(k) if k.anonymous => Ok((Vec::new(), real, withheld)),
-        // Otherwise the sender is told plainly, and the entry names only
-        // the players it was relayed to: a muting player, who may read
-        // the game file, finds no press to them they never got (which
-        // would tell them who an anonymous one came from).
-        _ if real.is_empty() => Err((
-            format!(
-                "{} muted you: nothing was relayed (a player who mutes you gets no press from you, anonymous or not, until they write `unmute {player}`)",
-                if withheld.len() == 1 {
-                    format!("{} has", withheld[0])
-                } else {
-                    format!("{} have", withheld.join(", "))
-                }
-            ),
-            Some(player.to_string()),
-            false,
-        )),
-        _ => Ok((real.clone(), real, withheld)),
+                .into()
+        }
+        Refusal::TooLong { bytes, max, .. } => format!(
+            "the text is {bytes} bytes; this host relays press of at most {max} bytes (host.toml: press_max_bytes): send it in parts"
+        ),
+        Refusal::PerDay { sent, per_day, .. } => format!(
+            "you have sent {sent} press mails in the last 24 hours, this host's limit (host.toml: press_per_day = {per_day}); write again later"
+        ),
+        Refusal::Rules { why, .. } => why.clone(),
+        Refusal::MutedBy { player, by } => format!(
+            "{} muted you: nothing was relayed (a player who mutes you gets no press from you, anonymous or not, until they write `unmute {player}`)",
+            if by.len() == 1 {
+                format!("{} has", by[0])
+            } else {
+                format!("{} have", by.join(", "))
+            }
+        ),
+        Refusal::Failed { why, .. } => why.clone(),
     }
 }
 

@@ -15,7 +15,9 @@
 //! never answered and never handled: it is logged and marked handled.
 
 use super::config::HostAddress;
+use super::layout::{HostDir, RESERVED};
 use crate::names::{self, Name};
+use crate::store::GameDir;
 use mail_parser::Message;
 use std::path::Path;
 
@@ -230,4 +232,44 @@ pub fn route(m: &Message, host: &HostAddress, host_dir: &Path) -> Route {
         }
     }
     Route::NoGame { tag: named }
+}
+
+/// The games in `dir`: subfolders with a valid name holding game.jsonl.
+/// Folders whose game.jsonl names another id are returned as problems.
+pub fn list_games(dir: &Path) -> (Vec<Name>, Vec<String>) {
+    let host = HostDir::at(dir);
+    let mut games = Vec::new();
+    let mut problems = Vec::new();
+    let Ok(list) = std::fs::read_dir(dir) else {
+        return (games, vec![format!("{}: cannot be read", dir.display())]);
+    };
+    let mut folders: Vec<(String, std::path::PathBuf)> = list
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .filter_map(|e| Some((e.file_name().to_str()?.to_string(), e.path())))
+        .filter(|(n, _)| !RESERVED.contains(&n.as_str()) && !n.starts_with('.'))
+        .collect();
+    folders.sort();
+    for (n, path) in folders {
+        if !GameDir::at(&path).game_file().is_file() {
+            continue;
+        }
+        let Ok(name) = Name::new("game", &n) else {
+            problems.push(format!(
+                "folder {n}: not a game id ({}); it gets no mail",
+                names::RULE
+            ));
+            continue;
+        };
+        match game_id_of(host.game(&name).root()) {
+            Some(id) if id == n => games.push(name),
+            Some(id) => problems.push(format!(
+                "folder {n}: its game.jsonl is game {id}; a game's folder must be named by its id (rename it {id}); it gets no mail"
+            )),
+            None => problems.push(format!(
+                "folder {n}: its game.jsonl does not read; it gets no mail"
+            )),
+        }
+    }
+    (games, problems)
 }

@@ -23,7 +23,6 @@
 //! content hash) with what it produced and skips a mail it already has, then
 //! marks it; so a crash at any instant neither loses nor doubles a mail.
 
-use super::config::SourceConfig;
 use super::Failure;
 
 /// A mail's identity in its source, stable across passes and restarts:
@@ -71,10 +70,7 @@ pub trait MailSource {
 }
 
 /// Open the source the host is configured with (for IMAP: connect, log
-/// in, select the mailbox).
-pub fn open(config: &SourceConfig) -> Result<Box<dyn MailSource>, Failure> {
-    Ok(match config {
-        SourceConfig::Imap(c) => Box::new(super::imap::ImapSource::connect(c)?),
-        SourceConfig::Maildir(p) => Box::new(super::maildir::MaildirSource::open(p)?),
-    })
-}
+/// in, select the mailbox): the folder's face picks the implementation
+/// (`host::open_source`), so this file, which both implementations use,
+/// names neither.
+pub use super::open_source as open;

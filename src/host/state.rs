@@ -75,28 +75,9 @@ pub struct GameState {
     pub refusals_to: BTreeMap<String, i64>,
 }
 
-/// What the host keeps to make guessing passwords cost the guesser.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Guard {
-    /// Per player: when a password of theirs was checked for a mail from
-    /// another address than theirs, in the last hour (Unix seconds).
-    #[serde(default)]
-    pub checks: BTreeMap<String, Vec<i64>>,
-    /// Per player: when the moderator was last told of a flood.
-    #[serde(default)]
-    pub told: BTreeMap<String, i64>,
-    /// Per player: when a mail past the budget was last answered.
-    #[serde(default)]
-    pub answered: BTreeMap<String, i64>,
-    /// Per player: when a password of theirs was checked for a mail whose
-    /// From is their own address but which the host's server did not
-    /// vouch for, in the last hour (a From is a claim: it is counted).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub own_checks: BTreeMap<String, Vec<i64>>,
-    /// Per player: when the moderator was last told those were spent.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub own_told: BTreeMap<String, i64>,
-}
+/// What the host keeps to make guessing passwords cost the guesser: the
+/// door's (`requests::guard`), kept here across passes.
+pub use crate::requests::guard::Counts as Guard;
 
 /// The game as the host last read it.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,154 +1,30 @@
-//! Vacations (docs/host.md, "Vacations"): `vacation PLAYER PASSWORD until
-//! DATE` and `back PLAYER PASSWORD`, by mail to the game's address. A
-//! vacation granted is a `vacation` entry in the game's log (format 3):
-//! the player, the end, the whole days charged to the player's allowance
-//! (a per-game number of days, from the table the game came from:
-//! `herald host open --vacation-days`, 14 by default). Never the reason.
-//!
-//! While a player is away, a deadline that comes with their orders missing
-//! is moved to the end of the vacation (a `deadline` entry), and every
-//! other player with an address is told that the deadline moved because a
-//! player is away, and to when. `back` ends it early and gives back the
-//! whole days not used.
+//! Vacations in the host's game time (docs/host.md, "Vacations"): the
+//! requests themselves (`vacation`, `back`) are the door's
+//! (`crate::requests::vacation`); here, their words, and what a vacation
+//! does at a deadline. While a player is away, a deadline that comes with
+//! their orders missing is moved to the end of the vacation (a `deadline`
+//! entry), and every other player with an address is told that the
+//! deadline moved because a player is away, and to when; or, in stand-in
+//! mode, the stand-in plays and the others are told.
 
-use crate::chain::body::{Body, DeadlineSet, Vacation};
-use crate::error::{Error, Result};
-use crate::host::lobby::seats::VacationMode;
+use crate::chain::body::{Body, DeadlineSet};
+use crate::error::Result;
 use crate::mail::eml;
 use crate::pipeline::{self, Loaded, Writing};
-use chrono::{DateTime, FixedOffset};
+use crate::requests::vacation::time;
+pub use crate::requests::vacation::{
+    away_until, back, parse_until, request, used, Granted, Refusal, Returned, VacationMode,
+};
 
-const DAY: i64 = 86_400;
-
-fn time(t: &str) -> Option<DateTime<FixedOffset>> {
-    DateTime::parse_from_rfc3339(t).ok()
-}
-
-/// Every vacation entry of `player`, in log order.
-fn entries(g: &Loaded, player: &str) -> Vec<Vacation> {
-    g.record
-        .entries
-        .iter()
-        .filter(|e| e.body.contains("\"kind\":\"vacation\""))
-        .filter_map(|e| match e.decode() {
-            Ok(Body::Vacation(v)) if v.player == player => Some(v),
-            _ => None,
-        })
-        .collect()
-}
-
-/// The end of `player`'s vacation, if they are away at `now`.
-pub fn away_until(g: &Loaded, player: &str, now: &DateTime<FixedOffset>) -> Option<String> {
-    let last = entries(g, player).pop()?;
-    (!last.back && time(&last.until).is_some_and(|u| u > *now)).then_some(last.until)
-}
-
-/// Days charged to `player` so far (given back days taken off).
-pub fn used(g: &Loaded, player: &str) -> u32 {
-    entries(g, player).iter().fold(0u32, |n, v| {
-        if v.back {
-            n.saturating_sub(v.days)
-        } else {
-            n + v.days
-        }
-    })
-}
-
-/// A date as a player writes it: RFC 3339, or `YYYY-MM-DD` (the start of
-/// that day, UTC: the player is back that day).
-pub fn parse_until(s: &str) -> Option<DateTime<FixedOffset>> {
-    time(s).or_else(|| {
-        chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d")
-            .ok()
-            .and_then(|d| d.and_hms_opt(0, 0, 0))
-            .map(|t| t.and_utc().fixed_offset())
-    })
-}
-
-/// Grant `player` (their password checked) a vacation until `until`.
-/// `Err` is the refusal's text (nothing written).
-pub fn request(
-    w: &mut Writing,
-    player: &str,
-    until: &str,
-    now: &str,
-    allowance: u32,
-    mode: VacationMode,
-    // A String error: both sides are the reply mailed to the player (text by design).
-) -> Result<std::result::Result<String, String>> {
-    let h = w.game.head();
-    let line = format!("vacation {player} YOUR-PASSWORD until YYYY-MM-DD");
-    if h.format < 3 {
-        return Ok(Err(format!(
-            "this game's file is format {}, which cannot record a vacation; the moderator can run `herald convert` on it",
-            h.format
-        )));
-    }
-    if h.outcome.is_some() {
-        return Ok(Err("the game is over".into()));
-    }
-    let now_t = time(now).ok_or_else(|| Error::internal("the pass's time"))?;
-    let Some(end) = parse_until(until) else {
-        return Ok(Err(format!(
-            "`{}` is not a date: send `{line}` (or a time in RFC 3339, e.g. 2026-12-01T18:00:00Z)",
-            until.chars().take(40).collect::<String>()
-        )));
-    };
-    if end <= now_t {
-        return Ok(Err(format!(
-            "{} is not in the future: send `{line}` with the day you are back",
-            end.to_rfc3339()
-        )));
-    }
-    if let Some(u) = away_until(&w.game, player, &now_t) {
-        if time(&u) == Some(end) {
-            // The same mail read again after a restart: the same answer.
-            return Ok(Ok(granted_text(
-                player,
-                &u,
-                0,
-                allowance - used(&w.game, player).min(allowance),
-                mode,
-            )));
-        }
-        return Ok(Err(format!(
-            "you are away until {u} already; send `back {player} YOUR-PASSWORD` first, then the new vacation"
-        )));
-    }
-    let days = ((end - now_t).num_seconds() + DAY - 1) / DAY;
-    let left = allowance.saturating_sub(used(&w.game, player));
-    if days > left as i64 {
-        return Ok(Err(format!(
-            "{days} days asked, {left} left of the {allowance} days this game allows each player; send `vacation {player} YOUR-PASSWORD until {}` at the latest",
-            (now_t + chrono::Duration::days(left as i64)).format("%Y-%m-%d")
-        )));
-    }
-    pipeline::forward_in_time(&w.game, now)?;
-    let until = end.to_rfc3339();
-    let turn = h.turn;
-    w.game.record.append(
-        &Body::Vacation(Vacation {
-            player: player.to_string(),
-            until: until.clone(),
-            days: days as u32,
-            back: false,
-            turn,
-            at: now.to_string(),
-        }),
-        &w.signer,
-    );
-    w.game.record.seal_with(&w.signer);
-    w.commit(now)?;
-    Ok(Ok(granted_text(
+/// The words of a vacation granted (the reply to `vacation`).
+pub fn granted_text(g: &Granted) -> String {
+    let Granted {
         player,
-        &until,
-        days as u32,
-        left - days as u32,
+        until,
+        days,
+        left,
         mode,
-    )))
-}
-
-fn granted_text(player: &str, until: &str, days: u32, left: u32, mode: VacationMode) -> String {
+    } = g;
     let meanwhile = match mode {
         VacationMode::Extend => "While you are away, a deadline that comes without your orders moves to\nthe end of your vacation; the other players are told that a deadline\nmoved because a player is away (not why).",
         VacationMode::StandIn => "While you are away, a deadline that comes without your orders stands:\nthe game's stand-in plays that phase for you, and it is not counted\nas missed; the other players are told that a stand-in played because a\nplayer is away (not why).",
@@ -156,7 +32,7 @@ fn granted_text(player: &str, until: &str, days: u32, left: u32, mode: VacationM
     format!(
         "Vacation granted for {player} until {}{}; {left} days left of your allowance.\n{meanwhile} Orders you send meanwhile\ncount as always. Back early? Send `back {player} YOUR-PASSWORD`.\n",
         crate::time::shown(until),
-        if days > 0 {
+        if *days > 0 {
             format!(" ({days} days charged)")
         } else {
             String::new()
@@ -164,40 +40,44 @@ fn granted_text(player: &str, until: &str, days: u32, left: u32, mode: VacationM
     )
 }
 
-/// End `player`'s vacation now; the whole days not used are given back.
-pub fn back(
-    w: &mut Writing,
-    player: &str,
-    now: &str,
-    // A String error: both sides are the reply mailed to the player (text by design).
-) -> Result<std::result::Result<String, String>> {
-    let now_t = time(now).ok_or_else(|| Error::internal("the pass's time"))?;
-    let Some(until) = away_until(&w.game, player, &now_t) else {
-        return Ok(Err(format!(
-            "{player} is not on vacation; to go away send `vacation {player} YOUR-PASSWORD until YYYY-MM-DD`"
-        )));
-    };
-    let end = time(&until)
-        .ok_or_else(|| Error::internal("a vacation's end that does not read as a time"))?;
-    let days = ((end - now_t).num_seconds() / DAY) as u32;
-    pipeline::forward_in_time(&w.game, now)?;
-    let turn = w.game.head().turn;
-    w.game.record.append(
-        &Body::Vacation(Vacation {
-            player: player.to_string(),
-            until: now.to_string(),
+/// The words of a vacation ended early (the reply to `back`).
+pub fn returned_text(r: &Returned) -> String {
+    format!(
+        "Welcome back, {}: your vacation is over; {} whole days given back to your allowance.\n",
+        r.player, r.days
+    )
+}
+
+/// Why a vacation or `back` of `player` is refused, in words.
+pub fn refusal_text(r: &Refusal, player: &str) -> String {
+    let line = format!("vacation {player} YOUR-PASSWORD until YYYY-MM-DD");
+    match r {
+        Refusal::Format(f) => format!(
+            "this game's file is format {f}, which cannot record a vacation; the moderator can run `herald convert` on it"
+        ),
+        Refusal::Over => "the game is over".into(),
+        Refusal::NotADate(until) => format!(
+            "`{}` is not a date: send `{line}` (or a time in RFC 3339, e.g. 2026-12-01T18:00:00Z)",
+            until.chars().take(40).collect::<String>()
+        ),
+        Refusal::NotFuture(end) => format!(
+            "{end} is not in the future: send `{line}` with the day you are back"
+        ),
+        Refusal::AwayAlready(u) => format!(
+            "you are away until {u} already; send `back {player} YOUR-PASSWORD` first, then the new vacation"
+        ),
+        Refusal::TooLong {
             days,
-            back: true,
-            turn,
-            at: now.to_string(),
-        }),
-        &w.signer,
-    );
-    w.game.record.seal_with(&w.signer);
-    w.commit(now)?;
-    Ok(Ok(format!(
-        "Welcome back, {player}: your vacation is over; {days} whole days given back to your allowance.\n"
-    )))
+            left,
+            allowance,
+            latest,
+        } => format!(
+            "{days} days asked, {left} left of the {allowance} days this game allows each player; send `vacation {player} YOUR-PASSWORD until {latest}` at the latest"
+        ),
+        Refusal::NotAway => format!(
+            "{player} is not on vacation; to go away send `vacation {player} YOUR-PASSWORD until YYYY-MM-DD`"
+        ),
+    }
 }
 
 /// At a deadline that has passed: if an awaited player without orders is

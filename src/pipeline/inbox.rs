@@ -162,18 +162,16 @@ pub fn sender(m: Option<&mail_parser::Message>) -> String {
 }
 
 /// Handle ONE mail against a game opened to write (its lock held): the
-/// per-mail work shared by `herald inbox` and `herald host`. A mail whose
-/// sha256 is in `done` (the game's `inbox/seen`) is skipped without a
-/// reply; otherwise its order file is found, checked (the password, once)
-/// and if good stored sealed with a receipt; a reply goes into the game's
-/// outbox (none when the mail names no sender); and the digest is appended
-/// to `inbox/seen` (and to `done`) last, so a run killed at any point
-/// judges the mail again and rewrites the same files under the same names.
-/// A `tz` line of accepted orders is kept in the secrets file after the
-/// orders are stored, and in `w`'s game for the reports it makes next.
-/// `too_big`: only the head of the mail is in `raw`; it is refused.
-///
-/// Long (about 100 lines): the steps above, in the order they are written.
+/// per-mail work of `herald inbox`, with no door (every password checked,
+/// every mail answered; `herald host` asks the door, `crate::requests`,
+/// in the same steps). A mail whose sha256 is in `done` (the game's
+/// `inbox/seen`) is skipped without a reply; otherwise its order file is
+/// found ([`submission`]), judged ([`judge`]: the password, once) and if
+/// good stored sealed with a receipt ([`keep`]); a reply goes into the
+/// game's outbox (none when the mail names no sender); and the digest is
+/// appended to `inbox/seen` (and to `done`) last, so a run killed at any
+/// point judges the mail again and rewrites the same files under the same
+/// names. `too_big`: only the head of the mail is in `raw`; it is refused.
 pub fn handle_one(
     w: &mut Writing,
     done: &mut BTreeSet<String>,
@@ -198,99 +196,176 @@ pub fn handle_one(
             reply: None,
         });
     }
-    let (judged, subject) = match m {
-        None => (Judged::refused(vec!["not a mail message".into()]), None),
-        Some(m) => {
-            let date = m
-                .date()
-                .map(|d| d.to_rfc3339())
-                .unwrap_or_else(|| now.to_string());
-            let label = format!(
-                "mail from {} ({})",
-                if from.is_empty() { "?" } else { &from },
-                crate::time::shown(&date)
-            );
-            let judged = if too_big {
-                Judged::refused(vec![format!(
-                    "{label}: too large (the limit is {} MiB); send the order file alone, as plain text",
-                    crate::store::limits::MAIL / (1024 * 1024)
-                )])
-            } else {
-                judge(w, m, &label, &date, &from, &id, &digest, now, opts)?
-            };
-            (judged, m.subject().map(str::to_string))
-        }
+    let judged = match submission(m, too_big, &from, &id, &digest, now) {
+        Ok(sub) => judge(w, &sub, now, opts.guard)?,
+        Err(problems) => Judged::refused(problems),
     };
-    let Judged {
-        fate,
-        echo,
-        receipt,
-        notes,
-        store,
-        zone,
-    } = judged;
-    let answer = !from.is_empty() && opts.may_reply.is_none_or(|f| f(&from, &fate));
+    let Judged { ruling, keep: kept } = judged;
+    let answer = !from.is_empty() && opts.may_reply.is_none_or(|f| f(&from, &ruling.fate));
     // The reply is queued before the orders are stored, and taken back if
     // they cannot be: a reply saying ACCEPTED never waits in the outbox
     // for orders that are not there (a full disk).
     let reply = if !answer {
         None
     } else {
-        let mut text = reply_text(w, &fate, &echo, &notes, receipt.as_ref());
-        if let (Fate::Refused { .. }, Some(note)) = (&fate, opts.refused_note) {
-            text.push('\n');
-            text.push_str(note);
-        }
+        let text = reply_words(w, &ruling, opts.refused_note);
+        let subject = m.and_then(|m| m.subject());
         Some(queue_reply(
             w,
-            &from,
-            subject.as_deref(),
-            &id,
-            &digest,
-            text,
-            now,
-            opts.reply_from,
+            Reply {
+                to: &from,
+                subject,
+                in_reply_to: &id,
+                digest: &digest,
+                text,
+                now,
+                from: opts.reply_from,
+            },
         )?)
     };
-    if let Some((name, stored)) = store {
-        // The zone after the orders: a run cut short between the two
-        // judges the mail again and stores both again.
-        let kept = orders::put(&w.store.dir, &name, &stored)
-            .and_then(|()| zone.map_or(Ok(()), |(p, z)| super::keep_zone(w, &p, &z)));
-        if let Err(e) = kept {
-            if let Some(r) = &reply {
-                let _ = std::fs::remove_file(r);
-            }
-            return Err(e);
-        }
-    }
+    keep_or_take_back(w, kept, reply.as_deref())?;
     seen::add(&w.store.dir, &digest)?;
     done.insert(digest.clone());
     Ok(One {
         from,
         message_id: id,
         digest,
-        fate,
+        fate: ruling.fate,
         reply,
     })
 }
 
-/// Queue a reply to a mail (its Message-ID `in_reply_to`, sha256 `digest`)
-/// in the game's outbox, synced; named by its own Message-ID, which is made
-/// from the game and `digest`, so the same mail answered again after a
-/// crash is the same file. `from`: the reply's From (default: the game's
-/// moderator address). Returns the file.
-#[allow(clippy::too_many_arguments)]
-pub fn queue_reply(
-    w: &Writing,
-    to: &str,
-    subject: Option<&str>,
-    in_reply_to: &str,
+/// The reply's words for a ruling, with `refused_note` (the host's list
+/// of what it accepts) after a refusal.
+pub fn reply_words(w: &Writing, ruling: &Ruling, refused_note: Option<&str>) -> String {
+    let mut text = reply_text(w, ruling);
+    if let (Fate::Refused { .. }, Some(note)) = (&ruling.fate, refused_note) {
+        text.push('\n');
+        text.push_str(note);
+    }
+    text
+}
+
+/// Keep what a ruling promised (the sealed orders, then their zone),
+/// after its reply is queued; if they cannot be kept, the queued reply
+/// `reply` is taken back.
+pub fn keep_or_take_back(w: &mut Writing, kept: Option<Keep>, reply: Option<&Path>) -> Result<()> {
+    let Some(k) = kept else {
+        return Ok(());
+    };
+    if let Err(e) = keep(w, k) {
+        if let Some(r) = reply {
+            let _ = std::fs::remove_file(r);
+        }
+        return Err(e);
+    }
+    Ok(())
+}
+
+/// Store the sealed orders a ruling accepted, then the time zone their
+/// `tz` line asks for (in the secrets file, and in `w`'s game for the
+/// reports it makes next): a run cut short between the two judges the
+/// orders again and stores both again.
+pub fn keep(w: &mut Writing, k: Keep) -> Result<()> {
+    orders::put(&w.store.dir, &k.name, &k.stored)?;
+    match k.zone {
+        Some((p, z)) => super::keep_zone(w, &p, &z),
+        None => Ok(()),
+    }
+}
+
+/// An order file as submitted, whatever carried it: what [`judge`] reads.
+#[derive(Debug, Clone)]
+pub struct Submission {
+    /// The order file's text.
+    pub text: String,
+    /// How refusals name what carried it: "mail from ann@x.test (…)".
+    pub label: String,
+    /// Where in the carrier the file was: "attachment orders.txt".
+    pub place: String,
+    /// The requester's own lines outside the form (the game's orders
+    /// among them are named in the answer, as not used).
+    pub outside: Vec<extract::Outside>,
+    /// When it was sent (RFC 3339; the mail's Date): "later replaces
+    /// earlier" and "late" go by it.
+    pub sent: String,
+    /// The sender's address, kept with the stored orders.
+    pub from: String,
+    /// The carrier's id (a Message-ID) and sha256, kept with them.
+    pub message_id: String,
+    pub digest: String,
+}
+
+/// The order file of mail `m` (sha256 `digest`, Message-ID `id`, From
+/// `from`), or why the mail is refused before any order is read: not a
+/// mail, too large (`too_big`), no order form in it.
+pub fn submission(
+    m: Option<&mail_parser::Message>,
+    too_big: bool,
+    from: &str,
+    id: &str,
     digest: &str,
-    text: String,
     now: &str,
-    from: Option<&str>,
-) -> Result<PathBuf> {
+) -> std::result::Result<Submission, Vec<String>> {
+    let Some(m) = m else {
+        return Err(vec!["not a mail message".into()]);
+    };
+    let sent = m
+        .date()
+        .map(|d| d.to_rfc3339())
+        .unwrap_or_else(|| now.to_string());
+    let label = format!(
+        "mail from {} ({})",
+        if from.is_empty() { "?" } else { from },
+        crate::time::shown(&sent)
+    );
+    if too_big {
+        return Err(vec![format!(
+            "{label}: too large (the limit is {} MiB); send the order file alone, as plain text",
+            crate::store::limits::MAIL / (1024 * 1024)
+        )]);
+    }
+    let found = extract::order_text(m).map_err(|why| vec![format!("{label}: {why}")])?;
+    Ok(Submission {
+        text: found.text,
+        label,
+        place: found.place,
+        outside: found.outside,
+        sent,
+        from: from.to_string(),
+        message_id: id.to_string(),
+        digest: digest.to_string(),
+    })
+}
+
+/// A reply to a mail: to whom, its subject (`None`: the game's `[GAME]
+/// orders`; `Re: ` is added), the answered mail's Message-ID and sha256,
+/// the words, the date, and its From (`None`: the game's moderator
+/// address).
+pub struct Reply<'a> {
+    pub to: &'a str,
+    pub subject: Option<&'a str>,
+    pub in_reply_to: &'a str,
+    pub digest: &'a str,
+    pub text: String,
+    pub now: &'a str,
+    pub from: Option<&'a str>,
+}
+
+/// Queue a reply in the game's outbox, synced; named by its own
+/// Message-ID, which is made from the game and the answered mail's
+/// digest, so the same mail answered again after a crash is the same
+/// file. Returns the file.
+pub fn queue_reply(w: &Writing, r: Reply) -> Result<PathBuf> {
+    let Reply {
+        to,
+        subject,
+        in_reply_to,
+        digest,
+        text,
+        now,
+        from,
+    } = r;
     let head = w.game.head();
     let subject = match subject {
         Some(s) if s.to_ascii_lowercase().starts_with("re:") => s.to_string(),
@@ -317,32 +392,73 @@ pub fn queue_reply(
     Ok(outbox.mail(&crate::store::outbox::name_of(&message_id)))
 }
 
-/// What became of one mail's order file, for the reply.
-struct Judged {
-    fate: Fate,
+/// What [`judge`] ruled of an order file, and what it promised to keep.
+#[derive(Debug, Clone)]
+pub struct Judged {
+    pub ruling: Ruling,
+    /// The sealed orders to store ([`keep`]): the caller stores them
+    /// after queueing the answer.
+    pub keep: Option<Keep>,
+}
+
+/// What became of an order file: everything its answer says, typed (the
+/// words are [`reply_text`]'s, or a page's).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ruling {
+    pub fate: Fate,
     /// The orders as herald read them.
-    echo: Vec<String>,
-    receipt: Option<Receipt>,
-    /// What the player should know besides: orders sent after the
-    /// deadline, lines outside the form that read as orders.
-    notes: Vec<String>,
-    /// The sealed orders to store: the caller stores them after queueing
-    /// the reply.
-    store: Option<(Name, orders::Stored)>,
-    /// The time zone the stored orders' `tz` line asks for, by player:
-    /// kept with them.
+    pub echo: Vec<String>,
+    pub receipt: Option<Receipt>,
+    /// What the player should know besides.
+    pub notes: Vec<Note>,
+}
+
+/// Something an accepted (or superseded) order file's answer tells.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Note {
+    /// Sent after the deadline of `turn` (`deadline`), by `by` (words of
+    /// a span); the turn was not resolved yet, so they are used.
+    Late {
+        sent: String,
+        turn: u32,
+        deadline: String,
+        by: String,
+    },
+    /// The player's lines outside the form that read as orders, not used
+    /// ("line 4 `A Par-Bur` (body)").
+    Ignored(Vec<String>),
+    /// The time zone the orders' `tz` line set or cleared.
+    Zone(Zone),
+}
+
+/// The sealed orders an accepted file stores, and the time zone its `tz`
+/// line asks for, by player.
+#[derive(Debug, Clone)]
+pub struct Keep {
+    name: Name,
+    stored: orders::Stored,
     zone: Option<(String, Zone)>,
 }
 
 impl Judged {
-    fn refused(problems: Vec<String>) -> Judged {
+    pub fn refused(problems: Vec<String>) -> Judged {
         Judged {
-            fate: Fate::Refused { problems },
-            echo: Vec::new(),
-            receipt: None,
-            notes: Vec::new(),
-            store: None,
-            zone: None,
+            ruling: Ruling {
+                fate: Fate::Refused { problems },
+                echo: Vec::new(),
+                receipt: None,
+                notes: Vec::new(),
+            },
+            keep: None,
+        }
+    }
+    fn fate(fate: Fate) -> Judged {
+        Judged {
+            ruling: Ruling {
+                fate,
+                ..Judged::refused(Vec::new()).ruling
+            },
+            keep: None,
         }
     }
 }
@@ -410,50 +526,32 @@ fn guarded(
     }
 }
 
-/// Find, check and (if good) store the order file in one mail. Also the
-/// orders as herald read them, the receipt and notes, for the reply, and
-/// the sealed orders to store (the caller stores them after queueing the
-/// reply).
+/// Judge an order file as submitted (whatever carried it): its
+/// password through `guard` if there is one (else checked as the file
+/// is), then its orders. The ruling, for the answer, and the sealed
+/// orders to store (the caller stores them with [`keep`] after queueing
+/// the answer).
 ///
-/// Long (about 125 lines): one mail judged in the order its refusals are
-/// told (the order text found, its header, the player and password, the
-/// turn, the orders checked), each step using what the ones before read.
-#[allow(clippy::too_many_arguments)]
-fn judge(
+/// Long (about 120 lines): one file judged in the order its refusals are
+/// told (its header, the player and password, the turn, the orders
+/// checked, a later file kept), each step using what the ones before read.
+pub fn judge(
     w: &Writing,
-    m: &mail_parser::Message,
-    label: &str,
-    date: &str,
-    from: &str,
-    message_id: &str,
-    digest: &str,
+    sub: &Submission,
     now: &str,
-    opts: &Options,
+    guard: Option<&dyn crate::auth::Guard>,
 ) -> Result<Judged> {
     let g = &w.game;
-    let found = match extract::order_text(m) {
-        Ok(c) => c,
-        Err(why) => return Ok(Judged::refused(vec![format!("{label}: {why}")])),
-    };
-    let (where_, text) = (&found.place, &found.text);
-    let name = format!("{label}, {where_}");
-    let mut sub = Submitted::file(name, text.clone());
-    sub.received = Some(date.to_string());
-    match guarded(w, &sub, from, opts.guard) {
-        Ok(true) => sub.check_password = false,
+    let (label, date) = (&sub.label, &sub.sent);
+    let name = format!("{label}, {}", sub.place);
+    let mut file = Submitted::file(name, sub.text.clone());
+    file.received = Some(date.to_string());
+    match guarded(w, &file, &sub.from, guard) {
+        Ok(true) => file.check_password = false,
         Ok(false) => {}
-        Err(fate) => {
-            return Ok(Judged {
-                fate,
-                echo: Vec::new(),
-                receipt: None,
-                notes: Vec::new(),
-                store: None,
-                zone: None,
-            })
-        }
+        Err(fate) => return Ok(Judged::fate(fate)),
     }
-    let mut accepted = match check_orders(g, &[sub]) {
+    let mut accepted = match check_orders(g, &[file]) {
         Ok(a) => a,
         Err(e) => return Ok(Judged::refused(e.problems)),
     };
@@ -467,20 +565,17 @@ fn judge(
     let head = g.head();
     let mut notes = Vec::new();
     if let Some(late) = late_by(head.deadline.as_deref(), date) {
-        notes.push(format!(
-            "These orders are LATE: your mail is dated {}, after the deadline of turn {} ({}), by {late}. The turn was not resolved yet, so they are used; the report will list them as late.",
-            crate::time::shown(date),
-            head.turn,
-            crate::time::shown(head.deadline.as_deref().unwrap_or("")),
-        ));
+        notes.push(Note::Late {
+            sent: date.to_string(),
+            turn: head.turn,
+            deadline: head.deadline.clone().unwrap_or_default(),
+            by: late,
+        });
     }
     if let Some(seat) = head.player_index(&player) {
-        let ignored = ignored_orders(g, seat, &found.outside);
+        let ignored = ignored_orders(g, seat, &sub.outside);
         if !ignored.is_empty() {
-            notes.push(format!(
-                "Outside the order form, herald IGNORED these lines, which read as orders (only the form's `orders = [ … ]` counts; put them inside it and send the file again if you meant them): {}.",
-                ignored.join("; ")
-            ));
+            notes.push(Note::Ignored(ignored));
         }
     }
     let name = Name::new("player", &player).map_err(crate::error::Error::refused)?;
@@ -493,15 +588,16 @@ fn judge(
             if t(r) > t(date) {
                 // Nothing of a file not used is used: its zone neither.
                 return Ok(Judged {
-                    fate: Fate::Superseded {
-                        player,
-                        kept: r.to_string(),
+                    ruling: Ruling {
+                        fate: Fate::Superseded {
+                            player,
+                            kept: r.to_string(),
+                        },
+                        echo,
+                        receipt: None,
+                        notes,
                     },
-                    echo,
-                    receipt: None,
-                    notes,
-                    store: None,
-                    zone: None,
+                    keep: None,
                 });
             }
         }
@@ -518,39 +614,58 @@ fn judge(
     // The same mail stored by a run cut short before it recorded the mail
     // as read: it replaced what that run's reply said it replaced.
     let replaced = match earlier {
-        Some(e) if e.mail_sha256.as_deref() == Some(digest) => e.replaced,
+        Some(e) if e.mail_sha256.as_deref() == Some(sub.digest.as_str()) => e.replaced,
         Some(e) => Some(e.received.unwrap_or_else(|| "an earlier file".into())),
         None => None,
     };
-    let stored = (
-        name,
-        orders::Stored {
-            game: head.id.clone(),
-            player: player.clone(),
-            turn: head.turn,
-            text: record.text,
-            sha256: record.sha256,
-            received: Some(date.to_string()),
-            from: Some(from.to_string()),
-            message_id: Some(message_id.to_string()),
-            mail_sha256: Some(digest.to_string()),
-            chain_head: receipt.chain_head.clone(),
-            accepted: receipt.accepted.clone(),
-            signature: receipt.signature.clone(),
-            replaced: replaced.clone(),
-        },
-    );
+    let stored = orders::Stored {
+        game: head.id.clone(),
+        player: player.clone(),
+        turn: head.turn,
+        text: record.text,
+        sha256: record.sha256,
+        received: Some(date.to_string()),
+        from: Some(sub.from.clone()),
+        message_id: Some(sub.message_id.clone()),
+        mail_sha256: Some(sub.digest.clone()),
+        chain_head: receipt.chain_head.clone(),
+        accepted: receipt.accepted.clone(),
+        signature: receipt.signature.clone(),
+        replaced: replaced.clone(),
+    };
     if let Some((_, z)) = &zone {
-        notes.push(zone_note(z));
+        notes.push(Note::Zone(z.clone()));
     }
     Ok(Judged {
-        fate: Fate::Accepted { player, replaced },
-        echo,
-        receipt: Some(receipt),
-        notes,
-        store: Some(stored),
-        zone,
+        ruling: Ruling {
+            fate: Fate::Accepted { player, replaced },
+            echo,
+            receipt: Some(receipt),
+            notes,
+        },
+        keep: Some(Keep { name, stored, zone }),
     })
+}
+
+/// The words of a note.
+fn note_words(n: &Note) -> String {
+    match n {
+        Note::Late {
+            sent,
+            turn,
+            deadline,
+            by,
+        } => format!(
+            "These orders are LATE: your mail is dated {}, after the deadline of turn {turn} ({}), by {by}. The turn was not resolved yet, so they are used; the report will list them as late.",
+            crate::time::shown(sent),
+            crate::time::shown(deadline),
+        ),
+        Note::Ignored(lines) => format!(
+            "Outside the order form, herald IGNORED these lines, which read as orders (only the form's `orders = [ … ]` counts; put them inside it and send the file again if you meant them): {}.",
+            lines.join("; ")
+        ),
+        Note::Zone(z) => zone_note(z),
+    }
 }
 
 /// What the acknowledgement says of a `tz` line taken.
@@ -572,13 +687,15 @@ fn late_by(deadline: Option<&str>, date: &str) -> Option<String> {
     (secs > 0).then(|| crate::time::span_shown(secs.unsigned_abs()))
 }
 
-fn reply_text(
-    w: &Writing,
-    fate: &Fate,
-    echo: &[String],
-    notes: &[String],
-    receipt: Option<&Receipt>,
-) -> String {
+/// The answer to an order file, in words, from its ruling (the mail's
+/// reply, for `herald inbox` and the host alike).
+pub fn reply_text(w: &Writing, ruling: &Ruling) -> String {
+    let Ruling {
+        fate,
+        echo,
+        receipt,
+        notes,
+    } = ruling;
     let h = w.game.head();
     let mut s = format!(
         "{} — game {}, turn {}\n\n",
@@ -605,7 +722,7 @@ fn reply_text(
             }
             for n in notes {
                 s.push('\n');
-                s.push_str(n);
+                s.push_str(&note_words(n));
                 s.push('\n');
             }
             s.push_str("\nYou may send a new file until the turn is resolved; the latest one counts.\n");

@@ -40,37 +40,9 @@ fn default_days() -> u32 {
     VACATION_DAYS
 }
 
-/// What a vacation does to a deadline that comes with the player's
-/// orders missing (a table's `--vacation`; docs/host.md, "Vacations").
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum VacationMode {
-    /// The deadline moves to the end of the vacation.
-    #[default]
-    Extend,
-    /// The deadline stands; the game's stand-in plays the phase for the
-    /// player, not counted as missed.
-    StandIn,
-}
-
-impl VacationMode {
-    pub const NAMES: [&'static str; 2] = ["extend", "stand-in"];
-
-    pub fn parse(s: &str) -> Option<VacationMode> {
-        match s {
-            "extend" => Some(VacationMode::Extend),
-            "stand-in" => Some(VacationMode::StandIn),
-            _ => None,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            VacationMode::Extend => "extend",
-            VacationMode::StandIn => "stand-in",
-        }
-    }
-}
+/// What a vacation does to a deadline: the door's (`requests::vacation`),
+/// a setting of the game's record here.
+pub use crate::requests::vacation::VacationMode;
 
 /// Where an offer is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -22,14 +22,19 @@
 //!   hour from this game (and no address more replies an hour than the
 //!   host's bound, `host::replies`).
 //!
-//! The counts live in the game's host state (`state::Guard`,
-//! `GameState::refusals_to`), so they hold across passes. Time is the
-//! pass's `now`: nothing here reads the clock.
+//! The counts live in the game's host state (`Counts` here, kept as
+//! `host::state::GameState::guard`, and the refusals' times), so they hold
+//! across passes; [`Budget::new`] takes them out and [`Budget::into_counts`]
+//! gives them back. Time is the pass's `now`: nothing here reads the clock.
+//!
+//! The budget is the door's (`crate::requests`): every way a password can
+//! be tried (an order file, a command, press, and the web's sign-in next)
+//! goes through the same [`Check`].
 
-use super::sender::Sender;
-use super::state::{GameState, Guard};
+use super::{Claim, Requester};
 use crate::auth::{self, Verdict};
 use crate::pipeline::inbox::Fate;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
@@ -37,9 +42,33 @@ use std::sync::Mutex;
 /// An hour, the window of every limit here.
 pub const HOUR: i64 = 3600;
 
+/// What the host keeps to make guessing passwords cost the guesser (in
+/// each game's host state, `DIR/state/<game>.json`, as `guard`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Counts {
+    /// Per player: when a password of theirs was checked for a mail from
+    /// another address than theirs, in the last hour (Unix seconds).
+    #[serde(default)]
+    pub checks: BTreeMap<String, Vec<i64>>,
+    /// Per player: when the moderator was last told of a flood.
+    #[serde(default)]
+    pub told: BTreeMap<String, i64>,
+    /// Per player: when a mail past the budget was last answered.
+    #[serde(default)]
+    pub answered: BTreeMap<String, i64>,
+    /// Per player: when a password of theirs was checked for a mail whose
+    /// From is their own address but which the host's server did not
+    /// vouch for, in the last hour (a From is a claim: it is counted).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub own_checks: BTreeMap<String, Vec<i64>>,
+    /// Per player: when the moderator was last told those were spent.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub own_told: BTreeMap<String, i64>,
+}
+
 /// Which of a player's two budgets a check uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Claim {
+pub enum Whose {
     /// The mail's From is the player's own address (not vouched for).
     Own,
     /// Any other From.
@@ -52,7 +81,7 @@ pub struct Flood {
     pub player: String,
     /// Checks made in the last hour from this kind of sender.
     pub checks: usize,
-    pub claim: Claim,
+    pub claim: Whose,
 }
 
 /// The rationing of one game's password checks and refusals.
@@ -61,7 +90,7 @@ pub struct Budget {
     now: i64,
     /// Player id → their own address, lower-cased.
     own: BTreeMap<String, String>,
-    guard: Mutex<Guard>,
+    guard: Mutex<Counts>,
     refusals_to: Mutex<BTreeMap<String, i64>>,
     /// Budgets found spent in this handling, the moderator not yet told
     /// this hour (each once).
@@ -70,18 +99,20 @@ pub struct Budget {
 
 impl Budget {
     /// The budget of a game whose players have these addresses, taking the
-    /// counts out of its state (put back by [`Budget::into_state`]).
+    /// counts (`guard`) and the refusals' times (`refusals_to`) out of its
+    /// state (put back by [`Budget::into_counts`]).
     pub fn new(
         per_hour: u32,
         now: i64,
         players: &[crate::chain::body::Player],
-        st: &mut GameState,
+        guard: &mut Counts,
+        refusals_to: &mut BTreeMap<String, i64>,
     ) -> Budget {
         let own = players
             .iter()
             .filter_map(|p| Some((p.id.clone(), p.email.as_ref()?.to_ascii_lowercase())))
             .collect();
-        let mut guard = std::mem::take(&mut st.guard);
+        let mut guard = std::mem::take(guard);
         for list in guard
             .checks
             .values_mut()
@@ -91,7 +122,7 @@ impl Budget {
         }
         guard.checks.retain(|_, l| !l.is_empty());
         guard.own_checks.retain(|_, l| !l.is_empty());
-        let mut refusals = std::mem::take(&mut st.refusals_to);
+        let mut refusals = std::mem::take(refusals_to);
         refusals.retain(|_, t| *t > now - HOUR);
         Budget {
             per_hour,
@@ -117,12 +148,16 @@ impl Budget {
             .any(|a| a.eq_ignore_ascii_case(from.trim()))
     }
 
-    /// The checks of one mail from `sender`: the guard its passwords go
-    /// through, which remembers whether one was right.
-    pub fn for_mail<'a>(&'a self, sender: &'a Sender) -> MailCheck<'a> {
-        MailCheck {
+    /// The checks of one request from `by`: the guard its passwords go
+    /// through, which remembers whether one was right. A signed-in
+    /// session acts for the seats whose address it proved, with no
+    /// password and no check counted; any other requester's passwords
+    /// are checked against the budget, as the address it claims.
+    pub fn for_request<'a>(&'a self, by: &Requester) -> Check<'a> {
+        Check {
             budget: self,
-            sender,
+            claim: by.claim(),
+            session: matches!(by, Requester::Session { .. }),
             right: AtomicBool::new(false),
         }
     }
@@ -163,23 +198,25 @@ impl Budget {
         std::mem::take(&mut *self.floods.lock().unwrap_or_else(|e| e.into_inner()))
     }
 
-    /// Put the counts back into the game's state.
-    pub fn into_state(self, st: &mut GameState) {
-        st.guard = self.guard.into_inner().unwrap_or_else(|e| e.into_inner());
-        st.refusals_to = self
-            .refusals_to
-            .into_inner()
-            .unwrap_or_else(|e| e.into_inner());
+    /// Give the counts and the refusals' times back, to be kept in the
+    /// game's state.
+    pub fn into_counts(self) -> (Counts, BTreeMap<String, i64>) {
+        (
+            self.guard.into_inner().unwrap_or_else(|e| e.into_inner()),
+            self.refusals_to
+                .into_inner()
+                .unwrap_or_else(|e| e.into_inner()),
+        )
     }
 
     /// One check for `player` claimed as `claim`: `false` when the budget
     /// is spent (the moderator to be told, once an hour).
-    fn spend(&self, player: &str, claim: Claim) -> bool {
+    fn spend(&self, player: &str, claim: Whose) -> bool {
         let mut g = self.guard.lock().unwrap_or_else(|e| e.into_inner());
         let g = &mut *g;
         let (list, told) = match claim {
-            Claim::Other => (&mut g.checks, &mut g.told),
-            Claim::Own => (&mut g.own_checks, &mut g.own_told),
+            Whose::Other => (&mut g.checks, &mut g.told),
+            Whose::Own => (&mut g.own_checks, &mut g.own_told),
         };
         let used = list.get(player).map_or(0, Vec::len);
         if used >= self.per_hour as usize {
@@ -201,14 +238,16 @@ impl Budget {
     }
 }
 
-/// The password checks of one mail ([`Budget::for_mail`]).
-pub struct MailCheck<'a> {
+/// The password checks of one request ([`Budget::for_request`]).
+pub struct Check<'a> {
     budget: &'a Budget,
-    sender: &'a Sender,
+    claim: Claim,
+    /// The claim is a signed-in session's proven address.
+    session: bool,
     right: AtomicBool,
 }
 
-impl MailCheck<'_> {
+impl Check<'_> {
     /// A password of this mail was checked and right: its answer is the
     /// player's own doing.
     pub fn proven(&self) -> bool {
@@ -216,13 +255,21 @@ impl MailCheck<'_> {
     }
 }
 
-impl auth::Guard for MailCheck<'_> {
+impl auth::Guard for Check<'_> {
     fn check(&self, player: &str, _from: &str, password: &str, stored: &str) -> Verdict {
         let b = self.budget;
-        let own = b.is_own(player, &self.sender.address);
+        let own = b.is_own(player, &self.claim.address);
+        // A session acts for its own seats only, and needs no password.
+        if self.session {
+            if own {
+                self.right.store(true, Ordering::SeqCst);
+                return Verdict::Right;
+            }
+            return Verdict::Wrong;
+        }
         // The player's own mail, vouched for by the host's server: free.
-        if !(own && self.sender.vouched()) {
-            let claim = if own { Claim::Own } else { Claim::Other };
+        if !(own && self.claim.vouched) {
+            let claim = if own { Whose::Own } else { Whose::Other };
             if !b.spend(player, claim) {
                 return Verdict::Throttled;
             }

@@ -22,13 +22,12 @@
 //! counted. Time is the pass's `now`: nothing here reads the clock.
 
 use super::guard::HOUR;
-use super::layout::HostDir;
 use crate::error::{Error, Result};
 use crate::store::write::{self, Durability};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 /// The largest record read (a flood's lines of one hour fit many times).
@@ -91,12 +90,13 @@ pub struct Bound {
 }
 
 impl Bound {
-    /// The record of `host` as of `now`, lines older than an hour left
-    /// out (and the file compacted when most of it is old). A record
-    /// that cannot be read is started afresh: the worst that costs is
-    /// one more hour's replies.
-    pub fn open(host: &HostDir, per_hour: u32, now: i64) -> Bound {
-        let path = host.reply_bound();
+    /// The record at `path` (the host's `DIR/state/reply-bound`,
+    /// `host::layout::HostDir::reply_bound`) as of `now`, lines older
+    /// than an hour left out (and the file compacted when most of it is
+    /// old). A record that cannot be read is started afresh: the worst
+    /// that costs is one more hour's replies.
+    pub fn open(path: &Path, per_hour: u32, now: i64) -> Bound {
+        let path = path.to_path_buf();
         let mut ledger = Ledger::default();
         let mut kept = Vec::new();
         let mut total = 0usize;
@@ -123,7 +123,9 @@ impl Bound {
             if !text.is_empty() {
                 text.push('\n');
             }
-            let _ = write::create_dir(&host.state())
+            let _ = path
+                .parent()
+                .map_or(Ok(()), write::create_dir)
                 .and_then(|_| write::atomic(&path, text.as_bytes(), Durability::Synced));
             ledger.torn = false;
         }

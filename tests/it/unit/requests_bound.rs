@@ -1,15 +1,15 @@
-//! `host::replies`: the bound on replies to one address, kept across
-//! restarts, keyed by the answered mail, in the pass's time.
+//! `requests::bound`: the door's bound on replies to one address, kept
+//! across restarts, keyed by the answered mail, in the pass's time.
 
 use herald::host::layout::HostDir;
-use herald::host::replies::{Bound, Grant};
+use herald::requests::bound::{Bound, Grant};
 
 #[test]
 fn an_address_gets_its_bound_an_hour_across_restarts_and_a_mail_again_is_no_new_reply() {
     let dir = crate::common::scratch("reply-bound");
     let host = HostDir::at(&dir);
     let t0 = 1_800_000_000;
-    let b = Bound::open(&host, 3, t0);
+    let b = Bound::open(&host.reply_bound(), 3, t0);
     for i in 0..3 {
         assert_eq!(
             b.grant("Ann@X.test", &format!("m{i}")).unwrap(),
@@ -27,13 +27,13 @@ fn an_address_gets_its_bound_an_hour_across_restarts_and_a_mail_again_is_no_new_
     assert!(b.take_new().is_empty(), "told once");
     drop(b);
     // A restart within the hour: still bounded, the held ones remembered.
-    let b = Bound::open(&host, 3, t0 + 1800);
+    let b = Bound::open(&host.reply_bound(), 3, t0 + 1800);
     assert_eq!(b.grant("ann@x.test", "m4").unwrap(), Grant::Held);
     assert_eq!(b.held()[0].held, 2);
     assert!(b.take_new().is_empty(), "held before, in this hour");
     drop(b);
     // An hour on: answered again.
-    let b = Bound::open(&host, 3, t0 + 3601);
+    let b = Bound::open(&host.reply_bound(), 3, t0 + 3601);
     assert_eq!(b.grant("ann@x.test", "m5").unwrap(), Grant::Send);
     // The one held back half an hour in is still within the hour.
     assert_eq!(b.held()[0].held, 1);
@@ -45,7 +45,7 @@ fn an_address_gets_its_bound_an_hour_across_restarts_and_a_mail_again_is_no_new_
     let mut f = std::fs::OpenOptions::new().append(true).open(&p).unwrap();
     std::io::Write::write_all(&mut f, b"{\"to\":\"ann@x.te").unwrap();
     drop(f);
-    let b = Bound::open(&host, 3, t0 + 3700);
+    let b = Bound::open(&host.reply_bound(), 3, t0 + 3700);
     assert_eq!(b.grant("ann@x.test", "m6").unwrap(), Grant::Send);
 }
 
@@ -62,7 +62,7 @@ fn the_record_settles_to_the_same_bytes_whatever_the_order_of_the_grants() {
     ];
     let run = |order: &[usize]| {
         let dir = crate::common::scratch("reply-bound-order");
-        let b = Bound::open(&HostDir::at(&dir), 2, t0);
+        let b = Bound::open(&HostDir::at(&dir).reply_bound(), 2, t0);
         for &i in order {
             b.grant(asks[i].0, asks[i].1).unwrap();
         }

@@ -1,0 +1,299 @@
+//! `requests::game` and `requests::vacation`: a player's requests of a
+//! game besides orders, through the door with no mail: each command's
+//! typed outcome, the seat shown by a password or a session, the budget
+//! of password checks, and vacations written to the game's log.
+
+use crate::common::scratch;
+use herald::pipeline::{self, MailSettings, NewGame, Writing};
+use herald::requests::bound::Bound;
+use herald::requests::game::{self, Command, Done, Outcome, Refusal, Request};
+use herald::requests::guard::{Budget, Counts};
+use herald::requests::vacation::{self, VacationMode};
+use herald::requests::{Answer, Carrier, Claim, Door, Requester};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Duration;
+
+const NOW: &str = "2026-03-01T12:00:00Z";
+const T: i64 = 1_772_366_400;
+
+/// A two-player game with a deadline a day on, red and blue with
+/// addresses, and their passwords.
+fn game(tag: &str) -> (PathBuf, PathBuf, BTreeMap<String, String>) {
+    let dir = scratch(tag);
+    let out = dir.join("g1");
+    let c = pipeline::create(NewGame {
+        game: "hexwar".into(),
+        rules: None,
+        players: vec!["red".into(), "blue".into()],
+        seed: Some("seed-door".into()),
+        options: Vec::new(),
+        setup: None,
+        id: Some("g1".into()),
+        out: out.clone(),
+        key: None,
+        now: chrono::DateTime::parse_from_rfc3339("2026-03-01T00:00:00Z").unwrap(),
+        secrets_from_seed: false,
+        light_passwords: true,
+        mail: MailSettings {
+            deadline: Some("2026-03-02T00:00:00Z".into()),
+            moderator: Some("herald+g1@host.test".into()),
+            emails: vec![
+                "red=red@players.test".into(),
+                "blue=blue@players.test".into(),
+            ],
+            ..MailSettings::default()
+        },
+    })
+    .unwrap();
+    (dir, out, c.passwords.into_iter().collect())
+}
+
+struct Fixture {
+    dir: PathBuf,
+    w: Writing,
+    pw: BTreeMap<String, String>,
+    counts: Counts,
+    refusals: BTreeMap<String, i64>,
+}
+
+fn fixture(tag: &str) -> Fixture {
+    let (dir, g, pw) = game(tag);
+    let w = pipeline::open_to_write(&g, Duration::from_secs(5), NOW).unwrap();
+    Fixture {
+        dir,
+        w,
+        pw,
+        counts: Counts::default(),
+        refusals: BTreeMap::new(),
+    }
+}
+
+impl Fixture {
+    /// Run each of `reqs` through one door (budget `per_hour`) at `now`.
+    fn run(&mut self, per_hour: u32, now: &str, reqs: &[(Command, Requester)]) -> Vec<Outcome> {
+        let budget = Budget::new(
+            per_hour,
+            T,
+            &self.w.game.head().players,
+            &mut self.counts,
+            &mut self.refusals,
+        );
+        let bound = Bound::open(&self.dir.join("state/reply-bound"), 50, T);
+        let door = Door {
+            budget: &budget,
+            bound: &bound,
+        };
+        let out = reqs
+            .iter()
+            .enumerate()
+            .map(|(i, (command, by))| {
+                let req = Request {
+                    command: command.clone(),
+                    by: by.clone(),
+                    carrier: Carrier {
+                        id: format!("req-{i}"),
+                        digest: format!("{i:064x}-{now}"),
+                    },
+                };
+                game::run(&mut self.w, &door, &req, now).unwrap()
+            })
+            .collect();
+        (self.counts, self.refusals) = budget.into_counts();
+        out
+    }
+
+    fn red(&self) -> Requester {
+        Requester::Password {
+            player: "red".into(),
+            password: self.pw["red"].clone(),
+            claim: Claim::claimed("red@players.test"),
+        }
+    }
+}
+
+#[test]
+fn help_and_status_need_no_seat_and_a_seats_commands_need_one() {
+    let mut f = fixture("door-game-open");
+    let anyone = Requester::Anyone(Claim::claimed("stranger@else.test"));
+    let out = f.run(
+        5,
+        NOW,
+        &[
+            (Command::Help, anyone.clone()),
+            (Command::Status, anyone.clone()),
+            (Command::Form, anyone),
+        ],
+    );
+    assert!(matches!(out[0].result, Ok(Done::Help { .. })));
+    assert!(matches!(&out[1].result, Ok(Done::Status(t)) if t.contains("g1")));
+    assert!(matches!(&out[2].result, Err(Refusal::NoSeat { players }) if players.len() == 2));
+    assert_eq!(out[0].player, None);
+}
+
+#[test]
+fn form_report_and_withdraw_act_for_the_seat_whose_password_is_right() {
+    let mut f = fixture("door-game-seat");
+    let red = f.red();
+    let wrong = Requester::Password {
+        player: "red".into(),
+        password: "nope".into(),
+        claim: Claim::claimed("red@players.test"),
+    };
+    let nobody = Requester::Password {
+        player: "green".into(),
+        password: "x".into(),
+        claim: Claim::claimed("red@players.test"),
+    };
+    let out = f.run(
+        5,
+        NOW,
+        &[
+            (Command::Form, red.clone()),
+            (Command::Report, red.clone()),
+            (Command::Withdraw, red.clone()),
+            (Command::Form, wrong),
+            (Command::Form, nobody),
+        ],
+    );
+    let turn = f.w.game.head().turn;
+    assert!(
+        matches!(&out[0].result, Ok(Done::Form { player, turn: t, form }) if player == "red" && *t == turn && form.contains("password")),
+        "{:?}",
+        out[0].result
+    );
+    assert!(matches!(&out[1].result, Ok(Done::Report { player, .. }) if player == "red"));
+    assert_eq!(
+        out[2].result,
+        Err(Refusal::NoneStored {
+            player: "red".into(),
+            turn
+        })
+    );
+    assert_eq!(
+        out[3].result,
+        Err(Refusal::WrongPassword {
+            player: "red".into()
+        })
+    );
+    assert!(matches!(&out[4].result, Err(Refusal::NotAPlayer { named, .. }) if named == "green"));
+    // Red's own address, not vouched for: each check counts on that budget.
+    assert_eq!(f.counts.own_checks["red"].len(), 4);
+    assert!(out.iter().all(|o| o.answer == Answer::Tell));
+    // Past the deadline, withdrawing is refused with the deadline.
+    let out = f.run(50, "2026-03-02T00:00:01Z", &[(Command::Withdraw, f.red())]);
+    let Err(Refusal::DeadlinePassed { turn: t, deadline }) = &out[0].result else {
+        panic!("{:?}", out[0].result)
+    };
+    assert_eq!(*t, turn);
+    assert_eq!(
+        herald::time::parse_time(deadline).unwrap(),
+        herald::time::parse_time("2026-03-02T00:00:00Z").unwrap()
+    );
+}
+
+#[test]
+fn past_the_budget_a_seats_command_is_not_checked() {
+    let mut f = fixture("door-game-budget");
+    let guess = |pw: &str| Requester::Password {
+        player: "blue".into(),
+        password: pw.into(),
+        claim: Claim::claimed("guesser@else.test"),
+    };
+    let out = f.run(
+        2,
+        NOW,
+        &[
+            (Command::Report, guess("a")),
+            (Command::Report, guess("b")),
+            (Command::Report, guess("c")),
+        ],
+    );
+    assert!(matches!(out[1].result, Err(Refusal::WrongPassword { .. })));
+    assert_eq!(
+        out[2].result,
+        Err(Refusal::Throttled {
+            player: "blue".into()
+        })
+    );
+    assert_eq!(f.counts.checks["blue"].len(), 2, "the third is not hashed");
+}
+
+#[test]
+fn a_session_acts_for_the_seat_its_address_holds() {
+    let mut f = fixture("door-game-session");
+    let red = Requester::Session {
+        address: "red@players.test".into(),
+    };
+    let stranger = Requester::Session {
+        address: "who@else.test".into(),
+    };
+    let out = f.run(5, NOW, &[(Command::Form, red), (Command::Form, stranger)]);
+    assert!(matches!(&out[0].result, Ok(Done::Form { player, .. }) if player == "red"));
+    assert_eq!(out[0].player.as_deref(), Some("red"));
+    assert!(matches!(out[1].result, Err(Refusal::NoSeat { .. })));
+    assert!(f.counts.checks.is_empty() && f.counts.own_checks.is_empty());
+}
+
+#[test]
+fn a_vacation_is_granted_within_the_allowance_and_back_gives_days_back() {
+    let mut f = fixture("door-game-vacation");
+    let go = |until: &str| Command::Vacation {
+        until: until.into(),
+        allowance: 5,
+        mode: VacationMode::StandIn,
+    };
+    let out = f.run(
+        20,
+        NOW,
+        &[
+            (go("2026-03-20"), f.red()),
+            (go("yesterday"), f.red()),
+            (go("2026-02-01"), f.red()),
+            (go("2026-03-04"), f.red()),
+            (go("2026-03-05"), f.red()),
+        ],
+    );
+    assert!(matches!(
+        &out[0].result,
+        Err(Refusal::Vacation(vacation::Refusal::TooLong { days: 19, left: 5, allowance: 5, latest })) if latest == "2026-03-06"
+    ));
+    assert_eq!(
+        out[1].result,
+        Err(Refusal::Vacation(vacation::Refusal::NotADate(
+            "yesterday".into()
+        )))
+    );
+    assert!(matches!(
+        out[2].result,
+        Err(Refusal::Vacation(vacation::Refusal::NotFuture(_)))
+    ));
+    let Ok(Done::Vacation(g)) = &out[3].result else {
+        panic!("{:?}", out[3].result)
+    };
+    assert_eq!((g.days, g.left, g.mode), (3, 2, VacationMode::StandIn));
+    assert!(matches!(
+        &out[4].result,
+        Err(Refusal::Vacation(vacation::Refusal::AwayAlready(u))) if u == &g.until
+    ));
+    let t = chrono::DateTime::parse_from_rfc3339(NOW).unwrap();
+    assert_eq!(
+        vacation::away_until(&f.w.game, "red", &t).as_deref(),
+        Some(g.until.as_str())
+    );
+    // Back a day later: the two whole days not used are given back.
+    let out = f.run(
+        20,
+        "2026-03-02T12:00:00Z",
+        &[(Command::Back, f.red()), (Command::Back, f.red())],
+    );
+    let Ok(Done::Back(r)) = &out[0].result else {
+        panic!("{:?}", out[0].result)
+    };
+    assert_eq!((r.player.as_str(), r.days), ("red", 1));
+    assert_eq!(
+        out[1].result,
+        Err(Refusal::Vacation(vacation::Refusal::NotAway))
+    );
+    assert_eq!(vacation::used(&f.w.game, "red"), 2);
+}
