@@ -5,6 +5,7 @@
 //! error texts, a game file's id) is escaped: the page runs no script and
 //! loads nothing.
 
+use super::config::PublicMode;
 use super::layout::HostDir;
 use super::lobby::confirm;
 use super::outbox::{self, Refusal};
@@ -239,10 +240,13 @@ pub fn write(
         host_problems,
         &Held::default(),
         now,
+        PublicMode::Private,
     )
 }
 
-/// [`write`], with the replies the pass held back.
+/// [`write`], with the replies the pass held back, each page given the
+/// mode host.toml's `public_mode` asks for (index.html and index.json,
+/// which hold addresses, never more than the group's).
 pub fn write_with(
     host_dir: &Path,
     join_address: &str,
@@ -250,21 +254,29 @@ pub fn write_with(
     host_problems: &[String],
     held: &Held,
     now: &str,
+    mode: PublicMode,
 ) -> Result<()> {
     let p = page(host_dir, games, host_problems, held, now);
-    write::atomic(
+    write::atomic_mode(
         &HostDir::at(host_dir).tables_html(),
         tables_html(&p, join_address).as_bytes(),
         Durability::Replaceable,
+        mode.file(false),
     )?;
     let mut json = serde_json::to_vec_pretty(&p).expect("the page serialises");
     json.push(b'\n');
     let host = HostDir::at(host_dir);
-    write::atomic(&host.status_json(), &json, Durability::Replaceable)?;
-    write::atomic(
+    write::atomic_mode(
+        &host.status_json(),
+        &json,
+        Durability::Replaceable,
+        mode.file(true),
+    )?;
+    write::atomic_mode(
         &host.status_html(),
         html(&p).as_bytes(),
         Durability::Replaceable,
+        mode.file(true),
     )
 }
 
