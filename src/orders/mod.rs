@@ -323,7 +323,8 @@ impl OrderFile {
                 name: name.to_string(),
                 text: body,
                 game,
-                player,
+                // Player ids are lowercase (`names::RULE`): `Red` is red.
+                player: player.to_ascii_lowercase(),
                 turn,
                 password,
                 orders,
