@@ -471,12 +471,11 @@ fn authorised(
     // A String error: both sides are the reply mailed to the player (text by design).
 ) -> std::result::Result<usize, String> {
     let h = w.game.head();
+    // Ids are lowercase: `Red` is red.
+    let typed = player;
+    let player = &player.to_ascii_lowercase();
     let Some(seat) = h.player_index(player) else {
-        return Err(format!(
-            "`{}` is not a player of this game ({})",
-            player.chars().take(32).collect::<String>(),
-            w.game.players().join(", ")
-        ));
+        return Err(w.game.not_a_player(typed));
     };
     let stored = &h.players[seat].password;
     let verdict = match guard {
