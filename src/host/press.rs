@@ -564,18 +564,12 @@ fn authenticate(
     opts: &Options,
     line: &str,
 ) -> std::result::Result<String, Refusal> {
-    let player = who(w, named, from, line)?;
+    let typed = who(w, named, from, line)?;
+    // Ids are lowercase: `Red` is red.
+    let player = typed.to_ascii_lowercase();
     let h = w.game.head();
     let Some(seat) = h.player_index(&player) else {
-        return Err((
-            format!(
-                "`{}` is not a player of this game ({})",
-                player.chars().take(32).collect::<String>(),
-                w.game.players().join(", ")
-            ),
-            None,
-            false,
-        ));
+        return Err((w.game.not_a_player(&typed), None, false));
     };
     let Some(password) = password else {
         return Err((
