@@ -135,7 +135,8 @@ pub const GREETING_LINES: usize = 2;
 /// (`mute`, `unmute`), nor `press to …` or `press reply` below at most
 /// [`GREETING_LINES`] lines of greeting (lines that are no `key = value`).
 pub fn asked(m: &Message) -> Option<Asked> {
-    let body = m.body_text(0).unwrap_or_default();
+    // As the sender wrote it: soft breaks of format=flowed joined.
+    let body = extract::body(m);
     let (own, _) = extract::split_reply(&body);
     let lines: Vec<&str> = own.lines().collect();
     let own_lines: Vec<usize> = (0..lines.len())
