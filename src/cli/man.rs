@@ -127,6 +127,9 @@ fn exit_status() -> Vec<String> {
 
 /// The files a page's command reads or writes: host.toml's keys, with
 /// their defaults, from the parser's own table (`host::config::KEYS`).
+///
+/// Long (about 90 lines): one list of files per kind of page, each entry
+/// a line or two of text.
 fn files(name: &str) -> Vec<String> {
     use crate::host::config::{Omitted, KEYS};
     let tp = |path: &str, what: &str| format!(".TP\n\\fI{}\\fR\n{}\n", roff(path), roff(what));
@@ -318,7 +321,7 @@ mod tests {
                     words.iter().map(|w| w.replace('~', "/home/you")).collect();
                 let cmd = name.trim_start_matches("herald").replace('-', " ");
                 assert!(line.starts_with(&format!("herald{cmd}")), "{name}: {line}");
-                if let Err(e) = super::super::Cli::try_parse_from(&words) {
+                if let Err(e) = crate::cli::Cli::try_parse_from(&words) {
                     panic!("{name}: `{line}` does not parse: {e}");
                 }
             }

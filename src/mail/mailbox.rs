@@ -45,6 +45,9 @@ fn open_regular(path: &Path) -> Result<std::fs::File> {
     Ok(f)
 }
 
+///
+/// Long (about 90 lines): the Maildir walk and the mbox split, each
+/// letter kept, cut to its header when read before, or cut at the limit.
 pub fn read(path: &Path, known: impl Fn(&[u8]) -> bool) -> Result<Vec<Letter>> {
     let mut out = Vec::new();
     let mut new = 0;

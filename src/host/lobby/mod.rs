@@ -624,7 +624,7 @@ pub fn game_now(host: &HostDir, t: &Table) -> Option<(Vec<SeatNow>, Option<Strin
                 .filter_map(|o| o.taker.as_ref().map(|tk| (tk, o.done.clone())))
                 .last();
             let taken_over = taker.is_some();
-            let (address, public, since) = match (taker, joiner) {
+            let (address, public, since) = match (taker.clone(), joiner) {
                 (Some((tk, done)), _) => (
                     tk.address.clone(),
                     tk.public,
@@ -633,8 +633,20 @@ pub fn game_now(host: &HostDir, t: &Table) -> Option<(Vec<SeatNow>, Option<Strin
                 (None, Some(j)) => (j.address.clone(), j.public, format!("confirmed {}", j.at)),
                 (None, None) => (String::new(), false, String::new()),
             };
+            // the game's name for the seat, else the one its holder gave
+            // the lobby (a game file keeps the id as the name)
+            let game_name = p["name"].as_str().filter(|n| *n != id);
+            let given = match (taker, joiner) {
+                (Some((tk, _)), _) => tk.name.clone(),
+                (None, Some(j)) => j.name.clone(),
+                (None, None) => None,
+            };
+            let name = game_name
+                .map(str::to_string)
+                .or(given)
+                .unwrap_or_else(|| id.clone());
             SeatNow {
-                name: p["name"].as_str().unwrap_or(&id).to_string(),
+                name,
                 player: id,
                 address,
                 public,
