@@ -45,6 +45,7 @@ fn open_regular(path: &Path) -> Result<std::fs::File> {
     Ok(f)
 }
 
+/// The letters of a Maildir folder or an mbox file.
 ///
 /// Long (about 90 lines): the Maildir walk and the mbox split, each
 /// letter kept, cut to its header when read before, or cut at the limit.
