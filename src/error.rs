@@ -186,12 +186,35 @@ impl Error {
             std::io::ErrorKind::FileTooLarge => {
                 "the file would be larger than this process may write".to_string()
             }
-            _ => e.to_string(),
+            _ => io_words(&e),
         };
         Error::refused(format!("{}: {why}", path.display()))
     }
     pub fn exit_code(&self) -> i32 {
         self.kind.exit_code()
+    }
+}
+
+/// An I/O error in the user's words: "no such file or folder", not the
+/// system's "No such file or directory (os error 2)".
+pub fn io_words(e: &std::io::Error) -> String {
+    use std::io::ErrorKind as K;
+    match e.kind() {
+        K::NotFound => "no such file or folder".into(),
+        K::PermissionDenied => {
+            "permission denied (the user herald runs as may not read or change it)".into()
+        }
+        K::IsADirectory => "a folder, where a file is needed".into(),
+        K::NotADirectory => "a part of the path is a file, not a folder".into(),
+        K::AlreadyExists => "exists already".into(),
+        K::ReadOnlyFilesystem => "on a read-only file system".into(),
+        _ => {
+            let s = e.to_string();
+            match s.rfind(" (os error ") {
+                Some(i) => s[..i].to_string(),
+                None => s,
+            }
+        }
     }
 }
 

@@ -287,10 +287,17 @@ pub fn run(mut a: Args, wait: Duration) -> Result<String> {
     // --watch) waits, then exits 3; it never touches the folder meanwhile.
     let host = HostDir::at(&dir);
     if !dir.is_dir() {
-        return Err(Error::usage(format!(
-            "{}: not a folder; a host folder holds host.toml (docs/host.md)",
-            dir.display()
-        )));
+        return Err(if dir.exists() {
+            Error::usage(format!(
+                "{}: not a folder; a host folder holds host.toml (docs/host.md)",
+                dir.display()
+            ))
+        } else {
+            Error::refused(format!(
+                "{}: no such host folder (a host folder holds host.toml: docs/host.md)",
+                dir.display()
+            ))
+        });
     }
     let _lock = Lock::acquire_for(&host.lock(), wait, |pid, waited| {
         format!(

@@ -35,6 +35,28 @@ use crate::error::{Error, Result};
 use clap::{Parser, Subcommand};
 use std::time::Duration;
 
+/// What the names in herald's synopses stand for (`--help`'s closing
+/// text and herald(1)'s NAMES).
+pub const NAMES: &str = "RULESET is a game's rules as `herald games` lists them (norse-wars, hexwar and the others): `new`, `demo` and `playtest` start from one. GAME is a game folder (or the game.jsonl in it): every other command takes one. PLAYER is a player id, always given as `--player PLAYER`. Old spellings (`--for`, `host open --game`, a player after `host replace`/`approve` GAME, `--wait` before the command) are still read, with a warning, until the next release.";
+
+/// herald's exit statuses (`crate::error::Kind`): `--help`'s closing text
+/// and every manual page's EXIT STATUS.
+pub const EXIT_STATUSES: [(u8, &str); 5] = [
+    (0, "success (also when the reader of the output has gone: `herald ... | head`)."),
+    (1, "refused: bad orders, a bad game file, a failed check, a missing file or folder; nothing written."),
+    (2, "usage: a wrong argument."),
+    (3, "busy: another herald is writing the game: try again, or give --wait."),
+    (70, "an internal fault (a bug in herald: please report it)."),
+];
+
+fn after_help() -> String {
+    let codes: Vec<String> = EXIT_STATUSES
+        .iter()
+        .map(|(c, w)| format!("{c} {}", w.trim_end_matches('.')))
+        .collect();
+    format!("Names: {NAMES}\n\nExit status: {}.", codes.join("; "))
+}
+
 #[derive(Parser, Debug)]
 #[command(
     name = "herald",
@@ -45,7 +67,7 @@ use std::time::Duration;
     arg_required_else_help = true,
     about = "A play-by-email turn processor",
     long_about = None,
-    after_help = "Names: RULESET is a game's rules as `herald games` lists them (norse-wars, hexwar, …): `new`, `demo` and `playtest` start from one. GAME is a game folder (or the game.jsonl in it): every other command takes one. PLAYER is a player id, always given as `--player PLAYER`. Old spellings (`--for`, `host open --game`, a player after `host replace`/`approve` GAME, `--wait` before the command) are still read, with a warning, until the next release.\n\nExit status: 0 success (also when the reader of the output has gone: `herald … | head`); 1 refused (bad orders, a bad game file, a failed check: nothing written); 2 usage (a wrong argument); 3 busy (another herald is writing the game: try again, or give --wait); 70 an internal fault (a bug in herald: please report it)."
+    after_help = after_help()
 )]
 pub struct Cli {
     /// Print the version; with --verbose, also the commit it was built

@@ -145,10 +145,17 @@ fn count(n: usize, what: &str) -> String {
 fn host(dir: &std::path::Path, now: &str, now_secs: i64, wait: Duration) -> Result<String> {
     use crate::host::{config::HostConfig, layout::HostDir, log::Log, pass};
     if !dir.is_dir() {
-        return Err(Error::usage(format!(
-            "--host {}: not a folder; a host folder holds host.toml (docs/host.md)",
-            dir.display()
-        )));
+        return Err(if dir.exists() {
+            Error::usage(format!(
+                "--host {}: not a folder; a host folder holds host.toml (docs/host.md)",
+                dir.display()
+            ))
+        } else {
+            Error::refused(format!(
+                "--host {}: no such host folder (a host folder holds host.toml: docs/host.md)",
+                dir.display()
+            ))
+        });
     }
     let _lock = crate::store::lock::Lock::acquire_for(
         &HostDir::at(dir).lock(),

@@ -26,7 +26,8 @@ pub struct Args {
 /// A static replay site of one game, or a host's gallery.
 pub fn run(a: Args) -> Result<String> {
     if let Some(dir) = &a.host {
-        let g = crate::host::gallery::write(dir)?;
+        let mode = crate::host::config::PublicMode::of_host(dir)?;
+        let g = crate::host::gallery::write(dir, mode)?;
         let s = format!(
             "the gallery of {} lists {} finished games ({} sites built now): {}\n",
             dir.display(),

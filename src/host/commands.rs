@@ -490,11 +490,9 @@ const TOO_MANY: &str = "too many wrong passwords";
 /// (never echoing the password).
 fn refusal_text(r: &Refusal, player: &str) -> String {
     match r {
-        Refusal::NotAPlayer { named, players } => format!(
-            "`{}` is not a player of this game ({})",
-            named.chars().take(32).collect::<String>(),
-            players.join(", ")
-        ),
+        Refusal::NotAPlayer { named, players } => {
+            crate::pipeline::loaded::not_a_player(named, players)
+        }
         Refusal::NoSeat { players } => format!(
             "you hold no seat of this game ({})",
             players.join(", ")

@@ -31,6 +31,146 @@ pub const DEFAULT_REMINDERS: [u64; 2] = [24 * 3600, 2 * 3600];
 /// and a quoted report.
 pub const DEFAULT_MAX_MAIL_BYTES: u64 = 2 * 1024 * 1024;
 
+/// What a key of host.toml (or host.secrets.toml) is when the file does
+/// not give it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Omitted {
+    /// The file must give it.
+    Required,
+    /// Nothing: the feature is off, or the value comes from elsewhere.
+    Unset,
+    /// This TOML value: writing it gives the same host as leaving the key
+    /// out (tests/it/unit/host_config.rs checks every one).
+    Value(&'static str),
+    /// Depends on another key; in words.
+    Words(&'static str),
+}
+
+/// One key of host.toml: the section it belongs in (`""` for the top,
+/// `secrets` for host.secrets.toml), its default and what it does.
+#[derive(Debug, Clone, Copy)]
+pub struct Key {
+    pub section: &'static str,
+    pub name: &'static str,
+    pub default: Omitted,
+    /// A value the parser accepts, as TOML.
+    pub example: &'static str,
+    pub about: &'static str,
+}
+
+const fn key(
+    section: &'static str,
+    name: &'static str,
+    default: Omitted,
+    example: &'static str,
+    about: &'static str,
+) -> Key {
+    Key {
+        section,
+        name,
+        default,
+        example,
+        about,
+    }
+}
+
+use Omitted::{Required, Unset, Value, Words};
+
+/// Every key of host.toml and host.secrets.toml: the parser refuses any
+/// other key (naming the nearest), `herald man` writes this table into
+/// herald-host(1)'s FILES, tests/it/unit/host_config.rs checks that each
+/// default written out gives the host that leaving it out gives, and
+/// tests/it/docs.rs finds every key in herald-host(1) and docs/host.md.
+pub const KEYS: &[Key] = &[
+    key("", "address", Required, "\"herald@example.org\"", "The host's address: players write to herald+GAMEID@example.org (plus-addressing)."),
+    key("", "poll", Value("\"5m\""), "\"2m\"", "--watch: the time between passes (\"30s\", \"5m\", \"1h\")."),
+    key("", "reminders", Value("[\"24h\", \"2h\"]"), "[\"12h\"]", "Reminders to players whose orders are missing, this long before the deadline."),
+    key("", "max_mail_bytes", Value("2097152"), "1048576", "Mails larger than this (bytes) are not downloaded, only refused; at least 1024."),
+    key("", "attach_png", Value("true"), "false", "Report mails carry the board as a PNG; false leaves it out."),
+    key("", "log", Value("\"host.log\""), "\"herald.log\"", "The log file, relative to DIR; \"\" for none."),
+    key("", "log_stderr", Words("true when log = \"\", else false"), "true", "Log lines also go to standard error."),
+    key("", "password_checks_per_hour", Value("20"), "5", "Per player, the password checks an hour mails may cost (counted apart for the player's own address and any other); at least 1."),
+    key("", "authserv_ids", Value("[]"), "[\"mx.example.org\"]", "The authserv-ids of this host's receiving server (RFC 8601) whose Authentication-Results are believed; none: every From is a claim."),
+    key("", "replies_per_hour", Value("10"), "20", "Replies to one address in any hour that no password or code earned; past it they are held back; at least 1."),
+    key("", "seats_per_address", Value("1"), "2", "Seats one address may hold in one game, for games whose table does not say; at least 1."),
+    key("", "press_per_day", Value("30"), "10", "Per player, press mails relayed in any 24 hours."),
+    key("", "press_max_bytes", Value("8192"), "4096", "The longest press text relayed (bytes), 1 to 65536."),
+    key("", "public_mode", Value("\"private\""), "\"group\"", "Who may read the pages herald writes (index.html, index.json, tables.html, gallery/): \"private\" (the host's user, 0600), \"group\" (also its group, 0640: a web server in it) or \"world\" (tables.html and the gallery 0644; index.html and index.json, which hold players' addresses, stay 0640)."),
+    key("", "moderator", Unset, "\"you@example.org\"", "The moderator's own address, told by mail of a password-guessing flood."),
+    key("imap", "server", Required, "\"imap.example.org\"", "Mail in by IMAP: the server's host name."),
+    key("imap", "security", Required, "\"tls\"", "\"tls\", \"starttls\" or \"plain\" (a server on this machine only)."),
+    key("imap", "port", Words("993 with tls, else 143"), "993", "The server's port."),
+    key("imap", "user", Required, "\"herald@example.org\"", "The login; its password is imap_password in host.secrets.toml."),
+    key("imap", "mailbox", Value("\"INBOX\""), "\"Games\"", "The mailbox read for new mail."),
+    key("imap", "ca_file", Unset, "\"ca.pem\"", "A PEM file of extra certificates to trust (relative to DIR), beside the system's."),
+    key("imap", "timeout", Value("60"), "30", "Seconds a connect, read or write may take."),
+    key("maildir", "path", Required, "\"Maildir\"", "Mail in from a local Maildir instead of [imap] (relative to DIR)."),
+    key("smtp", "server", Required, "\"smtp.example.org\"", "Mail out by SMTP submission: the server's host name."),
+    key("smtp", "security", Required, "\"starttls\"", "\"tls\", \"starttls\" or \"plain\" (a server on this machine only)."),
+    key("smtp", "port", Words("465 with tls, else 587"), "587", "The server's port."),
+    key("smtp", "user", Required, "\"herald@example.org\"", "The login; its password is smtp_password in host.secrets.toml."),
+    key("smtp", "ca_file", Unset, "\"ca.pem\"", "As for [imap]."),
+    key("smtp", "timeout", Value("60"), "30", "As for [imap]."),
+    key("secrets", "imap_password", Words("required with [imap]"), "\"...\"", "In host.secrets.toml (mode 0600): the IMAP password."),
+    key("secrets", "smtp_password", Required, "\"...\"", "In host.secrets.toml (mode 0600): the SMTP password."),
+];
+
+/// Who may read the pages herald writes for a web server (host.toml's
+/// `public_mode`): the status page, the lobby's page and the gallery.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PublicMode {
+    /// The host's user only (files 0600, folders 0700), like every other
+    /// file herald writes.
+    #[default]
+    Private,
+    /// Also the host's group (0640, 0750): a web server in that group.
+    Group,
+    /// Everyone for the pages that hold no address (tables.html, the
+    /// gallery: 0644, 0755); the status page stays 0640.
+    World,
+}
+
+impl PublicMode {
+    /// The mode of a page, `addresses` when it holds players' addresses
+    /// (index.html, index.json).
+    pub fn file(self, addresses: bool) -> u32 {
+        match (self, addresses) {
+            (PublicMode::Private, _) => 0o600,
+            (PublicMode::Group, _) | (PublicMode::World, true) => 0o640,
+            (PublicMode::World, false) => 0o644,
+        }
+    }
+    /// The mode of a folder of pages (the gallery and its sites).
+    pub fn folder(self) -> u32 {
+        match self {
+            PublicMode::Private => 0o700,
+            PublicMode::Group => 0o750,
+            PublicMode::World => 0o755,
+        }
+    }
+    /// host.toml's `public_mode` alone, for a command that needs no
+    /// server (`herald site --host DIR`): the default when the file is
+    /// missing, an error when it gives a bad one.
+    pub fn of_host(dir: &Path) -> Result<PublicMode> {
+        let path = HostDir::at(dir).config();
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            return Ok(PublicMode::default());
+        };
+        let t: toml::Table = toml::from_str(&text)
+            .map_err(|e| Error::refused(format!("{}: {e}", path.display())))?;
+        match t.get("public_mode") {
+            None => Ok(PublicMode::default()),
+            Some(v) => v.clone().try_into().map_err(|_| {
+                Error::refused(format!(
+                    "{}: `public_mode = {v}`: give \"private\", \"group\" or \"world\"",
+                    path.display()
+                ))
+            }),
+        }
+    }
+}
+
 /// A password from the secrets file. Its `Debug` hides it, so no log line,
 /// error or panic message can show it by accident.
 #[derive(Clone, PartialEq, Eq)]
@@ -193,6 +333,9 @@ pub struct HostConfig {
     pub press_max_bytes: u64,
     /// Whose From is believed, replies per address, seats per address.
     pub trust: Trust,
+    /// Who may read the pages: index.html, index.json, tables.html and
+    /// the gallery.
+    pub public_mode: PublicMode,
 }
 
 #[derive(Deserialize)]
@@ -212,6 +355,7 @@ struct RawConfig {
     authserv_ids: Option<Vec<Spanned<String>>>,
     replies_per_hour: Option<u32>,
     seats_per_address: Option<u32>,
+    public_mode: Option<Spanned<String>>,
     imap: Option<Spanned<RawServer>>,
     maildir: Option<Spanned<RawMaildir>>,
     smtp: Spanned<RawServer>,
@@ -251,6 +395,80 @@ fn line_of(text: &str, offset: usize) -> usize {
         + 1
 }
 
+/// Every key of `text` (host.toml, or the secrets file when `section` is
+/// `secrets`) is one of [`KEYS`], in its section: else an error naming the
+/// line and the nearest key. Values are not read here.
+fn check_keys(path: &Path, text: &str, secrets: bool) -> Result<()> {
+    let Ok(table) = toml::from_str::<toml::Table>(text) else {
+        return Ok(()); // the parser's own error says what is wrong
+    };
+    let known =
+        |section: &str, name: &str| KEYS.iter().any(|k| k.section == section && k.name == name);
+    let mut found: Vec<(String, String)> = Vec::new();
+    for (k, v) in &table {
+        match v {
+            toml::Value::Table(t) if !secrets => {
+                if !KEYS.iter().any(|x| x.section == k) || k == "secrets" {
+                    found.push((String::new(), k.clone()));
+                    continue;
+                }
+                found.extend(t.keys().map(|n| (k.clone(), n.clone())));
+            }
+            _ => found.push((if secrets { "secrets" } else { "" }.to_string(), k.clone())),
+        }
+    }
+    for (section, name) in found {
+        if known(&section, &name) {
+            continue;
+        }
+        // Sections are named as keys of the top.
+        let is_section = section.is_empty() && table.get(&name).is_some_and(|v| v.is_table());
+        let choices: Vec<String> = if is_section {
+            let mut s: Vec<String> = KEYS
+                .iter()
+                .filter(|k| !k.section.is_empty() && k.section != "secrets")
+                .map(|k| k.section.to_string())
+                .collect();
+            s.dedup();
+            s
+        } else {
+            KEYS.iter()
+                .filter(|k| k.section == section)
+                .map(|k| k.name.to_string())
+                .collect()
+        };
+        let line = text
+            .lines()
+            .position(|l| {
+                let l = l.trim_start().trim_start_matches('[').trim_start();
+                l.strip_prefix(name.as_str())
+                    .is_some_and(|r| r.trim_start().starts_with(['=', ']']))
+            })
+            .map(|i| format!(", line {}", i + 1))
+            .unwrap_or_default();
+        let what = match (is_section, section.as_str()) {
+            (true, _) => "a section of".to_string(),
+            (false, "") => "a key of".to_string(),
+            (false, "secrets") => "a key of".to_string(),
+            (false, s) => format!("a key of [{s}] in"),
+        };
+        let file = if secrets { SECRETS_FILE } else { CONFIG_FILE };
+        let near = choices
+            .iter()
+            .filter(|c| crate::orders::distance(&name.to_ascii_lowercase(), c) <= 2)
+            .min_by_key(|c| crate::orders::distance(&name.to_ascii_lowercase(), c));
+        let hint = match near {
+            Some(n) => format!("did you mean `{n}`?"),
+            None => format!("the ones there: {}", choices.join(", ")),
+        };
+        return Err(Error::refused(format!(
+            "{}{line}: `{name}` is not {what} {file}; {hint} (docs/host.md, \"Configuration\"; herald-host(1), FILES)",
+            path.display()
+        )));
+    }
+    Ok(())
+}
+
 /// Durations in host.toml: a number and a unit, `30s`, `5m`, `2h`, `1d`.
 fn duration(s: &str) -> Option<u64> {
     crate::time::parse_span(s).ok()
@@ -286,14 +504,16 @@ impl HostConfig {
         let path = host.config();
         let text = std::fs::read_to_string(&path).map_err(|e| {
             Error::refused(format!(
-                "{}: {e} (a host folder holds host.toml; see docs/host.md for an example)",
-                path.display()
+                "{}: {} (a host folder holds host.toml; see docs/host.md for an example)",
+                path.display(),
+                crate::error::io_words(&e)
             ))
         })?;
         let spath = host.secrets();
         let secrets = if spath.exists() {
             check_secrets_mode(&spath)?;
             let st = std::fs::read_to_string(&spath).map_err(|e| Error::io(&spath, e))?;
+            check_keys(&spath, &st, true)?;
             // The secrets file's own parse errors would quote the line,
             // password included: say where, never what.
             Some(toml::from_str::<RawSecrets>(&st).map_err(|e| {
@@ -336,6 +556,7 @@ impl HostConfig {
             host: HostDir::at(dir),
         };
         let host = &r.host;
+        check_keys(path, text, false)?;
         let raw: RawConfig =
             toml::from_str(text).map_err(|e| Error::refused(format!("{f}: {e}")))?;
         let address = HostAddress::parse(raw.address.get_ref()).ok_or_else(|| {
@@ -389,7 +610,9 @@ impl HostConfig {
             )));
         }
         let trust = r.trust(&raw)?;
+        let public_mode = r.public_mode(&raw)?;
         Ok(HostConfig {
+            public_mode,
             dir: dir.to_path_buf(),
             trust,
             password_checks_per_hour,
@@ -589,6 +812,22 @@ impl Reading<'_> {
             replies_per_hour,
             seats_per_address,
         })
+    }
+
+    /// `public_mode`, or private.
+    fn public_mode(&self, raw: &RawConfig) -> Result<PublicMode> {
+        let Some(m) = &raw.public_mode else {
+            return Ok(PublicMode::default());
+        };
+        toml::Value::String(m.get_ref().clone())
+            .try_into()
+            .map_err(|_| {
+                Error::refused(format!(
+                    "{}: `public_mode = \"{}\"`: give \"private\" (the default: the host's user alone), \"group\" (its group too: a web server in it) or \"world\"",
+                    self.at(m.span().start),
+                    m.get_ref().chars().take(32).collect::<String>()
+                ))
+            })
     }
 
     /// `moderator`, a plain mail address, if given.

@@ -5,6 +5,7 @@
 //! site made on its current head leaves it alone. Every path in DIR comes
 //! from [`HostDir`]; the files inside a site folder from [`site::files`].
 
+use super::config::PublicMode;
 use super::layout::HostDir;
 use super::route::list_games;
 use crate::board::svg::esc;
@@ -53,7 +54,7 @@ fn head_of(game_file: &Path) -> Option<Value> {
 ///
 /// Long (about 75 lines): the folder, then each game's site in turn, then
 /// the page.
-pub fn write(dir: &Path) -> Result<Gallery> {
+pub fn write(dir: &Path, mode: PublicMode) -> Result<Gallery> {
     let host = HostDir::at(dir);
     let out = host.gallery();
     if GameDir::at(&out).game_file().exists() {
@@ -65,8 +66,8 @@ pub fn write(dir: &Path) -> Result<Gallery> {
     if !out.is_dir() {
         std::fs::create_dir_all(&out).map_err(|e| Error::io(&out, e))?;
     }
-    // the host folder's modes: the moderator's alone (docs/host.md)
-    std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o700))
+    // host.toml's public_mode: the moderator's alone unless it says
+    std::fs::set_permissions(&out, std::fs::Permissions::from_mode(mode.folder()))
         .map_err(|e| Error::io(&out, e))?;
     let mut g = Gallery::default();
     // the games the host runs (misnamed folders are the status page's)
@@ -117,6 +118,7 @@ pub fn write(dir: &Path) -> Result<Gallery> {
             continue;
         };
         if let Ok(marker) = serde_json::from_str::<Value>(&text) {
+            given_mode(&site, mode)?;
             listed.push(Listed {
                 id: name.to_string(),
                 marker,
@@ -126,16 +128,39 @@ pub fn write(dir: &Path) -> Result<Gallery> {
     g.games = listed.len();
     let page = index(&listed);
     let p = host.gallery_index();
-    store_write::atomic(&p, page.as_bytes(), store_write::Durability::Replaceable)?;
-    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o600))
-        .map_err(|e| Error::io(&p, e))?;
+    store_write::atomic_mode(
+        &p,
+        page.as_bytes(),
+        store_write::Durability::Replaceable,
+        mode.file(false),
+    )?;
     Ok(g)
+}
+
+/// A site's folder and the files in it given `mode` (public_mode changed,
+/// or a site just built, which `site::build` writes private). Links and
+/// anything but plain files and the folder are left alone.
+fn given_mode(site: &Path, mode: PublicMode) -> Result<()> {
+    let set = |p: &Path, m: u32| {
+        std::fs::set_permissions(p, std::fs::Permissions::from_mode(m)).map_err(|e| Error::io(p, e))
+    };
+    match std::fs::symlink_metadata(site) {
+        Ok(m) if m.is_dir() => set(site, mode.folder())?,
+        _ => return Ok(()),
+    }
+    for e in std::fs::read_dir(site).map_err(|e| Error::io(site, e))? {
+        let e = e.map_err(|e| Error::io(site, e))?;
+        if e.file_type().is_ok_and(|t| t.is_file()) {
+            set(&e.path(), mode.file(false))?;
+        }
+    }
+    Ok(())
 }
 
 /// The host's one call after each pass: the gallery written, its problems
 /// added to the host's.
-pub fn after_pass(dir: &Path, host_problems: &mut Vec<String>) {
-    match write(dir) {
+pub fn after_pass(dir: &Path, mode: PublicMode, host_problems: &mut Vec<String>) {
+    match write(dir, mode) {
         Ok(g) => host_problems.extend(g.problems.into_iter().map(|p| format!("the gallery: {p}"))),
         Err(e) => host_problems.push(format!("the gallery: {e}")),
     }

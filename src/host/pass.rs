@@ -284,7 +284,7 @@ fn lobby_time(p: &Pass, r: &mut PassReport) -> bool {
 
 fn status_page(p: &Pass, games: &[Name], bound: &Bound, r: &mut PassReport) {
     // the gallery first, so the status page names what went wrong in it
-    super::gallery::after_pass(&p.cfg.dir, &mut r.host_problems);
+    super::gallery::after_pass(&p.cfg.dir, p.cfg.public_mode, &mut r.host_problems);
     let states: Vec<(Name, GameState)> = games
         .iter()
         .map(|g| {
@@ -306,6 +306,7 @@ fn status_page(p: &Pass, games: &[Name], bound: &Bound, r: &mut PassReport) {
         &r.host_problems,
         &held,
         &p.now,
+        p.cfg.public_mode,
     ) {
         let msg = format!("the status page: {e}");
         p.log.line("host", "failure", &[("error", &msg)]);

@@ -137,7 +137,8 @@ pub const GREETING_LINES: usize = 2;
 /// (`mute`, `unmute`), nor `press to …` or `press reply` below at most
 /// [`GREETING_LINES`] lines of greeting (lines that are no `key = value`).
 pub fn asked(m: &Message) -> Option<Asked> {
-    let body = m.body_text(0).unwrap_or_default();
+    // As the sender wrote it: soft breaks of format=flowed joined.
+    let body = extract::body(m);
     let (own, _) = extract::split_reply(&body);
     let lines: Vec<&str> = own.lines().collect();
     let own_lines: Vec<usize> = (0..lines.len())
@@ -518,11 +519,9 @@ fn refusal_text(w: &Writing, r: &Refusal, word: &str) -> String {
             "say who you are: a line `player = \"YOUR-PLAYER-ID\"` ({}) under the `{word}` line",
             players.join(", ")
         ),
-        Refusal::NotAPlayer { named, players } => format!(
-            "`{}` is not a player of this game ({})",
-            named.chars().take(32).collect::<String>(),
-            players.join(", ")
-        ),
+        Refusal::NotAPlayer { named, players } => {
+            crate::pipeline::loaded::not_a_player(named, players)
+        }
         Refusal::PasswordMissing { .. } => format!(
             "your password is missing: a line `password = \"YOUR-PASSWORD\"` under the `{word}` line (as in your order form)"
         ),

@@ -5,6 +5,7 @@
 //! error texts, a game file's id) is escaped: the page runs no script and
 //! loads nothing.
 
+use super::config::PublicMode;
 use super::layout::HostDir;
 use super::lobby::confirm;
 use super::outbox::{self, Refusal};
@@ -138,36 +139,59 @@ pub struct TableLine {
 }
 
 fn table_lines(host_dir: &Path) -> Vec<TableLine> {
-    let (tables, _) = super::lobby::all(&HostDir::at(host_dir));
-    let store = confirm::Store::load(&HostDir::at(host_dir)).unwrap_or_default();
+    let host = HostDir::at(host_dir);
+    let (tables, _) = super::lobby::all(&host);
+    let store = confirm::Store::load(&host).unwrap_or_default();
     tables
         .into_iter()
         .map(|t| {
+            // A started table's seats are its game's: in the game's order,
+            // each with its holder now (a takeover's new player).
+            let now = super::lobby::game_now(&host, &t);
+            let seats = match &now {
+                Some((seats, _)) => seats
+                    .iter()
+                    .map(|s| {
+                        let who = super::lobby::id_and_name(&s.player, &s.name);
+                        if s.public {
+                            format!("{who} <{}>", s.address)
+                        } else {
+                            who
+                        }
+                    })
+                    .collect(),
+                None => t
+                    .seats
+                    .iter()
+                    .map(|s| {
+                        let name = s.name.clone().unwrap_or_else(|| "a player".into());
+                        if s.public {
+                            format!("{name} <{}>", s.address)
+                        } else {
+                            name
+                        }
+                    })
+                    .collect(),
+            };
+            let over = now.as_ref().is_some_and(|n| n.1.is_some());
             TableLine {
-            name: t.name.clone(),
-            game: t.game.clone(),
-            status: format!("{:?}", t.status).to_lowercase(),
-            summary: t.describe(),
-            seats: t
-                .seats
-                .iter()
-                .map(|s| {
-                    let name = s.name.clone().unwrap_or_else(|| "a player".into());
-                    if s.public {
-                        format!("{name} <{}>", s.address)
-                    } else {
-                        name
-                    }
-                })
-                .collect(),
-            waiting_confirmation: store
-                .waiting()
-                .filter(|r| {
-                    matches!(&r.action, confirm::Action::Join { table, .. } if *table == t.name)
-                })
-                .count(),
-            press: t.press_words(),
-        }
+                name: t.name.clone(),
+                game: t.game.clone(),
+                status: if over {
+                    "over".to_string()
+                } else {
+                    format!("{:?}", t.status).to_lowercase()
+                },
+                summary: super::lobby::describe_now(&t, now.as_ref()),
+                seats,
+                waiting_confirmation: store
+                    .waiting()
+                    .filter(|r| {
+                        matches!(&r.action, confirm::Action::Join { table, .. } if *table == t.name)
+                    })
+                    .count(),
+                press: t.press_words(),
+            }
         })
         .collect()
 }
@@ -239,10 +263,13 @@ pub fn write(
         host_problems,
         &Held::default(),
         now,
+        PublicMode::Private,
     )
 }
 
-/// [`write`], with the replies the pass held back.
+/// [`write`], with the replies the pass held back, each page given the
+/// mode host.toml's `public_mode` asks for (index.html and index.json,
+/// which hold addresses, never more than the group's).
 pub fn write_with(
     host_dir: &Path,
     join_address: &str,
@@ -250,21 +277,29 @@ pub fn write_with(
     host_problems: &[String],
     held: &Held,
     now: &str,
+    mode: PublicMode,
 ) -> Result<()> {
     let p = page(host_dir, games, host_problems, held, now);
-    write::atomic(
+    write::atomic_mode(
         &HostDir::at(host_dir).tables_html(),
         tables_html(&p, join_address).as_bytes(),
         Durability::Replaceable,
+        mode.file(false),
     )?;
     let mut json = serde_json::to_vec_pretty(&p).expect("the page serialises");
     json.push(b'\n');
     let host = HostDir::at(host_dir);
-    write::atomic(&host.status_json(), &json, Durability::Replaceable)?;
-    write::atomic(
+    write::atomic_mode(
+        &host.status_json(),
+        &json,
+        Durability::Replaceable,
+        mode.file(true),
+    )?;
+    write::atomic_mode(
         &host.status_html(),
         html(&p).as_bytes(),
         Durability::Replaceable,
+        mode.file(true),
     )
 }
 

@@ -52,7 +52,8 @@ fn extra_roots(c: &ServerConfig) -> Result<Vec<CertificateDer<'static>>, Failure
         return Ok(Vec::new());
     };
     let name = ca_file_name(c);
-    let pem = std::fs::read(path).map_err(|e| Failure::Config(format!("ca_file {name}: {e}")))?;
+    let pem = std::fs::read(path)
+        .map_err(|e| Failure::Config(format!("ca_file {name}: {}", crate::error::io_words(&e))))?;
     let mut out = Vec::new();
     for (n, cert) in CertificateDer::pem_slice_iter(&pem).enumerate() {
         let cert = cert.map_err(|e| {

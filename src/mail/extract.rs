@@ -272,6 +272,17 @@ fn body_text(m: &Message, p: &MessagePart) -> Option<String> {
     part_text(p).map(|t| without_bom(&t).to_string())
 }
 
+/// The mail's own text, as its sender wrote it, for requests and press
+/// (`host::press`, `host::commands`): its first text body with
+/// `format=flowed` soft breaks joined again (RFC 3676), HTML rendered
+/// (an HTML-only mail), a byte-order mark read, CR LF as LF.
+pub fn body(m: &Message) -> String {
+    m.text_part(0)
+        .and_then(|p| body_text(m, p))
+        .or_else(|| m.body_text(0).map(|b| b.into_owned()))
+        .unwrap_or_default()
+}
+
 /// The order form to check against the game, or why there is none (a
 /// sentence for the reply; the caller names the mail).
 ///
@@ -814,9 +825,11 @@ pub fn html_text(html: &str) -> String {
         .no_table_borders()
         .string_from_read(html.as_bytes(), 10_000)
         .unwrap_or_default();
-    text.replace('\u{a0}', " ")
-        .lines()
-        .map(str::trim_end)
+    // A no-break space is a space; a line of nothing else (Outlook's empty
+    // paragraph, `<p><o:p>&nbsp;</o:p></p>`) is empty, and the one such a
+    // space leaves before a paragraph's text is no part of it.
+    text.lines()
+        .map(|l| l.trim_end_matches([' ', '\u{a0}']).replace('\u{a0}', " "))
         .collect::<Vec<_>>()
         .join("\n")
         + "\n"

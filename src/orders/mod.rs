@@ -235,7 +235,7 @@ pub fn meant_key(key: &str) -> Option<&'static str> {
 
 /// Edit distance (insertions, deletions, substitutions, swaps of
 /// neighbours) between two short words; large words are never near.
-fn distance(a: &str, b: &str) -> usize {
+pub fn distance(a: &str, b: &str) -> usize {
     let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
     if a.len() > 20 || b.len() > 20 {
         return usize::MAX;
@@ -323,7 +323,8 @@ impl OrderFile {
                 name: name.to_string(),
                 text: body,
                 game,
-                player,
+                // Player ids are lowercase (`names::RULE`): `Red` is red.
+                player: player.to_ascii_lowercase(),
                 turn,
                 password,
                 orders,

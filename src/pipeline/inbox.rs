@@ -79,7 +79,8 @@ pub fn run(game: &Path, mailbox: &Path, now: &str, wait: Duration) -> Result<Vec
         if letter.known {
             out.push(Read {
                 place: letter.place.clone(),
-                from: String::new(),
+                // who sent it is said even when it is not read again
+                from: sender(parser.parse_headers(&letter.raw).as_ref()),
                 fate: Fate::AlreadyRead,
                 reply: None,
             });

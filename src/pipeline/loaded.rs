@@ -210,19 +210,18 @@ impl Loaded {
 
     /// The seat of player `id`, or a usage error saying who the players
     /// are (a player named on the command line).
+    /// Ids are lowercase (`names::RULE`), so `Red` is red.
     pub fn seat_of(&self, id: &str) -> Result<Seat> {
         self.head()
-            .player_index(id)
+            .player_index(&id.to_ascii_lowercase())
             .ok_or_else(|| Error::usage(self.not_a_player(id)))
     }
 
-    /// "`id` is not a player of this game (red, blue)": the one wording,
-    /// for a player named on the command line or in an order file.
+    /// "`id` is not a player of this game (red, blue)", with "did you
+    /// mean `red`?" when one id is a slip away: the one wording, for a
+    /// player named on the command line or in an order file.
     pub fn not_a_player(&self, id: &str) -> String {
-        format!(
-            "`{id}` is not a player of this game ({})",
-            self.players().join(", ")
-        )
+        not_a_player(id, &self.players())
     }
 
     /// The player ids as names, for the paths of their reports: every id
@@ -362,5 +361,27 @@ pub fn folder(arg: &Path) -> Result<GameDir> {
             p.display(),
             p.display()
         ))),
+    }
+}
+
+/// "`id` is not a player of this game (red, blue)", and "did you mean
+/// `red`?" when one of `ids` is at most two slips (a letter added, left
+/// out, changed or swapped with its neighbour) from `id`, case aside.
+pub fn not_a_player(id: &str, ids: &[String]) -> String {
+    let shown: String = id.chars().take(32).collect();
+    let low = id.to_ascii_lowercase();
+    let near: Vec<&String> = ids
+        .iter()
+        .filter(|p| crate::orders::distance(&low, p) <= 2.min(p.len() / 2))
+        .collect();
+    match near.as_slice() {
+        [one] => format!(
+            "`{shown}` is not a player of this game; did you mean `{one}`? (the players: {})",
+            ids.join(", ")
+        ),
+        _ => format!(
+            "`{shown}` is not a player of this game ({})",
+            ids.join(", ")
+        ),
     }
 }

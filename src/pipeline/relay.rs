@@ -174,11 +174,14 @@ pub fn queue(
             not.push(r.clone());
             continue;
         };
-        let subject = if k.anonymous {
-            format!("[{}] press #{} from anonymous", h.id, k.entry.n)
-        } else {
-            format!("[{}] press #{} from {}", h.id, k.entry.n, k.sender)
-        };
+        // "from red (Ann)": the id players write to, the name beside it
+        // (`shown_sender`, as the mail's text and the reports say).
+        let subject = format!(
+            "[{}] press #{} from {}",
+            h.id,
+            k.entry.n,
+            super::press::shown_sender(&w.game, k)
+        );
         let message_id = message_id(&h.id, k, r);
         let mail = eml::Mail {
             from: from.to_string(),

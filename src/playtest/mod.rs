@@ -646,8 +646,12 @@ fn record_of<G: BotSupport>(
     } else {
         0
     };
-    let result = match &outcome {
-        Some(o) => o.summary.clone(),
+    // The result names seats as the summaries do, from 1 ("seat 1
+    // (Black) won"): the same outcome told with those names (the ids are
+    // the seats from 0, which lines written before this show).
+    let seats: Vec<String> = (1..=ids.len()).map(|s| format!("seat {s}")).collect();
+    let result = match G::outcome(rules, st, &seats) {
+        Some(o) => o.summary,
         None => format!("unfinished after {turn} phases"),
     };
     Record {

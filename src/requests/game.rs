@@ -200,11 +200,14 @@ fn seat(
         }
         Requester::Anyone(_) | Requester::Code { .. } => return (None, Err(no_seat(w))),
     };
+    // Ids are lowercase: `Red` is red.
+    let typed = player;
+    let player = typed.to_ascii_lowercase();
     let Some(seat) = h.player_index(&player) else {
         return (
-            Some(player.clone()),
+            Some(typed.clone()),
             Err(Refusal::NotAPlayer {
-                named: player,
+                named: typed,
                 players: w.game.players(),
             }),
         );

@@ -253,14 +253,16 @@ fn seat(w: &Writing, req: &Request, guard: &dyn Guard) -> std::result::Result<St
         Requester::Session { .. } => (req.shown.player.clone(), Some(String::new())),
         _ => (req.shown.player.clone(), req.shown.password.clone()),
     };
-    let player = match named {
+    let typed = match named {
         Some(p) => p,
         None => own_seat(w, &from)?,
     };
+    // Ids are lowercase: `Red` is red.
+    let player = typed.to_ascii_lowercase();
     let h = w.game.head();
     let Some(seat) = h.player_index(&player) else {
         return Err(Refusal::NotAPlayer {
-            named: player,
+            named: typed,
             players: w.game.players(),
         });
     };

@@ -106,7 +106,13 @@ impl GameDir {
     /// file, which commands other than `convert` and `verify` refuse with
     /// the command that converts it.
     pub fn locate(arg: &Path) -> Result<Found> {
-        let meta = std::fs::metadata(arg).map_err(|e| Error::io(arg, e))?;
+        let meta = std::fs::metadata(arg).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => Error::refused(format!(
+                "{}: no such game folder (`herald new <game> --out <folder>` makes one)",
+                arg.display()
+            )),
+            _ => Error::io(arg, e),
+        })?;
         if meta.is_dir() {
             if arg.join(GAME_FILE).is_file() {
                 return Ok(Found::Folder(GameDir::at(arg)));

@@ -37,6 +37,29 @@ pub fn atomic(path: &Path, bytes: &[u8], durability: Durability) -> Result<()> {
     Ok(())
 }
 
+/// [`atomic`], the file given `mode` before it is renamed into place (a
+/// page a web server reads: never seen with another mode).
+pub fn atomic_mode(path: &Path, bytes: &[u8], durability: Durability, mode: u32) -> Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = parent(path);
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".tmp-")
+        .tempfile_in(dir)
+        .map_err(|e| Error::io(path, e))?;
+    tmp.write_all(bytes).map_err(|e| Error::io(path, e))?;
+    tmp.as_file()
+        .set_permissions(std::fs::Permissions::from_mode(mode))
+        .map_err(|e| Error::io(path, e))?;
+    if durability == Durability::Synced {
+        tmp.as_file().sync_all().map_err(|e| Error::io(path, e))?;
+    }
+    tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
+    if durability == Durability::Synced {
+        sync_dir(dir)?;
+    }
+    Ok(())
+}
+
 /// A file written beside its destination and synced, not yet in place:
 /// [`Prepared::put`] renames it over the destination (the commit of a
 /// second file that must follow another's, `herald passwd`'s secrets

@@ -57,6 +57,7 @@ fn host(tag: &str) -> Host {
         press_per_day: herald::host::config::DEFAULT_PRESS_PER_DAY,
         press_max_bytes: herald::host::config::DEFAULT_PRESS_MAX_BYTES,
         trust: Default::default(),
+        public_mode: Default::default(),
     };
     let log = Log::open(cfg.log_file.as_deref(), false).unwrap();
     Host { dir, cfg, log }

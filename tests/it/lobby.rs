@@ -1019,6 +1019,69 @@ fn a_dropped_seat_is_taken_over_and_a_vacation_moves_the_deadline() {
         st.contains(&format!("game g4 seat {dropper}")) && st.contains("done"),
         "{st}"
     );
+    // The table follows the change of hands (issue 54): the seat is the
+    // new holder's, the old player is no longer listed, the new holder
+    // is off the standby list, and the seats are in the game's order
+    // (drawn from the seed), each id with its display name.
+    let table: String = st
+        .lines()
+        .skip_while(|l| !l.starts_with("table g4 "))
+        .take_while(|l| l.starts_with("table g4 ") || l.starts_with("  "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert!(!table.contains("starts when full"), "{table}");
+    let seat_line = table
+        .lines()
+        .find(|l| l.contains(&format!(": {dropper} (")) || l.contains(&format!(": {dropper} <")))
+        .unwrap_or_else(|| panic!("no seat of {dropper}: {table}"));
+    assert!(
+        seat_line.contains(&standby.address) && seat_line.contains("took the seat over"),
+        "{seat_line}"
+    );
+    assert!(!table.contains(&players[i].address), "{table}");
+    assert!(st.contains("standby: nobody"), "{st}");
+    let (_, g) = herald::pipeline::open(&folder).unwrap();
+    let order: Vec<String> = g.head().players.iter().map(|p| p.id.clone()).collect();
+    let listed: Vec<String> = table
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("seat "))
+        .map(|l| {
+            l.split(": ")
+                .nth(1)
+                .unwrap()
+                .split([' ', '<'])
+                .next()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(listed, order, "{table}");
+    for p in &g.head().players {
+        if p.name != p.id {
+            assert!(table.contains(&format!("{} ({})", p.id, p.name)), "{table}");
+        }
+    }
+    let public = std::fs::read_to_string(h.dir.join("tables.html")).unwrap();
+    let row = public
+        .lines()
+        .find(|l| l.contains("id=\"table-g4\""))
+        .unwrap_or_else(|| panic!("{public}"));
+    assert!(!row.contains("starts when full"), "{row}");
+    // where id stands as a word in the players' cell
+    let cell = &row[row.find("data-label=\"players\"").unwrap()..];
+    let at_in_row = |id: &str| {
+        cell.match_indices(id)
+            .map(|(k, _)| k)
+            .find(|&k| {
+                let before = cell[..k].chars().last();
+                let after = cell[k + id.len()..].chars().next();
+                matches!(before, Some('>' | ' ')) && matches!(after, Some(' ' | ',' | '<'))
+            })
+            .unwrap_or_else(|| panic!("{id}: {row}"))
+    };
+    let positions: Vec<usize> = order.iter().map(|id| at_in_row(id)).collect();
+    assert!(positions.windows(2).all(|w| w[0] < w[1]), "{row}");
+    assert!(!row.contains(&players[i].address), "{row}");
 
     // Played on to the end by mail, each player with the password they
     // hold (the new player with theirs), a pass a few minutes after each
@@ -1073,6 +1136,18 @@ fn a_dropped_seat_is_taken_over_and_a_vacation_moves_the_deadline() {
     );
     let (code, o, e) = herald(&["verify", &d(&folder)]);
     assert_eq!(code, 0, "{o}{e}");
+    // The lobby's pages say the game is over, not that it starts.
+    let (_, st, _) = herald(&["host", "status", &d(&h.dir)]);
+    let line = st.lines().find(|l| l.starts_with("table g4 ")).unwrap();
+    assert!(
+        line.contains("game over: ") && line.ends_with("[over]") && !line.contains("starts"),
+        "{line}"
+    );
+    let public = std::fs::read_to_string(h.dir.join("tables.html")).unwrap();
+    assert!(
+        public.contains("game over: ") && !public.contains("starts when full"),
+        "{public}"
+    );
     // The archive says who played which turns: the change of hands is in
     // the finished game's replay site, by turn, with no address.
     let gallery = std::fs::read_to_string(h.dir.join("gallery/index.html")).unwrap();

@@ -31,18 +31,18 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 #[derive(Debug, Clone)]
-struct Block {
+pub(crate) struct Block {
     /// The info string after the opening fence.
-    info: Vec<String>,
-    body: String,
+    pub(crate) info: Vec<String>,
+    pub(crate) body: String,
     /// 1-based line of the opening fence.
-    line: usize,
+    pub(crate) line: usize,
     /// The ```text block right after it, if any.
-    output: Option<String>,
+    pub(crate) output: Option<String>,
 }
 
 impl Block {
-    fn lang(&self) -> &str {
+    pub(crate) fn lang(&self) -> &str {
         self.info.first().map(String::as_str).unwrap_or("")
     }
 
@@ -52,7 +52,7 @@ impl Block {
             .find_map(|w| w.strip_prefix(key).and_then(|r| r.strip_prefix('=')))
     }
 
-    fn flag(&self, word: &str) -> bool {
+    pub(crate) fn flag(&self, word: &str) -> bool {
         self.info.iter().any(|w| w == word)
     }
 }
@@ -60,7 +60,7 @@ impl Block {
 /// The fenced blocks of a Markdown text (fences may be indented, as in a
 /// list item; the indent is taken off the body), each `text` block that
 /// follows another joined to it as its output.
-fn blocks(md: &str) -> Vec<Block> {
+pub(crate) fn blocks(md: &str) -> Vec<Block> {
     let lines: Vec<&str> = md.lines().collect();
     let mut out: Vec<Block> = Vec::new();
     let mut last_close: Option<usize> = None;
@@ -114,7 +114,7 @@ fn squash(s: &str) -> String {
 }
 
 /// Each paragraph of `want` appears in `got`; the missing ones.
-fn missing(want: &str, got: &str) -> Vec<String> {
+pub(crate) fn missing(want: &str, got: &str) -> Vec<String> {
     let got = squash(got);
     want.split("\n\n")
         .map(squash)
@@ -300,7 +300,7 @@ fn setup_example(b: &Block, game: &str) -> Result<(), String> {
     r
 }
 
-fn shell(b: &Block, dir: &Path, path: &str) -> Result<(), String> {
+pub(crate) fn shell(b: &Block, dir: &Path, path: &str) -> Result<(), String> {
     let out = Command::new("bash")
         .args(["-e", "-o", "pipefail", "-c", &b.body])
         .current_dir(dir)
@@ -315,7 +315,7 @@ fn shell(b: &Block, dir: &Path, path: &str) -> Result<(), String> {
     let want: i32 = b.arg("exit").map(|s| s.parse().unwrap()).unwrap_or(0);
     let code = out.status.code().unwrap_or(-1);
     if code != want {
-        return Err(format!("exit {code}, the README expects {want}:\n{text}"));
+        return Err(format!("exit {code}, the text expects {want}:\n{text}"));
     }
     if let Some(w) = &b.output {
         let m = missing(w, &text);

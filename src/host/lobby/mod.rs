@@ -638,16 +638,148 @@ fn create_table_file(host: &HostDir, dir: &Path, name: &Name, t: &Table) -> Resu
     Ok(())
 }
 
+/// A started table's seat as its game has it now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeatNow {
+    /// The player id in the game.
+    pub player: String,
+    /// The display name the game has for the seat now.
+    pub name: String,
+    /// The holder's address: the joiner's, or the taker's after a
+    /// takeover.
+    pub address: String,
+    /// The holder agreed to show it on the public page.
+    pub public: bool,
+    /// When the holder got the seat: the join's confirmation, or the
+    /// takeover.
+    pub since: String,
+    /// The seat changed hands at least once.
+    pub taken_over: bool,
+}
+
+/// A started table's game as it stands: its seats in the game's order
+/// (drawn from the seed at the start, not the joining order), each with
+/// its holder now, and the outcome once it is over. `None`: the table has
+/// not started, or its game file cannot be read (the status page says
+/// why elsewhere).
+pub fn game_now(host: &HostDir, t: &Table) -> Option<(Vec<SeatNow>, Option<String>)> {
+    if t.status != Status::Started {
+        return None;
+    }
+    let name = t.name().ok()?;
+    let path = host.game(&name).game_file();
+    let head = {
+        use std::io::{BufRead, Read};
+        let f = std::fs::File::open(path).ok()?;
+        let mut first = String::new();
+        std::io::BufReader::new(f)
+            .take(crate::store::limits::GAME_FILE)
+            .read_line(&mut first)
+            .ok()?;
+        let v: serde_json::Value = serde_json::from_str(first.trim_end()).ok()?;
+        v["head"].clone()
+    };
+    let ids = start::player_ids(t);
+    let offers = seats::all(host)
+        .into_iter()
+        .find(|g| g.game == t.name)
+        .map(|g| g.offers)
+        .unwrap_or_default();
+    let seats_now = head["players"]
+        .as_array()?
+        .iter()
+        .map(|p| {
+            let id = p["id"].as_str().unwrap_or("").to_string();
+            let joiner = ids
+                .iter()
+                .position(|i| *i == id)
+                .and_then(|i| t.seats.get(i));
+            // the last takeover done of this seat, if any
+            let taker = offers
+                .iter()
+                .filter(|o| o.player == id && o.status == seats::OfferStatus::Done)
+                .filter_map(|o| o.taker.as_ref().map(|tk| (tk, o.done.clone())))
+                .last();
+            let taken_over = taker.is_some();
+            let (address, public, since) = match (taker.clone(), joiner) {
+                (Some((tk, done)), _) => (
+                    tk.address.clone(),
+                    tk.public,
+                    done.unwrap_or_else(|| tk.at.clone()),
+                ),
+                (None, Some(j)) => (j.address.clone(), j.public, format!("confirmed {}", j.at)),
+                (None, None) => (String::new(), false, String::new()),
+            };
+            // the game's name for the seat, else the one its holder gave
+            // the lobby (a game file keeps the id as the name)
+            let game_name = p["name"].as_str().filter(|n| *n != id);
+            let given = match (taker, joiner) {
+                (Some((tk, _)), _) => tk.name.clone(),
+                (None, Some(j)) => j.name.clone(),
+                (None, None) => None,
+            };
+            let name = game_name
+                .map(str::to_string)
+                .or(given)
+                .unwrap_or_else(|| id.clone());
+            SeatNow {
+                name,
+                player: id,
+                address,
+                public,
+                since,
+                taken_over,
+            }
+        })
+        .collect();
+    let outcome = head["outcome"]["summary"].as_str().map(str::to_string);
+    Some((seats_now, outcome))
+}
+
+/// "red (Ann)": a player id with the display name beside it, where the
+/// name says more than the id.
+pub fn id_and_name(id: &str, name: &str) -> String {
+    if name.is_empty() || name == id {
+        id.to_string()
+    } else {
+        format!("{id} ({name})")
+    }
+}
+
+/// The table's line for pages: what [`Table::describe`] says while it
+/// fills, and once started, its game's state ("game t4: over, …").
+pub fn describe_now(t: &Table, now: Option<&(Vec<SeatNow>, Option<String>)>) -> String {
+    match (t.status, now) {
+        (Status::Started, Some((seats, outcome))) => format!(
+            "{} ({}): {} players; {}",
+            t.name,
+            t.game,
+            seats.len(),
+            match outcome {
+                Some(o) => format!("game over: {o}"),
+                None => format!("game {} under way", t.name),
+            }
+        ),
+        (Status::Started, None) => format!("{} ({}): started", t.name, t.game),
+        (Status::Cancelled, _) => format!("{} ({}): cancelled", t.name, t.game),
+        _ => t.describe(),
+    }
+}
+
 /// One table, its options, press, seats and the joins waiting for their
-/// codes (`waiting`, from the lobby's requests), for [`status_text`].
-fn table_text(t: &Table, waiting: &[&confirm::Request]) -> String {
+/// codes (`waiting`, from the lobby's requests), for [`status_text`]. A
+/// started table's seats are its game's, in the game's order, each with
+/// its holder now.
+fn table_text(host: &HostDir, t: &Table, waiting: &[&confirm::Request]) -> String {
     let mut s = String::new();
+    let now = game_now(host, t);
     s.push_str(&format!(
         "table {} [{}]\n",
-        t.describe(),
+        describe_now(t, now.as_ref()),
         match t.status {
             Status::Open => "open",
             Status::Starting => "starting",
+            Status::Started if now.as_ref().is_some_and(|n| n.1.is_some()) => "over",
             Status::Started => "started",
             Status::Cancelled => "cancelled",
         }
@@ -656,15 +788,36 @@ fn table_text(t: &Table, waiting: &[&confirm::Request]) -> String {
         s.push_str(&format!("  options: {}\n", t.options.join(" ")));
     }
     s.push_str(&format!("  press: {}\n", t.press_words()));
-    for (i, seat) in t.seats.iter().enumerate() {
-        s.push_str(&format!(
-            "  seat {}: {} <{}>{}, confirmed {}\n",
-            i + 1,
-            seat.name.as_deref().unwrap_or("(no name)"),
-            seat.address,
-            if seat.public { " (public)" } else { "" },
-            seat.at
-        ));
+    match &now {
+        Some((seats, _)) => {
+            for (i, seat) in seats.iter().enumerate() {
+                s.push_str(&format!(
+                    "  seat {}: {} <{}>{}, {}{}\n",
+                    i + 1,
+                    id_and_name(&seat.player, &seat.name),
+                    seat.address,
+                    if seat.public { " (public)" } else { "" },
+                    seat.since,
+                    if seat.taken_over {
+                        " (took the seat over)"
+                    } else {
+                        ""
+                    }
+                ));
+            }
+        }
+        None => {
+            for (i, seat) in t.seats.iter().enumerate() {
+                s.push_str(&format!(
+                    "  seat {}: {} <{}>{}, confirmed {}\n",
+                    i + 1,
+                    seat.name.as_deref().unwrap_or("(no name)"),
+                    seat.address,
+                    if seat.public { " (public)" } else { "" },
+                    seat.at
+                ));
+            }
+        }
     }
     for r in waiting {
         s.push_str(&format!(
@@ -718,7 +871,7 @@ pub fn status_text(dir: &Path) -> Result<String> {
             .waiting()
             .filter(|r| r.action.target() == confirm::Target::Table(t.name.clone()))
             .collect();
-        s.push_str(&table_text(t, &waiting));
+        s.push_str(&table_text(&host, t, &waiting));
     }
     for r in store
         .waiting()

@@ -600,6 +600,15 @@ fn hand_over(c: &Clock, rec: &mut GameSeats, i: usize) -> Result<String> {
     o.status = OfferStatus::Done;
     o.done = Some(format!("taken over {} from turn {turn}", c.now));
     save(&c.host, rec)?;
+    // The new holder has a seat now: off the standby list, whose offers
+    // are for players without one.
+    let mut list = standby(&c.host)?;
+    let before = list.list.len();
+    list.list
+        .retain(|e| !e.address.eq_ignore_ascii_case(&taker.address));
+    if list.list.len() != before {
+        save_standby(&c.host, &list)?;
+    }
     Ok(format!(
         "seat {player} taken over from turn {turn}{}",
         if already {

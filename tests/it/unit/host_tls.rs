@@ -320,7 +320,7 @@ fn a_ca_file_that_is_missing_or_not_certificates_is_named() {
     .unwrap();
     std::fs::write(d.join("cut.pem"), "-----BEGIN CERTIFICATE-----\nMIIB\n").unwrap();
     for (name, says) in [
-        ("missing.pem", "No such file"),
+        ("missing.pem", "no such file or folder"),
         ("empty.pem", "no PEM certificate"),
         ("broken.pem", "certificate 1 is not an X.509 certificate"),
         ("cut.pem", "certificate 1 is not valid PEM"),

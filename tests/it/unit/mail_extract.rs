@@ -178,3 +178,46 @@ fn words_between_the_keys_are_a_gap_not_the_end() {
     let far = text.replace("and my orders are:", "a\nb\nc\nd");
     assert_eq!(forms(&far).len(), 2);
 }
+
+/// A mail of `content_type` whose body is `body`, parsed.
+fn mail(content_type: &str, body: &str) -> mail_parser::Message<'static> {
+    let raw = format!(
+        "From: red@example.org\r\nTo: h@example.org\r\nSubject: press\r\nContent-Type: {content_type}\r\n\r\n{body}"
+    );
+    mail_parser::MessageParser::default()
+        .parse(raw.as_bytes())
+        .unwrap()
+        .into_owned()
+}
+
+#[test]
+fn a_bodys_text_is_what_the_sender_wrote_flowed_lines_joined() {
+    // Thunderbird's format=flowed: a line ending in a space goes on.
+    let m = mail(
+        "text/plain; charset=utf-8; format=flowed",
+        "press to all\r\nWe hold the north while you take \r\nthe fords; then we \r\nmeet at Kaiserburg.\r\n\r\nOrf\r\n",
+    );
+    assert_eq!(
+        body(&m),
+        "press to all\nWe hold the north while you take the fords; then we meet at Kaiserburg.\n\nOrf\n"
+    );
+    // without format=flowed the breaks are the sender's
+    let m = mail("text/plain; charset=utf-8", "take \r\nthe fords\r\n");
+    assert_eq!(body(&m), "take \nthe fords\n");
+}
+
+#[test]
+fn outlooks_empty_paragraphs_leave_no_space_before_the_next() {
+    let html = "<html><body><p class=MsoNormal>press to all<o:p></o:p></p>\r\n<p class=MsoNormal><o:p>&nbsp;</o:p></p>\r\n<p class=MsoNormal>We hold the north.<o:p></o:p></p>\r\n<p class=MsoNormal><o:p>&nbsp;</o:p></p>\r\n<p class=MsoNormal>Orf<o:p></o:p></p></body></html>";
+    let text = html_text(html);
+    for l in text.lines() {
+        assert!(!l.starts_with(' ') && !l.starts_with('\u{a0}'), "{text:?}");
+    }
+    assert!(text.contains("We hold the north."), "{text:?}");
+    let m = mail("text/html; charset=utf-8", html);
+    assert!(
+        body(&m).lines().any(|l| l == "We hold the north."),
+        "{:?}",
+        body(&m)
+    );
+}
