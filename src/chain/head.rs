@@ -18,11 +18,12 @@ use std::collections::BTreeMap;
 /// players away on vacation a stand-in played for, [`EXCUSED_FORMAT`]);
 /// nothing else changed. Format 5 takes the players' mail addresses out
 /// of the game file ([`ADDRESS_FORMAT`]) and binds anonymous press with a
-/// secret opening (`press.sender_commitment`). Game files of an older
+/// secret opening (`press.sender_commitment`). Format 6 is format 5
+/// renumbered (what it adds is in docs/store.md). Game files of an older
 /// format are read and played on as they are (their head keeps its
 /// format) until `herald convert GAME` brings them to this one; an entry
 /// needing a newer format is appended only to a game whose head says so.
-pub const FORMAT: u32 = 5;
+pub const FORMAT: u32 = 6;
 
 /// The format a phase entry that names `excused` players needs.
 pub const EXCUSED_FORMAT: u32 = 4;

@@ -608,7 +608,7 @@ pub fn strip(arg: &Path, key: Option<&Path>, out: &Path) -> Result<Vec<String>> 
             g.key.fingerprint()
         )));
     }
-    if g.head().format >= FORMAT {
+    if g.head().format >= crate::chain::ADDRESS_FORMAT {
         return Err(Error::usage(format!(
             "{} is of format {} already: it holds no address; publish it as it is",
             store.dir.game_file().display(),

@@ -44,10 +44,10 @@ pub(crate) fn converted_to_5(name: &str, old: &[String], new: &[String]) {
         "{name}: an address is still in the game file"
     );
     let (a, b) = (v(&old[0]), v(&new[0]));
-    assert_eq!(b["head"]["format"], 5, "{name}");
+    assert_eq!(b["head"]["format"], herald::chain::FORMAT, "{name}");
     // The head: the format, and each address replaced by its commitment.
     let mut want = a["head"].clone();
-    want["format"] = 5.into();
+    want["format"] = herald::chain::FORMAT.into();
     for (i, p) in want["players"]
         .as_array_mut()
         .unwrap()
@@ -130,7 +130,10 @@ fn format_2_fixtures_play_on_and_convert_to_5() {
         verify_ok(&g);
         let old = file_lines(&g);
         let out = ok(&["convert", s(&g), "--now", "2026-12-21T00:00:00Z"]);
-        assert!(out.contains("format 2 -> 5"), "{name}: {out}");
+        assert!(
+            out.contains(&format!("format 2 -> {}", herald::chain::FORMAT)),
+            "{name}: {out}"
+        );
         let new = file_lines(&g);
         converted_to_5(name, &old, &new);
         assert_ne!(
@@ -142,7 +145,10 @@ fn format_2_fixtures_play_on_and_convert_to_5() {
         let st = ok(&["status", s(&g)]);
         assert!(st.contains("turn"), "{st}");
         let again = ok(&["convert", s(&g)]);
-        assert!(again.contains("format 5 already"), "{again}");
+        assert!(
+            again.contains(&format!("format {} already", herald::chain::FORMAT)),
+            "{again}"
+        );
         assert_eq!(new, file_lines(&g), "a second convert wrote");
         // Plays on as format 5.
         ok(&[
@@ -152,7 +158,7 @@ fn format_2_fixtures_play_on_and_convert_to_5() {
             "--now",
             "2026-12-22T00:00:00Z",
         ]);
-        assert_eq!(lines(&g)[0]["head"]["format"], 5);
+        assert_eq!(lines(&g)[0]["head"]["format"], herald::chain::FORMAT);
         verify_ok(&g);
     }
     assert_eq!(before, snapshot(&fixtures()), "the fixtures were changed");
@@ -189,8 +195,8 @@ fn new_games_are_format_5() {
         "2026-12-01T00:00:00Z",
     ]);
     let l = lines(&g);
-    assert_eq!(l[0]["head"]["format"], 5);
-    assert_eq!(l[1]["body"]["format"], 5);
+    assert_eq!(l[0]["head"]["format"], herald::chain::FORMAT);
+    assert_eq!(l[1]["body"]["format"], herald::chain::FORMAT);
     verify_ok(&g);
 }
 
@@ -272,11 +278,18 @@ fn format_3_fixtures_play_on_and_convert_to_5() {
         verify_ok(&g);
         let old = file_lines(&g);
         let out = ok(&["convert", s(&g), "--now", "2027-01-02T00:00:00Z"]);
-        assert!(out.contains("format 3 -> 5"), "{name}: {out}");
+        assert!(
+            out.contains(&format!("format 3 -> {}", herald::chain::FORMAT)),
+            "{name}: {out}"
+        );
         converted_to_5(name, &old, &file_lines(&g));
         verify_ok(&g);
         ok(&["deadline", s(&g), "none", "--now", "2027-01-03T00:00:00Z"]);
-        assert_eq!(lines(&g)[0]["head"]["format"], 5, "{name}");
+        assert_eq!(
+            lines(&g)[0]["head"]["format"],
+            herald::chain::FORMAT,
+            "{name}"
+        );
         verify_ok(&g);
     }
     assert_eq!(before, snapshot(&fixtures3()), "the fixtures were changed");
