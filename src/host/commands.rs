@@ -43,6 +43,12 @@ What herald accepts at this address:
                                    comes without your orders moves to it
                                    (within the days the game allows)
       back PLAYER PASSWORD         end your vacation early
+      resign PLAYER PASSWORD       give up the game, at any time (also `concede`)
+      offer draw PLAYER PASSWORD   offer a draw to the players still in
+      accept draw PLAYER PASSWORD  agree to the draw offered (it is agreed
+                                   when every player still in accepts)
+      decline draw PLAYER PASSWORD turn the draw offered down (its offerer:
+                                   take the offer back)
 ";
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,6 +76,17 @@ pub enum Command {
         player: String,
         password: String,
     },
+    /// `resign` (or the game's own word, `concede`): give up the game.
+    Resign {
+        player: String,
+        password: String,
+    },
+    /// `offer draw`, `accept draw`, `decline draw`.
+    Draw {
+        act: crate::pipeline::ending::Act,
+        player: String,
+        password: String,
+    },
 }
 
 impl Command {
@@ -86,6 +103,8 @@ impl Command {
                 until.chars().take(40).collect::<String>()
             ),
             Command::Back { player, .. } => format!("back {player}"),
+            Command::Resign { player, .. } => format!("resign {player}"),
+            Command::Draw { act, player, .. } => format!("{} draw {player}", act.name()),
         }
     }
 }
@@ -103,8 +122,9 @@ pub enum Asked {
     },
 }
 
-const WORDS: [&str; 7] = [
-    "help", "status", "form", "report", "withdraw", "vacation", "back",
+const WORDS: [&str; 12] = [
+    "help", "status", "form", "report", "withdraw", "vacation", "back", "resign", "concede",
+    "offer", "accept", "decline",
 ];
 
 /// A subject without its `Re:`/`Fwd:` prefixes and `[tag]`s (the game's
@@ -160,6 +180,22 @@ pub fn parse_line(line: &str) -> Option<Asked> {
         "form" => with_player(|player, password| Command::Form { player, password }),
         "report" => with_player(|player, password| Command::Report { player, password }),
         "back" => with_player(|player, password| Command::Back { player, password }),
+        // The games' own words (Stack Wars' order `resign`, The Unfought
+        // Battle's `concede`) are the same request by mail.
+        "resign" | "concede" => with_player(|player, password| Command::Resign { player, password }),
+        "offer" | "accept" | "decline" => match args {
+            [d, p, pw] if d.eq_ignore_ascii_case("draw") => Asked::Command(Command::Draw {
+                act: crate::pipeline::ending::Act::parse(&word).unwrap_or(crate::pipeline::ending::Act::Offer),
+                player: p.to_ascii_lowercase(),
+                password: pw.to_string(),
+            }),
+            _ => Asked::Bad {
+                word: format!("{word} draw"),
+                why: format!(
+                    "`{word} draw` takes your player id and your password, on one line: `{word} draw PLAYER PASSWORD`"
+                ),
+            },
+        },
         "vacation" => match args {
             [p, pw, u, date] if u.eq_ignore_ascii_case("until") => Asked::Command(Command::Vacation {
                 player: p.to_ascii_lowercase(),
@@ -288,6 +324,9 @@ pub fn answer(
         Asked::Command(c @ (Command::Vacation { .. } | Command::Back { .. })) => {
             (c.describe(), away(w, c, from, now, opts)?)
         }
+        Asked::Command(c @ (Command::Resign { .. } | Command::Draw { .. })) => {
+            (c.describe(), ending(w, c, from, now, opts)?)
+        }
         Asked::Command(c) => {
             let check =
                 |player: &str, password: &str| authorised(w, player, password, from, opts.guard);
@@ -354,7 +393,9 @@ fn player_named(asked: &Asked) -> Option<String> {
             | Command::Report { player, .. }
             | Command::Withdraw { player, .. }
             | Command::Vacation { player, .. }
-            | Command::Back { player, .. },
+            | Command::Back { player, .. }
+            | Command::Resign { player, .. }
+            | Command::Draw { player, .. },
         ) => Some(player.clone()),
         _ => None,
     }
@@ -412,6 +453,120 @@ fn away(
         let _ = super::lobby::seats::save(host, &rec);
     }
     Ok(r)
+}
+
+/// `resign` and `offer`/`accept`/`decline draw` (pipeline::ending): the
+/// password checked, the entry committed, the player's stored orders of
+/// the turn set aside (all of them if the game ended), every other player
+/// with an address told at once; `Err` inside is the refusal, with the
+/// line to send.
+fn ending(
+    w: &mut Writing,
+    c: &Command,
+    from: &str,
+    now: &str,
+    opts: &Options,
+    // A String error: both sides are the reply mailed to the player (text by design).
+) -> Result<std::result::Result<String, String>> {
+    let (player, password) = match c {
+        Command::Resign { player, password }
+        | Command::Draw {
+            player, password, ..
+        } => (player, password),
+        _ => return Ok(Err("not a resign or draw command".into())),
+    };
+    if let Err(why) = authorised(w, player, password, from, opts.guard) {
+        return Ok(Err(why));
+    }
+    let outcome = ending_request(w, c, now)?;
+    let done = match outcome {
+        Ok(d) => d,
+        Err(r) => return Ok(Err(r.to_string())),
+    };
+    let turn = w.game.head().turn;
+    let set_aside: Vec<String> = if done.ended.is_some() {
+        w.game.players()
+    } else if matches!(c, Command::Resign { .. }) {
+        vec![player.clone()]
+    } else {
+        Vec::new()
+    };
+    for p in &set_aside {
+        if let Ok(name) = Name::new("player", p) {
+            let _ = std::fs::remove_file(w.store.dir.stored_order(turn, &name));
+        }
+    }
+    w.commit(now)?;
+    let reply_from = opts
+        .reply_from
+        .map(str::to_string)
+        .or_else(|| w.game.head().moderator.clone())
+        .unwrap_or_else(|| crate::mail::eml::NO_MODERATOR.into());
+    tell_others(w, player, &c.describe(), &done.told, now, &reply_from)?;
+    Ok(Ok(format!(
+        "{}
+",
+        done.told
+    )))
+}
+
+/// The typed request of `resign` / `draw`: the entry appended in memory,
+/// or the refusal (the door's merge moves this with the rest).
+pub fn ending_request(
+    w: &mut Writing,
+    c: &Command,
+    now: &str,
+) -> Result<std::result::Result<crate::pipeline::ending::Done, crate::pipeline::ending::Refusal>> {
+    let seed = w.seed()?;
+    match c {
+        Command::Resign { player, .. } => {
+            crate::pipeline::ending::resign(&mut w.game, player, now, &seed, &w.signer)
+        }
+        Command::Draw { act, player, .. } => {
+            crate::pipeline::ending::draw(&mut w.game, player, *act, now, &seed, &w.signer)
+        }
+        _ => Err(Error::internal("not a resign or draw command")),
+    }
+}
+
+/// Every player but `player` with an address told `told` at once (fixed
+/// Message-IDs, so a mail read again queues nothing new).
+fn tell_others(
+    w: &Writing,
+    player: &str,
+    what: &str,
+    told: &str,
+    now: &str,
+    from: &str,
+) -> Result<()> {
+    let h = w.game.head();
+    let n = w.game.record.entries.len().to_string();
+    let mut mails = Vec::new();
+    for p in h.players.iter().filter(|p| p.id != player) {
+        let Some(to) = &p.email else { continue };
+        let mid = crate::mail::eml::message_id(&h.id, &["ending", &n, &p.id]);
+        mails.push((
+            mid.clone(),
+            crate::mail::eml::build(&crate::mail::eml::Mail {
+                from: from.to_string(),
+                to: to.clone(),
+                subject: format!("[{}] {what}", h.id),
+                date: now.to_string(),
+                message_id: mid,
+                in_reply_to: None,
+                text: format!(
+                    "Hello,
+
+in game {}, turn {}: {told}
+",
+                    h.id, h.turn
+                ),
+                attachments: Vec::new(),
+            }),
+        ));
+    }
+    crate::store::outbox::queue_all(&w.store.dir.outbox_dir(), mails)?;
+    Ok(())
 }
 
 /// `withdraw`, the player's password checked: their stored orders of
@@ -549,7 +704,10 @@ fn run(
                 h.turn
             ))
         }
-        Command::Vacation { .. } | Command::Back { .. } => Err("not here".into()),
+        Command::Vacation { .. }
+        | Command::Back { .. }
+        | Command::Resign { .. }
+        | Command::Draw { .. } => Err("not here".into()),
         Command::Withdraw { player, password } => {
             check(player, password)?;
             withdraw(w, player, now)

@@ -42,6 +42,7 @@ mod playtest;
 mod press;
 mod press_more;
 mod readme;
+mod resign_draw;
 mod send;
 mod site;
 mod site_truth;
