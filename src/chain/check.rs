@@ -77,15 +77,9 @@ pub fn open(text: &str) -> Result<Opened, Vec<String>> {
                 .enumerate()
                 .rev()
                 .find_map(|(i, e)| match Step::read(&e.body) {
-                    Ok(Step::Phase(p)) => Some(Ok(p.state_sha256)),
-                    Ok(Step::Resign { state_sha256, .. }) => Some(Ok(state_sha256)),
-                    Ok(Step::Draw {
-                        state_sha256: Some(s),
-                        ..
-                    }) => Some(Ok(s)),
                     Ok(Step::Genesis) if i == 0 => Some(Ok(genesis.initial_sha256.clone())),
                     Ok(Step::Genesis) => Some(Err(format!("entry {i} is a second genesis entry"))),
-                    Ok(_) => None,
+                    Ok(s) => s.state_after().map(|h| Ok(h.to_string())),
                     Err(err) => Some(Err(format!("{}: {err}", e.describe(i)))),
                 });
         match last {

@@ -175,6 +175,17 @@ impl Step {
         })
     }
 
+    /// The hash of the state after the entry, where it changed the state
+    /// (a phase, a resignation, the accept that ended a game drawn).
+    pub fn state_after(&self) -> Option<&str> {
+        match self {
+            Step::Phase(p) => Some(&p.state_sha256),
+            Step::Resign { state_sha256, .. } => Some(state_sha256),
+            Step::Draw { state_sha256, .. } => state_sha256.as_deref(),
+            _ => None,
+        }
+    }
+
     pub fn kind(&self) -> &'static str {
         match self {
             Step::Genesis => "genesis",

@@ -90,6 +90,18 @@ pub enum Command {
 }
 
 impl Command {
+    /// Does it write an entry to the game's log (`vacation`, `back`,
+    /// `resign`, `draw`)?
+    fn writes(&self) -> bool {
+        matches!(
+            self,
+            Command::Vacation { .. }
+                | Command::Back { .. }
+                | Command::Resign { .. }
+                | Command::Draw { .. }
+        )
+    }
+
     /// The command without its password: for logs and replies.
     pub fn describe(&self) -> String {
         match self {
@@ -321,12 +333,7 @@ pub fn answer(
     };
     let game_id = w.game.head().id.clone();
     let (cmd, result) = match asked {
-        Asked::Command(c @ (Command::Vacation { .. } | Command::Back { .. })) => {
-            (c.describe(), away(w, c, from, now, opts)?)
-        }
-        Asked::Command(c @ (Command::Resign { .. } | Command::Draw { .. })) => {
-            (c.describe(), ending(w, c, from, now, opts)?)
-        }
+        Asked::Command(c) if c.writes() => (c.describe(), away(w, c, from, now, opts)?),
         Asked::Command(c) => {
             let check =
                 |player: &str, password: &str| authorised(w, player, password, from, opts.guard);
@@ -411,6 +418,9 @@ fn away(
     opts: &Options,
     // A String error: both sides are the reply mailed to the player (text by design).
 ) -> Result<std::result::Result<String, String>> {
+    if matches!(c, Command::Resign { .. } | Command::Draw { .. }) {
+        return ending(w, c, from, now, opts);
+    }
     let (player, password) = match c {
         Command::Vacation {
             player, password, ..

@@ -77,7 +77,7 @@ pub(crate) fn converted_to_5(name: &str, old: &[String], new: &[String]) {
         return;
     }
     let mut g = g0.clone();
-    g["format"] = 5.into();
+    g["format"] = herald::chain::FORMAT.into();
     g["redacted"] = serde_json::json!({
         "from_format": g0["format"],
         "genesis": v(&old[1])["hash"],
@@ -229,17 +229,20 @@ fn convert_and_open_refuse_what_format_3_does_not_allow() {
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("entry 0 (genesis): format 3"), "{err}");
 
-    // A head of format 6.
+    // A head of a format after this herald's.
     let mut l = lines(&g);
     l[1]["body"]["format"] = 2.into();
     crate::common::rehash(&mut l);
-    l[0]["head"]["format"] = 6.into();
+    l[0]["head"]["format"] = (herald::chain::FORMAT + 1).into();
     reseal(&g, &mut l);
     write_lines(&g, &l);
     let (code, _, err) = herald(&["status", s(&g)]);
     assert_eq!(code, 1, "{err}");
     assert!(
-        err.contains("format 6 is not one this herald reads"),
+        err.contains(&format!(
+            "format {} is not one this herald reads",
+            herald::chain::FORMAT + 1
+        )),
         "{err}"
     );
 }

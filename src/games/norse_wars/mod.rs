@@ -707,9 +707,11 @@ impl Game for NorseWars {
 
     fn outcome(_: &Ruleset, st: &State, players: &[String]) -> Option<Outcome> {
         let winners = st.winners.as_ref()?;
+        // A seat the players do not name (a file edited by hand) is left
+        // out: the outcome then differs from the head's, which is refused.
         let names: Vec<String> = winners
             .iter()
-            .map(|&s| players[s as usize].clone())
+            .filter_map(|&s| players.get(s as usize).cloned())
             .collect();
         let how = st.result.clone().unwrap_or_default();
         let summary = if names.is_empty() {
