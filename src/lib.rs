@@ -15,6 +15,7 @@
 //! cli                      one file per subcommand: arguments in, one call into the library
 //! host                     the unattended mail host over many game folders; its gallery
 //! site                     the replay site of a game, checked in the browser
+//! community                a host's memory of its players: reliability
 //! pipeline                 what happens to a game: create, check, resolve, replay, nmr, …
 //! playtest mail report     the lab's tournaments; mails in and out; reports from plain data
 //! store                    the game folder: layout, lock, atomic writes, secrets, limits
@@ -34,6 +35,8 @@
 pub mod cli;
 pub mod host;
 pub mod site;
+
+pub mod community;
 
 pub mod pipeline;
 

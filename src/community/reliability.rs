@@ -58,7 +58,12 @@ impl Tally {
 
 /// The address (lowercase) bound by `commitment` for `player`, among the
 /// game's kept addresses; a file of format 4 or older names it itself.
-fn holder(addresses: &[Address], player: &str, commitment: &str, salt: Option<&str>) -> Option<String> {
+fn holder(
+    addresses: &[Address],
+    player: &str,
+    commitment: &str,
+    salt: Option<&str>,
+) -> Option<String> {
     addresses
         .iter()
         .rev()
@@ -72,7 +77,11 @@ fn holder(addresses: &[Address], player: &str, commitment: &str, salt: Option<&s
 
 /// One game's phases, each counted to the address holding the seat then.
 /// `addresses` are the game's `secrets.toml` bindings.
-pub fn of_game(record: &Record, genesis: &Genesis, addresses: &[Address]) -> BTreeMap<String, Tally> {
+pub fn of_game(
+    record: &Record,
+    genesis: &Genesis,
+    addresses: &[Address],
+) -> BTreeMap<String, Tally> {
     let mut seat: BTreeMap<String, Option<String>> = genesis
         .players
         .iter()
@@ -98,7 +107,9 @@ pub fn of_game(record: &Record, genesis: &Genesis, addresses: &[Address]) -> BTr
             }
             Ok(Body::Phase(p)) => {
                 for o in &p.orders {
-                    let Some(Some(a)) = seat.get(&o.player) else { continue };
+                    let Some(Some(a)) = seat.get(&o.player) else {
+                        continue;
+                    };
                     let t = out.entry(a.clone()).or_default();
                     if o.nmr.is_some() && p.excused.contains(&o.player) {
                         t.excused += 1;
@@ -117,6 +128,35 @@ pub fn of_game(record: &Record, genesis: &Genesis, addresses: &[Address]) -> BTr
         }
     }
     out
+}
+
+/// Every game of the host folder `dir` (each subfolder holding a game
+/// file and its `secrets.toml`), summed by address. A folder that does
+/// not read is passed over (the host's status page names it).
+pub fn of_host(dir: &std::path::Path) -> BTreeMap<String, Tally> {
+    let Ok(list) = std::fs::read_dir(dir) else {
+        return BTreeMap::new();
+    };
+    let mut folders: Vec<std::path::PathBuf> = list
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .map(|e| e.path())
+        .filter(|p| crate::store::GameDir::at(p).game_file().is_file())
+        .collect();
+    folders.sort();
+    sum(folders.iter().filter_map(|p| {
+        let store = crate::store::Store::reader(crate::store::GameDir::at(p));
+        let g = crate::pipeline::Loaded::open(&store).ok()?;
+        let addresses = store.secrets().map(|s| s.addresses).unwrap_or_default();
+        Some(of_game(&g.record, &g.genesis, &addresses))
+    }))
+}
+
+/// The figure of `address` across the host folder `dir`.
+pub fn of_address(dir: &std::path::Path, address: &str) -> Tally {
+    of_host(dir)
+        .remove(&address.to_ascii_lowercase())
+        .unwrap_or_default()
 }
 
 /// Every game's tallies summed by address.

@@ -10,6 +10,7 @@ mod answer;
 mod browser;
 mod cases;
 mod cli;
+mod community;
 mod composer;
 mod edges;
 mod fields;
