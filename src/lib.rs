@@ -16,6 +16,7 @@
 //! host                     the unattended mail host over many game folders; its gallery
 //! requests                 the door: a player's typed request in, a typed outcome out, whatever carried it
 //! site                     the replay site of a game, checked in the browser
+//! community                a host's memory of its players: reliability
 //! pipeline                 what happens to a game: create, check, resolve, replay, nmr, …
 //! playtest mail report     the lab's tournaments; mails in and out; reports from plain data
 //! store                    the game folder: layout, lock, atomic writes, secrets, limits
@@ -36,6 +37,8 @@ pub mod cli;
 pub mod host;
 pub mod requests;
 pub mod site;
+
+pub mod community;
 
 pub mod pipeline;
 

@@ -316,6 +316,47 @@ pub struct Vacation {
     pub at: String,
 }
 
+/// A player resigned (format 6): `resign` by mail (or the game's own
+/// word, `concede`), at any time while the game runs. The state after it
+/// is the game's own ([`crate::games::Game::resign`]): in a two-player
+/// game the other side wins; in Norse Wars with three or more the player
+/// leaves and the others play on (games/norse-wars.md).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Resign {
+    pub player: String,
+    /// The turn the game waited for.
+    pub turn: u32,
+    /// What the resignation did, as the game's events.
+    pub events: Vec<Value>,
+    /// sha256 of the state after it.
+    pub state_sha256: String,
+    pub at: String,
+}
+
+/// A draw offered, accepted or declined (format 6; docs/host.md, "Resign
+/// and draw"). The accept that makes every player still in agree ends the
+/// game: that entry alone carries the state after it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct DrawEntry {
+    pub player: String,
+    /// `offer`, `accept` or `decline`.
+    pub act: String,
+    /// The turn the game waited for.
+    pub turn: u32,
+    /// Set on the accept that ended the game: the game's events.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub events: Option<Vec<Value>>,
+    /// Set on the accept that ended the game: sha256 of the state after it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state_sha256: Option<String>,
+    pub at: String,
+}
+
+/// The acts a `draw` entry records.
+pub const DRAW_ACTS: [&str; 3] = ["offer", "accept", "decline"];
+
 /// What `herald convert` could carry over, and what it could not prove.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
@@ -438,6 +479,10 @@ pub enum Body {
     Seat(SeatChange),
     /// A player's vacation (format 3).
     Vacation(Vacation),
+    /// A player resigned (format 6).
+    Resign(Resign),
+    /// A draw offered, accepted or declined (format 6).
+    Draw(DrawEntry),
 }
 
 impl Body {
@@ -451,6 +496,8 @@ impl Body {
             Body::Press(_) => "press",
             Body::Seat(_) => "seat",
             Body::Vacation(_) => "vacation",
+            Body::Resign(_) => "resign",
+            Body::Draw(_) => "draw",
         }
     }
 }

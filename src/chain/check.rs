@@ -77,10 +77,9 @@ pub fn open(text: &str) -> Result<Opened, Vec<String>> {
                 .enumerate()
                 .rev()
                 .find_map(|(i, e)| match Step::read(&e.body) {
-                    Ok(Step::Phase(p)) => Some(Ok(p.state_sha256)),
                     Ok(Step::Genesis) if i == 0 => Some(Ok(genesis.initial_sha256.clone())),
                     Ok(Step::Genesis) => Some(Err(format!("entry {i} is a second genesis entry"))),
-                    Ok(_) => None,
+                    Ok(s) => s.state_after().map(|h| Ok(h.to_string())),
                     Err(err) => Some(Err(format!("{}: {err}", e.describe(i)))),
                 });
         match last {
@@ -522,6 +521,40 @@ fn derive_from(r: &Record, g: &Genesis) -> Result<Head, Vec<String>> {
                 }
             }
             Step::Press => {}
+            Step::Resign {
+                player,
+                state_sha256,
+            } => {
+                if h.player_index(&player).is_none() {
+                    problems.push(format!("entry {i} (resign): `{player}` is not a player"));
+                }
+                if h.seed.is_some() {
+                    problems.push(format!("entry {i} (resign): after the seed was revealed"));
+                }
+                h.state_sha256 = state_sha256;
+            }
+            Step::Draw {
+                player,
+                act,
+                state_sha256,
+            } => {
+                if h.player_index(&player).is_none() {
+                    problems.push(format!("entry {i} (draw): `{player}` is not a player"));
+                }
+                if !super::body::DRAW_ACTS.contains(&act.as_str()) {
+                    problems.push(format!(
+                        "entry {i} (draw): act `{}` is not one of {}",
+                        act.escape_debug(),
+                        super::body::DRAW_ACTS.join(", ")
+                    ));
+                }
+                if h.seed.is_some() {
+                    problems.push(format!("entry {i} (draw): after the seed was revealed"));
+                }
+                if let Some(s) = state_sha256 {
+                    h.state_sha256 = s;
+                }
+            }
         }
     }
     for (player, (i, salt, holder)) in holders {

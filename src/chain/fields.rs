@@ -215,6 +215,8 @@ fn when(b: &Body) -> Option<&str> {
         Body::Press(p) => Some(&p.at),
         Body::Seat(c) => Some(&c.at),
         Body::Vacation(v) => Some(&v.at),
+        Body::Resign(r) => Some(&r.at),
+        Body::Draw(d) => Some(&d.at),
     }
 }
 
@@ -240,7 +242,9 @@ fn entries(r: &Record, g: &Genesis, out: &mut Vec<String>) {
     let converted = g.converted.as_ref().map(|c| c.at.as_str());
     let converted_at = converted.and_then(time);
     let mut last = converted_at.or_else(|| time(&g.created));
-    let mut last_phase: Option<Phase> = None;
+    // The time of the last entry that could end the game: a phase, a
+    // resignation, the accept of a draw (format 6).
+    let mut ending: Option<String> = None;
     for (i, e) in r.entries.iter().enumerate().skip(1) {
         let what = e.describe(i);
         // Bodies that do not decode are verify's replay's to name.
@@ -248,7 +252,7 @@ fn entries(r: &Record, g: &Genesis, out: &mut Vec<String>) {
         let Some(t) = when(&body) else { continue };
         if carried(&body, converted) {
             if let Body::Phase(p) = &body {
-                last_phase = Some(p.clone());
+                ending = Some(p.resolved_at.clone());
             }
             continue;
         }
@@ -275,7 +279,18 @@ fn entries(r: &Record, g: &Genesis, out: &mut Vec<String>) {
             Body::Phase(p) => {
                 phase(&what, p, converted_at, out);
                 bot_orders(&what, p, g, out);
-                last_phase = Some(p.clone());
+                ending = Some(p.resolved_at.clone());
+            }
+            Body::Resign(x) => ending = Some(x.at.clone()),
+            Body::Draw(x) => {
+                if x.state_sha256.is_some() {
+                    ending = Some(x.at.clone());
+                }
+                if x.state_sha256.is_some() != x.events.is_some() {
+                    out.push(format!(
+                        "{what}: state_sha256 and events come together, on the accept that ended the game"
+                    ));
+                }
             }
             Body::Passwd(p) if g.bots.contains_key(&p.player) => out.push(format!(
                 "{what}: a new password for {}, a bot seat, which has none",
@@ -309,11 +324,11 @@ fn entries(r: &Record, g: &Genesis, out: &mut Vec<String>) {
                         "{what}: the seed is revealed before the log's end: the reveal is the last entry of a finished game (only press may follow it)"
                     ));
                 }
-                match &last_phase {
-                    Some(p) if p.resolved_at == rv.at => {}
+                match &ending {
+                    Some(t) if *t == rv.at => {}
                     _ if carried(&body, converted) => {}
                     _ => out.push(format!(
-                        "{what}: at is not the resolved_at of the phase that ended the game (the reveal is made in the same commit)"
+                        "{what}: at is not the time of the phase (or resignation, or agreed draw) that ended the game (the reveal is made in the same commit)"
                     )),
                 }
             }

@@ -19,8 +19,8 @@ use std::collections::BTreeMap;
 /// nothing else changed. Format 5 takes the players' mail addresses out
 /// of the game file ([`ADDRESS_FORMAT`]) and binds anonymous press with a
 /// secret opening (`press.sender_commitment`). Format 6 is format 5
-/// renumbered for the fields and entry kinds it may hold (a genesis's
-/// `bots`, docs/store.md): converting 5 to 6 rewrites the head's `format`
+/// plus the genesis's `bots` (docs/store.md) and the log entry kinds of
+/// [`FORMAT6_KINDS`]: converting 5 to 6 rewrites the head's `format`
 /// only. Game files of an older
 /// format are read and played on as they are (their head keeps its
 /// format) until `herald convert GAME` brings them to this one; an entry
@@ -40,9 +40,15 @@ pub const OLDEST: u32 = 2;
 /// player's vacation, a relayed press message.
 pub const FORMAT3_KINDS: [&str; 3] = ["seat", "vacation", "press"];
 
+/// The log entry kinds format 6 added: a player's resignation, a draw
+/// offered, accepted or declined.
+pub const FORMAT6_KINDS: [&str; 2] = ["resign", "draw"];
+
 /// The format a log entry of this kind needs.
 pub fn kind_format(kind: &str) -> u32 {
-    if FORMAT3_KINDS.contains(&kind) {
+    if FORMAT6_KINDS.contains(&kind) {
+        6
+    } else if FORMAT3_KINDS.contains(&kind) {
         3
     } else {
         OLDEST

@@ -128,10 +128,33 @@ pub fn problems(
                 at.press += 1;
                 press_entry(&what, &p, &at, press, of_format_5(r, g, i), &mut out);
             }
+            Body::Resign(x) => during_play(&what, &x.player, x.turn, &at, &mut out),
+            Body::Draw(x) => during_play(&what, &x.player, x.turn, &at, &mut out),
             Body::Passwd(_) | Body::Genesis(_) => {}
         }
     }
     out
+}
+
+/// A `resign` or `draw` entry (format 6) against the game as it stood: a
+/// player's, for the turn the game waited for, before the game ended
+/// (what it did to the game is the replay's to check).
+fn during_play(what: &str, player: &str, turn: u32, at: &At, out: &mut Vec<String>) {
+    if at.head.player_index(player).is_none() {
+        out.push(format!(
+            "{what}: `{}` is not a player",
+            player.escape_debug()
+        ));
+    }
+    if at.ended {
+        out.push(format!("{what}: after the game ended"));
+    }
+    if turn != at.head.turn {
+        out.push(format!(
+            "{what}: turn {turn} where the game waited for turn {}",
+            at.head.turn
+        ));
+    }
 }
 
 /// A phase's `excused`: players of the game, each stood in for in this

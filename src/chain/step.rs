@@ -44,6 +44,18 @@ pub enum Step {
     },
     /// A relayed press message: nothing in the head follows from it.
     Press,
+    /// A player resigned (format 6): the state after it.
+    Resign {
+        player: String,
+        state_sha256: String,
+    },
+    /// A draw offered, accepted or declined (format 6); the state after
+    /// it when it ended the game.
+    Draw {
+        player: String,
+        act: String,
+        state_sha256: Option<String>,
+    },
 }
 
 /// What a resolved phase changes in the head record.
@@ -94,6 +106,7 @@ struct Fields {
     name: Option<String>,
     salt: Option<String>,
     holder_sha256: Option<String>,
+    act: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -143,14 +156,34 @@ impl Step {
                 player: need(f.player, "player")?,
             },
             "press" => Step::Press,
+            "resign" => Step::Resign {
+                player: need(f.player, "player")?,
+                state_sha256: need(f.state_sha256, "state_sha256")?,
+            },
+            "draw" => Step::Draw {
+                player: need(f.player, "player")?,
+                act: need(f.act, "act")?,
+                state_sha256: f.state_sha256,
+            },
             other => {
                 return Err(format!(
                     "its body does not read: unknown kind `{}`, expected one of \
-                     genesis, phase, passwd, deadline, reveal, seat, vacation, press",
+                     genesis, phase, passwd, deadline, reveal, seat, vacation, press, resign, draw",
                     other.escape_debug()
                 ))
             }
         })
+    }
+
+    /// The hash of the state after the entry, where it changed the state
+    /// (a phase, a resignation, the accept that ended a game drawn).
+    pub fn state_after(&self) -> Option<&str> {
+        match self {
+            Step::Phase(p) => Some(&p.state_sha256),
+            Step::Resign { state_sha256, .. } => Some(state_sha256),
+            Step::Draw { state_sha256, .. } => state_sha256.as_deref(),
+            _ => None,
+        }
     }
 
     pub fn kind(&self) -> &'static str {
@@ -163,6 +196,8 @@ impl Step {
             Step::Seat { .. } => "seat",
             Step::Vacation { .. } => "vacation",
             Step::Press => "press",
+            Step::Resign { .. } => "resign",
+            Step::Draw { .. } => "draw",
         }
     }
 }

@@ -134,6 +134,12 @@ pub struct OpenArgs {
     /// `seats_per_address`, 1: one person, one seat).
     #[arg(long)]
     pub seats_per_address: Option<u32>,
+    /// The least reliability, in whole percent (0 to 100), an address must
+    /// have across this host's games to join: phases with orders in over
+    /// phases seated (docs/host.md, "Reliability"); a newcomer has none
+    /// and may join.
+    #[arg(long)]
+    pub min_reliability: Option<u32>,
     // The table's game's press, as `herald new --press …`.
     #[command(flatten)]
     pub press: super::new::PressArgs,
@@ -164,6 +170,7 @@ fn lobby(l: Lobby, wait: Duration) -> Result<String> {
                     approve_takeovers: o.approve_takeovers,
                     drop_after: o.drop_after,
                     seats_per_address: o.seats_per_address,
+                    min_reliability: o.min_reliability,
                     press: o.press.into(),
                     from_file: None,
                     bot_seats: o.bot_seats,

@@ -107,6 +107,12 @@ pub trait Rules: Any + Send + Sync + sealed::Sealed {
     /// The state after `seat` drops out, and the events; `None` if the game
     /// does not drop players.
     fn drop_out(&self, state: &AnyState, seat: Seat) -> Option<(AnyState, Vec<Value>)>;
+    /// See [`Game::still_in`].
+    fn still_in(&self, state: &AnyState, players: usize) -> Vec<Seat>;
+    /// See [`Game::resign`].
+    fn resign(&self, state: &AnyState, seat: Seat) -> Option<(AnyState, Vec<Value>)>;
+    /// See [`Game::agree_draw`].
+    fn agree_draw(&self, state: &AnyState) -> Option<(AnyState, Vec<Value>)>;
 
     // ---- Drawing (`Draw`) ----
 
@@ -280,6 +286,17 @@ impl<G: BuiltIn> Rules for Erased<G> {
     }
     fn drop_out(&self, s: &AnyState, seat: Seat) -> Option<(AnyState, Vec<Value>)> {
         let (next, events) = G::drop_out(&self.ruleset, state::<G>(s), seat)?;
+        Some((Box::new(next) as AnyState, events_json::<G>(&events)))
+    }
+    fn still_in(&self, s: &AnyState, players: usize) -> Vec<Seat> {
+        G::still_in(&self.ruleset, state::<G>(s), players)
+    }
+    fn resign(&self, s: &AnyState, seat: Seat) -> Option<(AnyState, Vec<Value>)> {
+        let (next, events) = G::resign(&self.ruleset, state::<G>(s), seat)?;
+        Some((Box::new(next) as AnyState, events_json::<G>(&events)))
+    }
+    fn agree_draw(&self, s: &AnyState) -> Option<(AnyState, Vec<Value>)> {
+        let (next, events) = G::agree_draw(&self.ruleset, state::<G>(s))?;
         Some((Box::new(next) as AnyState, events_json::<G>(&events)))
     }
     fn ascii_board(&self, v: &AnyView) -> String {

@@ -269,7 +269,38 @@ pub trait Game: 'static {
     ) -> Option<(Self::State, Vec<Self::Event>)> {
         None
     }
+
+    // ---- Resign and draw by agreement (issue 52; docs/host.md, "Resign
+    // and draw"; each game's ruling in games/<game>.md). ----
+
+    /// The seats still in the game, of `players`: who may resign, and whose
+    /// agreement a draw needs. By default every seat while the game runs.
+    fn still_in(_ruleset: &Self::Ruleset, _state: &Self::State, players: usize) -> Vec<Seat> {
+        (0..players).collect()
+    }
+    /// `seat` resigns now: the state after and the events that tell it;
+    /// `None` where the game cannot take a resignation now (the caller
+    /// says why). By default as dropping out ([`Game::drop_out`]).
+    fn resign(
+        ruleset: &Self::Ruleset,
+        state: &Self::State,
+        seat: Seat,
+    ) -> Option<(Self::State, Vec<Self::Event>)> {
+        Self::drop_out(ruleset, state, seat)
+    }
+    /// Every player still in agreed to a draw: the state after, the game
+    /// over and drawn, and the events that tell it. `None`: this game
+    /// cannot end so now.
+    fn agree_draw(
+        _ruleset: &Self::Ruleset,
+        _state: &Self::State,
+    ) -> Option<(Self::State, Vec<Self::Event>)> {
+        None
+    }
 }
+
+/// How a game ended by agreement is named in its outcome.
+pub const DRAWN_BY_AGREEMENT: &str = "drawn by agreement";
 
 /// Parse a boolean option value.
 pub fn parse_bool(name: &str, v: &str) -> Result<bool, RulesError> {

@@ -46,6 +46,12 @@ What herald accepts at this address:
                                    comes without your orders moves to it
                                    (within the days the game allows)
       back PLAYER PASSWORD         end your vacation early
+      resign PLAYER PASSWORD       give up the game, at any time (also `concede`)
+      offer draw PLAYER PASSWORD   offer a draw to the players still in
+      accept draw PLAYER PASSWORD  agree to the draw offered (it is agreed
+                                   when every player still in accepts)
+      decline draw PLAYER PASSWORD turn the draw offered down (its offerer:
+                                   take the offer back)
 ";
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,6 +79,17 @@ pub enum Command {
         player: String,
         password: String,
     },
+    /// `resign` (or the game's own word, `concede`): give up the game.
+    Resign {
+        player: String,
+        password: String,
+    },
+    /// `offer draw`, `accept draw`, `decline draw`.
+    Draw {
+        act: crate::pipeline::ending::Act,
+        player: String,
+        password: String,
+    },
 }
 
 impl Command {
@@ -89,6 +106,8 @@ impl Command {
                 until.chars().take(40).collect::<String>()
             ),
             Command::Back { player, .. } => format!("back {player}"),
+            Command::Resign { player, .. } => format!("resign {player}"),
+            Command::Draw { act, player, .. } => format!("{} draw {player}", act.name()),
         }
     }
 }
@@ -106,8 +125,9 @@ pub enum Asked {
     },
 }
 
-const WORDS: [&str; 7] = [
-    "help", "status", "form", "report", "withdraw", "vacation", "back",
+const WORDS: [&str; 12] = [
+    "help", "status", "form", "report", "withdraw", "vacation", "back", "resign", "concede",
+    "offer", "accept", "decline",
 ];
 
 /// A subject without its `Re:`/`Fwd:` prefixes and `[tag]`s (the game's
@@ -163,6 +183,22 @@ pub fn parse_line(line: &str) -> Option<Asked> {
         "form" => with_player(|player, password| Command::Form { player, password }),
         "report" => with_player(|player, password| Command::Report { player, password }),
         "back" => with_player(|player, password| Command::Back { player, password }),
+        // The games' own words (Stack Wars' order `resign`, The Unfought
+        // Battle's `concede`) are the same request by mail.
+        "resign" | "concede" => with_player(|player, password| Command::Resign { player, password }),
+        "offer" | "accept" | "decline" => match args {
+            [d, p, pw] if d.eq_ignore_ascii_case("draw") => Asked::Command(Command::Draw {
+                act: crate::pipeline::ending::Act::parse(&word).unwrap_or(crate::pipeline::ending::Act::Offer),
+                player: p.to_ascii_lowercase(),
+                password: pw.to_string(),
+            }),
+            _ => Asked::Bad {
+                word: format!("{word} draw"),
+                why: format!(
+                    "`{word} draw` takes your player id and your password, on one line: `{word} draw PLAYER PASSWORD`"
+                ),
+            },
+        },
         "vacation" => match args {
             [p, pw, u, date] if u.eq_ignore_ascii_case("until") => Asked::Command(Command::Vacation {
                 player: p.to_ascii_lowercase(),
@@ -297,6 +333,9 @@ pub fn answer(w: &mut Writing, asked: &Asked, a: &Asking, door: &Door) -> Result
                 carrier: a.carrier.clone(),
             };
             let out = game::run(w, door, &req, a.now)?;
+            if let Ok(game::Done::Ending { player, told, .. }) = &out.result {
+                tell_others(w, player, &c.describe(), told, a.now, a.reply_from)?;
+            }
             let words = out
                 .result
                 .as_ref()
@@ -388,6 +427,8 @@ fn command_of(w: &Writing, c: &Command) -> game::Command {
         Command::Report { .. } => game::Command::Report,
         Command::Withdraw { .. } => game::Command::Withdraw,
         Command::Back { .. } => game::Command::Back,
+        Command::Resign { .. } => game::Command::Resign,
+        Command::Draw { act, .. } => game::Command::Draw { act: *act },
         Command::Vacation { until, .. } => {
             let record = lobby_record(w);
             game::Command::Vacation {
@@ -412,7 +453,11 @@ fn requester(c: &Command, claim: &Claim) -> Requester {
         | Command::Vacation {
             player, password, ..
         }
-        | Command::Back { player, password } => Requester::Password {
+        | Command::Back { player, password }
+        | Command::Resign { player, password }
+        | Command::Draw {
+            player, password, ..
+        } => Requester::Password {
             player: player.clone(),
             password: password.clone(),
             claim: claim.clone(),
@@ -480,6 +525,7 @@ fn done_text(d: &Done) -> String {
         ),
         Done::Vacation(g) => super::vacation::granted_text(g),
         Done::Back(r) => super::vacation::returned_text(r),
+        Done::Ending { told, .. } => format!("{told}\n"),
     }
 }
 
@@ -510,6 +556,41 @@ fn refusal_text(r: &Refusal, player: &str) -> String {
             format!("no orders of {player} are stored for turn {turn}")
         }
         Refusal::Vacation(v) => super::vacation::refusal_text(v, player),
+        Refusal::Ending(r) => r.to_string(),
         Refusal::Failed(e) => e.clone(),
     }
+}
+
+/// Every player but `player` with an address told `told` at once (fixed
+/// Message-IDs, so a mail read again queues nothing new).
+fn tell_others(
+    w: &Writing,
+    player: &str,
+    what: &str,
+    told: &str,
+    now: &str,
+    from: &str,
+) -> Result<()> {
+    let h = w.game.head();
+    let n = w.game.record.entries.len().to_string();
+    let mut mails = Vec::new();
+    for p in h.players.iter().filter(|p| p.id != player) {
+        let Some(to) = &p.email else { continue };
+        let mid = crate::mail::eml::message_id(&h.id, &["ending", &n, &p.id]);
+        mails.push((
+            mid.clone(),
+            crate::mail::eml::build(&crate::mail::eml::Mail {
+                from: from.to_string(),
+                to: to.clone(),
+                subject: format!("[{}] {what}", h.id),
+                date: now.to_string(),
+                message_id: mid,
+                in_reply_to: None,
+                text: format!("Hello,\n\nin game {}, turn {}: {told}\n", h.id, h.turn),
+                attachments: Vec::new(),
+            }),
+        ));
+    }
+    crate::store::outbox::queue_all(&w.store.dir.outbox_dir(), mails)?;
+    Ok(())
 }

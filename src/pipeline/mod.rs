@@ -14,6 +14,7 @@ pub mod convert;
 pub mod create;
 pub mod demo;
 pub mod derived;
+pub mod ending;
 pub mod history;
 pub mod inbox;
 pub mod loaded;

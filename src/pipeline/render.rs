@@ -73,6 +73,7 @@ fn header_in(g: &Loaded, seat: Seat, zone: Option<&str>) -> Header {
         key: h.key.clone(),
         chain_head: g.record.chain_head().to_string(),
         moderator: h.moderator.clone(),
+        since: super::ending::since_last_phase(g),
         press: g
             .genesis
             .press
@@ -100,6 +101,8 @@ fn made_at(g: &Loaded) -> Option<String> {
         Body::Press(b) => b.at,
         Body::Seat(b) => b.at,
         Body::Vacation(b) => b.at,
+        Body::Resign(b) => b.at,
+        Body::Draw(b) => b.at,
     })
 }
 

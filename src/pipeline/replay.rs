@@ -153,6 +153,11 @@ pub fn replay(
                     )]));
                 }
             }
+            Body::Resign(_) | Body::Draw(_) => {
+                if let Err(why) = super::ending::replay_entry(&mut g, &body) {
+                    return Ok(Err(vec![format!("{}: {why}", line.describe(i))]));
+                }
+            }
             Body::Press(p) => {
                 press_seen += 1;
                 if let Err(why) = press_entry(&g.record.head, &p, press_seen) {

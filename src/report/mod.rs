@@ -200,6 +200,10 @@ pub struct Header {
     pub last: Option<LastPhase>,
     /// The dice of the last phase this player may see.
     pub rolls: Vec<crate::chain::Roll>,
+    /// The resignations and draw offers since the last phase, in words
+    /// (`pipeline::ending`); absent from view.json when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub since: Vec<String>,
     /// The missed-order policy and the drop-out limit (0: never).
     pub nmr: String,
     pub drop_after: u32,

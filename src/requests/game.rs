@@ -37,6 +37,10 @@ pub enum Command {
     },
     /// Back from a vacation early.
     Back,
+    /// Give up the game (`pipeline::ending`; a format-6 entry).
+    Resign,
+    /// Offer, accept or decline a draw by agreement.
+    Draw { act: crate::pipeline::ending::Act },
 }
 
 impl Command {
@@ -82,6 +86,14 @@ pub enum Done {
     },
     Vacation(Granted),
     Back(Returned),
+    /// A resignation or a draw act committed: `told` is what every player
+    /// is told (the others at once, by the adapter), `ended` whether it
+    /// ended the game; the stored orders it set aside are gone.
+    Ending {
+        player: String,
+        told: String,
+        ended: bool,
+    },
 }
 
 /// Why a command is refused (nothing written).
@@ -118,6 +130,8 @@ pub enum Refusal {
     },
     /// A vacation or `back` refused.
     Vacation(vacation::Refusal),
+    /// A resignation or draw act refused (its words give the line to send).
+    Ending(crate::pipeline::ending::Refusal),
     /// The game could not do it (a file that does not read, a failed
     /// render): the error's own words.
     Failed(String),
@@ -282,6 +296,7 @@ fn for_seat(
         Command::Back => vacation::back(w, &player, now)?
             .map(Done::Back)
             .map_err(Refusal::Vacation),
+        Command::Resign | Command::Draw { .. } => ending(w, c, &player, now)?,
         Command::Help | Command::Status => open(w, c, now),
     })
 }
@@ -342,4 +357,44 @@ fn withdraw(w: &Writing, player: &str, now: &str) -> std::result::Result<Done, R
         }),
         Err(e) => Err(failed(Error::io(&path, e))),
     }
+}
+
+/// `resign` and `offer`/`accept`/`decline draw` (pipeline::ending): the
+/// entry committed, the player's stored orders of the turn set aside (all
+/// of them if the game ended).
+fn ending(
+    w: &mut Writing,
+    c: &Command,
+    player: &str,
+    now: &str,
+) -> Result<std::result::Result<Done, Refusal>> {
+    use crate::pipeline::ending;
+    let seed = w.seed()?;
+    let done = match c {
+        Command::Draw { act } => ending::draw(&mut w.game, player, *act, now, &seed, &w.signer)?,
+        _ => ending::resign(&mut w.game, player, now, &seed, &w.signer)?,
+    };
+    let done = match done {
+        Ok(d) => d,
+        Err(r) => return Ok(Err(Refusal::Ending(r))),
+    };
+    let turn = w.game.head().turn;
+    let set_aside: Vec<String> = if done.ended.is_some() {
+        w.game.players()
+    } else if matches!(c, Command::Resign) {
+        vec![player.to_string()]
+    } else {
+        Vec::new()
+    };
+    for p in &set_aside {
+        if let Ok(name) = crate::names::Name::new("player", p) {
+            let _ = std::fs::remove_file(w.store.dir.stored_order(turn, &name));
+        }
+    }
+    w.commit(now)?;
+    Ok(Ok(Done::Ending {
+        player: player.to_string(),
+        told: done.told,
+        ended: done.ended.is_some(),
+    }))
 }

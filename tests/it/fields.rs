@@ -194,6 +194,8 @@ pub(crate) fn all_paths() -> Vec<(String, Leaf)> {
     of::<PressEntry>("press", &sink);
     of::<SeatChange>("seat", &sink);
     of::<Vacation>("vacation", &sink);
+    of::<Resign>("resign", &sink);
+    of::<DrawEntry>("draw", &sink);
     of::<herald::chain::Head>("head", &sink);
     sink.into_inner()
         .into_iter()
@@ -431,13 +433,52 @@ pub(crate) fn every() -> &'static Every {
             .unwrap(),
         )
         .unwrap();
+        // A draw offered and declined, and a player resigning (format 6):
+        // by whoever may, as the game stands.
+        {
+            use herald::pipeline::ending::{self, Act};
+            let now = t(1501 + 12 * 60 + 6);
+            let mut w = herald::pipeline::open_to_write(&g, std::time::Duration::from_secs(5), &now).unwrap();
+            let seed = w.seed().unwrap();
+            let ids = w.game.players();
+            let offerer = ids
+                .iter()
+                .find(|p| ending::draw(&mut w.game, p, Act::Offer, &now, &seed, &w.signer).unwrap().is_ok())
+                .expect("a player still in offers a draw")
+                .clone();
+            ids.iter()
+                .filter(|p| **p != offerer)
+                .find(|p| ending::draw(&mut w.game, p, Act::Decline, &now, &seed, &w.signer).unwrap().is_ok())
+                .expect("another declines it");
+            w.commit(&now).unwrap();
+        }
         // Played to its end by the stand-ins (each missing player drops).
+        // Once the moves have begun, a player resigns and leaves; the
+        // others play on (four players).
         let mut k = 0;
+        let mut resigned = false;
         while !ok(&["status", s(&g)]).contains("game over") {
             k += 1;
             assert!(k < 40, "the game does not end");
+            if !resigned {
+                let now = t(3000 + 1500 * k - 10);
+                let mut w = herald::pipeline::open_to_write(&g, std::time::Duration::from_secs(5), &now).unwrap();
+                let seed = w.seed().unwrap();
+                for p in w.game.players() {
+                    let r = herald::pipeline::ending::resign(&mut w.game, &p, &now, &seed, &w.signer).unwrap();
+                    if r.is_ok() {
+                        resigned = true;
+                        w.commit(&now).unwrap();
+                        break;
+                    }
+                }
+                if resigned {
+                    continue;
+                }
+            }
             ok(&["resolve", s(&g), "--now", &t(3000 + 1500 * k)]);
         }
+        assert!(resigned, "nobody could resign");
         // Press after the end.
         relay(&g, "red", None, false, None, "Red to all: well played.", &t(3000 + 1500 * (k + 1)));
         let (code, out, err) = herald(&["verify", s(&g)]);

@@ -44,10 +44,10 @@ pub(crate) fn converted_to_5(name: &str, old: &[String], new: &[String]) {
         "{name}: an address is still in the game file"
     );
     let (a, b) = (v(&old[0]), v(&new[0]));
-    assert_eq!(b["head"]["format"], 6, "{name}");
+    assert_eq!(b["head"]["format"], herald::chain::FORMAT, "{name}");
     // The head: the format, and each address replaced by its commitment.
     let mut want = a["head"].clone();
-    want["format"] = 6.into();
+    want["format"] = herald::chain::FORMAT.into();
     for (i, p) in want["players"]
         .as_array_mut()
         .unwrap()
@@ -77,7 +77,7 @@ pub(crate) fn converted_to_5(name: &str, old: &[String], new: &[String]) {
         return;
     }
     let mut g = g0.clone();
-    g["format"] = 6.into();
+    g["format"] = herald::chain::FORMAT.into();
     g["redacted"] = serde_json::json!({
         "from_format": g0["format"],
         "genesis": v(&old[1])["hash"],
@@ -130,7 +130,10 @@ fn format_2_fixtures_play_on_and_convert_to_5() {
         verify_ok(&g);
         let old = file_lines(&g);
         let out = ok(&["convert", s(&g), "--now", "2026-12-21T00:00:00Z"]);
-        assert!(out.contains("format 2 -> 6"), "{name}: {out}");
+        assert!(
+            out.contains(&format!("format 2 -> {}", herald::chain::FORMAT)),
+            "{name}: {out}"
+        );
         let new = file_lines(&g);
         converted_to_5(name, &old, &new);
         assert_ne!(
@@ -142,7 +145,10 @@ fn format_2_fixtures_play_on_and_convert_to_5() {
         let st = ok(&["status", s(&g)]);
         assert!(st.contains("turn"), "{st}");
         let again = ok(&["convert", s(&g)]);
-        assert!(again.contains("format 6 already"), "{again}");
+        assert!(
+            again.contains(&format!("format {} already", herald::chain::FORMAT)),
+            "{again}"
+        );
         assert_eq!(new, file_lines(&g), "a second convert wrote");
         // Plays on as format 5.
         ok(&[
@@ -152,7 +158,7 @@ fn format_2_fixtures_play_on_and_convert_to_5() {
             "--now",
             "2026-12-22T00:00:00Z",
         ]);
-        assert_eq!(lines(&g)[0]["head"]["format"], 6);
+        assert_eq!(lines(&g)[0]["head"]["format"], herald::chain::FORMAT);
         verify_ok(&g);
     }
     assert_eq!(before, snapshot(&fixtures()), "the fixtures were changed");
@@ -172,9 +178,9 @@ fn format_2_fixture_resolves_as_format_2() {
     verify_ok(&g);
 }
 
-/// New games are format 6, head and genesis.
+/// New games are format 5, head and genesis.
 #[test]
-fn new_games_are_format_6() {
+fn new_games_are_format_5() {
     let spot = Spot::new("format3-new");
     let g = spot.join("g");
     ok(&[
@@ -189,8 +195,8 @@ fn new_games_are_format_6() {
         "2026-12-01T00:00:00Z",
     ]);
     let l = lines(&g);
-    assert_eq!(l[0]["head"]["format"], 6);
-    assert_eq!(l[1]["body"]["format"], 6);
+    assert_eq!(l[0]["head"]["format"], herald::chain::FORMAT);
+    assert_eq!(l[1]["body"]["format"], herald::chain::FORMAT);
     verify_ok(&g);
 }
 
@@ -223,17 +229,20 @@ fn convert_and_open_refuse_what_format_3_does_not_allow() {
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("entry 0 (genesis): format 3"), "{err}");
 
-    // A head of format 7.
+    // A head of a format after this herald's.
     let mut l = lines(&g);
     l[1]["body"]["format"] = 2.into();
     crate::common::rehash(&mut l);
-    l[0]["head"]["format"] = 7.into();
+    l[0]["head"]["format"] = (herald::chain::FORMAT + 1).into();
     reseal(&g, &mut l);
     write_lines(&g, &l);
     let (code, _, err) = herald(&["status", s(&g)]);
     assert_eq!(code, 1, "{err}");
     assert!(
-        err.contains("format 7 is not one this herald reads"),
+        err.contains(&format!(
+            "format {} is not one this herald reads",
+            herald::chain::FORMAT + 1
+        )),
         "{err}"
     );
 }
@@ -272,11 +281,18 @@ fn format_3_fixtures_play_on_and_convert_to_5() {
         verify_ok(&g);
         let old = file_lines(&g);
         let out = ok(&["convert", s(&g), "--now", "2027-01-02T00:00:00Z"]);
-        assert!(out.contains("format 3 -> 6"), "{name}: {out}");
+        assert!(
+            out.contains(&format!("format 3 -> {}", herald::chain::FORMAT)),
+            "{name}: {out}"
+        );
         converted_to_5(name, &old, &file_lines(&g));
         verify_ok(&g);
         ok(&["deadline", s(&g), "none", "--now", "2027-01-03T00:00:00Z"]);
-        assert_eq!(lines(&g)[0]["head"]["format"], 6, "{name}");
+        assert_eq!(
+            lines(&g)[0]["head"]["format"],
+            herald::chain::FORMAT,
+            "{name}"
+        );
         verify_ok(&g);
     }
     assert_eq!(before, snapshot(&fixtures3()), "the fixtures were changed");

@@ -123,7 +123,10 @@ fn the_format_4_lobby_game_plays_on_and_converts_to_5_losing_nothing() {
     let secrets_before = std::fs::read_to_string(g.join("secrets.toml")).unwrap();
     let old = file_lines(&g);
     let out = ok(&["convert", s(&g), "--now", "2026-11-26T01:00:00Z"]);
-    assert!(out.contains("format 4 -> 6"), "{out}");
+    assert!(
+        out.contains(&format!("format 4 -> {}", herald::chain::FORMAT)),
+        "{out}"
+    );
     assert!(
         out.contains("1 anonymous press entries relayed before format 5"),
         "{out}"
@@ -175,11 +178,14 @@ fn the_format_4_lobby_game_plays_on_and_converts_to_5_losing_nothing() {
     );
     // A second convert has nothing to do.
     let again = ok(&["convert", s(&g)]);
-    assert!(again.contains("format 6 already"), "{again}");
+    assert!(
+        again.contains(&format!("format {} already", herald::chain::FORMAT)),
+        "{again}"
+    );
     assert_eq!(new, file_lines(&g));
     // Plays on as format 5: a phase resolved, anonymous press allowed.
     ok(&["resolve", s(&g), "--now", "2026-11-27T00:05:00Z"]);
-    assert_eq!(lines(&g)[0]["head"]["format"], 6);
+    assert_eq!(lines(&g)[0]["head"]["format"], herald::chain::FORMAT);
     let (_, gl) = herald::pipeline::open(&g).unwrap();
     assert!(herald::pipeline::press::allowed(
         &gl,

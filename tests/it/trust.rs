@@ -648,7 +648,7 @@ fn field_edits() -> Vec<FieldEdit> {
                 entry(l, 0)["players"][0]["email"] = "red@example.org".into();
                 head(l)["players"][0]["email"] = "red@example.org".into();
             },
-            says: "holds a mail address, which a game file of format 6 never does",
+            says: "holds a mail address, which a game file of format",
             everywhere: true,
         },
         FieldEdit {

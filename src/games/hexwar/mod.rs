@@ -312,7 +312,22 @@ impl Game for Hexwar {
         Some((next, ev))
     }
 
+    fn agree_draw(_: &Ruleset, st: &State) -> Option<(State, Vec<Event>)> {
+        if st.is_over() {
+            return None;
+        }
+        let mut next = st.clone();
+        next.drawn = true;
+        Some((next, Vec::new()))
+    }
+
     fn outcome(rules: &Ruleset, st: &State, players: &[String]) -> Option<Outcome> {
+        if st.drawn {
+            return Some(Outcome {
+                winners: Vec::new(),
+                summary: format!("draw: {}", crate::games::game::DRAWN_BY_AGREEMENT),
+            });
+        }
         let f = st.finish?;
         Some(Outcome {
             winners: vec![players[f.winner as usize].clone()],

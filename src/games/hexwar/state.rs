@@ -47,6 +47,14 @@ pub struct State {
     /// Captured pieces by side (the owner's graveyard) and piece type.
     pub graveyard: [[u8; 16]; 2],
     pub finish: Option<Finish>,
+    /// The players agreed to a draw (issue 52): the game is over, nobody
+    /// won. Absent from the state's form while false, so states written
+    /// before it read and hash as before.
+    pub drawn: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// The serialised form.
@@ -61,6 +69,8 @@ struct Repr {
     /// `[side][type index]` counts.
     graveyard: [[u8; 16]; 2],
     finish: Option<Finish>,
+    #[serde(default, skip_serializing_if = "is_false")]
+    drawn: bool,
 }
 
 impl From<State> for Repr {
@@ -86,6 +96,7 @@ impl From<State> for Repr {
             pieces,
             graveyard: s.graveyard,
             finish: s.finish,
+            drawn: s.drawn,
         }
     }
 }
@@ -122,6 +133,7 @@ impl TryFrom<Repr> for State {
             template: r.template,
             graveyard: r.graveyard,
             finish: r.finish,
+            drawn: r.drawn,
         })
     }
 }
@@ -144,6 +156,7 @@ impl State {
             template,
             graveyard: [[0; 16]; 2],
             finish: None,
+            drawn: false,
         }
     }
 
@@ -163,7 +176,7 @@ impl State {
     }
 
     pub fn is_over(&self) -> bool {
-        self.finish.is_some()
+        self.finish.is_some() || self.drawn
     }
 
     /// The cell of `side`'s royal piece.

@@ -679,11 +679,39 @@ impl Game for NorseWars {
         Some((next, ev))
     }
 
+    fn still_in(_: &Ruleset, st: &State, _players: usize) -> Vec<Seat> {
+        if st.phase == state::Phase::Over {
+            return Vec::new();
+        }
+        st.alive_seats().collect()
+    }
+
+    fn resign(rules: &Ruleset, st: &State, seat: Seat) -> Option<(State, Vec<Event>)> {
+        // During the Shield draft nobody leaves (games/norse-wars.md).
+        if st.phase != state::Phase::Move || !st.seats.get(seat)?.alive {
+            return None;
+        }
+        let mut next = st.clone();
+        let ev = next.resign(rules, seat);
+        Some((next, ev))
+    }
+
+    fn agree_draw(_: &Ruleset, st: &State) -> Option<(State, Vec<Event>)> {
+        if st.phase == state::Phase::Over {
+            return None;
+        }
+        let mut next = st.clone();
+        let ev = next.agree_draw();
+        Some((next, ev))
+    }
+
     fn outcome(_: &Ruleset, st: &State, players: &[String]) -> Option<Outcome> {
         let winners = st.winners.as_ref()?;
+        // A seat the players do not name (a file edited by hand) is left
+        // out: the outcome then differs from the head's, which is refused.
         let names: Vec<String> = winners
             .iter()
-            .map(|&s| players[s as usize].clone())
+            .filter_map(|&s| players.get(s as usize).cloned())
             .collect();
         let how = st.result.clone().unwrap_or_default();
         let summary = if names.is_empty() {

@@ -141,6 +141,8 @@ pub enum Cause {
     /// Its player dropped out after missing orders (the Jarl; the Warriors
     /// then leave with it).
     DroppedOut,
+    /// Its player resigned (the Jarl; the Warriors then leave with it).
+    Resigned,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -509,11 +511,27 @@ impl State {
     /// eliminated as if their Jarl were lost, every piece leaves the board,
     /// and play goes on with the others (or ends if one side is left).
     pub fn drop_out(&mut self, rules: &Ruleset, seat: usize) -> Vec<Event> {
+        self.leave(rules, seat, Cause::DroppedOut)
+    }
+
+    /// A player resigned (issue 52): as dropping out, the cause told.
+    pub fn resign(&mut self, rules: &Ruleset, seat: usize) -> Vec<Event> {
+        self.leave(rules, seat, Cause::Resigned)
+    }
+
+    /// Every player still in agreed to a draw (issue 52).
+    pub fn agree_draw(&mut self) -> Vec<Event> {
+        let mut ev = Vec::new();
+        self.finish(&mut ev, None, crate::games::game::DRAWN_BY_AGREEMENT.into());
+        ev
+    }
+
+    fn leave(&mut self, rules: &Ruleset, seat: usize, cause: Cause) -> Vec<Event> {
         let mut ev = Vec::new();
         if self.phase == Phase::Over || !self.seats[seat].alive {
             return ev;
         }
-        self.remove(State::slot(seat, 0), Cause::DroppedOut, &mut ev);
+        self.remove(State::slot(seat, 0), cause, &mut ev);
         self.eliminate(seat, &mut ev);
         self.eliminated_this_round = true;
         if !self.settle(&mut ev) {

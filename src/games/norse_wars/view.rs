@@ -408,10 +408,11 @@ impl Seer<'_> {
                     Cause::Starved => "starves",
                     Cause::Shrunk => "falls as the board shrinks",
                     Cause::DroppedOut => "leaves the game: its player dropped out",
+                    Cause::Resigned => "leaves the game: its player resigned",
                 };
                 if self.sees(*at) {
                     format!("{} on {} {}", self.name(*who), self.l(*at), why)
-                } else if matches!(cause, Cause::JarlLost | Cause::DroppedOut) {
+                } else if matches!(cause, Cause::JarlLost | Cause::DroppedOut | Cause::Resigned) {
                     return None;
                 } else {
                     format!(

@@ -455,6 +455,33 @@ impl Game for StackWars {
         Some((next, ev))
     }
 
+    fn resign(_: &Ruleset, st: &State, seat: Seat) -> Option<(State, Vec<Event>)> {
+        if st.result.is_some() {
+            return None;
+        }
+        let side = if Side::Black.seat() == seat {
+            Side::Black
+        } else {
+            Side::White
+        };
+        // As the `resign` order does, but at any time, not only on the
+        // resigning side's own turn (games/stack-wars.md).
+        let mut next = st.clone();
+        let mut ev = vec![Event::Resigned { side }];
+        next.end(Some(side.other()), format!("{side} resigned"), &mut ev);
+        Some((next, ev))
+    }
+
+    fn agree_draw(_: &Ruleset, st: &State) -> Option<(State, Vec<Event>)> {
+        if st.result.is_some() {
+            return None;
+        }
+        let mut next = st.clone();
+        let mut ev = Vec::new();
+        next.end(None, crate::games::game::DRAWN_BY_AGREEMENT.into(), &mut ev);
+        Some((next, ev))
+    }
+
     fn outcome(_: &Ruleset, st: &State, players: &[String]) -> Option<Outcome> {
         let end = st.result.as_ref()?;
         let score = format!("{}–{}", st.score(Side::Black), st.score(Side::White));

@@ -273,6 +273,45 @@ impl Game for UnfoughtBattle {
         Some((next, ev))
     }
 
+    fn resign(_: &Ruleset, st: &State, seat: Seat) -> Option<(State, Vec<Event>)> {
+        if st.end.is_some() {
+            return None;
+        }
+        // As `concede` does, at any time, deployment included (the game's
+        // own order waits for the battle; games/unfought-battle.md).
+        let mut next = st.clone();
+        let mut ev = vec![Event::Conceded { seat }];
+        next.sides[seat].conceded = true;
+        upkeep::finish(
+            &mut next,
+            state::End {
+                winner: Some(1 - seat),
+                subject: Some(seat),
+                how: "conceded".to_string(),
+            },
+            &mut ev,
+        );
+        Some((next, ev))
+    }
+
+    fn agree_draw(_: &Ruleset, st: &State) -> Option<(State, Vec<Event>)> {
+        if st.end.is_some() {
+            return None;
+        }
+        let mut next = st.clone();
+        let mut ev = Vec::new();
+        upkeep::finish(
+            &mut next,
+            state::End {
+                winner: None,
+                subject: None,
+                how: crate::games::game::DRAWN_BY_AGREEMENT.to_string(),
+            },
+            &mut ev,
+        );
+        Some((next, ev))
+    }
+
     fn outcome(_: &Ruleset, st: &State, players: &[String]) -> Option<Outcome> {
         let end = st.end.as_ref()?;
         let what = match end.subject {

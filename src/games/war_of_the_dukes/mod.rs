@@ -291,7 +291,33 @@ impl Game for WarOfTheDukes {
         Some((next, ev))
     }
 
+    fn resign(_: &Ruleset, st: &State, seat: Seat) -> Option<(State, Vec<Event>)> {
+        if matches!(st.phase, Phase::Over) {
+            return None;
+        }
+        let mut next = st.clone();
+        let mut ev = Vec::new();
+        phase::resign(&mut next, Side::of_seat(seat), &mut ev);
+        Some((next, ev))
+    }
+
+    fn agree_draw(_: &Ruleset, st: &State) -> Option<(State, Vec<Event>)> {
+        if matches!(st.phase, Phase::Over) {
+            return None;
+        }
+        let mut next = st.clone();
+        next.phase = Phase::Over;
+        next.drawn = true;
+        Some((next, Vec::new()))
+    }
+
     fn outcome(_: &Ruleset, st: &State, players: &[String]) -> Option<Outcome> {
+        if st.drawn {
+            return Some(Outcome {
+                winners: Vec::new(),
+                summary: format!("draw: {}", crate::games::game::DRAWN_BY_AGREEMENT),
+            });
+        }
         let end = st.result.as_ref()?;
         let w = end.winner;
         Some(Outcome {

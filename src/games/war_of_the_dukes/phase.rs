@@ -57,6 +57,12 @@ pub fn drop_out(st: &mut State, side: Side, ev: &mut Vec<Event>) {
     );
 }
 
+/// `side` resigned (issue 52): a total victory for the other side, at any
+/// phase, deployment included.
+pub fn resign(st: &mut State, side: Side, ev: &mut Vec<Event>) {
+    end(st, side.other(), "total", format!("{side} resigned"), ev);
+}
+
 fn end(st: &mut State, winner: Side, victory: &str, how: String, ev: &mut Vec<Event>) {
     st.result = Some(End {
         winner,

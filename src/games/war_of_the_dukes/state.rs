@@ -40,6 +40,11 @@ pub struct State {
     /// Every piece, Orfburg's first; the order never changes.
     pub units: Vec<Unit>,
     pub result: Option<End>,
+    /// The players agreed to a draw (issue 52): the game is over, nobody
+    /// won. Absent while false, so states written before it read and hash
+    /// as before.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub drawn: bool,
 }
 
 /// Who stands on one hex: at most one combat unit and one Duke, one side.
@@ -96,6 +101,7 @@ impl State {
             phase: Phase::Deployment,
             units,
             result: None,
+            drawn: false,
         }
     }
 
@@ -186,7 +192,8 @@ impl State {
         }
         if self.phase != Phase::Deployment {
             for side in Side::BOTH {
-                if self.units[self.duke(side)].at.is_none() && self.result.is_none() {
+                if self.units[self.duke(side)].at.is_none() && self.result.is_none() && !self.drawn
+                {
                     return Err(BadState::NoDuke(side));
                 }
             }

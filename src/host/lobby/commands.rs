@@ -7,6 +7,7 @@
 //! takeover GAME PLAYER [name]          ask for a seat of a game under way: a code
 //! confirm CODE                         do what the code's mail said
 //! tables                               the open tables
+//! me                                   your own reliability across the host's games
 //! ```
 //!
 //! A From header is a claim anyone can write: every command that changes
@@ -34,6 +35,8 @@ pub const HELP: &str = "\
 Joining a game (write to the host's own address, the command as the
 subject or as the first line of the mail):
       tables                       the open tables
+      me                           your own reliability across this host's
+                                   games (mailed to your address only)
       join TABLE [your name] [public]
                                    ask for a seat; a code comes back by mail
                                    (`public` shows your address on the
@@ -68,11 +71,15 @@ pub enum Command {
         player: String,
         name: Option<String>,
     },
+    /// `me`: the sender's own reliability, mailed to the sender's address.
+    Me,
     /// A lobby word with the wrong words after it: the line to send.
     Bad(String),
 }
 
-const WORDS: [&str; 6] = ["tables", "join", "confirm", "leave", "standby", "takeover"];
+const WORDS: [&str; 7] = [
+    "tables", "join", "confirm", "leave", "standby", "takeover", "me",
+];
 const NAME_CHARS: usize = 40;
 
 /// A display name as a player typed it: control characters out, at most
@@ -101,6 +108,7 @@ pub fn parse_line(line: &str) -> Option<Command> {
     let args = &words[1..];
     Some(match (word.as_str(), args) {
         ("tables", _) => Command::Tables,
+        ("me", _) => Command::Me,
         ("join", [table, rest @ ..]) => {
             let mut rest: Vec<&str> = rest.to_vec();
             let public = rest
@@ -159,7 +167,7 @@ pub fn asked(m: &Message) -> Option<Command> {
         .filter(|l| !l.is_empty())
         .take(3)
         .find_map(parse_line);
-    let whole = |c: &Command| !matches!(c, Command::Bad(_) | Command::Tables);
+    let whole = |c: &Command| !matches!(c, Command::Bad(_) | Command::Tables | Command::Me);
     match (in_subject, in_body) {
         (_, Some(b @ Command::Confirm(_))) => Some(b),
         (Some(s), Some(b)) if reply && whole(&b) => {
@@ -195,6 +203,10 @@ pub struct Ctx<'a> {
 pub enum Outcome {
     /// `tables`: what is on offer.
     Tables,
+    /// `me`: the sender's own reliability across the host's games. The
+    /// reply goes to the From address only, so a forged From shows the
+    /// figure to its owner, never to the forger.
+    Me(crate::community::reliability::Tally),
     /// A lobby word with the wrong words after it: the line to send.
     Bad(String),
     /// A code was mailed (`again`: the same mail handled again after a
@@ -297,6 +309,12 @@ pub enum Refusal {
         player: String,
         how: String,
         late: bool,
+    },
+    /// The table asks more reliability than the address has.
+    Unreliable {
+        table: Table,
+        min: u32,
+        have: crate::community::reliability::Tally,
     },
     /// The address holds all the seats it may in `game` (`seats`).
     HoldsSeat {
@@ -411,6 +429,10 @@ pub fn answer(
 pub fn decide(cx: &Ctx, cmd: &Command, from: &str, digest: &str) -> Result<Outcome> {
     Ok(match cmd {
         Command::Tables => Outcome::Tables,
+        Command::Me => Outcome::Me(crate::community::reliability::of_address(
+            cx.host.root(),
+            from,
+        )),
         Command::Bad(line) => Outcome::Bad(line.clone()),
         Command::Join {
             table,
@@ -502,6 +524,17 @@ fn join(
             table: t,
             late: false,
         }));
+    }
+    if let Some(min) = t.min_reliability {
+        let have = crate::community::reliability::of_address(cx.host.root(), from);
+        // A newcomer (no phase seated yet) has no figure and may join.
+        if have.percent().is_some_and(|p| p < min) {
+            return Ok(Outcome::Refused(Refusal::Unreliable {
+                table: t,
+                min,
+                have,
+            }));
+        }
     }
     ask(cx, action, from, digest)
 }
@@ -1324,6 +1357,12 @@ fn refusal_text(cx: &Ctx, tables: &[Table], r: &Refusal, from: &str) -> String {
             "Sorry: the seat `{player}` of game `{game}` was taken by someone who\nconfirmed first ({how}); your confirmation took nothing.\n\n{}",
             offers()
         ),
+        Refusal::Unreliable { table, min, have } => format!(
+            "Table `{}` asks a reliability of at least {min}% across this host's\ngames, and this address has {}: the join is refused.\nPlay on in your games (each phase with your orders in raises it; `me`\nshows it), or send `join TABLE` for another table, e.g. one of these.\n\n{}",
+            table.name,
+            have.shown(),
+            offers()
+        ),
         Refusal::HoldsSeat { game, seats } => format!(
             "This address holds {} in game `{game}` already: one person, one\nseat. (The moderator may allow more with `--seats-per-address`.)\n\n{}",
             if seats.len() == 1 {
@@ -1365,6 +1404,13 @@ fn refusal_text(cx: &Ctx, tables: &[Table], r: &Refusal, from: &str) -> String {
 pub fn words(cx: &Ctx, tables: &[Table], o: &Outcome, from: &str) -> (String, String) {
     match o {
         Outcome::Tables => ("tables".into(), offers_text(&cx.host, tables)),
+        Outcome::Me(t) => (
+            "me".into(),
+            format!(
+                "Your reliability across this host's games (this address only):\n\n    {}\n\nPhases with your orders in, over the phases you held a seat that\nawaited orders; phases a stand-in played while you were away on\nvacation count neither way (docs/host.md, \"Reliability\"). Nobody\nelse is shown it.\n",
+                t.shown()
+            ),
+        ),
         Outcome::Bad(line) => (
             format!("bad command (send `{line}`)"),
             format!(
@@ -1467,6 +1513,11 @@ fn refusal_what(r: &Refusal) -> String {
         Refusal::HoldsSeat { game, seats } => {
             format!("{game}: this address holds {} already", seats.join(", "))
         }
+        Refusal::Unreliable { table, min, have } => format!(
+            "join {}: reliability {} below the table's {min}%",
+            table.name,
+            have.percent().unwrap_or(0)
+        ),
         Refusal::UnknownCode => "confirm: no such code".into(),
         Refusal::OtherAddress { action } => {
             format!(

@@ -121,6 +121,7 @@ fn read(
         approve_takeovers: false,
         drop_after: None,
         seats_per_address: None,
+        min_reliability: None,
         press: Settings::default(),
         from_file: Some(sha256_hex(text.as_bytes())),
         bot_seats: Vec::new(),
@@ -213,9 +214,10 @@ fn take(o: &mut OpenTable, game: &mut Option<String>, key: &str, v: &Value) -> u
             Value::String(s) => o.seats = Some(s.value().clone()),
             _ => bad += 1,
         },
-        "vacation-days" | "drop-after" | "seats-per-address" => {
+        "vacation-days" | "drop-after" | "seats-per-address" | "min-reliability" => {
             match v.as_integer().and_then(|n| u32::try_from(n).ok()) {
                 Some(n) if key == "vacation-days" => o.vacation_days = n,
+                Some(n) if key == "min-reliability" => o.min_reliability = Some(n),
                 Some(n) if key == "seats-per-address" => o.seats_per_address = Some(n),
                 Some(n) => o.drop_after = Some(n),
                 None => bad += 1,

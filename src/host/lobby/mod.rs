@@ -144,6 +144,11 @@ pub struct Table {
     /// none: host.toml's `seats_per_address` (1, unless it says more).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seats_per_address: Option<u32>,
+    /// The least reliability (whole percent, docs/host.md "Reliability")
+    /// an address must have across the host's games to join
+    /// (`--min-reliability`); none: anyone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_reliability: Option<u32>,
     /// The press rules its game gets (as `herald new --press …` chose
     /// them, checked); none for a table with no `--press` (and for every
     /// table written before tables chose press): its game has no press.
@@ -398,6 +403,8 @@ pub struct OpenTable {
     pub drop_after: Option<u32>,
     /// Seats one address may hold in the game (`--seats-per-address`).
     pub seats_per_address: Option<u32>,
+    /// `--min-reliability`: 0 to 100.
+    pub min_reliability: Option<u32>,
     /// `--press`, `--press-while-resolving`, `--press-after-end`,
     /// `--press-reveal`, checked as `herald new` checks them.
     pub press: crate::pipeline::press::Settings,
@@ -469,6 +476,11 @@ pub fn open(dir: &Path, o: &OpenTable) -> Result<Table> {
             ))
         })?,
     };
+    if o.min_reliability.is_some_and(|m| m > 100) {
+        return Err(Error::usage(
+            "--min-reliability: a whole percent from 0 to 100 (the share of phases with orders in; docs/host.md, \"Reliability\")",
+        ));
+    }
     if o.seats_per_address == Some(0) {
         return Err(Error::usage(
             "--seats-per-address 0: give at least 1 (1: one person, one seat; more lets one address hold that many seats in the game)",
@@ -517,6 +529,7 @@ pub fn open(dir: &Path, o: &OpenTable) -> Result<Table> {
         approve_takeovers: o.approve_takeovers,
         drop_after: o.drop_after,
         seats_per_address: o.seats_per_address,
+        min_reliability: o.min_reliability,
         press,
         from_file: o.from_file.clone(),
         bots,

@@ -29,6 +29,15 @@ fn of(body: &Body) -> Step {
             player: v.player.clone(),
         },
         Body::Press(_) => Step::Press,
+        Body::Resign(r) => Step::Resign {
+            player: r.player.clone(),
+            state_sha256: r.state_sha256.clone(),
+        },
+        Body::Draw(d) => Step::Draw {
+            player: d.player.clone(),
+            act: d.act.clone(),
+            state_sha256: d.state_sha256.clone(),
+        },
     }
 }
 
@@ -94,6 +103,29 @@ fn every_kind_of_entry_reads_as_its_whole_body_says() {
         }),
         Body::Reveal(Reveal {
             seed: "the seed".into(),
+            at: "t".into(),
+        }),
+        Body::Resign(Resign {
+            player: "red".into(),
+            turn: 3,
+            events: vec![json!({"kind": "eliminated", "player": "not red", "state_sha256": "no"})],
+            state_sha256: "cd".repeat(32),
+            at: "t".into(),
+        }),
+        Body::Draw(DrawEntry {
+            player: "blue".into(),
+            act: "offer".into(),
+            turn: 3,
+            events: None,
+            state_sha256: None,
+            at: "t".into(),
+        }),
+        Body::Draw(DrawEntry {
+            player: "red".into(),
+            act: "accept".into(),
+            turn: 3,
+            events: Some(Vec::new()),
+            state_sha256: Some("ef".repeat(32)),
             at: "t".into(),
         }),
     ]);
