@@ -326,23 +326,7 @@ pub fn answer(w: &mut Writing, asked: &Asked, a: &Asking, door: &Door) -> Result
     let game_id = w.game.head().id.clone();
     let from = a.claim.address.as_str();
     let (cmd, player, result, answer) = match asked {
-        Asked::Command(c) => {
-            let req = Request {
-                command: command_of(w, c),
-                by: requester(c, &a.claim),
-                carrier: a.carrier.clone(),
-            };
-            let out = game::run(w, door, &req, a.now)?;
-            if let Ok(game::Done::Ending { player, told, .. }) = &out.result {
-                tell_others(w, player, &c.describe(), told, a.now, a.reply_from)?;
-            }
-            let words = out
-                .result
-                .as_ref()
-                .map(done_text)
-                .map_err(|r| refusal_text(r, out.player.as_deref().unwrap_or_default()));
-            (c.describe(), out.player, words, out.answer)
-        }
+        Asked::Command(c) => through_door(w, c, a, door)?,
         Asked::Bad { .. } | Asked::Orders => {
             let (word, why) = misread(w, asked, from);
             let refused = Fate::Refused {
@@ -397,6 +381,36 @@ pub fn answer(w: &mut Writing, asked: &Asked, a: &Asking, door: &Door) -> Result
         held,
         throttled,
     })
+}
+
+/// What [`through_door`] gives: the command's words, the player named,
+/// the reply's words (or the refusal's), and the door's answer.
+type Through = (
+    String,
+    Option<String>,
+    std::result::Result<String, String>,
+    Answer,
+);
+
+/// A mail's command through the door: its words, the player it named,
+/// the reply's words and whether the door grants a reply; a resignation
+/// or draw act told to the other players at once.
+fn through_door(w: &mut Writing, c: &Command, a: &Asking, door: &Door) -> Result<Through> {
+    let req = Request {
+        command: command_of(w, c),
+        by: requester(c, &a.claim),
+        carrier: a.carrier.clone(),
+    };
+    let out = game::run(w, door, &req, a.now)?;
+    if let Ok(game::Done::Ending { player, told, .. }) = &out.result {
+        tell_others(w, player, &c.describe(), told, a.now, a.reply_from)?;
+    }
+    let words = out
+        .result
+        .as_ref()
+        .map(done_text)
+        .map_err(|r| refusal_text(r, out.player.as_deref().unwrap_or_default()));
+    Ok((c.describe(), out.player, words, out.answer))
 }
 
 /// The word and the refusal of a mail read as no command the door can

@@ -476,7 +476,19 @@ impl Tab {
             serde_json::to_string(selector).unwrap()
         );
         loop {
-            if self.evaluate(&test, false)?.value == Some(Value::Bool(true)) {
+            // A page being left (a click that navigates) answers
+            // "Inspected target navigated or closed" or has no context yet:
+            // not there yet, asked again; any other error is one.
+            let there = match self.evaluate(&test, false) {
+                Ok(v) => v.value == Some(Value::Bool(true)),
+                Err(Error(e))
+                    if e.contains("navigated or closed") || e.contains("Cannot find context") =>
+                {
+                    false
+                }
+                Err(e) => return Err(e),
+            };
+            if there {
                 return Ok(Element {
                     tab: self,
                     selector: selector.to_string(),
