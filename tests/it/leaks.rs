@@ -397,10 +397,20 @@ fn nothing_a_player_or_the_public_sees_leaks_an_address_a_password_a_grey_sender
             }
         }
     }
-    assert!(
-        tables.contains(&accts[0].address),
-        "the public player's address is on the tables page"
-    );
+    // The tables page lists a started game's holders now (issue 54): Ann's
+    // address while she holds her seat, not after the seat was taken over
+    // (which seat is dropped depends on the game's seed).
+    if holders[&dropped][0] == 0 {
+        assert!(
+            !tables.contains(&accts[0].address),
+            "the public player's address is still on the tables page after her seat was taken over"
+        );
+    } else {
+        assert!(
+            tables.contains(&accts[0].address),
+            "the public player's address is on the tables page"
+        );
+    }
     // Passwords: each only its holder's.
     for (owner, pw) in &passwords {
         if find(&public, pw) || find(&status, pw) || tables.contains(pw.as_str()) {
