@@ -289,7 +289,8 @@ fn duke_assault(
                 (range >= 2 && close, r.cost[i as usize], rules.map.label(i))
             });
         let Some(to) = best else { continue };
-        let at = board.pos[n].expect("on the map") as usize;
+        let Some(at) = board.pos[n] else { continue };
+        let at = at as usize;
         board.occ[at].unit = None;
         board.occ[to as usize].unit = Some(n as u8);
         board.pos[n] = Some(to);
