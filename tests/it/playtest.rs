@@ -89,6 +89,29 @@ fn results_are_the_same_whatever_the_threads_and_shards() {
     assert_ne!(one, other);
 }
 
+/// War of the Dukes' search (per-piece bandits, the enemy's reply played
+/// with the search's dice) gives the same games whatever the threads and
+/// shards, and another seed other games (issue 53).
+#[test]
+fn war_of_the_dukes_search_gives_the_same_games_for_any_jobs_and_shards() {
+    let entry = games::find("war-of-the-dukes").unwrap();
+    let bots = ["mcts:40", "greedy"];
+    let go = |jobs: usize, shard: (u64, u64), seed: &str| {
+        let mut r = run("war-of-the-dukes", 4, &bots, jobs, shard);
+        r.seed = seed.into();
+        playtest::run(entry, &r).unwrap()
+    };
+    let one = go(1, (1, 1), "lab");
+    assert_eq!(one.len(), 4);
+    assert!(one.iter().all(|r| r.finished), "{one:?}");
+    assert_eq!(go(2, (1, 1), "lab"), one, "--jobs 2 gave other games");
+    let mut shards = go(2, (1, 2), "lab");
+    shards.extend(go(1, (2, 2), "lab"));
+    shards.sort_by_key(|r| r.index);
+    assert_eq!(shards, one, "shards 1/2 and 2/2 are not the whole run");
+    assert_ne!(go(1, (1, 1), "other"), one);
+}
+
 #[test]
 // Long: one scenario told step by step, each check beside the step it checks.
 fn the_command_line_writes_the_same_bytes_for_any_jobs_and_shards() {

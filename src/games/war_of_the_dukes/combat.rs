@@ -66,16 +66,45 @@ pub fn attack_value(rules: &Ruleset, st: &State, board: &Board, n: usize) -> (u3
     attack_strength(rules, st.units[n].id.kind, inspired(rules, st, board, n))
 }
 
+/// [`attack_value`]'s number alone: the bots reckon odds in every
+/// iteration of a search, where the words are never read.
+pub fn attack_number(rules: &Ruleset, st: &State, board: &Board, n: usize) -> u32 {
+    let base = rules.stats(st.units[n].id.kind).attack;
+    if inspired(rules, st, board, n) {
+        base * 2
+    } else {
+        base
+    }
+}
+
+/// Whether the terrain's defence multiplier counts for a piece on `at`:
+/// terrain that multiplies, and a fortress "without a garrison" is
+/// "defenseless" (a Duke alone there "doesn't count as a unit").
+fn terrain_counts(rules: &Ruleset, board: &Board, at: Ix) -> bool {
+    let t = rules.at(at);
+    t.defence > 1 && (!t.garrison || board.occ[at as usize].unit.is_some())
+}
+
+/// [`defence_value`]'s number alone (as [`attack_number`]).
+pub fn defence_number(rules: &Ruleset, st: &State, board: &Board, n: usize) -> u32 {
+    let at = board.pos[n].expect("on the map");
+    let mut v = rules.stats(st.units[n].id.kind).defence;
+    if terrain_counts(rules, board, at) {
+        v *= rules.at(at).defence;
+    }
+    if inspired(rules, st, board, n) {
+        v *= 2;
+    }
+    v
+}
+
 pub fn defence_value(rules: &Ruleset, st: &State, board: &Board, n: usize) -> (u32, String) {
     let base = rules.stats(st.units[n].id.kind).defence;
     let at = board.pos[n].expect("on the map");
     let t = rules.at(at);
     let mut v = base;
     let mut how = base.to_string();
-    // A fortress "without a garrison" is "defenseless": a Duke alone there
-    // (he "doesn't count as a unit") gets no multiplier.
-    let garrisoned = !t.garrison || board.occ[at as usize].unit.is_some();
-    if t.defence > 1 && garrisoned {
+    if terrain_counts(rules, board, at) {
         v *= t.defence;
         how.push_str(&format!(
             " ×{} {}",

@@ -56,6 +56,24 @@ pub fn reach(
     n: usize,
     budget: u32,
 ) -> Reach {
+    reach_until(rules, st, board, enemy_zoc, n, budget, |_, _| false)
+}
+
+/// [`reach`], told each hex as its cost becomes final (cheapest first,
+/// the start included), stopping as soon as `stop` says so: then only the
+/// hexes told so far have their final cost and path. A bot looking for
+/// the nearest hex of some kind (the search's expected reply, in
+/// `playout`) need not cost the whole of a unit's range.
+#[allow(clippy::too_many_arguments)]
+pub fn reach_until(
+    rules: &Ruleset,
+    st: &State,
+    board: &Board,
+    enemy_zoc: &[bool],
+    n: usize,
+    budget: u32,
+    mut stop: impl FnMut(Ix, u32) -> bool,
+) -> Reach {
     let start = board.pos[n].expect("a piece on the map");
     let side = st.units[n].side;
     let cells = rules.map.cells.len();
@@ -67,6 +85,9 @@ pub fn reach(
     while let Some(Reverse((k, c))) = heap.pop() {
         if k > cost[c as usize] {
             continue;
+        }
+        if stop(c, k) {
+            break;
         }
         if c != start && enemy_zoc[c as usize] {
             continue;
