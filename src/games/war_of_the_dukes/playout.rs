@@ -158,6 +158,10 @@ pub fn attacks(rules: &Ruleset, st: &State, side: Side, extra: usize) -> Vec<Ord
 /// within its range, at least 1: the distance is asked before the rules'
 /// own test), and the odds are reckoned without the words that say how a
 /// value is made: the search plays this in every iteration.
+///
+/// Long (about 90 lines): the attackers listed, then the two passes over
+/// the targets (the odds to order them, then the attacks at the odds),
+/// which share the list and the units used.
 fn attacks_by(
     rules: &Ruleset,
     st: &State,
@@ -277,6 +281,10 @@ pub fn reply_orders(rules: &Ruleset, st: &State, side: Side) -> Vec<Order> {
 /// The moves and the attack of [`reply_orders`] on the other Duke: the
 /// orders, the position after the moves, the units used and the Duke's
 /// hex (`None` and no orders where no assault is at the odds).
+///
+/// Long (about 90 lines): the units near the Duke, each one's best
+/// attacking hex found by a path search told the hexes cheapest first,
+/// and the assault; each step uses the position the one before left.
 fn duke_assault(
     rules: &Ruleset,
     st: &State,
