@@ -262,6 +262,9 @@ pub enum Refusal {
 /// date, a time or a length: [`parse_asked`]), charged in the unit asked
 /// (whole days in a game of format 3 to 6, which records no other).
 /// The inner `Err` is the refusal (nothing written).
+///
+/// Long (about 80 lines): the refusals in the order a player meets them,
+/// then the entry in the unit the game's format records.
 pub fn request(
     w: &mut Writing,
     player: &str,
