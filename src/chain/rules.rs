@@ -321,7 +321,7 @@ fn amount(v: &Vacation) -> String {
 /// `back` only during a vacation, giving back the whole units not used,
 /// in that vacation's unit, and ending at its own time.
 ///
-/// Long (about 95 lines): the entry's shape by format, then the return's
+/// Long (about 110 lines): the entry's shape by format, then the return's
 /// rules and the vacation's, each told apart.
 fn vacation(
     what: &str,
