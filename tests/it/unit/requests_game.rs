@@ -464,3 +464,38 @@ fn the_vacation_words_say_the_unit_and_its_plural() {
         "{text}"
     );
 }
+
+/// A game of format 5 or 6 (written before format 7) records whole
+/// `days`, so there a vacation is still charged whole days, and the reply
+/// says so; its entry verifies as that format's.
+#[test]
+fn a_game_of_an_older_format_charges_whole_days() {
+    let dir = scratch("door-vacation-format5");
+    let g = dir.join("stack");
+    crate::store::copy_dir(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/format5/stack"),
+        &g,
+    );
+    let now = "2026-11-28T10:00:00+00:00";
+    let mut w = herald::pipeline::open_to_write(&g, Duration::from_secs(5), now).unwrap();
+    assert_eq!(w.game.head().format, 5);
+    let granted = vacation::request(
+        &mut w,
+        "black",
+        "2026-11-28T10:01:00Z",
+        now,
+        14,
+        VacationMode::Extend,
+    )
+    .unwrap()
+    .unwrap();
+    assert_eq!((granted.charged, granted.left), (days(1), days(13)));
+    let e = w.game.record.entries.last().unwrap();
+    let b: serde_json::Value = serde_json::from_str(&e.body).unwrap();
+    assert_eq!(
+        (&b["days"], b.get("length"), b.get("unit")),
+        (&serde_json::json!(1), None, None)
+    );
+    drop(w);
+    crate::format3::verify_ok(&g);
+}
