@@ -306,9 +306,18 @@ pub struct Vacation {
     pub player: String,
     /// The end of the absence (RFC 3339); for `back`, when they came back.
     pub until: String,
-    /// Whole days charged to the player's allowance; for `back`, the whole
-    /// days given back.
-    pub days: u32,
+    /// Formats 3 to 6: whole days charged to the player's allowance; for
+    /// `back`, the whole days given back. Absent from the entries a
+    /// format-7 game writes, which hold `length` and `unit`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub days: Option<u32>,
+    /// Format 7: what is charged (for `back`, given back) in `unit`s,
+    /// the unit the player asked (`chain::rules::VACATION_UNITS`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub length: Option<u32>,
+    /// Format 7: `minute`, `hour` or `day`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit: Option<String>,
     /// Set on the entry of a `back`.
     pub back: bool,
     /// The turn the game waited for.

@@ -21,11 +21,17 @@ use std::collections::BTreeMap;
 /// secret opening (`press.sender_commitment`). Format 6 is format 5
 /// plus the genesis's `bots` (docs/store.md) and the log entry kinds of
 /// [`FORMAT6_KINDS`]: converting 5 to 6 rewrites the head's `format`
-/// only. Game files of an older
+/// only. Format 7 is format 6 plus the `vacation` entry's length in the
+/// unit the player asked ([`LENGTH_FORMAT`]); 6 converts to 7 by the
+/// head's `format` alone. Game files of an older
 /// format are read and played on as they are (their head keeps its
 /// format) until `herald convert GAME` brings them to this one; an entry
 /// needing a newer format is appended only to a game whose head says so.
-pub const FORMAT: u32 = 6;
+pub const FORMAT: u32 = 7;
+
+/// The format a `vacation` entry charged in the unit the player asked
+/// (`length` and `unit` instead of `days`) needs.
+pub const LENGTH_FORMAT: u32 = 7;
 
 /// The format a phase entry that names `excused` players needs.
 pub const EXCUSED_FORMAT: u32 = 4;

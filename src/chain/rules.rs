@@ -10,6 +10,7 @@
 use super::body::{Body, Genesis, PressEntry, PressRules, SeatChange, Vacation, ADDRESS_FORMAT};
 use super::canon::is_digest;
 use super::check::{apply_phase, is_time};
+use super::head::LENGTH_FORMAT;
 use super::record::Record;
 use super::step::PhaseStep;
 use chrono::{DateTime, FixedOffset};
@@ -18,25 +19,66 @@ use std::collections::BTreeMap;
 /// The longest display name the lobby takes (`join`, `takeover`).
 pub const NAME_CHARS: usize = 40;
 
-/// A day, in seconds: vacations are charged in whole days.
+/// A day, in seconds: the allowance is counted in days, and formats 3 to
+/// 6 charge vacations in whole days.
 const DAY: i64 = 86_400;
+
+/// The units a format-7 vacation entry is charged in (its `unit`), with
+/// their length in seconds: the unit the player asked (docs/host.md,
+/// "Vacations").
+pub const VACATION_UNITS: [(&str, i64); 3] = [("minute", 60), ("hour", 3_600), ("day", DAY)];
+
+/// The length in seconds of a vacation unit's name.
+pub fn unit_seconds(unit: &str) -> Option<i64> {
+    VACATION_UNITS
+        .iter()
+        .find(|(n, _)| *n == unit)
+        .map(|(_, s)| *s)
+}
 
 fn time(t: &str) -> Option<DateTime<FixedOffset>> {
     DateTime::parse_from_rfc3339(t).ok()
 }
 
-/// The whole days a vacation from `at` until `until` charges: every day
-/// begun (`host::vacation::request`).
-pub fn days_charged(at: &str, until: &str) -> Option<u32> {
+/// The whole units (of `unit` seconds) a vacation from `at` until `until`
+/// charges: every unit begun (`requests::vacation::request`).
+pub fn charged(at: &str, until: &str, unit: i64) -> Option<u32> {
     let s = (time(until)? - time(at)?).num_seconds();
-    (s > 0).then(|| ((s + DAY - 1) / DAY) as u32)
+    (s > 0 && unit > 0).then(|| u32::try_from((s + unit - 1) / unit).unwrap_or(u32::MAX))
 }
 
-/// The whole days not used of a vacation until `until`, when its player is
-/// back at `at` (`host::vacation::back`).
-pub fn days_back(at: &str, until: &str) -> Option<u32> {
+/// The whole units (of `unit` seconds) not used of a vacation until
+/// `until`, when its player is back at `at` (`requests::vacation::back`).
+pub fn given_back(at: &str, until: &str, unit: i64) -> Option<u32> {
     let s = (time(until)? - time(at)?).num_seconds();
-    Some((s.max(0) / DAY) as u32)
+    (unit > 0).then(|| u32::try_from(s.max(0) / unit).unwrap_or(u32::MAX))
+}
+
+/// The whole days a vacation from `at` until `until` charges (formats 3
+/// to 6): every day begun.
+pub fn days_charged(at: &str, until: &str) -> Option<u32> {
+    charged(at, until, DAY)
+}
+
+/// The whole days not used of a vacation until `until`, when its player
+/// is back at `at` (formats 3 to 6).
+pub fn days_back(at: &str, until: &str) -> Option<u32> {
+    given_back(at, until, DAY)
+}
+
+/// A vacation entry's charge (or what a return gives back) in minutes,
+/// and its unit's length in seconds: `days` (formats 3 to 6) or `length`
+/// in `unit` (format 7). `None` for an entry holding neither, both, or a
+/// unit not of [`VACATION_UNITS`].
+pub fn vacation_minutes(v: &Vacation) -> Option<(u64, i64)> {
+    match (v.days, v.length, v.unit.as_deref()) {
+        (Some(d), None, None) => Some((u64::from(d) * 1440, DAY)),
+        (None, Some(n), Some(u)) => {
+            let secs = unit_seconds(u)?;
+            Some((u64::from(n) * (secs / 60) as u64, secs))
+        }
+        _ => None,
+    }
 }
 
 /// Is `name` a display name as the lobby takes them: not empty, at most
@@ -51,10 +93,11 @@ pub fn is_display_name(name: &str) -> bool {
 /// The game as the log stood before an entry: what the rules below read.
 struct At {
     head: super::head::Head,
-    /// Each player's vacation under way: its end.
-    away: BTreeMap<String, String>,
-    /// Days charged so far, by player (given back taken off).
-    used: BTreeMap<String, u32>,
+    /// Each player's vacation under way: its end, and its unit's length
+    /// in seconds.
+    away: BTreeMap<String, (String, i64)>,
+    /// Minutes charged so far, by player (given back taken off).
+    used: BTreeMap<String, u64>,
     /// The seed revealed: the game is over.
     ended: bool,
     /// Press entries so far.
@@ -107,7 +150,7 @@ pub fn problems(
                 at.head.turn += 1;
                 // A vacation ends at its `until`.
                 let t = time(&p.resolved_at);
-                at.away.retain(|_, u| time(u) > t);
+                at.away.retain(|_, (u, _)| time(u) > t);
             }
             Body::Deadline(d) => at.head.deadline = d.deadline,
             Body::Reveal(_) => {
@@ -122,7 +165,14 @@ pub fn problems(
                 }
             }
             Body::Vacation(v) => {
-                vacation(&what, &v, &mut at, allowance, &mut out);
+                vacation(
+                    &what,
+                    &v,
+                    &mut at,
+                    allowance,
+                    of_format_7(r, g, i),
+                    &mut out,
+                );
             }
             Body::Press(p) => {
                 at.press += 1;
@@ -181,7 +231,7 @@ fn excused(what: &str, p: &super::body::Phase, at: &At, out: &mut Vec<String>) {
         let away = at
             .away
             .get(x)
-            .is_some_and(|u| time(u) > time(&p.resolved_at));
+            .is_some_and(|(u, _)| time(u) > time(&p.resolved_at));
         if !away {
             out.push(format!(
                 "{what}: excused {x}, who was not away on vacation when the phase was resolved ({}), by the log's vacation entries",
@@ -243,12 +293,44 @@ fn seat(what: &str, c: &SeatChange, at: &At, five: bool, out: &mut Vec<String>) 
     }
 }
 
+/// Is entry `i` written by a format-7 herald (not carried over from a
+/// game that was of an older format when it was written)? Its vacation
+/// is charged in `length` and `unit`, never `days`.
+fn of_format_7(r: &Record, g: &Genesis, i: usize) -> bool {
+    r.head.format >= LENGTH_FORMAT
+        && g.format >= LENGTH_FORMAT
+        && g.redacted
+            .as_ref()
+            .is_none_or(|red| i as u64 >= red.entries)
+}
+
+/// What a vacation entry charges or gives back, in words: "3 days",
+/// "1 minute".
+fn amount(v: &Vacation) -> String {
+    match (v.days, v.length, v.unit.as_deref()) {
+        (Some(d), _, _) => format!("{d} day{}", if d == 1 { "" } else { "s" }),
+        (None, Some(n), Some(u)) => format!("{n} {u}{}", if n == 1 { "" } else { "s" }),
+        _ => "nothing".into(),
+    }
+}
+
 /// A vacation entry: of a player, in the turn the game waited for; a
-/// vacation ending after it begins, charged the whole days it spans, only
-/// when none is under way, within the allowance; `back` only during a
-/// vacation, giving back the whole days not used and ending at its own
-/// time.
-fn vacation(what: &str, v: &Vacation, at: &mut At, allowance: Option<u32>, out: &mut Vec<String>) {
+/// vacation ending after it begins, charged the whole units it spans (days
+/// in formats 3 to 6, the unit the player asked in format 7), only when
+/// none is under way, within the allowance (in days: a day 1440 minutes);
+/// `back` only during a vacation, giving back the whole units not used,
+/// in that vacation's unit, and ending at its own time.
+///
+/// Long (about 110 lines): the entry's shape by format, then the return's
+/// rules and the vacation's, each told apart.
+fn vacation(
+    what: &str,
+    v: &Vacation,
+    at: &mut At,
+    allowance: Option<u32>,
+    seven: bool,
+    out: &mut Vec<String>,
+) {
     if at.head.player_index(&v.player).is_none() {
         out.push(format!(
             "{what}: `{}` is not a player",
@@ -265,10 +347,28 @@ fn vacation(what: &str, v: &Vacation, at: &mut At, allowance: Option<u32>, out: 
             v.turn, at.head.turn
         ));
     }
+    let Some((minutes, unit)) = vacation_minutes(v) else {
+        out.push(format!(
+            "{what}: a vacation holds `days` (formats 3 to 6) or `length` and `unit` (format 7; minute, hour or day), one of the two"
+        ));
+        return;
+    };
+    if v.length.is_some() && at.head.format < LENGTH_FORMAT {
+        out.push(format!(
+            "{what}: `length` and `unit` are format {LENGTH_FORMAT}'s, in a game file of format {}",
+            at.head.format
+        ));
+    }
+    if v.days.is_some() && seven {
+        out.push(format!(
+            "{what}: `days` in an entry of format {LENGTH_FORMAT}, which charges a vacation in `length` and `unit`"
+        ));
+    }
+    let count = v.days.or(v.length).unwrap_or(0);
     let under_way = at
         .away
         .get(&v.player)
-        .filter(|u| time(u) > time(&v.at))
+        .filter(|(u, _)| time(u) > time(&v.at))
         .cloned();
     if v.back {
         if v.until != v.at {
@@ -282,47 +382,58 @@ fn vacation(what: &str, v: &Vacation, at: &mut At, allowance: Option<u32>, out: 
                 "{what}: back, but {} was not away (no vacation of theirs under way at {})",
                 v.player, v.at
             )),
-            Some(u) => {
-                let due = days_back(&v.at, u).unwrap_or(0);
-                if v.days != due {
+            Some((_, away_unit)) if *away_unit != unit => out.push(format!(
+                "{what}: {} given back, where the vacation under way was charged in {}s",
+                amount(v),
+                VACATION_UNITS
+                    .iter()
+                    .find(|(_, s)| s == away_unit)
+                    .map_or("?", |(n, _)| n)
+            )),
+            Some((u, _)) => {
+                let due = given_back(&v.at, u, unit).unwrap_or(0);
+                if count != due {
                     out.push(format!(
-                        "{what}: {} days given back, where the vacation until {u} left {due} whole days unused",
-                        v.days
+                        "{what}: {} given back, where the vacation until {u} left {due} whole units unused",
+                        amount(v)
                     ));
                 }
             }
         }
         let used = at.used.entry(v.player.clone()).or_default();
-        *used = used.saturating_sub(v.days);
+        *used = used.saturating_sub(minutes);
         at.away.remove(&v.player);
         return;
     }
-    if let Some(u) = &under_way {
+    if let Some((u, _)) = &under_way {
         out.push(format!(
             "{what}: a vacation while {} is away until {u} already",
             v.player
         ));
     }
-    match days_charged(&v.at, &v.until) {
+    match charged(&v.at, &v.until, unit) {
         None => out.push(format!(
             "{what}: until {} is not after at {}",
             v.until, v.at
         )),
-        Some(d) if d != v.days => out.push(format!(
-            "{what}: {} days charged, where {} to {} spans {d} days begun",
-            v.days, v.at, v.until
+        Some(d) if d != count => out.push(format!(
+            "{what}: {} charged, where {} to {} spans {d} units begun",
+            amount(v),
+            v.at,
+            v.until
         )),
         Some(_) => {}
     }
     let used = at.used.entry(v.player.clone()).or_default();
-    *used += v.days;
-    if let Some(a) = allowance.filter(|a| *used > *a) {
+    *used += minutes;
+    if let Some(a) = allowance.filter(|a| *used > u64::from(*a) * 1440) {
         out.push(format!(
-            "{what}: {} has been charged {used} days, more than the {a} days each player may take",
-            v.player
+            "{what}: {} has been charged {used} minutes, more than the {a} days ({} minutes) each player may take",
+            v.player,
+            u64::from(a) * 1440
         ));
     }
-    at.away.insert(v.player.clone(), v.until.clone());
+    at.away.insert(v.player.clone(), (v.until.clone(), unit));
 }
 
 /// A press entry against the game's press rules and the game as it stood.

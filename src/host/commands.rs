@@ -44,7 +44,9 @@ What herald accepts at this address:
       vacation PLAYER PASSWORD until YYYY-MM-DD
                                    go away until that day: a deadline that
                                    comes without your orders moves to it
-                                   (within the days the game allows)
+                                   (within the days the game allows);
+                                   or `for 3 days`, `for 6 hours`, `for 90
+                                   minutes`, charged in that unit
       back PLAYER PASSWORD         end your vacation early
       resign PLAYER PASSWORD       give up the game, at any time (also `concede`)
       offer draw PLAYER PASSWORD   offer a draw to the players still in
@@ -102,7 +104,12 @@ impl Command {
             Command::Report { player, .. } => format!("report {player}"),
             Command::Withdraw { player, .. } => format!("withdraw {player}"),
             Command::Vacation { player, until, .. } => format!(
-                "vacation {player} until {}",
+                "vacation {player} {} {}",
+                if super::vacation::parse_until(until).is_some() {
+                    "until"
+                } else {
+                    "for"
+                },
                 until.chars().take(40).collect::<String>()
             ),
             Command::Back { player, .. } => format!("back {player}"),
@@ -205,9 +212,20 @@ pub fn parse_line(line: &str) -> Option<Asked> {
                 password: pw.to_string(),
                 until: date.to_string(),
             }),
+            // `for 90 minutes` (or `for 90m`): a length from now, charged
+            // in its own unit.
+            [p, pw, f, length @ ..]
+                if f.eq_ignore_ascii_case("for") && (1..=2).contains(&length.len()) =>
+            {
+                Asked::Command(Command::Vacation {
+                    player: p.to_ascii_lowercase(),
+                    password: pw.to_string(),
+                    until: length.join(" "),
+                })
+            }
             _ => Asked::Bad {
                 word: word.clone(),
-                why: "`vacation` takes your player id, your password and the day you are back, on one line: `vacation PLAYER PASSWORD until YYYY-MM-DD`".into(),
+                why: "`vacation` takes your player id, your password and the day you are back, on one line: `vacation PLAYER PASSWORD until YYYY-MM-DD` (or `… for 3 days`, `… for 90 minutes`)".into(),
             },
         },
         _ => with_player(|player, password| Command::Withdraw { player, password }),

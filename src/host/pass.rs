@@ -270,6 +270,9 @@ fn lobby_time(p: &Pass, r: &mut PassReport) -> bool {
         now: p.now.clone(),
         wait: p.wait,
         seats_per_address: p.cfg.trust.seats_per_address,
+        mail: crate::pipeline::derived::MailForm {
+            png: p.cfg.attach_png,
+        },
     });
     for l in &lines {
         p.log.line("lobby", "seat", &[("what", l.as_str())]);

@@ -13,16 +13,19 @@ use crate::mail::eml;
 use crate::pipeline::{self, Loaded, Writing};
 use crate::requests::vacation::time;
 pub use crate::requests::vacation::{
-    away_until, back, parse_until, request, used, Granted, Refusal, Returned, VacationMode,
+    away_until, back, parse_asked, parse_until, request, used, Granted, Length, Refusal, Returned,
+    Unit, VacationMode,
 };
 
-/// The words of a vacation granted (the reply to `vacation`).
+/// The words of a vacation granted (the reply to `vacation`): the charge
+/// and what is left in the unit the player asked, the allowance in days.
 pub fn granted_text(g: &Granted) -> String {
     let Granted {
         player,
         until,
-        days,
+        charged,
         left,
+        allowance,
         mode,
     } = g;
     let meanwhile = match mode {
@@ -30,21 +33,27 @@ pub fn granted_text(g: &Granted) -> String {
         VacationMode::StandIn => "While you are away, a deadline that comes without your orders stands:\nthe game's stand-in plays that phase for you, and it is not counted\nas missed; the other players are told that a stand-in played because a\nplayer is away (not why).",
     };
     format!(
-        "Vacation granted for {player} until {}{}; {left} days left of your allowance.\n{meanwhile} Orders you send meanwhile\ncount as always. Back early? Send `back {player} YOUR-PASSWORD`.\n",
+        "Vacation granted for {player} until {}{}; {left} left of your allowance ({}).\n{meanwhile} Orders you send meanwhile\ncount as always. Back early? Send `back {player} YOUR-PASSWORD`.\n",
         crate::time::shown(until),
-        if *days > 0 {
-            format!(" ({days} days charged)")
+        if charged.n > 0 {
+            format!(" ({charged} charged)")
         } else {
             String::new()
-        }
+        },
+        days(*allowance)
     )
+}
+
+/// "1 day", "14 days".
+fn days(n: u32) -> String {
+    format!("{n} day{}", if n == 1 { "" } else { "s" })
 }
 
 /// The words of a vacation ended early (the reply to `back`).
 pub fn returned_text(r: &Returned) -> String {
     format!(
-        "Welcome back, {}: your vacation is over; {} whole days given back to your allowance.\n",
-        r.player, r.days
+        "Welcome back, {}: your vacation is over; {} given back to your allowance.\n",
+        r.player, r.given
     )
 }
 
@@ -57,7 +66,7 @@ pub fn refusal_text(r: &Refusal, player: &str) -> String {
         ),
         Refusal::Over => "the game is over".into(),
         Refusal::NotADate(until) => format!(
-            "`{}` is not a date: send `{line}` (or a time in RFC 3339, e.g. 2026-12-01T18:00:00Z)",
+            "`{}` is not a date: send `{line}` (or a time in RFC 3339, e.g. 2026-12-01T18:00:00Z, or `for 3 days`, `for 6 hours`, `for 90 minutes`)",
             until.chars().take(40).collect::<String>()
         ),
         Refusal::NotFuture(end) => format!(
@@ -67,12 +76,13 @@ pub fn refusal_text(r: &Refusal, player: &str) -> String {
             "you are away until {u} already; send `back {player} YOUR-PASSWORD` first, then the new vacation"
         ),
         Refusal::TooLong {
-            days,
+            asked,
             left,
             allowance,
             latest,
         } => format!(
-            "{days} days asked, {left} left of the {allowance} days this game allows each player; send `vacation {player} YOUR-PASSWORD until {latest}` at the latest"
+            "{asked} asked, {left} left of the {} this game allows each player; send `vacation {player} YOUR-PASSWORD until {latest}` at the latest",
+            days(*allowance)
         ),
         Refusal::NotAway => format!(
             "{player} is not on vacation; to go away send `vacation {player} YOUR-PASSWORD until YYYY-MM-DD`"

@@ -264,6 +264,20 @@ pub fn report_mail(g: &Loaded, seat: usize, r: &Rendered, now: &str) -> Option<(
     report_mail_png(g, seat, r, now, png).unwrap_or(None)
 }
 
+/// [`report_mail`] built as `form` says (`board.png` attached only when
+/// it asks: host.toml's `attach_png`).
+pub fn report_mail_as(
+    g: &Loaded,
+    seat: usize,
+    r: &Rendered,
+    now: &str,
+    form: MailForm,
+) -> Option<(String, Vec<u8>)> {
+    g.head().players.get(seat)?.email.as_ref()?;
+    let png = form.png.then(|| render::png(g, seat).ok()).flatten();
+    report_mail_png(g, seat, r, now, png).unwrap_or(None)
+}
+
 /// [`report_mail`] with the board as PNG attached (`board.png`), as the
 /// host sends it.
 pub fn report_mail_with_png(

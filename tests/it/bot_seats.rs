@@ -157,7 +157,7 @@ fn a_bot_seat_plays_from_its_view_and_verify_makes_its_orders_again() {
     // The genesis names the bot seat; it has no password, no address and
     // nothing in secrets.toml.
     let l = lines(&g);
-    assert_eq!(l[0]["head"]["format"], 6);
+    assert_eq!(l[0]["head"]["format"], herald::chain::FORMAT);
     assert_eq!(l[1]["body"]["bots"]["black"], "mcts:100");
     let black = l[0]["head"]["players"]
         .as_array()

@@ -240,6 +240,8 @@ fn every_field_of_every_entry_kind_has_a_row_in_trust_md() {
     for must in [
         "seat.holder_sha256",
         "vacation.days",
+        "vacation.length",
+        "vacation.unit",
         "press.sender_commitment",
         "phase.excused",
         "genesis.players[].address_sha256",
@@ -772,9 +774,16 @@ fn the_edits_issue_47_found_unseen_are_each_named_by_verify() {
             let i = find(l, "vacation", |b| b["back"] == false);
             let at = l[i]["body"]["at"].as_str().unwrap().to_string();
             l[i]["body"]["until"] = "2099-01-01T00:00:00+00:00".into();
-            let days =
-                herald::chain::rules::days_charged(&at, "2099-01-01T00:00:00+00:00").unwrap();
-            l[i]["body"]["days"] = days.into();
+            // Charged in the entry's own unit (format 7's `length`).
+            let unit = l[i]["body"]["unit"].as_str().unwrap_or("day").to_string();
+            let secs = herald::chain::rules::unit_seconds(&unit).unwrap();
+            let n = herald::chain::rules::charged(&at, "2099-01-01T00:00:00+00:00", secs).unwrap();
+            let field = if l[i]["body"].get("length").is_some() {
+                "length"
+            } else {
+                "days"
+            };
+            l[i]["body"][field] = n.into();
         }),
         ("a vacation's until before its own at", |l| {
             let i = find(l, "vacation", |b| b["back"] == false);
@@ -790,7 +799,12 @@ fn the_edits_issue_47_found_unseen_are_each_named_by_verify() {
         }),
         ("30 days given back", |l| {
             let i = find(l, "vacation", |b| b["back"] == true);
-            l[i]["body"]["days"] = 30.into();
+            let field = if l[i]["body"].get("length").is_some() {
+                "length"
+            } else {
+                "days"
+            };
+            l[i]["body"][field] = 30.into();
         }),
         ("a seat moved to another player", |l| {
             let i = find(l, "seat", |_| true);

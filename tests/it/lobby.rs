@@ -1734,3 +1734,53 @@ fn stand_in_vacation_mode_plays_the_phase_without_a_miss() {
         assert_eq!(m.total, 1, "{m:?}");
     }
 }
+
+/// The takeover's report mail follows host.toml's `attach_png = false`
+/// as every other report mail does (issue 54: it carried board.png
+/// whatever the host said); with the default it carries it.
+#[test]
+fn the_takeover_report_mail_follows_attach_png() {
+    let s = servers();
+    for (attach, extra) in [(false, "attach_png = false"), (true, "")] {
+        let (h, _md) = maildir_host(s, extra);
+        let ps: Vec<Account> = (0..2).map(|_| s.account()).collect();
+        let taker = s.account();
+        let name = if attach { "png1" } else { "png0" };
+        let creds = started_game(&h, &ps, name, 1, &[]);
+        let rec = serde_json::json!({
+            "game": name, "vacation_days": 14, "approve": false,
+            "offers": [{"n": 1, "player": creds[1].0, "why": "replaced", "at": at(2),
+                "status": "granted", "announced": true, "claims": [],
+                "taker": {"address": taker.address, "name": "Tess", "public": false, "at": at(2)},
+                "done": null}],
+            "handled": [], "away": []
+        });
+        let games = h.dir.join("lobby").join("games");
+        std::fs::create_dir_all(&games).unwrap();
+        std::fs::write(
+            games.join(format!("{name}.json")),
+            serde_json::to_vec(&rec).unwrap(),
+        )
+        .unwrap();
+        let out = h.pass_ok(&at(3));
+        assert!(out.contains("taken over"), "{out}");
+        settled(s, &taker, 2);
+        let mails = s.mails(&taker);
+        let report = mails
+            .iter()
+            .find(|m| !text(m).contains("you have taken over"))
+            .expect("the current report's mail");
+        use mail_parser::MimeHeaders;
+        let p = mail_parser::MessageParser::default().parse(report).unwrap();
+        let names: Vec<String> = p
+            .attachments()
+            .filter_map(|a| a.attachment_name().map(str::to_string))
+            .collect();
+        assert!(names.iter().any(|n| n == "report.html"), "{names:?}");
+        assert_eq!(
+            names.iter().any(|n| n == "board.png"),
+            attach,
+            "attach_png {attach}: {names:?}"
+        );
+    }
+}

@@ -409,6 +409,10 @@ fn bless() -> bool {
     std::env::var_os("HERALD_BLESS").is_some_and(|v| v == "1")
 }
 
+/// The least room, in px, between the words of an item of the index's
+/// phases and an item of the next column beside it (1e9 in one column).
+const PHASE_GAP: &str = "(function () { var b = Array.prototype.map.call(document.querySelectorAll('ol.phases li'), function (li) { var r = document.createRange(); r.selectNodeContents(li); var c = r.getBoundingClientRect(); return { l: li.getBoundingClientRect().left, t: c.top, b: c.bottom, r: c.right }; }), m = 1e9; b.forEach(function (x) { b.forEach(function (y) { if (y.l > x.l + 1 && y.t < x.b && x.t < y.b) m = Math.min(m, y.l - x.r); }); }); return m; })()";
+
 fn one_game(browser: &Browser, game: &str) {
     let folder = demo(game, &format!("site-{game}"));
     let out = folder.parent().unwrap().join("site");
@@ -438,6 +442,17 @@ fn one_game(browser: &Browser, game: &str) {
         "{game}: {v} {found:?}"
     );
     assert!(found.is_empty());
+    // the phases' columns at 1280 and 375 px: each column's words end
+    // 2.5rem (a three-digit number's room) before the next column's
+    // items begin, so no number stands on a time (issue 54)
+    for (w, h) in [(1280, 900), (375, 800)] {
+        t.tab.set_metrics(w, h).unwrap();
+        let gap = t.js(PHASE_GAP);
+        assert!(
+            gap.as_f64().is_some_and(|g| g >= 40.0),
+            "{game}: at {w} px the phases' columns are {gap} px apart"
+        );
+    }
     // a link per phase, followed as a reader would
     let links = t.js("document.querySelectorAll('ol.phases a').length");
     assert_eq!(links, want.len() as i64, "{game}: a link per phase");

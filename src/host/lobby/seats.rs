@@ -449,6 +449,8 @@ pub struct Clock<'a> {
     pub wait: Duration,
     /// host.toml's `seats_per_address`, for games whose table does not say.
     pub seats_per_address: u32,
+    /// How report mails are built (host.toml's `attach_png`).
+    pub mail: pipeline::derived::MailForm,
 }
 
 /// Everything due for replacements: offers told to the standby list,
@@ -555,7 +557,7 @@ fn hand_over(c: &Clock, rec: &mut GameSeats, i: usize) -> Result<String> {
     let key = super::key(&c.host)?;
     let salt = salt(&key, &rec.game, &o);
     let dir = c.host.game(&name);
-    let mut w = pipeline::open_to_write(dir.root(), c.wait, &c.now)?;
+    let mut w = pipeline::open_to_write_with(dir.root(), c.wait, &c.now, c.mail)?;
     w.complete(&c.now)?;
     // The salt is in the entry in formats 3 and 4, in secrets.toml from 5 on.
     let (in_entry, holder) = SeatChange::bind(w.game.head().format, &salt, &taker.address);
@@ -766,7 +768,7 @@ fn handover_mails(
     ));
     // The current report, as the turn's report mail.
     let r = pipeline::render::all(g, seat, Some(&w.signer))?;
-    if let Some(m) = pipeline::derived::report_mail(g, seat, &r, &c.now) {
+    if let Some(m) = pipeline::derived::report_mail_as(g, seat, &r, &c.now, w.mail) {
         mails.push(m);
     }
     for (i, q) in h.players.iter().enumerate() {

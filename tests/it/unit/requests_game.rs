@@ -256,7 +256,8 @@ fn a_vacation_is_granted_within_the_allowance_and_back_gives_days_back() {
     );
     assert!(matches!(
         &out[0].result,
-        Err(Refusal::Vacation(vacation::Refusal::TooLong { days: 19, left: 5, allowance: 5, latest })) if latest == "2026-03-06"
+        Err(Refusal::Vacation(vacation::Refusal::TooLong { asked, left, allowance: 5, latest }))
+            if *asked == days(19) && *left == days(5) && latest == "2026-03-06"
     ));
     assert_eq!(
         out[1].result,
@@ -271,7 +272,10 @@ fn a_vacation_is_granted_within_the_allowance_and_back_gives_days_back() {
     let Ok(Done::Vacation(g)) = &out[3].result else {
         panic!("{:?}", out[3].result)
     };
-    assert_eq!((g.days, g.left, g.mode), (3, 2, VacationMode::StandIn));
+    assert_eq!(
+        (g.charged, g.left, g.mode),
+        (days(3), days(2), VacationMode::StandIn)
+    );
     assert!(matches!(
         &out[4].result,
         Err(Refusal::Vacation(vacation::Refusal::AwayAlready(u))) if u == &g.until
@@ -290,10 +294,208 @@ fn a_vacation_is_granted_within_the_allowance_and_back_gives_days_back() {
     let Ok(Done::Back(r)) = &out[0].result else {
         panic!("{:?}", out[0].result)
     };
-    assert_eq!((r.player.as_str(), r.days), ("red", 1));
+    assert_eq!((r.player.as_str(), r.given), ("red", days(1)));
     assert_eq!(
         out[1].result,
         Err(Refusal::Vacation(vacation::Refusal::NotAway))
     );
-    assert_eq!(vacation::used(&f.w.game, "red"), 2);
+    assert_eq!(vacation::used(&f.w.game, "red"), 2 * 1440);
+}
+
+fn days(n: u32) -> vacation::Length {
+    vacation::Length {
+        n,
+        unit: vacation::Unit::Day,
+    }
+}
+
+fn minutes(n: u32) -> vacation::Length {
+    vacation::Length {
+        n,
+        unit: vacation::Unit::Minute,
+    }
+}
+
+/// The game's log's last entry's body.
+fn last_body(f: &Fixture) -> serde_json::Value {
+    let e = f.w.game.record.entries.last().unwrap();
+    serde_json::from_str(&e.body).unwrap()
+}
+
+/// A one-minute vacation is charged a minute, not a day (issue 54): an
+/// RFC 3339 time asks minutes, `for N UNIT` its unit, a date days; the
+/// entry (format 7) records the length in that unit, what is left is told
+/// in it, and `back` gives back in it.
+#[test]
+fn a_vacation_is_charged_in_the_unit_asked() {
+    let mut f = fixture("door-game-vacation-unit");
+    let go = |until: &str| Command::Vacation {
+        until: until.into(),
+        allowance: 2,
+        mode: VacationMode::Extend,
+    };
+    let out = f.run(20, NOW, &[(go("2026-03-01T12:01:00Z"), f.red())]);
+    let Ok(Done::Vacation(g)) = &out[0].result else {
+        panic!("{:?}", out[0].result)
+    };
+    assert_eq!((g.charged, g.left), (minutes(1), minutes(2 * 1440 - 1)));
+    let b = last_body(&f);
+    assert_eq!(
+        (&b["length"], &b["unit"], b.get("days")),
+        (&serde_json::json!(1), &serde_json::json!("minute"), None)
+    );
+    assert_eq!(vacation::used(&f.w.game, "red"), 1);
+    // Back 30 s later: no whole minute unused, none given back.
+    let out = f.run(20, "2026-03-01T12:00:30Z", &[(Command::Back, f.red())]);
+    let Ok(Done::Back(r)) = &out[0].result else {
+        panic!("{:?}", out[0].result)
+    };
+    assert_eq!(r.given, minutes(0));
+    // Three hours, by length: charged 3 hours; back after one, two given
+    // back.
+    let out = f.run(20, "2026-03-01T13:00:00Z", &[(go("for 3 hours"), f.red())]);
+    let Ok(Done::Vacation(g)) = &out[0].result else {
+        panic!("{:?}", out[0].result)
+    };
+    let hours = |n| vacation::Length {
+        n,
+        unit: vacation::Unit::Hour,
+    };
+    assert_eq!(g.until, "2026-03-01T16:00:00+00:00");
+    // 2 days less a minute less 3 hours: 44 whole hours and 59 minutes.
+    assert_eq!((g.charged, g.left), (hours(3), hours(44)));
+    let out = f.run(20, "2026-03-01T14:00:00Z", &[(Command::Back, f.red())]);
+    let Ok(Done::Back(r)) = &out[0].result else {
+        panic!("{:?}", out[0].result)
+    };
+    assert_eq!(r.given, hours(2));
+    assert_eq!(vacation::used(&f.w.game, "red"), 1 + 60);
+    // More minutes than are left: refused in minutes, the latest time
+    // the allowance reaches.
+    let out = f.run(
+        20,
+        "2026-03-01T15:00:00Z",
+        &[(go("for 3000 minutes"), f.red())],
+    );
+    assert_eq!(
+        out[0].result,
+        Err(Refusal::Vacation(vacation::Refusal::TooLong {
+            asked: minutes(3000),
+            left: minutes(2 * 1440 - 61),
+            allowance: 2,
+            latest: "2026-03-03T13:59:00+00:00".into(),
+        }))
+    );
+    // The log verifies: each entry's length is the span in its unit.
+    let (_, loaded) = herald::pipeline::open(&f.w.store.dir.root().to_path_buf()).unwrap();
+    let problems = herald::chain::rules::problems(&loaded.record, &loaded.genesis, None, Some(2));
+    assert!(problems.is_empty(), "{problems:?}");
+}
+
+/// By mail: `vacation PLAYER PASSWORD for 90 minutes` (or `for 90m`)
+/// asks a length, read by the door in its unit.
+#[test]
+fn a_vacation_by_mail_may_ask_a_length() {
+    use herald::host::commands::{parse_line, Asked, Command as Mail};
+    for (line, until) in [
+        ("vacation Red pw for 90 minutes", "90 minutes"),
+        ("vacation red pw for 90m", "90m"),
+        ("vacation red pw until 2026-03-04", "2026-03-04"),
+    ] {
+        let Some(Asked::Command(Mail::Vacation {
+            player, until: u, ..
+        })) = parse_line(line)
+        else {
+            panic!("{line}: {:?}", parse_line(line))
+        };
+        assert_eq!((player.as_str(), u.as_str()), ("red", until), "{line}");
+    }
+    let now = chrono::DateTime::parse_from_rfc3339(NOW).unwrap();
+    let read = |s: &str| vacation::parse_asked(s, &now).map(|(t, u)| (t.to_rfc3339(), u));
+    assert_eq!(
+        read("90 minutes"),
+        Some(("2026-03-01T13:30:00+00:00".into(), vacation::Unit::Minute))
+    );
+    assert_eq!(
+        read("for 2 days"),
+        Some(("2026-03-03T12:00:00+00:00".into(), vacation::Unit::Day))
+    );
+    assert_eq!(read("6h").map(|x| x.1), Some(vacation::Unit::Hour));
+    assert_eq!(read("0 days"), None);
+    assert_eq!(read("99999999999 minutes"), None);
+    assert_eq!(read("3 fortnights"), None);
+}
+
+/// The words: "1 minute charged", "2 days", never "1 whole days".
+#[test]
+fn the_vacation_words_say_the_unit_and_its_plural() {
+    use herald::host::vacation::{granted_text, refusal_text, returned_text};
+    let g = vacation::Granted {
+        player: "red".into(),
+        until: "2026-03-01T12:01:00+00:00".into(),
+        charged: minutes(1),
+        left: minutes(20159),
+        allowance: 14,
+        mode: VacationMode::Extend,
+    };
+    let text = granted_text(&g);
+    assert!(
+        text.contains("(1 minute charged); 20159 minutes left of your allowance (14 days)"),
+        "{text}"
+    );
+    let r = vacation::Returned {
+        player: "red".into(),
+        given: days(1),
+    };
+    let text = returned_text(&r);
+    assert!(text.contains("1 day given back"), "{text}");
+    assert!(!text.contains("whole days"), "{text}");
+    let text = refusal_text(
+        &vacation::Refusal::TooLong {
+            asked: days(3),
+            left: days(1),
+            allowance: 1,
+            latest: "2026-03-02".into(),
+        },
+        "red",
+    );
+    assert!(
+        text.contains("3 days asked, 1 day left of the 1 day this game allows"),
+        "{text}"
+    );
+}
+
+/// A game of format 5 or 6 (written before format 7) records whole
+/// `days`, so there a vacation is still charged whole days, and the reply
+/// says so; its entry verifies as that format's.
+#[test]
+fn a_game_of_an_older_format_charges_whole_days() {
+    let dir = scratch("door-vacation-format5");
+    let g = dir.join("stack");
+    crate::store::copy_dir(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/format5/stack"),
+        &g,
+    );
+    let now = "2026-11-28T10:00:00+00:00";
+    let mut w = herald::pipeline::open_to_write(&g, Duration::from_secs(5), now).unwrap();
+    assert_eq!(w.game.head().format, 5);
+    let granted = vacation::request(
+        &mut w,
+        "black",
+        "2026-11-28T10:01:00Z",
+        now,
+        14,
+        VacationMode::Extend,
+    )
+    .unwrap()
+    .unwrap();
+    assert_eq!((granted.charged, granted.left), (days(1), days(13)));
+    let e = w.game.record.entries.last().unwrap();
+    let b: serde_json::Value = serde_json::from_str(&e.body).unwrap();
+    assert_eq!(
+        (&b["days"], b.get("length"), b.get("unit")),
+        (&serde_json::json!(1), None, None)
+    );
+    drop(w);
+    crate::format3::verify_ok(&g);
 }
