@@ -293,6 +293,13 @@ pub fn run(l: &Lobby, req: &Request) -> Result<Outcome> {
     }
     let digest = req.carrier.digest.as_str();
     let by = &req.by;
+    // A session's request handled again: what it did, checked first (its
+    // seat now counts against it).
+    if let (Requester::Session { .. }, Some(action)) = (by, action_of(&req.command)) {
+        if let Some((done, _)) = applied(l, &waiting(l, &action, from, digest), from, digest)? {
+            return Ok(Outcome::Done { done, again: true });
+        }
+    }
     Ok(match &req.command {
         Command::Tables => Outcome::Tables,
         Command::Help => Outcome::Help,
@@ -322,6 +329,43 @@ pub fn run(l: &Lobby, req: &Request) -> Result<Outcome> {
     })
 }
 
+/// The change a command asks for, if it asks for one.
+fn action_of(c: &Command) -> Option<Action> {
+    Some(match c {
+        Command::Join {
+            table,
+            name,
+            public,
+        } => Action::Join {
+            table: table.clone(),
+            name: name.clone(),
+            public: *public,
+        },
+        Command::Leave { table } => Action::Leave {
+            table: table.clone(),
+        },
+        Command::Standby { on } => Action::Standby { on: *on },
+        Command::Takeover { game, player, name } => Action::Takeover {
+            game: game.clone(),
+            player: player.clone(),
+            name: name.clone(),
+        },
+        _ => return None,
+    })
+}
+
+/// `action` as a request of `from` by the carrier `digest` (no code).
+fn waiting(l: &Lobby, action: &Action, from: &str, digest: &str) -> confirm::Request {
+    confirm::Request {
+        address: from.to_string(),
+        action: action.clone(),
+        code_sha256: String::new(),
+        mail: digest.to_string(),
+        at: l.now.clone(),
+        state: State::Waiting,
+    }
+}
+
 /// The requester's own doing, once its checks passed: a code mailed to
 /// an address only claimed, or for a session (its address proven) the
 /// change made at once, as a confirmation makes it.
@@ -339,15 +383,7 @@ fn ask_or_do(l: &Lobby, by: &Requester, action: Action, digest: &str) -> Result<
 /// no more.
 fn act_now(l: &Lobby, action: &Action, from: &str, digest: &str) -> Result<Outcome> {
     let mut store = confirm::Store::load(&l.host)?;
-    let r = confirm::Request {
-        address: from.to_string(),
-        action: action.clone(),
-        code_sha256: String::new(),
-        mail: digest.to_string(),
-        at: l.now.clone(),
-        state: State::Waiting,
-    };
-    if let Some((done, _)) = applied(l, &r, from, digest)? {
+    if let Some((done, _)) = applied(l, &waiting(l, action, from, digest), from, digest)? {
         return Ok(Outcome::Done { done, again: true });
     }
     let (outcome, withdraw_alike) = act(l, &mut store, action, from, digest)?;
