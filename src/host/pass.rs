@@ -38,7 +38,7 @@ use crate::names::Name;
 use crate::pipeline::inbox::{self, Fate};
 use crate::pipeline::Writing;
 use crate::requests::bound::{Bound, Grant};
-use crate::requests::guard::{Budget, Whose, HOUR};
+use crate::requests::guard::{Budget, Tries, Whose, HOUR};
 use crate::requests::orders::{self, Orders};
 use crate::requests::{Answer, Carrier, Claim, Door, Held, Requester};
 use crate::store::GameDir;
@@ -1053,11 +1053,20 @@ fn answer_all_no_game(
     mails: Vec<(Item, Option<String>)>,
 ) -> Vec<(MailId, MailFate)> {
     let host = p.host();
-    let mut replies = read_replies(&host, p.now_secs);
-    let players = player_addresses(p);
+    let tries = std::fs::read(host.code_tries())
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_default();
+    let mut gate = NoGame {
+        bound,
+        replies: read_replies(&host, p.now_secs),
+        players: player_addresses(p),
+        tries: Tries::new(p.cfg.password_checks_per_hour, p.now_secs, tries),
+        help: super::lobby::commands::HelpSent::load(&host, &p.now),
+    };
     let mut out = Vec::new();
     for (it, tag) in mails {
-        let o = match answer_no_game(p, &it, tag.as_deref(), bound, &mut replies, &players) {
+        let o = match answer_no_game(p, &it, tag.as_deref(), &mut gate) {
             Ok(c) => MailFate::Done(c),
             Err(e) => {
                 let msg = format!("answering mail {} for no game: {e}", it.id);
@@ -1068,6 +1077,18 @@ fn answer_all_no_game(
         out.push((it.id, o));
     }
     out
+}
+
+/// What answering the mails for no game keeps from one mail to the next:
+/// the host's bound on replies, the refusals of the last hour, the
+/// players' addresses, the lobby's budget of codes tried and whom it sent
+/// its help today.
+struct NoGame<'a> {
+    bound: &'a Bound,
+    replies: BTreeMap<String, i64>,
+    players: BTreeSet<String>,
+    tries: Tries,
+    help: super::lobby::commands::HelpSent,
 }
 
 /// Note that `key` was answered at `now`: the replies of the last hour
@@ -1093,14 +1114,7 @@ fn answered_now(
 
 /// Answer a mail for no game from `DIR/outbox/`, once (by content hash),
 /// and not to an address answered in the last hour.
-fn answer_no_game(
-    p: &Pass,
-    it: &Item,
-    tag: Option<&str>,
-    bound: &Bound,
-    replies: &mut BTreeMap<String, i64>,
-    players: &BTreeSet<String>,
-) -> Result<Counted> {
+fn answer_no_game(p: &Pass, it: &Item, tag: Option<&str>, gate: &mut NoGame) -> Result<Counted> {
     let host = p.host();
     let digest = sha256_hex(&it.bytes);
     if crate::store::seen::read_at(&host.no_game_seen())?.contains(&digest) {
@@ -1115,19 +1129,18 @@ fn answer_no_game(
         .unwrap_or_else(|| format!("sha256:{digest}"));
     let key = from.to_ascii_lowercase();
     if let Some(cmd) = m.as_ref().and_then(super::lobby::commands::asked) {
-        return answer_lobby(
-            p,
-            &cmd,
-            m.as_ref(),
-            &from,
-            &digest,
-            &mid,
-            bound,
-            replies,
-            players,
-        );
+        let subject = reply_subject(m.as_ref());
+        let mail = super::lobby::commands::Mail {
+            from: &from,
+            vouched: sender_of(p, m.as_ref(), &it.bytes, &from).vouched(),
+            digest: &digest,
+            mid: &mid,
+            subject: &subject,
+        };
+        return answer_lobby(p, &cmd, &mail, gate);
     }
-    let hourly = replies.contains_key(&key) && !players.contains(&key);
+    let (bound, replies) = (gate.bound, &mut gate.replies);
+    let hourly = replies.contains_key(&key) && !gate.players.contains(&key);
     let held = !hourly && !from.is_empty() && bound.grant(&from, &digest)? == Grant::Held;
     let answered = hourly || held;
     if !answered {
@@ -1174,22 +1187,19 @@ fn answer_no_game(
 /// game, and no answer a right code did not earn past the host's bound
 /// on replies to one address (a code mail asks the bound before its
 /// request is kept: `lobby::commands::Ctx::may_mail_code`).
-#[allow(clippy::too_many_arguments)]
 fn answer_lobby(
     p: &Pass,
     cmd: &super::lobby::commands::Command,
-    m: Option<&mail_parser::Message>,
-    from: &str,
-    digest: &str,
-    mid: &str,
-    bound: &Bound,
-    replies: &mut BTreeMap<String, i64>,
-    players: &BTreeSet<String>,
+    mail: &super::lobby::commands::Mail,
+    gate: &mut NoGame,
 ) -> Result<Counted> {
+    use super::lobby::commands;
     let host = p.host();
+    let (from, digest, mid) = (mail.from, mail.digest, mail.mid);
     let address = |g: &str| p.cfg.address.for_game(g);
+    let bound = gate.bound;
     let may_mail_code = |to: &str, mail: &str| Ok(bound.grant(to, mail)? == Grant::Send);
-    let cx = super::lobby::commands::Ctx {
+    let cx = commands::Ctx {
         host: host.clone(),
         from: p.cfg.address.plain(),
         game_address: &address,
@@ -1198,29 +1208,45 @@ fn answer_lobby(
         may_mail_code: &may_mail_code,
     };
     let key = from.to_ascii_lowercase();
-    let a = super::lobby::commands::answer(&cx, cmd, from, digest, mid, &reply_subject(m))?;
+    // The whole help the first time an address writes today.
+    let help = !gate.help.told(from);
+    let how = commands::Answering {
+        tries: Some(&gate.tries),
+        help,
+    };
+    let a = commands::answer_mail(&cx, cmd, mail, &how)?;
     // A refusal a right code earned (a confirmation that came too late,
     // a second one) is the address owner's own doing: always told.
     let refused = a.outcome.refused() && !a.outcome.proven();
-    let hourly = refused && replies.contains_key(&key) && !players.contains(&key);
+    let hourly = refused && gate.replies.contains_key(&key) && !gate.players.contains(&key);
     let held = match &a.reply {
         _ if hourly => false,
-        None => matches!(a.outcome, super::lobby::commands::Outcome::Held),
+        None => matches!(a.outcome, commands::Outcome::Held),
         Some(_) if a.outcome.proven() || a.outcome.granted() => false,
         Some(_) => bound.grant(from, digest)? == Grant::Held,
     };
-    if let (Some((message_id, bytes)), false, false) = (&a.reply, hourly, held) {
+    let sent = !hourly && !held && a.reply.is_some();
+    if let (Some((message_id, bytes)), true) = (&a.reply, sent) {
         crate::store::outbox::queue(
             &crate::store::OutboxDir::at(host.outbox()),
             message_id,
             bytes,
         )?;
         if refused {
-            answered_now(&host, replies, key, p.now_secs)?;
+            answered_now(&host, &mut gate.replies, key, p.now_secs)?;
         }
     }
     crate::store::write::create_dir(&host.state())?;
     crate::store::seen::add_at(&host.no_game_seen(), digest)?;
+    // Kept after the mail is marked handled: a mail handled again after a
+    // crash before this gets the same reply, help and all.
+    let helped = sent && (help || matches!(a.outcome, commands::Outcome::Help));
+    if helped && gate.help.mark(from) {
+        gate.help.save(&host)?;
+    }
+    if matches!(cmd, commands::Command::Confirm(_)) {
+        save_tries(&host, &gate.tries)?;
+    }
     let mut fields = vec![
         ("from", from),
         ("message-id", mid),
@@ -1236,6 +1262,18 @@ fn answer_lobby(
     }
     p.log.line("in", "lobby", &fields);
     Ok(Counted::Command)
+}
+
+/// Keep the lobby's codes tried this hour (`DIR/state/code-tries`, 0600;
+/// the addresses' sha256 only).
+fn save_tries(host: &HostDir, tries: &Tries) -> Result<()> {
+    let json = serde_json::to_vec(&tries.counts()).expect("counts serialise");
+    crate::store::write::create_dir(&host.state())?;
+    crate::store::write::atomic(
+        &host.code_tries(),
+        &json,
+        crate::store::write::Durability::Synced,
+    )
 }
 
 fn reply_subject(m: Option<&mail_parser::Message>) -> String {

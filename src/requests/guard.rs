@@ -282,3 +282,65 @@ impl auth::Guard for Check<'_> {
         }
     }
 }
+
+/// The codes an address tried in the last hour (the lobby's confirmation
+/// codes), kept in the host's state (`DIR/state/code-tries`, 0600) by the
+/// sha256 of the address as written in lowercase: never the address.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TryCounts {
+    /// sha256 of the address → when each code was tried (Unix seconds).
+    #[serde(default)]
+    pub tries: BTreeMap<String, Vec<i64>>,
+}
+
+/// Guessing codes costs the guesser, as guessing passwords does: every
+/// code tried from an address (its From claimed, not vouched for) spends
+/// one of the address's `per_hour` checks (host.toml's
+/// `password_checks_per_hour`); past them no code is looked up for the
+/// hour. The budget is the claimed address's: a guesser forging a
+/// player's address spends that address's, and the player's own mail,
+/// vouched for by the host's server, spends nothing. A code is 48 bits:
+/// at 20 tries an hour, finding one by chance takes longer than any
+/// code waits.
+pub struct Tries {
+    per_hour: u32,
+    now: i64,
+    counts: Mutex<TryCounts>,
+}
+
+impl Tries {
+    /// The budget at `now`, from the counts kept (tries older than an
+    /// hour forgotten).
+    pub fn new(per_hour: u32, now: i64, mut counts: TryCounts) -> Tries {
+        for list in counts.tries.values_mut() {
+            list.retain(|t| *t > now - HOUR);
+        }
+        counts.tries.retain(|_, l| !l.is_empty());
+        Tries {
+            per_hour,
+            now,
+            counts: Mutex::new(counts),
+        }
+    }
+
+    /// One try from `address`: `false` when its budget is spent (the try
+    /// is not counted, and the code must not be looked up).
+    pub fn spend(&self, address: &str) -> bool {
+        let key = crate::chain::canon::sha256_hex(address.trim().to_ascii_lowercase().as_bytes());
+        let mut c = self.counts.lock().unwrap_or_else(|e| e.into_inner());
+        let list = c.tries.entry(key).or_default();
+        if list.len() >= self.per_hour as usize {
+            return false;
+        }
+        list.push(self.now);
+        true
+    }
+
+    /// The counts as they stand, to be kept.
+    pub fn counts(&self) -> TryCounts {
+        self.counts
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+}

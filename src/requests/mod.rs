@@ -27,17 +27,24 @@
 //! - [`press`]: press to other players (relayed, recorded, mailed to
 //!   each recipient) and a seat's mutes.
 //!
-//! The lobby's requests (`join`, `confirm`, `leave`, `standby`,
-//! `takeover`, `tables`: `host::lobby::commands`, whose `decide` already
-//! returns a typed outcome and `words` makes its text) are still decided
-//! in the host, with the tables, seats and pending confirmations they
-//! read; docs/design.md, "The door", says what is left.
+//! - [`lobby`]: the lobby's requests (`tables`, `me`, `help`, `join`,
+//!   `leave`, `standby`, `takeover`, and `confirm` with a code the host
+//!   mailed: [`Requester::Code`]), with the tables, the waiting requests
+//!   and the games' seats offered they read and change;
+//! - [`seats`]: which seats of which games an address holds (the game
+//!   folders' head lines and secrets files), for a signed-in session.
+//!
+//! The words are the edge's: `host::commands`, `host::vacation`,
+//! `host::press` and `host::lobby::commands` for mail; docs/design.md,
+//! "The door", draws the whole.
 
 pub mod bound;
 pub mod game;
 pub mod guard;
+pub mod lobby;
 pub mod orders;
 pub mod press;
+pub mod seats;
 pub mod vacation;
 
 use crate::pipeline::inbox::Fate;
@@ -77,7 +84,8 @@ pub enum Requester {
         claim: Claim,
     },
     /// A confirmation code the host mailed to the claimed address (the
-    /// lobby's requests: `host::lobby::confirm`).
+    /// lobby's requests: [`lobby::confirm`]), tried through the address's
+    /// budget of codes ([`guard::Tries`]).
     Code { code: String, claim: Claim },
     /// A signed-in session (the web server, next): its address proven by
     /// a sign-in link mailed to it. It acts for the seats the game holds

@@ -9,6 +9,7 @@
 //! derived from it (reports, mails, the clearing of resolved orders) comes
 //! after and is completed by the next command if a crash cut it short.
 
+pub mod host_dir;
 pub mod layout;
 pub mod limits;
 pub mod lock;

@@ -1784,3 +1784,59 @@ fn the_takeover_report_mail_follows_attach_png() {
         );
     }
 }
+
+/// The lobby's help (about 25 lines) ends the first reply of the day to
+/// an address and every reply to `help`; the address's other replies that
+/// day end with the one line that asks for it. What the host keeps of it
+/// is the addresses' sha256, 0600 (docs/host.md, "The lobby's help").
+#[test]
+fn the_lobbys_help_comes_once_a_day_unless_asked() {
+    use std::os::unix::fs::PermissionsExt;
+    let s = servers();
+    let (h, md) = maildir_host(s, "");
+    let p = s.account();
+    open(&h.dir, "t5", &["--ruleset", "norse-wars", "--seats", "3-4"]);
+    let host_addr = h.acct.address.clone();
+    let help_line = "standby off                  no longer";
+    let ask_line = "Send `help` to this address for the lobby's commands.";
+    let mut n = 0;
+    let mut ask = |line: &str, minute: i64, want: &str| {
+        n += 1;
+        let mid = format!("h{n}@p");
+        put(
+            &md,
+            &format!("h{n}"),
+            &mail(&p.address, &host_addr, line, &mid, minute, ""),
+        );
+        h.pass_ok(&at(minute + 1));
+        s.wait_for_mails(&p, n);
+        let reply = s.mails(&p).into_iter().find(|m| {
+            String::from_utf8_lossy(m)
+                .lines()
+                .any(|l| l.to_ascii_lowercase().starts_with("in-reply-to:") && l.contains(&mid))
+        });
+        let t = text(&reply.expect("the reply to this mail"));
+        assert!(t.contains(want), "{line}: {t}");
+        t
+    };
+    let first = ask("tables", 1, "Open tables");
+    assert!(first.contains(help_line), "the day's first reply: {first}");
+    let second = ask("join t5 Pat", 3, "confirm ");
+    assert!(!second.contains(help_line), "{second}");
+    assert!(second.contains(ask_line), "{second}");
+    let asked = ask("help", 5, help_line);
+    assert!(!asked.contains(ask_line), "{asked}");
+    let again = ask("tables", 7, "Open tables");
+    assert!(
+        !again.contains(help_line) && again.contains(ask_line),
+        "{again}"
+    );
+    let kept = h.dir.join("state/lobby-help");
+    let mode = std::fs::metadata(&kept).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+    let bytes = std::fs::read_to_string(&kept).unwrap();
+    assert!(!bytes.contains(&p.address), "{bytes}");
+    // The next day: the help again.
+    let tomorrow = ask("tables", 24 * 60 + 1, "Open tables");
+    assert!(tomorrow.contains(help_line), "{tomorrow}");
+}

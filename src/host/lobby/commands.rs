@@ -17,24 +17,38 @@
 //! confirming it does. One person (one address), one seat per game,
 //! unless the table or host.toml allows more (`seats-per-address`).
 //!
-//! A command is decided first, to a typed [`Outcome`] (the change made,
-//! the code mailed, or the refusal and why), and put in words last
-//! ([`words`]), so another door to the same requests (issue 51's web
-//! server) takes the outcome and says it its own way.
+//! This module is the lobby's mail adapter: a mail is read into a
+//! request of the door (`crate::requests::lobby`: the From a claim, a
+//! `confirm CODE` a [`Requester::Code`]), decided there to a typed
+//! [`Outcome`] (the change made, the code mailed, or the refusal and why),
+//! and the outcome put in words here ([`words`]); a web page takes the
+//! same outcome and says it its own way.
+//!
+//! The lobby's help (the commands above, about 25 lines) ends a reply the
+//! first time an address writes in a day (UTC), and every reply to `help`;
+//! other replies end with the one line that asks for it
+//! ([`Answering::help`]; the pass remembers whom it told, docs/host.md
+//! "The lobby's help").
 
-use super::confirm::{self, Action, Request, State};
+use super::confirm::{self, Action, Request};
 use super::seats::{self, OfferStatus};
-use super::{Effect, Handled, HostDir, Seat, Status, Table};
+use super::{HostDir, Status, Table};
 use crate::error::Result;
 use crate::mail::{eml, extract};
 use crate::names::Name;
+use crate::requests::guard::Tries;
+use crate::requests::lobby::{self as door, Already};
+use crate::requests::{Carrier, Claim, Requester};
 use mail_parser::Message;
+
+pub use crate::requests::lobby::{Done, Outcome, Refusal};
 
 /// The lobby's words, for the help text.
 pub const HELP: &str = "\
 Joining a game (write to the host's own address, the command as the
 subject or as the first line of the mail):
       tables                       the open tables
+      help                         these lines
       me                           your own reliability across this host's
                                    games (mailed to your address only)
       join TABLE [your name] [public]
@@ -53,6 +67,9 @@ Taking over a seat in a game under way:
       takeover GAME PLAYER [your name]
                                    ask for the seat; a code comes back by mail
 ";
+
+/// The line that ends a reply without the help.
+pub const ASK_HELP: &str = "Send `help` to this address for the lobby's commands.\n";
 
 /// A lobby command read from a mail.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,12 +90,14 @@ pub enum Command {
     },
     /// `me`: the sender's own reliability, mailed to the sender's address.
     Me,
+    /// `help`: the lobby's commands.
+    Help,
     /// A lobby word with the wrong words after it: the line to send.
     Bad(String),
 }
 
-const WORDS: [&str; 7] = [
-    "tables", "join", "confirm", "leave", "standby", "takeover", "me",
+const WORDS: [&str; 8] = [
+    "tables", "join", "confirm", "leave", "standby", "takeover", "me", "help",
 ];
 const NAME_CHARS: usize = 40;
 
@@ -109,6 +128,7 @@ pub fn parse_line(line: &str) -> Option<Command> {
     Some(match (word.as_str(), args) {
         ("tables", _) => Command::Tables,
         ("me", _) => Command::Me,
+        ("help", _) => Command::Help,
         ("join", [table, rest @ ..]) => {
             let mut rest: Vec<&str> = rest.to_vec();
             let public = rest
@@ -167,7 +187,12 @@ pub fn asked(m: &Message) -> Option<Command> {
         .filter(|l| !l.is_empty())
         .take(3)
         .find_map(parse_line);
-    let whole = |c: &Command| !matches!(c, Command::Bad(_) | Command::Tables | Command::Me);
+    let whole = |c: &Command| {
+        !matches!(
+            c,
+            Command::Bad(_) | Command::Tables | Command::Me | Command::Help
+        )
+    };
     match (in_subject, in_body) {
         (_, Some(b @ Command::Confirm(_))) => Some(b),
         (Some(s), Some(b)) if reply && whole(&b) => {
@@ -198,180 +223,6 @@ pub struct Ctx<'a> {
     pub may_mail_code: &'a dyn Fn(&str, &str) -> Result<bool>,
 }
 
-/// A lobby mail, decided: what it came to.
-#[derive(Debug, Clone)]
-pub enum Outcome {
-    /// `tables`: what is on offer.
-    Tables,
-    /// `me`: the sender's own reliability across the host's games. The
-    /// reply goes to the From address only, so a forged From shows the
-    /// figure to its owner, never to the forger.
-    Me(crate::community::reliability::Tally),
-    /// A lobby word with the wrong words after it: the line to send.
-    Bad(String),
-    /// A code was mailed (`again`: the same mail handled again after a
-    /// restart); confirming it does `request.action`. `others`: the
-    /// address's other waiting requests for the same thing.
-    CodeMailed {
-        request: Request,
-        code: String,
-        others: Vec<Request>,
-        again: bool,
-    },
-    /// A code came back and what it asked for is done.
-    Done {
-        done: Done,
-        again: bool,
-    },
-    /// Nothing to change: the address is where it asked to be.
-    Already(Already),
-    /// The code mail would pass the bound on replies to the address: not
-    /// mailed, nothing kept.
-    Held,
-    Refused(Refusal),
-}
-
-/// What a confirmation did.
-#[derive(Debug, Clone)]
-pub enum Done {
-    /// A seat at `table` (1, 2, …).
-    Seated {
-        table: Table,
-        seat: usize,
-    },
-    /// Seats given up (`seats`: how many) and waiting joins withdrawn.
-    Left {
-        table: Table,
-        seats: usize,
-    },
-    Standby {
-        on: bool,
-    },
-    /// A takeover's claim confirmed: the seat is the address's (once
-    /// the moderator approves, with `approve`).
-    Claimed {
-        game: String,
-        player: String,
-        approve: bool,
-    },
-}
-
-#[derive(Debug, Clone, Copy)]
-pub enum Already {
-    OnStandby,
-    OffStandby,
-}
-
-/// Why a lobby command changed nothing.
-#[derive(Debug, Clone)]
-pub enum Refusal {
-    NoSender,
-    /// No such table (for `join` or `leave`).
-    NoTable {
-        table: String,
-        leaving: bool,
-    },
-    /// The table has started or was cancelled (`late`: told to a
-    /// confirmation that came after).
-    Closed {
-        table: Table,
-        late: bool,
-    },
-    /// The table is full (`late`: it filled before the confirmation).
-    Full {
-        table: Table,
-        late: bool,
-    },
-    /// The address has all the seats it may hold at the table.
-    HasSeat {
-        table: Table,
-    },
-    /// `leave` from an address with no seat nor join at the table.
-    NotThere {
-        table: Table,
-    },
-    /// `leave` after the start.
-    LeaveTooLate {
-        table: Table,
-    },
-    /// No seat of `game` is offered.
-    NoOffer {
-        game: String,
-    },
-    NotOffered {
-        game: String,
-        player: String,
-    },
-    /// The seat was taken by someone who confirmed first (`late`: told to
-    /// a confirmation that came after).
-    Taken {
-        game: String,
-        player: String,
-        how: String,
-        late: bool,
-    },
-    /// The table asks more reliability than the address has.
-    Unreliable {
-        table: Table,
-        min: u32,
-        have: crate::community::reliability::Tally,
-    },
-    /// The address holds all the seats it may in `game` (`seats`).
-    HoldsSeat {
-        game: String,
-        seats: Vec<String>,
-    },
-    UnknownCode,
-    /// The code was mailed to another address.
-    OtherAddress {
-        action: Action,
-    },
-    /// The code was confirmed already (by another mail).
-    AlreadyDone {
-        action: Action,
-        at: String,
-    },
-    /// Withdrawn: another request for the same thing was confirmed.
-    Withdrawn {
-        action: Action,
-        at: String,
-    },
-    /// Dropped unconfirmed: too old, or too many waiting.
-    Dropped {
-        action: Action,
-        why: confirm::Dropped,
-    },
-}
-
-impl Outcome {
-    /// Nothing was changed, the command refused.
-    pub fn refused(&self) -> bool {
-        matches!(self, Outcome::Refused(_) | Outcome::Bad(_))
-    }
-    /// The mail proved itself with a right code: its answer is the
-    /// address owner's own doing (not counted by the bound on replies).
-    pub fn proven(&self) -> bool {
-        matches!(self, Outcome::Done { .. })
-            || matches!(
-                self,
-                Outcome::Refused(
-                    Refusal::Closed { late: true, .. }
-                        | Refusal::Full { late: true, .. }
-                        | Refusal::Taken { late: true, .. }
-                        | Refusal::AlreadyDone { .. }
-                        | Refusal::Withdrawn { .. }
-                        | Refusal::Dropped { .. }
-                        | Refusal::HasSeat { .. }
-                        | Refusal::HoldsSeat { .. }
-                )
-            )
-    }
-    /// The bound on replies was asked already (a code mail).
-    pub fn granted(&self) -> bool {
-        matches!(self, Outcome::CodeMailed { .. })
-    }
-}
-
 /// What answering a lobby mail did, for the log.
 pub struct Answered {
     pub outcome: Outcome,
@@ -381,9 +232,35 @@ pub struct Answered {
     pub reply: Option<(String, Vec<u8>)>,
 }
 
+/// A lobby mail as the adapter reads it: the claim its From makes, and
+/// what carried it.
+pub struct Mail<'a> {
+    /// The From address ("" when none).
+    pub from: &'a str,
+    /// The host's own receiving server vouches for the From
+    /// (`host::sender`): a code it carries spends no budget.
+    pub vouched: bool,
+    /// The mail's sha256 and Message-ID ("" when none).
+    pub digest: &'a str,
+    pub mid: &'a str,
+    /// The reply's subject.
+    pub subject: &'a str,
+}
+
+/// How the pass answers: what it keeps between mails.
+#[derive(Default)]
+pub struct Answering<'a> {
+    /// The budget of codes tried per address (none: not counted).
+    pub tries: Option<&'a Tries>,
+    /// The reply ends with the lobby's whole help (the address's first
+    /// mail of the day); else with the line that asks for it. A reply to
+    /// `help` is the help whatever this says.
+    pub help: bool,
+}
+
 /// Answer one lobby mail from `from` (its sha256 `digest`, Message-ID
-/// `mid`): decided (the change made and recorded, or the code mailed),
-/// then put in words. A mail recorded already gets the same answer again.
+/// `mid`) with the whole help and no budget of codes, as a moderator's
+/// tool would: [`answer_mail`].
 pub fn answer(
     cx: &Ctx,
     cmd: &Command,
@@ -392,25 +269,114 @@ pub fn answer(
     mid: &str,
     subject: &str,
 ) -> Result<Answered> {
-    let outcome = if from.is_empty() {
-        Outcome::Refused(Refusal::NoSender)
-    } else {
-        decide(cx, cmd, from, digest)?
+    let mail = Mail {
+        from,
+        vouched: false,
+        digest,
+        mid,
+        subject,
+    };
+    let how = Answering {
+        tries: None,
+        help: true,
+    };
+    answer_mail(cx, cmd, &mail, &how)
+}
+
+/// The door's request a mail's command makes: the From a claim, a
+/// `confirm CODE` the code shown. `None` for a line that did not read.
+pub fn request(cmd: &Command, mail: &Mail) -> Option<door::Request> {
+    let claim = Claim {
+        address: mail.from.to_string(),
+        vouched: mail.vouched,
+    };
+    let (command, by) = match cmd {
+        Command::Bad(_) => return None,
+        Command::Confirm(code) => (
+            door::Command::Confirm,
+            Requester::Code {
+                code: code.clone(),
+                claim,
+            },
+        ),
+        Command::Tables => (door::Command::Tables, Requester::Anyone(claim)),
+        Command::Me => (door::Command::Me, Requester::Anyone(claim)),
+        Command::Help => (door::Command::Help, Requester::Anyone(claim)),
+        Command::Join {
+            table,
+            name,
+            public,
+        } => (
+            door::Command::Join {
+                table: table.clone(),
+                name: name.clone(),
+                public: *public,
+            },
+            Requester::Anyone(claim),
+        ),
+        Command::Leave(table) => (
+            door::Command::Leave {
+                table: table.clone(),
+            },
+            Requester::Anyone(claim),
+        ),
+        Command::Standby(on) => (door::Command::Standby { on: *on }, Requester::Anyone(claim)),
+        Command::Takeover { game, player, name } => (
+            door::Command::Takeover {
+                game: game.clone(),
+                player: player.clone(),
+                name: name.clone(),
+            },
+            Requester::Anyone(claim),
+        ),
+    };
+    Some(door::Request {
+        command,
+        by,
+        carrier: Carrier {
+            id: mail.mid.to_string(),
+            digest: mail.digest.to_string(),
+        },
+    })
+}
+
+/// Answer one lobby mail: read into the door's request, decided there
+/// (the change made and recorded, or the code mailed), then put in words.
+/// A mail recorded already gets the same answer again.
+pub fn answer_mail(cx: &Ctx, cmd: &Command, mail: &Mail, how: &Answering) -> Result<Answered> {
+    let lobby = door::Lobby {
+        host: cx.host.clone(),
+        now: cx.now.clone(),
+        seats_per_address: cx.seats_per_address,
+        may_mail_code: cx.may_mail_code,
+        tries: how.tries,
+    };
+    let (from, digest) = (mail.from, mail.digest);
+    let outcome = match (request(cmd, mail), cmd) {
+        _ if from.is_empty() => Outcome::Refused(Refusal::NoSender),
+        (Some(req), _) => door::run(&lobby, &req)?,
+        (None, Command::Bad(line)) => Outcome::Refused(Refusal::Unread(line.clone())),
+        (None, _) => Outcome::Refused(Refusal::Unread(String::new())),
     };
     let (tables, _) = super::all(&cx.host);
     let (what, told) = words(cx, &tables, &outcome, from);
+    let help = match (&outcome, how.help) {
+        (Outcome::Help, _) => "",
+        (_, true) => HELP,
+        (_, false) => ASK_HELP,
+    };
     let reply = match (&outcome, from.is_empty()) {
         (Outcome::Held, _) | (_, true) => None,
         _ => {
-            let text = format!("Hello,\n\nthis is herald's lobby.\n\n{told}\n{HELP}");
+            let text = format!("Hello,\n\nthis is herald's lobby.\n\n{told}\n{help}");
             let message_id = eml::message_id("host", &["lobby", digest]);
             let mail = eml::Mail {
                 from: cx.from.clone(),
                 to: from.to_string(),
-                subject: subject.to_string(),
+                subject: mail.subject.to_string(),
                 date: cx.now.clone(),
                 message_id: message_id.clone(),
-                in_reply_to: (!mid.is_empty()).then(|| mid.to_string()),
+                in_reply_to: (!mail.mid.is_empty()).then(|| mail.mid.to_string()),
                 text,
                 attachments: Vec::new(),
             };
@@ -424,613 +390,72 @@ pub fn answer(
     })
 }
 
-/// Decide a lobby command: the change made (and recorded with the mail's
-/// digest), the code mailed, or why not.
-pub fn decide(cx: &Ctx, cmd: &Command, from: &str, digest: &str) -> Result<Outcome> {
-    Ok(match cmd {
-        Command::Tables => Outcome::Tables,
-        Command::Me => Outcome::Me(crate::community::reliability::of_address(
-            cx.host.root(),
-            from,
-        )),
-        Command::Bad(line) => Outcome::Bad(line.clone()),
-        Command::Join {
-            table,
-            name,
-            public,
-        } => join(cx, table, name, *public, from, digest)?,
-        Command::Confirm(code) => confirm_code(cx, code, from, digest)?,
-        Command::Standby(on) => standby(cx, *on, from, digest)?,
-        Command::Takeover { game, player, name } => takeover(cx, game, player, name, from, digest)?,
-        Command::Leave(table) => leave(cx, table, from, digest)?,
-    })
+/// Whom the lobby sent its whole help today: the sha256 of each address
+/// (lowercase), never the address, in `DIR/state/lobby-help` (0600,
+/// written atomically by the pass that holds `host.lock`), forgotten when
+/// the day (UTC) changes.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct HelpSent {
+    /// The day (YYYY-MM-DD, UTC) the digests are of.
+    pub day: String,
+    pub told: std::collections::BTreeSet<String>,
 }
 
-/// Seats `address` may hold at `t`'s game.
+impl HelpSent {
+    /// The memory as kept, for the day of `now` (RFC 3339): another
+    /// day's is forgotten, as is a file that does not read.
+    pub fn load(host: &HostDir, now: &str) -> HelpSent {
+        let day = now.get(..10).unwrap_or(now).to_string();
+        std::fs::read(host.lobby_help())
+            .ok()
+            .and_then(|b| serde_json::from_slice::<HelpSent>(&b).ok())
+            .filter(|h| h.day == day)
+            .unwrap_or(HelpSent {
+                day,
+                told: Default::default(),
+            })
+    }
+
+    fn key(address: &str) -> String {
+        crate::chain::canon::sha256_hex(address.trim().to_ascii_lowercase().as_bytes())
+    }
+
+    /// Was `address` sent the whole help today?
+    pub fn told(&self, address: &str) -> bool {
+        self.told.contains(&Self::key(address))
+    }
+
+    /// `address` was sent it now: `true` when that is news to keep.
+    pub fn mark(&mut self, address: &str) -> bool {
+        self.told.insert(Self::key(address))
+    }
+
+    pub fn save(&self, host: &HostDir) -> Result<()> {
+        let json = serde_json::to_vec(self).expect("a memory serialises");
+        crate::store::write::create_dir(&host.state())?;
+        crate::store::write::atomic(
+            &host.lobby_help(),
+            &json,
+            crate::store::write::Durability::Synced,
+        )
+    }
+}
+
+/// Seats one address may hold at `t`'s game.
 fn allowed(cx: &Ctx, t: &Table) -> usize {
     t.seats_per_address.unwrap_or(cx.seats_per_address).max(1) as usize
 }
 
-/// Mail a code for `action` to `from` (the mail `digest` asked): the
-/// bound on replies asked first; the request kept, then the outcome.
-fn ask(cx: &Ctx, action: Action, from: &str, digest: &str) -> Result<Outcome> {
-    let mut store = confirm::Store::load(&cx.host)?;
-    let again = store.asked_by(digest).is_some();
-    if !(cx.may_mail_code)(from, digest)? {
-        return Ok(Outcome::Held);
-    }
-    let key = super::key(&cx.host)?;
-    let (code, others) = store.ask(&key, from, action, digest, &cx.now);
-    let request = store
-        .asked_by(digest)
-        .cloned()
-        .expect("asked for just above");
-    let others = others
-        .into_iter()
-        .filter(|r| r.code_sha256 != request.code_sha256)
-        .collect();
-    if !again {
-        store.save(&cx.host)?;
-    }
-    Ok(Outcome::CodeMailed {
-        request,
-        code,
-        others,
-        again,
-    })
-}
-
-fn table(cx: &Ctx, name: &str) -> Result<Option<Table>> {
-    match Name::new("table", name) {
-        Ok(n) => super::load(&cx.host, &n),
-        Err(_) => Ok(None),
-    }
-}
-
-/// `join TABLE [name] [public]`: a code mailed to the From address.
-fn join(
-    cx: &Ctx,
-    name_of_table: &str,
-    name: &Option<String>,
-    public: bool,
-    from: &str,
-    digest: &str,
-) -> Result<Outcome> {
-    let Some(t) = table(cx, name_of_table)? else {
-        return Ok(Outcome::Refused(Refusal::NoTable {
-            table: name_of_table.to_string(),
-            leaving: false,
-        }));
-    };
-    let action = Action::Join {
-        table: t.name.clone(),
-        name: name.clone(),
-        public,
-    };
-    if confirm::Store::load(&cx.host)?.asked_by(digest).is_some() {
-        return ask(cx, action, from, digest);
-    }
-    if t.status != Status::Open {
-        return Ok(Outcome::Refused(Refusal::Closed {
-            table: t,
-            late: false,
-        }));
-    }
-    if t.seats_of(from) >= allowed(cx, &t) {
-        return Ok(Outcome::Refused(Refusal::HasSeat { table: t }));
-    }
-    if t.seats.len() >= t.max {
-        return Ok(Outcome::Refused(Refusal::Full {
-            table: t,
-            late: false,
-        }));
-    }
-    if let Some(min) = t.min_reliability {
-        let have = crate::community::reliability::of_address(cx.host.root(), from);
-        // A newcomer (no phase seated yet) has no figure and may join.
-        if have.percent().is_some_and(|p| p < min) {
-            return Ok(Outcome::Refused(Refusal::Unreliable {
-                table: t,
-                min,
-                have,
-            }));
-        }
-    }
-    ask(cx, action, from, digest)
-}
-
-/// `leave TABLE`: a code mailed, when the address has something to leave.
-fn leave(cx: &Ctx, name: &str, from: &str, digest: &str) -> Result<Outcome> {
-    let Some(t) = table(cx, name)? else {
-        return Ok(Outcome::Refused(Refusal::NoTable {
-            table: name.to_string(),
-            leaving: true,
-        }));
-    };
-    let action = Action::Leave {
-        table: t.name.clone(),
-    };
-    let store = confirm::Store::load(&cx.host)?;
-    if store.asked_by(digest).is_some() {
-        return ask(cx, action, from, digest);
-    }
-    if t.status != Status::Open {
-        return Ok(Outcome::Refused(Refusal::LeaveTooLate { table: t }));
-    }
-    let joins = store
-        .alike(from, &action)
-        .iter()
-        .any(|r| matches!(r.action, Action::Join { .. }));
-    if t.seats_of(from) == 0 && !joins {
-        return Ok(Outcome::Refused(Refusal::NotThere { table: t }));
-    }
-    ask(cx, action, from, digest)
-}
-
-/// `standby` / `standby off`: a code mailed, unless the address is where
-/// it asks to be.
-fn standby(cx: &Ctx, on: bool, from: &str, digest: &str) -> Result<Outcome> {
-    let list = seats::standby(&cx.host)?;
-    let listed = list
-        .list
-        .iter()
-        .any(|s| s.address.eq_ignore_ascii_case(from));
-    let asked = confirm::Store::load(&cx.host)?.asked_by(digest).is_some();
-    if !asked && listed == on {
-        return Ok(Outcome::Already(if on {
-            Already::OnStandby
-        } else {
-            Already::OffStandby
-        }));
-    }
-    ask(cx, Action::Standby { on }, from, digest)
-}
-
-/// The seats `from` holds (or has been granted) in `game`, by player id.
-fn seats_in_game(cx: &Ctx, rec: &seats::GameSeats, from: &str) -> Vec<String> {
-    let mut held = Vec::new();
-    if let Ok(name) = Name::new("game", &rec.game) {
-        if let Some(h) = crate::host::route::peek(cx.host.game(&name).root()) {
-            held.extend(
-                h.players
-                    .iter()
-                    .filter(|p| {
-                        p.email
-                            .as_deref()
-                            .is_some_and(|e| super::same_person(e, from))
-                    })
-                    .map(|p| p.id.clone()),
-            );
-        }
-    }
-    for o in &rec.offers {
-        let granted = matches!(o.status, OfferStatus::Approval | OfferStatus::Granted);
-        if granted
-            && o.taker
-                .as_ref()
-                .is_some_and(|t| super::same_person(&t.address, from))
-            && !held.contains(&o.player)
-        {
-            held.push(o.player.clone());
-        }
-    }
-    held
-}
-
-/// `takeover GAME PLAYER [name]`: a code mailed, for an open offer, to an
-/// address that may take one more seat in the game.
-fn takeover(
-    cx: &Ctx,
-    game: &str,
-    player: &str,
-    name: &Option<String>,
-    from: &str,
-    digest: &str,
-) -> Result<Outcome> {
-    let rec = Name::new("game", game)
-        .ok()
-        .and_then(|n| seats::load(&cx.host, &n).ok().flatten());
-    let Some(rec) = rec else {
-        return Ok(Outcome::Refused(Refusal::NoOffer {
-            game: game.to_string(),
-        }));
-    };
-    let action = Action::Takeover {
-        game: rec.game.clone(),
-        player: player.to_string(),
-        name: name.clone(),
-    };
-    if confirm::Store::load(&cx.host)?.asked_by(digest).is_some() {
-        return ask(cx, action, from, digest);
-    }
-    let Some(oi) = rec.live(player) else {
-        return Ok(Outcome::Refused(Refusal::NotOffered {
-            game: rec.game.clone(),
-            player: player.to_string(),
-        }));
-    };
-    if rec.offers[oi].status != OfferStatus::Open {
-        return Ok(Outcome::Refused(Refusal::Taken {
-            game: rec.game.clone(),
-            player: player.to_string(),
-            how: taken_how(&rec.offers[oi]),
-            late: false,
-        }));
-    }
-    let held = seats_in_game(cx, &rec, from);
-    if held.len() >= rec.seats_per_address.unwrap_or(cx.seats_per_address).max(1) as usize {
-        return Ok(Outcome::Refused(Refusal::HoldsSeat {
-            game: rec.game.clone(),
-            seats: held,
-        }));
-    }
-    ask(cx, action, from, digest)
-}
-
-fn taken_how(o: &seats::Offer) -> String {
-    match o.status {
+/// How a seat offered was taken, in words.
+fn taken_how(status: OfferStatus, done: &Option<String>) -> String {
+    match status {
         OfferStatus::Approval => "confirmed first; waiting for the moderator's approval".into(),
         OfferStatus::Granted => {
             "confirmed first; the seat changes hands at the host's next pass".into()
         }
-        OfferStatus::Done => o.done.clone().unwrap_or_else(|| "taken over".into()),
+        OfferStatus::Done => done.clone().unwrap_or_else(|| "taken over".into()),
         OfferStatus::Open => "open".into(),
     }
-}
-
-/// `confirm CODE`: the request the code was mailed for done, when it
-/// still can be; else what became of it.
-///
-/// Long (about 85 lines): a mail handled already first (its record in the
-/// store or in the table or game it changed), then each way a code can
-/// fail, in the order they are told, then the request done.
-fn confirm_code(cx: &Ctx, code: &str, from: &str, digest: &str) -> Result<Outcome> {
-    let mut store = confirm::Store::load(&cx.host)?;
-    // A mail handled already: the same answer.
-    if let Some(r) = store.confirmed_by(digest).cloned() {
-        return done_again(cx, &r);
-    }
-    let Some(r) = store.find(code).cloned() else {
-        // A confirmation recorded by a herald before the store (in the
-        // table or game it changed).
-        let (tables, _) = super::all(&cx.host);
-        if let Some(t) = tables.iter().find(|t| t.handled(digest).is_some()) {
-            let seat = t.seated(from).map_or(0, |i| i + 1);
-            return Ok(Outcome::Done {
-                done: Done::Seated {
-                    table: t.clone(),
-                    seat,
-                },
-                again: true,
-            });
-        }
-        return Ok(Outcome::Refused(Refusal::UnknownCode));
-    };
-    if !r.from(from) {
-        return Ok(Outcome::Refused(Refusal::OtherAddress { action: r.action }));
-    }
-    let expired = crate::time::parse_time(&r.at)
-        .ok()
-        .zip(crate::time::parse_time(&cx.now).ok())
-        .is_some_and(|(a, n)| a.timestamp() <= n.timestamp() - confirm::EXPIRES);
-    match &r.state {
-        State::Done { at, .. } => {
-            return Ok(Outcome::Refused(Refusal::AlreadyDone {
-                action: r.action.clone(),
-                at: at.clone(),
-            }))
-        }
-        State::Withdrawn { at } => {
-            return Ok(Outcome::Refused(Refusal::Withdrawn {
-                action: r.action.clone(),
-                at: at.clone(),
-            }))
-        }
-        State::Dropped { why, .. } => {
-            return Ok(Outcome::Refused(Refusal::Dropped {
-                action: r.action.clone(),
-                why: *why,
-            }))
-        }
-        State::Waiting if expired => {
-            return Ok(Outcome::Refused(Refusal::Dropped {
-                action: r.action.clone(),
-                why: confirm::Dropped::Expired,
-            }))
-        }
-        State::Waiting => {}
-    }
-    // Done already by this very mail (a pass killed after the change was
-    // written, before the request was marked done): marked now.
-    if let Some((done, withdraw_alike)) = applied(cx, &r, from, digest)? {
-        store.confirm(&r.code_sha256, digest, &cx.now, withdraw_alike);
-        store.save(&cx.host)?;
-        return Ok(Outcome::Done { done, again: true });
-    }
-    let (outcome, withdraw_alike) = match &r.action {
-        Action::Join {
-            table: tn,
-            name,
-            public,
-        } => seat(cx, tn, name, *public, from, digest)?,
-        Action::Leave { table: tn } => leave_now(cx, &mut store, tn, from, digest)?,
-        Action::Standby { on } => (standby_now(cx, *on, from)?, true),
-        Action::Takeover { game, player, name } => claim(cx, game, player, name, from, digest)?,
-    };
-    if let Outcome::Done { .. } = outcome {
-        store.confirm(&r.code_sha256, digest, &cx.now, withdraw_alike);
-        store.save(&cx.host)?;
-    }
-    Ok(outcome)
-}
-
-/// What the confirming mail `digest` did already to the table or game
-/// of request `r`, as recorded there (with whether the address's other
-/// requests for the same thing go), if it did.
-fn applied(cx: &Ctx, r: &Request, from: &str, digest: &str) -> Result<Option<(Done, bool)>> {
-    Ok(match &r.action {
-        Action::Join { table: tn, .. } | Action::Leave { table: tn } => {
-            let Some(t) = table(cx, tn)? else {
-                return Ok(None);
-            };
-            match t.handled(digest) {
-                Some(Effect::Confirmed { seat, .. }) => {
-                    let seat = *seat;
-                    let full = t.seats_of(from) >= allowed(cx, &t);
-                    Some((Done::Seated { table: t, seat }, full))
-                }
-                Some(Effect::Left { .. }) => Some((Done::Left { table: t, seats: 1 }, true)),
-                _ => None,
-            }
-        }
-        Action::Takeover { game, player, .. } => Name::new("game", game)
-            .ok()
-            .and_then(|n| seats::load(&cx.host, &n).ok().flatten())
-            .filter(|g| {
-                g.handled(digest)
-                    .is_some_and(|d| d.what == "confirmed" && d.player == *player)
-            })
-            .map(|g| {
-                (
-                    Done::Claimed {
-                        game: game.clone(),
-                        player: player.clone(),
-                        approve: g.approve,
-                    },
-                    true,
-                )
-            }),
-        Action::Standby { .. } => None,
-    })
-}
-
-/// The answer to a confirmation handled again (after a restart): what
-/// its request did, as its table or game shows it now.
-fn done_again(cx: &Ctx, r: &Request) -> Result<Outcome> {
-    let done = match &r.action {
-        Action::Join { table: tn, .. } => match table(cx, tn)? {
-            Some(t) => Done::Seated {
-                seat: t.seated(&r.address).map_or(0, |i| i + 1),
-                table: t,
-            },
-            None => return Ok(Outcome::Refused(Refusal::UnknownCode)),
-        },
-        Action::Leave { table: tn } => match table(cx, tn)? {
-            Some(t) => Done::Left { table: t, seats: 1 },
-            None => return Ok(Outcome::Refused(Refusal::UnknownCode)),
-        },
-        Action::Standby { on } => Done::Standby { on: *on },
-        Action::Takeover { game, player, .. } => Done::Claimed {
-            game: game.clone(),
-            player: player.clone(),
-            approve: Name::new("game", game)
-                .ok()
-                .and_then(|n| seats::load(&cx.host, &n).ok().flatten())
-                .is_some_and(|g| g.approve),
-        },
-    };
-    Ok(Outcome::Done { done, again: true })
-}
-
-/// A confirmed join: a seat at table `tn`, if it still has one for this
-/// address. With whether the address's other joins there are withdrawn
-/// (it has all the seats it may hold).
-fn seat(
-    cx: &Ctx,
-    tn: &str,
-    name: &Option<String>,
-    public: bool,
-    from: &str,
-    digest: &str,
-) -> Result<(Outcome, bool)> {
-    let Some(mut t) = table(cx, tn)? else {
-        return Ok((Outcome::Refused(Refusal::UnknownCode), false));
-    };
-    if t.status != Status::Open {
-        return Ok((
-            Outcome::Refused(Refusal::Closed {
-                table: t,
-                late: true,
-            }),
-            false,
-        ));
-    }
-    if t.seats_of(from) >= allowed(cx, &t) {
-        return Ok((Outcome::Refused(Refusal::HasSeat { table: t }), false));
-    }
-    if t.seats.len() >= t.max {
-        return Ok((
-            Outcome::Refused(Refusal::Full {
-                table: t,
-                late: true,
-            }),
-            false,
-        ));
-    }
-    t.seats.push(Seat {
-        address: from.trim().to_string(),
-        name: name.clone(),
-        public,
-        at: cx.now.clone(),
-    });
-    let seat = t.seats.len();
-    t.handled.push(Handled {
-        mail: digest.to_string(),
-        outcome: Effect::Confirmed {
-            table: t.name.clone(),
-            seat,
-        },
-    });
-    super::save(&cx.host, &t)?;
-    let full = t.seats_of(from) >= allowed(cx, &t);
-    Ok((
-        Outcome::Done {
-            done: Done::Seated { table: t, seat },
-            again: false,
-        },
-        full,
-    ))
-}
-
-/// A confirmed leave: the address's seats at table `tn` given up and its
-/// waiting joins there withdrawn, before the start.
-fn leave_now(
-    cx: &Ctx,
-    store: &mut confirm::Store,
-    tn: &str,
-    from: &str,
-    digest: &str,
-) -> Result<(Outcome, bool)> {
-    let Some(mut t) = table(cx, tn)? else {
-        return Ok((Outcome::Refused(Refusal::UnknownCode), false));
-    };
-    if t.status != Status::Open {
-        return Ok((Outcome::Refused(Refusal::LeaveTooLate { table: t }), false));
-    }
-    let before = t.seats.len();
-    t.seats
-        .retain(|s| !s.address.eq_ignore_ascii_case(from.trim()));
-    let seats = before - t.seats.len();
-    t.handled.push(Handled {
-        mail: digest.to_string(),
-        outcome: Effect::Left {
-            table: t.name.clone(),
-        },
-    });
-    super::save(&cx.host, &t)?;
-    let name = t.name.clone();
-    store.withdraw(
-        from,
-        |a| matches!(a, Action::Join { table, .. } if *table == name),
-        &cx.now,
-    );
-    Ok((
-        Outcome::Done {
-            done: Done::Left { table: t, seats },
-            again: false,
-        },
-        true,
-    ))
-}
-
-/// A confirmed `standby` / `standby off`.
-fn standby_now(cx: &Ctx, on: bool, from: &str) -> Result<Outcome> {
-    let mut list = seats::standby(&cx.host)?;
-    let had = list
-        .list
-        .iter()
-        .any(|s| s.address.eq_ignore_ascii_case(from));
-    if on && !had {
-        list.list.push(seats::StandbyEntry {
-            address: from.trim().to_string(),
-            at: cx.now.clone(),
-        });
-        seats::save_standby(&cx.host, &list)?;
-    } else if !on && had {
-        list.list.retain(|s| !s.address.eq_ignore_ascii_case(from));
-        seats::save_standby(&cx.host, &list)?;
-    }
-    Ok(Outcome::Done {
-        done: Done::Standby { on },
-        again: false,
-    })
-}
-
-/// A confirmed takeover: the offer of `player` in `game` claimed, if it is
-/// still open and the address may take one more seat there.
-fn claim(
-    cx: &Ctx,
-    game: &str,
-    player: &str,
-    name: &Option<String>,
-    from: &str,
-    digest: &str,
-) -> Result<(Outcome, bool)> {
-    let rec = Name::new("game", game)
-        .ok()
-        .and_then(|n| seats::load(&cx.host, &n).ok().flatten());
-    let Some(mut rec) = rec else {
-        return Ok((Outcome::Refused(Refusal::UnknownCode), false));
-    };
-    // The offer this claim was for: the live one, or the last one done.
-    let Some(oi) = rec
-        .live(player)
-        .or_else(|| rec.offers.iter().rposition(|o| o.player == player))
-    else {
-        return Ok((Outcome::Refused(Refusal::UnknownCode), false));
-    };
-    if rec.offers[oi].status != OfferStatus::Open {
-        let how = taken_how(&rec.offers[oi]);
-        return Ok((
-            Outcome::Refused(Refusal::Taken {
-                game: game.to_string(),
-                player: player.to_string(),
-                how,
-                late: true,
-            }),
-            false,
-        ));
-    }
-    let held = seats_in_game(cx, &rec, from);
-    if held.len() >= rec.seats_per_address.unwrap_or(cx.seats_per_address).max(1) as usize {
-        return Ok((
-            Outcome::Refused(Refusal::HoldsSeat {
-                game: game.to_string(),
-                seats: held,
-            }),
-            false,
-        ));
-    }
-    let approve = rec.approve;
-    let o = &mut rec.offers[oi];
-    o.taker = Some(Seat {
-        address: from.trim().to_string(),
-        name: name.clone(),
-        public: false,
-        at: cx.now.clone(),
-    });
-    o.status = if approve {
-        OfferStatus::Approval
-    } else {
-        OfferStatus::Granted
-    };
-    rec.handled.push(seats::Done {
-        mail: digest.to_string(),
-        what: "confirmed".into(),
-        player: player.to_string(),
-    });
-    seats::save(&cx.host, &rec)?;
-    Ok((
-        Outcome::Done {
-            done: Done::Claimed {
-                game: game.to_string(),
-                player: player.to_string(),
-                approve,
-            },
-            again: false,
-        },
-        true,
-    ))
 }
 
 // ---- Words: the outcomes as the lobby's replies say them. ----
@@ -1289,6 +714,14 @@ fn refusal_text(cx: &Ctx, tables: &[Table], r: &Refusal, from: &str) -> String {
     let offers = || offers_text(&cx.host, tables);
     match r {
         Refusal::NoSender => "Your mail names no sender address, so nothing can be mailed back.\n".into(),
+        Refusal::Unread(line) => format!(
+            "Your mail was not understood. Send a mail whose first line is\n\n    {line}\n\n{}",
+            offers()
+        ),
+        Refusal::Throttled => format!(
+            "Too many codes were tried from this address in the last hour: this\none was not looked at. A code waits {} days; send it again in an\nhour, from the address it was mailed to.\n",
+            confirm::EXPIRES / 86_400
+        ),
         Refusal::NoTable { table, leaving: false } => format!(
             "There is no open table `{}` here. Send `join TABLE` with one of these.\n\n{}",
             shown(table),
@@ -1349,12 +782,14 @@ fn refusal_text(cx: &Ctx, tables: &[Table], r: &Refusal, from: &str) -> String {
             shown(player),
             offers()
         ),
-        Refusal::Taken { game, player, how, late: false } => format!(
-            "The seat `{player}` of game `{game}` has been taken by someone who\nconfirmed first ({how}).\n\n{}",
+        Refusal::Taken { game, player, status, done, late: false } => format!(
+            "The seat `{player}` of game `{game}` has been taken by someone who\nconfirmed first ({}).\n\n{}",
+            taken_how(*status, done),
             offers()
         ),
-        Refusal::Taken { game, player, how, late: true } => format!(
-            "Sorry: the seat `{player}` of game `{game}` was taken by someone who\nconfirmed first ({how}); your confirmation took nothing.\n\n{}",
+        Refusal::Taken { game, player, status, done, late: true } => format!(
+            "Sorry: the seat `{player}` of game `{game}` was taken by someone who\nconfirmed first ({}); your confirmation took nothing.\n\n{}",
+            taken_how(*status, done),
             offers()
         ),
         Refusal::Unreliable { table, min, have } => format!(
@@ -1411,13 +846,7 @@ pub fn words(cx: &Ctx, tables: &[Table], o: &Outcome, from: &str) -> (String, St
                 t.shown()
             ),
         ),
-        Outcome::Bad(line) => (
-            format!("bad command (send `{line}`)"),
-            format!(
-                "Your mail was not understood. Send a mail whose first line is\n\n    {line}\n\n{}",
-                offers_text(&cx.host, tables)
-            ),
-        ),
+        Outcome::Help => ("help".into(), HELP.into()),
         Outcome::CodeMailed {
             request,
             code,
@@ -1476,6 +905,8 @@ pub fn words(cx: &Ctx, tables: &[Table], o: &Outcome, from: &str) -> (String, St
 fn refusal_what(r: &Refusal) -> String {
     match r {
         Refusal::NoSender => "no sender address".into(),
+        Refusal::Unread(line) => format!("bad command (send `{line}`)"),
+        Refusal::Throttled => "confirm: too many codes tried from this address this hour".into(),
         Refusal::NoTable { table, leaving } => format!(
             "{} {}: no such table",
             if *leaving { "leave" } else { "join" },

@@ -50,6 +50,7 @@ mod report;
 mod report_compose;
 mod requests_bound;
 mod requests_game;
+mod requests_lobby;
 mod requests_orders;
 mod requests_press;
 mod rng;

@@ -31,10 +31,11 @@
 //! and takeovers inside them (`pending`, `claims`): [`Store::load`] reads
 //! those as waiting requests and [`Store::save`] moves them here.
 
-use super::{HostDir, Pending};
+use super::tables::{self, Pending};
 use crate::chain::canon::sha256_hex;
 use crate::error::{Error, Result};
 use crate::names::Name;
+use crate::store::host_dir::HostDir;
 use crate::store::write::{self, Durability};
 use serde::{Deserialize, Serialize};
 
@@ -207,7 +208,7 @@ impl Store {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Store::default(),
             Err(e) => return Err(Error::io(&p, e)),
         };
-        let (tables, _) = super::all(host);
+        let (tables, _) = tables::all(host);
         for t in tables.iter().filter(|t| !t.pending.is_empty()) {
             for p in &t.pending {
                 s.adopt(
@@ -269,9 +270,9 @@ impl Store {
             match l {
                 Legacy::Table(t) => {
                     let name = Name::new("table", &t).map_err(Error::refused)?;
-                    if let Some(mut t) = super::load(host, &name)? {
+                    if let Some(mut t) = tables::load(host, &name)? {
                         t.pending.clear();
-                        super::save(host, &t)?;
+                        tables::save(host, &t)?;
                     }
                 }
                 Legacy::Game(g) => {
@@ -300,7 +301,7 @@ impl Store {
 
     /// The request whose code is `code` (as a player typed it).
     pub fn find(&self, code: &str) -> Option<&Request> {
-        let code = super::normal_code(code)?;
+        let code = tables::normal_code(code)?;
         let h = sha256_hex(code.as_bytes());
         self.requests.iter().find(|r| r.code_sha256 == h)
     }
@@ -332,7 +333,7 @@ impl Store {
         mail: &str,
         now: &str,
     ) -> (String, Vec<Request>) {
-        let code = super::code_for(key, mail);
+        let code = tables::code_for(key, mail);
         let others = self.alike(address, &action);
         if self.asked_by(mail).is_none() {
             self.requests.push(Request {
