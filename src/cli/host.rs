@@ -22,6 +22,13 @@ pub struct Args {
     /// The time of the pass (RFC 3339; default: now). With --watch, only the first.
     #[arg(long)]
     pub now: Option<String>,
+    /// With --watch: serve the folder over HTTP too, as `herald serve DIR
+    /// --listen ADDR` would (docs/web.md), in the same process.
+    #[arg(long, value_name = "ADDR", requires = "watch")]
+    pub serve: Option<String>,
+    /// With --serve: the address players reach the server at (`herald serve --url`).
+    #[arg(long, requires = "serve")]
+    pub url: Option<String>,
     #[command(flatten)]
     pub wait: super::values::Wait,
 }
@@ -331,6 +338,20 @@ pub fn run(mut a: Args, wait: Duration) -> Result<String> {
             ));
         }
         return Err(Error::all(problems));
+    }
+    if let Some(listen) = &a.serve {
+        let opts = crate::web::Options {
+            dir: dir.clone(),
+            listen: super::serve::listen(listen)?,
+            url: a.url.clone(),
+        };
+        // The server runs beside the passes until the process ends with
+        // them (SIGTERM: the pass in hand finishes, then all stops).
+        std::thread::spawn(move || {
+            if let Err(e) = crate::web::serve(opts) {
+                super::output::problems(&[format!("herald host --serve: {e}")]);
+            }
+        });
     }
     let mut first = true;
     let mut cfg = cfg;
