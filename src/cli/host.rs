@@ -339,20 +339,7 @@ pub fn run(mut a: Args, wait: Duration) -> Result<String> {
         }
         return Err(Error::all(problems));
     }
-    if let Some(listen) = &a.serve {
-        let opts = crate::web::Options {
-            dir: dir.clone(),
-            listen: super::serve::listen(listen)?,
-            url: a.url.clone(),
-        };
-        // The server runs beside the passes until the process ends with
-        // them (SIGTERM: the pass in hand finishes, then all stops).
-        std::thread::spawn(move || {
-            if let Err(e) = crate::web::serve(opts) {
-                super::output::problems(&[format!("herald host --serve: {e}")]);
-            }
-        });
-    }
+    serve_beside(&a, &dir)?;
     let mut first = true;
     let mut cfg = cfg;
     loop {
@@ -383,4 +370,24 @@ pub fn run(mut a: Args, wait: Duration) -> Result<String> {
         }
     }
     Ok("stopped\n".into())
+}
+
+/// `--serve ADDR`: `herald serve` on its own thread beside the passes,
+/// until the process ends with them (SIGTERM: the pass in hand
+/// finishes, then all stops).
+fn serve_beside(a: &Args, dir: &std::path::Path) -> Result<()> {
+    let Some(listen) = &a.serve else {
+        return Ok(());
+    };
+    let opts = crate::web::Options {
+        dir: dir.to_path_buf(),
+        listen: super::serve::listen(listen)?,
+        url: a.url.clone(),
+    };
+    std::thread::spawn(move || {
+        if let Err(e) = crate::web::serve(opts) {
+            super::output::problems(&[format!("herald host --serve: {e}")]);
+        }
+    });
+    Ok(())
 }

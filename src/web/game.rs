@@ -145,6 +145,9 @@ pub fn status_html(dir: &std::path::Path, seat: &Seat) -> Result<String> {
 
 /// The game page: the report of the player's current turn with the
 /// server's parts set in.
+///
+/// Long (about 95 lines): the page's parts in the order they stand (the
+/// report with its press, the turn's state, the forms), each a step.
 fn game_page(app: &Shared, seat: &Seat, who: &Who, csrf: &str) -> Result<String> {
     let dir = HostDir::at(&app.dir).game(&seat.game);
     let player = Name::new("player", &seat.player).map_err(Error::refused)?;
@@ -215,7 +218,8 @@ fn game_page(app: &Shared, seat: &Seat, who: &Who, csrf: &str) -> Result<String>
         String::new()
     };
     let parts = format!(
-        "<div id=\"web-parts\" data-events=\"/games/{g}/events\">\n{status}\n{send}\n{press}\n{away}\n</div>"
+        "<div id=\"web-parts\" data-events=\"/games/{g}/events\" data-password=\"{}\">\n{status}\n{send}\n{press}\n{away}\n</div>",
+        if matches!(who, Who::Seat { .. }) { "yes" } else { "no" }
     );
     let nav = super::page::nav(csrf);
     let Some(report) = report else {

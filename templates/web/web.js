@@ -6,6 +6,36 @@
   "use strict";
   var form = document.getElementById("web-send-form");
   var box = document.getElementById("web-file");
+  var parts = document.getElementById("web-parts");
+  // On the server's page the composer's file is sent with one button,
+  // set right under the file; a session proven by its address needs no
+  // password, so the composer's password box and its mail link go.
+  var send = document.getElementById("web-send");
+  var copy = document.getElementById("hc-copy");
+  if (send && copy && copy.parentNode) {
+    copy.parentNode.parentNode.insertBefore(send, copy.parentNode.nextSibling);
+    if (parts && parts.getAttribute("data-password") !== "yes") {
+      var pw = document.querySelector("#composer label.pw");
+      if (pw) {
+        pw.style.display = "none";
+        if (pw.nextElementSibling && pw.nextElementSibling.classList.contains("hint")) {
+          pw.nextElementSibling.style.display = "none";
+        }
+      }
+      var state = document.getElementById("hc-out-state");
+      if (state) state.style.display = "none";
+    }
+    var mail = document.getElementById("hc-mail");
+    if (mail) mail.style.display = "none";
+    // the file sent is the composer's, shown just above
+    if (box) {
+      box.style.display = "none";
+      var note = document.createElement("p");
+      note.className = "hint";
+      note.textContent = "Sends the order file above, as the composer made it.";
+      box.parentNode.insertBefore(note, box);
+    }
+  }
   if (form && box) {
     var edited = false;
     box.addEventListener("input", function () { edited = true; });
@@ -16,7 +46,6 @@
       }
     });
   }
-  var parts = document.getElementById("web-parts");
   if (!parts || !window.EventSource || !window.fetch) {
     return;
   }

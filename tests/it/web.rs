@@ -649,3 +649,90 @@ fn attacks_are_refused_and_the_server_keeps_serving() {
     }
     assert!(log.contains("web request"), "requests not logged: {log}");
 }
+
+/// `herald host DIR --watch --serve ADDR`: the server beside the passes
+/// in one process; the sign-in link goes out through the real Postfix
+/// and is read from the player's Dovecot mailbox, and following it signs
+/// in; SIGTERM stops both.
+#[test]
+fn host_watch_serve_mails_the_link_through_the_real_servers() {
+    let s = servers();
+    let h = Host::new(s, "");
+    let player = s.account();
+    h.game(
+        "hexwar",
+        "w1",
+        &[("white", &player.address), ("black", "bob@web.test")],
+        &[],
+    );
+    let mut c = Command::new(env!("CARGO_BIN_EXE_herald"))
+        .args([
+            "host",
+            &h.dir.display().to_string(),
+            "--watch",
+            "--serve",
+            "127.0.0.1:0",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(c.stdout.take().unwrap());
+    let port: u16 = loop {
+        let mut line = String::new();
+        assert!(out.read_line(&mut line).unwrap() > 0, "no serving line");
+        if let Some(rest) = line.split("on http://127.0.0.1:").nth(1) {
+            break rest
+                .split(|ch: char| !ch.is_ascii_digit())
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap();
+        }
+    };
+    // keep reading the passes' lines so the pipe never fills
+    std::thread::spawn(move || for _ in out.lines() {});
+    let srv = Server {
+        child: Command::new("true").spawn().unwrap(),
+        port,
+        dir: h.dir.clone(),
+    };
+    let (code, _, _) = srv.post(
+        "/signin",
+        None,
+        &format!("address={}", enc(&player.address)),
+    );
+    assert_eq!(code, 200);
+    let start = Instant::now();
+    let link = loop {
+        let found = s
+            .mails(&player)
+            .iter()
+            .find_map(|m| link_in(&crate::host_mail::text(m)));
+        if let Some(l) = found {
+            break l;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "no sign-in mail delivered"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    let (code, head, _) = srv.post(&link, None, "");
+    assert_eq!(code, 303, "{head}");
+    let id = session_of(&head).unwrap();
+    let (_, _, home) = srv.get("/", Some(&id));
+    assert!(home.contains("/games/w1"), "{home}");
+    unsafe {
+        libc::kill(c.id() as i32, libc::SIGTERM);
+    }
+    let t = Instant::now();
+    loop {
+        if let Some(st) = c.try_wait().unwrap() {
+            assert!(st.success(), "{st:?}");
+            break;
+        }
+        assert!(t.elapsed() < Duration::from_secs(30), "did not stop");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
