@@ -290,6 +290,10 @@ fn open_log(cfg: &HostConfig) -> Result<Log> {
 /// `herald host DIR`: one pass (exit 0 when all is well, 1 when a mail
 /// server or the configuration failed: nothing is lost, the next pass
 /// retries); `--watch`: a pass every `poll` until SIGTERM/SIGINT.
+///
+/// Long (about 85 lines): the steps of a host's start in order (the
+/// folder, its lock, the configuration, the log, the server beside),
+/// then the one pass or the loop.
 pub fn run(mut a: Args, wait: Duration) -> Result<String> {
     if let Some(l) = a.lobby.take() {
         return lobby(l, wait);

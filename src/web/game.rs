@@ -11,48 +11,25 @@
 //! checks, the same receipt, the same words, which the page shows and
 //! the host mails too when the player asks.
 
-use super::games::{seats_for, Seat};
+use super::gate::{failure, not_yours, now, open_game, rfc3339, seat_of, with_csp, Gate, Seat};
 use super::page::esc;
 use super::sessions::{csrf_token, token, Who};
-use super::signin::{csrf_ok, forbidden, now, session};
-use super::{status_page, Shared};
+use super::signin::{csrf_ok, forbidden, session};
+use super::Shared;
 use crate::chain::canon::sha256_hex;
 use crate::error::{Error, Result};
 use crate::host::layout::HostDir;
-use crate::host::state::GameState;
 use crate::names::Name;
 use crate::pipeline::inbox::{self, Fate, Submission};
-use crate::requests::bound::Bound;
-use crate::requests::guard::Budget;
 use crate::requests::orders::{self, Orders};
 use crate::requests::{Answer, Carrier, Claim, Door, Requester};
 use axum::extract::{Path, State};
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::http::HeaderMap;
 use axum::response::sse::{Event, Sse};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::Form;
 use serde::Deserialize;
 use std::time::Duration;
-
-/// How long a request waits for a game another herald is writing.
-const WAIT: Duration = Duration::from_secs(10);
-
-pub(crate) fn not_yours() -> Response {
-    status_page(
-        StatusCode::NOT_FOUND,
-        "Not found",
-        "No game of yours has that name here.",
-    )
-}
-
-/// The seat the session holds in `game`, if any.
-pub(crate) async fn seat_of(app: &Shared, who: &Who, game: &Name) -> Option<Seat> {
-    let (dir, who, game) = (app.dir.clone(), who.clone(), game.clone());
-    tokio::task::spawn_blocking(move || seats_for(&dir, &who).into_iter().find(|s| s.game == game))
-        .await
-        .ok()
-        .flatten()
-}
 
 /// `GET /games/{game}`: the player's page of the game.
 pub async fn page(
@@ -77,25 +54,6 @@ pub async fn page(
         Ok(Err(e)) => failure(&app, &e),
         Err(e) => failure(&app, &Error::internal(e)),
     }
-}
-
-/// A page, its CSP allowing its own inline scripts by their hashes.
-pub(crate) fn with_csp(html: String) -> Response {
-    let csp = super::csp(&super::page::script_hashes(&html));
-    let mut res = Html(html).into_response();
-    if let Ok(v) = HeaderValue::from_str(&csp) {
-        res.headers_mut().insert(header::CONTENT_SECURITY_POLICY, v);
-    }
-    res
-}
-
-pub(crate) fn failure(app: &Shared, e: &Error) -> Response {
-    app.log.line("web", "failure", &[("error", &e.to_string())]);
-    status_page(
-        StatusCode::SERVICE_UNAVAILABLE,
-        "Not now",
-        "The game could not be read or written just now (another herald may be writing it); nothing was changed. Try again in a moment.",
-    )
 }
 
 /// The turn's state as the page shows it: the deadline, who has sent
@@ -302,66 +260,6 @@ pub struct Sent {
     pub words: String,
 }
 
-/// The door's host-side state of one game, for one request: its budget of
-/// password checks (from the host's state of the game) and the host's
-/// bound on replies.
-pub(crate) struct Gate {
-    st: GameState,
-    pub(crate) budget: Budget,
-    pub(crate) bound: Bound,
-}
-
-impl Gate {
-    pub(crate) fn open(app: &Shared, game: &Name, w: &crate::pipeline::Writing, now: i64) -> Gate {
-        let mut st = GameState::load(&app.dir, game).unwrap_or_default();
-        let budget = Budget::new(
-            app.cfg.password_checks_per_hour,
-            now,
-            &w.game.head().players,
-            &mut st.guard,
-            &mut st.refusals_to,
-        );
-        let bound = Bound::open(
-            &app.host().reply_bound(),
-            app.cfg.trust.replies_per_hour,
-            now,
-        );
-        Gate { st, budget, bound }
-    }
-
-    /// The counts put back into the game's state, saved.
-    pub(crate) fn close(self, app: &Shared, game: &Name) -> Result<()> {
-        let mut st = self.st;
-        for f in self.budget.take_floods() {
-            app.log.line(
-                "web",
-                "flood",
-                &[("game", game.as_str()), ("player", &f.player)],
-            );
-        }
-        (st.guard, st.refusals_to) = self.budget.into_counts();
-        st.save(&app.dir, game)
-    }
-}
-
-/// Unix seconds `t` as RFC 3339 (UTC).
-pub(crate) fn rfc3339(t: i64) -> String {
-    chrono::DateTime::from_timestamp(t, 0)
-        .unwrap_or_default()
-        .fixed_offset()
-        .to_rfc3339()
-}
-
-pub(crate) fn open_game(app: &Shared, game: &Name, now: &str) -> Result<crate::pipeline::Writing> {
-    let root = HostDir::at(&app.dir).game(game).root().to_path_buf();
-    let form = crate::pipeline::derived::MailForm {
-        png: app.cfg.attach_png,
-    };
-    let mut w = crate::pipeline::open_to_write_with(&root, WAIT, now, form)?;
-    w.complete(now)?;
-    Ok(w)
-}
-
 /// Orders from the page of `seat` through the door, under the game's
 /// lock: judged as a mail's (a session proves its address's seats; a
 /// seat signed in by password has its order file's password checked as
@@ -439,38 +337,6 @@ pub fn send_orders(app: &Shared, seat: &Seat, who: &Who, text: &str, mail: bool)
         ],
     );
     Ok(Sent { accepted, words })
-}
-
-/// Whether `password` is `player`'s of `game`: one check of the game's
-/// budget, as a mail's from no player's address.
-pub fn check_password(app: &Shared, game: &Name, player: &str, password: &str) -> Result<bool> {
-    let (games, _) = crate::host::route::list_games(&app.dir);
-    if !games.contains(game) {
-        return Ok(false);
-    }
-    let t = now();
-    let now = rfc3339(t);
-    let w = open_game(app, game, &now)?;
-    let Some(seat) = w.game.head().player_index(player) else {
-        return Ok(false);
-    };
-    let gate = Gate::open(app, game, &w, t);
-    let by = Requester::Password {
-        player: player.into(),
-        password: password.into(),
-        claim: Claim::default(),
-    };
-    let check = gate.budget.for_request(&by);
-    let v = crate::auth::Guard::check(
-        &check,
-        player,
-        "",
-        password,
-        &w.game.head().players[seat].password,
-    );
-    drop(check);
-    gate.close(app, game)?;
-    Ok(v == crate::auth::Verdict::Right)
 }
 
 /// What the events watch of a game: its file, its stored orders, its

@@ -18,6 +18,8 @@
 //! - [`sessions`]: sign-in links and sessions, kept as digests in
 //!   `DIR/state/web-sessions.json` (0600);
 //! - [`signin`]: asking for a link, following it, signing out;
+//! - [`gate`]: what the handlers share: the seats a session holds, a game
+//!   opened to write with its door, the clock;
 //! - [`games`]: the player's games found by their proven address;
 //! - [`game`]: a game's page, its orders through the door, its events;
 //! - [`press`]: press written on a game's page, through the door;
@@ -27,6 +29,7 @@
 
 pub mod game;
 pub mod games;
+pub mod gate;
 pub mod moderator;
 pub mod page;
 pub mod press;

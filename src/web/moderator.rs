@@ -5,7 +5,8 @@
 //! like a player. It holds players' addresses and problems, so no one
 //! else is shown it: to anyone else the route does not exist (404).
 
-use super::sessions::{csrf_token, Who};
+use super::gate::{is_moderator, with_csp};
+use super::sessions::csrf_token;
 use super::signin::{forbidden, session};
 use super::Shared;
 use axum::extract::State;
@@ -13,14 +14,6 @@ use axum::http::HeaderMap;
 use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Redirect, Response};
 use std::time::Duration;
-
-/// Whether the session acts for the host's moderator.
-pub fn is_moderator(app: &Shared, who: &Who) -> bool {
-    match (who, &app.cfg.moderator) {
-        (Who::Address { address }, Some(m)) => address.eq_ignore_ascii_case(m.trim()),
-        _ => false,
-    }
-}
 
 /// The status page's own CSP meta element: the server's header says the
 /// same and lets the page's live script run.
@@ -52,7 +45,7 @@ pub async fn page(State(app): State<Shared>, headers: HeaderMap) -> Response {
     if let Some(at) = html.rfind("</body>") {
         html.insert_str(at, "<script src=\"/static/web.js\"></script>\n");
     }
-    super::game::with_csp(html)
+    with_csp(html)
 }
 
 /// `GET /moderator/events`: `turn` whenever a pass wrote the status page

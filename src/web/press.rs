@@ -7,10 +7,10 @@
 //! the player got is on the page as in the report mail (the report's
 //! press section); every text in it escaped by its template.
 
-use super::game::{open_game, rfc3339, seat_of, Gate};
+use super::gate::{now, open_game, rfc3339, seat_of, Gate};
 use super::page::esc;
 use super::sessions::{csrf_token, token, Who};
-use super::signin::{csrf_ok, forbidden, now, session};
+use super::signin::{csrf_ok, forbidden, session};
 use super::Shared;
 use crate::chain::canon::sha256_hex;
 use crate::error::{Error, Result};
@@ -98,18 +98,18 @@ pub async fn send(
         return forbidden();
     }
     let Ok(game) = Name::new("game", &game) else {
-        return super::game::not_yours();
+        return super::gate::not_yours();
     };
     let Some(seat) = seat_of(&app, &who, &game).await else {
-        return super::game::not_yours();
+        return super::gate::not_yours();
     };
     let a = app.clone();
     let player = seat.player.clone();
     let done = tokio::task::spawn_blocking(move || relay(&a, &game, &player, &who, &f)).await;
     let (title, words) = match done {
         Ok(Ok(x)) => x,
-        Ok(Err(e)) => return super::game::failure(&app, &e),
-        Err(e) => return super::game::failure(&app, &Error::internal(e)),
+        Ok(Err(e)) => return super::gate::failure(&app, &e),
+        Err(e) => return super::gate::failure(&app, &Error::internal(e)),
     };
     let g = esc(seat.game.as_str());
     Html(super::page::frame(

@@ -13,6 +13,7 @@
 //! in to that one seat, each try one check of the game's budget of
 //! password checks (`requests::guard`), as a mail's.
 
+use super::gate::now;
 use super::sessions::{self, Who};
 use super::{status_page, Shared};
 use crate::chain::canon::sha256_hex;
@@ -26,11 +27,6 @@ use serde::Deserialize;
 
 /// The session cookie's name.
 pub const COOKIE: &str = "herald_session";
-
-/// Unix seconds now: the server's clock (the web has no `--now`).
-pub fn now() -> i64 {
-    chrono::Utc::now().timestamp()
-}
 
 /// The session id the request's cookie carries, if any.
 pub fn cookie(headers: &HeaderMap) -> Option<String> {
@@ -126,7 +122,7 @@ fn mail_link(app: &Shared, address: &str) -> Result<&'static str> {
         .moderator
         .as_deref()
         .is_some_and(|m| m.trim().eq_ignore_ascii_case(address));
-    if !moderator && super::games::seats_of(&app.dir, address).is_empty() {
+    if !moderator && super::gate::seats_of(&app.dir, address).is_empty() {
         return Ok("no seat");
     }
     let t = now();
@@ -246,7 +242,7 @@ pub async fn with_password(State(app): State<Shared>, Form(f): Form<PasswordForm
     };
     let a = app.clone();
     let right = tokio::task::spawn_blocking(move || {
-        super::game::check_password(&a, &game, player.as_str(), &f.password)
+        super::gate::check_password(&a, &game, player.as_str(), &f.password)
             .map(|ok| ok.then(|| a.sessions.for_seat(game.as_str(), player.as_str(), now())))
     })
     .await;

@@ -5,10 +5,10 @@
 //! shows the words a mail's answer would carry (`host::vacation`,
 //! `host::commands`).
 
-use super::game::{failure, not_yours, open_game, rfc3339, seat_of, Gate};
+use super::gate::{failure, not_yours, now, open_game, rfc3339, seat_of, Gate};
 use super::page::esc;
 use super::sessions::{csrf_token, token, Who};
-use super::signin::{csrf_ok, forbidden, now, session};
+use super::signin::{csrf_ok, forbidden, session};
 use super::Shared;
 use crate::chain::canon::sha256_hex;
 use crate::error::{Error, Result};
