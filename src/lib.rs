@@ -13,6 +13,7 @@
 //!
 //! ```text
 //! cli                      one file per subcommand: arguments in, one call into the library
+//! web                      `herald serve`: the host folder over HTTP, sign-in, the player's pages
 //! host                     the unattended mail host over many game folders; its gallery
 //! requests                 the door: a player's typed request in, a typed outcome out, whatever carried it
 //! site                     the replay site of a game, checked in the browser
@@ -34,6 +35,8 @@
 //! orders (`pipeline::nmr`) hands a bot a player's view.
 
 pub mod cli;
+pub mod web;
+
 pub mod host;
 pub mod requests;
 pub mod site;

@@ -22,6 +22,13 @@ pub struct Args {
     /// The time of the pass (RFC 3339; default: now). With --watch, only the first.
     #[arg(long)]
     pub now: Option<String>,
+    /// With --watch: serve the folder over HTTP too, as `herald serve DIR
+    /// --listen ADDR` would (docs/web.md), in the same process.
+    #[arg(long, value_name = "ADDR", requires = "watch")]
+    pub serve: Option<String>,
+    /// With --serve: the address players reach the server at (`herald serve --url`).
+    #[arg(long, requires = "serve")]
+    pub url: Option<String>,
     #[command(flatten)]
     pub wait: super::values::Wait,
 }
@@ -283,6 +290,10 @@ fn open_log(cfg: &HostConfig) -> Result<Log> {
 /// `herald host DIR`: one pass (exit 0 when all is well, 1 when a mail
 /// server or the configuration failed: nothing is lost, the next pass
 /// retries); `--watch`: a pass every `poll` until SIGTERM/SIGINT.
+///
+/// Long (about 85 lines): the steps of a host's start in order (the
+/// folder, its lock, the configuration, the log, the server beside),
+/// then the one pass or the loop.
 pub fn run(mut a: Args, wait: Duration) -> Result<String> {
     if let Some(l) = a.lobby.take() {
         return lobby(l, wait);
@@ -332,6 +343,7 @@ pub fn run(mut a: Args, wait: Duration) -> Result<String> {
         }
         return Err(Error::all(problems));
     }
+    serve_beside(&a, &dir)?;
     let mut first = true;
     let mut cfg = cfg;
     loop {
@@ -362,4 +374,24 @@ pub fn run(mut a: Args, wait: Duration) -> Result<String> {
         }
     }
     Ok("stopped\n".into())
+}
+
+/// `--serve ADDR`: `herald serve` on its own thread beside the passes,
+/// until the process ends with them (SIGTERM: the pass in hand
+/// finishes, then all stops).
+fn serve_beside(a: &Args, dir: &std::path::Path) -> Result<()> {
+    let Some(listen) = &a.serve else {
+        return Ok(());
+    };
+    let opts = crate::web::Options {
+        dir: dir.to_path_buf(),
+        listen: super::serve::listen(listen)?,
+        url: a.url.clone(),
+    };
+    std::thread::spawn(move || {
+        if let Err(e) = crate::web::serve(opts) {
+            super::output::problems(&[format!("herald host --serve: {e}")]);
+        }
+    });
+    Ok(())
 }

@@ -272,6 +272,9 @@ fn examples(name: &str) -> &'static [(&'static str, &'static str)] {
             ("herald send g1", "Hand g1's outbox to sendmail (or GAME/send.toml's server)."),
             ("herald send --host /var/lib/herald", "Hand every game's outbox of a host to its SMTP server."),
         ],
+        "herald-serve" => &[
+            ("herald serve /var/lib/herald --listen 127.0.0.1:8080 --url https://play.example.org", "Serve the host folder to players behind a TLS proxy (docs/web.md)."),
+        ],
         _ => &[],
     }
 }
@@ -290,6 +293,8 @@ fn see_also(cmd: &clap::Command, name: &str, parent: Option<&str>) -> String {
     }
     let docs = if name.starts_with("herald-host") || name == "herald-send" {
         "README.md and docs/host.md in herald's source"
+    } else if name == "herald-serve" {
+        "README.md and docs/web.md in herald's source"
     } else {
         "README.md and docs/ in herald's source"
     };

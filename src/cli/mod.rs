@@ -24,6 +24,7 @@ mod playtest;
 mod report;
 mod resolve;
 mod send;
+pub(crate) mod serve;
 mod site;
 mod status;
 mod undo;
@@ -129,6 +130,8 @@ pub enum Command {
     Man(man::Args),
     /// Hand a game's outbox to an SMTP server or sendmail, each mail once (or a host's, with --host).
     Send(send::Args),
+    /// Serve the host folder over HTTP: players sign in by a mailed link and play in the browser.
+    Serve(serve::Args),
 }
 
 impl Command {
@@ -189,6 +192,7 @@ pub fn run(cli: Cli) -> Result<String> {
         Command::Completions(a) => completions::run(a),
         Command::Man(a) => man::run(a),
         Command::Send(a) => send::run(a, wait),
+        Command::Serve(a) => serve::run(a),
     }
 }
 

@@ -498,7 +498,7 @@ fn requester(c: &Command, claim: &Claim) -> Requester {
 }
 
 /// The lobby's record of the game, if a table made it.
-fn lobby_record(w: &Writing) -> Option<super::lobby::seats::GameSeats> {
+pub(crate) fn lobby_record(w: &Writing) -> Option<super::lobby::seats::GameSeats> {
     let host = w
         .store
         .dir
@@ -517,6 +517,12 @@ fn away_recorded(w: &Writing, asked: &Asked, now: &str) {
     else {
         return;
     };
+    record_away(w, player, now);
+}
+
+/// The lobby's record of `player`'s vacation kept as the game's log now
+/// says (best effort), after a vacation or `back` granted by any way in.
+pub(crate) fn record_away(w: &Writing, player: &str, now: &str) {
     let host = w.store.dir.root().parent().map(super::layout::HostDir::at);
     let name = Name::new("game", &w.game.head().id).ok();
     let (Some(host), Some(name)) = (host, name) else {
@@ -524,11 +530,11 @@ fn away_recorded(w: &Writing, asked: &Asked, now: &str) {
     };
     let record = super::lobby::seats::load(&host, &name).ok().flatten();
     let mut rec = record.unwrap_or_else(|| super::lobby::seats::GameSeats::new(name.as_str()));
-    rec.away.retain(|a| &a.player != player);
+    rec.away.retain(|a| a.player != player);
     if let Ok(t) = crate::time::parse_time(now) {
         if let Some(until) = super::vacation::away_until(&w.game, player, &t) {
             rec.away.push(super::lobby::seats::Away {
-                player: player.clone(),
+                player: player.to_string(),
                 until,
             });
         }
@@ -566,7 +572,7 @@ const TOO_MANY: &str = "too many wrong passwords";
 
 /// Why a command of `player` (the one it named) is refused, in words
 /// (never echoing the password).
-fn refusal_text(r: &Refusal, player: &str) -> String {
+pub(crate) fn refusal_text(r: &Refusal, player: &str) -> String {
     match r {
         Refusal::NotAPlayer { named, players } => {
             crate::pipeline::loaded::not_a_player(named, players)

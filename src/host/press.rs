@@ -512,7 +512,7 @@ fn muted_text(m: &Muted) -> String {
 }
 
 /// Why press or a mute (`word`: its first word) is refused, in words.
-fn refusal_text(w: &Writing, r: &Refusal, word: &str) -> String {
+pub fn refusal_text(w: &Writing, r: &Refusal, word: &str) -> String {
     let id = &w.game.head().id;
     match r {
         Refusal::WhoAreYou { players } => format!(
@@ -593,7 +593,7 @@ fn greeted(greeting: &[String]) -> String {
 /// The sender's acknowledgement of relayed press `kept` (hash `hash`):
 /// to whom, who muted them, who has no address, and the copy of what the
 /// recipients read.
-fn acknowledgement(w: &Writing, kept: &Kept, hash: &str, not_mailed: &[String]) -> String {
+pub fn acknowledgement(w: &Writing, kept: &Kept, hash: &str, not_mailed: &[String]) -> String {
     let shown_to = if kept.entry.to.is_empty() {
         "the anonymous sender of the press you answered".to_string()
     } else {

@@ -127,6 +127,17 @@ impl Page {
         }
     }
 
+    /// A page already open in `tab` (served at `url`, its HTML `html`):
+    /// `herald serve`'s game page.
+    pub(crate) fn on_tab(tab: Arc<Tab>, html: &str, url: String) -> Page {
+        Page {
+            tab,
+            requests: Arc::new(Mutex::new(Vec::new())),
+            data: page_data(html),
+            url,
+        }
+    }
+
     /// The value of a JavaScript expression, passed back as JSON text (an
     /// array or object would otherwise come back as a remote reference).
     pub(crate) fn js(&self, expr: &str) -> Value {

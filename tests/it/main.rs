@@ -56,3 +56,4 @@ mod store;
 mod trust;
 mod unfought_battle;
 mod war_of_the_dukes;
+mod web;
