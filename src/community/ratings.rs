@@ -254,7 +254,7 @@ pub fn rate(mut games: Vec<Finished>) -> Ratings {
 /// game file and its `secrets.toml`), in name order. A folder that does
 /// not read is passed over (the host's status page names it).
 pub fn games_of_host(dir: &std::path::Path) -> Vec<Finished> {
-    super::reliability::host_games(dir)
+    super::reliability::host_games(dir, true)
         .into_iter()
         .filter_map(|(g, addresses)| finished(&g.record, &g.genesis, &addresses))
         .collect()

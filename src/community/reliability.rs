@@ -143,14 +143,18 @@ pub fn of_game(
 /// file and its `secrets.toml`), summed by address. A folder that does
 /// not read is passed over (the host's status page names it).
 pub fn of_host(dir: &std::path::Path) -> BTreeMap<String, Tally> {
-    sum(host_games(dir)
+    sum(host_games(dir, false)
         .iter()
         .map(|(g, addresses)| of_game(&g.record, &g.genesis, addresses)))
 }
 
 /// Every game of the host folder `dir` that reads, in folder name order,
-/// with the addresses its `secrets.toml` keeps.
-pub(super) fn host_games(dir: &std::path::Path) -> Vec<(crate::pipeline::Loaded, Vec<Address>)> {
+/// with the addresses its `secrets.toml` keeps; with `over_only`, only
+/// those whose head record holds an outcome (the rest not loaded).
+pub(super) fn host_games(
+    dir: &std::path::Path,
+    over_only: bool,
+) -> Vec<(crate::pipeline::Loaded, Vec<Address>)> {
     let Ok(list) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
@@ -159,6 +163,7 @@ pub(super) fn host_games(dir: &std::path::Path) -> Vec<(crate::pipeline::Loaded,
         .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
         .map(|e| e.path())
         .filter(|p| crate::store::GameDir::at(p).game_file().is_file())
+        .filter(|p| !over_only || is_over(&crate::store::GameDir::at(p).game_file()))
         .collect();
     folders.sort();
     folders
@@ -170,6 +175,25 @@ pub(super) fn host_games(dir: &std::path::Path) -> Vec<(crate::pipeline::Loaded,
             Some((g, addresses))
         })
         .collect()
+}
+
+/// Does the game file's head record (its first line, the rest unread)
+/// hold an outcome?
+fn is_over(game_file: &std::path::Path) -> bool {
+    use std::io::{BufRead, Read};
+    let Ok(f) = std::fs::File::open(game_file) else {
+        return false;
+    };
+    let mut first = String::new();
+    if std::io::BufReader::new(f)
+        .take(crate::store::limits::GAME_FILE)
+        .read_line(&mut first)
+        .is_err()
+    {
+        return false;
+    }
+    serde_json::from_str::<serde_json::Value>(first.trim_end())
+        .is_ok_and(|v| !v["head"]["outcome"].is_null())
 }
 
 /// The figure of `address` across the host folder `dir`.

@@ -256,3 +256,334 @@ fn a_table_refuses_a_join_below_its_minimum_and_me_tells_the_sender_alone() {
         "{text}"
     );
 }
+
+/// End a game at minute `m`: `who` resigns, or (with `draw`) offers a
+/// draw the other accepts.
+fn end(g: &Path, m: i64, who: &str, other: Option<&str>) {
+    use herald::pipeline::ending::{self, Act};
+    let now = t(m);
+    let mut w = herald::pipeline::open_to_write(g, Duration::from_secs(5), &now).unwrap();
+    let seed = w.seed().unwrap();
+    match other {
+        None => ending::resign(&mut w.game, who, &now, &seed, &w.signer)
+            .unwrap()
+            .unwrap(),
+        Some(o) => {
+            ending::draw(&mut w.game, who, Act::Offer, &now, &seed, &w.signer)
+                .unwrap()
+                .unwrap();
+            ending::draw(&mut w.game, o, Act::Accept, &now, &seed, &w.signer)
+                .unwrap()
+                .unwrap()
+        }
+    };
+    w.commit(&now).unwrap();
+}
+
+/// A seat joined at a lobby table (written straight into the table file:
+/// what a confirmed join leaves).
+fn seated(host: &Path, table: &str, address: &str, name: &str, public: bool, at: &str) {
+    let h = herald::host::layout::HostDir::at(host);
+    let n = herald::names::Name::new("table", table).unwrap();
+    let mut tb = herald::host::lobby::load(&h, &n).unwrap().unwrap();
+    tb.seats.push(herald::host::lobby::Seat {
+        address: address.into(),
+        name: Some(name.into()),
+        public,
+        at: at.into(),
+    });
+    herald::host::lobby::save(&h, &tb).unwrap();
+}
+
+/// Ratings from the game files (docs/host.md, "Ratings"): three Stack
+/// Wars games of one host end by a resignation, an agreed draw and a
+/// resignation, a fourth is under way. The figures equal Glicko-2 worked
+/// by hand here in the order the games ended (the algorithm itself is
+/// tested against Glickman's example in src/community/glicko2.rs); the
+/// game under way counts for nothing; `herald host ratings` prints them
+/// rounded with the deviation; the gallery's ratings page lists ann, who
+/// chose `public`, and bob's rating appears in no public file; a table's
+/// range refuses the joins outside it with the address's own figure.
+#[test]
+fn ratings_from_resigns_and_draws_in_the_order_the_games_ended() {
+    use herald::community::glicko2::{update, Rating, TAU};
+    use herald::community::ratings;
+    let spot = Spot::new("ratings");
+    let host = spot.join("host");
+    std::fs::create_dir_all(&host).unwrap();
+    // Made in one order, ended in another: z1 first, then a2, then m3.
+    let g1 = game(&host, "z1", "ann@c.test", "bob@c.test");
+    let g2 = game(&host, "a2", "cy@c.test", "ann@c.test");
+    let g3 = game(&host, "m3", "bob@c.test", "cy@c.test");
+    let g4 = game(&host, "b4", "ann@c.test", "cy@c.test");
+    for g in [&g1, &g2, &g3, &g4] {
+        phase(g, 61, Then::Orders);
+    }
+    end(&g1, 100, "white", None); // bob resigns: ann wins
+    end(&g2, 200, "black", Some("white")); // cy and ann agree a draw
+    end(&g3, 300, "white", None); // cy resigns: bob wins
+                                  // By hand: each game a rating period, from the ratings before it.
+    let n = Rating::NEW;
+    let ann1 = update(n, &[(n, 1.0)], TAU);
+    let bob1 = update(n, &[(n, 0.0)], TAU);
+    let cy2 = update(n, &[(ann1, 0.5)], TAU);
+    let ann2 = update(ann1, &[(n, 0.5)], TAU);
+    let bob3 = update(bob1, &[(cy2, 1.0)], TAU);
+    let cy3 = update(cy2, &[(bob1, 0.0)], TAU);
+    let all = ratings::of_host(&host);
+    assert_eq!(all.keys().collect::<Vec<_>>(), ["stack-wars"]);
+    let got = |a: &str| ratings::of_address(&all, "stack-wars", a).unwrap();
+    for (a, want, games) in [
+        ("ann@c.test", ann2, 2),
+        ("bob@c.test", bob3, 2),
+        ("CY@c.test", cy3, 2),
+    ] {
+        let s = got(a);
+        assert_eq!(s.games, games, "{a}");
+        assert!(
+            (s.rating.rating - want.rating).abs() < 1e-9,
+            "{a}: {s:?} {want:?}"
+        );
+        assert!((s.rating.deviation - want.deviation).abs() < 1e-9, "{a}");
+    }
+    assert!(ratings::of_address(&all, "stack-wars", "dee@c.test").is_none());
+    let shown = |r: Rating| {
+        format!(
+            "{} ± {}",
+            r.rating.round() as i64,
+            r.deviation.round() as i64
+        )
+    };
+    let (code, out, err) = crate::common::herald(&["host", "ratings", s(&host)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("from 3 finished games"), "{out}");
+    for (a, r) in [
+        ("ann@c.test", ann2),
+        ("bob@c.test", bob3),
+        ("cy@c.test", cy3),
+    ] {
+        assert!(
+            out.contains(&format!("{} (2 games) {a}", shown(r))),
+            "{out}"
+        );
+    }
+    let (code, out, _) = crate::common::herald(&["host", "ratings", s(&host), "--game", "hexwar"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("no rated game of hexwar yet") && !out.contains("ann@"),
+        "{out}"
+    );
+    // Ann chose public at a table; bob joined public once, then private.
+    crate::lobby::open(&host, "p1", &["--ruleset", "stack-wars"]);
+    seated(&host, "p1", "Ann@c.test", "Ann Smith", true, &t(10));
+    seated(&host, "p1", "bob@c.test", "Bob Jones", true, &t(11));
+    crate::lobby::open(&host, "p2", &["--ruleset", "stack-wars"]);
+    seated(&host, "p2", "bob@c.test", "Bob Jones", false, &t(12));
+    let (code, out, _) = crate::common::herald(&["host", "ratings", s(&host)]);
+    assert_eq!(code, 0);
+    assert!(out.contains("ann@c.test (Ann Smith, public)"), "{out}");
+    assert!(!out.contains("Bob Jones"), "{out}");
+    herald::host::gallery::write(&host, herald::host::config::PublicMode::Private).unwrap();
+    let page = std::fs::read_to_string(host.join("gallery/ratings.html")).unwrap();
+    assert!(
+        page.contains("Ann Smith") && page.contains(&shown(ann2)),
+        "{page}"
+    );
+    let index = std::fs::read_to_string(host.join("gallery/index.html")).unwrap();
+    assert!(index.contains("href=\"ratings.html\""), "{index}");
+    // Bob's and cy's figures, names and addresses: in no public file.
+    let mut public = vec![host.join("tables.html")];
+    public.extend(
+        walk(&host.join("gallery"))
+            .into_iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "html" || e == "json")),
+    );
+    for p in &public {
+        let Ok(text) = std::fs::read_to_string(p) else {
+            continue;
+        };
+        for secret in [
+            shown(bob3),
+            shown(cy3),
+            "Bob Jones".into(),
+            "bob@c.test".into(),
+            "ann@c.test".into(),
+        ] {
+            assert!(!text.contains(&secret), "{}: {secret}", p.display());
+        }
+    }
+    // A table for 1501 and above: ann in, bob (below) and a newcomer
+    // (1500) out, each told the table's range and their own figure.
+    let (code, _, err) = crate::common::herald(&[
+        "host",
+        "open",
+        s(&host),
+        "t8",
+        "--ruleset",
+        "stack-wars",
+        "--min-rating",
+        "1600",
+        "--max-rating",
+        "1500",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--min-rating 1600 --max-rating 1500"), "{err}");
+    crate::lobby::open(
+        &host,
+        "t9",
+        &["--ruleset", "stack-wars", "--min-rating", "1501"],
+    );
+    use herald::host::lobby::commands;
+    let addr = |g: &str| format!("host+{g}@x.test");
+    let cx = commands::Ctx {
+        host: herald::host::layout::HostDir::at(&host),
+        from: "host@x.test".into(),
+        game_address: &addr,
+        now: t(2000),
+        seats_per_address: 1,
+        may_mail_code: &|_, _| Ok(true),
+    };
+    let say = |line: &str, from: &str, n: usize| {
+        let cmd = commands::parse_line(line).unwrap();
+        let a = commands::answer(&cx, &cmd, from, &format!("{n:064x}"), "<m@x>", "Re: x").unwrap();
+        let raw = a.reply.unwrap().1;
+        let m = mail_parser::MessageParser::default().parse(&raw).unwrap();
+        (a.outcome, herald::mail::extract::body(&m))
+    };
+    let want_in = |r: Rating| r.rating.round() >= 1501.0;
+    for (i, (a, r)) in [
+        ("ann@c.test", ann2),
+        ("bob@c.test", bob3),
+        ("cy@c.test", cy3),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let (o, text) = say("join t9", a, i + 1);
+        assert_eq!(o.refused(), !want_in(r), "{a}: {text}");
+        if o.refused() {
+            assert!(text.contains("for ratings of 1501 or more"), "{text}");
+            assert!(text.contains(&shown(r)), "{text}");
+        }
+    }
+    let (o, text) = say("join t9 Dee", "dee@c.test", 9);
+    assert!(o.refused(), "{text}");
+    assert!(
+        text.contains("no rating there yet, which counts as 1500"),
+        "{text}"
+    );
+}
+
+/// Every file under `dir`, in name order.
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let Ok(list) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    let mut list: Vec<PathBuf> = list.flatten().map(|e| e.path()).collect();
+    list.sort();
+    for p in list {
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// Norse Wars with three, rated by finish: red resigns first, then blue;
+/// green wins. Places: green first, blue (who left later) second, red
+/// third; the pairs score each above the next.
+#[test]
+fn a_three_player_game_is_placed_by_the_order_its_players_left() {
+    use herald::pipeline::ending;
+    let players = ["red", "blue", "green"];
+    let mut g =
+        crate::common::EngineGame::new("norse-wars", &players, "52", Vec::new(), "rated-three");
+    while ending::resign_body(&g.loaded, "red", T0).is_err() {
+        g.turn(|l, seat| {
+            l.rules
+                .legal_orders(&l.state, seat)
+                .into_iter()
+                .next()
+                .unwrap_or_default()
+        });
+    }
+    let seed = g.seed.clone();
+    let at = |m: u32| format!("2026-11-22T14:{m:02}:00Z");
+    ending::resign(&mut g.loaded, "red", &at(1), &seed, &g.signer)
+        .unwrap()
+        .unwrap();
+    g.turn(|l, seat| {
+        l.rules
+            .legal_orders(&l.state, seat)
+            .into_iter()
+            .next()
+            .unwrap_or_default()
+    });
+    let d = ending::resign(&mut g.loaded, "blue", &at(2), &seed, &g.signer)
+        .unwrap()
+        .unwrap();
+    assert_eq!(d.ended.unwrap().winners, ["green"]);
+    let f = herald::community::ratings::finished(&g.loaded.record, &g.loaded.genesis, &[]).unwrap();
+    let places: Vec<(&str, usize)> = f
+        .seats
+        .iter()
+        .map(|p| (p.player.as_str(), p.place))
+        .collect();
+    assert_eq!(places, [("red", 2), ("blue", 1), ("green", 0)]);
+    assert_eq!(f.pool, "norse-wars");
+    assert_eq!(f.ended, at(2));
+    // No address, so nobody is rated; with addresses each pair scores.
+    assert!(herald::community::ratings::pairs(&f).is_empty());
+    let mut f = f;
+    for p in &mut f.seats {
+        p.address = Some(format!("{}@c.test", p.player));
+    }
+    assert_eq!(
+        herald::community::ratings::pairs(&f),
+        [
+            ("red@c.test", "blue@c.test", 0.0),
+            ("red@c.test", "green@c.test", 0.0),
+            ("blue@c.test", "green@c.test", 0.0)
+        ]
+    );
+}
+
+/// A table file may ask a reliability and a rating range as `herald host
+/// open` does (docs/host.md, "Tables from a file"): the keys
+/// `min-reliability`, `min-rating` and `max-rating` are read, not refused
+/// as unknown, and a minimum above the maximum is refused on its line.
+#[test]
+fn a_table_file_asks_reliability_and_a_rating_range() {
+    let spot = Spot::new("rating-file");
+    let host = spot.join("host");
+    let h = herald::host::layout::HostDir::at(&host);
+    std::fs::create_dir_all(h.lobby_open()).unwrap();
+    std::fs::write(
+        h.lobby_open().join("r1.toml"),
+        "game = \"stack-wars\"\nmin-reliability = 80\nmin-rating = 1400\nmax-rating = 1700\n",
+    )
+    .unwrap();
+    std::fs::write(
+        h.lobby_open().join("r2.toml"),
+        "game = \"stack-wars\"\nmin-rating = 1800\nmax-rating = 1700\n",
+    )
+    .unwrap();
+    let (opened, problems) = herald::host::lobby::from_file::pick_up(&h, T0);
+    assert_eq!(opened.len(), 1, "{opened:?} {problems:?}");
+    assert!(opened[0].contains("for ratings 1400 to 1700"), "{opened:?}");
+    let t = herald::host::lobby::load(&h, &herald::names::Name::new("table", "r1").unwrap())
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (t.min_reliability, t.min_rating, t.max_rating),
+        (Some(80), Some(1400), Some(1700))
+    );
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(
+        problems[0].contains("r2.toml:2: min-rating 1800"),
+        "{problems:?}"
+    );
+}

@@ -316,6 +316,11 @@ pub enum Refusal {
         min: u32,
         have: crate::community::reliability::Tally,
     },
+    /// The address's rating is outside the range the table asks.
+    Rating {
+        table: Table,
+        have: Option<crate::community::ratings::Standing>,
+    },
     /// The address holds all the seats it may in `game` (`seats`).
     HoldsSeat {
         game: String,
@@ -534,6 +539,13 @@ fn join(
                 min,
                 have,
             }));
+        }
+    }
+    if t.min_rating.is_some() || t.max_rating.is_some() {
+        let all = crate::community::ratings::of_host(cx.host.root());
+        let have = crate::community::ratings::of_address(&all, &t.pool(), from);
+        if t.outside_rating(have.as_ref()) {
+            return Ok(Outcome::Refused(Refusal::Rating { table: t, have }));
         }
     }
     ask(cx, action, from, digest)
@@ -1363,6 +1375,14 @@ fn refusal_text(cx: &Ctx, tables: &[Table], r: &Refusal, from: &str) -> String {
             have.shown(),
             offers()
         ),
+        Refusal::Rating { table, have } => format!(
+            "Table `{}` is{}: a rating in {}\n(Glicko-2 from this host's finished games), and this address has\n{}: the join is refused.\nSend `join TABLE` for another table, e.g. one of these.\n\n{}",
+            table.name,
+            table.rating_words().trim_start_matches(';'),
+            table.pool(),
+            have.map_or("no rating there yet, which counts as 1500".to_string(), |h| h.shown()),
+            offers()
+        ),
         Refusal::HoldsSeat { game, seats } => format!(
             "This address holds {} in game `{game}` already: one person, one\nseat. (The moderator may allow more with `--seats-per-address`.)\n\n{}",
             if seats.len() == 1 {
@@ -1517,6 +1537,11 @@ fn refusal_what(r: &Refusal) -> String {
             "join {}: reliability {} below the table's {min}%",
             table.name,
             have.percent().unwrap_or(0)
+        ),
+        Refusal::Rating { table, have } => format!(
+            "join {}: rating {} outside the table's range",
+            table.name,
+            have.map_or(1500, |h| h.points())
         ),
         Refusal::UnknownCode => "confirm: no such code".into(),
         Refusal::OtherAddress { action } => {

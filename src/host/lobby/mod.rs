@@ -149,6 +149,14 @@ pub struct Table {
     /// (`--min-reliability`); none: anyone.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_reliability: Option<u32>,
+    /// The range of ratings (Glicko-2, whole points, in the pool of the
+    /// table's game and options; docs/host.md, "Ratings") an address must
+    /// be in to join (`--min-rating`, `--max-rating`); a newcomer counts
+    /// as 1500.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_rating: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_rating: Option<u32>,
     /// The press rules its game gets (as `herald new --press …` chose
     /// them, checked); none for a table with no `--press` (and for every
     /// table written before tables chose press): its game has no press.
@@ -196,11 +204,41 @@ impl Table {
             format!(", and bot seats {}", list.join(", "))
         };
         format!(
-            "{} ({}): {} of {range} seats taken{bots}; {when}",
+            "{} ({}): {} of {range} seats taken{bots}; {when}{}",
             self.name,
             self.game,
-            self.seats.len()
+            self.seats.len(),
+            self.rating_words()
         )
+    }
+
+    /// The pool its game is rated in (docs/host.md, "Ratings").
+    pub fn pool(&self) -> String {
+        let options = self
+            .options
+            .iter()
+            .filter_map(|o| o.split_once('='))
+            .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+            .collect();
+        crate::community::ratings::pool(&self.game, &options)
+    }
+
+    /// "; for ratings 1400 to 1700" when the table asks a range.
+    pub fn rating_words(&self) -> String {
+        match (self.min_rating, self.max_rating) {
+            (None, None) => String::new(),
+            (Some(lo), None) => format!("; for ratings of {lo} or more"),
+            (None, Some(hi)) => format!("; for ratings of {hi} or less"),
+            (Some(lo), Some(hi)) => format!("; for ratings {lo} to {hi}"),
+        }
+    }
+
+    /// Is `have` (an address's standing in the table's pool; none: a
+    /// newcomer, 1500) outside the range the table asks?
+    pub fn outside_rating(&self, have: Option<&crate::community::ratings::Standing>) -> bool {
+        let points = have.map_or(1500, |s| s.points());
+        self.min_rating.is_some_and(|lo| points < i64::from(lo))
+            || self.max_rating.is_some_and(|hi| points > i64::from(hi))
     }
 
     /// The table's press rules in words (no press when it chose none).
@@ -405,6 +443,9 @@ pub struct OpenTable {
     pub seats_per_address: Option<u32>,
     /// `--min-reliability`: 0 to 100.
     pub min_reliability: Option<u32>,
+    /// `--min-rating`, `--max-rating`: whole rating points.
+    pub min_rating: Option<u32>,
+    pub max_rating: Option<u32>,
     /// `--press`, `--press-while-resolving`, `--press-after-end`,
     /// `--press-reveal`, checked as `herald new` checks them.
     pub press: crate::pipeline::press::Settings,
@@ -481,6 +522,13 @@ pub fn open(dir: &Path, o: &OpenTable) -> Result<Table> {
             "--min-reliability: a whole percent from 0 to 100 (the share of phases with orders in; docs/host.md, \"Reliability\")",
         ));
     }
+    if let (Some(lo), Some(hi)) = (o.min_rating, o.max_rating) {
+        if lo > hi {
+            return Err(Error::usage(format!(
+                "--min-rating {lo} --max-rating {hi}: the least rating must not be above the most (ratings are Glicko-2 points, a newcomer 1500; docs/host.md, \"Ratings\")"
+            )));
+        }
+    }
     if o.seats_per_address == Some(0) {
         return Err(Error::usage(
             "--seats-per-address 0: give at least 1 (1: one person, one seat; more lets one address hold that many seats in the game)",
@@ -530,6 +578,8 @@ pub fn open(dir: &Path, o: &OpenTable) -> Result<Table> {
         drop_after: o.drop_after,
         seats_per_address: o.seats_per_address,
         min_reliability: o.min_reliability,
+        min_rating: o.min_rating,
+        max_rating: o.max_rating,
         press,
         from_file: o.from_file.clone(),
         bots,
