@@ -21,11 +21,14 @@ use std::collections::BTreeMap;
 /// secret opening (`press.sender_commitment`). Format 6 is format 5
 /// plus the genesis's `bots` (docs/store.md) and the log entry kinds of
 /// [`FORMAT6_KINDS`]: converting 5 to 6 rewrites the head's `format`
-/// only. Game files of an older
+/// only. Format 7 is format 6 plus the genesis's `preferences` (the sides
+/// the players of a lobby's table asked for, which its deal read;
+/// [`super::body::PREFERENCES_FORMAT`]): converting 6 to 7 rewrites the
+/// head's `format` only. Game files of an older
 /// format are read and played on as they are (their head keeps its
 /// format) until `herald convert GAME` brings them to this one; an entry
 /// needing a newer format is appended only to a game whose head says so.
-pub const FORMAT: u32 = 6;
+pub const FORMAT: u32 = 7;
 
 /// The format a phase entry that names `excused` players needs.
 pub const EXCUSED_FORMAT: u32 = 4;

@@ -71,7 +71,7 @@ pub fn run(a: Args, wait: Duration) -> Result<String> {
     Ok(s)
 }
 
-/// `herald convert GAME` on a game folder: brought to format 6 in place,
+/// `herald convert GAME` on a game folder: brought to format 7 in place,
 /// or (`--out FILE`) copied without the players' addresses.
 fn folder(a: &Args, wait: Duration, now: &str) -> Result<String> {
     if let Some(out) = &a.out {
