@@ -9,5 +9,6 @@
 //! or on a public page where the player chose `public`.
 
 pub mod glicko2;
+pub mod preferences;
 pub mod ratings;
 pub mod reliability;

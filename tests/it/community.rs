@@ -291,6 +291,7 @@ fn seated(host: &Path, table: &str, address: &str, name: &str, public: bool, at:
         name: Some(name.into()),
         public,
         at: at.into(),
+        prefer: Vec::new(),
     });
     herald::host::lobby::save(&h, &tb).unwrap();
 }
@@ -586,4 +587,187 @@ fn a_table_file_asks_reliability_and_a_rating_range() {
         problems[0].contains("r2.toml:2: min-rating 1800"),
         "{problems:?}"
     );
+}
+
+/// The deal against brute force (docs/host.md, "Seat preferences"): for
+/// a six-player Norse Wars table, several seeds and sets of preferences
+/// (none, full lists, partial lists, everyone wanting the same seat,
+/// repeats of one list), the deal is the assignment of the least key
+/// (sum of ranks, then each player's rank in the drawn order, then each
+/// player's seat in that order) among all 720.
+#[test]
+fn a_six_player_deal_is_the_best_of_all_720_assignments() {
+    use herald::community::preferences::{deal, drawn, ranks, sides};
+    use std::collections::BTreeMap;
+    let ids: Vec<String> = ["ann", "bob", "cy", "dee", "eve", "fay"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let sides = sides("norse-wars", 6);
+    let l = |v: &[usize]| -> Vec<String> { v.iter().map(|&i| sides[i].clone()).collect() };
+    let sets: Vec<BTreeMap<String, Vec<String>>> = vec![
+        BTreeMap::new(),
+        ids.iter().map(|p| (p.clone(), l(&[0]))).collect(),
+        ids.iter()
+            .map(|p| (p.clone(), l(&[0, 1, 2, 3, 4, 5])))
+            .collect(),
+        [
+            ("ann".to_string(), l(&[2, 0])),
+            ("bob".to_string(), l(&[2])),
+            ("cy".to_string(), l(&[5, 4, 3])),
+            ("eve".to_string(), l(&[0, 2])),
+        ]
+        .into(),
+        [
+            ("ann".to_string(), l(&[1, 2, 3])),
+            ("bob".to_string(), l(&[1, 3, 2])),
+            ("cy".to_string(), l(&[3, 1])),
+            ("dee".to_string(), l(&[4])),
+            ("eve".to_string(), l(&[4, 5])),
+            ("fay".to_string(), l(&[5, 0, 4])),
+        ]
+        .into(),
+    ];
+    let mut perms = Vec::new();
+    permutations(&mut (0..6).collect(), 0, &mut perms);
+    assert_eq!(perms.len(), 720);
+    for seed in ["s1", "s2", "s3", "s4"] {
+        let d = drawn(&ids, seed, "t6");
+        for prefs in &sets {
+            // side_of[i]: the seat of drawn[i].
+            let key = |side_of: &Vec<usize>| {
+                let cost: Vec<usize> = d
+                    .iter()
+                    .zip(side_of)
+                    .map(|(p, &s)| ranks(&sides, prefs.get(p))[s])
+                    .collect();
+                let total: usize = cost.iter().sum();
+                (total, cost, side_of.clone())
+            };
+            let best = perms.iter().min_by_key(|p| key(p)).unwrap();
+            let mut want = vec![String::new(); 6];
+            for (i, &s) in best.iter().enumerate() {
+                want[s] = d[i].clone();
+            }
+            assert_eq!(deal(&d, &sides, prefs), want, "seed {seed}, {prefs:?}");
+        }
+        assert_eq!(
+            deal(&d, &sides, &sets[0]),
+            d,
+            "no preference: the drawn order"
+        );
+    }
+}
+
+fn permutations(v: &mut Vec<usize>, k: usize, out: &mut Vec<Vec<usize>>) {
+    if k == v.len() {
+        out.push(v.clone());
+        return;
+    }
+    for i in k..v.len() {
+        v.swap(k, i);
+        permutations(v, k + 1, out);
+        v.swap(k, i);
+    }
+}
+
+/// Seat preferences by mail, through the start and `verify`: `join …
+/// prefer` with an unknown side or a repeat is refused with the exact
+/// line to send; three players' lists are kept with their seats; the
+/// start deals the seats by them (the deal of the lists with the game's
+/// seed), the genesis records them (format 7), `herald verify` deals
+/// again and accepts it, and names an edit of a list signed again with
+/// the game's own key.
+#[test]
+fn preferences_by_mail_are_dealt_at_the_start_and_verified_from_the_file() {
+    use herald::host::lobby::{commands, start};
+    let spot = Spot::new("preferences");
+    let host = spot.join("host");
+    std::fs::create_dir_all(&host).unwrap();
+    crate::lobby::open(&host, "t6", &["--ruleset", "norse-wars", "--seats", "3"]);
+    let addr = |g: &str| format!("host+{g}@x.test");
+    let cx = commands::Ctx {
+        host: herald::host::layout::HostDir::at(&host),
+        from: "host@x.test".into(),
+        game_address: &addr,
+        now: t(10),
+        seats_per_address: 1,
+        may_mail_code: &|_, _| Ok(true),
+    };
+    let say = |line: &str, from: &str, n: usize| {
+        let cmd = commands::parse_line(line).unwrap();
+        let a = commands::answer(&cx, &cmd, from, &format!("{n:064x}"), "<m@x>", "Re: x").unwrap();
+        let raw = a.reply.unwrap().1;
+        let m = mail_parser::MessageParser::default().parse(&raw).unwrap();
+        (a.outcome, herald::mail::extract::body(&m))
+    };
+    let (o, text) = say("join t6 Ann prefer seat-2,red", "ann@c.test", 1);
+    assert!(o.refused(), "{text}");
+    assert!(text.contains("`red` is not a side"), "{text}");
+    assert!(
+        text.contains("join t6 Ann prefer seat-1,seat-2,seat-3"),
+        "{text}"
+    );
+    let (o, text) = say("join t6 Ann public prefer seat-2, SEAT-2", "ann@c.test", 2);
+    assert!(o.refused(), "{text}");
+    assert!(text.contains("`seat-2` is named twice"), "{text}");
+    assert!(
+        text.contains("join t6 Ann public prefer seat-1,seat-2,seat-3"),
+        "{text}"
+    );
+    let (_, text) = say("tables", "dee@c.test", 3);
+    assert!(text.contains("sides: seat-1, seat-2, seat-3"), "{text}");
+    let wants = [
+        ("ann@c.test", "Ann", "seat-2,seat-1"),
+        ("bob@c.test", "Bob", "seat-2"),
+        ("cy@c.test", "Cy", "seat-3, seat-2"),
+    ];
+    for (i, (a, name, list)) in wants.iter().enumerate() {
+        let (o, text) = say(&format!("join t6 {name} prefer {list}"), a, 10 + i);
+        assert!(!o.refused(), "{text}");
+        assert!(text.contains("sides wanted:"), "{text}");
+        let code = text
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("confirm "))
+            .unwrap()
+            .to_string();
+        let (o, text) = say(&format!("confirm {code}"), a, 20 + i);
+        assert!(!o.refused(), "{text}");
+    }
+    let now_time = chrono::DateTime::parse_from_rfc3339(&t(20)).unwrap();
+    let (lines, problems) = start::tick(&start::Clock {
+        host: herald::host::layout::HostDir::at(&host),
+        from: "host@x.test".into(),
+        game_address: &addr,
+        moderator: None,
+        now: t(20),
+        now_time,
+    });
+    assert!(problems.is_empty(), "{problems:?}");
+    assert!(lines[0].contains("started as game t6"), "{lines:?}");
+    let g = host.join("t6");
+    let (store, loaded) = herald::pipeline::open(&g).unwrap();
+    assert_eq!(loaded.genesis.format, 7);
+    let prefs = &loaded.genesis.preferences;
+    assert_eq!(prefs["ann"], ["seat-2", "seat-1"]);
+    assert_eq!(prefs["bob"], ["seat-2"]);
+    assert_eq!(prefs["cy"], ["seat-3", "seat-2"]);
+    let seats: Vec<String> = loaded.players();
+    // cy gets seat-3; ann and bob both want seat-2: whoever the seed drew
+    // first gets it, the other the seat left (ann's second choice).
+    let seed = store.secrets().unwrap().seed;
+    let d = herald::community::preferences::drawn(&seats, &seed, "t6");
+    let first = d.iter().find(|p| *p == "ann" || *p == "bob").unwrap();
+    let other = if first == "ann" { "bob" } else { "ann" };
+    assert_eq!(seats, [other, first.as_str(), "cy"]);
+    ok(&["verify", s(&g)]);
+    // An edit of a list, signed again with the game's own key: named.
+    let mut l = crate::common::lines(&g);
+    l[1]["body"]["preferences"]["cy"] = serde_json::json!(["seat-1"]);
+    crate::common::rehash(&mut l);
+    crate::common::reseal(&g, &mut l);
+    crate::common::write_lines(&g, &l);
+    let (code, out, err) = crate::common::herald(&["verify", s(&g)]);
+    assert_ne!(code, 0, "{out}");
+    assert!(err.contains("the deal of the preferences"), "{err}");
 }

@@ -42,6 +42,10 @@ subject or as the first line of the mail):
                                    (`public` shows your address on the
                                    host's public tables page; without it
                                    only the moderator sees it)
+      join TABLE [your name] [public] prefer SIDE,SIDE,...
+                                   the same, asking for the sides you would
+                                   rather play, best first (`tables` lists
+                                   each table's sides)
       confirm CODE                 do what the code's mail says (from the
                                    address it was mailed to)
       leave TABLE                  give your seat up before the game starts
@@ -62,6 +66,9 @@ pub enum Command {
         table: String,
         name: Option<String>,
         public: bool,
+        /// The sides asked for after `prefer`, as typed (checked against
+        /// the table's game when the join is decided).
+        prefer: Option<String>,
     },
     Confirm(String),
     Leave(String),
@@ -111,6 +118,19 @@ pub fn parse_line(line: &str) -> Option<Command> {
         ("me", _) => Command::Me,
         ("join", [table, rest @ ..]) => {
             let mut rest: Vec<&str> = rest.to_vec();
+            // `prefer SIDE,SIDE,…` ends the line (a `public` may follow).
+            let mut prefer = None;
+            if let Some(at) = rest.iter().position(|w| w.eq_ignore_ascii_case("prefer")) {
+                let mut list: Vec<&str> = rest.split_off(at)[1..].to_vec();
+                if list
+                    .last()
+                    .is_some_and(|w| w.eq_ignore_ascii_case("public"))
+                {
+                    list.pop();
+                    rest.push("public");
+                }
+                prefer = Some(list.join(" ").chars().take(200).collect());
+            }
             let public = rest
                 .last()
                 .is_some_and(|w| w.eq_ignore_ascii_case("public"));
@@ -121,6 +141,7 @@ pub fn parse_line(line: &str) -> Option<Command> {
                 table: table.to_ascii_lowercase(),
                 name: display_name(&rest),
                 public,
+                prefer,
             }
         }
         ("confirm", [code]) => Command::Confirm(code.to_string()),
@@ -135,7 +156,9 @@ pub fn parse_line(line: &str) -> Option<Command> {
             name: display_name(rest),
         },
         ("takeover", _) => Command::Bad("takeover GAME PLAYER [your name]".into()),
-        ("join", _) => Command::Bad("join TABLE [your name] [public]".into()),
+        ("join", _) => {
+            Command::Bad("join TABLE [your name] [public] [prefer SIDE,SIDE,...]".into())
+        }
         ("confirm", _) => Command::Bad("confirm CODE (the code the host mailed you)".into()),
         _ => Command::Bad("leave TABLE".into()),
     })
@@ -316,6 +339,13 @@ pub enum Refusal {
         min: u32,
         have: crate::community::reliability::Tally,
     },
+    /// A `prefer` list that names a side the game has not, or one twice:
+    /// why, and the line to send (every side, in seat order).
+    Prefer {
+        table: Table,
+        why: String,
+        line: String,
+    },
     /// The address's rating is outside the range the table asks.
     Rating {
         table: Table,
@@ -443,7 +473,8 @@ pub fn decide(cx: &Ctx, cmd: &Command, from: &str, digest: &str) -> Result<Outco
             table,
             name,
             public,
-        } => join(cx, table, name, *public, from, digest)?,
+            prefer,
+        } => join(cx, table, name, *public, prefer.as_deref(), from, digest)?,
         Command::Confirm(code) => confirm_code(cx, code, from, digest)?,
         Command::Standby(on) => standby(cx, *on, from, digest)?,
         Command::Takeover { game, player, name } => takeover(cx, game, player, name, from, digest)?,
@@ -498,6 +529,7 @@ fn join(
     name_of_table: &str,
     name: &Option<String>,
     public: bool,
+    prefer: Option<&str>,
     from: &str,
     digest: &str,
 ) -> Result<Outcome> {
@@ -507,10 +539,33 @@ fn join(
             leaving: false,
         }));
     };
+    // The sides asked for, checked against the table's game (docs/host.md,
+    // "Seat preferences").
+    let sides = crate::community::preferences::nameable(&t.game, t.max + t.bots.len());
+    let prefer = match prefer.map(|p| crate::community::preferences::parse(p, &sides)) {
+        None => Vec::new(),
+        Some(Ok(list)) => list,
+        Some(Err(bad)) => {
+            let mut line = format!("join {}", t.name);
+            if let Some(n) = name {
+                line.push_str(&format!(" {n}"));
+            }
+            if public {
+                line.push_str(" public");
+            }
+            line.push_str(&format!(" prefer {}", sides.join(",")));
+            return Ok(Outcome::Refused(Refusal::Prefer {
+                table: t,
+                why: bad.to_string(),
+                line,
+            }));
+        }
+    };
     let action = Action::Join {
         table: t.name.clone(),
         name: name.clone(),
         public,
+        prefer,
     };
     if confirm::Store::load(&cx.host)?.asked_by(digest).is_some() {
         return ask(cx, action, from, digest);
@@ -764,7 +819,8 @@ fn confirm_code(cx: &Ctx, code: &str, from: &str, digest: &str) -> Result<Outcom
             table: tn,
             name,
             public,
-        } => seat(cx, tn, name, *public, from, digest)?,
+            prefer,
+        } => seat(cx, tn, name, *public, prefer, from, digest)?,
         Action::Leave { table: tn } => leave_now(cx, &mut store, tn, from, digest)?,
         Action::Standby { on } => (standby_now(cx, *on, from)?, true),
         Action::Takeover { game, player, name } => claim(cx, game, player, name, from, digest)?,
@@ -852,6 +908,7 @@ fn seat(
     tn: &str,
     name: &Option<String>,
     public: bool,
+    prefer: &[String],
     from: &str,
     digest: &str,
 ) -> Result<(Outcome, bool)> {
@@ -884,6 +941,7 @@ fn seat(
         name: name.clone(),
         public,
         at: cx.now.clone(),
+        prefer: prefer.to_vec(),
     });
     let seat = t.seats.len();
     t.handled.push(Handled {
@@ -1020,6 +1078,7 @@ fn claim(
         name: name.clone(),
         public: false,
         at: cx.now.clone(),
+        prefer: Vec::new(),
     });
     o.status = if approve {
         OfferStatus::Approval
@@ -1059,10 +1118,13 @@ fn open_tables_text(tables: &[Table]) -> String {
     let mut s = String::from("Open tables:\n");
     for t in open {
         s.push_str(&format!(
-            "  {}\n    press: {}\n    to join, send:  join {} [your name]\n",
+            "  {}\n    press: {}\n    to join, send:  join {} [your name]\n    sides: {} (to ask for some, best first: join {} [your name] prefer {})\n",
             t.describe(),
             t.press_words(),
-            t.name
+            t.name,
+            crate::community::preferences::nameable(&t.game, t.max + t.bots.len()).join(", "),
+            t.name,
+            crate::community::preferences::nameable(&t.game, t.max + t.bots.len()).join(",")
         ));
     }
     s
@@ -1176,13 +1238,22 @@ fn action_words(cx: &Ctx, tables: &[Table], action: &Action, from: &str) -> Stri
             table,
             name,
             public,
+            prefer,
         } => {
             let described = tables
                 .iter()
                 .find(|t| t.name == *table)
                 .map_or_else(|| table.clone(), Table::describe);
+            let sides = if prefer.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "  sides wanted:  {}, best first (the seats are dealt at the start\n                 to give the players the sides they asked for)\n",
+                    prefer.join(", ")
+                )
+            };
             format!(
-                "Someone (you, we hope) asked, from this address, for a seat at a table:\n\n  table:         {described}\n  display name:  {}\n  your address:  {}\n\nConfirming takes a seat at table `{table}` for this address, under\nthat name, with the address shown as above.\n",
+                "Someone (you, we hope) asked, from this address, for a seat at a table:\n\n  table:         {described}\n  display name:  {}\n  your address:  {}\n{sides}\nConfirming takes a seat at table `{table}` for this address, under\nthat name, with the address shown as above.\n",
                 name_words(name),
                 public_words(*public)
             )
@@ -1375,6 +1446,11 @@ fn refusal_text(cx: &Ctx, tables: &[Table], r: &Refusal, from: &str) -> String {
             have.shown(),
             offers()
         ),
+        Refusal::Prefer { table, why, line } => format!(
+            "The sides you asked for at table `{}` cannot be read: {why}.\nSend the sides you would rather play, best first, e.g.:\n\n    {line}\n\n(a side you leave out is one you would play last). Nothing was done.\n\n{}",
+            table.name,
+            offers()
+        ),
         Refusal::Rating { table, have } => format!(
             "Table `{}` is{}: a rating in {}\n(Glicko-2 from this host's finished games), and this address has\n{}: the join is refused.\nSend `join TABLE` for another table, e.g. one of these.\n\n{}",
             table.name,
@@ -1538,6 +1614,7 @@ fn refusal_what(r: &Refusal) -> String {
             table.name,
             have.percent().unwrap_or(0)
         ),
+        Refusal::Prefer { table, why, .. } => format!("join {}: prefer: {why}", table.name),
         Refusal::Rating { table, have } => format!(
             "join {}: rating {} outside the table's range",
             table.name,

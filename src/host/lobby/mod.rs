@@ -65,6 +65,10 @@ pub struct Seat {
     pub public: bool,
     /// When it was confirmed.
     pub at: String,
+    /// The sides the player asked for, best first (`join … prefer`;
+    /// docs/host.md, "Seat preferences").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub prefer: Vec<String>,
 }
 
 /// A join waiting for its confirmation.
