@@ -101,6 +101,9 @@ pub fn pool(game: &str, options: &BTreeMap<String, String>) -> String {
 
 /// A finished game's places, from its file alone (and the addresses its
 /// `secrets.toml` binds); `None` while it is not over.
+///
+/// Long (about 80 lines): one pass over the log (seats changing hands,
+/// resignations, drops, eliminations, the time it ended), then the places.
 pub fn finished(record: &Record, genesis: &Genesis, addresses: &[Address]) -> Option<Finished> {
     let outcome = record.head.outcome.as_ref()?;
     let ids: Vec<String> = genesis.players.iter().map(|p| p.id.clone()).collect();

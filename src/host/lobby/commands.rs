@@ -523,7 +523,12 @@ fn table(cx: &Ctx, name: &str) -> Result<Option<Table>> {
     }
 }
 
-/// `join TABLE [name] [public]`: a code mailed to the From address.
+/// `join TABLE [name] [public] [prefer …]`: a code mailed to the From
+/// address.
+///
+/// Long (about 80 lines): each of the table's checks of a join in the
+/// order they are told (the sides asked for, the table's state, seats,
+/// reliability, rating range).
 fn join(
     cx: &Ctx,
     name_of_table: &str,

@@ -108,6 +108,9 @@ pub fn tick(c: &Clock) -> (Vec<String>, Vec<String>) {
 }
 
 /// Start a table's game (or complete a start cut short).
+///
+/// Long (about 85 lines): the table marked, the seats dealt, the game
+/// created as `herald new` creates it, its lobby record, the welcomes.
 pub fn start(c: &Clock, mut t: Table) -> Result<String> {
     let name: Name = t.name()?;
     if t.status == Status::Open {
