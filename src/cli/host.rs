@@ -57,7 +57,11 @@ pub enum Lobby {
         /// The host folder.
         dir: PathBuf,
         /// Only this game's pools (a name `herald games` lists).
-        #[arg(long, value_parser = super::values::rulesets())]
+        #[arg(
+            long = "ruleset",
+            value_name = "RULESET",
+            value_parser = super::values::rulesets()
+        )]
         game: Option<String>,
     },
     /// Free PLAYER's seat in GAME: it is offered to the standby list, and

@@ -250,7 +250,7 @@ fn ranked(
     v
 }
 
-/// `herald host ratings DIR [--game G]`: every rated address of the host,
+/// `herald host ratings DIR [--ruleset RULESET]`: every rated address of the host,
 /// per pool, with the name it gave the lobby (the moderator's view: it
 /// holds addresses).
 pub fn ratings_text(dir: &Path, game: Option<&str>) -> Result<String> {
