@@ -150,10 +150,20 @@ pub struct Genesis {
     /// (`pipeline::nmr::bot_seat`). Absent: every seat is a person's.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub bots: BTreeMap<String, String>,
+    /// The sides each player asked for at a lobby's table (`join TABLE
+    /// prefer SIDE,…`; format 7, [`PREFERENCES_FORMAT`]): player id to
+    /// their list, best first, as the deal read them; the seats are that
+    /// deal with the game's seed (docs/host.md, "Seat preferences"), which
+    /// `herald verify` deals again. Absent: nobody stated one.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub preferences: BTreeMap<String, Vec<String>>,
 }
 
 /// The format that added a genesis's `bots` and an order record's `bot`.
 pub const BOTS_FORMAT: u32 = 6;
+
+/// The format that added a genesis's `preferences`.
+pub const PREFERENCES_FORMAT: u32 = 7;
 
 /// The `password` of a bot seat: empty, which no password matches and
 /// no hash herald makes is.

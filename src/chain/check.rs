@@ -264,6 +264,13 @@ fn genesis_problems(g: &Genesis, head: &Head) -> Vec<String> {
             g.format
         ));
     }
+    if g.format < super::body::PREFERENCES_FORMAT && !g.preferences.is_empty() {
+        out.push(format!(
+            "entry 0 (genesis): preferences came with format {}, and this genesis says {}",
+            super::body::PREFERENCES_FORMAT,
+            g.format
+        ));
+    }
     if g.format < ADDRESS_FORMAT
         && (g.redacted.is_some() || g.players.iter().any(|p| p.address_sha256.is_some()))
     {

@@ -22,8 +22,10 @@ use std::collections::BTreeMap;
 /// plus the genesis's `bots` (docs/store.md) and the log entry kinds of
 /// [`FORMAT6_KINDS`]: converting 5 to 6 rewrites the head's `format`
 /// only. Format 7 is format 6 plus the `vacation` entry's length in the
-/// unit the player asked ([`LENGTH_FORMAT`]); 6 converts to 7 by the
-/// head's `format` alone. Game files of an older
+/// unit the player asked ([`LENGTH_FORMAT`]) and the genesis's
+/// `preferences` (the sides the players of a lobby's table asked for,
+/// which its deal read; [`super::body::PREFERENCES_FORMAT`]): converting
+/// 6 to 7 rewrites the head's `format` only. Game files of an older
 /// format are read and played on as they are (their head keeps its
 /// format) until `herald convert GAME` brings them to this one; an entry
 /// needing a newer format is appended only to a game whose head says so.

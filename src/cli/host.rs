@@ -40,7 +40,7 @@ impl Args {
         match &self.lobby {
             None => Some(self.wait),
             Some(Lobby::Replace { wait, .. } | Lobby::Approve { wait, .. }) => Some(*wait),
-            Some(Lobby::Open(_) | Lobby::Status { .. }) => None,
+            Some(Lobby::Open(_) | Lobby::Status { .. } | Lobby::Ratings { .. }) => None,
         }
     }
 }
@@ -56,6 +56,20 @@ pub enum Lobby {
     Status {
         /// The host folder.
         dir: PathBuf,
+    },
+    /// The players' Glicko-2 ratings (rating ± deviation) from every
+    /// finished game of the host, per game and options, by address: the
+    /// moderator's view (docs/host.md, "Ratings").
+    Ratings {
+        /// The host folder.
+        dir: PathBuf,
+        /// Only this game's pools (a name `herald games` lists).
+        #[arg(
+            long = "ruleset",
+            value_name = "RULESET",
+            value_parser = super::values::rulesets()
+        )]
+        game: Option<String>,
     },
     /// Free PLAYER's seat in GAME: it is offered to the standby list, and
     /// the first to confirm `takeover GAME PLAYER` by mail gets it.
@@ -147,6 +161,14 @@ pub struct OpenArgs {
     /// and may join.
     #[arg(long)]
     pub min_reliability: Option<u32>,
+    /// The least rating an address must have in the pool of the table's
+    /// game and options to join (Glicko-2 points; a newcomer counts as
+    /// 1500; docs/host.md, "Ratings").
+    #[arg(long)]
+    pub min_rating: Option<u32>,
+    /// The most rating an address may have to join (as --min-rating).
+    #[arg(long)]
+    pub max_rating: Option<u32>,
     // The table's game's press, as `herald new --press …`.
     #[command(flatten)]
     pub press: super::new::PressArgs,
@@ -178,6 +200,8 @@ fn lobby(l: Lobby, wait: Duration) -> Result<String> {
                     drop_after: o.drop_after,
                     seats_per_address: o.seats_per_address,
                     min_reliability: o.min_reliability,
+                    min_rating: o.min_rating,
+                    max_rating: o.max_rating,
                     press: o.press.into(),
                     from_file: None,
                     bot_seats: o.bot_seats,
@@ -192,6 +216,7 @@ fn lobby(l: Lobby, wait: Duration) -> Result<String> {
             ))
         }
         Lobby::Status { dir } => crate::host::lobby::status_text(&dir),
+        Lobby::Ratings { dir, game } => crate::host::gallery::ratings_text(&dir, game.as_deref()),
         Lobby::Replace {
             dir,
             game,

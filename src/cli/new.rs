@@ -103,6 +103,7 @@ pub fn run(a: Args) -> Result<String> {
             zones: a.zones,
             press: a.press.into(),
             bots: a.bots,
+            preferences: Default::default(),
         },
     })?;
     let h = &c.head;

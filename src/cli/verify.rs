@@ -67,7 +67,16 @@ pub fn run(a: Args) -> Result<String> {
         }
     }
     let seed = a.seed.clone().or(secrets_seed);
-    let (found, replayed) = replay::verify(&g, seed.as_deref())?;
+    let (mut found, replayed) = replay::verify(&g, seed.as_deref())?;
+    // A lobby's deal of the seats by the players' preferences, dealt
+    // again (docs/host.md, "Seat preferences").
+    if let Some(p) = seed
+        .clone()
+        .or_else(|| g.head().seed.clone())
+        .and_then(|s| crate::community::preferences::check(&g.genesis, &s))
+    {
+        found.push(p);
+    }
     if !found.is_empty() {
         return Err(fail(found));
     }

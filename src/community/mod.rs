@@ -8,4 +8,7 @@
 //! address, in lowercase, and is shown only to that address's own mail,
 //! or on a public page where the player chose `public`.
 
+pub mod glicko2;
+pub mod preferences;
+pub mod ratings;
 pub mod reliability;

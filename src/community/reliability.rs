@@ -58,7 +58,7 @@ impl Tally {
 
 /// The address (lowercase) bound by `commitment` for `player`, among the
 /// game's kept addresses; a file of format 4 or older names it itself.
-fn holder(
+pub(super) fn holder(
     addresses: &[Address],
     player: &str,
     commitment: &str,
@@ -75,14 +75,13 @@ fn holder(
         .map(|a| a.address.to_ascii_lowercase())
 }
 
-/// One game's phases, each counted to the address holding the seat then.
-/// `addresses` are the game's `secrets.toml` bindings.
-pub fn of_game(
-    record: &Record,
+/// Each player id's address as the genesis binds it (lowercase), among
+/// the game's kept `addresses`.
+pub(super) fn holders_at_start(
     genesis: &Genesis,
     addresses: &[Address],
-) -> BTreeMap<String, Tally> {
-    let mut seat: BTreeMap<String, Option<String>> = genesis
+) -> BTreeMap<String, Option<String>> {
+    genesis
         .players
         .iter()
         .map(|p| {
@@ -93,7 +92,17 @@ pub fn of_game(
             };
             (p.id.clone(), a)
         })
-        .collect();
+        .collect()
+}
+
+/// One game's phases, each counted to the address holding the seat then.
+/// `addresses` are the game's `secrets.toml` bindings.
+pub fn of_game(
+    record: &Record,
+    genesis: &Genesis,
+    addresses: &[Address],
+) -> BTreeMap<String, Tally> {
+    let mut seat = holders_at_start(genesis, addresses);
     let mut out: BTreeMap<String, Tally> = BTreeMap::new();
     let mut seen: BTreeMap<String, ()> = BTreeMap::new();
     for e in record.entries.iter().skip(1) {
@@ -134,22 +143,57 @@ pub fn of_game(
 /// file and its `secrets.toml`), summed by address. A folder that does
 /// not read is passed over (the host's status page names it).
 pub fn of_host(dir: &std::path::Path) -> BTreeMap<String, Tally> {
+    sum(host_games(dir, false)
+        .iter()
+        .map(|(g, addresses)| of_game(&g.record, &g.genesis, addresses)))
+}
+
+/// Every game of the host folder `dir` that reads, in folder name order,
+/// with the addresses its `secrets.toml` keeps; with `over_only`, only
+/// those whose head record holds an outcome (the rest not loaded).
+pub(super) fn host_games(
+    dir: &std::path::Path,
+    over_only: bool,
+) -> Vec<(crate::pipeline::Loaded, Vec<Address>)> {
     let Ok(list) = std::fs::read_dir(dir) else {
-        return BTreeMap::new();
+        return Vec::new();
     };
     let mut folders: Vec<std::path::PathBuf> = list
         .flatten()
         .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
         .map(|e| e.path())
         .filter(|p| crate::store::GameDir::at(p).game_file().is_file())
+        .filter(|p| !over_only || is_over(&crate::store::GameDir::at(p).game_file()))
         .collect();
     folders.sort();
-    sum(folders.iter().filter_map(|p| {
-        let store = crate::store::Store::reader(crate::store::GameDir::at(p));
-        let g = crate::pipeline::Loaded::open(&store).ok()?;
-        let addresses = store.secrets().map(|s| s.addresses).unwrap_or_default();
-        Some(of_game(&g.record, &g.genesis, &addresses))
-    }))
+    folders
+        .iter()
+        .filter_map(|p| {
+            let store = crate::store::Store::reader(crate::store::GameDir::at(p));
+            let g = crate::pipeline::Loaded::open(&store).ok()?;
+            let addresses = store.secrets().map(|s| s.addresses).unwrap_or_default();
+            Some((g, addresses))
+        })
+        .collect()
+}
+
+/// Does the game file's head record (its first line, the rest unread)
+/// hold an outcome?
+fn is_over(game_file: &std::path::Path) -> bool {
+    use std::io::{BufRead, Read};
+    let Ok(f) = std::fs::File::open(game_file) else {
+        return false;
+    };
+    let mut first = String::new();
+    if std::io::BufReader::new(f)
+        .take(crate::store::limits::GAME_FILE)
+        .read_line(&mut first)
+        .is_err()
+    {
+        return false;
+    }
+    serde_json::from_str::<serde_json::Value>(first.trim_end())
+        .is_ok_and(|v| !v["head"]["outcome"].is_null())
 }
 
 /// The figure of `address` across the host folder `dir`.

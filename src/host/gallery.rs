@@ -4,6 +4,7 @@
 //! page). A site is built once per chain head: a pass that finds a game's
 //! site made on its current head leaves it alone. Every path in DIR comes
 //! from [`HostDir`]; the files inside a site folder from [`site::files`].
+//! Beside the index, `ratings.html`: the public players' ratings.
 
 use super::config::PublicMode;
 use super::layout::HostDir;
@@ -134,6 +135,12 @@ pub fn write(dir: &Path, mode: PublicMode) -> Result<Gallery> {
         store_write::Durability::Replaceable,
         mode.file(false),
     )?;
+    store_write::atomic_mode(
+        &out.join("ratings.html"),
+        ratings_page(&host).as_bytes(),
+        store_write::Durability::Replaceable,
+        mode.file(false),
+    )?;
     Ok(g)
 }
 
@@ -181,7 +188,7 @@ fn index(listed: &[Listed]) -> String {
     h.push_str("</style>\n</head>\n<body class=\"gallery\">\n<main>\n<h1>Finished games</h1>\n");
     let _ = writeln!(
         h,
-        "<p>{} games, each a replay to browse phase by phase and to check in the page.</p>\n<ul class=\"games\">",
+        "<p>{} games, each a replay to browse phase by phase and to check in the page. <a href=\"ratings.html\">Ratings</a></p>\n<ul class=\"games\">",
         listed.len()
     );
     for l in listed {
@@ -202,5 +209,139 @@ fn index(listed: &[Listed]) -> String {
         );
     }
     h.push_str("</ul>\n</main>\n</body>\n</html>\n");
+    h
+}
+
+/// Each address (lowercase) that chose `public` with the display name it
+/// gave: the latest choice of the address wins, over its joins of the
+/// lobby's tables and its takeovers of seats (a player who joined public
+/// once and privately since is private now). An address never seated by
+/// the lobby is not public.
+pub fn public_names(host: &HostDir) -> std::collections::BTreeMap<String, String> {
+    let (tables, _) = super::lobby::all(host);
+    let mut choices: Vec<super::lobby::Seat> = tables.into_iter().flat_map(|t| t.seats).collect();
+    for g in super::lobby::seats::all(host) {
+        choices.extend(g.offers.into_iter().filter_map(|o| o.taker));
+    }
+    choices.sort_by(|a, b| {
+        let at =
+            |s: &super::lobby::Seat| crate::time::parse_time(&s.at).map(|t| t.timestamp()).ok();
+        at(a).cmp(&at(b)).then_with(|| a.at.cmp(&b.at))
+    });
+    let mut names = std::collections::BTreeMap::new();
+    for s in choices {
+        let a = s.address.to_ascii_lowercase();
+        if s.public {
+            let name = s.name.clone().unwrap_or_else(|| s.address.clone());
+            names.insert(a, name);
+        } else {
+            names.remove(&a);
+        }
+    }
+    names
+}
+
+/// A pool's standings, best first (rating, then address: one fixed order).
+fn ranked(
+    pool: &std::collections::BTreeMap<String, crate::community::ratings::Standing>,
+) -> Vec<(&String, &crate::community::ratings::Standing)> {
+    let mut v: Vec<_> = pool.iter().collect();
+    v.sort_by(|a, b| b.1.points().cmp(&a.1.points()).then_with(|| a.0.cmp(b.0)));
+    v
+}
+
+/// `herald host ratings DIR [--ruleset RULESET]`: every rated address of the host,
+/// per pool, with the name it gave the lobby (the moderator's view: it
+/// holds addresses).
+pub fn ratings_text(dir: &Path, game: Option<&str>) -> Result<String> {
+    if !dir.is_dir() {
+        return Err(Error::refused(format!(
+            "{}: not a folder; give the host folder",
+            dir.display()
+        )));
+    }
+    let host = HostDir::at(dir);
+    let games = crate::community::ratings::games_of_host(dir);
+    let count = games.len();
+    let ratings = crate::community::ratings::rate(games);
+    let names = public_names(&host);
+    let mut out = format!(
+        "ratings from {count} finished game{} (Glicko-2: rating ± deviation; docs/host.md, \"Ratings\")\n",
+        if count == 1 { "" } else { "s" }
+    );
+    let mut shown = 0;
+    for (pool, standings) in &ratings {
+        if game.is_some_and(|g| pool.split(' ').next() != Some(g)) {
+            continue;
+        }
+        shown += 1;
+        let _ = writeln!(out, "\n{pool}");
+        for (i, (address, s)) in ranked(standings).into_iter().enumerate() {
+            let public = match names.get(address.as_str()) {
+                Some(n) => format!(" ({n}, public)"),
+                None => String::new(),
+            };
+            let _ = writeln!(out, "  {:>2}. {} {address}{public}", i + 1, s.shown());
+        }
+    }
+    if shown == 0 {
+        let _ = writeln!(
+            out,
+            "\nno rated game{} yet",
+            game.map(|g| format!(" of {g}")).unwrap_or_default()
+        );
+    }
+    Ok(out)
+}
+
+/// `gallery/ratings.html`: each pool's ratings of the players who chose
+/// `public`, by the name they gave; nobody else's rating, and no address.
+pub fn ratings_page(host: &HostDir) -> String {
+    let ratings = crate::community::ratings::of_host(host.root());
+    let names = public_names(host);
+    let mut h = String::from(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <title>Ratings</title>\n<style>\n",
+    );
+    h.push_str(site::files::CSS);
+    h.push_str(
+        "</style>\n</head>\n<body class=\"gallery\">\n<main>\n<h1>Ratings</h1>\n\
+         <p>Glicko-2 ratings from this host's finished games, per game and the options that change it: \
+         the rating, and ± its deviation (the smaller, the surer). Only players who chose to be public are listed. \
+         <a href=\"index.html\">Finished games</a></p>\n",
+    );
+    let mut any = false;
+    for (pool, standings) in &ratings {
+        let rows: Vec<_> = ranked(standings)
+            .into_iter()
+            .filter_map(|(a, s)| names.get(a.as_str()).map(|n| (n, s)))
+            .collect();
+        if rows.is_empty() {
+            continue;
+        }
+        any = true;
+        let _ = writeln!(
+            h,
+            "<h2>{}</h2>\n<table class=\"ratings\">\n<thead><tr><th>#</th><th>player</th><th>rating</th><th>games</th></tr></thead>\n<tbody>",
+            esc(pool)
+        );
+        for (i, (n, s)) in rows.into_iter().enumerate() {
+            let _ = writeln!(
+                h,
+                "<tr><td>{}</td><td>{}</td><td>{} ± {}</td><td>{}</td></tr>",
+                i + 1,
+                esc(n),
+                s.points(),
+                s.rating.deviation.round() as i64,
+                s.games
+            );
+        }
+        h.push_str("</tbody>\n</table>\n");
+    }
+    if !any {
+        h.push_str("<p>No public player has a rated game yet.</p>\n");
+    }
+    h.push_str("</main>\n</body>\n</html>\n");
     h
 }

@@ -143,6 +143,7 @@ pub fn convert_file(path: &Path, signer: Signer, now: &str) -> Result<Conversion
         press: None,
         redacted: None,
         bots: Default::default(),
+        preferences: Default::default(),
     };
     let rules = entry.load(&genesis.ruleset.text).map_err(Error::from)?;
     let initial = rules.decode(&old.initial).map_err(Error::from)?;

@@ -66,6 +66,9 @@ pub struct MailSettings {
     /// `--bot SEAT=SPEC`: the seats herald's bots play (docs/bots.md,
     /// "Bot seats"), each with a spec as the lab names bots.
     pub bots: Vec<String>,
+    /// The sides each player asked for (a lobby's table; format 7): kept
+    /// in the genesis as given, for `verify` to deal again.
+    pub preferences: BTreeMap<String, Vec<String>>,
 }
 
 /// Missed phases in a row after which a player drops out, unless `new` says.
@@ -386,6 +389,7 @@ fn begin_after(req: &NewGame, mut problems: Vec<String>) -> Result<Begun> {
         press: press.clone(),
         redacted: None,
         bots: bots.clone(),
+        preferences: req.mail.preferences.clone(),
     };
     let (phase, awaiting, outcome) = summary(rules.as_ref(), &state, &req.players);
     let head = head_of(&genesis, phase, awaiting, outcome);

@@ -75,6 +75,9 @@ pub enum Refusal {
     OfferStands { player: String, by: String },
     /// `accept` from a player who agreed already.
     Agreed { player: String },
+    /// `offer` while a bot seat is still in: a bot never accepts a draw
+    /// (docs/host.md, "Resign and draw").
+    BotIn { player: String, bots: Vec<String> },
 }
 
 impl fmt::Display for Refusal {
@@ -104,6 +107,11 @@ impl fmt::Display for Refusal {
             Refusal::OfferStands { player, by } => write!(
                 f,
                 "{by} offered a draw already; to agree send `accept draw {player} YOUR-PASSWORD`, or `decline draw {player} YOUR-PASSWORD` to turn it down"
+            ),
+            Refusal::BotIn { player, bots } => write!(
+                f,
+                "a draw needs every player still in to accept it, and {} (herald's bot) never accepts one: play on, or send `resign {player} YOUR-PASSWORD` to give the game up",
+                bots.join(" and ")
             ),
             Refusal::Agreed { player } => write!(
                 f,
@@ -234,6 +242,18 @@ pub fn draw_body(
                 player: who(),
                 by: by[0].clone(),
             })
+        }
+        (Act::Offer, None) => {
+            let bots: Vec<String> = still_in(g)
+                .into_iter()
+                .filter(|p| g.genesis.bots.contains_key(p))
+                .collect();
+            if !bots.is_empty() {
+                return Err(Refusal::BotIn {
+                    player: who(),
+                    bots,
+                });
+            }
         }
         (Act::Accept | Act::Decline, None) => return Err(Refusal::NoOffer { player: who() }),
         (Act::Accept, Some(agreed)) if agreed.iter().any(|p| p == player) => {

@@ -104,7 +104,8 @@ fn lobby_lines_parse_as_players_write_them() {
         Some(Command::Join {
             table: "t4".into(),
             name: Some("Ann Smith".into()),
-            public: true
+            public: true,
+            prefer: None
         })
     );
     assert_eq!(
@@ -112,7 +113,8 @@ fn lobby_lines_parse_as_players_write_them() {
         Some(Command::Join {
             table: "t4".into(),
             name: None,
-            public: false
+            public: false,
+            prefer: None
         })
     );
     assert_eq!(

@@ -19,6 +19,7 @@ mod fields;
 mod forged_from;
 mod format3;
 mod format4;
+mod format6;
 mod hexwar;
 mod host_due;
 mod host_mail;

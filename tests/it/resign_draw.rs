@@ -129,7 +129,20 @@ fn a_draw_by_agreement_ends_each_game_with_no_winner_and_verify_replays_it() {
             d.told
         );
         assert_eq!(ending::standing(&g.loaded), None);
-        // The reports made now tell it.
+        // The reports made now tell it, the HTML report too (to every
+        // player: the other seat's report as well).
+        for seat in 0..2 {
+            let html = crate::common::report(&g.loaded, seat, "html");
+            for said in [
+                format!("{a} offered a draw"),
+                format!("{b} declined the draw"),
+            ] {
+                assert!(
+                    html.contains(&said),
+                    "{name}, seat {seat}: {said} not in the HTML report"
+                );
+            }
+        }
         let text = crate::common::report(&g.loaded, 0, "text");
         assert!(
             text.contains(&format!("{a} offered a draw")),
@@ -264,4 +277,56 @@ fn a_format_5_game_is_told_to_convert_first() {
     let (_, loaded) = herald::pipeline::open(&g).unwrap();
     assert_eq!(loaded.head().format, herald::chain::FORMAT);
     assert!(ending::resign_body(&loaded, "black", "2026-11-28T10:01:00Z").is_ok());
+}
+
+/// A bot never accepts a draw (docs/host.md, "Resign and draw"): with a
+/// bot seat still in, `offer draw` is refused saying why and the line to
+/// resign instead, and nothing is written; the person may still resign,
+/// and the bot wins.
+#[test]
+fn a_draw_offer_is_refused_while_a_bot_seat_is_in() {
+    use crate::store::{ok, s, Spot};
+    let spot = Spot::new("draw-bot");
+    let g = spot.join("g");
+    ok(&[
+        "new",
+        "stack-wars",
+        "--players",
+        "black,white",
+        "--bot",
+        "white=greedy",
+        "--seed",
+        "52",
+        "--out",
+        s(&g),
+        "--now",
+        "2026-11-22T14:00:00Z",
+        "--light-passwords",
+    ]);
+    let now = at(5);
+    let mut w =
+        herald::pipeline::open_to_write(&g, std::time::Duration::from_secs(5), &now).unwrap();
+    let seed = w.seed().unwrap();
+    let before = w.game.record.entries.len();
+    let r = ending::draw(&mut w.game, "black", Act::Offer, &now, &seed, &w.signer)
+        .unwrap()
+        .unwrap_err();
+    assert_eq!(
+        r,
+        Refusal::BotIn {
+            player: "black".into(),
+            bots: vec!["white".into()]
+        }
+    );
+    let words = r.to_string();
+    assert!(
+        words.contains("white (herald's bot) never accepts"),
+        "{words}"
+    );
+    assert!(words.contains("resign black YOUR-PASSWORD"), "{words}");
+    assert_eq!(w.game.record.entries.len(), before, "nothing written");
+    let d = ending::resign(&mut w.game, "black", &now, &seed, &w.signer)
+        .unwrap()
+        .unwrap();
+    assert_eq!(d.ended.unwrap().winners, ["white"]);
 }

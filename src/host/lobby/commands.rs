@@ -56,6 +56,10 @@ subject or as the first line of the mail):
                                    (`public` shows your address on the
                                    host's public tables page; without it
                                    only the moderator sees it)
+      join TABLE [your name] [public] prefer SIDE,SIDE,...
+                                   the same, asking for the sides you would
+                                   rather play, best first (`tables` lists
+                                   each table's sides)
       confirm CODE                 do what the code's mail says (from the
                                    address it was mailed to)
       leave TABLE                  give your seat up before the game starts
@@ -79,6 +83,9 @@ pub enum Command {
         table: String,
         name: Option<String>,
         public: bool,
+        /// The sides asked for after `prefer`, as typed (checked against
+        /// the table's game when the join is decided).
+        prefer: Option<String>,
     },
     Confirm(String),
     Leave(String),
@@ -131,6 +138,19 @@ pub fn parse_line(line: &str) -> Option<Command> {
         ("help", _) => Command::Help,
         ("join", [table, rest @ ..]) => {
             let mut rest: Vec<&str> = rest.to_vec();
+            // `prefer SIDE,SIDE,…` ends the line (a `public` may follow).
+            let mut prefer = None;
+            if let Some(at) = rest.iter().position(|w| w.eq_ignore_ascii_case("prefer")) {
+                let mut list: Vec<&str> = rest.split_off(at)[1..].to_vec();
+                if list
+                    .last()
+                    .is_some_and(|w| w.eq_ignore_ascii_case("public"))
+                {
+                    list.pop();
+                    rest.push("public");
+                }
+                prefer = Some(list.join(" ").chars().take(200).collect());
+            }
             let public = rest
                 .last()
                 .is_some_and(|w| w.eq_ignore_ascii_case("public"));
@@ -141,6 +161,7 @@ pub fn parse_line(line: &str) -> Option<Command> {
                 table: table.to_ascii_lowercase(),
                 name: display_name(&rest),
                 public,
+                prefer,
             }
         }
         ("confirm", [code]) => Command::Confirm(code.to_string()),
@@ -155,7 +176,9 @@ pub fn parse_line(line: &str) -> Option<Command> {
             name: display_name(rest),
         },
         ("takeover", _) => Command::Bad("takeover GAME PLAYER [your name]".into()),
-        ("join", _) => Command::Bad("join TABLE [your name] [public]".into()),
+        ("join", _) => {
+            Command::Bad("join TABLE [your name] [public] [prefer SIDE,SIDE,...]".into())
+        }
         ("confirm", _) => Command::Bad("confirm CODE (the code the host mailed you)".into()),
         _ => Command::Bad("leave TABLE".into()),
     })
@@ -306,11 +329,13 @@ pub fn request(cmd: &Command, mail: &Mail) -> Option<door::Request> {
             table,
             name,
             public,
+            prefer,
         } => (
             door::Command::Join {
                 table: table.clone(),
                 name: name.clone(),
                 public: *public,
+                prefer: prefer.clone(),
             },
             Requester::Anyone(claim),
         ),
@@ -471,11 +496,15 @@ fn open_tables_text(tables: &[Table]) -> String {
     }
     let mut s = String::from("Open tables:\n");
     for t in open {
+        let sides = crate::community::preferences::nameable(&t.game, t.max + t.bots.len());
         s.push_str(&format!(
-            "  {}\n    press: {}\n    to join, send:  join {} [your name]\n",
+            "  {}\n    press: {}\n    to join, send:  join {} [your name]\n    sides: {} (to ask for some, best first: join {} [your name] prefer {})\n",
             t.describe(),
             t.press_words(),
-            t.name
+            t.name,
+            sides.join(", "),
+            t.name,
+            sides.join(",")
         ));
     }
     s
@@ -589,13 +618,22 @@ fn action_words(cx: &Ctx, tables: &[Table], action: &Action, from: &str) -> Stri
             table,
             name,
             public,
+            prefer,
         } => {
             let described = tables
                 .iter()
                 .find(|t| t.name == *table)
                 .map_or_else(|| table.clone(), Table::describe);
+            let sides = if prefer.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "  sides wanted:  {}, best first (the seats are dealt at the start\n                 to give the players the sides they asked for)\n",
+                    prefer.join(", ")
+                )
+            };
             format!(
-                "Someone (you, we hope) asked, from this address, for a seat at a table:\n\n  table:         {described}\n  display name:  {}\n  your address:  {}\n\nConfirming takes a seat at table `{table}` for this address, under\nthat name, with the address shown as above.\n",
+                "Someone (you, we hope) asked, from this address, for a seat at a table:\n\n  table:         {described}\n  display name:  {}\n  your address:  {}\n{sides}\nConfirming takes a seat at table `{table}` for this address, under\nthat name, with the address shown as above.\n",
                 name_words(name),
                 public_words(*public)
             )
@@ -798,6 +836,19 @@ fn refusal_text(cx: &Ctx, tables: &[Table], r: &Refusal, from: &str) -> String {
             have.shown(),
             offers()
         ),
+        Refusal::Prefer { table, why, line } => format!(
+            "The sides you asked for at table `{}` cannot be read: {why}.\nSend the sides you would rather play, best first, e.g.:\n\n    {line}\n\n(a side you leave out is one you would play last). Nothing was done.\n\n{}",
+            table.name,
+            offers()
+        ),
+        Refusal::Rating { table, have } => format!(
+            "Table `{}` is{}: a rating in {}\n(Glicko-2 from this host's finished games), and this address has\n{}: the join is refused.\nSend `join TABLE` for another table, e.g. one of these.\n\n{}",
+            table.name,
+            table.rating_words().trim_start_matches(';'),
+            table.pool(),
+            have.as_ref().map_or("no rating there yet, which counts as 1500".to_string(), |h| h.shown()),
+            offers()
+        ),
         Refusal::HoldsSeat { game, seats } => format!(
             "This address holds {} in game `{game}` already: one person, one\nseat. (The moderator may allow more with `--seats-per-address`.)\n\n{}",
             if seats.len() == 1 {
@@ -948,6 +999,12 @@ fn refusal_what(r: &Refusal) -> String {
             "join {}: reliability {} below the table's {min}%",
             table.name,
             have.percent().unwrap_or(0)
+        ),
+        Refusal::Prefer { table, why, .. } => format!("join {}: prefer: {why}", table.name),
+        Refusal::Rating { table, have } => format!(
+            "join {}: rating {} outside the table's range",
+            table.name,
+            have.as_ref().map_or(1500, |h| h.points())
         ),
         Refusal::UnknownCode => "confirm: no such code".into(),
         Refusal::OtherAddress { action } => {

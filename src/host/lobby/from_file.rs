@@ -25,7 +25,7 @@ use toml_edit::{ImDocument, Item, Value};
 
 /// The keys a table file may hold: `herald host open`'s options, without
 /// their `--` (an `_` may stand for a `-`).
-pub const KEYS: [&str; 16] = [
+pub const KEYS: [&str; 19] = [
     "game",
     "seats",
     "option",
@@ -37,6 +37,9 @@ pub const KEYS: [&str; 16] = [
     "approve-takeovers",
     "drop-after",
     "seats-per-address",
+    "min-reliability",
+    "min-rating",
+    "max-rating",
     "press",
     "press-while-resolving",
     "press-after-end",
@@ -122,6 +125,8 @@ fn read(
         drop_after: None,
         seats_per_address: None,
         min_reliability: None,
+        min_rating: None,
+        max_rating: None,
         press: Settings::default(),
         from_file: Some(sha256_hex(text.as_bytes())),
         bot_seats: Vec::new(),
@@ -214,15 +219,16 @@ fn take(o: &mut OpenTable, game: &mut Option<String>, key: &str, v: &Value) -> u
             Value::String(s) => o.seats = Some(s.value().clone()),
             _ => bad += 1,
         },
-        "vacation-days" | "drop-after" | "seats-per-address" | "min-reliability" => {
-            match v.as_integer().and_then(|n| u32::try_from(n).ok()) {
-                Some(n) if key == "vacation-days" => o.vacation_days = n,
-                Some(n) if key == "min-reliability" => o.min_reliability = Some(n),
-                Some(n) if key == "seats-per-address" => o.seats_per_address = Some(n),
-                Some(n) => o.drop_after = Some(n),
-                None => bad += 1,
-            }
-        }
+        "vacation-days" | "drop-after" | "seats-per-address" | "min-reliability" | "min-rating"
+        | "max-rating" => match v.as_integer().and_then(|n| u32::try_from(n).ok()) {
+            Some(n) if key == "vacation-days" => o.vacation_days = n,
+            Some(n) if key == "min-reliability" => o.min_reliability = Some(n),
+            Some(n) if key == "min-rating" => o.min_rating = Some(n),
+            Some(n) if key == "max-rating" => o.max_rating = Some(n),
+            Some(n) if key == "seats-per-address" => o.seats_per_address = Some(n),
+            Some(n) => o.drop_after = Some(n),
+            None => bad += 1,
+        },
         "approve-takeovers" => match v.as_bool() {
             Some(b) => o.approve_takeovers = b,
             None => bad += 1,

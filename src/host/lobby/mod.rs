@@ -55,6 +55,9 @@ pub struct OpenTable {
     pub seats_per_address: Option<u32>,
     /// `--min-reliability`: 0 to 100.
     pub min_reliability: Option<u32>,
+    /// `--min-rating`, `--max-rating`: whole rating points.
+    pub min_rating: Option<u32>,
+    pub max_rating: Option<u32>,
     /// `--press`, `--press-while-resolving`, `--press-after-end`,
     /// `--press-reveal`, checked as `herald new` checks them.
     pub press: crate::pipeline::press::Settings,
@@ -131,6 +134,13 @@ pub fn open(dir: &Path, o: &OpenTable) -> Result<Table> {
             "--min-reliability: a whole percent from 0 to 100 (the share of phases with orders in; docs/host.md, \"Reliability\")",
         ));
     }
+    if let (Some(lo), Some(hi)) = (o.min_rating, o.max_rating) {
+        if lo > hi {
+            return Err(Error::usage(format!(
+                "--min-rating {lo} --max-rating {hi}: the least rating must not be above the most (ratings are Glicko-2 points, a newcomer 1500; docs/host.md, \"Ratings\")"
+            )));
+        }
+    }
     if o.seats_per_address == Some(0) {
         return Err(Error::usage(
             "--seats-per-address 0: give at least 1 (1: one person, one seat; more lets one address hold that many seats in the game)",
@@ -180,6 +190,8 @@ pub fn open(dir: &Path, o: &OpenTable) -> Result<Table> {
         drop_after: o.drop_after,
         seats_per_address: o.seats_per_address,
         min_reliability: o.min_reliability,
+        min_rating: o.min_rating,
+        max_rating: o.max_rating,
         press,
         from_file: o.from_file.clone(),
         bots,

@@ -11,7 +11,10 @@
 //!         rng::phase_rng(seed, table, 0, "lobby seats")
 //! ```
 //!
-//! so anyone can check the order from the finished game file alone.
+//! so anyone can check the order from the finished game file alone. When
+//! players asked for sides (`join … prefer`), the seats are then dealt by
+//! their preferences (`community::preferences::deal`, ties broken by that
+//! drawn order), and the genesis records the preferences.
 //!
 //! Crash safety: the table is marked `starting` before anything else; the
 //! game folder is built aside and renamed into place (`store::building`),
@@ -65,16 +68,10 @@ pub fn player_ids(t: &Table) -> Vec<String> {
     out
 }
 
-/// The seat order drawn from the seed (the module's documentation).
+/// The seat order drawn from the seed (the module's documentation), as
+/// the deal of seat preferences draws it.
 pub fn seat_order(ids: &[String], seed: &str, table: &str) -> Vec<String> {
-    let mut v: Vec<String> = ids.to_vec();
-    v.sort();
-    let mut rng = crate::rng::phase_rng(seed, table, 0, "lobby seats");
-    for i in (1..v.len()).rev() {
-        let j = crate::rng::below(&mut rng, (i + 1) as u32) as usize;
-        v.swap(i, j);
-    }
-    v
+    crate::community::preferences::drawn(ids, seed, table)
 }
 
 /// Everything due in the lobby at `now`: tables full or at their start
@@ -111,6 +108,9 @@ pub fn tick(c: &Clock) -> (Vec<String>, Vec<String>) {
 }
 
 /// Start a table's game (or complete a start cut short).
+///
+/// Long (about 85 lines): the table marked, the seats dealt, the game
+/// created as `herald new` creates it, its lobby record, the welcomes.
 pub fn start(c: &Clock, mut t: Table) -> Result<String> {
     let name: Name = t.name()?;
     if t.status == Status::Open {
@@ -123,9 +123,21 @@ pub fn start(c: &Clock, mut t: Table) -> Result<String> {
     let created_now = !dir.game_file().exists();
     if created_now {
         let seed = crate::rng::os_hex(32);
-        // The bot seats are drawn into the order with the people's.
+        // The bot seats are drawn into the order with the people's; the
+        // seats dealt by the preferences the players stated (none: the
+        // drawn order itself).
         let all: Vec<String> = ids.iter().chain(t.bots.keys()).cloned().collect();
-        let order = seat_order(&all, &seed, name.as_str());
+        let preferences: std::collections::BTreeMap<String, Vec<String>> = ids
+            .iter()
+            .zip(&t.seats)
+            .filter(|(_, s)| !s.prefer.is_empty())
+            .map(|(id, s)| (id.clone(), s.prefer.clone()))
+            .collect();
+        let order = crate::community::preferences::deal(
+            &seat_order(&all, &seed, name.as_str()),
+            &crate::community::preferences::sides(&t.game, all.len()),
+            &preferences,
+        );
         let emails = ids
             .iter()
             .zip(&t.seats)
@@ -156,6 +168,7 @@ pub fn start(c: &Clock, mut t: Table) -> Result<String> {
                 // opened), given as `herald new`'s flags.
                 press: t.press_settings(),
                 bots: t.bots.iter().map(|(p, b)| format!("{p}={b}")).collect(),
+                preferences,
             },
         })?;
     }

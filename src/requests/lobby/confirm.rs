@@ -50,11 +50,14 @@ pub const PER_ADDRESS: usize = 20;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "do", rename_all = "snake_case")]
 pub enum Action {
-    /// Take a seat at `table`, under `name`, the address public or not.
+    /// Take a seat at `table`, under `name`, the address public or not,
+    /// with the sides asked for (`prefer`, checked).
     Join {
         table: String,
         name: Option<String>,
         public: bool,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        prefer: Vec<String>,
     },
     /// Give up the address's seats (and waiting joins) at `table`.
     Leave { table: String },
@@ -93,6 +96,7 @@ impl Action {
                 table,
                 name,
                 public,
+                prefer,
             } => {
                 let mut l = format!("join {table}");
                 if let Some(n) = name {
@@ -100,6 +104,9 @@ impl Action {
                 }
                 if *public {
                     l.push_str(" public");
+                }
+                if !prefer.is_empty() {
+                    l.push_str(&format!(" prefer {}", prefer.join(",")));
                 }
                 l
             }
@@ -217,6 +224,7 @@ impl Store {
                         table: t.name.clone(),
                         name: p.name.clone(),
                         public: p.public,
+                        prefer: Vec::new(),
                     },
                 );
             }

@@ -75,6 +75,10 @@ pub enum Command {
         table: String,
         name: Option<String>,
         public: bool,
+        /// The sides asked for after `prefer`, as typed (checked against
+        /// the table's game when the join is decided; docs/host.md, "Seat
+        /// preferences").
+        prefer: Option<String>,
     },
     /// Give up the address's seats (and waiting joins) at `table`.
     Leave { table: String },
@@ -225,6 +229,18 @@ pub enum Refusal {
         min: u32,
         have: crate::community::reliability::Tally,
     },
+    /// A `prefer` list that names a side the game has not, or one twice:
+    /// why, and the line to send (every side, in seat order).
+    Prefer {
+        table: Table,
+        why: String,
+        line: String,
+    },
+    /// The address's rating is outside the range the table asks.
+    Rating {
+        table: Table,
+        have: Option<crate::community::ratings::Standing>,
+    },
     /// The address holds all the seats it may in `game` (`seats`).
     HoldsSeat {
         game: String,
@@ -322,7 +338,8 @@ pub fn run(l: &Lobby, req: &Request) -> Result<Outcome> {
             table,
             name,
             public,
-        } => join(l, by, table, name, *public, digest)?,
+            prefer,
+        } => join(l, by, table, name, *public, prefer.as_deref(), digest)?,
         Command::Standby { on } => standby(l, by, *on, digest)?,
         Command::Takeover { game, player, name } => takeover(l, by, game, player, name, digest)?,
         Command::Leave { table } => leave(l, by, table, digest)?,
@@ -336,10 +353,20 @@ fn action_of(c: &Command) -> Option<Action> {
             table,
             name,
             public,
+            prefer,
         } => Action::Join {
             table: table.clone(),
             name: name.clone(),
             public: *public,
+            prefer: prefer
+                .as_deref()
+                .map(|p| {
+                    p.split(',')
+                        .map(|w| w.trim().to_ascii_lowercase())
+                        .filter(|w| !w.is_empty())
+                        .collect()
+                })
+                .unwrap_or_default(),
         },
         Command::Leave { table } => Action::Leave {
             table: table.clone(),
@@ -409,7 +436,8 @@ fn act(
             table: tn,
             name,
             public,
-        } => seat(l, tn, name, *public, from, digest)?,
+            prefer,
+        } => seat(l, tn, name, *public, prefer, from, digest)?,
         Action::Leave { table: tn } => leave_now(l, store, tn, from, digest)?,
         Action::Standby { on } => (standby_now(l, *on, from)?, true),
         Action::Takeover { game, player, name } => claim(l, game, player, name, from, digest)?,
@@ -457,13 +485,19 @@ fn table(l: &Lobby, name: &str) -> Result<Option<Table>> {
     }
 }
 
-/// `join TABLE [name] [public]`: a code mailed to the From address.
+/// `join TABLE [name] [public] [prefer …]`: a code mailed to the From
+/// address (a session: seated at once).
+///
+/// Long (about 90 lines): each of the table's checks of a join in the
+/// order they are told (the sides asked for, the table's state, seats,
+/// reliability, rating range).
 fn join(
     l: &Lobby,
     by: &Requester,
     name_of_table: &str,
     name: &Option<String>,
     public: bool,
+    prefer: Option<&str>,
     digest: &str,
 ) -> Result<Outcome> {
     let claim = by.claim();
@@ -474,10 +508,33 @@ fn join(
             leaving: false,
         }));
     };
+    // The sides asked for, checked against the table's game (docs/host.md,
+    // "Seat preferences").
+    let sides = crate::community::preferences::nameable(&t.game, t.max + t.bots.len());
+    let prefer = match prefer.map(|p| crate::community::preferences::parse(p, &sides)) {
+        None => Vec::new(),
+        Some(Ok(list)) => list,
+        Some(Err(bad)) => {
+            let mut line = format!("join {}", t.name);
+            if let Some(n) = name {
+                line.push_str(&format!(" {n}"));
+            }
+            if public {
+                line.push_str(" public");
+            }
+            line.push_str(&format!(" prefer {}", sides.join(",")));
+            return Ok(Outcome::Refused(Refusal::Prefer {
+                table: t,
+                why: bad.to_string(),
+                line,
+            }));
+        }
+    };
     let action = Action::Join {
         table: t.name.clone(),
         name: name.clone(),
         public,
+        prefer,
     };
     if confirm::Store::load(&l.host)?.asked_by(digest).is_some() {
         return ask(l, action, from, digest);
@@ -506,6 +563,13 @@ fn join(
                 min,
                 have,
             }));
+        }
+    }
+    if t.min_rating.is_some() || t.max_rating.is_some() {
+        let all = crate::community::ratings::of_host(l.host.root());
+        let have = crate::community::ratings::of_address(&all, &t.pool(), from);
+        if t.outside_rating(have.as_ref()) {
+            return Ok(Outcome::Refused(Refusal::Rating { table: t, have }));
         }
     }
     ask_or_do(l, by, action, digest)
@@ -800,6 +864,7 @@ fn seat(
     tn: &str,
     name: &Option<String>,
     public: bool,
+    prefer: &[String],
     from: &str,
     digest: &str,
 ) -> Result<(Outcome, bool)> {
@@ -832,6 +897,7 @@ fn seat(
         name: name.clone(),
         public,
         at: l.now.clone(),
+        prefer: prefer.to_vec(),
     });
     let seat = t.seats.len();
     t.handled.push(Handled {
@@ -968,6 +1034,7 @@ fn claim(
         name: name.clone(),
         public: false,
         at: l.now.clone(),
+        prefer: Vec::new(),
     });
     o.status = if approve {
         OfferStatus::Approval

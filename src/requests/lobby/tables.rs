@@ -55,6 +55,10 @@ pub struct Seat {
     pub public: bool,
     /// When it was confirmed.
     pub at: String,
+    /// The sides the player asked for, best first (`join … prefer`;
+    /// docs/host.md, "Seat preferences").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub prefer: Vec<String>,
 }
 
 /// A join waiting for its confirmation.
@@ -139,6 +143,14 @@ pub struct Table {
     /// (`--min-reliability`); none: anyone.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_reliability: Option<u32>,
+    /// The range of ratings (Glicko-2, whole points, in the pool of the
+    /// table's game and options; docs/host.md, "Ratings") an address must
+    /// be in to join (`--min-rating`, `--max-rating`); a newcomer counts
+    /// as 1500.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_rating: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_rating: Option<u32>,
     /// The press rules its game gets (as `herald new --press …` chose
     /// them, checked); none for a table with no `--press` (and for every
     /// table written before tables chose press): its game has no press.
@@ -186,11 +198,41 @@ impl Table {
             format!(", and bot seats {}", list.join(", "))
         };
         format!(
-            "{} ({}): {} of {range} seats taken{bots}; {when}",
+            "{} ({}): {} of {range} seats taken{bots}; {when}{}",
             self.name,
             self.game,
-            self.seats.len()
+            self.seats.len(),
+            self.rating_words()
         )
+    }
+
+    /// The pool its game is rated in (docs/host.md, "Ratings").
+    pub fn pool(&self) -> String {
+        let options = self
+            .options
+            .iter()
+            .filter_map(|o| o.split_once('='))
+            .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+            .collect();
+        crate::community::ratings::pool(&self.game, &options)
+    }
+
+    /// "; for ratings 1400 to 1700" when the table asks a range.
+    pub fn rating_words(&self) -> String {
+        match (self.min_rating, self.max_rating) {
+            (None, None) => String::new(),
+            (Some(lo), None) => format!("; for ratings of {lo} or more"),
+            (None, Some(hi)) => format!("; for ratings of {hi} or less"),
+            (Some(lo), Some(hi)) => format!("; for ratings {lo} to {hi}"),
+        }
+    }
+
+    /// Is `have` (an address's standing in the table's pool; none: a
+    /// newcomer, 1500) outside the range the table asks?
+    pub fn outside_rating(&self, have: Option<&crate::community::ratings::Standing>) -> bool {
+        let points = have.map_or(1500, |s| s.points());
+        self.min_rating.is_some_and(|lo| points < i64::from(lo))
+            || self.max_rating.is_some_and(|hi| points > i64::from(hi))
     }
 
     /// The table's press rules in words (no press when it chose none).

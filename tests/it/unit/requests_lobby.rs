@@ -54,6 +54,7 @@ fn join() -> Command {
         table: "t1".into(),
         name: Some("Ann".into()),
         public: false,
+        prefer: None,
     }
 }
 
