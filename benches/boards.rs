@@ -9,7 +9,7 @@
 //!   mail's size with that PNG for every player.
 //!
 //! ```sh
-//! cargo bench --bench boards -- --warm-up-time 1 --measurement-time 3
+//! cargo bench --features bench --bench boards -- --warm-up-time 1 --measurement-time 3
 //! ```
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};

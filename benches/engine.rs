@@ -2,7 +2,7 @@
 //! built with this bench's profile, side by side so the figures read as
 //! ratios on whatever machine runs them (docs/performance.md, issue 17).
 //!
-//! Run with `cargo bench --bench engine`.
+//! Run with `cargo bench --features bench --bench engine`.
 //!
 //! Groups:
 //! - `command/floor`: `herald --version` (starting a process).
@@ -30,11 +30,17 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-const BIN: &str = env!("CARGO_BIN_EXE_herald");
+/// The `herald` binary run: the one built with this bench, or the one
+/// `HERALD_BENCH_BIN` names, so two builds (two profiles, two commits)
+/// are measured by the same harness side by side (docs/performance.md,
+/// "The first command").
+fn bin() -> String {
+    std::env::var("HERALD_BENCH_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_herald").to_string())
+}
 const NOW: &str = "2026-11-22T12:00:00Z";
 
 fn herald(args: &[&str]) -> String {
-    let out = Command::new(BIN).args(args).output().unwrap();
+    let out = Command::new(bin()).args(args).output().unwrap();
     assert!(
         out.status.success(),
         "herald {}: {}",

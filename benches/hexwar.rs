@@ -1,6 +1,6 @@
 //! HEXWAR benchmarks.
 //!
-//! Run with `cargo bench --bench hexwar`.
+//! Run with `cargo bench --features bench --bench hexwar`.
 //!
 //! Groups:
 //! - `random_game/<template>`: whole random games on the typed state

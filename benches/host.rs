@@ -1,6 +1,6 @@
 //! `herald host`'s game-time work and status page over many games.
 //!
-//! Run with `cargo bench --bench host --profile test` (no fat LTO).
+//! Run with `cargo bench --features bench --bench host --profile test` (no fat LTO).
 //!
 //! Groups:
 //! - `due/idle_pass_1000_games`: `host::due::run` on 1,000 HEXWAR game
@@ -37,7 +37,7 @@
 //!
 //!   ```text
 //!   HERALD_SURGE_GAMES=500 HERALD_SURGE_ONCE=1 \
-//!     cargo bench --profile profiling --bench host -- surge
+//!     cargo bench --features bench --profile profiling --bench host -- surge
 //!   ```
 //!
 //!   `HERALD_SURGE_ONCE=1` times a single pass and prints its figures

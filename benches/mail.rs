@@ -1,6 +1,6 @@
 //! Running by mail: what a password check costs, and reading a mailbox.
 //!
-//! Run with `cargo bench --bench mail`.
+//! Run with `cargo bench --features bench --bench mail`.
 //!
 //! Groups:
 //! - `password/*`: checking a password against its stored hash, with the

@@ -3,7 +3,7 @@
 //! Run with:
 //!
 //! ```sh
-//! cargo bench --bench norse_wars
+//! cargo bench --features bench --bench norse_wars
 //! ```
 //!
 //! Groups:

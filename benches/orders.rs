@@ -1,8 +1,8 @@
 //! Reading an order file: parse time against input size (issue 15, "hostile
 //! input refused in linear time").
 //!
-//! Run with `cargo bench --bench orders` (or, without the release profile's
-//! fat LTO, `cargo bench --profile dev --bench orders`).
+//! Run with `cargo bench --features bench --bench orders` (or, without the release profile's
+//! fat LTO, `cargo bench --features bench --profile dev --bench orders`).
 //!
 //! Groups:
 //! - `orders/valid/<bytes>`: a valid order file of real-looking orders

@@ -1,7 +1,7 @@
 //! Stack Wars benchmarks.
 //!
 //! ```sh
-//! cargo bench --bench stack_wars
+//! cargo bench --features bench --bench stack_wars
 //! ```
 //!
 //! - `random_game/NxN`: whole random games on the typed state

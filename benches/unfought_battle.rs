@@ -1,7 +1,7 @@
 //! The Unfought Battle benchmarks.
 //!
 //! ```sh
-//! cargo bench --bench unfought_battle -- --warm-up-time 1 --measurement-time 3
+//! cargo bench --features bench --bench unfought_battle -- --warm-up-time 1 --measurement-time 3
 //! ```
 //!
 //! - `board/generate`: drawing a fair board (Contentious and Difficult

@@ -1,7 +1,7 @@
 //! War of the Dukes benchmarks.
 //!
 //! ```sh
-//! cargo bench --bench war_of_the_dukes
+//! cargo bench --features bench --bench war_of_the_dukes
 //! ```
 //!
 //! - `phase/typed`: one phase resolved on the typed state: a midgame

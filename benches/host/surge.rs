@@ -225,7 +225,9 @@ pub struct Cost {
 
 /// Run `herald host DIR --now NOW` as a child; its own rusage.
 fn pass(dir: &Path, threads: Option<usize>) -> (Cost, String) {
-    let exe = env!("CARGO_BIN_EXE_herald");
+    // The binary built with this bench, or another build's named by
+    // HERALD_BENCH_BIN (benches/engine.rs, `bin`).
+    let exe = std::env::var("HERALD_BENCH_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_herald").to_string());
     let mut cmd = std::process::Command::new(exe);
     cmd.args(["host", &dir.display().to_string(), "--now", NOW])
         .stdout(std::process::Stdio::piped())
