@@ -227,7 +227,8 @@ pub struct Cost {
 fn pass(dir: &Path, threads: Option<usize>) -> (Cost, String) {
     // The binary built with this bench, or another build's named by
     // HERALD_BENCH_BIN (benches/engine.rs, `bin`).
-    let exe = std::env::var("HERALD_BENCH_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_herald").to_string());
+    let exe = std::env::var("HERALD_BENCH_BIN")
+        .unwrap_or_else(|_| env!("CARGO_BIN_EXE_herald").to_string());
     let mut cmd = std::process::Command::new(exe);
     cmd.args(["host", &dir.display().to_string(), "--now", NOW])
         .stdout(std::process::Stdio::piped())

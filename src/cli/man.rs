@@ -264,6 +264,10 @@ fn examples(name: &str) -> &'static [(&'static str, &'static str)] {
         ],
         "herald-host-open" => &[("herald host open /var/lib/herald g7 --ruleset norse-wars --seats 3-6 --deadline-every 48h", "A table that players join by mail (`join g7`).")],
         "herald-host-status" => &[("herald host status /var/lib/herald", "The tables, the standby list, offers and vacations.")],
+        "herald-host-ratings" => &[
+            ("herald host ratings /var/lib/herald", "Every pool's Glicko-2 ratings from the host's finished games, best first."),
+            ("herald host ratings /var/lib/herald --ruleset stack-wars", "Only the Stack Wars pools."),
+        ],
         "herald-host-replace" => &[("herald host replace /var/lib/herald g7 --player red", "Offer red's seat to the standby list.")],
         "herald-host-approve" => &[("herald host approve /var/lib/herald g7 --player red", "Let the confirmed taker have red's seat.")],
         "herald-completions" => &[("herald completions bash > /etc/bash_completion.d/herald", "Install bash's completions.")],

@@ -182,6 +182,9 @@ fn printing_commands(n: usize) -> Vec<Vec<String>> {
         s(&["send", "game", "--config", "send.toml"]),
         s(&["completions", "bash"]),
         s(&["man", "--out", "man#"]),
+        // The server runs until it is stopped, so its help stands for it
+        // here (tests/it/web.rs drives the server itself).
+        s(&["serve", "--help"]),
     ]
 }
 
