@@ -164,25 +164,15 @@ pub struct Seat {
     pub over: bool,
 }
 
-/// Every seat of the host's games whose address is `address`.
+/// Every seat of the host's games whose address is `address`: the door's
+/// one answer to which seats a proven address holds
+/// ([`crate::requests::seats::held_by`], the secrets' addresses), each
+/// read as the page shows it.
 pub fn seats_of(dir: &Path, address: &str) -> Vec<Seat> {
-    let (games, _) = crate::host::route::list_games(dir);
-    let mut out = Vec::new();
-    for g in games {
-        let root = HostDir::at(dir).game(&g).root().to_path_buf();
-        let Ok((store, loaded)) = crate::pipeline::open(&root) else {
-            continue;
-        };
-        for (seat, p) in loaded.head().players.iter().enumerate() {
-            if p.email
-                .as_deref()
-                .is_some_and(|e| e.trim().eq_ignore_ascii_case(address.trim()))
-            {
-                out.push(seat_row(&g, &store, &loaded, seat));
-            }
-        }
-    }
-    out
+    crate::requests::seats::held_by(&HostDir::at(dir), address)
+        .into_iter()
+        .filter_map(|h| seat(dir, &h.game, &h.player))
+        .collect()
 }
 
 /// The seat `player` of `game`, if the host has that game and player.
