@@ -171,7 +171,7 @@ pub struct Seat {
 pub fn seats_of(dir: &Path, address: &str) -> Vec<Seat> {
     crate::requests::seats::held_by(&HostDir::at(dir), address)
         .into_iter()
-        .filter_map(|h| seat(dir, &h.game, &h.player))
+        .filter_map(|h| row(dir, &h.game, &h.player))
         .collect()
 }
 
@@ -179,10 +179,16 @@ pub fn seats_of(dir: &Path, address: &str) -> Vec<Seat> {
 pub fn seat(dir: &Path, game: &Name, player: &str) -> Option<Seat> {
     let (games, _) = crate::host::route::list_games(dir);
     let g = games.into_iter().find(|g| g == game)?;
-    let root = HostDir::at(dir).game(&g).root().to_path_buf();
+    row(dir, &g, player)
+}
+
+/// The seat `player` of the host's game `game`, read as the page shows
+/// it (the game known to be the host's: listed, or found by the door).
+fn row(dir: &Path, game: &Name, player: &str) -> Option<Seat> {
+    let root = HostDir::at(dir).game(game).root().to_path_buf();
     let (store, loaded) = crate::pipeline::open(&root).ok()?;
     let seat = loaded.head().player_index(player)?;
-    Some(seat_row(&g, &store, &loaded, seat))
+    Some(seat_row(game, &store, &loaded, seat))
 }
 
 /// The seats a session acts for.
