@@ -87,7 +87,7 @@ pub fn sign_in(host_address: &str) -> String {
 pub fn nav(csrf: &str) -> String {
     let t = esc(csrf);
     format!(
-        "<nav id=\"web-nav\"><a href=\"/\">My games</a>\
+        "<nav id=\"web-nav\"><a href=\"/\">My games</a><a href=\"/tables\">Tables</a>\
          <form method=\"post\" action=\"/signout\"><input type=\"hidden\" name=\"csrf\" value=\"{t}\"><button type=\"submit\">Sign out</button></form>\
          <form method=\"post\" action=\"/signout-everywhere\"><input type=\"hidden\" name=\"csrf\" value=\"{t}\"><button type=\"submit\">Sign out everywhere</button></form></nav>"
     )
