@@ -291,6 +291,7 @@ fn lobby_time(p: &Pass, r: &mut PassReport) -> bool {
         seats_per_address: p.cfg.trust.seats_per_address,
         mail: crate::pipeline::derived::MailForm {
             png: p.cfg.attach_png,
+            web: p.cfg.web_url.clone(),
         },
     });
     for l in &lines {
@@ -562,6 +563,7 @@ fn open_game(p: &Pass, game: &Name) -> Option<Writing> {
     // due::run builds them (with the PNG unless host.toml says not).
     let form = crate::pipeline::derived::MailForm {
         png: p.cfg.attach_png,
+        web: p.cfg.web_url.clone(),
     };
     match crate::pipeline::open_to_write_with(p.game(game).root(), p.wait, &p.now, form) {
         Ok(w) => Some(w),

@@ -111,6 +111,7 @@ pub(crate) fn open_game(app: &Shared, game: &Name, now: &str) -> Result<crate::p
     let root = HostDir::at(&app.dir).game(game).root().to_path_buf();
     let form = crate::pipeline::derived::MailForm {
         png: app.cfg.attach_png,
+        web: app.cfg.web_url.clone(),
     };
     let mut w = crate::pipeline::open_to_write_with(&root, WAIT, now, form)?;
     w.complete(now)?;

@@ -262,6 +262,7 @@ pub fn serve(opts: Options) -> Result<()> {
     let url = opts
         .url
         .clone()
+        .or_else(|| cfg.web_url.clone())
         .unwrap_or_else(|| format!("http://{bound}"))
         .trim_end_matches('/')
         .to_string();
