@@ -124,7 +124,7 @@ fn mail_link(app: &Shared, address: &str) -> Result<&'static str> {
         .is_some_and(|m| m.trim().eq_ignore_ascii_case(address));
     if !moderator
         && super::gate::seats_of(&app.dir, address).is_empty()
-        && !super::tables::on_offer(&app.host())
+        && !super::gate::on_offer(&app.host())
     {
         return Ok("no seat");
     }

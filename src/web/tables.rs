@@ -56,21 +56,6 @@ pub async fn page(State(app): State<Shared>, headers: HeaderMap) -> Response {
     Html(frame("Tables", &format!("{top}\n<h1>Tables</h1>\n{body}"))).into_response()
 }
 
-/// Whether the lobby has something for a newcomer: an open table with a
-/// free seat, or a seat to take over. Then a sign-in link goes to any
-/// address that asks (within the bound on replies to it), as a `join` by
-/// mail gets a code mailed to any address; else only to the host's
-/// players and its moderator.
-pub fn on_offer(host: &crate::host::layout::HostDir) -> bool {
-    let (tables, _) = door::all(host);
-    tables
-        .iter()
-        .any(|t| t.status == Status::Open && t.seats.len() < t.max)
-        || door::seats::all(host)
-            .iter()
-            .any(|g| g.offers.iter().any(|o| o.status == OfferStatus::Open))
-}
-
 /// Where each form's CSRF token goes (filled in by [`page`]).
 const CSRF_MARK: &str = "\u{1}csrf\u{1}";
 
