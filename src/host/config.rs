@@ -96,6 +96,7 @@ pub const KEYS: &[Key] = &[
     key("", "press_per_day", Value("30"), "10", "Per player, press mails relayed in any 24 hours."),
     key("", "press_max_bytes", Value("8192"), "4096", "The longest press text relayed (bytes), 1 to 65536."),
     key("", "public_mode", Value("\"private\""), "\"group\"", "Who may read the pages herald writes (index.html, index.json, tables.html, gallery/): \"private\" (the host's user, 0600), \"group\" (also its group, 0640: a web server in it) or \"world\" (tables.html and the gallery 0644; index.html and index.json, which hold players' addresses, stay 0640)."),
+    key("", "web_url", Unset, "\"https://play.example.org\"", "Where players reach `herald serve` (http:// or https://): each report mail carries the link to the player's game page there, and it is herald serve's --url when none is given."),
     key("", "moderator", Unset, "\"you@example.org\"", "The moderator's own address, told by mail of a password-guessing flood."),
     key("imap", "server", Required, "\"imap.example.org\"", "Mail in by IMAP: the server's host name."),
     key("imap", "security", Required, "\"tls\"", "\"tls\", \"starttls\" or \"plain\" (a server on this machine only)."),
@@ -336,6 +337,9 @@ pub struct HostConfig {
     /// Who may read the pages: index.html, index.json, tables.html and
     /// the gallery.
     pub public_mode: PublicMode,
+    /// Where players reach `herald serve` (no trailing `/`): report mails
+    /// carry the link to each player's game page there. None: no link.
+    pub web_url: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -356,6 +360,7 @@ struct RawConfig {
     replies_per_hour: Option<u32>,
     seats_per_address: Option<u32>,
     public_mode: Option<Spanned<String>>,
+    web_url: Option<Spanned<String>>,
     imap: Option<Spanned<RawServer>>,
     maildir: Option<Spanned<RawMaildir>>,
     smtp: Spanned<RawServer>,
@@ -611,7 +616,18 @@ impl HostConfig {
         }
         let trust = r.trust(&raw)?;
         let public_mode = r.public_mode(&raw)?;
+        let web_url = match &raw.web_url {
+            None => None,
+            Some(u) => Some(web_url(u.get_ref()).ok_or_else(|| {
+                Error::refused(format!(
+                    "{}: `web_url = {:?}` is not a web address: give the address players reach herald serve at, e.g. web_url = \"https://play.example.org\"",
+                    r.at(u.span().start),
+                    u.get_ref()
+                ))
+            })?),
+        };
         Ok(HostConfig {
+            web_url,
             public_mode,
             dir: dir.to_path_buf(),
             trust,
@@ -630,6 +646,21 @@ impl HostConfig {
             log_file,
         })
     }
+}
+
+/// host.toml's `web_url` as the links use it (no trailing `/`), if it is
+/// an http:// or https:// address with a host and nothing a link in a
+/// page or a mail could not hold as it is (spaces, quotes, `<`, `>`).
+fn web_url(u: &str) -> Option<String> {
+    let rest = u
+        .strip_prefix("https://")
+        .or_else(|| u.strip_prefix("http://"))?;
+    let ok = !rest.is_empty()
+        && !rest.starts_with('/')
+        && u.len() <= 200
+        && u.chars()
+            .all(|c| c.is_ascii_graphic() && !"\"'<>\\`".contains(c));
+    ok.then(|| u.trim_end_matches('/').to_string())
 }
 
 /// host.toml as it is read: where it is and what it says, for the errors'

@@ -162,6 +162,7 @@ pub fn run(
         now,
         MailForm {
             png: cfg.attach_png,
+            web: cfg.web_url.clone(),
         },
     ) {
         Ok(w) => w,

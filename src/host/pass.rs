@@ -228,11 +228,30 @@ fn tell_bound(p: &Pass, bound: &Bound) {
     }
 }
 
+/// The lobby's records held for this pass's change of them: `herald
+/// serve` changes them too (a join on a page), each under this lock.
+fn lobby_lock(p: &Pass) -> Result<crate::store::lock::Lock> {
+    let host = p.host();
+    crate::store::write::create_dir(&host.state())?;
+    crate::store::lock::Lock::acquire_for(&host.lobby_lock(), p.wait, |pid, waited| {
+        format!("the lobby is busy (pid {pid}): `herald serve` is changing it (waited {waited} s)")
+    })
+}
+
 /// The lobby's clock (`lobby::start::tick`); whether a game was made.
 fn lobby_time(p: &Pass, r: &mut PassReport) -> bool {
     let address = |g: &str| p.cfg.address.for_game(g);
     let Ok(now_time) = crate::time::parse_time(&p.now) else {
         return false;
+    };
+    let _lobby = match lobby_lock(p) {
+        Ok(l) => l,
+        Err(e) => {
+            let msg = format!("the lobby's clock: {e}");
+            p.log.line("lobby", "failure", &[("error", &msg)]);
+            r.host_problems.push(msg);
+            return false;
+        }
     };
     // Tables the moderator wrote as files (lobby/open/) are opened first.
     let (lines, problems) = super::lobby::from_file::pick_up(&p.host(), &p.now);
@@ -272,6 +291,7 @@ fn lobby_time(p: &Pass, r: &mut PassReport) -> bool {
         seats_per_address: p.cfg.trust.seats_per_address,
         mail: crate::pipeline::derived::MailForm {
             png: p.cfg.attach_png,
+            web: p.cfg.web_url.clone(),
         },
     });
     for l in &lines {
@@ -543,6 +563,7 @@ fn open_game(p: &Pass, game: &Name) -> Option<Writing> {
     // due::run builds them (with the PNG unless host.toml says not).
     let form = crate::pipeline::derived::MailForm {
         png: p.cfg.attach_png,
+        web: p.cfg.web_url.clone(),
     };
     match crate::pipeline::open_to_write_with(p.game(game).root(), p.wait, &p.now, form) {
         Ok(w) => Some(w),
@@ -1214,7 +1235,9 @@ fn answer_lobby(
         tries: Some(&gate.tries),
         help,
     };
+    let lobby = lobby_lock(p)?;
     let a = commands::answer_mail(&cx, cmd, mail, &how)?;
+    drop(lobby);
     // A refusal a right code earned (a confirmation that came too late,
     // a second one) is the address owner's own doing: always told.
     let refused = a.outcome.refused() && !a.outcome.proven();

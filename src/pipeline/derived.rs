@@ -35,16 +35,23 @@ const FORMS: [&str; 4] = ["txt", "json", "svg", "html"];
 /// inside `report.html`, which travels packed (`report::pack`: deflated,
 /// unpacked by its own script into the page `report --format html`
 /// writes), and view.json without its indentation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MailForm {
     /// Attach `board.png`, the board as drawn for a phone, to each report
     /// mail.
     pub png: bool,
+    /// The address players reach `herald serve` at (host.toml's
+    /// `web_url`, no trailing `/`): each report mail carries the link to
+    /// the player's game page there. None: no link.
+    pub web: Option<String>,
 }
 
 impl Default for MailForm {
     fn default() -> MailForm {
-        MailForm { png: true }
+        MailForm {
+            png: true,
+            web: None,
+        }
     }
 }
 
@@ -163,7 +170,7 @@ pub fn finish_rendered(
                 .par_iter()
                 .zip(pngs)
                 .enumerate()
-                .map(|(seat, (r, png))| report_mail_png(g, seat, r, now, png))
+                .map(|(seat, (r, png))| report_mail_png(g, seat, r, now, png, form.web.as_deref()))
                 .collect::<Result<_>>()?;
             // Queued by Message-ID: a mail the outbox sent already (a
             // report completed again after a crash) is not queued again.
@@ -261,7 +268,7 @@ pub fn report_files(dir: &GameDir, g: &Loaded) -> Vec<PathBuf> {
 pub fn report_mail(g: &Loaded, seat: usize, r: &Rendered, now: &str) -> Option<(String, Vec<u8>)> {
     g.head().players.get(seat)?.email.as_ref()?;
     let png = render::png(g, seat).ok();
-    report_mail_png(g, seat, r, now, png).unwrap_or(None)
+    report_mail_png(g, seat, r, now, png, None).unwrap_or(None)
 }
 
 /// [`report_mail`] built as `form` says (`board.png` attached only when
@@ -275,7 +282,7 @@ pub fn report_mail_as(
 ) -> Option<(String, Vec<u8>)> {
     g.head().players.get(seat)?.email.as_ref()?;
     let png = form.png.then(|| render::png(g, seat).ok()).flatten();
-    report_mail_png(g, seat, r, now, png).unwrap_or(None)
+    report_mail_png(g, seat, r, now, png, form.web.as_deref()).unwrap_or(None)
 }
 
 /// [`report_mail`] with the board as PNG attached (`board.png`), as the
@@ -287,7 +294,7 @@ pub fn report_mail_with_png(
     now: &str,
 ) -> Result<Option<(String, Vec<u8>)>> {
     let png = render::png(g, seat)?;
-    report_mail_png(g, seat, r, now, Some(png))
+    report_mail_png(g, seat, r, now, Some(png), None)
 }
 
 /// Every player's mail board as PNG, each distinct picture drawn once and
@@ -319,13 +326,21 @@ fn pictures(g: &Loaded, players: usize) -> Result<Vec<Option<Vec<u8>>>> {
         .collect())
 }
 
-/// [`report_mail`] with `board.png` attached when there is one.
+/// The link to a player's game page on `herald serve` at `web`: the
+/// report mail's first line, and a line of its page's short page.
+pub fn game_link(web: &str, game: &str) -> String {
+    format!("{}/games/{game}", web.trim_end_matches('/'))
+}
+
+/// [`report_mail`] with `board.png` attached when there is one, and the
+/// link to the game's page at `web` when the host has a web address.
 fn report_mail_png(
     g: &Loaded,
     seat: usize,
     r: &Rendered,
     now: &str,
     png: Option<Vec<u8>>,
+    web: Option<&str>,
 ) -> Result<Option<(String, Vec<u8>)>> {
     let h = g.head();
     let p = &h.players[seat];
@@ -334,6 +349,7 @@ fn report_mail_png(
     };
     let turn = h.turn.to_string();
     let has_png = png.is_some();
+    let link = web.map(|w| game_link(w, &h.id));
     let subject = match &h.outcome {
         Some(_) => format!("[{}] {}: final report for {}", h.id, g.entry.title, p.id),
         None => format!(
@@ -360,7 +376,7 @@ fn report_mail_png(
         mime: "text/html".into(),
         // the page packed: unpacked by its own script, it is `report
         // --format html`'s page byte for byte (report::pack)
-        bytes: crate::report::pack::pack_for(&r.html, has_png).into_bytes(),
+        bytes: crate::report::pack::pack_linked(&r.html, has_png, link.as_deref()).into_bytes(),
     });
     let mail = eml::Mail {
         from: h
@@ -372,7 +388,13 @@ fn report_mail_png(
         date: now.to_string(),
         message_id: message_id.clone(),
         in_reply_to: None,
-        text: format!("{}{}", r.press, r.text),
+        text: format!(
+            "{}{}{}",
+            link.as_deref()
+                .map_or(String::new(), |l| format!("Your game on the web: {l}\n\n")),
+            r.press,
+            r.text
+        ),
         attachments,
     };
     Ok(Some((message_id, eml::build(&mail))))

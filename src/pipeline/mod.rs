@@ -123,8 +123,13 @@ impl Writing {
     /// on disk, before any change in memory.
     pub fn complete(&mut self, now: &str) -> Result<bool> {
         if self.unfinished {
-            self.completed |=
-                derived::finish_with(&self.store, &self.game, &self.signer, Some(now), self.mail)?;
+            self.completed |= derived::finish_with(
+                &self.store,
+                &self.game,
+                &self.signer,
+                Some(now),
+                self.mail.clone(),
+            )?;
             self.unfinished = false;
         }
         Ok(self.completed)
@@ -159,7 +164,7 @@ impl Writing {
             &self.game,
             &self.signer,
             Some(now),
-            self.mail,
+            self.mail.clone(),
             rendered,
         ) {
             self.incomplete = Some(incomplete(&self.store, &e));

@@ -65,8 +65,11 @@ fn board_note(png: bool) -> &'static str {
 
 /// The short page around a packed page, its payload left out; `png`:
 /// whether the mail carries the board as a picture.
-fn wrapper(page: &str, payload: &str, png: bool) -> String {
+fn wrapper(page: &str, payload: &str, png: bool, link: Option<&str>) -> String {
     let note = board_note(png);
+    let link = link.map_or(String::new(), |l| {
+        format!("<p id=\"herald-web\"><a href=\"{l}\">{l}</a>: this game on the web</p>\n")
+    });
     let title = between(page, "<title>", "</title>").unwrap_or("herald report");
     let h1 = between(page, "<h1>", "</h1>").unwrap_or(title);
     let report = between(page, r#"<pre id="report">"#, "</pre>").unwrap_or("");
@@ -85,7 +88,7 @@ pre {{ font-family: "DejaVu Sans Mono", ui-monospace, monospace; font-size: 0.8r
 </head>
 <body>
 <h1>{h1}</h1>
-<p id="herald-unpacking" data-board="{note}">This page unpacks its board and order composer when its script runs (no network needed). Without script: {note} The report follows.</p>
+{link}<p id="herald-unpacking" data-board="{note}">This page unpacks its board and order composer when its script runs (no network needed). Without script: {note} The report follows.</p>
 <pre id="report">{report}</pre>
 {OPEN}{payload}{CLOSE}
 <script>
@@ -105,6 +108,13 @@ pub fn pack(page: &str) -> String {
 /// `page` packed for a mail; `png`: whether the mail carries the board as
 /// a picture (the short page says where the board is).
 pub fn pack_for(page: &str, png: bool) -> String {
+    pack_linked(page, png, None)
+}
+
+/// [`pack_for`] with a link to the game's page on the web (`herald
+/// serve`) on the short page, above the report; the packed page is the
+/// same page.
+pub fn pack_linked(page: &str, png: bool, link: Option<&str>) -> String {
     let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
     z.write_all(page.as_bytes())
         .expect("writing to memory does not fail");
@@ -117,7 +127,7 @@ pub fn pack_for(page: &str, png: bool) -> String {
         payload.push_str(std::str::from_utf8(line).expect("base64 is ASCII"));
         payload.push('\n');
     }
-    wrapper(page, &payload, png)
+    wrapper(page, &payload, png, link)
 }
 
 /// Is this a packed page (what [`pack`] makes)?
@@ -143,9 +153,11 @@ pub fn unpack(packed: &str) -> Result<(String, bool), String> {
         .take(MOST)
         .read_to_string(&mut page)
         .map_err(|e| format!("the packed page's payload does not inflate: {e}"))?;
+    // The link's line, if the short page has one, made again from its URL.
+    let link = between(&packed, "<p id=\"herald-web\"><a href=\"", "\"");
     let same = [true, false]
         .iter()
-        .any(|&png| wrapper(&page, payload, png) == packed);
+        .any(|&png| wrapper(&page, payload, png, link) == packed);
     Ok((page, same))
 }
 

@@ -16,6 +16,7 @@
 //!   state/replies             when each address was last sent a refusal (the hourly limit)
 //!   state/lobby-help          0600: the sha256 of each address sent the lobby's help today
 //!   state/code-tries          0600: the lobby's codes tried from each address (its sha256) this hour
+//!   state/lobby.lock          one writer of the lobby's records at a time: the pass or `herald serve`
 //!   outbox/                   mails from the host's own address (answers to mail for no game, the lobby's)
 //!   gallery/index.html        the finished games, each linking to its replay site
 //!   gallery/<game>/           a finished game's replay site (site::files names its files)
@@ -192,6 +193,12 @@ impl HostDir {
     /// `DIR/lobby/confirm/requests.json`.
     pub fn confirm_requests(&self) -> PathBuf {
         self.confirm_dir().join("requests.json")
+    }
+    /// `DIR/state/lobby.lock`: held while the lobby's records (tables,
+    /// requests, seats offered, the standby list) are read and changed,
+    /// by the host's pass and by `herald serve` alike.
+    pub fn lobby_lock(&self) -> PathBuf {
+        self.state().join("lobby.lock")
     }
     /// `DIR/lobby/key`: the lobby's secret (confirmation codes).
     pub fn lobby_key(&self) -> PathBuf {

@@ -111,6 +111,7 @@ pub(crate) fn open_game(app: &Shared, game: &Name, now: &str) -> Result<crate::p
     let root = HostDir::at(&app.dir).game(game).root().to_path_buf();
     let form = crate::pipeline::derived::MailForm {
         png: app.cfg.attach_png,
+        web: app.cfg.web_url.clone(),
     };
     let mut w = crate::pipeline::open_to_write_with(&root, WAIT, now, form)?;
     w.complete(now)?;
@@ -238,4 +239,21 @@ pub fn is_moderator(app: &Shared, who: &Who) -> bool {
 /// Unix seconds now: the server's clock (the web has no `--now`).
 pub fn now() -> i64 {
     chrono::Utc::now().timestamp()
+}
+
+/// Whether the lobby has something for a newcomer: an open table with a
+/// free seat, or a seat to take over. Then a sign-in link goes to any
+/// address that asks (within the bound on replies to it), as a `join` by
+/// mail gets a code mailed to any address; else only to the host's
+/// players and its moderator.
+pub fn on_offer(host: &crate::host::layout::HostDir) -> bool {
+    let (tables, _) = crate::requests::lobby::all(host);
+    tables
+        .iter()
+        .any(|t| t.status == crate::requests::lobby::Status::Open && t.seats.len() < t.max)
+        || crate::requests::lobby::seats::all(host).iter().any(|g| {
+            g.offers
+                .iter()
+                .any(|o| o.status == crate::requests::lobby::seats::OfferStatus::Open)
+        })
 }

@@ -24,6 +24,7 @@
 //! - [`game`]: a game's page, its orders through the door, its events;
 //! - [`press`]: press written on a game's page, through the door;
 //! - [`vacation`]: away until a day, or back, from a game's page;
+//! - [`tables`]: the lobby: open tables, join, leave, standby, takeover;
 //! - [`moderator`]: the host's status page, live, for its moderator;
 //! - [`page`]: the HTML around them, every player-written text escaped.
 
@@ -35,6 +36,7 @@ pub mod page;
 pub mod press;
 pub mod sessions;
 pub mod signin;
+pub mod tables;
 pub mod vacation;
 
 use crate::error::{Error, Result};
@@ -120,6 +122,13 @@ pub fn router(app: Shared) -> Router {
         .route("/moderator", get(moderator::page))
         .route("/moderator/events", get(moderator::events))
         .route("/static/web.js", get(page::script))
+        // The lobby (docs/web.md, "The tables").
+        .route("/tables", get(tables::page))
+        .route("/tables/join", post(tables::join))
+        .route("/tables/leave", post(tables::leave))
+        .route("/tables/standby", post(tables::standby))
+        .route("/tables/takeover", post(tables::takeover))
+        .route("/tables/confirm", post(tables::confirm))
         .fallback(page::not_found)
         // Inside out: the limits first, so that what they refuse is
         // logged and carries the headers like any answer.
@@ -253,6 +262,7 @@ pub fn serve(opts: Options) -> Result<()> {
     let url = opts
         .url
         .clone()
+        .or_else(|| cfg.web_url.clone())
         .unwrap_or_else(|| format!("http://{bound}"))
         .trim_end_matches('/')
         .to_string();

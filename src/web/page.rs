@@ -29,7 +29,8 @@ pub fn esc(s: &str) -> String {
 }
 
 const STYLE: &str = "body{margin:0 auto;max-width:44rem;padding:0.75rem;background:#f4efe1;color:#2b2b2b;font-family:system-ui,sans-serif}\
-h1{font-size:1.25rem}input,button,textarea{font:inherit;font-size:1rem;min-height:2.75rem;box-sizing:border-box}\
+h1{font-size:1.25rem}h2{font-size:1.1rem}h3{font-size:1rem}input,button,textarea{font:inherit;font-size:1rem;min-height:2.75rem;box-sizing:border-box}\
+input[type=checkbox]{min-height:0;width:1.2rem;height:1.2rem;vertical-align:middle}\
 input[type=email],input[type=text],input[type=password]{width:100%;max-width:24rem;padding:0.4rem}\
 button{padding:0.3rem 0.8rem;border:1px solid #6b5a3a;border-radius:0.4rem;background:#fffdf6;cursor:pointer;margin:0.2rem 0}\
 pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#fffdf6;padding:0.5rem;border:1px solid #d8ccb0}\
@@ -87,7 +88,7 @@ pub fn sign_in(host_address: &str) -> String {
 pub fn nav(csrf: &str) -> String {
     let t = esc(csrf);
     format!(
-        "<nav id=\"web-nav\"><a href=\"/\">My games</a>\
+        "<nav id=\"web-nav\"><a href=\"/\">My games</a><a href=\"/tables\">Tables</a>\
          <form method=\"post\" action=\"/signout\"><input type=\"hidden\" name=\"csrf\" value=\"{t}\"><button type=\"submit\">Sign out</button></form>\
          <form method=\"post\" action=\"/signout-everywhere\"><input type=\"hidden\" name=\"csrf\" value=\"{t}\"><button type=\"submit\">Sign out everywhere</button></form></nav>"
     )

@@ -108,7 +108,7 @@ pub async fn ask(State(app): State<Shared>, Form(f): Form<AskForm>) -> Response 
     app.log.line("web", "sign-in-link", &[("outcome", what)]);
     Html(super::page::frame(
         "Sign-in link",
-        "<h1>Look in your mail</h1>\n<p>If that address plays a game here, a sign-in link is on its way to it. \
+        "<h1>Look in your mail</h1>\n<p>If that address plays a game here, or the host has a table or a seat to take, a sign-in link is on its way to it. \
          Follow it within 15 minutes; it works once.</p>\n<p><a href=\"/\">Back</a></p>",
     ))
     .into_response()
@@ -122,7 +122,10 @@ fn mail_link(app: &Shared, address: &str) -> Result<&'static str> {
         .moderator
         .as_deref()
         .is_some_and(|m| m.trim().eq_ignore_ascii_case(address));
-    if !moderator && super::gate::seats_of(&app.dir, address).is_empty() {
+    if !moderator
+        && super::gate::seats_of(&app.dir, address).is_empty()
+        && !super::gate::on_offer(&app.host())
+    {
         return Ok("no seat");
     }
     let t = now();

@@ -58,6 +58,7 @@ fn host(tag: &str) -> Host {
         press_max_bytes: herald::host::config::DEFAULT_PRESS_MAX_BYTES,
         trust: Default::default(),
         public_mode: Default::default(),
+        web_url: None,
     };
     let log = Log::open(cfg.log_file.as_deref(), false).unwrap();
     Host { dir, cfg, log }
@@ -307,6 +308,53 @@ fn every_order_in_resolves_at_once_and_not_before_with_the_board_as_png() {
         .all(|m| m.attachments.contains(&"board.png".to_string())
             && !m.attachments.contains(&"board.svg".to_string())
             && m.attachments.contains(&"report.html".to_string())));
+}
+
+/// A host with a web address (host.toml's `web_url`): each report mail
+/// carries the link to the player's game page, as its first line and on
+/// its page's short page, and the packed page is still the report page
+/// byte for byte; without one, no link.
+#[test]
+fn report_mails_carry_the_game_link_when_the_host_has_a_web_url() {
+    for web in [Some("https://play.example.org"), None] {
+        let mut h = host(if web.is_some() { "weblink" } else { "nolink" });
+        h.cfg.web_url = web.map(str::to_string);
+        h.cfg.attach_png = false;
+        let (g, pw) = game(&h, "w1", "war-of-the-dukes", T0, Some(DEADLINE), None);
+        send_orders(&g, "red", &pw["red"], &at(T0, 60));
+        send_orders(&g, "blue", &pw["blue"], &at(T0, 70));
+        assert_eq!(run(&h, &g, &at(T0, 100)).len(), 1);
+        let reports: Vec<Vec<u8>> = outbox(&g)
+            .into_values()
+            .filter(|b| parse(b).subject.contains("turn 1 report"))
+            .collect();
+        assert_eq!(reports.len(), 2);
+        for b in reports {
+            let m = parse(&b);
+            let link = "https://play.example.org/games/w1";
+            let whole = mail_parser::MessageParser::default().parse(&b).unwrap();
+            let page = whole
+                .attachments()
+                .find(|a| a.attachment_name() == Some("report.html"))
+                .map(|a| String::from_utf8_lossy(a.contents()).into_owned())
+                .unwrap();
+            let (inner, same) = herald::report::pack::unpack(&page).unwrap();
+            assert!(same, "the short page is not the one packing makes");
+            assert!(!inner.contains(link), "the report page itself changed");
+            if web.is_some() {
+                assert!(
+                    m.text
+                        .replace("\r\n", "\n")
+                        .starts_with(&format!("Your game on the web: {link}\n")),
+                    "{}",
+                    m.text
+                );
+                assert!(page.contains(&format!("<a href=\"{link}\">")), "{page}");
+            } else {
+                assert!(!m.text.contains("on the web") && !page.contains("herald-web"));
+            }
+        }
+    }
 }
 
 #[test]

@@ -120,6 +120,12 @@ fn display_name(words: &[&str]) -> Option<String> {
     (!name.trim().is_empty()).then(|| name.trim().to_string())
 }
 
+/// A display name typed in a form, read as a mail's words after `join
+/// TABLE` are: the same 40 characters, control characters out.
+pub fn typed_name(s: &str) -> Option<String> {
+    display_name(&s.split_whitespace().collect::<Vec<_>>())
+}
+
 /// One line as a lobby command, or `None` when its first word is not one.
 pub fn parse_line(line: &str) -> Option<Command> {
     let words: Vec<&str> = line.split_whitespace().collect();

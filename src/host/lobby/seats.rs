@@ -380,7 +380,7 @@ fn hand_over(c: &Clock, rec: &mut GameSeats, i: usize) -> Result<String> {
     let key = super::key(&c.host)?;
     let salt = salt(&key, &rec.game, &o);
     let dir = c.host.game(&name);
-    let mut w = pipeline::open_to_write_with(dir.root(), c.wait, &c.now, c.mail)?;
+    let mut w = pipeline::open_to_write_with(dir.root(), c.wait, &c.now, c.mail.clone())?;
     w.complete(&c.now)?;
     // The salt is in the entry in formats 3 and 4, in secrets.toml from 5 on.
     let (in_entry, holder) = SeatChange::bind(w.game.head().format, &salt, &taker.address);
@@ -591,7 +591,7 @@ fn handover_mails(
     ));
     // The current report, as the turn's report mail.
     let r = pipeline::render::all(g, seat, Some(&w.signer))?;
-    if let Some(m) = pipeline::derived::report_mail_as(g, seat, &r, &c.now, w.mail) {
+    if let Some(m) = pipeline::derived::report_mail_as(g, seat, &r, &c.now, w.mail.clone()) {
         mails.push(m);
     }
     for (i, q) in h.players.iter().enumerate() {
