@@ -203,9 +203,14 @@ fn at(minute: u32) -> String {
 
 /// A mail from `from` to `to` put in the Maildir.
 fn put(md: &Path, n: &mut u32, from: &str, to: &str, body: &str) {
+    put_as(md, n, from, to, "text/plain; charset=utf-8", body)
+}
+
+/// [`put`] with its Content-Type.
+fn put_as(md: &Path, n: &mut u32, from: &str, to: &str, ct: &str, body: &str) {
     *n += 1;
     let mail = format!(
-        "From: {from}\r\nTo: {to}\r\nSubject: x\r\nMessage-ID: <m{n}@players.test>\r\nDate: Sat, 28 Nov 2026 10:00:00 +0000\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{}\r\n",
+        "From: {from}\r\nTo: {to}\r\nSubject: x\r\nMessage-ID: <m{n}@players.test>\r\nDate: Sat, 28 Nov 2026 10:00:00 +0000\r\nContent-Type: {ct}\r\n\r\n{}\r\n",
         body.replace('\n', "\r\n")
     );
     crate::host_safety::put(md, &format!("m{n}"), mail.as_bytes());
@@ -221,7 +226,8 @@ fn pass(dir: &Path, minute: u32) {
 /// over ann's seat, the reports show `ann (Sam)` from that turn on, the
 /// earlier turn's report still `ann (Ann)`; press names its sender and
 /// its recipients by id and name as the sender wrote them, the sender's
-/// acknowledgement too, and anonymous press names nobody.
+/// acknowledgement too, and anonymous press names no sender; press sent
+/// as format=flowed is relayed with its soft breaks joined.
 #[test]
 fn a_lobby_game_names_its_seats_holders_and_press_by_id_and_name() {
     let dir = scratch("names-lobby");
@@ -329,8 +335,26 @@ fn a_lobby_game_names_its_seats_holders_and_press_by_id_and_name() {
         ga,
         &format!("press to ann anonymous\npassword = \"{bob_pw}\"\n\nGREY-PRESS"),
     );
+    // Thunderbird's format=flowed: its soft breaks (a line ending in a
+    // space) are not the sender's; the press is relayed as one line.
+    put_as(
+        &md,
+        &mut n,
+        "bob@players.test",
+        ga,
+        "text/plain; charset=utf-8; format=flowed",
+        &format!("press to ann\npassword = \"{bob_pw}\"\n\nFLOWED-PRESS: we hold the north while you \ntake the fords.\n"),
+    );
     pass(&dir, 8);
     let sam = mails_to(&dir, "sam@players.test");
+    let flowed = sam
+        .iter()
+        .find(|m| m.contains("FLOWED-PRESS"))
+        .expect("the flowed press");
+    assert!(
+        flowed.contains("FLOWED-PRESS: we hold the north while you take the fords.\n"),
+        "{flowed}"
+    );
     let named = sam
         .iter()
         .find(|m| m.contains("NAMED-PRESS"))
