@@ -352,7 +352,7 @@ fn a_lobby_game_names_its_seats_holders_and_press_by_id_and_name() {
         .find(|m| m.contains("FLOWED-PRESS"))
         .expect("the flowed press");
     assert!(
-        flowed.contains("FLOWED-PRESS: we hold the north while you take the fords.\n"),
+        flowed.contains("FLOWED-PRESS: we hold the north while you take the fords."),
         "{flowed}"
     );
     let named = sam
