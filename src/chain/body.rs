@@ -37,6 +37,18 @@ pub struct Player {
     pub password: String,
 }
 
+impl Player {
+    /// The player as others read them: `red (Ann)`, the id with the
+    /// display name beside it, or the id alone where the name is the id.
+    pub fn shown(&self) -> String {
+        if self.name.is_empty() || self.name == self.id {
+            self.id.clone()
+        } else {
+            format!("{} ({})", self.id, self.name)
+        }
+    }
+}
+
 /// Players are equal when what a file holds of them is: the address in
 /// memory ([`Player::email`]) is not part of the file.
 impl PartialEq for Player {

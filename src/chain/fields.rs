@@ -88,11 +88,20 @@ fn genesis(g: &Genesis, out: &mut Vec<String>) {
         ));
     }
     for (i, p) in g.players.iter().enumerate() {
-        // Format 2 has no display names: herald writes each player's id
-        // (a converted game keeps what the old file held).
-        if p.name != p.id && g.converted.is_none() {
+        // Format 8 names its players (the lobby's display names, `new
+        // --name`); before it herald wrote each player's id (a converted
+        // game keeps what the old file held).
+        if g.format >= super::head::NAMES_FORMAT {
+            if p.name != p.id && !super::rules::is_display_name(&p.name) {
+                out.push(format!(
+                    "{at}: players[{i}].name `{}` is not a display name (1 to {} characters, no control character, no space at either end)",
+                    p.name.escape_debug(),
+                    super::rules::NAME_CHARS
+                ));
+            }
+        } else if p.name != p.id && g.converted.is_none() {
             out.push(format!(
-                "{at}: players[{i}].name `{}` is not the player's id `{}` (game files of formats 2 and 3 name each player by their id)",
+                "{at}: players[{i}].name `{}` is not the player's id `{}` (game files of formats 2 to 7 name each player by their id)",
                 p.name.escape_debug(),
                 p.id
             ));

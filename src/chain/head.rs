@@ -25,11 +25,23 @@ use std::collections::BTreeMap;
 /// unit the player asked ([`LENGTH_FORMAT`]) and the genesis's
 /// `preferences` (the sides the players of a lobby's table asked for,
 /// which its deal read; [`super::body::PREFERENCES_FORMAT`]): converting
-/// 6 to 7 rewrites the head's `format` only. Game files of an older
+/// 6 to 7 rewrites the head's `format` only. Format 8 is format 7 whose
+/// genesis may hold each player's display name (`players[].name`, the
+/// lobby's or `new --name`'s) and whose reports show it beside the id
+/// ([`NAMES_FORMAT`]): converting 7 to 8 rewrites the head's `format`
+/// only, and the reports of a game begun before 8 keep their layout, so
+/// that what its players kept still verifies. Game files of an older
 /// format are read and played on as they are (their head keeps its
 /// format) until `herald convert GAME` brings them to this one; an entry
 /// needing a newer format is appended only to a game whose head says so.
-pub const FORMAT: u32 = 7;
+pub const FORMAT: u32 = 8;
+
+/// The format from which a game's genesis may name its players (each
+/// `players[].name` a display name, not only the id) and its reports show
+/// each name beside the id ("from red (Ann)"): the reports of a game
+/// whose genesis is of an older format keep the layout they were signed
+/// in (docs/trust.md, "Format 8").
+pub const NAMES_FORMAT: u32 = 8;
 
 /// The format a `vacation` entry charged in the unit the player asked
 /// (`length` and `unit` instead of `days`) needs.

@@ -19,7 +19,7 @@ pub mod witness;
 pub use body::{Body, Genesis, Missed, OrderRecord, Phase, Player, Roll, Ruleset};
 pub use head::{
     kind_format, Head, ADDRESS_FORMAT, EXCUSED_FORMAT, FORMAT, FORMAT3_KINDS, FORMAT6_KINDS,
-    LENGTH_FORMAT, OLDEST,
+    LENGTH_FORMAT, NAMES_FORMAT, OLDEST,
 };
 pub use keys::{PublicKey, Signer};
 pub use record::Record;

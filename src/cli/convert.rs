@@ -9,7 +9,7 @@ use std::time::Duration;
 pub struct Args {
     /// The game file of herald 0.1 (game.json, with game.secrets.toml,
     /// game.orders/ and game.outbox/ beside it), or a game folder of
-    /// an older format (2 to 6) to bring to the current format in place,
+    /// an older format (2 to 7) to bring to the current format in place,
     /// or (with --out FILE) a game folder or game file of an older format
     /// to copy without the players' addresses.
     pub old: PathBuf,
@@ -31,8 +31,8 @@ pub struct Args {
 }
 
 /// Verify an old game by replaying it, then write it as a game folder; or
-/// bring a game folder of an older format (2 to 6) to the current format
-/// (7), or copy its game file without addresses (`--out FILE`).
+/// bring a game folder of an older format (2 to 7) to the current format
+/// (8), or copy its game file without addresses (`--out FILE`).
 pub fn run(a: Args, wait: Duration) -> Result<String> {
     let now = super::now(a.now.as_deref())?.to_rfc3339();
     if let Found::Folder(_) = GameDir::locate(&a.old)? {
@@ -71,7 +71,7 @@ pub fn run(a: Args, wait: Duration) -> Result<String> {
     Ok(s)
 }
 
-/// `herald convert GAME` on a game folder: brought to format 7 in place,
+/// `herald convert GAME` on a game folder: brought to the current format in place,
 /// or (`--out FILE`) copied without the players' addresses.
 fn folder(a: &Args, wait: Duration, now: &str) -> Result<String> {
     if let Some(out) = &a.out {

@@ -136,7 +136,7 @@ fn files(name: &str) -> Vec<String> {
     let game = || {
         vec![
             tp("GAME/game.jsonl", "The game file: every entry of the game, chained and signed; the commit point of every change."),
-            tp("GAME/secrets.toml", "The seed, the passwords as issued and the players' addresses (mode 0600)."),
+            tp("GAME/secrets.toml", "The seed, the passwords as issued, the players' addresses (each with the salt that binds it in the game file) and time zones (mode 0600)."),
             tp("GAME/reports/turn-NNNN/", "Each player's report of a turn: PLAYER.txt, and for the current turn .json, .svg and .html."),
             tp("GAME/outbox/", "Mails waiting to be sent (herald-send(1), herald-host(1))."),
         ]

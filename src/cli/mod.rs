@@ -116,7 +116,7 @@ pub enum Command {
     /// Roll back the last resolved phase (replaying the log without it).
     Undo(undo::Args),
     /// Convert a game of herald 0.1 (game.json) into a game folder, or
-    /// bring a game folder of format 2 or 3 to format 4 in place.
+    /// bring a game folder of an older format (2 to 7) to the current one in place.
     Convert(convert::Args),
     /// Make a moderator's signing key for `new --key`.
     Keygen(keygen::Args),

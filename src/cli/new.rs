@@ -61,6 +61,11 @@ pub struct Args {
     /// for more. Kept private in the secrets file.
     #[arg(long = "tz")]
     pub zones: Vec<String>,
+    /// A player's display name, player=name (e.g. red=Ann): reports, press
+    /// and the replay site show it beside the id ("red (Ann)"); repeat for
+    /// more. Without it a player is named by the id alone.
+    #[arg(long = "name", value_name = "PLAYER=NAME")]
+    pub names: Vec<String>,
     /// A seat herald's bot plays, seat=bot (e.g. blue=mcts:1000): the
     /// bot makes its orders from its view at each phase; it has no
     /// password and gets no mail. Repeat for more.
@@ -104,6 +109,7 @@ pub fn run(a: Args) -> Result<String> {
             press: a.press.into(),
             bots: a.bots,
             preferences: Default::default(),
+            names: a.names,
         },
     })?;
     let h = &c.head;

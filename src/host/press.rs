@@ -597,7 +597,8 @@ pub fn acknowledgement(w: &Writing, kept: &Kept, hash: &str, not_mailed: &[Strin
     let shown_to = if kept.entry.to.is_empty() {
         "the anonymous sender of the press you answered".to_string()
     } else {
-        kept.entry.to.join(", ")
+        // by id and name, as the recipients' mails list them
+        crate::pipeline::press::shown_to(&w.game, kept)
     };
     let mut ack = format!(
         "Your press #{} {}to {shown_to} is RELAYED{}.\n",

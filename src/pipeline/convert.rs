@@ -505,7 +505,7 @@ pub fn redact(g: &Loaded, signer: &Signer) -> Result<Redaction> {
     })
 }
 
-/// `herald convert GAME` on a game folder of format 2 to 6: its game
+/// `herald convert GAME` on a game folder of format 2 to 7: its game
 /// file brought to [`FORMAT`] by [`redact`], the addresses written to
 /// `secrets.toml` first (bound already, so a run cut short after it finds
 /// them and writes the same), then the game file (the commit point); the

@@ -69,6 +69,9 @@ pub struct MailSettings {
     /// The sides each player asked for (a lobby's table; format 7): kept
     /// in the genesis as given, for `verify` to deal again.
     pub preferences: BTreeMap<String, Vec<String>>,
+    /// `--name player=Name`: a player's display name (a lobby's seat's
+    /// name; format 8), which reports and press show beside the id.
+    pub names: Vec<String>,
 }
 
 /// Missed phases in a row after which a player drops out, unless `new` says.
@@ -230,6 +233,7 @@ fn begin_after(req: &NewGame, mut problems: Vec<String>) -> Result<Begun> {
         }
     }
     let bots = bot_seats(rules.as_ref(), req, &mut problems);
+    let names = display_names(req, &bots, &mut problems);
     if let Some(id) = &req.id {
         if let Err(e) = Name::new("--id", id) {
             problems.push(e);
@@ -353,7 +357,7 @@ fn begin_after(req: &NewGame, mut problems: Vec<String>) -> Result<Begun> {
             });
             Player {
                 id: p.clone(),
-                name: p.clone(),
+                name: names.get(p).unwrap_or(p).clone(),
                 email: address,
                 file_email: None,
                 address_sha256: bound,
@@ -413,6 +417,42 @@ fn begin_after(req: &NewGame, mut problems: Vec<String>) -> Result<Begun> {
         press,
         addresses,
     })
+}
+
+/// The display names `--name player=Name` gives (format 8): each a
+/// person's seat once, a display name as the lobby takes one (1 to 40
+/// characters, no control character, no space at either end).
+fn display_names(
+    req: &NewGame,
+    bots: &BTreeMap<String, String>,
+    problems: &mut Vec<String>,
+) -> BTreeMap<String, String> {
+    let mut names = BTreeMap::new();
+    for n in &req.mail.names {
+        let Some((p, name)) = n.split_once('=') else {
+            problems.push(format!("--name {n}: write it as player=name, e.g. red=Ann"));
+            continue;
+        };
+        let (p, name) = (p.trim(), name.trim());
+        if !req.players.iter().any(|x| x == p) {
+            problems.push(format!(
+                "--name {n}: `{p}` is not one of the players ({})",
+                req.players.join(", ")
+            ));
+        } else if bots.contains_key(p) {
+            problems.push(format!(
+                "--name {n}: `{p}` is a bot seat, which its bot's spec names"
+            ));
+        } else if !crate::chain::rules::is_display_name(name) {
+            problems.push(format!(
+                "--name {n}: a display name is 1 to {} characters with no control character",
+                crate::chain::rules::NAME_CHARS
+            ));
+        } else if names.insert(p.to_string(), name.to_string()).is_some() {
+            problems.push(format!("--name {n}: `{p}` is named twice"));
+        }
+    }
+    names
 }
 
 /// `--bot SEAT=SPEC` read: each seat one of the players, once, with a

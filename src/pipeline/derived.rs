@@ -350,11 +350,15 @@ fn report_mail_png(
     let turn = h.turn.to_string();
     let has_png = png.is_some();
     let link = web.map(|w| game_link(w, &h.id));
+    // `red (Ann)` where the game names its players (format 8), as the
+    // report does.
+    let names = render::names(g);
+    let who = names.get(&p.id).unwrap_or(&p.id);
     let subject = match &h.outcome {
-        Some(_) => format!("[{}] {}: final report for {}", h.id, g.entry.title, p.id),
+        Some(_) => format!("[{}] {}: final report for {who}", h.id, g.entry.title),
         None => format!(
-            "[{}] {}: turn {} report for {}",
-            h.id, g.entry.title, h.turn, p.id
+            "[{}] {}: turn {} report for {who}",
+            h.id, g.entry.title, h.turn
         ),
     };
     let message_id = eml::message_id(&h.id, &["report", &turn, &p.id, g.record.chain_head()]);

@@ -583,10 +583,32 @@ pub fn shown_sender(g: &Loaded, k: &Kept) -> String {
         return "anonymous".into();
     }
     let h = g.head();
-    match h.players.iter().find(|p| p.id == k.sender) {
-        Some(p) if p.name != p.id => format!("{} ({})", p.id, p.name),
-        _ => k.sender.clone(),
+    h.players
+        .iter()
+        .find(|p| p.id == k.sender)
+        .map_or_else(|| k.sender.clone(), |p| p.shown())
+}
+
+/// The players press `k` went to, as its sender wrote them and its
+/// recipients read them: `blue (Bob), green`, each id with the display
+/// name beside it where the name is not the id; `you` for an answer to
+/// anonymous press (its one recipient).
+pub fn shown_to(g: &Loaded, k: &Kept) -> String {
+    if k.entry.to.is_empty() {
+        return "you".into();
     }
+    let players = &g.head().players;
+    k.entry
+        .to
+        .iter()
+        .map(|id| {
+            players
+                .iter()
+                .find(|p| &p.id == id)
+                .map_or_else(|| id.clone(), |p| p.shown())
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// How the sender of `k` is shown once the game's rules reveal its press
@@ -632,11 +654,7 @@ pub fn relayed_text(g: &Loaded, k: &Kept, hash: &str, recipient: &str) -> String
     let h = g.head();
     let e = &k.entry;
     let from = shown_sender(g, k);
-    let to = if e.to.is_empty() {
-        "you".to_string()
-    } else {
-        e.to.join(", ")
-    };
+    let to = shown_to(g, k);
     let answers = match k.answers {
         Some(n) => format!(" (an answer to press #{n})"),
         None => String::new(),
@@ -656,7 +674,7 @@ pub fn relayed_text(g: &Loaded, k: &Kept, hash: &str, recipient: &str) -> String
          \x20   (your answer)\n\n\
          To write to others, send the game's address a mail whose first line is\n\
          `press to PLAYER, PLAYER` or `press to all`. The host relays press from its\n\
-         own address: nobody sees anyone's mail address. You are {recipient}.\n\n\
+         own address: nobody sees anyone's mail address. You are {you}.\n\n\
          Keep this mail: `herald verify GAME --witness THIS-MAIL` proves the game's\n\
          log holds this press as it reads here.\n\n{block}",
         title = g.entry.title,
@@ -665,6 +683,11 @@ pub fn relayed_text(g: &Loaded, k: &Kept, hash: &str, recipient: &str) -> String
         n = e.n,
         text = k.text,
         block = block(g, k, hash),
+        you = h
+            .players
+            .iter()
+            .find(|p| p.id == recipient)
+            .map_or_else(|| recipient.to_string(), |p| p.shown()),
     )
 }
 
@@ -1028,11 +1051,7 @@ fn fill(
             n: k.entry.n,
             turn: k.entry.turn,
             from: shown_sender(g, k),
-            to: if k.entry.to.is_empty() {
-                "you".into()
-            } else {
-                k.entry.to.join(", ")
-            },
+            to: shown_to(g, k),
             at: k.entry.at.clone(),
             text: k.text.clone(),
         })

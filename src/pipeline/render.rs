@@ -85,7 +85,25 @@ fn header_in(g: &Loaded, seat: Seat, zone: Option<&str>) -> Header {
             .iter()
             .filter_map(|p| Some((p.id.clone(), g.genesis.bot(&p.id)?.to_string())))
             .collect(),
+        names: names(g),
     }
+}
+
+/// Each player as others read them (`red (Ann)`), where the name is not
+/// the id, in a game begun at format 8 or later: an older game's reports
+/// are made again byte for byte as they were signed (docs/trust.md,
+/// "Format 8"). The names as the game stands: a new holder's from the
+/// seat entry on.
+pub fn names(g: &Loaded) -> std::collections::BTreeMap<String, String> {
+    if g.genesis.format < crate::chain::NAMES_FORMAT {
+        return Default::default();
+    }
+    g.head()
+        .players
+        .iter()
+        .filter(|p| p.name != p.id)
+        .map(|p| (p.id.clone(), p.shown()))
+        .collect()
 }
 
 /// When the entry the game stands on was written: the moment its reports

@@ -232,6 +232,13 @@ pub struct Header {
     /// not in view.json) where every seat is a person's.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub bots: Vec<(String, String)>,
+    /// Each player as others read them, `red (Ann)`, by id: only the
+    /// players whose display name is not their id, and only in a game
+    /// begun at format 8 or later (`chain::NAMES_FORMAT`: an older game's
+    /// reports keep the layout they were signed in). Absent from
+    /// view.json when empty.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub names: std::collections::BTreeMap<String, String>,
 }
 
 /// What the last resolved phase had to say about orders: who sent none
@@ -253,7 +260,7 @@ pub fn text(header: &Header, you: &str, view: &Value, board: &str) -> Result<Str
     let tmpl = env()
         .get_template(&name)
         .map_err(|e| Error::refused(format!("no report template {name}: {e}")))?;
-    tmpl.render(context! { game => header, you => you, view => view, board => board })
+    tmpl.render(context! { game => header, you => you, view => view, board => board, names => header.names })
         .map_err(|e| Error::refused(format!("rendering {name}: {e:#}")))
 }
 
@@ -408,6 +415,7 @@ pub fn html(
     let data = compose::data_json(page);
     tmpl.render(context! {
         game => header,
+        names => header.names,
         you => page.player,
         text => text,
         svg => svg,
@@ -490,7 +498,7 @@ pub fn blank_form(
     let tmpl = env()
         .get_template("common/order_form.txt.j2")
         .map_err(|e| Error::refused(e.to_string()))?;
-    tmpl.render(context! { game => header, you => you, legal => legal, whole_set => whole_set })
+    tmpl.render(context! { game => header, names => header.names, you => you, legal => legal, whole_set => whole_set })
         .map_err(|e| Error::refused(format!("rendering the order form: {e:#}")))
 }
 

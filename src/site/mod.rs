@@ -111,6 +111,9 @@ pub struct Lens {
 #[derive(Debug, Clone, Serialize)]
 pub struct Orders {
     pub player: String,
+    /// The player as the page names them: `red (Ann)`, the display name
+    /// beside the id (the holder's at this phase), or the id alone.
+    pub shown: String,
     /// The orders as herald read them; `None`: hidden from this reader
     /// (that orders came in is public).
     pub lines: Option<Vec<String>>,
@@ -151,6 +154,16 @@ pub struct Press {
     pub proof: String,
 }
 
+/// Player `id` as a page names them: `red (Ann)` (the display name of
+/// the seat's holder as `g` stands), or the id alone.
+pub fn shown(g: &Loaded, id: &str) -> String {
+    g.head()
+        .players
+        .iter()
+        .find(|p| p.id == id)
+        .map_or_else(|| id.to_string(), |p| p.shown())
+}
+
 /// The press a site of `g` through `who`'s eyes shows, and how many press
 /// entries the game has: texts only for [`Who::Everything`] of a finished
 /// game whose rules say `reveal = end` (chosen at `new`: `--press-reveal
@@ -185,7 +198,7 @@ pub fn revealed_press(
             to: match (k.entry.to.is_empty(), k.answers) {
                 (true, Some(n)) => format!("the anonymous sender of press #{n}"),
                 (true, None) => "nobody".into(),
-                (false, _) => k.entry.to.join(", "),
+                (false, _) => crate::pipeline::press::shown_to(g, &k),
             },
             text: k.text,
         })
@@ -318,7 +331,7 @@ fn frame(
             let (board, events_told) = drawn(g, Some(&v), Who::Player(s));
             views.push(Lens {
                 reader: p.clone(),
-                label: format!("{p}'s report"),
+                label: format!("{}'s report", shown(g, p)),
                 board,
                 no_board: None,
                 events: events_told,
@@ -335,6 +348,7 @@ fn frame(
                 .iter()
                 .map(|o| Orders {
                     player: o.player.clone(),
+                    shown: shown(g, &o.player),
                     lines: (who == Who::Everything || reader == Some(o.player.as_str())).then(
                         || {
                             if o.read.is_empty() {
@@ -387,7 +401,14 @@ fn frame(
     let next = match outcome {
         Some(o) => format!("the game is over: {}", o.summary),
         None if awaiting.is_empty() => format!("next: {phase_now}"),
-        None => format!("next: {phase_now}, awaiting {}", awaiting.join(", ")),
+        None => format!(
+            "next: {phase_now}, awaiting {}",
+            awaiting
+                .iter()
+                .map(|p| shown(g, p))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
     };
     Ok(Frame {
         entry: i,

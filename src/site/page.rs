@@ -98,10 +98,10 @@ impl Info {
                 "The game is over, so nothing is secret any more: every board shows the whole state (where the game hides things, hidden pieces, powers and fog revealed), every player's orders and every die. No player saw all of this during play.".to_string(),
             ),
             Who::Player(s) => (
-                format!("{}'s own view", h.players[s].id),
+                format!("{}'s own view", h.players[s].shown()),
                 format!(
                     "Each phase as {} was told it: their own board, the events and dice they saw, their own orders; of the others only that orders came in.",
-                    h.players[s].id
+                    h.players[s].shown()
                 ),
             ),
             Who::Public => (
@@ -116,7 +116,11 @@ impl Info {
                 "running: turn {}, {}, awaiting {}",
                 h.turn,
                 h.phase,
-                h.awaiting.join(", ")
+                h.awaiting
+                    .iter()
+                    .map(|p| super::shown(g, p))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         };
         let resolved: Vec<&String> = frames
@@ -180,7 +184,10 @@ impl Info {
             "id": self.id,
             "view": match self.who {
                 Who::Everything => "everything".to_string(),
-                Who::Player(_) => format!("player {}", self.lens.trim_end_matches("'s own view")),
+                Who::Player(s) => format!(
+                    "player {}",
+                    self.players.get(s).map_or("", |p| p.2.as_str())
+                ),
                 Who::Public => "public".to_string(),
             },
             "over": self.over,

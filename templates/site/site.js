@@ -137,7 +137,7 @@ function replay() {
       var li = item(or, '');
       var who = document.createElement('span');
       who.className = 'who';
-      who.textContent = o.player + (o.nmr ? ' (missed: herald stood in, ' + o.nmr + ')' : '') + (o.bot ? ' (bot ' + o.bot + ')' : '') + ': ';
+      who.textContent = (o.shown || o.player) + (o.nmr ? ' (missed: herald stood in, ' + o.nmr + ')' : '') + (o.bot ? ' (bot ' + o.bot + ')' : '') + ': ';
       li.appendChild(who);
       var what = document.createElement('span');
       if (o.lines === null) {

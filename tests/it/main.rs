@@ -37,6 +37,7 @@ mod mail;
 mod mails;
 mod mailservers;
 mod manners;
+mod names;
 mod new_refusals;
 mod orders;
 mod pages;

@@ -636,10 +636,12 @@ fn field_edits() -> Vec<FieldEdit> {
         FieldEdit {
             field: "genesis.players[].name",
             edit: |l| {
-                entry(l, 0)["players"][0]["name"] = "Red Baron".into();
-                head(l)["players"][0]["name"] = "Red Baron".into();
+                // (a game of format 8 may name its players: a name that is
+                // no display name, a space at its end, is refused)
+                entry(l, 0)["players"][0]["name"] = "Red Baron ".into();
+                head(l)["players"][0]["name"] = "Red Baron ".into();
             },
-            says: "players[0].name `Red Baron` is not the player's id",
+            says: "players[0].name `Red Baron ` is not a display name",
             everywhere: false,
         },
         FieldEdit {

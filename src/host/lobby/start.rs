@@ -169,6 +169,17 @@ pub fn start(c: &Clock, mut t: Table) -> Result<String> {
                 press: t.press_settings(),
                 bots: t.bots.iter().map(|(p, b)| format!("{p}={b}")).collect(),
                 preferences,
+                // Each seat's display name beside its id in the game
+                // (format 8): the name the player joined under (one a
+                // hand-written table holds that is no display name: none).
+                names: ids
+                    .iter()
+                    .zip(&t.seats)
+                    .filter_map(|(id, s)| {
+                        let n = s.name.as_deref()?;
+                        crate::chain::rules::is_display_name(n).then(|| format!("{id}={n}"))
+                    })
+                    .collect(),
             },
         })?;
     }
