@@ -58,3 +58,6 @@ mod trust;
 mod unfought_battle;
 mod war_of_the_dukes;
 mod web;
+mod web_attacks;
+mod web_crash;
+mod web_events;
