@@ -442,6 +442,12 @@ fn web(template: &Path, players: &[Player]) {
     assert_eq!(lines, senders.len(), "accepted lines");
     assert_eq!(accepted.len(), senders.len(), "accepted once each");
     for p in &senders {
+        assert!(
+            accepted.contains(&(p.game.clone(), p.seat.clone())),
+            "{} {}: no accepted line",
+            p.game,
+            p.seat
+        );
         let stored: Vec<PathBuf> = std::fs::read_dir(dir.join(&p.game).join("orders"))
             .unwrap()
             .flatten()

@@ -263,6 +263,9 @@ pub struct Sent {
 /// seat signed in by password has its order file's password checked as
 /// a mail's), the orders kept, then the answer queued to the player's
 /// address if `mail`, the request logged (no address).
+///
+/// Long (about 85 lines): the request made, judged, kept, answered and
+/// logged, each a step in the order a crash must meet them.
 pub fn send_orders(app: &Shared, seat: &Seat, who: &Who, text: &str, mail: bool) -> Result<Sent> {
     let t = now();
     let now = rfc3339(t);
