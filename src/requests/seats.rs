@@ -117,6 +117,17 @@ pub fn list_games(dir: &Path) -> (Vec<Name>, Vec<String>) {
     (games, problems)
 }
 
+/// Whether `game` is one of the games in `dir` as [`list_games`] lists
+/// them, looking at that one folder only (a request about one game need
+/// not read every game's first line).
+pub fn is_game(dir: &Path, game: &Name) -> bool {
+    let root = HostDir::at(dir).game(game);
+    !RESERVED.contains(&game.as_str())
+        && !game.as_str().starts_with('.')
+        && root.game_file().is_file()
+        && game_id_of(root.root()).as_deref() == Some(game.as_str())
+}
+
 /// A seat an address holds: the game and the player id.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Held {

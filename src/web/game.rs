@@ -1,5 +1,5 @@
-//! A game's page for one of its players, the orders sent from it, and its
-//! live events (docs/web.md, "The game page").
+//! A game's page for one of its players and the orders sent from it
+//! (docs/web.md, "The game page"; its live events: [`super::events`]).
 //!
 //! The page is the report the player's mail carries (the game folder's
 //! `reports/turn-N/<player>.html`: the board, the tap composer, the
@@ -25,11 +25,9 @@ use crate::requests::orders::{self, Orders};
 use crate::requests::{Answer, Carrier, Claim, Door, Requester};
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
-use axum::response::sse::{Event, Sse};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::Form;
 use serde::Deserialize;
-use std::time::Duration;
 
 /// `GET /games/{game}`: the player's page of the game.
 pub async fn page(
@@ -263,8 +261,11 @@ pub struct Sent {
 /// Orders from the page of `seat` through the door, under the game's
 /// lock: judged as a mail's (a session proves its address's seats; a
 /// seat signed in by password has its order file's password checked as
-/// a mail's), the answer queued to the player's address if `mail`, the
-/// orders kept after it, the request logged (no address).
+/// a mail's), the orders kept, then the answer queued to the player's
+/// address if `mail`, the request logged (no address).
+///
+/// Long (about 85 lines): the request made, judged, kept, answered and
+/// logged, each a step in the order a crash must meet them.
 pub fn send_orders(app: &Shared, seat: &Seat, who: &Who, text: &str, mail: bool) -> Result<Sent> {
     let t = now();
     let now = rfc3339(t);
@@ -303,8 +304,13 @@ pub fn send_orders(app: &Shared, seat: &Seat, who: &Who, text: &str, mail: bool)
     };
     let mut out = orders::submit(&w, &door, &req, &now)?;
     let words = inbox::reply_words(&w, &out.ruling, Some(crate::host::commands::HELP));
+    // The orders kept first, then the answer queued: a POST is never
+    // taken again as a mail is after a crash, so a server killed between
+    // the two must leave kept orders without their mail (the page shows
+    // them sent), never a mail that says ACCEPTED for orders not kept.
+    inbox::keep_or_take_back(&mut w, out.take_keep(), None)?;
     let reply = match (mail, out.answer) {
-        (true, Answer::Tell) if !address.is_empty() => Some(inbox::queue_reply(
+        (true, Answer::Tell) if !address.is_empty() => inbox::queue_reply(
             &w,
             inbox::Reply {
                 to: &address,
@@ -315,10 +321,14 @@ pub fn send_orders(app: &Shared, seat: &Seat, who: &Who, text: &str, mail: bool)
                 now: &now,
                 from: Some(&app.cfg.address.for_game(seat.game.as_str())),
             },
-        )?),
+        )
+        .map_err(|e| {
+            let what = [("what", "answer mail"), ("error", &e.to_string() as &str)];
+            app.log.line("web", "failure", &what);
+        })
+        .ok(),
         _ => None,
     };
-    inbox::keep_or_take_back(&mut w, out.take_keep(), reply.as_deref())?;
     gate.close(app, &seat.game)?;
     let (event, accepted) = match &out.ruling.fate {
         Fate::Accepted { .. } => ("accepted", true),
@@ -337,83 +347,4 @@ pub fn send_orders(app: &Shared, seat: &Seat, who: &Who, text: &str, mail: bool)
         ],
     );
     Ok(Sent { accepted, words })
-}
-
-/// What the events watch of a game: its file, its stored orders, its
-/// press, by their sizes and times (no reading).
-fn fingerprint(root: &std::path::Path) -> [String; 3] {
-    let meta = |p: &std::path::Path| {
-        std::fs::metadata(p)
-            .map(|m| format!("{}:{:?}", m.len(), m.modified().ok()))
-            .unwrap_or_default()
-    };
-    let dir = crate::store::GameDir::at(root);
-    let mut orders = String::new();
-    if let Ok(list) = std::fs::read_dir(dir.orders()) {
-        let mut names: Vec<String> = list
-            .flatten()
-            .map(|e| format!("{}={}", e.file_name().to_string_lossy(), meta(&e.path())))
-            .collect();
-        names.sort();
-        orders = names.join(",");
-        for e in std::fs::read_dir(dir.orders())
-            .into_iter()
-            .flatten()
-            .flatten()
-        {
-            if let Ok(inner) = std::fs::read_dir(e.path()) {
-                orders.push_str(&format!("|{}", inner.count()));
-            }
-        }
-    }
-    [meta(&dir.game_file()), orders, meta(&dir.press_log())]
-}
-
-/// `GET /games/{game}/events`: server-sent events while the page is
-/// open: `turn` when the game changed (a turn resolved), `orders` when
-/// orders were stored or cleared, `press` when press arrived; a comment
-/// every 15 s keeps the connection open through proxies.
-pub async fn events(
-    State(app): State<Shared>,
-    Path(game): Path<String>,
-    headers: HeaderMap,
-) -> Response {
-    let Some((_, who)) = session(&app, &headers) else {
-        return forbidden();
-    };
-    let Ok(game) = Name::new("game", &game) else {
-        return not_yours();
-    };
-    if seat_of(&app, &who, &game).await.is_none() {
-        return not_yours();
-    }
-    let root = HostDir::at(&app.dir).game(&game).root().to_path_buf();
-    let first = fingerprint(&root);
-    let stream = futures_util::stream::unfold((first, 0u32), move |(last, mut quiet)| {
-        let root = root.clone();
-        async move {
-            loop {
-                tokio::time::sleep(Duration::from_secs(1)).await;
-                let now = fingerprint(&root);
-                let kind = if now[0] != last[0] {
-                    Some("turn")
-                } else if now[1] != last[1] {
-                    Some("orders")
-                } else if now[2] != last[2] {
-                    Some("press")
-                } else {
-                    None
-                };
-                if let Some(k) = kind {
-                    let e = Event::default().event(k).data(k);
-                    return Some((Ok::<_, std::convert::Infallible>(e), (now, 0)));
-                }
-                quiet += 1;
-                if quiet >= 15 {
-                    return Some((Ok(Event::default().comment("alive")), (now, 0)));
-                }
-            }
-        }
-    });
-    Sse::new(stream).into_response()
 }

@@ -32,10 +32,29 @@ pub(crate) fn not_yours() -> Response {
 /// The seat the session holds in `game`, if any.
 pub(crate) async fn seat_of(app: &Shared, who: &Who, game: &Name) -> Option<Seat> {
     let (dir, who, game) = (app.dir.clone(), who.clone(), game.clone());
-    tokio::task::spawn_blocking(move || seats_for(&dir, &who).into_iter().find(|s| s.game == game))
+    tokio::task::spawn_blocking(move || seat_in(&dir, &who, &game))
         .await
         .ok()
         .flatten()
+}
+
+/// The seat `who` holds in the host's game `game`, if any: that game's
+/// folder read alone (its first line and secrets), not every game's (the
+/// first seat of [`seats_for`] in that game, found without the others).
+pub fn seat_in(dir: &Path, who: &Who, game: &Name) -> Option<Seat> {
+    if !crate::requests::seats::is_game(dir, game) {
+        return None;
+    }
+    let player = match who {
+        Who::Address { address } => {
+            crate::requests::seats::seats_in(HostDir::at(dir).game(game).root(), address)
+                .into_iter()
+                .next()?
+        }
+        Who::Seat { game: g, player } if g == game.as_str() => player.clone(),
+        Who::Seat { .. } => return None,
+    };
+    row(dir, game, &player)
 }
 
 /// A page, its CSP allowing its own inline scripts by their hashes.
@@ -121,8 +140,7 @@ pub(crate) fn open_game(app: &Shared, game: &Name, now: &str) -> Result<crate::p
 /// Whether `password` is `player`'s of `game`: one check of the game's
 /// budget, as a mail's from no player's address.
 pub fn check_password(app: &Shared, game: &Name, player: &str, password: &str) -> Result<bool> {
-    let (games, _) = crate::host::route::list_games(&app.dir);
-    if !games.contains(game) {
+    if !crate::requests::seats::is_game(&app.dir, game) {
         return Ok(false);
     }
     let t = now();

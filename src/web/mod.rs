@@ -21,13 +21,16 @@
 //! - [`gate`]: what the handlers share: the seats a session holds, a game
 //!   opened to write with its door, the clock;
 //! - [`games`]: the player's games found by their proven address;
-//! - [`game`]: a game's page, its orders through the door, its events;
+//! - [`game`]: a game's page, its orders through the door;
+//! - [`events`]: the pages' live events, one watcher per game shared by
+//!   every open stream of it, the streams capped;
 //! - [`press`]: press written on a game's page, through the door;
 //! - [`vacation`]: away until a day, or back, from a game's page;
 //! - [`tables`]: the lobby: open tables, join, leave, standby, takeover;
 //! - [`moderator`]: the host's status page, live, for its moderator;
 //! - [`page`]: the HTML around them, every player-written text escaped.
 
+pub mod events;
 pub mod game;
 pub mod games;
 pub mod gate;
@@ -55,8 +58,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// At most this many connections are served at once; the next waits to be
-/// accepted until one closes.
-pub const MAX_CONNECTIONS: usize = 256;
+/// accepted until one closes. Room for every player of a large host with
+/// a game page open (its live events hold a connection, at most
+/// [`events::MAX_STREAMS`] of them) and the requests beside them; the
+/// server raises its limit of open files to fit (`open_files`).
+pub const MAX_CONNECTIONS: usize = 1024;
 /// A request's headers must arrive within this time (a slow client
 /// cannot hold a connection by sending them a byte at a time).
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
@@ -91,6 +97,8 @@ pub struct App {
     /// Cookies marked `Secure` (the URL is https).
     pub secure: bool,
     pub sessions: sessions::Sessions,
+    /// The watchers of the pages' live events and their open streams.
+    pub events: Arc<events::Hub>,
 }
 
 impl App {
@@ -118,9 +126,9 @@ pub fn router(app: Shared) -> Router {
         .route("/games/{game}/orders", post(game::orders))
         .route("/games/{game}/press", post(press::send))
         .route("/games/{game}/vacation", post(vacation::send))
-        .route("/games/{game}/events", get(game::events))
+        .route("/games/{game}/events", get(events::game))
         .route("/moderator", get(moderator::page))
-        .route("/moderator/events", get(moderator::events))
+        .route("/moderator/events", get(events::moderator))
         .route("/static/web.js", get(page::script))
         // The lobby (docs/web.md, "The tables").
         .route("/tables", get(tables::page))
@@ -274,6 +282,7 @@ pub fn serve(opts: Options) -> Result<()> {
         cfg,
         log,
         sessions,
+        events: Arc::default(),
     });
     app.log.line(
         "web",
@@ -284,6 +293,7 @@ pub fn serve(opts: Options) -> Result<()> {
         "serving {} on http://{bound} (players reach it at {url})",
         opts.dir.display()
     );
+    open_files(MAX_CONNECTIONS as u64 + 256);
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_io()
         .enable_time()
@@ -291,6 +301,23 @@ pub fn serve(opts: Options) -> Result<()> {
         .build()
         .map_err(|e| Error::internal(format!("the server's runtime: {e}")))?;
     rt.block_on(accept(listener, app))
+}
+
+/// Raise the process's limit of open files to `want` where the hard
+/// limit allows (a default soft limit of 1,024 is below
+/// [`MAX_CONNECTIONS`] and the files a request opens beside them).
+fn open_files(want: u64) {
+    let mut l = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit and setrlimit read and write the one struct given.
+    unsafe {
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut l) == 0 && l.rlim_cur < want {
+            l.rlim_cur = want.min(l.rlim_max);
+            libc::setrlimit(libc::RLIMIT_NOFILE, &l);
+        }
+    }
 }
 
 /// Accept connections for ever, each served on its own task: HTTP/1 only,

@@ -7,13 +7,11 @@
 
 use super::gate::{is_moderator, with_csp};
 use super::sessions::csrf_token;
-use super::signin::{forbidden, session};
+use super::signin::session;
 use super::Shared;
 use axum::extract::State;
 use axum::http::HeaderMap;
-use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Redirect, Response};
-use std::time::Duration;
 
 /// The status page's own CSP meta element: the server's header says the
 /// same and lets the page's live script run.
@@ -46,40 +44,4 @@ pub async fn page(State(app): State<Shared>, headers: HeaderMap) -> Response {
         html.insert_str(at, "<script src=\"/static/web.js\"></script>\n");
     }
     with_csp(html)
-}
-
-/// `GET /moderator/events`: `turn` whenever a pass wrote the status page
-/// again (the page is written over in place).
-pub async fn events(State(app): State<Shared>, headers: HeaderMap) -> Response {
-    let Some((_, who)) = session(&app, &headers) else {
-        return forbidden();
-    };
-    if !is_moderator(&app, &who) {
-        return super::page::not_found().await;
-    }
-    let path = app.host().status_html();
-    let meta = |p: &std::path::Path| {
-        std::fs::metadata(p)
-            .map(|m| format!("{}:{:?}", m.len(), m.modified().ok()))
-            .unwrap_or_default()
-    };
-    let first = meta(&path);
-    let stream = futures_util::stream::unfold((first, 0u32), move |(last, mut quiet)| {
-        let path = path.clone();
-        async move {
-            loop {
-                tokio::time::sleep(Duration::from_secs(1)).await;
-                let now = meta(&path);
-                if now != last {
-                    let e = Event::default().event("turn").data("status");
-                    return Some((Ok::<_, std::convert::Infallible>(e), (now, 0)));
-                }
-                quiet += 1;
-                if quiet >= 15 {
-                    return Some((Ok(Event::default().comment("alive")), (now, 0)));
-                }
-            }
-        }
-    });
-    Sse::new(stream).into_response()
 }

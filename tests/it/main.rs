@@ -59,4 +59,7 @@ mod trust;
 mod unfought_battle;
 mod war_of_the_dukes;
 mod web;
+mod web_attacks;
+mod web_crash;
+mod web_events;
 mod web_table;
