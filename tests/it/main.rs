@@ -12,6 +12,7 @@ mod browser;
 mod cases;
 mod cli;
 mod community;
+mod community_mail;
 mod composer;
 mod docs;
 mod edges;
