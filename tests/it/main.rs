@@ -59,3 +59,4 @@ mod trust;
 mod unfought_battle;
 mod war_of_the_dukes;
 mod web;
+mod web_community;
