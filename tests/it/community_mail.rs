@@ -566,11 +566,11 @@ fn twelve_players_six_games_by_mail_match_an_independent_recomputation() {
     for (pool, standings) in ratings {
         // The pool's own table (pools with no public player have none).
         let section = page
-            .split_once(&format!("<h2>{pool}</h2>"))
+            .split_once(&format!("<h2 id=\"{}\">", pool.replace([' ', '='], "-")))
             .map_or("", |(_, rest)| rest.split("</table>").next().unwrap());
         for (addr, st) in standings.as_object().unwrap() {
             let row = format!(
-                "{} ± {}</td><td>{}</td>",
+                "<td class=\"n\">{} ± {}</td><td class=\"n\">{}</td>",
                 whole(st["rating"].as_f64().unwrap()),
                 whole(st["deviation"].as_f64().unwrap()),
                 st["games"]
@@ -582,13 +582,13 @@ fn twelve_players_six_games_by_mail_match_an_independent_recomputation() {
             if let Some(n) = name {
                 rows += 1;
                 assert!(
-                    section.contains(&format!("<td>{n}</td><td>{row}")),
+                    section.contains(&format!("<td>{n}</td>{row}")),
                     "{pool} {n}: {page}"
                 );
             }
         }
         assert_eq!(
-            section.matches("<tr><td>").count(),
+            section.matches("<tr><td").count(),
             standings
                 .as_object()
                 .unwrap()
@@ -601,7 +601,11 @@ fn twelve_players_six_games_by_mail_match_an_independent_recomputation() {
         );
     }
     assert_eq!(rows, 4, "ann in two pools, ivar and liv in one");
-    assert_eq!(page.matches("<tr><td>").count(), rows, "{page}");
+    assert_eq!(page.matches("<tr><td").count(), rows, "{page}");
+    // Each pool under its game's title, as players know the game.
+    for title in ["HEXWAR", "Norse Wars", "Stack Wars"] {
+        assert!(page.contains(&format!(">{title}</h2>")), "{title}: {page}");
+    }
     for x in &p {
         assert!(
             !page.contains(&x.address) && !page.contains(&x.local),
