@@ -276,6 +276,16 @@ pub fn of_address(ratings: &Ratings, pool: &str, address: &str) -> Option<Standi
         .copied()
 }
 
+/// `address`'s standing in every pool it has a rated game in, in pool
+/// name order (what `me` tells the address itself).
+pub fn of_address_everywhere(ratings: &Ratings, address: &str) -> Vec<(String, Standing)> {
+    let a = address.to_ascii_lowercase();
+    ratings
+        .iter()
+        .filter_map(|(pool, p)| p.get(&a).map(|s| (pool.clone(), *s)))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -22,7 +22,8 @@ pub struct Tally {
     pub ordered: u32,
     /// Phases a stand-in played while the player was away (excused).
     pub excused: u32,
-    /// Games the address held a seat in.
+    /// Games in which the address held a seat in a phase that awaited
+    /// orders (the games the figure is drawn from).
     pub games: u32,
 }
 

@@ -305,6 +305,13 @@ pub fn ratings_page(host: &HostDir) -> String {
          <title>Ratings</title>\n<style>\n",
     );
     h.push_str(site::files::CSS);
+    // A table as wide as its figures (a 72rem row of four short columns
+    // spread the player and the rating a screen apart), the figures
+    // right-aligned in even digits so that ratings compare at a glance.
+    h.push_str(
+        "table.ratings { width: auto; min-width: min(100%, 22rem); }\n\
+         table.ratings td.n, table.ratings th.n { text-align: right; font-variant-numeric: tabular-nums; }\n",
+    );
     h.push_str(
         "</style>\n</head>\n<body class=\"gallery\">\n<main>\n<h1>Ratings</h1>\n\
          <p>Glicko-2 ratings from this host's finished games, per game and the options that change it: \
@@ -321,15 +328,29 @@ pub fn ratings_page(host: &HostDir) -> String {
             continue;
         }
         any = true;
+        // The game by its title, the options that make the pool beside it
+        // ("Norse Wars fog=true"), and the pool's id for the moderator's
+        // `herald host ratings`.
+        let (game, options) = pool.split_once(' ').unwrap_or((pool, ""));
+        // (A title's scenario, "HEXWAR: Copper Pass", is the default
+        // setup's; a pool of another setup names its own beside it.)
+        let title = crate::games::find(game).map_or(game, |e| {
+            e.title.split(':').next().unwrap_or(e.title).trim()
+        });
         let _ = writeln!(
             h,
-            "<h2>{}</h2>\n<table class=\"ratings\">\n<thead><tr><th>#</th><th>player</th><th>rating</th><th>games</th></tr></thead>\n<tbody>",
-            esc(pool)
+            "<h2 id=\"{}\">{}{}</h2>\n<table class=\"ratings\">\n<thead><tr><th class=\"n\">#</th><th>player</th><th class=\"n\">rating</th><th class=\"n\">games</th></tr></thead>\n<tbody>",
+            esc(&pool.replace([' ', '='], "-")),
+            esc(title),
+            match options {
+                "" => String::new(),
+                o => format!(" <span class=\"id\">{}</span>", esc(o)),
+            }
         );
         for (i, (n, s)) in rows.into_iter().enumerate() {
             let _ = writeln!(
                 h,
-                "<tr><td>{}</td><td>{}</td><td>{} ± {}</td><td>{}</td></tr>",
+                "<tr><td class=\"n\">{}</td><td>{}</td><td class=\"n\">{} ± {}</td><td class=\"n\">{}</td></tr>",
                 i + 1,
                 esc(n),
                 s.points(),

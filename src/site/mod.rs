@@ -269,10 +269,32 @@ pub fn frames(g: &Loaded, seed: &str, who: Who) -> Result<Vec<Frame>> {
         } else {
             match at.record.entries[i].decode() {
                 Ok(Body::Phase(p)) => Some(p),
+                Ok(Body::Resign(r)) => Some(step(
+                    r.turn,
+                    format!("{} resigned", r.player),
+                    r.events,
+                    r.state_sha256,
+                    r.at,
+                )),
+                Ok(Body::Draw(d)) => match (d.events, d.state_sha256) {
+                    (Some(events), Some(state)) => Some(step(
+                        d.turn,
+                        "drawn by agreement".into(),
+                        events,
+                        state,
+                        d.at,
+                    )),
+                    _ => return Ok(()),
+                },
                 _ => return Ok(()),
             }
         };
-        frames.push(frame(at, i, phase.as_ref(), &players, who)?);
+        let mut f = frame(at, i, phase.as_ref(), &players, who)?;
+        // A resignation taken in the turn of a frame before it: its own anchor.
+        if frames.iter().any(|x: &Frame| x.anchor == f.anchor) {
+            f.anchor = format!("{}-entry-{i}", f.anchor);
+        }
+        frames.push(f);
         Ok(())
     })?;
     if let Err(found) = replayed {
@@ -286,7 +308,30 @@ pub fn frames(g: &Loaded, seed: &str, who: Who) -> Result<Vec<Frame>> {
     Ok(frames)
 }
 
-/// The game after entry `i` (a phase, or the genesis) as `who` sees it.
+/// A resignation, or the accept that ended a game in a draw, as a step
+/// of the replay (docs/host.md, "Resign and draw"): no orders, no dice,
+/// its events (a Norse Wars Jarl and Warriors taken off the board), named
+/// by what it did. A resignation that leaves the game going (Norse Wars
+/// with three or more) changes the board as a phase does, and the replay
+/// shows each.
+fn step(turn: u32, what: String, events: Vec<Value>, state: String, at: String) -> Phase {
+    Phase {
+        turn,
+        phase: what,
+        orders: Vec::new(),
+        dice: 0,
+        rolls: Vec::new(),
+        events,
+        dropped: Vec::new(),
+        excused: Vec::new(),
+        state_sha256: state,
+        resolved_at: at,
+        deadline: None,
+    }
+}
+
+/// The game after entry `i` (a phase, a resignation, the accept that
+/// ended it in a draw, or the genesis) as `who` sees it.
 ///
 /// Long (about 150 lines): the board, the orders, the dice and the names
 /// of one frame, each as far as `who` may see it.

@@ -771,3 +771,34 @@ fn preferences_by_mail_are_dealt_at_the_start_and_verified_from_the_file() {
     assert_ne!(code, 0, "{out}");
     assert!(err.contains("the deal of the preferences"), "{err}");
 }
+
+/// Ratings are per game and per option set where it changes the game
+/// (docs/host.md, "Ratings"): an option at its default makes no pool of
+/// its own, any other does, named in key order; the number of players
+/// does not.
+#[test]
+fn a_pool_is_the_game_and_the_options_it_was_made_with_off_their_defaults() {
+    use herald::community::ratings::pool;
+    let o = |kv: &[(&str, &str)]| -> std::collections::BTreeMap<String, String> {
+        kv.iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    };
+    assert_eq!(pool("stack-wars", &o(&[])), "stack-wars");
+    assert_eq!(pool("stack-wars", &o(&[("size", "9")])), "stack-wars");
+    assert_eq!(
+        pool("stack-wars", &o(&[("size", "7")])),
+        "stack-wars size=7"
+    );
+    assert_eq!(
+        pool(
+            "norse-wars",
+            &o(&[
+                ("teams", "true"),
+                ("fog", "true"),
+                ("sudden_death", "false")
+            ])
+        ),
+        "norse-wars fog=true teams=true"
+    );
+}

@@ -526,6 +526,20 @@ pub fn offers_text(host: &HostDir, tables: &[Table]) -> String {
     format!("{}{seats}", open_tables_text(tables))
 }
 
+/// [`offers_text`] with only the tables whose minimum reliability and
+/// rating range admit `from`: a refusal for a table's minimum offers the
+/// lines that would be taken, not another table that would refuse too.
+fn offers_admitting(cx: &Ctx, tables: &[Table], from: &str) -> String {
+    let reliability = crate::community::reliability::of_address(cx.host.root(), from);
+    let ratings = crate::community::ratings::of_host(cx.host.root());
+    let fit: Vec<Table> = tables
+        .iter()
+        .filter(|t| t.admits(&reliability, &ratings, from))
+        .cloned()
+        .collect();
+    offers_text(&cx.host, &fit)
+}
+
 /// The open tables where `from` holds a seat or waits for a join, with
 /// the line that leaves each.
 fn yours_text(cx: &Ctx, tables: &[Table], from: &str) -> String {
@@ -840,7 +854,7 @@ fn refusal_text(cx: &Ctx, tables: &[Table], r: &Refusal, from: &str) -> String {
             "Table `{}` asks a reliability of at least {min}% across this host's\ngames, and this address has {}: the join is refused.\nPlay on in your games (each phase with your orders in raises it; `me`\nshows it), or send `join TABLE` for another table, e.g. one of these.\n\n{}",
             table.name,
             have.shown(),
-            offers()
+            offers_admitting(cx, tables, from)
         ),
         Refusal::Prefer { table, why, line } => format!(
             "The sides you asked for at table `{}` cannot be read: {why}.\nSend the sides you would rather play, best first, e.g.:\n\n    {line}\n\n(a side you leave out is one you would play last). Nothing was done.\n\n{}",
@@ -853,7 +867,7 @@ fn refusal_text(cx: &Ctx, tables: &[Table], r: &Refusal, from: &str) -> String {
             table.rating_words().trim_start_matches(';'),
             table.pool(),
             have.as_ref().map_or("no rating there yet, which counts as 1500".to_string(), |h| h.shown()),
-            offers()
+            offers_admitting(cx, tables, from)
         ),
         Refusal::HoldsSeat { game, seats } => format!(
             "This address holds {} in game `{game}` already: one person, one\nseat. (The moderator may allow more with `--seats-per-address`.)\n\n{}",
@@ -891,18 +905,37 @@ fn refusal_text(cx: &Ctx, tables: &[Table], r: &Refusal, from: &str) -> String {
     }
 }
 
+/// The `me` reply: the address's reliability, then its rating in each
+/// pool it has a rated game in (docs/host.md, "Reliability", "Ratings").
+fn me_text(
+    t: &crate::community::reliability::Tally,
+    ratings: &[(String, crate::community::ratings::Standing)],
+) -> String {
+    let mut s = format!(
+        "Your reliability across this host's games (this address only):\n\n    {}\n\nPhases with your orders in, over the phases you held a seat that\nawaited orders; phases a stand-in played while you were away on\nvacation count neither way (docs/host.md, \"Reliability\").\n\n",
+        t.shown()
+    );
+    if ratings.is_empty() {
+        s.push_str("Your ratings: none yet. A rating comes with your first finished game\nhere against another player (a bot's seat is not rated); until then\na table's rating range counts you as 1500, a newcomer.\n");
+    } else {
+        s.push_str("Your ratings (Glicko-2 from this host's finished games, one per game\nand options; rating ± RD, and rating ± 2 RD is the 95% interval):\n\n");
+        for (pool, r) in ratings {
+            s.push_str(&format!("    {pool}: {}\n", r.shown()));
+        }
+    }
+    s.push_str("\nNobody else is shown these figures unless you joined a table `public`\n(then the gallery's ratings page shows your rating by your name).\n");
+    s
+}
+
 /// An outcome in words: for the log (`what`), and the reply's text
 /// (before the help).
 pub fn words(cx: &Ctx, tables: &[Table], o: &Outcome, from: &str) -> (String, String) {
     match o {
         Outcome::Tables => ("tables".into(), offers_text(&cx.host, tables)),
-        Outcome::Me(t) => (
-            "me".into(),
-            format!(
-                "Your reliability across this host's games (this address only):\n\n    {}\n\nPhases with your orders in, over the phases you held a seat that\nawaited orders; phases a stand-in played while you were away on\nvacation count neither way (docs/host.md, \"Reliability\"). Nobody\nelse is shown it.\n",
-                t.shown()
-            ),
-        ),
+        Outcome::Me {
+            reliability,
+            ratings,
+        } => ("me".into(), me_text(reliability, ratings)),
         Outcome::Help => ("help".into(), HELP.into()),
         Outcome::CodeMailed {
             request,

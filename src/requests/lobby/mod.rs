@@ -107,10 +107,14 @@ pub struct Request {
 pub enum Outcome {
     /// `tables`: what is on offer.
     Tables,
-    /// `me`: the sender's own reliability across the host's games. The
-    /// reply goes to the From address only, so a forged From shows the
-    /// figure to its owner, never to the forger.
-    Me(crate::community::reliability::Tally),
+    /// `me`: the sender's own reliability across the host's games, and
+    /// their rating in each pool they have a rated game in (pool name
+    /// order). The reply goes to the From address only, so a forged From
+    /// shows the figures to their owner, never to the forger.
+    Me {
+        reliability: crate::community::reliability::Tally,
+        ratings: Vec<(String, crate::community::ratings::Standing)>,
+    },
     /// `help`: the lobby's commands.
     Help,
     /// A code was mailed (`again`: the same mail handled again after a
@@ -319,10 +323,13 @@ pub fn run(l: &Lobby, req: &Request) -> Result<Outcome> {
     Ok(match &req.command {
         Command::Tables => Outcome::Tables,
         Command::Help => Outcome::Help,
-        Command::Me => Outcome::Me(crate::community::reliability::of_address(
-            l.host.root(),
-            from,
-        )),
+        Command::Me => Outcome::Me {
+            reliability: crate::community::reliability::of_address(l.host.root(), from),
+            ratings: crate::community::ratings::of_address_everywhere(
+                &crate::community::ratings::of_host(l.host.root()),
+                from,
+            ),
+        },
         Command::Confirm => match by {
             Requester::Code { code, claim } => {
                 // A code tried spends the address's budget, unless the

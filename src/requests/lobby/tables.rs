@@ -235,6 +235,26 @@ impl Table {
             || self.max_rating.is_some_and(|hi| points > i64::from(hi))
     }
 
+    /// Would a join from an address with these figures pass the table's
+    /// minimum reliability and rating range? (The door's join checks the
+    /// same, and says which failed; a refusal offers only the tables
+    /// this is true of.)
+    pub fn admits(
+        &self,
+        reliability: &crate::community::reliability::Tally,
+        ratings: &crate::community::ratings::Ratings,
+        address: &str,
+    ) -> bool {
+        let reliable = self
+            .min_reliability
+            .is_none_or(|min| reliability.percent().is_none_or(|p| p >= min));
+        let rated = (self.min_rating.is_none() && self.max_rating.is_none())
+            || !self.outside_rating(
+                crate::community::ratings::of_address(ratings, &self.pool(), address).as_ref(),
+            );
+        reliable && rated
+    }
+
     /// The table's press rules in words (no press when it chose none).
     pub fn press_words(&self) -> String {
         crate::pipeline::press::describe(
