@@ -151,6 +151,11 @@ fn reward<G: BotSupport>(
 /// The search on a view whose first determinisation is `first`, where the
 /// game split `seat`'s orders into `parts`; other seats ordering in the same
 /// phase play random orders.
+///
+/// Long (about 90 lines): the priors, the bandits and what the iterations
+/// keep (the combinations' orders, the playout's memo) set up, then the
+/// iteration loop, the record for training and the choice: one search
+/// whose parts share those tables.
 #[allow(clippy::too_many_arguments)]
 pub fn choose<G: BotSupport>(
     rules: &G::Ruleset,
