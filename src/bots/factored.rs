@@ -32,7 +32,7 @@
 //! uniformly.
 
 use super::prior::Group;
-use super::rollout::{self, playout};
+use super::rollout::{self, playout_memo, Memo};
 use super::{rewards, seat_ids, Ctx};
 use crate::games::{BotSupport, Parts, Seat};
 use crate::rng::{self, ChaCha20Rng};
@@ -55,6 +55,10 @@ impl Arm {
         self.reward as f64 / self.visits.max(1) as f64
     }
 }
+
+/// A combination tried: the option of each decision, its global arm and,
+/// on a view that hides nothing, its orders as `combine` made them legal.
+type Combo<O> = (Vec<u16>, Arm, Option<Vec<O>>);
 
 /// The local bandits' pick for every decision; `priors`, where the bot
 /// has a prior, each decision's options' priors (else a draw at random is
@@ -106,9 +110,9 @@ fn draw(weights: &[f64], rng: &mut ChaCha20Rng) -> usize {
 
 /// The combination with the best mean reward so far (the first among
 /// equals).
-fn best_mean(combos: &[(Vec<u16>, Arm)]) -> Vec<u16> {
+fn best_mean<O>(combos: &[Combo<O>]) -> Vec<u16> {
     let mut best = 0usize;
-    for (i, (_, a)) in combos.iter().enumerate() {
+    for (i, (_, a, _)) in combos.iter().enumerate() {
         if a.mean() > combos[best].1.mean() {
             best = i;
         }
@@ -117,7 +121,8 @@ fn best_mean(combos: &[(Vec<u16>, Arm)]) -> Vec<u16> {
 }
 
 /// `seat`'s reward for playing `orders` on `st`: the phase resolved with
-/// the search's dice, played out to the cut-off and scored. Seats
+/// the search's dice, played out to the cut-off (its orders kept in
+/// `memo`, [`rollout::playout_memo`]) and scored. Seats
 /// ordering at the same time (a simultaneous phase) play the game's model
 /// of them (random orders by default): the bot's choice cannot depend on
 /// theirs.
@@ -129,6 +134,7 @@ fn reward<G: BotSupport>(
     search: &super::Search,
     ids: &[String],
     rng: &mut ChaCha20Rng,
+    memo: &mut Memo<G::Order>,
 ) -> u64 {
     let mut map = BTreeMap::new();
     for s in G::awaiting(rules, st) {
@@ -138,13 +144,18 @@ fn reward<G: BotSupport>(
     }
     map.insert(seat, orders);
     let next = G::resolve(rules, st, &map, &mut rng::Dice::quiet(rng)).0;
-    let end = playout::<G>(rules, next, search, ids.len(), rng);
+    let end = playout_memo::<G>(rules, next, search, ids.len(), rng, Some(memo));
     rewards::<G>(rules, &end, ids)[seat] as u64
 }
 
 /// The search on a view whose first determinisation is `first`, where the
 /// game split `seat`'s orders into `parts`; other seats ordering in the same
 /// phase play random orders.
+///
+/// Long (about 90 lines): the priors, the bandits and what the iterations
+/// keep (the combinations' orders, the playout's memo) set up, then the
+/// iteration loop, the record for training and the choice: one search
+/// whose parts share those tables.
 #[allow(clippy::too_many_arguments)]
 pub fn choose<G: BotSupport>(
     rules: &G::Ruleset,
@@ -172,8 +183,13 @@ pub fn choose<G: BotSupport>(
         .iter()
         .map(|p| vec![Arm::default(); p.len().max(1)])
         .collect();
-    let mut combos: Vec<(Vec<u16>, Arm)> = Vec::new();
+    let mut combos: Vec<Combo<G::Order>> = Vec::new();
     let mut index: BTreeMap<Vec<u16>, usize> = BTreeMap::new();
+    // The playout's orders by the state they follow from: where the
+    // game's playout phase depends on the state alone (War of the Dukes'
+    // expected reply), iterations that reach a state met before (the best
+    // combination played again, the same outcome of its dice) reuse them.
+    let mut memo: Memo<G::Order> = BTreeMap::new();
     let to_usize = |c: &[u16]| c.iter().map(|&x| x as usize).collect::<Vec<usize>>();
     for it in 0..search.iterations {
         let st = if it == 0 || !hides {
@@ -188,17 +204,25 @@ pub fn choose<G: BotSupport>(
         } else {
             best_mean(&combos)
         };
-        let orders = G::combine(rules, &st, seat, &parts, &to_usize(&choice));
-        let r = reward::<G>(rules, &st, seat, orders, search, &ids, rng);
+        // On a view that hides nothing every iteration starts from the
+        // same state, so a combination tried before is made legal once and
+        // its orders kept (`combine` draws nothing from the stream).
+        let known = index.get(&choice).copied();
+        let orders = match known.and_then(|g| combos[g].2.clone()) {
+            Some(o) => o,
+            None => G::combine(rules, &st, seat, &parts, &to_usize(&choice)),
+        };
+        let kept = (!hides).then(|| orders.clone());
+        let r = reward::<G>(rules, &st, seat, orders, search, &ids, rng, &mut memo);
         for (arms, &c) in local.iter_mut().zip(&choice) {
             arms[c as usize].visits += 1;
             arms[c as usize].reward += r;
         }
-        let g = match index.get(&choice) {
-            Some(&g) => g,
+        let g = match known {
+            Some(g) => g,
             None => {
                 index.insert(choice.clone(), combos.len());
-                combos.push((choice, Arm::default()));
+                combos.push((choice, Arm::default(), kept));
                 combos.len() - 1
             }
         };
@@ -218,7 +242,7 @@ pub fn choose<G: BotSupport>(
                 }),
         );
     }
-    let best = rollout::most_visited(combos.iter().map(|(_, a)| (a.visits, a.reward)))
+    let best = rollout::most_visited(combos.iter().map(|(_, a, _)| (a.visits, a.reward)))
         .map(|i| combos[i].0.clone())
         .unwrap_or_else(|| vec![0; local.len()]);
     Ok(G::combine(rules, &first, seat, &parts, &to_usize(&best)))

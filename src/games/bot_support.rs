@@ -125,6 +125,26 @@ pub trait BotSupport: Game {
         }
         *state = Self::resolve(ruleset, state, &orders, &mut crate::rng::Dice::quiet(rng)).0;
     }
+    /// Where [`BotSupport::playout_phase`] plays orders that follow from
+    /// the state alone (no draw from the stream before its dice: War of
+    /// the Dukes' expected reply), a key for the state they follow from,
+    /// equal for two states exactly when those orders are: a search then
+    /// works them out once a key ([`BotSupport::playout_orders`]) and
+    /// plays them again, with new dice, wherever a later iteration
+    /// reaches an equal state. `None` (the default): every playout phase
+    /// is played anew.
+    fn playout_key(_ruleset: &Self::Ruleset, _state: &Self::State) -> Option<Vec<u8>> {
+        None
+    }
+    /// The orders of [`BotSupport::playout_phase`] on a state that has a
+    /// [`BotSupport::playout_key`], per awaited seat; the phase is these
+    /// resolved with the stream's dice.
+    fn playout_orders(
+        _ruleset: &Self::Ruleset,
+        _state: &Self::State,
+    ) -> std::collections::BTreeMap<Seat, Vec<Self::Order>> {
+        std::collections::BTreeMap::new()
+    }
     /// The orders a searching bot assumes for `seat`, another seat
     /// ordering in the same simultaneous phase as the bot, on one of the
     /// bot's determinisations: by default [`BotSupport::random_orders`]

@@ -112,6 +112,42 @@ fn war_of_the_dukes_search_gives_the_same_games_for_any_jobs_and_shards() {
     assert_ne!(go(1, (1, 1), "other"), one);
 }
 
+/// War of the Dukes' search works its expected reply out once for each
+/// position it reaches (`BotSupport::playout_key`, the search's memo) and
+/// makes each combination it tries legal once: the same orders, so a game
+/// of the published run is played again to the same line (issue 53: the
+/// 0.07 s budget without other games).
+#[test]
+fn war_of_the_dukes_search_plays_the_published_games_again() {
+    let entry = games::find("war-of-the-dukes").unwrap();
+    let file = "docs/playtest/war-of-the-dukes/mcts-greedy-reply.jsonl";
+    let text = std::fs::read_to_string(file).unwrap();
+    let mut r = run(
+        "war-of-the-dukes",
+        400,
+        &["mcts:1000", "greedy"],
+        1,
+        (1, 400),
+    );
+    r.seed = "31".into();
+    (r.evals, r.choices, r.coverage) = (false, false, false);
+    let got = playtest::jsonl(&playtest::run(entry, &r).unwrap());
+    // The result's words name the seat as the reports now do ("seat 1
+    // (Orfburg)" where the file says "0 (Orfburg)"); the game is the rest:
+    // winners, length, scores, margin, lead changes.
+    let game = |line: &str| {
+        let mut v: serde_json::Value = serde_json::from_str(line).unwrap();
+        v.as_object_mut().unwrap().remove("result");
+        v
+    };
+    let want = text.lines().next().unwrap();
+    assert_eq!(
+        game(got.trim_end()),
+        game(want),
+        "game 0 of seed 31 ({file}) played otherwise"
+    );
+}
+
 #[test]
 // Long: one scenario told step by step, each check beside the step it checks.
 fn the_command_line_writes_the_same_bytes_for_any_jobs_and_shards() {

@@ -459,9 +459,10 @@ impl BotSupport for WarOfTheDukes {
     /// its dice: the search's horizon takes in the next movement and
     /// combat, so a Duke left where the enemy can kill it is seen dead.
     fn playout_phase(rules: &Ruleset, st: &mut State, rng: &mut ChaCha20Rng) {
-        let Some(side) = st.mover() else { return };
-        let mut orders = std::collections::BTreeMap::new();
-        orders.insert(side.seat(), playout::reply_orders(rules, st, side));
+        if st.mover().is_none() {
+            return;
+        }
+        let orders = Self::playout_orders(rules, st);
         *st = <WarOfTheDukes as crate::games::Game>::resolve(
             rules,
             st,
@@ -469,6 +470,28 @@ impl BotSupport for WarOfTheDukes {
             &mut rng::Dice::quiet(rng),
         )
         .0;
+    }
+    /// The reply depends on the side to move and where every piece
+    /// stands, and draws nothing: the key is those (none outside a side's
+    /// phase, where the playout phase does nothing). A search meets the
+    /// same position after its own phase again and again: the best
+    /// combination played again, its attacks' dice falling the same way.
+    fn playout_key(_: &Ruleset, st: &State) -> Option<Vec<u8>> {
+        let side = st.mover()?;
+        let mut key = Vec::with_capacity(1 + 2 * st.units.len());
+        key.push(side.seat() as u8);
+        for u in &st.units {
+            let (c, r) = u.at.map_or((0xff, 0xff), |l| (l.col, l.row));
+            key.extend([c, r]);
+        }
+        Some(key)
+    }
+    fn playout_orders(rules: &Ruleset, st: &State) -> std::collections::BTreeMap<Seat, Vec<Order>> {
+        let mut orders = std::collections::BTreeMap::new();
+        if let Some(side) = st.mover() {
+            orders.insert(side.seat(), playout::reply_orders(rules, st, side));
+        }
+        orders
     }
     /// One phase: the enemy's reply, then the evaluation. A phase of the
     /// scripted player (31 pieces moved) costs about what a whole decision

@@ -430,8 +430,21 @@ pub fn plan(rules: &Ruleset, st: &State, side: Side, orders: &[Order]) -> (Plan,
         };
         match route {
             Ok(r) => {
-                trial.units[n].at = Some(rules.map.label(*r.path.last().unwrap()));
-                board = trial.board(rules);
+                let to = *r.path.last().unwrap();
+                trial.units[n].at = Some(rules.map.label(to));
+                // The board after the move, without building it again
+                // (a phase moves up to 31 pieces): the piece leaves its
+                // hex for `to`, in its own slot (Duke or unit).
+                let duke = trial.units[n].id.is_duke();
+                for (i, here) in [(start, None), (to, Some(n as u8))] {
+                    let o = &mut board.occ[i as usize];
+                    if duke {
+                        o.duke = here;
+                    } else {
+                        o.unit = here;
+                    }
+                }
+                board.pos[n] = Some(to);
                 plan.moves.push((n, r, found));
             }
             Err(why) => {
