@@ -748,7 +748,7 @@ fn preferences_by_mail_are_dealt_at_the_start_and_verified_from_the_file() {
     assert!(lines[0].contains("started as game t6"), "{lines:?}");
     let g = host.join("t6");
     let (store, loaded) = herald::pipeline::open(&g).unwrap();
-    assert_eq!(loaded.genesis.format, 7);
+    assert_eq!(loaded.genesis.format, herald::chain::FORMAT);
     let prefs = &loaded.genesis.preferences;
     assert_eq!(prefs["ann"], ["seat-2", "seat-1"]);
     assert_eq!(prefs["bob"], ["seat-2"]);
