@@ -68,14 +68,29 @@ pub struct Moderator<'a> {
     pub wait: Duration,
 }
 
-fn host_lock(m: &Moderator) -> Result<crate::store::lock::Lock> {
+/// The host's lock, then the lobby's: `herald serve` changes the seats
+/// offered (a takeover on a page) under the lobby's lock alone, so a
+/// moderator's change of them takes both, in the pass's order.
+fn host_lock(m: &Moderator) -> Result<(crate::store::lock::Lock, crate::store::lock::Lock)> {
     let host = HostDir::at(m.dir);
-    crate::store::lock::Lock::acquire_for(&host.lock(), m.wait, |pid, waited| {
+    let whole = crate::store::lock::Lock::acquire_for(&host.lock(), m.wait, |pid, waited| {
         format!(
             "host {} is busy (pid {pid}): a pass is running; try again when it has finished (waited {waited} s)",
             m.dir.display()
         )
-    })
+    })?;
+    crate::store::write::create_dir(&host.state())?;
+    let lobby = crate::store::lock::Lock::acquire_for(
+        &host.lobby_lock(),
+        m.wait,
+        |pid, waited| {
+            format!(
+            "the lobby of host {} is busy (pid {pid}): `herald serve` is changing it; try again in a moment (waited {waited} s)",
+            m.dir.display()
+        )
+        },
+    )?;
+    Ok((whole, lobby))
 }
 
 /// The game `game` of the host, opened; refused with the list of the
