@@ -48,12 +48,12 @@ pub fn section(g: &Loaded, player: &str, csrf: &str, password: bool, now: &str) 
     };
     let offer = match ending::standing(g) {
         Some(agreed) => format!(
-            "<p id=\"web-draw-offer\">{} offered a draw; agreed so far: {}. It is agreed when every player still in ({}) accepts, and lapses at the next turn resolved.</p>\n",
+            "<p id=\"web-draw-standing\">{} offered a draw; agreed so far: {}. It is agreed when every player still in ({}) accepts, and lapses at the next turn resolved.</p>\n",
             esc(&agreed[0]),
             esc(&agreed.join(", ")),
             esc(&ending::still_in(g).join(", "))
         ),
-        None => "<p id=\"web-draw-offer\" class=\"hint\">No draw is offered.</p>\n".into(),
+        None => "<p id=\"web-draw-standing\" class=\"hint\">No draw is offered.</p>\n".into(),
     };
     let mut draw = String::new();
     for act in Act::ALL {
@@ -75,7 +75,13 @@ pub fn section(g: &Loaded, player: &str, csrf: &str, password: bool, now: &str) 
         ));
     }
     let draw = match draw.is_empty() {
-        true => String::new(),
+        // No draw to ask: say why when it is a bot seat still in.
+        true => match ending::draw_body(g, player, Act::Offer, now) {
+            Err(r @ Why::BotIn { .. }) => {
+                format!("<p class=\"hint\">{}</p>\n", esc(&refusal(&r, player)))
+            }
+            _ => String::new(),
+        },
         false => format!(
             "<form method=\"post\" action=\"/games/{game}/ending\" id=\"web-draw-form\">\n\
              <input type=\"hidden\" name=\"csrf\" value=\"{c}\">\n{pw}<p>{}</p>\n</form>\n",
