@@ -177,6 +177,23 @@ fn command_of(f: &EndingForm, player: &str) -> std::result::Result<Command, Stri
     }
 }
 
+/// The mail's words for the command (`resign black`, `offer draw
+/// white`), made by the mail's own `describe`: the log says the same.
+fn described(command: &Command, player: &str) -> String {
+    match command {
+        Command::Draw { act } => crate::host::commands::Command::Draw {
+            act: *act,
+            player: player.into(),
+            password: String::new(),
+        },
+        _ => crate::host::commands::Command::Resign {
+            player: player.into(),
+            password: String::new(),
+        },
+    }
+    .describe()
+}
+
 /// The request through the door under the game's lock; the others told
 /// at once; the log line the mail's would be. Whether it was done, and
 /// the words.
@@ -191,18 +208,7 @@ fn ask(
         Ok(c) => c,
         Err(why) => return Ok((false, why)),
     };
-    let described = match &command {
-        Command::Draw { act } => crate::host::commands::Command::Draw {
-            act: *act,
-            player: player.into(),
-            password: String::new(),
-        },
-        _ => crate::host::commands::Command::Resign {
-            player: player.into(),
-            password: String::new(),
-        },
-    }
-    .describe();
+    let described = described(&command, player);
     let t = now();
     let now = rfc3339(t);
     let mut w = open_game(app, game, &now)?;
