@@ -12,3 +12,22 @@ pub mod glicko2;
 pub mod preferences;
 pub mod ratings;
 pub mod reliability;
+
+/// What an address is told of itself: its reliability across the host's
+/// games, and its rating in each pool it has a rated game in (pool name
+/// order). The one reading behind the `me` reply by mail and the "my
+/// games" page of `herald serve` (docs/web.md), so both show the same
+/// figures.
+#[derive(Debug, Clone)]
+pub struct Own {
+    pub reliability: reliability::Tally,
+    pub ratings: Vec<(String, ratings::Standing)>,
+}
+
+/// `address`'s own figures in the host folder `dir`.
+pub fn own(dir: &std::path::Path, address: &str) -> Own {
+    Own {
+        reliability: reliability::of_address(dir, address),
+        ratings: ratings::of_address_everywhere(&ratings::of_host(dir), address),
+    }
+}

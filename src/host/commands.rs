@@ -601,7 +601,7 @@ pub(crate) fn refusal_text(r: &Refusal, player: &str) -> String {
 
 /// Every player but `player` with an address told `told` at once (fixed
 /// Message-IDs, so a mail read again queues nothing new).
-fn tell_others(
+pub(crate) fn tell_others(
     w: &Writing,
     player: &str,
     what: &str,

@@ -168,7 +168,7 @@ fn standing_in(entries: &[crate::chain::record::EntryLine]) -> Option<Vec<String
 }
 
 /// The players still in, by id.
-fn still_in(g: &Loaded) -> Vec<String> {
+pub fn still_in(g: &Loaded) -> Vec<String> {
     let ids = g.players();
     g.rules
         .still_in(&g.state, ids.len())

@@ -102,7 +102,7 @@ pub fn status_html(dir: &std::path::Path, seat: &Seat) -> Result<String> {
 /// The game page: the report of the player's current turn with the
 /// server's parts set in.
 ///
-/// Long (about 95 lines): the page's parts in the order they stand (the
+/// Long (about 100 lines): the page's parts in the order they stand (the
 /// report with its press, the turn's state, the forms), each a step.
 fn game_page(app: &Shared, seat: &Seat, who: &Who, csrf: &str) -> Result<String> {
     let dir = HostDir::at(&app.dir).game(&seat.game);
@@ -158,6 +158,13 @@ fn game_page(app: &Shared, seat: &Seat, who: &Who, csrf: &str) -> Result<String>
         true => String::new(),
         false => super::vacation::form(seat.game.as_str(), csrf, matches!(who, Who::Seat { .. })),
     };
+    let ending = super::ending::section(
+        &loaded,
+        &seat.player,
+        csrf,
+        matches!(who, Who::Seat { .. }),
+        &rfc3339(super::gate::now()),
+    );
     let status = status_html(&app.dir, seat)?;
     let g = esc(seat.game.as_str());
     let send = if seat.due && !seat.over {
@@ -174,7 +181,7 @@ fn game_page(app: &Shared, seat: &Seat, who: &Who, csrf: &str) -> Result<String>
         String::new()
     };
     let parts = format!(
-        "<div id=\"web-parts\" data-events=\"/games/{g}/events\" data-password=\"{}\">\n{status}\n{send}\n{press}\n{away}\n</div>",
+        "<div id=\"web-parts\" data-events=\"/games/{g}/events\" data-password=\"{}\">\n{status}\n{send}\n{press}\n{away}\n{ending}\n</div>",
         if matches!(who, Who::Seat { .. }) { "yes" } else { "no" }
     );
     let nav = super::page::nav(csrf);

@@ -26,10 +26,13 @@
 //!   every open stream of it, the streams capped;
 //! - [`press`]: press written on a game's page, through the door;
 //! - [`vacation`]: away until a day, or back, from a game's page;
+//! - [`ending`]: resign, and offer, accept or decline a draw, from a
+//!   game's page;
 //! - [`tables`]: the lobby: open tables, join, leave, standby, takeover;
 //! - [`moderator`]: the host's status page, live, for its moderator;
 //! - [`page`]: the HTML around them, every player-written text escaped.
 
+pub mod ending;
 pub mod events;
 pub mod game;
 pub mod games;
@@ -126,6 +129,7 @@ pub fn router(app: Shared) -> Router {
         .route("/games/{game}/orders", post(game::orders))
         .route("/games/{game}/press", post(press::send))
         .route("/games/{game}/vacation", post(vacation::send))
+        .route("/games/{game}/ending", post(ending::send))
         .route("/games/{game}/events", get(events::game))
         .route("/moderator", get(moderator::page))
         .route("/moderator/events", get(events::moderator))

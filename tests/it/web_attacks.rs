@@ -127,6 +127,7 @@ fn expired_links_traversal_and_large_bodies_in_every_route() {
             format!("/games/{b}/orders"),
             format!("/games/{b}/press"),
             format!("/games/{b}/vacation"),
+            format!("/games/{b}/ending"),
             format!("/signin/{b}"),
         ] {
             let (code, _, body) = srv.post(
@@ -160,6 +161,7 @@ fn expired_links_traversal_and_large_bodies_in_every_route() {
         "/games/g1/orders",
         "/games/g1/press",
         "/games/g1/vacation",
+        "/games/g1/ending",
     ] {
         let path = if path == "/signin/" {
             format!("/signin/{old}")

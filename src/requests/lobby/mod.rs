@@ -323,13 +323,13 @@ pub fn run(l: &Lobby, req: &Request) -> Result<Outcome> {
     Ok(match &req.command {
         Command::Tables => Outcome::Tables,
         Command::Help => Outcome::Help,
-        Command::Me => Outcome::Me {
-            reliability: crate::community::reliability::of_address(l.host.root(), from),
-            ratings: crate::community::ratings::of_address_everywhere(
-                &crate::community::ratings::of_host(l.host.root()),
-                from,
-            ),
-        },
+        Command::Me => {
+            let own = crate::community::own(l.host.root(), from);
+            Outcome::Me {
+                reliability: own.reliability,
+                ratings: own.ratings,
+            }
+        }
         Command::Confirm => match by {
             Requester::Code { code, claim } => {
                 // A code tried spends the address's budget, unless the
