@@ -88,10 +88,11 @@ pub fn run(a: Args) -> Result<String> {
             format!("; with its {k} press messages (the game's rules reveal them at the end)")
         }
     };
+    let phases = built.frames.saturating_sub(1);
     Ok(format!(
-        "wrote the site of {} ({lens}, {} phases, {} files, {} KiB{press_note}) into {}; open {}\n",
+        "wrote the site of {} ({lens}, {phases} phase{}, {} files, {} KiB{press_note}) into {}; open {}\n",
         g.head().id,
-        built.frames.saturating_sub(1),
+        if phases == 1 { "" } else { "s" },
         built.files.len(),
         bytes.div_ceil(1024),
         out.display(),

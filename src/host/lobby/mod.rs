@@ -513,7 +513,7 @@ fn offer_state(dir: &Path, g: &seats::GameSeats, o: &seats::Offer) -> String {
     match o.status {
         seats::OfferStatus::Open => "open".to_string(),
         seats::OfferStatus::Approval => format!(
-            "confirmed by {}: run `herald host approve {} {} {}`",
+            "confirmed by {}: run `herald host approve {} {} --player {}`",
             o.taker.as_ref().map_or("?", |t| t.address.as_str()),
             dir.display(),
             g.game,
