@@ -124,7 +124,7 @@ pub enum Command {
     Playtest(playtest::Args),
     /// Run games by mail: read mail, answer it, resolve, send (one pass, or --watch).
     Host(host::Args),
-    /// Print a shell's completion script (bash, zsh, fish).
+    /// Print a shell's completion script (bash, zsh, fish, elvish, powershell).
     Completions(completions::Args),
     /// Write the manual pages, one per command, into a folder.
     Man(man::Args),

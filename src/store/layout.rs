@@ -6,7 +6,7 @@
 //!
 //! ```text
 //! GAME/                      mode 0700: the moderator's alone
-//!   game.jsonl               the game file (format 5, or 4, 3 or 2): the commit point, publishable
+//!   game.jsonl               the game file (format 8, or 7 to 2): the commit point, publishable
 //!   secrets.toml             0600: the seed, the passwords as issued, the players' addresses
 //!   moderator.key            0600: the moderator's Ed25519 signing key
 //!   lock                     the writers' lock (holds the writer's pid)

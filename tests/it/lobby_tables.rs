@@ -171,8 +171,8 @@ fn tables_from_files_are_opened_by_a_pass_or_refused_with_the_line() {
     std::fs::create_dir_all(&files).unwrap();
     std::fs::write(
         files.join("nw1.toml"),
-        "# a Norse Wars table for the autumn\n\
-         game = \"norse-wars\"\n\
+        "# a Norse Wars table for the autumn, its ruleset as `herald host open` names it\n\
+         ruleset = \"norse-wars\"\n\
          seats = \"3-4\"\n\
          deadline-every = \"72h\"\n\
          starts-when = \"2026-12-01T18:00:00Z\"\n\

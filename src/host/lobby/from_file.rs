@@ -141,15 +141,19 @@ fn read(
             .or_else(|| item.span())
             .map(|s| line_of(text, s.start))
             .unwrap_or(1);
-        let normal = written.replace('_', "-").to_ascii_lowercase();
+        let mut normal = written.replace('_', "-").to_ascii_lowercase();
+        // `herald host open --ruleset`: the files written before say `game`.
+        if normal == "ruleset" {
+            normal = "game".to_string();
+        }
         let Some(key) = KEYS.iter().copied().find(|k| *k == normal) else {
             problems.push(Problem::at(
                 file,
                 line,
                 format!(
-                    "`{}` is not a key of a table file; the keys are those of `herald host open`: {}",
+                    "`{}` is not a key of a table file; the keys are those of `herald host open`: ruleset (or game), {}",
                     written.chars().take(40).collect::<String>(),
-                    KEYS.join(", ")
+                    KEYS[1..].join(", ")
                 ),
             ));
             continue;
