@@ -34,7 +34,7 @@ What herald accepts at this address:
 
   - an order file (reply to your report with the form filled in, or attach
     the order file as text): checked, stored and acknowledged;
-  - a command, as the subject or as the first line of the mail:
+  - a command, as the subject or on one of the mail's first three lines:
       help                         this list
       status                       the game's status
       form PLAYER PASSWORD         your blank order form

@@ -46,7 +46,7 @@ pub use crate::requests::lobby::{Done, Outcome, Refusal};
 /// The lobby's words, for the help text.
 pub const HELP: &str = "\
 Joining a game (write to the host's own address, the command as the
-subject or as the first line of the mail):
+subject or on one of the mail's first three lines):
       tables                       the open tables
       help                         these lines
       me                           your own reliability across this host's
